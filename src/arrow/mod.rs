@@ -1,0 +1,8 @@
+//! Typed rows to Arrow record batches (view types for strings and binaries, so polars takes
+//! them without re-encoding), and a streaming Parquet sink.
+
+pub mod containers;
+pub mod parquet_sink;
+
+pub use containers::{container_schema, containers_to_batch};
+pub use parquet_sink::ParquetSink;

@@ -1,0 +1,190 @@
+//! The one error type of the crate. Every failure a user can act on has its own variant with the
+//! facts needed to act (status, body, method, URL with secrets redacted).
+
+use std::time::Duration;
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Which way a request failed below HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransportKind {
+    /// Could not connect (refused, DNS, TLS handshake).
+    Connect,
+    /// The connect or request timeout ran out.
+    Timeout,
+    /// The connection broke while sending or receiving.
+    Io,
+}
+
+impl std::fmt::Display for TransportKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TransportKind::Connect => "connect",
+            TransportKind::Timeout => "timeout",
+            TransportKind::Io => "connection",
+        })
+    }
+}
+
+/// What a JSON-RPC error from the index API means, told apart by its exact message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RpcErrorKind {
+    /// `not found`: unknown container id.
+    NotFound,
+    /// `no container at index N`, `start index (S) > last accepted index (L)`.
+    PastTip,
+    /// `no containers have been accepted`.
+    EmptyIndex,
+    /// `couldn't unmarshal an argument ...`.
+    BadArgument,
+    /// `rpc: can't find method "..."`.
+    MethodNotFound,
+    /// `numToFetch must be in [1,1024] but is N`.
+    FetchLimit,
+    /// -32600: the envelope was not JSON-RPC 2.0.
+    InvalidRequest,
+    /// -32700: the body was not a JSON object.
+    ParseError,
+    /// Any other message.
+    Other,
+}
+
+impl RpcErrorKind {
+    /// Classifies a node error by its code and exact message (see ground-truth.md).
+    pub fn classify(code: i64, message: &str) -> Self {
+        match code {
+            -32700 => return RpcErrorKind::ParseError,
+            -32600 => return RpcErrorKind::InvalidRequest,
+            _ => {}
+        }
+        if message == "not found" {
+            RpcErrorKind::NotFound
+        } else if message.starts_with("no container at index")
+            || (message.starts_with("start index") && message.contains("> last accepted index"))
+        {
+            RpcErrorKind::PastTip
+        } else if message == "no containers have been accepted" {
+            RpcErrorKind::EmptyIndex
+        } else if message.starts_with("couldn't unmarshal an argument") {
+            RpcErrorKind::BadArgument
+        } else if message.starts_with("rpc: can't find method") {
+            RpcErrorKind::MethodNotFound
+        } else if message.starts_with("numToFetch must be in") {
+            RpcErrorKind::FetchLimit
+        } else {
+            RpcErrorKind::Other
+        }
+    }
+}
+
+/// Every failure of the crate.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A parameter was refused before any request was sent.
+    #[error("invalid {param}={value}: {allowed}")]
+    InvalidArgument {
+        /// The parameter's name as the user wrote it.
+        param: String,
+        /// The value given, as text.
+        value: String,
+        /// What is allowed.
+        allowed: String,
+    },
+    /// The request never got an HTTP answer.
+    #[error("{kind} error on {method} {url}: {message}")]
+    Transport {
+        /// Connect, timeout or broken connection.
+        kind: TransportKind,
+        /// What the HTTP stack said.
+        message: String,
+        /// HTTP method.
+        method: String,
+        /// Request URL, secrets redacted.
+        url: String,
+    },
+    /// The server answered with a non-success status.
+    #[error("HTTP {status} on {method} {url}: {body}")]
+    Http {
+        /// HTTP status code.
+        status: u16,
+        /// Response body as text (whole, never cut).
+        body: String,
+        /// HTTP method.
+        method: String,
+        /// Request URL, secrets redacted.
+        url: String,
+        /// Seconds the server asked us to wait (`Retry-After`), if it said.
+        retry_after: Option<Duration>,
+    },
+    /// The index path answered 404: the node runs without `--index-enabled`.
+    #[error("index API not enabled on this node ({url} answered HTTP 404): start the node with --index-enabled=true")]
+    IndexDisabled {
+        /// Request URL.
+        url: String,
+        /// Response body.
+        body: String,
+    },
+    /// A JSON-RPC error object.
+    #[error("JSON-RPC error {code} from {method} at {url}: {message}")]
+    Rpc {
+        /// What the message means.
+        kind: RpcErrorKind,
+        /// JSON-RPC code.
+        code: i64,
+        /// The node's exact message.
+        message: String,
+        /// JSON-RPC method.
+        method: String,
+        /// Request URL.
+        url: String,
+    },
+    /// Data failed a checksum or id check.
+    #[error("integrity check failed at {url}: {message}")]
+    Integrity {
+        /// What did not match.
+        message: String,
+        /// Request URL.
+        url: String,
+    },
+    /// The client was closed before this call.
+    #[error("the client is closed")]
+    Closed,
+    /// A bug: a background task failed unexpectedly. Reported, never a crash.
+    #[error("internal error (please report it): {0}")]
+    Internal(String),
+    /// A success answer that could not be decoded.
+    #[error("could not decode the answer of {url}: {message}")]
+    Decode {
+        /// What went wrong.
+        message: String,
+        /// Request URL.
+        url: String,
+        /// The start of the body, for diagnosis.
+        body: String,
+    },
+}
+
+impl Error {
+    /// Shorthand for [`Error::InvalidArgument`].
+    pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Self {
+        Error::InvalidArgument { param: param.to_string(), value: value.to_string(), allowed: allowed.into() }
+    }
+
+    /// Whether a retry may succeed: transport failures, 5xx and 429.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Error::Transport { .. } => true,
+            Error::Http { status, .. } => *status == 429 || (500..=599).contains(status),
+            _ => false,
+        }
+    }
+
+    /// The server's `Retry-After`, if this error carries one.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Error::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! avax-data: typed, fast access to Avalanche's Index RPC, Data API and Metrics API.
+//!
+//! The crate is plain Rust and usable from Rust; the Python bindings live in [`python`]
+//! behind the `python` feature, which maturin turns on.
+
+pub mod arrow;
+pub mod emulator;
+pub mod error;
+pub mod index;
+pub mod paging;
+pub mod runtime;
+pub mod transport;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{Error, Result};

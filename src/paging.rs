@@ -1,0 +1,241 @@
+//! Generic streams shared by the clients: ordered concurrent chunk fetching, token-paged walks,
+//! and a background prefetcher that keeps a bounded number of results ready for the consumer.
+
+use std::future::Future;
+
+use futures::stream::{self, Stream, StreamExt};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::error::Result;
+
+/// Runs `fetch` on each planned chunk with up to `concurrency` calls in flight and yields the
+/// results in plan order (never out of order, whatever finishes first).
+pub fn ordered_chunks<C, T, F, Fut>(
+    chunks: impl IntoIterator<Item = C>,
+    concurrency: usize,
+    fetch: F,
+) -> impl Stream<Item = Result<T>>
+where
+    F: FnMut(C) -> Fut,
+    Fut: Future<Output = Result<T>>,
+{
+    stream::iter(chunks).map(fetch).buffered(concurrency.max(1))
+}
+
+/// A spawned task whose result is awaited like a future; dropping it aborts the task (so a
+/// cancelled walk cancels its requests). Lets chunk fetches and decoding run on all workers.
+pub struct Spawned<T>(JoinHandle<T>);
+
+impl<T: Send + 'static> Spawned<T> {
+    /// Spawns `fut` on the current runtime.
+    pub fn new(fut: impl Future<Output = T> + Send + 'static) -> Self {
+        Spawned(tokio::spawn(fut))
+    }
+}
+
+impl<T> Future for Spawned<Result<T>> {
+    type Output = Result<T>;
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0).poll(cx).map(|joined| match joined {
+            Ok(value) => value,
+            Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!("a fetch task panicked: {e}"))),
+            Err(e) => Err(crate::error::Error::Internal(format!("a fetch task was cancelled: {e}"))),
+        })
+    }
+}
+
+impl<T> Drop for Spawned<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// One page of a token-paged endpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// The page's items.
+    pub items: Vec<T>,
+    /// The token of the next page; `None` (or empty from the service) ends the walk.
+    pub next_page_token: Option<String>,
+}
+
+/// Walks a token-paged endpoint from `first_token`: calls `fetch(token)` until a page comes back
+/// without a next token. Yields `(page, token_it_was_fetched_with)`; stops after the first error.
+pub fn token_pages<T, F, Fut>(first_token: Option<String>, fetch: F) -> impl Stream<Item = Result<(Page<T>, Option<String>)>>
+where
+    F: FnMut(Option<String>) -> Fut,
+    Fut: Future<Output = Result<Page<T>>>,
+{
+    enum State<F> {
+        Next(Option<String>, F),
+        Done,
+    }
+    stream::unfold(State::Next(first_token, fetch), |state| async move {
+        let State::Next(token, mut fetch) = state else { return None };
+        match fetch(token.clone()).await {
+            Ok(mut page) => {
+                page.next_page_token = page.next_page_token.filter(|t| !t.is_empty());
+                let next = match &page.next_page_token {
+                    Some(t) => State::Next(Some(t.clone()), fetch),
+                    None => State::Done,
+                };
+                Some((Ok((page, token)), next))
+            }
+            Err(e) => Some((Err(e), State::Done)),
+        }
+    })
+}
+
+/// Drives a stream on a runtime in the background and keeps up to `depth` results ready.
+///
+/// Dropping it (or [`Prefetch::close`]) aborts the task, which cancels the requests in flight.
+pub struct Prefetch<T> {
+    rx: mpsc::Receiver<Result<T>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl<T: Send + 'static> Prefetch<T> {
+    /// Starts driving `stream` on `runtime`; an error ends the stream after it is delivered.
+    pub fn spawn<S>(runtime: &tokio::runtime::Handle, stream: S, depth: usize) -> Self
+    where
+        S: Stream<Item = Result<T>> + Send + 'static,
+    {
+        let (tx, rx) = mpsc::channel(depth.max(1));
+        let task = runtime.spawn(async move {
+            let mut stream = std::pin::pin!(stream);
+            while let Some(item) = stream.next().await {
+                let failed = item.is_err();
+                if tx.send(item).await.is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Prefetch { rx, task: Some(task) }
+    }
+
+    /// The next result, or `None` when the stream is exhausted or closed.
+    pub async fn next(&mut self) -> Option<Result<T>> {
+        self.rx.recv().await
+    }
+
+    /// A handle that stops the background task from anywhere.
+    pub fn abort_handle(&self) -> Option<tokio::task::AbortHandle> {
+        self.task.as_ref().map(JoinHandle::abort_handle)
+    }
+
+    /// Stops the background task and drops what it had fetched.
+    pub fn close(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+        self.rx.close();
+        while self.rx.try_recv().is_ok() {}
+    }
+}
+
+impl<T> Drop for Prefetch<T> {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Error;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn ordered_chunks_keep_plan_order_when_later_chunks_finish_first() {
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        let peak = Arc::new(AtomicUsize::new(0));
+        let results: Vec<u64> = ordered_chunks(0..20u64, 4, |i| {
+            let (in_flight, peak) = (in_flight.clone(), peak.clone());
+            async move {
+                let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                peak.fetch_max(now, Ordering::SeqCst);
+                tokio::time::sleep(Duration::from_millis(20 - i)).await;
+                in_flight.fetch_sub(1, Ordering::SeqCst);
+                Ok(i)
+            }
+        })
+        .map(|r| r.unwrap())
+        .collect()
+        .await;
+        assert_eq!(results, (0..20).collect::<Vec<_>>());
+        assert_eq!(peak.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test]
+    async fn token_pages_follow_tokens_and_stop_on_empty_token() {
+        let pages: Vec<(Page<u32>, Option<String>)> = token_pages(None, |token| async move {
+            Ok(match token.as_deref() {
+                None => Page { items: vec![1, 2], next_page_token: Some("a".into()) },
+                Some("a") => Page { items: vec![3], next_page_token: Some(String::new()) },
+                other => panic!("unexpected token {other:?}"),
+            })
+        })
+        .map(|r| r.unwrap())
+        .collect()
+        .await;
+        assert_eq!(pages.len(), 2);
+        assert_eq!(pages[0].0.items, vec![1, 2]);
+        assert_eq!(pages[1].1.as_deref(), Some("a"));
+        assert_eq!(pages[1].0.next_page_token, None);
+    }
+
+    #[tokio::test]
+    async fn token_pages_stop_after_an_error() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let c = calls.clone();
+        let results: Vec<Result<(Page<u32>, Option<String>)>> = token_pages(Some("start".into()), move |_| {
+            c.fetch_add(1, Ordering::SeqCst);
+            async { Err(Error::invalid("x", 1, "nothing")) }
+        })
+        .collect()
+        .await;
+        assert_eq!(results.len(), 1);
+        assert!(results[0].is_err());
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn prefetch_delivers_everything_in_order_and_is_bounded() {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let produced = Arc::new(AtomicUsize::new(0));
+        let p = produced.clone();
+        let stream = stream::iter(0..100u32).map(move |i| {
+            p.fetch_add(1, Ordering::SeqCst);
+            Ok(i)
+        });
+        let mut prefetch = Prefetch::spawn(rt.handle(), stream, 3);
+        std::thread::sleep(Duration::from_millis(50));
+        // depth 3 in the channel, plus at most one item held by the blocked sender
+        assert!(produced.load(Ordering::SeqCst) <= 4, "{}", produced.load(Ordering::SeqCst));
+        let got: Vec<u32> = rt.block_on(async {
+            let mut out = Vec::new();
+            while let Some(item) = prefetch.next().await {
+                out.push(item.unwrap());
+            }
+            out
+        });
+        assert_eq!(got, (0..100).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn prefetch_close_stops_the_producer() {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let stream = stream::iter(0..u32::MAX).map(Ok);
+        let mut prefetch = Prefetch::spawn(rt.handle(), stream, 2);
+        rt.block_on(async {
+            assert_eq!(prefetch.next().await.unwrap().unwrap(), 0);
+            prefetch.close();
+            assert!(prefetch.next().await.is_none());
+        });
+    }
+}

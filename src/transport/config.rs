@@ -1,0 +1,69 @@
+//! Options of the shared HTTP transport.
+
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+/// Timeouts, retries and headers of one client.
+#[derive(Debug, Clone)]
+pub struct TransportConfig {
+    /// Whole-request timeout (connect, send, receive the full body).
+    pub timeout: Duration,
+    /// Connect timeout.
+    pub connect_timeout: Duration,
+    /// Retries after the first attempt (0 turns retrying off).
+    pub max_retries: u32,
+    /// First backoff delay; it doubles each retry, with jitter.
+    pub backoff: Duration,
+    /// Largest single backoff delay.
+    pub max_backoff: Duration,
+    /// Most time spent waiting between retries of one request, `Retry-After` waits included.
+    pub retry_budget: Duration,
+    /// Extra headers sent with every request.
+    pub headers: Vec<(String, String)>,
+    /// Header names whose values are secrets: sent, but never shown.
+    pub secret_headers: Vec<String>,
+    /// `User-Agent` header.
+    pub user_agent: String,
+}
+
+impl Default for TransportConfig {
+    fn default() -> Self {
+        TransportConfig {
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_retries: 3,
+            backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(10),
+            retry_budget: Duration::from_secs(60),
+            headers: Vec::new(),
+            secret_headers: Vec::new(),
+            user_agent: concat!("avax-data/", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+/// Seconds given as `f64` to a [`Duration`], refusing negative, NaN and infinite values.
+pub fn seconds(param: &str, value: f64, allow_zero: bool) -> Result<Duration> {
+    let ok = value.is_finite() && (value > 0.0 || (allow_zero && value == 0.0)) && value < 1e9;
+    if !ok {
+        let allowed = if allow_zero { "a finite number of seconds >= 0" } else { "a finite number of seconds > 0" };
+        return Err(Error::invalid(param, value, allowed));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_refuses_bad_values_with_the_parameter_name() {
+        assert_eq!(seconds("timeout", 1.5, false).unwrap(), Duration::from_millis(1500));
+        assert_eq!(seconds("backoff", 0.0, true).unwrap(), Duration::ZERO);
+        let err = seconds("timeout", 0.0, false).unwrap_err().to_string();
+        assert_eq!(err, "invalid timeout=0: a finite number of seconds > 0");
+        assert!(seconds("timeout", f64::NAN, false).is_err());
+        assert!(seconds("backoff", -1.0, true).is_err());
+    }
+}

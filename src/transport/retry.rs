@@ -1,0 +1,124 @@
+//! Retry policy: jittered exponential backoff (backon) that honours `Retry-After`, within a
+//! bounded total wait.
+
+use std::time::{Duration, SystemTime};
+
+use backon::{BackoffBuilder, ExponentialBuilder};
+use reqwest::header::{HeaderMap, RETRY_AFTER};
+
+use super::config::TransportConfig;
+use crate::error::Error;
+
+/// Parses `Retry-After`: delay seconds (integer or decimal) or an HTTP date.
+pub fn parse_retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
+    let text = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = text.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let when = httpdate::parse_http_date(text).ok()?;
+    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// The backoff schedule of a config: `max_retries` delays from `backoff`, doubling to
+/// `max_backoff`, with jitter.
+pub fn backoff(config: &TransportConfig) -> ExponentialBuilder {
+    ExponentialBuilder::default()
+        .with_min_delay(config.backoff)
+        .with_max_delay(config.max_backoff.max(config.backoff))
+        .with_factor(2.0)
+        .with_jitter()
+        .with_max_times(config.max_retries as usize)
+}
+
+/// Decides each wait: the schedule's delay, raised to the server's `Retry-After`, and none at all
+/// once the total would pass the retry budget.
+pub struct RetryClock {
+    budget: Duration,
+    spent: Duration,
+}
+
+impl RetryClock {
+    /// A clock with the config's budget.
+    pub fn new(config: &TransportConfig) -> Self {
+        RetryClock { budget: config.retry_budget, spent: Duration::ZERO }
+    }
+
+    /// The wait before the next attempt after `err`, or `None` to give up.
+    pub fn next_wait(&mut self, err: &Error, scheduled: Option<Duration>) -> Option<Duration> {
+        let scheduled = scheduled?;
+        let wait = match err.retry_after() {
+            Some(asked) => asked.max(scheduled),
+            None => scheduled,
+        };
+        if self.spent + wait > self.budget {
+            return None;
+        }
+        self.spent += wait;
+        Some(wait)
+    }
+}
+
+/// Builds the schedule of one request (a helper so callers need not import backon).
+pub fn schedule(config: &TransportConfig) -> impl Iterator<Item = Duration> {
+    backoff(config).build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    fn with_retry_after(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(RETRY_AFTER, HeaderValue::from_str(value).unwrap());
+        h
+    }
+
+    #[test]
+    fn retry_after_in_seconds_and_as_a_date() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        assert_eq!(parse_retry_after(&with_retry_after("3"), now), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after(&with_retry_after("0.5"), now), Some(Duration::from_millis(500)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(7));
+        assert_eq!(parse_retry_after(&with_retry_after(&later), now), Some(Duration::from_secs(7)));
+        let earlier = httpdate::fmt_http_date(now - Duration::from_secs(7));
+        assert_eq!(parse_retry_after(&with_retry_after(&earlier), now), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after(&with_retry_after("soon"), now), None);
+        assert_eq!(parse_retry_after(&HeaderMap::new(), now), None);
+    }
+
+    #[test]
+    fn schedule_has_max_retries_entries_within_bounds() {
+        let config = TransportConfig {
+            max_retries: 5,
+            backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(400),
+            ..TransportConfig::default()
+        };
+        let delays: Vec<Duration> = schedule(&config).collect();
+        assert_eq!(delays.len(), 5);
+        for d in &delays {
+            // jitter adds up to one more delay on top of the base
+            assert!(*d >= Duration::from_millis(100) && *d <= Duration::from_millis(800), "{d:?}");
+        }
+        let none = TransportConfig { max_retries: 0, ..TransportConfig::default() };
+        assert_eq!(schedule(&none).count(), 0);
+    }
+
+    #[test]
+    fn retry_after_raises_the_wait_and_the_budget_caps_the_total() {
+        let config = TransportConfig { retry_budget: Duration::from_secs(5), ..TransportConfig::default() };
+        let mut clock = RetryClock::new(&config);
+        let rate_limited = Error::Http {
+            status: 429,
+            body: String::new(),
+            method: "GET".into(),
+            url: "u".into(),
+            retry_after: Some(Duration::from_secs(3)),
+        };
+        assert_eq!(clock.next_wait(&rate_limited, Some(Duration::from_millis(200))), Some(Duration::from_secs(3)));
+        // 3 s spent; another 3 s would pass the 5 s budget
+        assert_eq!(clock.next_wait(&rate_limited, Some(Duration::from_millis(400))), None);
+        assert_eq!(clock.next_wait(&rate_limited, None), None);
+    }
+}
