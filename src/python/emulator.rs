@@ -1,0 +1,145 @@
+//! The Python face of the in-process emulator.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyMapping};
+
+use super::args::u64_arg;
+use super::convert::container_dict;
+use super::errors::{invalid, to_py};
+use super::wait::wait_raw;
+use crate::emulator::{Emulator, EmulatorConfig};
+use crate::index::IndexPath;
+use crate::transport::config::seconds;
+
+/// The offline emulator of the services, served in-process on a loopback port.
+///
+/// Containers are a pure function of ``seed`` and their index, so large indexes cost no memory.
+/// ``containers`` is the initial count per index path (one int for all, or a dict by path);
+/// ``tip_rate`` adds that many containers per second to every path; ``latency`` (seconds) is
+/// added to every request. Use as a context manager, or call ``close()``.
+#[pyclass(frozen, name = "Emulator", module = "avax_data._native")]
+pub struct PyEmulator {
+    emulator: Emulator,
+}
+
+fn path_arg(path: &str) -> PyResult<IndexPath> {
+    IndexPath::parse(path).map_err(to_py)
+}
+
+#[pymethods]
+impl PyEmulator {
+    #[new]
+    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        seed: u64,
+        containers: Option<&Bound<'_, PyAny>>,
+        tip_rate: f64,
+        index_enabled: bool,
+        latency: f64,
+        host: String,
+        port: u16,
+        utc_offset_minutes: i32,
+    ) -> PyResult<Self> {
+        let mut config = EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
+        if !(tip_rate.is_finite() && tip_rate >= 0.0) {
+            return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
+        }
+        config.tip_rate = tip_rate;
+        config.latency = seconds("latency", latency, true).map_err(to_py)?;
+        if !(-24 * 60 < utc_offset_minutes && utc_offset_minutes < 24 * 60) {
+            return Err(invalid("utc_offset_minutes", utc_offset_minutes, "minutes in (-1440, 1440)"));
+        }
+        match containers {
+            None => {}
+            Some(n) if n.is_instance_of::<PyInt>() => config.default_count = u64_arg(n, "containers")?,
+            Some(map) => {
+                let map = map.cast::<PyMapping>().map_err(|_| {
+                    invalid("containers", map.repr().map(|r| r.to_string()).unwrap_or_default(), "an int or a dict of path -> int")
+                })?;
+                let mut counts = HashMap::new();
+                for item in map.items()?.iter() {
+                    let (key, value): (String, Bound<'_, PyAny>) = item.extract()?;
+                    counts.insert(path_arg(&key)?, u64_arg(&value, "containers")?);
+                }
+                config.containers = counts;
+            }
+        }
+        let emulator = wait_raw(py, Emulator::start(config))?
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("the emulator could not listen: {e}")))?;
+        Ok(PyEmulator { emulator })
+    }
+
+    /// ``http://host:port`` of the running emulator.
+    #[getter]
+    fn url(&self) -> String {
+        self.emulator.url()
+    }
+
+    /// The port it listens on.
+    #[getter]
+    fn port(&self) -> u16 {
+        self.emulator.port()
+    }
+
+    /// How many containers the index path holds now.
+    fn container_count(&self, path: &str) -> PyResult<u64> {
+        Ok(self.emulator.container_count(path_arg(path)?))
+    }
+
+    /// Accept ``n`` more containers on ``path``; returns the new count.
+    #[pyo3(signature = (path, n=None))]
+    fn advance(&self, path: &str, n: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        let n = n.map(|n| u64_arg(n, "n")).transpose()?.unwrap_or(1);
+        Ok(self.emulator.advance(path_arg(path)?, n))
+    }
+
+    /// Serve (or stop serving, with HTTP 404) the index paths.
+    fn set_index_enabled(&self, enabled: bool) {
+        self.emulator.set_index_enabled(enabled);
+    }
+
+    /// Delay every later response by ``seconds``.
+    fn set_latency(&self, seconds_: f64) -> PyResult<()> {
+        let latency: Duration = seconds("seconds", seconds_, true).map_err(to_py)?;
+        self.emulator.set_latency(latency);
+        Ok(())
+    }
+
+    /// The container the emulator serves at ``index`` (no network), for comparisons in tests.
+    fn expected_container<'py>(&self, py: Python<'py>, path: &str, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let path = path_arg(path)?;
+        let index = u64_arg(index, "index")?;
+        let (container, _) = self.emulator.expected_container(path, index).ok_or_else(|| {
+            invalid("index", index, format!("an index below the tip ({} containers on {path})", self.emulator.container_count(path)))
+        })?;
+        container_dict(py, &container)
+    }
+
+    /// Requests served so far (all paths).
+    fn request_count(&self) -> u64 {
+        self.emulator.request_count()
+    }
+
+    /// Stop serving.
+    fn close(&self) {
+        self.emulator.shutdown();
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) {
+        self.emulator.shutdown();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Emulator({:?})", self.emulator.url())
+    }
+}

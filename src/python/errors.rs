@@ -1,0 +1,79 @@
+//! Maps crate errors to the exception classes of `avax_data.exceptions`.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::error::{Error, RpcErrorKind, TransportKind};
+
+/// Converts a crate error into the matching Python exception.
+pub fn to_py(err: Error) -> PyErr {
+    Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
+}
+
+fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
+    let exceptions = py.import("avax_data.exceptions")?;
+    let kwargs = PyDict::new(py);
+    let class = match err {
+        Error::InvalidArgument { param, value, allowed } => {
+            kwargs.set_item("param", param)?;
+            kwargs.set_item("value", value)?;
+            kwargs.set_item("allowed", allowed)?;
+            exceptions.getattr("InvalidParameterError")?
+        }
+        Error::Transport { kind, method, url, .. } => {
+            kwargs.set_item("method", method)?;
+            kwargs.set_item("url", url)?;
+            exceptions.getattr(match kind {
+                TransportKind::Connect => "ConnectError",
+                TransportKind::Timeout => "RequestTimeoutError",
+                TransportKind::Io => "TransportError",
+            })?
+        }
+        Error::Http { status, body, method, url, retry_after } => {
+            kwargs.set_item("status", status)?;
+            kwargs.set_item("body", body)?;
+            kwargs.set_item("method", method)?;
+            kwargs.set_item("url", url)?;
+            kwargs.set_item("retry_after", retry_after.map(|d| d.as_secs_f64()))?;
+            exceptions.getattr("http_error_class")?.call1((status,))?
+        }
+        Error::IndexDisabled { url, body } => {
+            kwargs.set_item("status", 404)?;
+            kwargs.set_item("body", body)?;
+            kwargs.set_item("method", "POST")?;
+            kwargs.set_item("url", url)?;
+            exceptions.getattr("IndexNotEnabledError")?
+        }
+        Error::Rpc { kind, code, message, method, url } => {
+            kwargs.set_item("code", code)?;
+            kwargs.set_item("rpc_message", message)?;
+            kwargs.set_item("method", method)?;
+            kwargs.set_item("url", url)?;
+            exceptions.getattr(match kind {
+                RpcErrorKind::NotFound => "ContainerNotFoundError",
+                RpcErrorKind::PastTip => "IndexOutOfRangeError",
+                RpcErrorKind::EmptyIndex => "EmptyIndexError",
+                RpcErrorKind::BadArgument | RpcErrorKind::FetchLimit => "RPCInvalidArgumentError",
+                RpcErrorKind::MethodNotFound => "MethodNotFoundError",
+                RpcErrorKind::InvalidRequest | RpcErrorKind::ParseError | RpcErrorKind::Other => "RPCError",
+            })?
+        }
+        Error::Integrity { url, .. } => {
+            kwargs.set_item("url", url)?;
+            exceptions.getattr("IntegrityError")?
+        }
+        Error::Closed | Error::Internal(_) => exceptions.getattr("AvaxDataError")?,
+        Error::Decode { url, body, .. } => {
+            kwargs.set_item("url", url)?;
+            kwargs.set_item("body", body)?;
+            exceptions.getattr("DecodeError")?
+        }
+    };
+    let instance = class.call((err.to_string(),), Some(&kwargs))?;
+    Ok(PyErr::from_value(instance))
+}
+
+/// Shorthand: an `InvalidParameterError` as a `PyErr`.
+pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> PyErr {
+    to_py(Error::invalid(param, value, allowed))
+}

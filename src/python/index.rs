@@ -1,0 +1,470 @@
+//! Python classes of the Index RPC client: `IndexClient`, `Chain` and their async twins.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use super::args::{bounded_arg, u64_arg};
+use super::convert::{container_dict, ContainerOut, ContainersOut};
+use super::errors::{invalid, to_py};
+use super::ranges::{FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings};
+use super::wait::{awaitable, wait};
+use crate::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE};
+use crate::transport::config::seconds;
+use crate::transport::TransportConfig;
+
+/// Default node URL when neither `url=` nor `AVAX_NODE_URL` is given.
+pub const DEFAULT_NODE_URL: &str = "https://api.avax.network";
+/// Most range calls in flight a user may ask for.
+pub const MAX_CONCURRENCY: u64 = 64;
+
+#[allow(clippy::too_many_arguments)]
+fn build_client(
+    url: Option<String>,
+    timeout: f64,
+    connect_timeout: f64,
+    max_retries: &Bound<'_, PyAny>,
+    backoff: f64,
+    max_backoff: f64,
+    retry_budget: f64,
+    concurrency: &Bound<'_, PyAny>,
+    verify_ids: bool,
+    headers: Option<HashMap<String, String>>,
+) -> PyResult<IndexClient> {
+    let url = url
+        .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
+        .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
+    let transport = TransportConfig {
+        timeout: seconds("timeout", timeout, false).map_err(to_py)?,
+        connect_timeout: seconds("connect_timeout", connect_timeout, false).map_err(to_py)?,
+        max_retries: bounded_arg(max_retries, "max_retries", 0, 100)? as u32,
+        backoff: seconds("backoff", backoff, true).map_err(to_py)?,
+        max_backoff: seconds("max_backoff", max_backoff, true).map_err(to_py)?,
+        retry_budget: seconds("retry_budget", retry_budget, true).map_err(to_py)?,
+        headers: headers.unwrap_or_default().into_iter().collect(),
+        ..TransportConfig::default()
+    };
+    let options = IndexClientOptions {
+        transport,
+        verify: Verify { id_is_sha256_of_bytes: verify_ids },
+        concurrency: bounded_arg(concurrency, "concurrency", 1, MAX_CONCURRENCY)? as usize,
+    };
+    IndexClient::new(&url, options).map_err(to_py)
+}
+
+fn parse_path(path: &str) -> PyResult<IndexPath> {
+    IndexPath::parse(path).map_err(to_py)
+}
+
+fn str_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
+    value.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
+        invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), "a CB58 id as a str")
+    })
+}
+
+/// What `container(index=..., id=...)` asks for.
+enum Lookup {
+    Index(u64),
+    Id(String),
+}
+
+fn lookup(index: Option<&Bound<'_, PyAny>>, id: Option<&Bound<'_, PyAny>>) -> PyResult<Lookup> {
+    match (index, id) {
+        (Some(i), None) => Ok(Lookup::Index(u64_arg(i, "index")?)),
+        (None, Some(id)) => {
+            let id = str_arg(id, "id")?;
+            crate::index::client::validate_id(&id).map_err(to_py)?;
+            Ok(Lookup::Id(id))
+        }
+        _ => Err(invalid("index/id", "both or neither", "exactly one of index= or id=")),
+    }
+}
+
+fn id_arg(id: &Bound<'_, PyAny>) -> PyResult<String> {
+    let id = str_arg(id, "id")?;
+    crate::index::client::validate_id(&id).map_err(to_py)?;
+    Ok(id)
+}
+
+fn range_count(count: &Bound<'_, PyAny>) -> PyResult<u64> {
+    bounded_arg(count, "count", 0, MAX_RANGE)
+}
+
+fn range_settings(
+    chain: &ChainClient,
+    start: &Bound<'_, PyAny>,
+    count: Option<&Bound<'_, PyAny>>,
+    concurrency: Option<&Bound<'_, PyAny>>,
+    batch_size: &Bound<'_, PyAny>,
+) -> PyResult<RangeSettings> {
+    let start = u64_arg(start, "start")?;
+    let end = match count {
+        None => None,
+        Some(count) => {
+            let count = u64_arg(count, "count")?;
+            Some(start.checked_add(count).ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?)
+        }
+    };
+    let concurrency = match concurrency {
+        Some(c) => bounded_arg(c, "concurrency", 1, MAX_CONCURRENCY)? as usize,
+        None => chain.concurrency(),
+    };
+    let chunk = bounded_arg(batch_size, "batch_size", 1, MAX_RANGE)?;
+    Ok(RangeSettings::new(chain.clone(), start, end, concurrency, chunk))
+}
+
+fn follow_settings(
+    chain: &ChainClient,
+    start: Option<&Bound<'_, PyAny>>,
+    poll_interval: f64,
+    max_poll_interval: f64,
+) -> PyResult<FollowSettings> {
+    Ok(FollowSettings {
+        chain: chain.clone(),
+        start: start.map(|s| u64_arg(s, "start")).transpose()?,
+        poll_interval: seconds("poll_interval", poll_interval, false).map_err(to_py)?,
+        max_poll_interval: seconds("max_poll_interval", max_poll_interval, false).map_err(to_py)?,
+    })
+}
+
+/// Synchronous client of a node's Index RPC (``/ext/index/...``).
+///
+/// ``url`` defaults to the ``AVAX_NODE_URL`` environment variable, then
+/// ``https://api.avax.network`` (public nodes usually run without ``--index-enabled``: pass your
+/// own node, e.g. ``http://127.0.0.1:9650``). Retries connection errors, timeouts, 5xx and 429
+/// with jittered exponential backoff (``max_retries=0`` turns that off). Every wait releases
+/// the GIL and answers Ctrl-C within 250 ms. Use as a context manager to close it.
+#[pyclass(frozen, name = "IndexClient", module = "avax_data._native")]
+pub struct PyIndexClient {
+    client: IndexClient,
+}
+
+#[pymethods]
+impl PyIndexClient {
+    #[new]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        url: Option<String>,
+        timeout: f64,
+        connect_timeout: f64,
+        max_retries: Option<&Bound<'_, PyAny>>,
+        backoff: f64,
+        max_backoff: f64,
+        retry_budget: f64,
+        concurrency: Option<&Bound<'_, PyAny>>,
+        verify_ids: bool,
+        headers: Option<HashMap<String, String>>,
+    ) -> PyResult<Self> {
+        let three = 3u32.into_pyobject(py)?.into_any();
+        let four = 4u32.into_pyobject(py)?.into_any();
+        let client = build_client(
+            url,
+            timeout,
+            connect_timeout,
+            max_retries.unwrap_or(&three),
+            backoff,
+            max_backoff,
+            retry_budget,
+            concurrency.unwrap_or(&four),
+            verify_ids,
+            headers,
+        )?;
+        Ok(PyIndexClient { client })
+    }
+
+    /// The node's base URL (secrets redacted).
+    #[getter]
+    fn url(&self) -> String {
+        self.client.url().to_string()
+    }
+
+    /// A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``.
+    fn chain(&self, path: &str) -> PyResult<PyChain> {
+        Ok(PyChain { chain: self.client.chain(parse_path(path)?) })
+    }
+
+    /// Close the client: later calls raise ``AvaxDataError("the client is closed")``.
+    fn close(&self) {
+        self.client.close();
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) {
+        self.client.close();
+    }
+
+    fn __repr__(&self) -> String {
+        format!("IndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
+    }
+}
+
+/// One index path of a node, with the six index methods and lazy range walks.
+#[pyclass(frozen, name = "Chain", module = "avax_data._native")]
+pub struct PyChain {
+    chain: ChainClient,
+}
+
+#[pymethods]
+impl PyChain {
+    /// The short path, e.g. ``C/block``.
+    #[getter]
+    fn path(&self) -> &'static str {
+        self.chain.path().as_str()
+    }
+
+    /// ``index.getLastAccepted``: the most recently accepted container.
+    fn last_accepted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let c = wait(py, self.chain.last_accepted())?;
+        container_dict(py, &c)
+    }
+
+    /// ``index.getContainerByIndex`` (``index=``) or ``index.getContainerByID`` (``id=``).
+    #[pyo3(signature = (index=None, *, id=None))]
+    fn container<'py>(
+        &self,
+        py: Python<'py>,
+        index: Option<&Bound<'py, PyAny>>,
+        id: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let c = match lookup(index, id)? {
+            Lookup::Index(i) => wait(py, self.chain.container_by_index(i))?,
+            Lookup::Id(id) => wait(py, self.chain.container_by_id(&id))?,
+        };
+        container_dict(py, &c)
+    }
+
+    /// ``index.getContainerRange``: one call, ``count`` in [0, 1024]; 0 answers ``[]`` locally.
+    fn container_range<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        count: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (start, count) = (u64_arg(start, "start")?, range_count(count)?);
+        let containers = wait(py, self.chain.container_range(start, count))?;
+        ContainersOut(containers).into_pyobject(py)
+    }
+
+    /// ``index.getIndex``: the index of the container with this id.
+    fn index_of(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let id = id_arg(id)?;
+        wait(py, self.chain.index_of(&id))
+    }
+
+    /// ``index.isAccepted``: whether this id is in the index (unknown ids are ``False``).
+    fn is_accepted(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let id = id_arg(id)?;
+        wait(py, self.chain.is_accepted(&id))
+    }
+
+    /// A lazy walk over ``[start, start+count)``, or to the tip seen when the walk starts.
+    ///
+    /// Calls of at most ``batch_size`` (<= 1024) containers, ``concurrency`` in flight
+    /// (default: the client's), delivered in index order.
+    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None))]
+    fn range(
+        &self,
+        py: Python<'_>,
+        start: Option<&Bound<'_, PyAny>>,
+        count: Option<&Bound<'_, PyAny>>,
+        concurrency: Option<&Bound<'_, PyAny>>,
+        batch_size: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyRange> {
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
+        let settings = range_settings(&self.chain, start.unwrap_or(&zero), count, concurrency, batch_size.unwrap_or(&full))?;
+        Ok(PyRange::new(settings))
+    }
+
+    /// An endless iterator of newly accepted containers from ``start`` (default: after the tip).
+    ///
+    /// Polls every ``poll_interval`` seconds, doubling the wait up to ``max_poll_interval``
+    /// while nothing new comes. Stop it with ``close()`` or Ctrl-C.
+    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0))]
+    fn follow(
+        &self,
+        start: Option<&Bound<'_, PyAny>>,
+        poll_interval: f64,
+        max_poll_interval: f64,
+    ) -> PyResult<PyFollow> {
+        Ok(PyFollow::new(follow_settings(&self.chain, start, poll_interval, max_poll_interval)?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Chain({:?})", self.chain.path().as_str())
+    }
+}
+
+/// Asynchronous twin of :class:`IndexClient` (same options); methods return awaitables.
+#[pyclass(frozen, name = "AsyncIndexClient", module = "avax_data._native")]
+pub struct PyAsyncIndexClient {
+    client: IndexClient,
+}
+
+#[pymethods]
+impl PyAsyncIndexClient {
+    #[new]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        url: Option<String>,
+        timeout: f64,
+        connect_timeout: f64,
+        max_retries: Option<&Bound<'_, PyAny>>,
+        backoff: f64,
+        max_backoff: f64,
+        retry_budget: f64,
+        concurrency: Option<&Bound<'_, PyAny>>,
+        verify_ids: bool,
+        headers: Option<HashMap<String, String>>,
+    ) -> PyResult<Self> {
+        let three = 3u32.into_pyobject(py)?.into_any();
+        let four = 4u32.into_pyobject(py)?.into_any();
+        let client = build_client(
+            url,
+            timeout,
+            connect_timeout,
+            max_retries.unwrap_or(&three),
+            backoff,
+            max_backoff,
+            retry_budget,
+            concurrency.unwrap_or(&four),
+            verify_ids,
+            headers,
+        )?;
+        Ok(PyAsyncIndexClient { client })
+    }
+
+    /// The node's base URL (secrets redacted).
+    #[getter]
+    fn url(&self) -> String {
+        self.client.url().to_string()
+    }
+
+    /// A handle on one index path.
+    fn chain(&self, path: &str) -> PyResult<PyAsyncChain> {
+        Ok(PyAsyncChain { chain: Arc::new(self.client.chain(parse_path(path)?)) })
+    }
+
+    /// Close the client (awaitable): later calls raise ``AvaxDataError``.
+    fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.client.close();
+        awaitable(py, async { Ok(()) })
+    }
+
+    fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        awaitable(py, async move { Ok(slf) })
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+        self.client.close();
+        awaitable(py, async { Ok(()) })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("AsyncIndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
+    }
+}
+
+/// Asynchronous twin of :class:`Chain`: the same methods, returning awaitables.
+#[pyclass(frozen, name = "AsyncChain", module = "avax_data._native")]
+pub struct PyAsyncChain {
+    chain: Arc<ChainClient>,
+}
+
+#[pymethods]
+impl PyAsyncChain {
+    /// The short path, e.g. ``C/block``.
+    #[getter]
+    fn path(&self) -> &'static str {
+        self.chain.path().as_str()
+    }
+
+    /// ``index.getLastAccepted`` (awaitable).
+    fn last_accepted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let chain = self.chain.clone();
+        awaitable(py, async move { chain.last_accepted().await.map(ContainerOut).map_err(to_py) })
+    }
+
+    /// ``index.getContainerByIndex`` / ``index.getContainerByID`` (awaitable).
+    #[pyo3(signature = (index=None, *, id=None))]
+    fn container<'py>(
+        &self,
+        py: Python<'py>,
+        index: Option<&Bound<'py, PyAny>>,
+        id: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let chain = self.chain.clone();
+        let lookup = lookup(index, id)?;
+        awaitable(py, async move {
+            let c = match lookup {
+                Lookup::Index(i) => chain.container_by_index(i).await,
+                Lookup::Id(id) => chain.container_by_id(&id).await,
+            };
+            c.map(ContainerOut).map_err(to_py)
+        })
+    }
+
+    /// ``index.getContainerRange`` (awaitable), ``count`` in [0, 1024].
+    fn container_range<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'py, PyAny>,
+        count: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (start, count) = (u64_arg(start, "start")?, range_count(count)?);
+        let chain = self.chain.clone();
+        awaitable(py, async move { chain.container_range(start, count).await.map(ContainersOut).map_err(to_py) })
+    }
+
+    /// ``index.getIndex`` (awaitable).
+    fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (id, chain) = (id_arg(id)?, self.chain.clone());
+        awaitable(py, async move { chain.index_of(&id).await.map_err(to_py) })
+    }
+
+    /// ``index.isAccepted`` (awaitable).
+    fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (id, chain) = (id_arg(id)?, self.chain.clone());
+        awaitable(py, async move { chain.is_accepted(&id).await.map_err(to_py) })
+    }
+
+    /// A lazy walk (``async for``), like :meth:`Chain.range`.
+    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None))]
+    fn range(
+        &self,
+        py: Python<'_>,
+        start: Option<&Bound<'_, PyAny>>,
+        count: Option<&Bound<'_, PyAny>>,
+        concurrency: Option<&Bound<'_, PyAny>>,
+        batch_size: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncRange> {
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
+        let settings = range_settings(&self.chain, start.unwrap_or(&zero), count, concurrency, batch_size.unwrap_or(&full))?;
+        Ok(PyAsyncRange::new(settings))
+    }
+
+    /// An endless ``async for`` of newly accepted containers, like :meth:`Chain.follow`.
+    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0))]
+    fn follow(
+        &self,
+        start: Option<&Bound<'_, PyAny>>,
+        poll_interval: f64,
+        max_poll_interval: f64,
+    ) -> PyResult<PyAsyncFollow> {
+        Ok(PyAsyncFollow::new(follow_settings(&self.chain, start, poll_interval, max_poll_interval)?))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("AsyncChain({:?})", self.chain.path().as_str())
+    }
+}

@@ -1,0 +1,32 @@
+//! The Python bindings: the only module that touches pyo3.
+
+mod args;
+mod convert;
+mod emulator;
+mod errors;
+mod index;
+mod ranges;
+mod wait;
+
+use pyo3::prelude::*;
+
+/// avax_data._native: the Rust core of avax-data.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<index::PyIndexClient>()?;
+    m.add_class::<index::PyChain>()?;
+    m.add_class::<index::PyAsyncIndexClient>()?;
+    m.add_class::<index::PyAsyncChain>()?;
+    m.add_class::<ranges::PyRange>()?;
+    m.add_class::<ranges::PyRangeIterator>()?;
+    m.add_class::<ranges::PyBatchIterator>()?;
+    m.add_class::<ranges::PyFollow>()?;
+    m.add_class::<ranges::PyAsyncRange>()?;
+    m.add_class::<ranges::PyAsyncRangeIterator>()?;
+    m.add_class::<ranges::PyAsyncBatchIterator>()?;
+    m.add_class::<ranges::PyAsyncFollow>()?;
+    m.add_class::<emulator::PyEmulator>()?;
+    Ok(())
+}
