@@ -120,3 +120,24 @@ async fn follow_yields_new_containers_in_order_as_the_tip_grows() {
     }
     assert_eq!(seen[5..], [100, 101, 102]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follow_without_a_start_begins_after_the_tip_seen_first() {
+    let emu = emulator(100, 0).await;
+    let c = chain(&emu, IndexPath::XTx);
+    let spec = FollowSpec {
+        start: None,
+        poll_interval: Duration::from_millis(10),
+        max_poll_interval: Duration::from_millis(40),
+        concurrency: 2,
+        chunk: 1024,
+    };
+    let mut stream = Box::pin(follow(c, spec));
+    let first = tokio::spawn(async move {
+        let batch = stream.next().await.unwrap().unwrap();
+        batch.into_iter().map(|c| c.index).collect::<Vec<_>>()
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    emu.advance(IndexPath::XTx, 2);
+    assert_eq!(tokio::time::timeout(Duration::from_secs(10), first).await.unwrap().unwrap(), vec![100, 101]);
+}

@@ -111,12 +111,14 @@ pub fn follow(chain: ChainClient, spec: FollowSpec) -> impl Stream<Item = Result
                 return None;
             }
             let mut wait = spec.poll_interval;
+            let mut next = next;
             loop {
                 let tip = match chain.tip().await {
                     Ok(tip) => tip,
                     Err(e) => return Some((stream::once(async { Err(e) }).boxed(), (next, true))),
                 };
-                let from = next.unwrap_or_else(|| tip.map_or(0, |t| t + 1));
+                // Without a start, the first tip seen anchors the follower just after it.
+                let from = *next.get_or_insert_with(|| tip.map_or(0, |t| t + 1));
                 match tip {
                     Some(tip) if tip >= from => {
                         let range = RangeSpec { start: from, end: Some(tip + 1), concurrency: spec.concurrency, chunk: spec.chunk };
