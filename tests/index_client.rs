@@ -108,7 +108,7 @@ async fn follow_yields_new_containers_in_order_as_the_tip_grows() {
         concurrency: 2,
         chunk: 1024,
     };
-    let mut stream = std::pin::pin!(follow(c, spec));
+    let mut stream = std::pin::pin!(follow(c, spec, |_| {}));
     let mut seen = Vec::new();
     while seen.len() < 5 {
         seen.extend(stream.next().await.unwrap().unwrap().into_iter().map(|c| c.index));
@@ -132,12 +132,15 @@ async fn follow_without_a_start_begins_after_the_tip_seen_first() {
         concurrency: 2,
         chunk: 1024,
     };
-    let mut stream = Box::pin(follow(c, spec));
+    let anchor = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = anchor.clone();
+    let mut stream = Box::pin(follow(c, spec, move |a| seen.store(a, std::sync::atomic::Ordering::SeqCst)));
     let first = tokio::spawn(async move {
         let batch = stream.next().await.unwrap().unwrap();
         batch.into_iter().map(|c| c.index).collect::<Vec<_>>()
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(anchor.load(std::sync::atomic::Ordering::SeqCst), 100);
     emu.advance(IndexPath::XTx, 2);
     assert_eq!(tokio::time::timeout(Duration::from_secs(10), first).await.unwrap().unwrap(), vec![100, 101]);
 }

@@ -102,10 +102,21 @@ pub struct FollowSpec {
 }
 
 /// An endless walk: catches up to the tip, then polls (with backoff while idle) for new
-/// containers. Ends only after delivering an error, or when dropped.
-pub fn follow(chain: ChainClient, spec: FollowSpec) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+/// containers. Ends only after delivering an error, or when dropped. `anchored` is called once
+/// with the first index it will deliver, as soon as that is known (at once when `spec.start` is
+/// given, after the first tip read otherwise).
+pub fn follow(
+    chain: ChainClient,
+    spec: FollowSpec,
+    anchored: impl Fn(u64) + Send + Sync + 'static,
+) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    let anchored = std::sync::Arc::new(anchored);
+    if let Some(start) = spec.start {
+        anchored(start);
+    }
     let rounds = stream::unfold((spec.start, false), move |(next, failed)| {
         let chain = chain.clone();
+        let anchored = anchored.clone();
         async move {
             if failed {
                 return None;
@@ -118,7 +129,11 @@ pub fn follow(chain: ChainClient, spec: FollowSpec) -> impl Stream<Item = Result
                     Err(e) => return Some((stream::once(async { Err(e) }).boxed(), (next, true))),
                 };
                 // Without a start, the first tip seen anchors the follower just after it.
-                let from = *next.get_or_insert_with(|| tip.map_or(0, |t| t + 1));
+                let from = *next.get_or_insert_with(|| {
+                    let from = tip.map_or(0, |t| t + 1);
+                    anchored(from);
+                    from
+                });
                 match tip {
                     Some(tip) if tip >= from => {
                         let range = RangeSpec { start: from, end: Some(tip + 1), concurrency: spec.concurrency, chunk: spec.chunk };

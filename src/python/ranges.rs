@@ -89,62 +89,80 @@ async fn write(settings: RangeSettings, path: std::path::PathBuf) -> Result<u64>
     sink.finish()
 }
 
-/// A background feed read by a sync iterator: Ctrl-C or `close()` stops it.
-struct SyncFeed<T> {
+/// What a sync iterator holds between calls: the background feed and the items of the batch
+/// being handed out one by one.
+struct FeedState<T, I> {
     prefetch: Option<Prefetch<T>>,
+    buffer: VecDeque<I>,
 }
 
-impl<T: Send + 'static> SyncFeed<T> {
-    fn next(&mut self, py: Python<'_>) -> PyResult<Option<T>> {
-        let Some(prefetch) = self.prefetch.as_mut() else { return Ok(None) };
-        match wait_raw(py, prefetch.next()) {
-            Err(interrupt) => {
-                self.close();
-                Err(interrupt)
-            }
-            Ok(None) => {
-                self.prefetch = None;
-                Ok(None)
-            }
-            Ok(Some(Err(e))) => {
-                self.prefetch = None;
-                Err(to_py(e))
-            }
-            Ok(Some(Ok(item))) => Ok(Some(item)),
+/// A background feed read by a sync iterator. `next()` blocks with the GIL released; Ctrl-C
+/// stops it; `close()` may come from any thread and wakes a blocked `next()`.
+struct SyncFeed<T, I> {
+    state: Mutex<FeedState<T, I>>,
+    abort: Mutex<Option<tokio::task::AbortHandle>>,
+    closed: AtomicBool,
+}
+
+impl<T: Send + 'static, I> SyncFeed<T, I> {
+    fn new(prefetch: Prefetch<T>) -> Self {
+        SyncFeed {
+            abort: Mutex::new(prefetch.abort_handle()),
+            state: Mutex::new(FeedState { prefetch: Some(prefetch), buffer: VecDeque::new() }),
+            closed: AtomicBool::new(false),
         }
     }
 
-    fn close(&mut self) {
-        if let Some(mut p) = self.prefetch.take() {
-            p.close();
-        }
-    }
-}
-
-/// Dict-by-dict delivery over a feed of container batches, tracking the position.
-struct DictFeed {
-    feed: SyncFeed<Vec<Container>>,
-    buffer: VecDeque<Container>,
-    position: Arc<AtomicU64>,
-}
-
-impl DictFeed {
-    fn next<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+    /// The next item: from the buffer, else from the next fetched element, which `split`
+    /// turns into the items to hand out.
+    fn next(&self, py: Python<'_>, mut split: impl FnMut(T, &mut VecDeque<I>)) -> PyResult<Option<I>> {
+        let mut state = self.state.try_lock().map_err(|_| {
+            pyo3::exceptions::PyRuntimeError::new_err("this iterator is already being advanced in another thread")
+        })?;
         loop {
-            if let Some(c) = self.buffer.pop_front() {
-                self.position.store(c.index + 1, Ordering::SeqCst);
-                return container_dict(py, &c).map(Some);
+            if self.closed.load(Ordering::SeqCst) {
+                state.prefetch = None;
+                state.buffer.clear();
+                return Ok(None);
             }
-            match self.feed.next(py)? {
-                Some(batch) => self.buffer.extend(batch),
-                None => return Ok(None),
+            if let Some(item) = state.buffer.pop_front() {
+                return Ok(Some(item));
+            }
+            let Some(prefetch) = state.prefetch.as_mut() else { return Ok(None) };
+            match wait_raw(py, prefetch.next()) {
+                Err(interrupt) => {
+                    self.close();
+                    state.prefetch = None;
+                    return Err(interrupt);
+                }
+                Ok(None) => state.prefetch = None,
+                Ok(Some(Err(e))) => {
+                    state.prefetch = None;
+                    return Err(to_py(e));
+                }
+                Ok(Some(Ok(element))) => split(element, &mut state.buffer),
             }
         }
     }
 
-    fn close(&mut self) {
-        self.feed.close();
-        self.buffer.clear();
+    fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        if let Some(handle) = self.abort.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            handle.abort();
+        }
+    }
+}
+
+/// Containers handed out one by one from fetched batches.
+type DictFeed = SyncFeed<Vec<Container>, Container>;
+
+fn next_container<'py>(feed: &DictFeed, py: Python<'py>, position: &AtomicU64) -> PyResult<Option<Bound<'py, PyDict>>> {
+    match feed.next(py, |batch, buffer| buffer.extend(batch))? {
+        Some(c) => {
+            position.store(c.index + 1, Ordering::SeqCst);
+            container_dict(py, &c).map(Some)
+        }
+        None => Ok(None),
     }
 }
 
@@ -188,15 +206,13 @@ impl PyRange {
 
     fn __iter__(&self) -> PyRangeIterator {
         let s = &self.settings;
-        PyRangeIterator {
-            feed: DictFeed { feed: SyncFeed { prefetch: Some(s.prefetch(s.containers())) }, buffer: VecDeque::new(), position: s.position.clone() },
-        }
+        PyRangeIterator { feed: SyncFeed::new(s.prefetch(s.containers())), position: s.position.clone() }
     }
 
     /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
     fn batches(&self) -> PyBatchIterator {
         let s = &self.settings;
-        PyBatchIterator { feed: SyncFeed { prefetch: Some(s.prefetch(s.batches())) }, position: s.position.clone() }
+        PyBatchIterator { feed: SyncFeed::new(s.prefetch(s.batches())), position: s.position.clone() }
     }
 
     /// The whole (remaining) range as one polars DataFrame.
@@ -217,9 +233,10 @@ impl PyRange {
 }
 
 /// Iterator of container dicts from a :class:`Range`; fetches ahead in the background.
-#[pyclass(name = "RangeIterator", module = "avax_data._native")]
+#[pyclass(frozen, name = "RangeIterator", module = "avax_data._native")]
 pub struct PyRangeIterator {
     feed: DictFeed,
+    position: Arc<AtomicU64>,
 }
 
 #[pymethods]
@@ -227,27 +244,27 @@ impl PyRangeIterator {
     /// The first index not yet handed out.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.feed.position.load(Ordering::SeqCst)
+        self.position.load(Ordering::SeqCst)
     }
 
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        self.feed.next(py)
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        next_container(&self.feed, py, &self.position)
     }
 
-    /// Stop fetching; later ``next()`` raises ``StopIteration``.
-    fn close(&mut self) {
+    /// Stop fetching (from any thread); later ``next()`` raises ``StopIteration``.
+    fn close(&self) {
         self.feed.close();
     }
 }
 
 /// Iterator of polars DataFrames (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``).
-#[pyclass(name = "BatchIterator", module = "avax_data._native")]
+#[pyclass(frozen, name = "BatchIterator", module = "avax_data._native")]
 pub struct PyBatchIterator {
-    feed: SyncFeed<(u64, RecordBatch)>,
+    feed: SyncFeed<(u64, RecordBatch), (u64, RecordBatch)>,
     position: Arc<AtomicU64>,
 }
 
@@ -259,12 +276,12 @@ impl PyBatchIterator {
         self.position.load(Ordering::SeqCst)
     }
 
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match self.feed.next(py)? {
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.feed.next(py, |item, buffer| buffer.push_back(item))? {
             Some((next, batch)) => {
                 self.position.store(next, Ordering::SeqCst);
                 polars_frame(py, vec![batch], container_schema()).map(Some)
@@ -273,8 +290,8 @@ impl PyBatchIterator {
         }
     }
 
-    /// Stop fetching; later ``next()`` raises ``StopIteration``.
-    fn close(&mut self) {
+    /// Stop fetching (from any thread); later ``next()`` raises ``StopIteration``.
+    fn close(&self) {
         self.feed.close();
     }
 }
@@ -288,8 +305,27 @@ pub struct FollowSettings {
     pub max_poll_interval: Duration,
 }
 
+/// Where a follower stands: the next index to hand out, once known.
+#[derive(Clone, Default)]
+struct FollowPosition {
+    next: Arc<AtomicU64>,
+    known: Arc<AtomicBool>,
+}
+
+impl FollowPosition {
+    fn set(&self, next: u64) {
+        self.next.store(next, Ordering::SeqCst);
+        self.known.store(true, Ordering::SeqCst);
+    }
+
+    fn get(&self) -> Option<u64> {
+        self.known.load(Ordering::SeqCst).then(|| self.next.load(Ordering::SeqCst))
+    }
+}
+
 impl FollowSettings {
-    fn stream(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    /// Starts the follower in the background; its anchor lands in `position` once known.
+    fn prefetch(&self, position: &FollowPosition) -> Prefetch<Vec<Container>> {
         let spec = FollowSpec {
             start: self.start,
             poll_interval: self.poll_interval,
@@ -297,54 +333,48 @@ impl FollowSettings {
             concurrency: self.chain.concurrency(),
             chunk: crate::index::MAX_RANGE,
         };
-        follow(self.chain.clone(), spec)
-    }
-
-    fn prefetch(&self) -> Prefetch<Vec<Container>> {
-        Prefetch::spawn(crate::runtime::runtime().handle(), self.stream(), self.chain.concurrency())
+        let anchor = position.clone();
+        let stream = follow(self.chain.clone(), spec, move |start| anchor.set(start));
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.chain.concurrency())
     }
 }
 
 /// Endless iterator of newly accepted containers; polls the tip with backoff while idle.
 ///
-/// ``next_index`` is ``None`` until the first container when started "after the tip".
-#[pyclass(name = "Follow", module = "avax_data._native")]
+/// Without ``start`` it begins just after the tip it first sees; ``next_index`` is ``None``
+/// until that first poll has answered.
+#[pyclass(frozen, name = "Follow", module = "avax_data._native")]
 pub struct PyFollow {
     feed: DictFeed,
-    started: bool,
+    position: FollowPosition,
 }
 
 impl PyFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Self {
-        let position = Arc::new(AtomicU64::new(settings.start.unwrap_or(0)));
-        PyFollow {
-            started: settings.start.is_some(),
-            feed: DictFeed { feed: SyncFeed { prefetch: Some(settings.prefetch()) }, buffer: VecDeque::new(), position },
-        }
+        let position = FollowPosition::default();
+        PyFollow { feed: SyncFeed::new(settings.prefetch(&position)), position }
     }
 }
 
 #[pymethods]
 impl PyFollow {
-    /// The first index not yet handed out (``None`` before the first item when no start was given).
+    /// The first index not yet handed out (``None`` until the starting tip is known).
     #[getter]
     fn next_index(&self) -> Option<u64> {
-        self.started.then(|| self.feed.position.load(Ordering::SeqCst))
+        self.position.get()
     }
 
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
         slf
     }
 
-    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let item = self.feed.next(py)?;
-        self.started |= item.is_some();
-        Ok(item)
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        next_container(&self.feed, py, &self.position.next)
     }
 
-    /// Stop following; later ``next()`` raises ``StopIteration``.
-    fn close(&mut self) {
+    /// Stop following (from any thread); later ``next()`` raises ``StopIteration``.
+    fn close(&self) {
         self.feed.close();
     }
 }
@@ -567,27 +597,23 @@ impl PyAsyncBatchIterator {
 #[pyclass(frozen, name = "AsyncFollow", module = "avax_data._native")]
 pub struct PyAsyncFollow {
     feed: AsyncFeed<AsyncDictState>,
-    position: Arc<AtomicU64>,
-    started: Arc<AtomicBool>,
+    position: FollowPosition,
 }
 
 impl PyAsyncFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Self {
-        PyAsyncFollow {
-            feed: async_dicts(settings.prefetch()),
-            position: Arc::new(AtomicU64::new(settings.start.unwrap_or(0))),
-            started: Arc::new(AtomicBool::new(settings.start.is_some())),
-        }
+        let position = FollowPosition::default();
+        PyAsyncFollow { feed: async_dicts(settings.prefetch(&position)), position }
     }
 }
 
 #[pymethods]
 impl PyAsyncFollow {
-    /// The first index not yet handed out (``None`` before the first item when no start was given).
+    /// The first index not yet handed out (``None`` until the starting tip is known).
     #[getter]
     fn next_index(&self) -> Option<u64> {
-        self.started.load(Ordering::SeqCst).then(|| self.position.load(Ordering::SeqCst))
+        self.position.get()
     }
 
     fn __aiter__(slf: Py<Self>) -> Py<Self> {
@@ -595,16 +621,10 @@ impl PyAsyncFollow {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let started = self.started.clone();
-        let step = next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.clone());
-        awaitable(py, async move {
-            let item = step.await?;
-            started.store(true, Ordering::SeqCst);
-            Ok(item)
-        })
+        awaitable(py, next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.next.clone()))
     }
 
-    /// Stop following; later ``__anext__`` raises ``StopAsyncIteration``.
+    /// Stop following (from any thread); later ``__anext__`` raises ``StopAsyncIteration``.
     fn close(&self) {
         self.feed.close();
     }
