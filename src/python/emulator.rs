@@ -12,7 +12,7 @@ use super::errors::{invalid, to_py};
 use super::wait::wait_raw;
 use crate::emulator::{Emulator, EmulatorConfig};
 use crate::index::IndexPath;
-use crate::transport::config::seconds;
+use crate::transport::config::seconds as to_duration;
 
 /// The offline emulator of the services, served in-process on a loopback port.
 ///
@@ -50,7 +50,7 @@ impl PyEmulator {
             return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
         }
         config.tip_rate = tip_rate;
-        config.latency = seconds("latency", latency, true).map_err(to_py)?;
+        config.latency = to_duration("latency", latency, true).map_err(to_py)?;
         if !(-24 * 60 < utc_offset_minutes && utc_offset_minutes < 24 * 60) {
             return Err(invalid("utc_offset_minutes", utc_offset_minutes, "minutes in (-1440, 1440)"));
         }
@@ -104,8 +104,8 @@ impl PyEmulator {
     }
 
     /// Delay every later response by ``seconds``.
-    fn set_latency(&self, seconds_: f64) -> PyResult<()> {
-        let latency: Duration = seconds("seconds", seconds_, true).map_err(to_py)?;
+    fn set_latency(&self, seconds: f64) -> PyResult<()> {
+        let latency: Duration = to_duration("seconds", seconds, true).map_err(to_py)?;
         self.emulator.set_latency(latency);
         Ok(())
     }

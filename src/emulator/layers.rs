@@ -1,0 +1,43 @@
+//! Middleware wrapped around every route of the emulator (all three services). Behaviour that
+//! applies to any request — counting, added latency, and later fault injection and rate limits —
+//! lives here, in front of the handlers.
+
+use std::sync::Arc;
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+use super::state::EmulatorState;
+
+/// Counts the request, then waits the configured latency before handing it on.
+pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
+    state.count_request();
+    let latency = state.latency();
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
+    next.run(request).await
+}
+
+/// Go's `http.NotFound`: 404, `404 page not found\n`, as a node answers a path it does not serve.
+pub(crate) fn go_not_found() -> Response {
+    go_plain_text(StatusCode::NOT_FOUND, "404 page not found\n".to_string(), true)
+}
+
+/// A Go `text/plain; charset=utf-8` answer (`http.Error` also sets `nosniff`).
+pub(crate) fn go_plain_text(status: StatusCode, body: String, nosniff: bool) -> Response {
+    let mut response = (status, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    if nosniff {
+        headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    }
+    response
+}
+
+/// The fallback for every path no service claims.
+pub(crate) async fn not_found() -> Response {
+    go_not_found()
+}

@@ -1,0 +1,200 @@
+//! An offline, in-process emulator of the services avax-data talks to, served on a loopback port.
+//!
+//! Today it serves a node's **Index RPC** (`/ext/index/...`, `index_rpc.rs`): a deterministic
+//! synthetic world ([`world`]) answered with the node's exact HTTP and JSON-RPC behaviour, edge
+//! cases and error messages included. The Data API (`/v1`) and Metrics API (`/v2`) slot into the
+//! router (`router()` in this file) next to it, sharing the middleware in `layers.rs` (request
+//! counting, added latency; fault injection later) and the state in `state.rs`.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! use avax_data::emulator::{Emulator, EmulatorConfig};
+//! let emulator = Emulator::start(EmulatorConfig { seed: 7, ..Default::default() }).await?;
+//! println!("node at {}", emulator.url()); // POST {url}/ext/index/C/block
+//! emulator.shutdown();
+//! # Ok(()) }
+//! ```
+
+mod id_index;
+mod index_rpc;
+mod jsonrpc;
+mod layers;
+mod raw_json;
+mod state;
+mod timefmt;
+mod wire;
+pub mod world;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::index::{Container, IndexPath};
+
+use state::EmulatorState;
+
+pub use timefmt::rfc3339_nano;
+
+/// How an [`Emulator`] starts. `Default` gives seed 0, 10,000 containers per path, a static tip,
+/// the index enabled, no added latency, `127.0.0.1` on any free port, timestamps in UTC.
+#[derive(Debug, Clone)]
+pub struct EmulatorConfig {
+    /// Seed of the synthetic world: same seed, same containers.
+    pub seed: u64,
+    /// Initial number of containers per path; a path not listed gets `default_count`.
+    pub containers: HashMap<IndexPath, u64>,
+    /// Initial number of containers of the paths not in `containers`.
+    pub default_count: u64,
+    /// Containers per second added to every path while running (0 = static tip).
+    pub tip_rate: f64,
+    /// `false`: every `/ext/index/*` path answers HTTP 404, as a node started without
+    /// `--index-enabled`.
+    pub index_enabled: bool,
+    /// Added before every response.
+    pub latency: Duration,
+    /// Interface to bind.
+    pub host: String,
+    /// Port to bind; 0 picks a free one.
+    pub port: u16,
+    /// Offset (minutes east of UTC) the node formats timestamps in; 0 writes `Z`.
+    pub utc_offset_minutes: i32,
+}
+
+impl Default for EmulatorConfig {
+    fn default() -> Self {
+        EmulatorConfig {
+            seed: 0,
+            containers: HashMap::new(),
+            default_count: 10_000,
+            tip_rate: 0.0,
+            index_enabled: true,
+            latency: Duration::ZERO,
+            host: "127.0.0.1".to_string(),
+            port: 0,
+            utc_offset_minutes: 0,
+        }
+    }
+}
+
+/// The router of all emulated services over one shared state.
+fn router(state: Arc<EmulatorState>) -> Router {
+    Router::new()
+        .merge(index_rpc::routes())
+        .fallback(layers::not_found)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
+        .with_state(state)
+}
+
+/// A running emulator. Stops on [`Emulator::shutdown`] or when dropped.
+pub struct Emulator {
+    state: Arc<EmulatorState>,
+    addr: SocketAddr,
+    url: String,
+    stop: Mutex<Option<oneshot::Sender<()>>>,
+    task: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl std::fmt::Debug for Emulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Emulator").field("url", &self.url).field("seed", &self.state.seed).finish()
+    }
+}
+
+impl Emulator {
+    /// Binds `config.host:config.port`, spawns the server on the current tokio runtime and
+    /// returns once it is listening.
+    pub async fn start(config: EmulatorConfig) -> std::io::Result<Emulator> {
+        let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
+        let addr = listener.local_addr()?;
+        let host = if addr.ip().is_unspecified() {
+            "127.0.0.1".to_string()
+        } else if addr.is_ipv6() {
+            format!("[{}]", addr.ip())
+        } else {
+            addr.ip().to_string()
+        };
+        let url = format!("http://{host}:{}", addr.port());
+        let state = Arc::new(EmulatorState::new(&config));
+        let app = router(state.clone());
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            let shutdown = async {
+                let _ = stop_rx.await;
+            };
+            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+                eprintln!("avax-data emulator on {addr} stopped: {e}");
+            }
+        });
+        Ok(Emulator { state, addr, url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
+    }
+
+    /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// The bound port.
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// Containers accepted so far on `path`: initial + advanced + floor(tip_rate * seconds running).
+    pub fn container_count(&self, path: IndexPath) -> u64 {
+        self.state.container_count(path)
+    }
+
+    /// Accepts `n` more containers on `path` now; returns the new count.
+    pub fn advance(&self, path: IndexPath, n: u64) -> u64 {
+        self.state.advance(path, n)
+    }
+
+    /// Switches the index API on or off (off: every `/ext/index/*` path answers 404).
+    pub fn set_index_enabled(&self, enabled: bool) {
+        self.state.set_index_enabled(enabled);
+    }
+
+    /// Sets the latency added before every response.
+    pub fn set_latency(&self, latency: Duration) {
+        self.state.set_latency(latency);
+    }
+
+    /// The container the emulator serves at `index` of `path` and its timestamp text exactly as
+    /// served; `None` past the tip.
+    pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
+        (index < self.container_count(path))
+            .then(|| world::container(self.state.seed, path, index, self.state.utc_offset_minutes))
+    }
+
+    /// Requests received so far (every path, every outcome).
+    pub fn request_count(&self) -> u64 {
+        self.state.request_count()
+    }
+
+    /// Stops accepting connections and lets in-flight requests finish. Idempotent; also done on
+    /// drop. Returns at once: use [`Emulator::stop`] to wait until the server is gone.
+    pub fn shutdown(&self) {
+        if let Some(stop) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let _ = stop.send(());
+        }
+    }
+
+    /// [`Emulator::shutdown`], then waits until the server task has ended.
+    pub async fn stop(&self) {
+        self.shutdown();
+        let task = self.task.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(task) = task {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for Emulator {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
