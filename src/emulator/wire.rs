@@ -53,24 +53,11 @@ impl Encoding {
     }
 }
 
-/// Both lowercase hex digits of every byte value.
-static HEX_PAIRS: [[u8; 2]; 256] = {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut table = [[0u8; 2]; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = [DIGITS[b >> 4], DIGITS[b & 0xf]];
-        b += 1;
-    }
-    table
-};
 
 fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     let start = out.len();
     out.resize(start + 2 * bytes.len(), 0);
-    for (pair, &b) in out[start..].chunks_exact_mut(2).zip(bytes) {
-        pair.copy_from_slice(&HEX_PAIRS[usize::from(b)]);
-    }
+    hex::encode_to_slice(bytes, &mut out[start..]).expect("the slice holds two digits per byte");
 }
 
 /// Upper bound of the JSON size of one container of `len` bytes.

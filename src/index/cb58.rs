@@ -84,6 +84,12 @@ impl std::fmt::Display for HexError {
 
 /// Decodes `0x`-prefixed hex, verifies and strips the trailing 4-byte checksum.
 pub fn decode_hex_with_checksum(text: &str) -> Result<Vec<u8>, HexError> {
+    decode_hex_with_digest(text).map(|(bytes, _)| bytes)
+}
+
+/// Like [`decode_hex_with_checksum`], also returning sha256(bytes), which the checksum check
+/// computes anyway (a container's id is derived from it).
+pub fn decode_hex_with_digest(text: &str) -> Result<(Vec<u8>, [u8; 32]), HexError> {
     let digits = text
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
@@ -93,13 +99,14 @@ pub fn decode_hex_with_checksum(text: &str) -> Result<Vec<u8>, HexError> {
         return Err(HexError::TooShort(raw.len()));
     }
     let body_len = raw.len() - CHECKSUM_LEN;
-    let expected = checksum(&raw[..body_len]);
+    let digest = sha256(&raw[..body_len]);
+    let expected: [u8; 4] = digest[32 - CHECKSUM_LEN..].try_into().expect("4 bytes");
     let found: [u8; 4] = raw[body_len..].try_into().expect("4 bytes");
     if expected != found {
         return Err(HexError::ChecksumMismatch { expected, found });
     }
     raw.truncate(body_len);
-    Ok(raw)
+    Ok((raw, digest))
 }
 
 #[cfg(test)]

@@ -102,7 +102,7 @@ impl WireContainer<'_> {
                 "container {index} has encoding {encoding:?}; only \"hex\" is supported"
             )));
         }
-        let bytes = cb58::decode_hex_with_checksum(&self.bytes).map_err(|e| match e {
+        let (bytes, digest) = cb58::decode_hex_with_digest(&self.bytes).map_err(|e| match e {
             cb58::HexError::ChecksumMismatch { .. } => {
                 ContainerError::Integrity(format!("container {index} ({}): bytes {e}", self.id))
             }
@@ -110,7 +110,7 @@ impl WireContainer<'_> {
         })?;
         let raw_id = cb58::decode_id(&self.id)
             .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
-        if verify.id_is_sha256_of_bytes && raw_id != cb58::sha256(&bytes) {
+        if verify.id_is_sha256_of_bytes && raw_id != digest {
             return Err(ContainerError::Integrity(format!(
                 "container {index}: id {} is not cb58(sha256(bytes)) = {}",
                 self.id,
