@@ -140,11 +140,14 @@ class BatchIterator(Iterator[pl.DataFrame]):
 
 @final
 class Follow(Iterator[Container]):
-    """Endless iterator of newly accepted containers; polls the tip with backoff."""
+    """Endless iterator of newly accepted containers; polls the tip with backoff.
+
+    Closing the client while ``next()`` waits makes it raise ``AvaxDataError``.
+    """
 
     @property
-    def next_index(self) -> int:
-        """The first index not yet handed out."""
+    def next_index(self) -> int | None:
+        """The first index not yet handed out; ``None`` until the starting tip is known."""
     def __iter__(self) -> Follow: ...
     def __next__(self) -> Container: ...
     def close(self) -> None:
@@ -245,7 +248,7 @@ class AsyncFollow(AsyncIterator[Container]):
     """Async twin of :class:`Follow`."""
 
     @property
-    def next_index(self) -> int: ...
+    def next_index(self) -> int | None: ...
     def __aiter__(self) -> AsyncFollow: ...
     async def __anext__(self) -> Container: ...
     def close(self) -> None: ...

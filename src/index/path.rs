@@ -52,7 +52,7 @@ impl IndexPath {
             ("X", "vtx") => IndexPath::XVtx,
             _ => {
                 return Err(Error::invalid(
-                    "chain",
+                    "path",
                     format!("{text:?}"),
                     "one of 'C/block', 'P/block', 'X/tx', 'X/block', 'X/vtx'",
                 ))
@@ -80,6 +80,6 @@ mod tests {
         }
         assert_eq!(IndexPath::parse("c/block").unwrap(), IndexPath::CBlock);
         let err = IndexPath::parse("Y/tx").unwrap_err().to_string();
-        assert!(err.contains("chain=\"Y/tx\"") && err.contains("'X/vtx'"), "{err}");
+        assert!(err.contains("path=\"Y/tx\"") && err.contains("'X/vtx'"), "{err}");
     }
 }

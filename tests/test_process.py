@@ -1,0 +1,123 @@
+"""Process-level contracts: Ctrl-C interrupts any wait promptly, and clients work after fork."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import avax_data as ad
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
+
+PRELUDE = """
+import sys
+import avax_data as ad
+emu = ad.Emulator(containers=1_000_000, latency={latency})
+client = ad.IndexClient(emu.url)
+chain = client.chain("X/tx")
+print("ready", flush=True)
+"""
+
+SCRIPTS = {
+    "iterate": (0.2, "for item in chain.range(0, concurrency=2):\n    pass"),
+    "to_polars": (0.2, "chain.range(0, 1_000_000, concurrency=2).to_polars()"),
+    "batches": (0.2, "for frame in chain.range(0).batches():\n    pass"),
+    "single_call": (60.0, "chain.last_accepted()"),
+    "follow": (0.0, "for item in chain.follow(poll_interval=0.5):\n    pass"),
+    "async_to_polars": (
+        0.2,
+        "import asyncio\n"
+        "async def main():\n"
+        "    async with ad.AsyncIndexClient(emu.url) as c:\n"
+        "        await c.chain('X/tx').range(0).to_polars()\n"
+        "asyncio.run(main())",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_ctrl_c_interrupts_promptly(name: str) -> None:
+    latency, body = SCRIPTS[name]
+    script = textwrap.dedent(PRELUDE.format(latency=latency)) + body + "\nprint('finished', flush=True)\n"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        assert proc.poll() is None, "the walk ended before the signal"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        elapsed = time.monotonic() - sent
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "KeyboardInterrupt" in err, err
+    assert "finished" not in out
+    assert proc.returncode != 0
+    # the contract is 250 ms; 2 s is generous for interpreter shutdown on a busy machine
+    assert elapsed < 2.0, f"took {elapsed:.2f} s to stop after SIGINT"
+
+
+def _last_index(url: str) -> int:
+    """Worker: a fresh client in a forked child."""
+    return ad.IndexClient(url).chain("X/tx").last_accepted()["index"]
+
+
+def _walk_count(url: str) -> int:
+    """Worker: a range walk in a forked child."""
+    with ad.IndexClient(url) as c:
+        return c.chain("C/block").range(0, 3000).to_polars().height
+
+
+def test_clients_work_after_fork() -> None:
+    with ad.Emulator(containers=3000) as emu:
+        # use the runtime in the parent first, so the child inherits a started one
+        with ad.IndexClient(emu.url) as parent:
+            assert parent.chain("X/tx").last_accepted()["index"] == 2999
+            assert len(list(parent.chain("X/tx").range(0, 2000))) == 2000
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(2) as pool:
+            assert pool.map_async(_last_index, [emu.url] * 4).get(timeout=60) == [2999] * 4
+            assert pool.map_async(_walk_count, [emu.url] * 2).get(timeout=60) == [3000, 3000]
+        # the parent, and its emulator, still work
+        with ad.IndexClient(emu.url) as again:
+            assert again.chain("X/tx").container(5) == emu.expected_container("X/tx", 5)
+
+
+def test_raw_fork_child_exit_code() -> None:
+    with ad.Emulator(containers=77) as emu:
+        with ad.IndexClient(emu.url) as parent:
+            parent.chain("P/block").last_accepted()
+        pid = os.fork()
+        if pid == 0:  # child: report through the exit code only
+            code = 1
+            try:
+                code = 0 if _last_index(emu.url) == 76 else 2
+            finally:
+                os._exit(code)
+        deadline = time.monotonic() + 60
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail("the forked child hung")
+            time.sleep(0.05)
+        assert os.waitstatus_to_exitcode(status) == 0
