@@ -99,6 +99,20 @@ def test_clients_work_after_fork() -> None:
             assert again.chain("X/tx").container(5) == emu.expected_container("X/tx", 5)
 
 
+def _child_exit_code(pid: int) -> int:
+    """Waits (at most 60 s) for a forked child and returns its exit code."""
+    deadline = time.monotonic() + 60
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status)
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung")
+        time.sleep(0.05)
+
+
 def test_raw_fork_child_exit_code() -> None:
     with ad.Emulator(containers=77) as emu:
         with ad.IndexClient(emu.url) as parent:
@@ -110,14 +124,22 @@ def test_raw_fork_child_exit_code() -> None:
                 code = 0 if _last_index(emu.url) == 76 else 2
             finally:
                 os._exit(code)
-        deadline = time.monotonic() + 60
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                pytest.fail("the forked child hung")
-            time.sleep(0.05)
-        assert os.waitstatus_to_exitcode(status) == 0
+        assert _child_exit_code(pid) == 0
+
+
+def test_a_client_created_before_fork_works_in_the_child() -> None:
+    with ad.Emulator(containers=500) as emu:
+        inherited = ad.IndexClient(emu.url)
+        chain = inherited.chain("X/block")
+        assert chain.last_accepted()["index"] == 499  # its pool and the runtime are live in the parent
+        pid = os.fork()
+        if pid == 0:  # child: the inherited client, a range walk included
+            code = 1
+            try:
+                ok = chain.container(7) == emu.expected_container("X/block", 7)
+                ok = ok and chain.range(0, 500).to_polars().height == 500
+                code = 0 if ok else 2
+            finally:
+                os._exit(code)
+        assert _child_exit_code(pid) == 0
+        assert chain.container(8) == emu.expected_container("X/block", 8)  # the parent's client still works

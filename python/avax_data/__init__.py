@@ -17,9 +17,10 @@ all re-exported here.
 
 from __future__ import annotations
 
+import datetime
 from typing import TypedDict
 
-from . import _native
+from . import _native, exceptions
 from ._native import (
     AsyncBatchIterator,
     AsyncChain,
@@ -60,39 +61,21 @@ from .exceptions import (
     http_error_class,
 )
 
-if hasattr(_native, "Container"):
-    Container = _native.Container
-else:
-    import datetime as _datetime
+class Container(TypedDict):
+    """A container (block, vertex or transaction) as the node's index returns it.
 
-    class Container(TypedDict):  # type: ignore[no-redef]
-        """A container (block, vertex or transaction) as the node's index returns it.
+    Keys: ``id`` (CB58 str), ``bytes`` (checksum verified and stripped), ``timestamp``
+    (timezone-aware ``datetime`` in UTC), ``index`` (int, from 0), ``encoding`` (``"hex"``).
+    """
 
-        Keys: ``id`` (CB58 str), ``bytes`` (checksum verified and stripped), ``timestamp``
-        (timezone-aware ``datetime`` in UTC), ``index`` (int, from 0), ``encoding`` (``"hex"``).
-        """
-
-        id: str
-        bytes: bytes
-        timestamp: _datetime.datetime
-        index: int
-        encoding: str
+    id: str
+    bytes: bytes
+    timestamp: datetime.datetime
+    index: int
+    encoding: str
 
 
-def _version() -> str:
-    """The package version: the extension's own, else the installed distribution's."""
-    native = getattr(_native, "__version__", None)
-    if native:
-        return str(native)
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("avax-data")
-    except PackageNotFoundError:  # pragma: no cover - source tree without metadata
-        return "0.0.0"
-
-
-__version__: str = _version()
+__version__: str = _native.__version__
 
 __all__ = [
     "__version__",
@@ -113,26 +96,5 @@ __all__ = [
     # Emulator
     "Emulator",
     # Exceptions
-    "AvaxDataError",
-    "InvalidParameterError",
-    "TransportError",
-    "ConnectError",
-    "RequestTimeoutError",
-    "HTTPStatusError",
-    "BadRequestError",
-    "UnauthorizedError",
-    "ForbiddenError",
-    "NotFoundError",
-    "RateLimitError",
-    "ServerError",
-    "IndexNotEnabledError",
-    "RPCError",
-    "ContainerNotFoundError",
-    "IndexOutOfRangeError",
-    "EmptyIndexError",
-    "RPCInvalidArgumentError",
-    "MethodNotFoundError",
-    "IntegrityError",
-    "DecodeError",
-    "http_error_class",
+    *exceptions.__all__,
 ]

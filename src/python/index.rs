@@ -25,31 +25,38 @@ fn build_client(
     url: Option<String>,
     timeout: f64,
     connect_timeout: f64,
-    max_retries: &Bound<'_, PyAny>,
+    max_retries: Option<&Bound<'_, PyAny>>,
     backoff: f64,
     max_backoff: f64,
     retry_budget: f64,
-    concurrency: &Bound<'_, PyAny>,
+    concurrency: Option<&Bound<'_, PyAny>>,
     verify_ids: bool,
     headers: Option<HashMap<String, String>>,
 ) -> PyResult<IndexClient> {
+    let defaults = TransportConfig::default();
     let url = url
         .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
     let transport = TransportConfig {
         timeout: seconds("timeout", timeout, false).map_err(to_py)?,
         connect_timeout: seconds("connect_timeout", connect_timeout, false).map_err(to_py)?,
-        max_retries: bounded_arg(max_retries, "max_retries", 0, 100)? as u32,
+        max_retries: match max_retries {
+            Some(n) => bounded_arg(n, "max_retries", 0, 100)? as u32,
+            None => defaults.max_retries,
+        },
         backoff: seconds("backoff", backoff, true).map_err(to_py)?,
         max_backoff: seconds("max_backoff", max_backoff, true).map_err(to_py)?,
         retry_budget: seconds("retry_budget", retry_budget, true).map_err(to_py)?,
         headers: headers.unwrap_or_default().into_iter().collect(),
-        ..TransportConfig::default()
+        ..defaults
     };
     let options = IndexClientOptions {
         transport,
         verify: Verify { id_is_sha256_of_bytes: verify_ids },
-        concurrency: bounded_arg(concurrency, "concurrency", 1, MAX_CONCURRENCY)? as usize,
+        concurrency: match concurrency {
+            Some(n) => bounded_arg(n, "concurrency", 1, MAX_CONCURRENCY)? as usize,
+            None => IndexClientOptions::default().concurrency,
+        },
     };
     IndexClient::new(&url, options).map_err(to_py)
 }
@@ -147,7 +154,6 @@ impl PyIndexClient {
     #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
@@ -159,17 +165,15 @@ impl PyIndexClient {
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let three = 3u32.into_pyobject(py)?.into_any();
-        let four = 4u32.into_pyobject(py)?.into_any();
         let client = build_client(
             url,
             timeout,
             connect_timeout,
-            max_retries.unwrap_or(&three),
+            max_retries,
             backoff,
             max_backoff,
             retry_budget,
-            concurrency.unwrap_or(&four),
+            concurrency,
             verify_ids,
             headers,
         )?;
@@ -314,7 +318,6 @@ impl PyAsyncIndexClient {
     #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
@@ -326,17 +329,15 @@ impl PyAsyncIndexClient {
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let three = 3u32.into_pyobject(py)?.into_any();
-        let four = 4u32.into_pyobject(py)?.into_any();
         let client = build_client(
             url,
             timeout,
             connect_timeout,
-            max_retries.unwrap_or(&three),
+            max_retries,
             backoff,
             max_backoff,
             retry_budget,
-            concurrency.unwrap_or(&four),
+            concurrency,
             verify_ids,
             headers,
         )?;
