@@ -1,6 +1,6 @@
 //! An offline, in-process emulator of the services avax-data talks to, served on a loopback port.
 //!
-//! Today it serves a node's **Index RPC** (`/ext/index/...`, `index_rpc.rs`): a deterministic
+//! It serves a node's **Index RPC** (`/ext/index/...`, `index_rpc.rs`): a deterministic
 //! synthetic world ([`world`]) answered with the node's exact HTTP and JSON-RPC behaviour, edge
 //! cases and error messages included. The Data API (`/v1`) and Metrics API (`/v2`) slot into the
 //! router (`router()` in this file) next to it, sharing the middleware in `layers.rs` (request
@@ -15,6 +15,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod data_api;
 mod id_index;
 mod index_rpc;
 mod jsonrpc;
@@ -38,10 +39,12 @@ use crate::index::{Container, IndexPath};
 
 use state::EmulatorState;
 
+pub use data_api::{DataWorld, RateLimit};
 pub use timefmt::rfc3339_nano;
 
 /// How an [`Emulator`] starts. `Default` gives seed 0, 10,000 containers per path, a static tip,
-/// the index enabled, no added latency, `127.0.0.1` on any free port, timestamps in UTC.
+/// the index enabled, no added latency, `127.0.0.1` on any free port, timestamps in UTC; Data API
+/// with 5,000 blocks per chain, keys optional, no refused key, no rate limit.
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
     /// Seed of the synthetic world: same seed, same containers.
@@ -63,6 +66,17 @@ pub struct EmulatorConfig {
     pub port: u16,
     /// Offset (minutes east of UTC) the node formats timestamps in; 0 writes `Z`.
     pub utc_offset_minutes: i32,
+    /// Data API: blocks per EVM chain (numbers `0..data_blocks_per_chain`; also the number of
+    /// X-chain vertices per network). At least 1.
+    pub data_blocks_per_chain: u64,
+    /// Data API: answer 401 to requests without an API key (`x-glacier-api-key` or
+    /// `x-data-api-key`).
+    pub data_api_require_key: bool,
+    /// Data API: keys answered with 403.
+    pub data_api_refused_keys: Vec<String>,
+    /// Data API: requests per window allowed per API key (unkeyed requests are not limited);
+    /// `None` = no limit and no `ratelimit-*` headers.
+    pub rate_limit: Option<RateLimit>,
 }
 
 impl Default for EmulatorConfig {
@@ -77,6 +91,10 @@ impl Default for EmulatorConfig {
             host: "127.0.0.1".to_string(),
             port: 0,
             utc_offset_minutes: 0,
+            data_blocks_per_chain: 5_000,
+            data_api_require_key: false,
+            data_api_refused_keys: Vec::new(),
+            rate_limit: None,
         }
     }
 }
@@ -85,6 +103,7 @@ impl Default for EmulatorConfig {
 fn router(state: Arc<EmulatorState>) -> Router {
     Router::new()
         .merge(index_rpc::routes())
+        .merge(data_api::router(state.clone()))
         .fallback(layers::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
         .with_state(state)
@@ -168,6 +187,33 @@ impl Emulator {
     pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
         (index < self.container_count(path))
             .then(|| world::container(self.state.seed, path, index, self.state.utc_offset_minutes))
+    }
+
+    /// Moves the emulator clock forward by `by` (the clock page tokens expire on: 24 h after issue).
+    pub fn advance_clock(&self, by: Duration) {
+        self.state.data.advance_clock(by);
+    }
+
+    /// The Data API's world (chains, blocks, transactions, NFTs, rewards, vertices, ICM messages)
+    /// exactly as served.
+    pub fn data_world(&self) -> &DataWorld {
+        &self.state.data.world
+    }
+
+    /// Replaces the Data API rate-limit policy (per API key) and restarts every key's window;
+    /// `None` lifts the limit.
+    pub fn set_rate_limit(&self, policy: Option<RateLimit>) {
+        self.state.data.set_rate_limit(policy);
+    }
+
+    /// Whether Data API requests without a key get 401.
+    pub fn set_data_api_require_key(&self, require: bool) {
+        self.state.data.set_require_key(require);
+    }
+
+    /// Replaces the Data API keys answered with 403.
+    pub fn set_data_api_refused_keys(&self, keys: &[String]) {
+        self.state.data.set_refused_keys(keys);
     }
 
     /// Requests received so far (every path, every outcome).

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::index::IndexPath;
 
+use super::data_api::DataApiState;
 use super::id_index::IdIndex;
 use super::EmulatorConfig;
 
@@ -33,6 +34,8 @@ pub(crate) struct EmulatorState {
     latency_ns: AtomicU64,
     requests: AtomicU64,
     id_indexes: [IdIndex; 5],
+    /// The Data API's world, page tokens, clock, keys and rate limits.
+    pub(crate) data: DataApiState,
 }
 
 impl EmulatorState {
@@ -50,6 +53,7 @@ impl EmulatorState {
             latency_ns: AtomicU64::new(duration_ns(config.latency)),
             requests: AtomicU64::new(0),
             id_indexes: Default::default(),
+            data: DataApiState::new(config),
         }
     }
 

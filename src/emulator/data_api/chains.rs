@@ -1,0 +1,41 @@
+//! `GET /v1/chains` (filters `network`, `feature`; not paginated) and `GET /v1/chains/{chainId}`
+//! (an EVM chain id or a CB58 blockchain id; 404 otherwise).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::response::Response;
+use serde_json::{json, Value};
+
+use super::errors;
+use super::params::Params;
+use super::world::{chains, find_chain, Chain};
+use crate::emulator::state::EmulatorState;
+
+pub(crate) async fn list(RawQuery(query): RawQuery) -> Response {
+    let mut params = Params::parse(query.as_deref());
+    let network = params.network();
+    let feature = params.feature();
+    if let Err(e) = params.finish() {
+        return e;
+    }
+    let list: Vec<Value> = chains()
+        .iter()
+        .filter(|c| network.is_none_or(|n| c.network == n))
+        .filter(|c| feature.is_none_or(|f| c.has(f)))
+        .map(Chain::to_json)
+        .collect();
+    errors::ok(json!({ "chains": list }))
+}
+
+/// The chain of a `chainId` path parameter, or the 404.
+pub(crate) fn lookup(chain_id: &str) -> Result<&'static Chain, Response> {
+    find_chain(chain_id).ok_or_else(|| errors::not_found(format!("Chain {chain_id} not found")))
+}
+
+pub(crate) async fn get_one(State(_state): State<Arc<EmulatorState>>, Path(chain_id): Path<String>) -> Response {
+    match lookup(&chain_id) {
+        Ok(chain) => errors::ok(chain.to_json()),
+        Err(e) => e,
+    }
+}

@@ -1,0 +1,235 @@
+//! NFTs: `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles`.
+//!
+//! Every `nftIndexing` chain has four contracts ([`contracts`]: two ERC-721, two ERC-1155).
+//! Pool address `i` (see [`super::world::pool_address`]) owns a deterministic set of items per
+//! contract: entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
+//! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
+//! empty list, not an error). Items are listed by contract, then token id. Metadata `indexStatus`
+//! is `INDEXED` for most items, else one of six other values of the OpenAPI enum; only indexed
+//! items carry the descriptive metadata fields.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, RawQuery, State};
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+
+use super::chains::lookup;
+use super::errors;
+use super::paging;
+use super::params::Params;
+use super::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
+use crate::emulator::state::EmulatorState;
+
+/// One NFT holding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Collectible {
+    pub evm_chain_id: u64,
+    /// Contract address (lowercase hex).
+    pub contract: String,
+    pub name: String,
+    pub symbol: String,
+    /// `ERC-721` or `ERC-1155`.
+    pub erc_type: &'static str,
+    pub token_id: u128,
+    pub token_uri: String,
+    pub owner: String,
+    /// ERC-1155 only.
+    pub balance: Option<u128>,
+    pub index_status: &'static str,
+    /// Unix seconds.
+    pub metadata_updated: i64,
+}
+
+/// The NFT contracts of `chain` (none without `nftIndexing`): (address, name, symbol, ercType).
+pub fn contracts(chain: &Chain) -> Vec<(String, String, String, &'static str)> {
+    if !chain.has(Feature::NftIndexing) {
+        return Vec::new();
+    }
+    let kinds = [
+        ("Punks", "PUNK", "ERC-721"),
+        ("Items", "ITEM", "ERC-1155"),
+        ("Lands", "LAND", "ERC-721"),
+        ("Badges", "BADGE", "ERC-1155"),
+    ];
+    kinds
+        .iter()
+        .enumerate()
+        .map(|(j, (name, symbol, erc))| {
+            let address = hex0x(&digest("avax-data nft contract", &[chain.evm_chain_id, j as u64])[..20]);
+            (address, format!("{} {name}", chain.name), format!("{}{symbol}", &chain.token_symbol[..1]), *erc)
+        })
+        .collect()
+}
+
+const STATUSES: [&str; 6] = [
+    "UNINDEXED",
+    "UNKNOWN",
+    "INVALID_TOKEN_URI",
+    "UNREACHABLE_TOKEN_URI",
+    "METADATA_CONTENT_TOO_LARGE",
+    "INVALID_METADATA_JSON",
+];
+const P_NFT: u64 = 0x006e_6674;
+
+impl DataWorld {
+    /// The NFTs `owner` (any case) holds on `chain`, by contract then token id.
+    pub fn collectibles(&self, chain: &Chain, owner: &str) -> Vec<Collectible> {
+        let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else { return Vec::new() };
+        let owner = super::world::pool_address(i);
+        let seed = self.seed();
+        let mut out = Vec::new();
+        for (j, (contract, name, symbol, erc)) in contracts(chain).into_iter().enumerate() {
+            let d = |k: u64, p: u64| derive(seed, chain.evm_chain_id, i * 1_000_003 + j as u64 * 1_009 + k, P_NFT + p);
+            let count = match i {
+                0 => 40,
+                1..=3 => range(d(0, 1), 5, 14),
+                _ => (d(0, 2) % 8).saturating_sub(4),
+            };
+            let erc1155 = erc == "ERC-1155";
+            for k in 0..count {
+                let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
+                let x = d(k + 1, 3);
+                let index_status =
+                    if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
+                out.push(Collectible {
+                    evm_chain_id: chain.evm_chain_id,
+                    contract: contract.clone(),
+                    name: name.clone(),
+                    symbol: symbol.clone(),
+                    erc_type: erc,
+                    token_id,
+                    token_uri: format!("ipfs://bafybeig{}/{token_id}.json", &contract[2..14]),
+                    owner: owner.clone(),
+                    balance: erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128),
+                    index_status,
+                    metadata_updated: WORLD_NOW_MS / 1000 - (d(k + 1, 5) % (90 * 86_400)) as i64,
+                });
+            }
+        }
+        out
+    }
+}
+
+impl Collectible {
+    /// As `Erc721TokenBalance` / `Erc1155TokenBalance` JSON.
+    pub fn to_json(&self) -> Value {
+        let mut metadata = Map::new();
+        metadata.insert("indexStatus".into(), json!(self.index_status));
+        metadata.insert("metadataLastUpdatedTimestamp".into(), json!(self.metadata_updated));
+        if self.index_status == "INDEXED" {
+            metadata.insert("name".into(), json!(format!("{} #{}", self.name, self.token_id)));
+            metadata.insert("symbol".into(), json!(self.symbol));
+            metadata.insert(
+                "imageUri".into(),
+                json!(format!("https://images.emulator.invalid/nft/{}/{}.png", self.contract, self.token_id)),
+            );
+            metadata.insert("description".into(), json!(format!("Token {} of {}", self.token_id, self.name)));
+            metadata.insert(
+                "externalUrl".into(),
+                json!(format!("https://nft.emulator.invalid/{}/{}", self.contract, self.token_id)),
+            );
+            metadata.insert("background".into(), json!("#1f1f1f"));
+            if self.balance.is_some() {
+                metadata.insert("decimals".into(), json!(0));
+                metadata.insert("properties".into(), json!(format!("{{\"rarity\":\"{}\"}}", self.token_id % 5)));
+            } else {
+                metadata.insert("animationUri".into(), json!(""));
+                metadata.insert(
+                    "attributes".into(),
+                    json!(format!("[{{\"trait_type\":\"level\",\"value\":{}}}]", self.token_id % 100)),
+                );
+            }
+        }
+        let mut item = json!({
+            "address": self.contract,
+            "ercType": self.erc_type,
+            "tokenId": self.token_id.to_string(),
+            "tokenUri": self.token_uri,
+            "metadata": Value::Object(metadata),
+            "chainId": self.evm_chain_id.to_string(),
+        });
+        match self.balance {
+            Some(balance) => item["balance"] = json!(balance.to_string()),
+            None => {
+                item["name"] = json!(self.name);
+                item["symbol"] = json!(self.symbol);
+                item["ownerAddress"] = json!(self.owner);
+            }
+        }
+        item
+    }
+}
+
+fn is_address(text: &str) -> bool {
+    text.len() == 42
+        && (text.starts_with("0x") || text.starts_with("0X"))
+        && text[2..].bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+pub(crate) async fn list(
+    State(state): State<Arc<EmulatorState>>,
+    Path((chain_id, address)): Path<(String, String)>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let data = &state.data;
+    let mut params = Params::parse(query.as_deref());
+    let size = params.page_size(500);
+    let contract = params.get("contractAddress").map(str::to_string);
+    if contract.as_deref().is_some_and(|c| !is_address(c)) {
+        params.problem("contractAddress must be an Ethereum address".to_string());
+    }
+    if let Err(e) = params.finish() {
+        return e;
+    }
+    let chain = match lookup(&chain_id) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    if !is_address(&address) {
+        return errors::bad_request(format!("Invalid address {address:?}: expected 0x followed by 40 hex digits"));
+    }
+    let route = format!("collectibles/{}/{}", chain.evm_chain_id, address.to_ascii_lowercase());
+    let fingerprint = params.fingerprint(&route).to_ascii_lowercase();
+    let start = match paging::start(data, &params, &fingerprint) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let mut items = data.world.collectibles(chain, &address);
+    if let Some(c) = contract {
+        items.retain(|item| item.contract.eq_ignore_ascii_case(&c));
+    }
+    let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
+    let mut body = json!({ "collectibleBalances": page.iter().map(Collectible::to_json).collect::<Vec<_>>() });
+    if let Some(token) = next {
+        body["nextPageToken"] = json!(token);
+    }
+    errors::ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::world::{chain, known_owner_addresses, pool_address};
+    use super::*;
+
+    #[test]
+    fn known_owners_hold_both_kinds_and_strangers_nothing() {
+        let w = DataWorld::new(4, 10);
+        for id in [43114, 4337, 43113, 173750] {
+            let c = chain(id).unwrap();
+            let first = w.collectibles(c, &known_owner_addresses()[0]);
+            assert_eq!(first.len(), 160);
+            assert!(first.iter().any(|i| i.balance.is_some()) && first.iter().any(|i| i.balance.is_none()));
+            assert!(first.iter().any(|i| i.index_status != "INDEXED"));
+            for a in known_owner_addresses() {
+                assert!(!w.collectibles(c, &a.to_uppercase().replacen("0X", "0x", 1)).is_empty());
+            }
+            assert!(w.collectibles(c, "0x000000000000000000000000000000000000dead").is_empty());
+        }
+        assert!(w.collectibles(chain(53935).unwrap(), &pool_address(0)).is_empty());
+        assert_eq!(
+            w.collectibles(chain(43114).unwrap(), &pool_address(7)),
+            DataWorld::new(4, 99).collectibles(chain(43114).unwrap(), &pool_address(7))
+        );
+    }
+}

@@ -1,0 +1,108 @@
+//! Query-string parsing and class-validator style checks. Every failed check of a request is
+//! collected, then answered at once as a 400 with the array form of `message`.
+
+use std::collections::BTreeMap;
+
+use axum::response::Response;
+
+use super::errors;
+use super::world::{Feature, Network};
+
+/// The query parameters of one request (the last value wins for a repeated name).
+pub(crate) struct Params {
+    values: BTreeMap<String, String>,
+    problems: Vec<String>,
+}
+
+impl Params {
+    pub(crate) fn parse(raw: Option<&str>) -> Params {
+        let values = url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).into_owned().collect();
+        Params { values, problems: Vec::new() }
+    }
+
+    /// The value of `name`, `None` when absent or empty.
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str).filter(|v| !v.is_empty())
+    }
+
+    /// Records a failed check.
+    pub(crate) fn problem(&mut self, message: String) {
+        self.problems.push(message);
+    }
+
+    /// `pageSize`: an integer in `1..=max`, default 10.
+    pub(crate) fn page_size(&mut self, max: u32) -> usize {
+        let Some(text) = self.get("pageSize").map(str::to_string) else { return 10 };
+        match text.trim().parse::<i64>() {
+            Ok(n) if n < 1 => {
+                self.problem("pageSize must not be less than 1".to_string());
+                10
+            }
+            Ok(n) if n > i64::from(max) => {
+                self.problem(format!("pageSize must not be greater than {max}"));
+                10
+            }
+            Ok(n) => n as usize,
+            Err(_) => {
+                self.problem(format!("pageSize must not be greater than {max}"));
+                self.problem("pageSize must not be less than 1".to_string());
+                self.problem("pageSize must be an integer number".to_string());
+                10
+            }
+        }
+    }
+
+    /// An optional enum parameter: `None` when absent; a problem when not one of `allowed`.
+    pub(crate) fn one_of(&mut self, name: &str, allowed: &[&str]) -> Option<String> {
+        let value = self.get(name)?.to_string();
+        if allowed.contains(&value.as_str()) {
+            Some(value)
+        } else {
+            self.problem(format!("{name} must be one of the following values: {}", allowed.join(", ")));
+            None
+        }
+    }
+
+    /// The optional `network` query parameter.
+    pub(crate) fn network(&mut self) -> Option<Network> {
+        self.one_of("network", NETWORKS).and_then(|n| Network::parse(&n))
+    }
+
+    /// The optional `feature` query parameter.
+    pub(crate) fn feature(&mut self) -> Option<Feature> {
+        self.one_of("feature", FEATURES).and_then(|f| Feature::parse(&f))
+    }
+
+    /// The collected problems as a 400, if any.
+    pub(crate) fn finish(&mut self) -> Result<(), Response> {
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(errors::validation_failed(std::mem::take(&mut self.problems)))
+        }
+    }
+
+    /// The query's filters in canonical text (everything but `pageToken` and `pageSize`): what a
+    /// page token is tied to, together with the route and its path parameters.
+    pub(crate) fn fingerprint(&self, route: &str) -> String {
+        let mut out = route.to_string();
+        for (k, v) in &self.values {
+            if k != "pageToken" && k != "pageSize" && !v.is_empty() {
+                out.push_str(&format!("&{k}={v}"));
+            }
+        }
+        out
+    }
+}
+
+pub(crate) const NETWORKS: &[&str] = &["mainnet", "fuji", "testnet"];
+pub(crate) const FEATURES: &[&str] = &["nftIndexing", "webhooks", "teleporter"];
+
+/// A path `network` parameter: a problem when invalid.
+pub(crate) fn path_network(params: &mut Params, network: &str) -> Option<Network> {
+    let parsed = Network::parse(network);
+    if parsed.is_none() {
+        params.problem(format!("network must be one of the following values: {}", NETWORKS.join(", ")));
+    }
+    parsed
+}
