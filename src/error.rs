@@ -153,6 +153,24 @@ pub enum Error {
     /// A bug: a background task failed unexpectedly. Reported, never a crash.
     #[error("internal error (please report it): {0}")]
     Internal(String),
+    /// A paginated call was refused because its page token expired or is unknown (the service
+    /// answers 400; tokens live 24 hours). Carries the token: the walk is never restarted from
+    /// the first page silently, which would repeat rows.
+    #[error("page token {token:?} was refused (expired or invalid) at {url} after {items_read} items: {message}; start a new walk without page_token")]
+    PageToken {
+        /// The refused page token.
+        token: String,
+        /// Items handed out by this walk before the refusal.
+        items_read: u64,
+        /// The service's message.
+        message: String,
+        /// HTTP status (400).
+        status: u16,
+        /// Response body.
+        body: String,
+        /// Request URL, secrets redacted.
+        url: String,
+    },
     /// A success answer that could not be decoded.
     #[error("could not decode the answer of {url}: {message}")]
     Decode {

@@ -4,6 +4,7 @@
 //! behind the `python` feature, which maturin turns on.
 
 pub mod arrow;
+pub mod data;
 pub mod emulator;
 pub mod error;
 pub mod index;

@@ -10,6 +10,9 @@ Quick start::
             print(xtx.last_accepted()["index"])             # dict: id, bytes, timestamp, index, encoding
             df = xtx.range(start=0).to_polars()             # whole index as a polars DataFrame
             xtx.range(0, 5_000).write_parquet("x_tx.parquet")  # streamed, constant memory
+        with ad.DataClient(base_url=emu.url) as data:       # hosted Data API; AVAX_DATA_API_KEY
+            data.chains(network="mainnet")                  # list of dicts
+            df = data.blocks("43114", page_size=100).to_polars(limit=1_000)   # lazy, resumable Pager
 
 The Rust core lives in ``avax_data._native``; errors are the classes of ``avax_data.exceptions``,
 all re-exported here.
@@ -22,6 +25,14 @@ from typing import TypedDict
 
 from . import _native, exceptions
 from ._native import (
+    AsyncDataClient,
+    AsyncPager,
+    AsyncPagerIterator,
+    AsyncPageIterator,
+    DataClient,
+    Pager,
+    PagerIterator,
+    PageIterator,
     AsyncBatchIterator,
     AsyncChain,
     AsyncFollow,
@@ -51,6 +62,7 @@ from .exceptions import (
     InvalidParameterError,
     MethodNotFoundError,
     NotFoundError,
+    PageTokenError,
     RateLimitError,
     RequestTimeoutError,
     RPCError,
@@ -93,6 +105,15 @@ __all__ = [
     "AsyncBatchIterator",
     "AsyncFollow",
     "Container",
+    # Data API client
+    "DataClient",
+    "AsyncDataClient",
+    "Pager",
+    "PagerIterator",
+    "PageIterator",
+    "AsyncPager",
+    "AsyncPagerIterator",
+    "AsyncPageIterator",
     # Emulator
     "Emulator",
     # Exceptions

@@ -2,7 +2,7 @@
 
 import datetime
 import os
-from typing import AsyncIterator, Iterator, Mapping, TypedDict, final
+from typing import Any, AsyncIterator, Iterator, Mapping, Sequence, TypedDict, final
 
 import polars as pl
 
@@ -261,6 +261,11 @@ class Emulator:
     ``containers`` is the initial count per index path (one int for all, or a dict by path);
     ``tip_rate`` adds that many containers per second to every path; ``latency`` (seconds) is
     added to every request.
+
+    Data API: ``data_blocks_per_chain`` blocks per EVM chain (default 5,000; also the number of
+    X-chain vertices per network); ``data_api_require_key`` answers 401 without a key;
+    ``data_api_refused_keys`` are answered 403; ``rate_limit=(limit, window_seconds)`` limits
+    each key and sends the ``ratelimit-*`` headers (429 + ``retry-after`` past the limit).
     """
 
     def __init__(
@@ -274,7 +279,19 @@ class Emulator:
         host: str = "127.0.0.1",
         port: int = 0,
         utc_offset_minutes: int = 0,
+        data_blocks_per_chain: int | None = None,
+        data_api_require_key: bool = False,
+        data_api_refused_keys: Sequence[str] | None = (),
+        rate_limit: tuple[int, float] | None = None,
     ) -> None: ...
+    def advance_clock(self, seconds: float) -> None:
+        """Data API: move the emulator clock forward (page tokens expire after 24 h of it)."""
+    def set_rate_limit(self, rate_limit: tuple[int, float] | None = None) -> None:
+        """Data API: set ``(limit, window_seconds)`` per key, or remove the limit (``None``)."""
+    def set_data_api_require_key(self, require: bool) -> None:
+        """Data API: answer 401 to requests without an API key (or stop doing so)."""
+    def set_data_api_refused_keys(self, keys: Sequence[str]) -> None:
+        """Data API: the API keys answered with 403."""
     @property
     def url(self) -> str:
         """``http://host:port`` of the running emulator."""
@@ -296,3 +313,280 @@ class Emulator:
         """Stop serving."""
     def __enter__(self) -> Emulator: ...
     def __exit__(self, *exc: object) -> None: ...
+
+# ---- Data API client ----
+
+class RateLimitInfo(TypedDict):
+    """The last ``ratelimit-*`` headers a service sent (``None`` for a missing header)."""
+
+    policy: str | None
+    limit: int | None
+    remaining: int | None
+    reset: int | None
+
+@final
+class DataClient:
+    """Synchronous client of the hosted Data API (``/v1/...``).
+
+    ``api_key`` defaults to ``AVAX_DATA_API_KEY`` (optional: a key gives higher rate limits); it
+    is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in a
+    ``repr``, an exception or a URL. ``base_url`` defaults to ``AVAX_DATA_API_URL``, then
+    ``https://data-api.avax.network``. Retries connection errors, timeouts, 5xx and 429 (waiting
+    ``Retry-After``) within ``retry_budget`` seconds; then raises the typed exception (a
+    :class:`~avax_data.exceptions.RateLimitError` carries ``retry_after``).
+
+    Bad parameters raise :class:`~avax_data.exceptions.InvalidParameterError` (a ``ValueError``)
+    before any request. Dicts use the API's field names; decimal-string integers (``blockNumber``,
+    ``gasUsed``, wei amounts, ...) become ``int``, Unix timestamps become timezone-aware UTC
+    ``datetime``; other fields keep their JSON types (unknown fields and enum values included).
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        max_retries: int = 3,
+        backoff: float = 0.2,
+        max_backoff: float = 10.0,
+        retry_budget: float = 60.0,
+        headers: Mapping[str, str] | None = None,
+    ) -> None: ...
+    @property
+    def base_url(self) -> str:
+        """The base URL (secrets redacted)."""
+    @property
+    def rate_limit(self) -> RateLimitInfo | None:
+        """The last ``ratelimit-policy/limit/remaining/reset`` headers seen, or ``None``."""
+    def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]:
+        """``GET /v1/chains`` (not paginated); ``network`` mainnet|fuji|testnet, ``feature``
+        nftIndexing|webhooks|teleporter."""
+    def chain(self, chain_id: str) -> dict[str, Any]:
+        """``GET /v1/chains/{chainId}``: an EVM chain id or a blockchain id."""
+    def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]:
+        """``GET /v1/chains/{chainId}/blocks/{blockId}``: by number (int) or hash (str)."""
+    def blocks(
+        self, chain_id: str, *, page_size: int = 10, page_token: str | None = None, limit: int | None = None
+    ) -> Pager:
+        """Blocks of a chain, newest first; ``page_size`` 1-100."""
+    def latest_blocks(
+        self, *, network: str | None = None, page_size: int = 10, page_token: str | None = None, limit: int | None = None
+    ) -> Pager:
+        """Latest blocks across all chains (``GET /v1/blocks``), optionally of one network."""
+    def collectibles(
+        self,
+        chain_id: str,
+        address: str,
+        *,
+        contract_address: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> Pager:
+        """ERC-721 and ERC-1155 balances of a wallet; ``page_size`` 1-500."""
+    def pending_rewards(
+        self,
+        network: str,
+        *,
+        addresses: Sequence[str] | str | None = None,
+        node_ids: Sequence[str] | str | None = None,
+        sort_order: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> Pager:
+        """Pending staking rewards; at least one of ``addresses`` (``[P-|X-]avax1...``) and
+        ``node_ids`` (``NodeID-...``), as lists or comma-separated str; ``sort_order`` asc|desc."""
+    def vertices(
+        self,
+        network: str,
+        blockchain_id: str = "x-chain",
+        *,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> Pager:
+        """X-chain vertices; ``blockchain_id`` is ``x-chain`` or the network's X-chain id."""
+    def icm_messages(
+        self,
+        *,
+        source_blockchain_id: str | None = None,
+        destination_blockchain_id: str | None = None,
+        blockchain_id: str | None = None,
+        to: str | None = None,
+        from_: str | None = None,
+        network: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> Pager:
+        """Interchain (ICM) messages, newest first; ``from_`` is sent as ``from``."""
+    def health(self) -> dict[str, Any]:
+        """``GET /v1/health-check``."""
+    def close(self) -> None:
+        """Close the client; later calls raise ``AvaxDataError``."""
+    def __enter__(self) -> DataClient: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+@final
+class AsyncDataClient:
+    """Asynchronous twin of :class:`DataClient` (same options). Single-object methods are
+    awaitables; list methods return an :class:`AsyncPager`."""
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        max_retries: int = 3,
+        backoff: float = 0.2,
+        max_backoff: float = 10.0,
+        retry_budget: float = 60.0,
+        headers: Mapping[str, str] | None = None,
+    ) -> None: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def rate_limit(self) -> RateLimitInfo | None: ...
+    async def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]: ...
+    async def chain(self, chain_id: str) -> dict[str, Any]: ...
+    async def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]: ...
+    def blocks(
+        self, chain_id: str, *, page_size: int = 10, page_token: str | None = None, limit: int | None = None
+    ) -> AsyncPager: ...
+    def latest_blocks(
+        self, *, network: str | None = None, page_size: int = 10, page_token: str | None = None, limit: int | None = None
+    ) -> AsyncPager: ...
+    def collectibles(
+        self,
+        chain_id: str,
+        address: str,
+        *,
+        contract_address: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager: ...
+    def pending_rewards(
+        self,
+        network: str,
+        *,
+        addresses: Sequence[str] | str | None = None,
+        node_ids: Sequence[str] | str | None = None,
+        sort_order: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager: ...
+    def vertices(
+        self,
+        network: str,
+        blockchain_id: str = "x-chain",
+        *,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager: ...
+    def icm_messages(
+        self,
+        *,
+        source_blockchain_id: str | None = None,
+        destination_blockchain_id: str | None = None,
+        blockchain_id: str | None = None,
+        to: str | None = None,
+        from_: str | None = None,
+        network: str | None = None,
+        page_size: int = 10,
+        page_token: str | None = None,
+        limit: int | None = None,
+    ) -> AsyncPager: ...
+    async def health(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+    async def __aenter__(self) -> AsyncDataClient: ...
+    async def __aexit__(self, *exc: object) -> bool: ...
+    def __enter__(self) -> AsyncDataClient: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+@final
+class Pager:
+    """A lazy, resumable walk over a paginated Data API list.
+
+    ``for item in pager`` gives dicts, ``pager.pages()`` one list of dicts per page,
+    ``to_polars()`` / ``write_parquet()`` typed frames. The next page is fetched while you work on
+    the current one (two pages ahead at most). Each new iteration resumes where the last stopped;
+    ``next_page_token`` (+ ``page_offset``) saves the position for a later ``page_token=``.
+    An expired or unknown token raises :class:`~avax_data.exceptions.PageTokenError` (never a
+    silent restart from page one). ``limit=`` caps the items handed out in total.
+    """
+
+    @property
+    def next_page_token(self) -> str | None:
+        """Token of the page holding the next unread item (``None`` on the first page or at the end)."""
+    @property
+    def page_offset(self) -> int:
+        """Items of that page already handed out (0 at a page boundary)."""
+    @property
+    def items_read(self) -> int: ...
+    @property
+    def exhausted(self) -> bool:
+        """Whether the last page was handed out."""
+    @property
+    def limit(self) -> int | None: ...
+    @property
+    def resource(self) -> str:
+        """``block``, ``collectible``, ``pending_reward``, ``vertex`` or ``icm_message``."""
+    def __iter__(self) -> PagerIterator: ...
+    def pages(self) -> PageIterator: ...
+    def to_polars(self, limit: int | None = None) -> pl.DataFrame:
+        """The rest of the walk (at most ``limit`` more items) as a typed DataFrame."""
+    def write_parquet(self, path: str | os.PathLike[str]) -> int:
+        """Stream the rest of the walk into a Parquet file; returns the rows written."""
+
+@final
+class PagerIterator(Iterator[dict[str, Any]]):
+    def __iter__(self) -> PagerIterator: ...
+    def __next__(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+
+@final
+class PageIterator(Iterator[list[dict[str, Any]]]):
+    def __iter__(self) -> PageIterator: ...
+    def __next__(self) -> list[dict[str, Any]]: ...
+    def close(self) -> None: ...
+
+@final
+class AsyncPager:
+    """Asynchronous twin of :class:`Pager`: ``async for``, ``pages()``, awaitable exports."""
+
+    @property
+    def next_page_token(self) -> str | None: ...
+    @property
+    def page_offset(self) -> int: ...
+    @property
+    def items_read(self) -> int: ...
+    @property
+    def exhausted(self) -> bool: ...
+    @property
+    def limit(self) -> int | None: ...
+    @property
+    def resource(self) -> str: ...
+    def __aiter__(self) -> AsyncPagerIterator: ...
+    def pages(self) -> AsyncPageIterator: ...
+    async def to_polars(self, limit: int | None = None) -> pl.DataFrame: ...
+    async def write_parquet(self, path: str | os.PathLike[str]) -> int: ...
+
+@final
+class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):
+    def __aiter__(self) -> AsyncPagerIterator: ...
+    async def __anext__(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+
+@final
+class AsyncPageIterator(AsyncIterator[list[dict[str, Any]]]):
+    def __aiter__(self) -> AsyncPageIterator: ...
+    async def __anext__(self) -> list[dict[str, Any]]: ...
+    def close(self) -> None: ...

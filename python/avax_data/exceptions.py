@@ -28,6 +28,7 @@ __all__ = [
     "RequestTimeoutError",
     "HTTPStatusError",
     "BadRequestError",
+    "PageTokenError",
     "UnauthorizedError",
     "ForbiddenError",
     "NotFoundError",
@@ -136,18 +137,37 @@ class HTTPStatusError(AvaxDataError):
         method: the HTTP method.
         url: the request URL, secrets redacted.
         retry_after: seconds the server asked to wait (``Retry-After``), or ``None``.
+        api_message: the ``message`` of a JSON error body (``{"message": ..., "error": ...,
+            "statusCode": ...}``, as the Data API sends): a ``str``, a ``list[str]``, or ``None``.
     """
 
-    _attributes = ("status", "body", "method", "url", "retry_after")
+    _attributes = ("status", "body", "method", "url", "retry_after", "api_message")
 
     status: int | None
     body: str | None
     method: str | None
     retry_after: float | None
+    api_message: str | list[str] | None
 
 
 class BadRequestError(HTTPStatusError):
     """HTTP 400: the server refused the request's parameters."""
+
+
+class PageTokenError(BadRequestError):
+    """HTTP 400 to a request carrying a page token: the token expired (tokens live 24 hours) or
+    is unknown. The walk is not restarted from the first page silently (that would repeat rows):
+    start a new walk without ``page_token`` when you want that.
+
+    Attributes:
+        page_token: the refused token.
+        items_read: items the pager had handed out before the refusal.
+    """
+
+    _attributes = ("page_token", "items_read")
+
+    page_token: str | None
+    items_read: int | None
 
 
 class UnauthorizedError(HTTPStatusError):

@@ -2,6 +2,7 @@
 //! them without re-encoding), and a streaming Parquet sink.
 
 pub mod containers;
+pub mod data;
 pub mod parquet_sink;
 
 pub use containers::{container_schema, containers_to_batch};

@@ -32,7 +32,7 @@ fn path_arg(path: &str) -> PyResult<IndexPath> {
 #[pymethods]
 impl PyEmulator {
     #[new]
-    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0))]
+    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0, data_blocks_per_chain=None, data_api_require_key=false, data_api_refused_keys=None, rate_limit=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -44,8 +44,18 @@ impl PyEmulator {
         host: String,
         port: u16,
         utc_offset_minutes: i32,
+        data_blocks_per_chain: Option<&Bound<'_, PyAny>>,
+        data_api_require_key: bool,
+        data_api_refused_keys: Option<Vec<String>>,
+        rate_limit: Option<(u32, f64)>,
     ) -> PyResult<Self> {
         let mut config = EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
+        if let Some(n) = data_blocks_per_chain {
+            config.data_blocks_per_chain = crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
+        }
+        config.data_api_require_key = data_api_require_key;
+        config.data_api_refused_keys = data_api_refused_keys.unwrap_or_default();
+        config.rate_limit = rate_limit.map(rate_limit_arg).transpose()?;
         if !(tip_rate.is_finite() && tip_rate >= 0.0) {
             return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
         }
@@ -72,6 +82,30 @@ impl PyEmulator {
         let emulator = wait_raw(py, Emulator::start(config))?
             .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("the emulator could not listen: {e}")))?;
         Ok(PyEmulator { emulator })
+    }
+
+    /// Data API: move the emulator clock forward by ``seconds`` (page tokens expire after 24 h
+    /// of this clock).
+    fn advance_clock(&self, seconds: f64) -> PyResult<()> {
+        self.emulator.advance_clock(to_duration("seconds", seconds, true).map_err(to_py)?);
+        Ok(())
+    }
+
+    /// Data API: set (``(limit, window_seconds)``) or remove (``None``) the per-key rate limit.
+    #[pyo3(signature = (rate_limit=None))]
+    fn set_rate_limit(&self, rate_limit: Option<(u32, f64)>) -> PyResult<()> {
+        self.emulator.set_rate_limit(rate_limit.map(rate_limit_arg).transpose()?);
+        Ok(())
+    }
+
+    /// Data API: answer 401 to requests without an API key (or stop doing so).
+    fn set_data_api_require_key(&self, require: bool) {
+        self.emulator.set_data_api_require_key(require);
+    }
+
+    /// Data API: the API keys answered with 403.
+    fn set_data_api_refused_keys(&self, keys: Vec<String>) {
+        self.emulator.set_data_api_refused_keys(&keys);
     }
 
     /// ``http://host:port`` of the running emulator.
@@ -142,4 +176,13 @@ impl PyEmulator {
     fn __repr__(&self) -> String {
         format!("Emulator({:?})", self.emulator.url())
     }
+}
+
+/// `(limit, window_seconds)` as the emulator's rate-limit policy.
+fn rate_limit_arg((limit, window): (u32, f64)) -> PyResult<crate::emulator::RateLimit> {
+    if limit == 0 {
+        return Err(invalid("rate_limit", limit, "(limit >= 1, window_seconds > 0)"));
+    }
+    let window = to_duration("rate_limit", window, false).map_err(to_py)?;
+    Ok(crate::emulator::RateLimit { limit, window })
 }

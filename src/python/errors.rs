@@ -35,6 +35,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("method", method)?;
             kwargs.set_item("url", url)?;
             kwargs.set_item("retry_after", retry_after.map(|d| d.as_secs_f64()))?;
+            kwargs.set_item("api_message", api_message(py, body)?)?;
             exceptions.getattr("http_error_class")?.call1((status,))?
         }
         Error::IndexDisabled { url, body } => {
@@ -62,6 +63,17 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("url", url)?;
             exceptions.getattr("IntegrityError")?
         }
+        Error::PageToken { token, items_read, status, body, url, .. } => {
+            kwargs.set_item("status", status)?;
+            kwargs.set_item("body", body)?;
+            kwargs.set_item("method", "GET")?;
+            kwargs.set_item("url", url)?;
+            kwargs.set_item("retry_after", py.None())?;
+            kwargs.set_item("api_message", api_message(py, body)?)?;
+            kwargs.set_item("page_token", token)?;
+            kwargs.set_item("items_read", items_read)?;
+            exceptions.getattr("PageTokenError")?
+        }
         Error::Closed | Error::Internal(_) => exceptions.getattr("AvaxDataError")?,
         Error::Decode { url, body, .. } => {
             kwargs.set_item("url", url)?;
@@ -71,6 +83,20 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     };
     let instance = class.call((err.to_string(),), Some(&kwargs))?;
     Ok(PyErr::from_value(instance))
+}
+
+/// The `message` of a JSON error body (`{"message": "..." | [...], ...}`): a str, a list of
+/// str, or `None` when the body is not such an object.
+fn api_message<'py>(py: Python<'py>, body: &str) -> PyResult<Bound<'py, PyAny>> {
+    let value: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    match value.as_ref().and_then(|v| v.get("message")) {
+        Some(serde_json::Value::String(s)) => Ok(pyo3::types::PyString::new(py, s).into_any()),
+        Some(serde_json::Value::Array(items)) => {
+            let texts: Vec<String> = items.iter().map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string())).collect();
+            Ok(pyo3::types::PyList::new(py, texts)?.into_any())
+        }
+        _ => Ok(py.None().into_bound(py)),
+    }
 }
 
 /// Shorthand: an `InvalidParameterError` as a `PyErr`.

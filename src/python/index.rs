@@ -6,14 +6,13 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use super::args::{bounded_arg, u64_arg};
+use super::args::{bounded_arg, transport_config, u64_arg};
 use super::convert::{container_dict, ContainerOut, ContainersOut};
 use super::errors::{invalid, to_py};
 use super::ranges::{FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings};
 use super::wait::{awaitable, wait};
 use crate::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE};
 use crate::transport::config::seconds;
-use crate::transport::TransportConfig;
 
 /// Default node URL when neither `url=` nor `AVAX_NODE_URL` is given.
 pub const DEFAULT_NODE_URL: &str = "https://api.avax.network";
@@ -33,23 +32,10 @@ fn build_client(
     verify_ids: bool,
     headers: Option<HashMap<String, String>>,
 ) -> PyResult<IndexClient> {
-    let defaults = TransportConfig::default();
     let url = url
         .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
-    let transport = TransportConfig {
-        timeout: seconds("timeout", timeout, false).map_err(to_py)?,
-        connect_timeout: seconds("connect_timeout", connect_timeout, false).map_err(to_py)?,
-        max_retries: match max_retries {
-            Some(n) => bounded_arg(n, "max_retries", 0, 100)? as u32,
-            None => defaults.max_retries,
-        },
-        backoff: seconds("backoff", backoff, true).map_err(to_py)?,
-        max_backoff: seconds("max_backoff", max_backoff, true).map_err(to_py)?,
-        retry_budget: seconds("retry_budget", retry_budget, true).map_err(to_py)?,
-        headers: headers.unwrap_or_default().into_iter().collect(),
-        ..defaults
-    };
+    let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
     let options = IndexClientOptions {
         transport,
         verify: Verify { id_is_sha256_of_bytes: verify_ids },

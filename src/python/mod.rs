@@ -2,6 +2,7 @@
 
 mod args;
 mod convert;
+mod data;
 mod emulator;
 mod errors;
 mod index;
@@ -27,6 +28,14 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ranges::PyAsyncRangeIterator>()?;
     m.add_class::<ranges::PyAsyncBatchIterator>()?;
     m.add_class::<ranges::PyAsyncFollow>()?;
+    m.add_class::<data::PyDataClient>()?;
+    m.add_class::<data::PyAsyncDataClient>()?;
+    m.add_class::<data::PyPager>()?;
+    m.add_class::<data::PyPagerIterator>()?;
+    m.add_class::<data::PyPageIterator>()?;
+    m.add_class::<data::PyAsyncPager>()?;
+    m.add_class::<data::PyAsyncPagerIterator>()?;
+    m.add_class::<data::PyAsyncPageIterator>()?;
     m.add_class::<emulator::PyEmulator>()?;
     Ok(())
 }

@@ -91,21 +91,21 @@ async fn write(settings: RangeSettings, path: std::path::PathBuf) -> Result<u64>
 
 /// What a sync iterator holds between calls: the background feed and the items of the batch
 /// being handed out one by one.
-struct FeedState<T, I> {
+pub(super) struct FeedState<T, I> {
     prefetch: Option<Prefetch<T>>,
     buffer: VecDeque<I>,
 }
 
 /// A background feed read by a sync iterator. `next()` blocks with the GIL released; Ctrl-C
 /// stops it; `close()` may come from any thread and wakes a blocked `next()`.
-struct SyncFeed<T, I> {
+pub(super) struct SyncFeed<T, I> {
     state: Mutex<FeedState<T, I>>,
     abort: Mutex<Option<tokio::task::AbortHandle>>,
     closed: AtomicBool,
 }
 
 impl<T: Send + 'static, I> SyncFeed<T, I> {
-    fn new(prefetch: Prefetch<T>) -> Self {
+    pub(super) fn new(prefetch: Prefetch<T>) -> Self {
         SyncFeed {
             abort: Mutex::new(prefetch.abort_handle()),
             state: Mutex::new(FeedState { prefetch: Some(prefetch), buffer: VecDeque::new() }),
@@ -115,7 +115,7 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
 
     /// The next item: from the buffer, else from the next fetched element, which `split`
     /// turns into the items to hand out.
-    fn next(&self, py: Python<'_>, mut split: impl FnMut(T, &mut VecDeque<I>)) -> PyResult<Option<I>> {
+    pub(super) fn next(&self, py: Python<'_>, mut split: impl FnMut(T, &mut VecDeque<I>)) -> PyResult<Option<I>> {
         let mut state = self.state.try_lock().map_err(|_| {
             pyo3::exceptions::PyRuntimeError::new_err("this iterator is already being advanced in another thread")
         })?;
@@ -145,7 +145,7 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
         }
     }
 
-    fn close(&self) {
+    pub(super) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         if let Some(handle) = self.abort.lock().unwrap_or_else(|p| p.into_inner()).take() {
             handle.abort();
@@ -388,18 +388,18 @@ struct AsyncDictState {
 }
 
 /// Shared machinery of the async iterators: one awaited step at a time, `close()` from anywhere.
-struct AsyncFeed<S> {
-    state: Arc<tokio::sync::Mutex<S>>,
+pub(super) struct AsyncFeed<S> {
+    pub(super) state: Arc<tokio::sync::Mutex<S>>,
     abort: Mutex<Option<tokio::task::AbortHandle>>,
-    closed: Arc<AtomicBool>,
+    pub(super) closed: Arc<AtomicBool>,
 }
 
 impl<S> AsyncFeed<S> {
-    fn new(state: S, abort: Option<tokio::task::AbortHandle>) -> Self {
+    pub(super) fn new(state: S, abort: Option<tokio::task::AbortHandle>) -> Self {
         AsyncFeed { state: Arc::new(tokio::sync::Mutex::new(state)), abort: Mutex::new(abort), closed: Arc::new(AtomicBool::new(false)) }
     }
 
-    fn close(&self) {
+    pub(super) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
         if let Some(handle) = self.abort.lock().unwrap_or_else(|p| p.into_inner()).take() {
             handle.abort();
@@ -407,7 +407,7 @@ impl<S> AsyncFeed<S> {
     }
 }
 
-fn stop_async() -> PyErr {
+pub(super) fn stop_async() -> PyErr {
     PyStopAsyncIteration::new_err(())
 }
 

@@ -1,0 +1,7 @@
+//! The hosted Data API (`/v1/...`): a typed client with parameter checks before the network,
+//! token-paged streams, and the Arrow schemas of its resources (in [`crate::arrow::data`]).
+
+pub mod client;
+pub mod params;
+
+pub use client::{DataClient, DataClientOptions, PageStream, Paged, DEFAULT_DATA_URL};
