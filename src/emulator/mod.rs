@@ -20,6 +20,7 @@ mod id_index;
 mod index_rpc;
 mod jsonrpc;
 mod layers;
+pub mod metrics_api;
 mod raw_json;
 mod state;
 mod timefmt;
@@ -104,6 +105,7 @@ fn router(state: Arc<EmulatorState>) -> Router {
     Router::new()
         .merge(index_rpc::routes())
         .merge(data_api::router(state.clone()))
+        .merge(metrics_api::router())
         .fallback(layers::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
         .with_state(state)

@@ -1,0 +1,55 @@
+//! `GET /v2/chains`: the world's chains as `{evmChainId, chainName, blockchainId, subnetId,
+//! network}`, `network` = `mainnet` or `testnet` (fuji chains). Filter `network` (`mainnet`,
+//! `fuji`, `testnet`; fuji = testnet). Paginated with `pageToken` at a fixed page size of 10,000
+//! (no `pageSize` parameter), so the world's chains fit one page.
+
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use axum::response::Response;
+use serde_json::{json, Value};
+
+use super::errors;
+use crate::emulator::data_api::paging;
+use crate::emulator::data_api::params::Params;
+use crate::emulator::data_api::world::{chains, Network};
+use crate::emulator::state::EmulatorState;
+
+/// The fixed page size of `/v2/chains`.
+pub const CHAINS_PAGE_SIZE: usize = 10_000;
+
+pub(crate) async fn list(
+    State(state): State<Arc<EmulatorState>>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let data = &state.data;
+    let mut params = Params::parse(query.as_deref());
+    let network = params.network();
+    if let Err(e) = params.finish() {
+        return e;
+    }
+    let fingerprint = params.fingerprint("v2/chains");
+    let start = match paging::start(data, &params, &fingerprint) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    let items: Vec<Value> = chains()
+        .iter()
+        .filter(|c| network.is_none_or(|n| c.network == n))
+        .map(|c| {
+            json!({
+                "evmChainId": c.evm_chain_id,
+                "chainName": c.name,
+                "blockchainId": c.blockchain_id,
+                "subnetId": c.subnet_id,
+                "network": if c.network == Network::Mainnet { "mainnet" } else { "testnet" },
+            })
+        })
+        .collect();
+    let (page, next) = paging::slice(data, &items, start, CHAINS_PAGE_SIZE, &fingerprint);
+    let mut body = json!({ "chains": page });
+    if let Some(t) = next {
+        body["nextPageToken"] = Value::String(t);
+    }
+    errors::ok(body)
+}
