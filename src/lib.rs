@@ -8,6 +8,7 @@ pub mod data;
 pub mod emulator;
 pub mod error;
 pub mod index;
+pub mod metrics;
 pub mod paging;
 pub mod runtime;
 pub mod transport;

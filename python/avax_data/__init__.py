@@ -13,6 +13,8 @@ Quick start::
         with ad.DataClient(base_url=emu.url) as data:       # hosted Data API; AVAX_DATA_API_KEY
             data.chains(network="mainnet")                  # list of dicts
             df = data.blocks("43114", page_size=100).to_polars(limit=1_000)   # lazy, resumable Pager
+        with ad.MetricsClient(base_url=emu.url) as metrics:  # hosted Metrics API; AVAX_METRICS_API_URL
+            metrics.metric("43114", "txCount", interval="day", start=..., end=...).to_polars()
 
 The Rust core lives in ``avax_data._native``; errors are the classes of ``avax_data.exceptions``,
 all re-exported here.
@@ -26,6 +28,8 @@ from typing import TypedDict
 from . import _native, exceptions
 from ._native import (
     AsyncDataClient,
+    AsyncMetricsClient,
+    MetricsClient,
     AsyncPager,
     AsyncPagerIterator,
     AsyncPageIterator,
@@ -114,6 +118,9 @@ __all__ = [
     "AsyncPager",
     "AsyncPagerIterator",
     "AsyncPageIterator",
+    # Metrics API client
+    "MetricsClient",
+    "AsyncMetricsClient",
     # Emulator
     "Emulator",
     # Exceptions

@@ -511,9 +511,139 @@ class AsyncDataClient:
     def __enter__(self) -> AsyncDataClient: ...
     def __exit__(self, *exc: object) -> None: ...
 
+TimeArg = int | datetime.datetime | datetime.date
+
+@final
+class MetricsClient:
+    """Synchronous client of the hosted Metrics API (``/v2/...``; no API key, no auth header).
+
+    ``base_url`` defaults to ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``.
+    Retries connection errors, timeouts, 5xx and 429 (waiting ``Retry-After``) within
+    ``retry_budget`` seconds. Every parameter is checked before any request
+    (:class:`~avax_data.exceptions.InvalidParameterError` naming the parameter, the value and
+    what is allowed).
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        max_retries: int = 3,
+        backoff: float = 0.2,
+        max_backoff: float = 10.0,
+        retry_budget: float = 60.0,
+        headers: Mapping[str, str] | None = None,
+    ) -> None: ...
+    @property
+    def base_url(self) -> str: ...
+    def metric(
+        self,
+        chain_id: str | int,
+        metric: str,
+        *,
+        interval: str | None = None,
+        start: TimeArg | None = None,
+        end: TimeArg | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        limit: int | None = None,
+        concurrency: int | None = None,
+    ) -> Pager:
+        """``GET /v2/chains/{chainId}/metrics/{metric}``: a metric's time series.
+
+        ``chain_id``: an EVM chain id or ``total`` / ``mainnet`` / ``testnet``. ``metric``: one of
+        the 17 chain metrics. ``interval``: ``hour``, ``day``, ``week`` or ``month`` (``None``:
+        the service's default); cumulative*, avg*, max*, ``contracts``, ``deployers`` and
+        ``feesPaid`` accept only ``day``. ``start`` / ``end``: int Unix seconds, a ``datetime``
+        (naive = UTC) or a ``date`` (00:00 UTC), >= 0, start before end. ``page_size`` 1-2160
+        (service default 100).
+
+        Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order
+        (newest first on the hosted service). With both ``start`` and ``end`` and
+        ``concurrency`` > 1 (default 4), the window is split into sub-windows cut on bucket
+        starts and fetched concurrently; the result equals the sequential walk exactly. Such a
+        sharded pager has no ``next_page_token``: a new iteration of the same pager resumes
+        where it stopped (refetching), and a later run resumes by time (narrow ``start``/``end``).
+        ``concurrency=1`` or ``page_token=`` walks page by page with resumable tokens.
+        """
+    def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> Pager:
+        """``GET /v2/chains``: supported chains (``evmChainId``, ``chainName``, ``blockchainId``,
+        ``subnetId``, ``network``), token-paged; ``network``: mainnet, fuji or testnet."""
+    def icm_summary(
+        self,
+        src_blockchain_id: str | None = None,
+        dest_blockchain_id: str | None = None,
+        *,
+        group_by: str | Sequence[str] | None = None,
+        network: str | None = None,
+    ) -> dict[str, Any] | pl.DataFrame:
+        """``GET /v2/icm/summary``: rolling ICM message counts (``lastHour`` .. ``allTime``).
+
+        A dict for a single result; a polars DataFrame (``srcBlockchainId``, ``destBlockchainId``,
+        counts as Int64; a column is null when not grouped by it) when ``group_by`` is given
+        (``srcBlockchainId``, ``destBlockchainId`` or ``srcBlockchainId,destBlockchainId``) or
+        the service answers a list."""
+    def live_check(self) -> dict[str, Any]:
+        """``GET /v2/live-check``: ``{"status", "info", "error", "details"}``."""
+    def close(self) -> None:
+        """Close the client; later calls raise ``AvaxDataError``."""
+    def __enter__(self) -> MetricsClient: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+@final
+class AsyncMetricsClient:
+    """Asynchronous twin of :class:`MetricsClient` (same options): ``metric`` / ``chains``
+    return an :class:`AsyncPager`; ``icm_summary`` / ``live_check`` are awaitables."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        max_retries: int = 3,
+        backoff: float = 0.2,
+        max_backoff: float = 10.0,
+        retry_budget: float = 60.0,
+        headers: Mapping[str, str] | None = None,
+    ) -> None: ...
+    @property
+    def base_url(self) -> str: ...
+    def metric(
+        self,
+        chain_id: str | int,
+        metric: str,
+        *,
+        interval: str | None = None,
+        start: TimeArg | None = None,
+        end: TimeArg | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        limit: int | None = None,
+        concurrency: int | None = None,
+    ) -> AsyncPager:
+        """:meth:`MetricsClient.metric` as an :class:`AsyncPager`."""
+    def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> AsyncPager: ...
+    async def icm_summary(
+        self,
+        src_blockchain_id: str | None = None,
+        dest_blockchain_id: str | None = None,
+        *,
+        group_by: str | Sequence[str] | None = None,
+        network: str | None = None,
+    ) -> dict[str, Any] | pl.DataFrame: ...
+    async def live_check(self) -> dict[str, Any]: ...
+    def close(self) -> None: ...
+    async def __aenter__(self) -> AsyncMetricsClient: ...
+    async def __aexit__(self, *exc: object) -> bool: ...
+    def __enter__(self) -> AsyncMetricsClient: ...
+    def __exit__(self, *exc: object) -> None: ...
+
 @final
 class Pager:
-    """A lazy, resumable walk over a paginated Data API list.
+    """A lazy, resumable walk over a paginated Data API or Metrics API list.
 
     ``for item in pager`` gives dicts, ``pager.pages()`` one list of dicts per page,
     ``to_polars()`` / ``write_parquet()`` typed frames. The next page is fetched while you work on
@@ -538,7 +668,8 @@ class Pager:
     def limit(self) -> int | None: ...
     @property
     def resource(self) -> str:
-        """``block``, ``collectible``, ``pending_reward``, ``vertex`` or ``icm_message``."""
+        """``block``, ``collectible``, ``pending_reward``, ``vertex``, ``icm_message`` (Data API),
+        ``metric_value`` or ``metrics_chain`` (Metrics API)."""
     def __iter__(self) -> PagerIterator: ...
     def pages(self) -> PageIterator: ...
     def to_polars(self, limit: int | None = None) -> pl.DataFrame:

@@ -175,7 +175,27 @@ pub const ICM_MESSAGE: &[Col] = &[
     Col("status", Str),
 ];
 
-/// A Data API resource with a frame schema.
+/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64).
+pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
+
+/// Metrics API supported chain.
+pub const METRICS_CHAIN: &[Col] =
+    &[Col("evmChainId", Int), Col("chainName", Str), Col("blockchainId", Str), Col("subnetId", Str), Col("network", Str)];
+
+/// Metrics API ICM summary row (`destBlockchainId` / `srcBlockchainId` null when not grouped by it).
+pub const ICM_SUMMARY: &[Col] = &[
+    Col("srcBlockchainId", Str),
+    Col("destBlockchainId", Str),
+    Col("lastHour", Int),
+    Col("lastDay", Int),
+    Col("lastWeek", Int),
+    Col("lastMonth", Int),
+    Col("last90Days", Int),
+    Col("lastYear", Int),
+    Col("allTime", Int),
+];
+
+/// A Data API or Metrics API resource with a frame schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Resource {
     /// Blocks of a chain, and latest blocks.
@@ -188,6 +208,12 @@ pub enum Resource {
     Vertex,
     /// ICM messages.
     IcmMessage,
+    /// Metric series points (Metrics API).
+    MetricValue,
+    /// Supported chains (Metrics API).
+    MetricsChain,
+    /// ICM summary rows (Metrics API).
+    IcmSummary,
 }
 
 impl Resource {
@@ -199,13 +225,16 @@ impl Resource {
             Resource::PendingReward => PENDING_REWARD,
             Resource::Vertex => VERTEX,
             Resource::IcmMessage => ICM_MESSAGE,
+            Resource::MetricValue => METRIC_VALUE,
+            Resource::MetricsChain => METRICS_CHAIN,
+            Resource::IcmSummary => ICM_SUMMARY,
         }
     }
 
     /// Its Arrow schema.
     pub fn schema(self) -> SchemaRef {
         use std::sync::OnceLock;
-        static SCHEMAS: [OnceLock<SchemaRef>; 5] = [const { OnceLock::new() }; 5];
+        static SCHEMAS: [OnceLock<SchemaRef>; 8] = [const { OnceLock::new() }; 8];
         SCHEMAS[self as usize].get_or_init(|| Arc::new(Schema::new(fields(self.columns())))).clone()
     }
 }
@@ -477,6 +506,21 @@ mod tests {
         assert_eq!(batch.column_by_name("status").unwrap().as_string_view().value(3), "brand_new_status");
         let receipts = batch.column_by_name("receipts").unwrap().as_list::<i32>();
         assert_eq!(receipts.value(0).len(), 1);
+    }
+
+    #[test]
+    fn metrics_resources() {
+        let points = vec![json!({"timestamp": 1_704_067_200, "value": 12}), json!({"timestamp": 1_704_063_600.0, "value": 1.5})];
+        let batch = to_batch(Resource::MetricValue, &points).unwrap();
+        let ts = batch.column(0).as_primitive::<TimestampNanosecondType>();
+        assert_eq!((ts.value(0), ts.value(1)), (1_704_067_200_000_000_000, 1_704_063_600_000_000_000));
+        let v = batch.column(1).as_primitive::<Float64Type>();
+        assert_eq!((v.value(0), v.value(1)), (12.0, 1.5));
+        let chain = json!({"evmChainId": 43114, "chainName": "c_chain", "blockchainId": "b", "subnetId": "s", "network": "mainnet"});
+        assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 5);
+        let row = json!({"srcBlockchainId": "a", "lastHour": 1, "allTime": 9});
+        let b = to_batch(Resource::IcmSummary, &[row]).unwrap();
+        assert!(b.column_by_name("destBlockchainId").unwrap().is_null(0));
     }
 
     #[test]

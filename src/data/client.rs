@@ -97,7 +97,7 @@ impl DataClient {
         self.inner.closed.load(Ordering::SeqCst)
     }
 
-    async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Value, String)> {
+    pub(crate) async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Value, String)> {
         if self.is_closed() {
             return Err(Error::Closed);
         }

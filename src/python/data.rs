@@ -41,6 +41,7 @@ fn json_to_py<'py>(py: Python<'py>, value: &Value, kind: Option<Kind>) -> PyResu
             Some(ns) => utc_datetime(py, ns),
             None => json_to_py(py, v, None),
         },
+        (Some(Kind::Float), Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()),
         (Some(Kind::Float), Value::String(s)) => match s.trim().parse::<f64>() {
             Ok(f) => Ok(f.into_pyobject(py)?.into_any()),
             Err(_) => Ok(PyString::new(py, s).into_any()),
@@ -76,7 +77,7 @@ fn json_to_py<'py>(py: Python<'py>, value: &Value, kind: Option<Kind>) -> PyResu
 }
 
 /// An object as a dict with the API's keys; fields of `cols` typed, others as plain JSON.
-fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     if let Value::Object(map) = value {
         for (key, v) in map {
@@ -88,7 +89,7 @@ fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> Py
 }
 
 /// A JSON object converted to a dict when it reaches Python.
-struct DictOut(Value, Option<&'static [Col]>);
+pub(super) struct DictOut(pub(super) Value, pub(super) Option<&'static [Col]>);
 
 impl<'py> IntoPyObject<'py> for DictOut {
     type Target = PyAny;
@@ -100,7 +101,7 @@ impl<'py> IntoPyObject<'py> for DictOut {
 }
 
 /// JSON objects converted to a list of dicts when they reach Python.
-struct DictsOut(Vec<Value>, Option<&'static [Col]>);
+pub(super) struct DictsOut(pub(super) Vec<Value>, pub(super) Option<&'static [Col]>);
 
 impl<'py> IntoPyObject<'py> for DictsOut {
     type Target = PyAny;
@@ -127,14 +128,14 @@ fn page_size_arg(value: &Bound<'_, PyAny>, max: u32) -> PyResult<i64> {
     Ok(n)
 }
 
-fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<String> {
+pub(super) fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<String> {
     value
         .cast::<PyString>()
         .map(|s| s.to_string())
         .map_err(|_| invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), what))
 }
 
-fn opt_str(value: Option<&Bound<'_, PyAny>>, param: &str, what: &str) -> PyResult<Option<String>> {
+pub(super) fn opt_str(value: Option<&Bound<'_, PyAny>>, param: &str, what: &str) -> PyResult<Option<String>> {
     value.filter(|v| !v.is_none()).map(|v| str_arg(v, param, what)).transpose()
 }
 
@@ -159,7 +160,7 @@ fn block_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
     str_arg(value, "block_id", "a block number (int >= 0) or a block hash (str)")
 }
 
-fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+pub(super) fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     limit.filter(|v| !v.is_none()).map(|l| u64_arg(l, "limit")).transpose()
 }
 
@@ -192,11 +193,16 @@ struct Position {
     exhausted: bool,
 }
 
-/// What a pager walks; shared by the pager and its iterators.
+/// A walk fetched whole in one go (a sharded metric series): one page without a token.
+pub(super) type WholeWalk = Arc<dyn Fn() -> futures::future::BoxFuture<'static, Result<Vec<Value>>> + Send + Sync>;
+
+/// What a pager walks; shared by the pager and its iterators. Any token-paged resource of the
+/// Data or Metrics API (`paged` on `client`), or a `whole` walk fetched at once.
 #[derive(Clone)]
-struct PagerCore {
+pub(super) struct PagerCore {
     client: DataClient,
     paged: Arc<Paged>,
+    whole: Option<WholeWalk>,
     resource: Resource,
     limit: Option<u64>,
     position: Arc<Mutex<Position>>,
@@ -214,10 +220,16 @@ struct Entry {
 }
 
 impl PagerCore {
-    fn new(client: &DataClient, paged: Paged, resource: Resource, page_token: Option<String>, limit: Option<u64>) -> PyResult<Self> {
+    pub(super) fn new(client: &DataClient, paged: Paged, resource: Resource, page_token: Option<String>, limit: Option<u64>) -> PyResult<Self> {
         let token = page_token.map(|t| params::page_token(&t)).transpose().map_err(to_py)?;
         let position = Position { token, ..Position::default() };
-        Ok(PagerCore { client: client.clone(), paged: Arc::new(paged), resource, limit, position: Arc::new(Mutex::new(position)) })
+        Ok(PagerCore { client: client.clone(), paged: Arc::new(paged), whole: None, resource, limit, position: Arc::new(Mutex::new(position)) })
+    }
+
+    /// A pager over a walk fetched whole by `whole` (`paged` only names it). It has no page
+    /// token; a new iteration refetches and skips the items already handed out.
+    pub(super) fn new_whole(client: &DataClient, paged: Paged, resource: Resource, whole: WholeWalk, limit: Option<u64>) -> Self {
+        PagerCore { client: client.clone(), paged: Arc::new(paged), whole: Some(whole), resource, limit, position: Arc::new(Mutex::new(Position::default())) }
     }
 
     fn pos(&self) -> std::sync::MutexGuard<'_, Position> {
@@ -233,6 +245,12 @@ impl PagerCore {
         let pos = self.pos().clone();
         if pos.exhausted || self.remaining() == Some(0) {
             return (None, 0);
+        }
+        if let Some(whole) = &self.whole {
+            let fetch = whole();
+            let stream = futures::stream::once(async move { fetch.await.map(|items| (Page { items, next_page_token: None }, None)) });
+            let _guard = crate::runtime::runtime().enter();
+            return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, 1)), pos.offset);
         }
         let stream = match self.client.pages((*self.paged).clone(), pos.token.clone()) {
             Ok(s) => s,
@@ -391,6 +409,9 @@ fn resource_name(r: Resource) -> &'static str {
         Resource::PendingReward => "pending_reward",
         Resource::Vertex => "vertex",
         Resource::IcmMessage => "icm_message",
+        Resource::MetricValue => "metric_value",
+        Resource::MetricsChain => "metrics_chain",
+        Resource::IcmSummary => "icm_summary",
     }
 }
 
@@ -404,7 +425,7 @@ fn resource_name(r: Resource) -> &'static str {
 /// an error or Ctrl-C. An expired page token raises :class:`PageTokenError`.
 #[pyclass(frozen, name = "Pager", module = "avax_data._native")]
 pub struct PyPager {
-    core: PagerCore,
+    pub(super) core: PagerCore,
 }
 
 #[pymethods]
@@ -596,7 +617,7 @@ fn async_feed<I>(core: &PagerCore) -> AsyncFeed<AsyncState<I>> {
 /// Asynchronous twin of :class:`Pager`: ``async for`` dicts, ``pages()``, awaitable exports.
 #[pyclass(frozen, name = "AsyncPager", module = "avax_data._native")]
 pub struct PyAsyncPager {
-    core: PagerCore,
+    pub(super) core: PagerCore,
 }
 
 #[pymethods]

@@ -6,6 +6,7 @@ mod data;
 mod emulator;
 mod errors;
 mod index;
+mod metrics;
 mod ranges;
 mod wait;
 
@@ -36,6 +37,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::PyAsyncPager>()?;
     m.add_class::<data::PyAsyncPagerIterator>()?;
     m.add_class::<data::PyAsyncPageIterator>()?;
+    m.add_class::<metrics::PyMetricsClient>()?;
+    m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     Ok(())
 }

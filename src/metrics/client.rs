@@ -1,0 +1,470 @@
+//! `MetricsClient`: one method per Metrics API endpoint (`/v2/...`), on the Data API client's
+//! transport and token-paged machinery ([`DataClient::page`], [`DataClient::pages`]), plus the
+//! sharded walk of a metric series over a time window.
+
+use futures::StreamExt;
+use serde_json::Value;
+
+use super::params::{self, Interval};
+use crate::data::{DataClient, DataClientOptions, PageStream, Paged};
+use crate::error::{Error, Result};
+use crate::paging::{ordered_chunks, token_pages, Spawned};
+use crate::transport::TransportConfig;
+
+/// Default base URL of the hosted Metrics API.
+pub const DEFAULT_METRICS_URL: &str = "https://metrics.avax.network";
+/// Default number of sub-windows fetched at once by a sharded walk.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+
+/// A checked metric-series request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricQuery {
+    /// EVM chain id or `total` / `mainnet` / `testnet`.
+    pub chain_id: String,
+    /// One of [`params::METRICS`].
+    pub metric: &'static str,
+    /// `timeInterval` (not sent when `None`: the service's default applies).
+    pub interval: Option<Interval>,
+    /// `startTimestamp` (Unix seconds).
+    pub start: Option<i64>,
+    /// `endTimestamp` (Unix seconds).
+    pub end: Option<i64>,
+    /// `pageSize`.
+    pub page_size: i64,
+}
+
+impl MetricQuery {
+    /// The paged request over `[start, end]` as given to the service.
+    pub fn paged_window(&self, start: Option<i64>, end: Option<i64>) -> Paged {
+        let mut query = vec![("pageSize", self.page_size.to_string())];
+        if let Some(i) = self.interval {
+            query.push(("timeInterval", i.as_str().to_string()));
+        }
+        if let Some(s) = start {
+            query.push(("startTimestamp", s.to_string()));
+        }
+        if let Some(e) = end {
+            query.push(("endTimestamp", e.to_string()));
+        }
+        Paged { path: format!("/v2/chains/{}/metrics/{}", self.chain_id, self.metric), query, items_field: "results" }
+    }
+
+    /// The whole request (the sequential walk).
+    pub fn paged(&self) -> Paged {
+        self.paged_window(self.start, self.end)
+    }
+}
+
+/// One sub-window of a sharded walk: the request window and the client-side filter that makes
+/// shards disjoint whatever the service's boundary rules (inclusive, exclusive or floored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// `startTimestamp` sent.
+    pub request_start: i64,
+    /// `endTimestamp` sent.
+    pub request_end: i64,
+    /// Keep items with `timestamp >= keep_from` (inner boundaries only).
+    pub keep_from: Option<i64>,
+    /// Keep items with `timestamp < keep_before` (inner boundaries only).
+    pub keep_before: Option<i64>,
+}
+
+impl Shard {
+    fn keeps(&self, ts: i64) -> bool {
+        self.keep_from.is_none_or(|f| ts >= f) && self.keep_before.is_none_or(|b| ts < b)
+    }
+}
+
+/// Splits `[start, end]` into at most `concurrency` shards cut at bucket starts of `interval`
+/// (day when the interval is not given), ascending in time; one shard only when the window
+/// fits in about one page per shard.
+///
+/// The outer edges keep the user's `start` / `end` exactly (so edge items are treated as in
+/// the sequential walk). Each inner cut `b` is a bucket start: the shard before asks up to `b`
+/// and keeps `timestamp < b`, the shard after asks from `b - 1` and keeps `timestamp >= b`. No
+/// item can be lost or repeated at a cut, whether the service treats its bounds as inclusive
+/// or exclusive, or floors them to the bucket.
+pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize) -> Vec<Shard> {
+    let interval = query.interval.unwrap_or(Interval::Day);
+    let boundaries = interval.inner_boundaries(start, end);
+    let buckets = boundaries.len() + 1;
+    let pages = buckets.div_ceil(query.page_size.max(1) as usize);
+    // At least two buckets per shard, so the order inside a shard shows the service's order.
+    let shards = concurrency.max(1).min(pages).min(buckets / 2);
+    let whole = Shard { request_start: start, request_end: end, keep_from: None, keep_before: None };
+    if shards <= 1 {
+        return vec![whole];
+    }
+    let cuts: Vec<i64> = (1..shards).map(|i| boundaries[i * buckets / shards - 1]).collect();
+    let mut out = Vec::with_capacity(shards);
+    for k in 0..shards {
+        let from = (k > 0).then(|| cuts[k - 1]);
+        let before = cuts.get(k).copied();
+        out.push(Shard {
+            request_start: from.map_or(start, |b| b - 1),
+            request_end: before.unwrap_or(end),
+            keep_from: from,
+            keep_before: before,
+        });
+    }
+    out
+}
+
+/// The Unix-seconds `timestamp` of a metric point.
+pub fn point_time(item: &Value) -> Option<i64> {
+    match item.get("timestamp")? {
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f.floor() as i64)),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// Client of the hosted Metrics API (no authentication). Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct MetricsClient {
+    data: DataClient,
+}
+
+impl MetricsClient {
+    /// A client of `base_url` (default [`DEFAULT_METRICS_URL`]); no key, no auth header.
+    pub fn new(base_url: Option<&str>, transport: TransportConfig) -> Result<Self> {
+        let data = DataClient::new(Some(base_url.unwrap_or(DEFAULT_METRICS_URL)), DataClientOptions { transport, api_key: None })?;
+        Ok(MetricsClient { data })
+    }
+
+    /// The token-paging client underneath (shared transport).
+    pub fn pager_client(&self) -> &DataClient {
+        &self.data
+    }
+
+    /// The base URL.
+    pub fn base_url(&self) -> &str {
+        self.data.base_url()
+    }
+
+    /// Closes the client: later calls fail with [`Error::Closed`].
+    pub fn close(&self) {
+        self.data.close();
+    }
+
+    /// Whether [`close`](Self::close) was called.
+    pub fn is_closed(&self) -> bool {
+        self.data.is_closed()
+    }
+
+    /// Checks a metric-series request (before any request is sent).
+    pub fn metric(
+        &self,
+        chain_id: &str,
+        metric: &str,
+        interval: Option<&str>,
+        start: Option<i64>,
+        end: Option<i64>,
+        page_size: Option<i64>,
+    ) -> Result<MetricQuery> {
+        let chain_id = params::chain_id(chain_id)?;
+        let metric = params::metric(metric)?;
+        let interval = params::interval(metric, interval)?;
+        let page_size = params::page_size(page_size.unwrap_or(params::DEFAULT_PAGE_SIZE))?;
+        let (start, end) = params::window(start, end)?;
+        Ok(MetricQuery { chain_id, metric, interval, start, end, page_size })
+    }
+
+    /// `GET /v2/chains`, optionally of one `network` (token-paged, `chains`).
+    pub fn chains(&self, network: Option<&str>) -> Result<Paged> {
+        let mut query = Vec::new();
+        if let Some(n) = network {
+            query.push(("network", params::network(n)?));
+        }
+        Ok(Paged { path: "/v2/chains".into(), query, items_field: "chains" })
+    }
+
+    /// `GET /v2/icm/summary`: the rolling ICM message counts. Returns the `result` as sent
+    /// (an object, or a list when grouped).
+    pub async fn icm_summary(
+        &self,
+        src_blockchain_id: Option<&str>,
+        dest_blockchain_id: Option<&str>,
+        group_by: Option<&str>,
+        network: Option<&str>,
+    ) -> Result<Value> {
+        let query = icm_summary_query(src_blockchain_id, dest_blockchain_id, group_by, network)?;
+        let (mut value, url) = self.data.get("/v2/icm/summary", &query).await?;
+        match value.get_mut("result").map(Value::take) {
+            Some(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
+            _ => Err(Error::Decode {
+                message: "the answer has no \"result\" object or list".into(),
+                url,
+                body: value.to_string().chars().take(500).collect(),
+            }),
+        }
+    }
+
+    /// `GET /v2/live-check`: the health report.
+    pub async fn live_check(&self) -> Result<Value> {
+        Ok(self.data.get("/v2/live-check", &[]).await?.0)
+    }
+
+    /// One page of `paged` from `token` (see [`DataClient::page`]).
+    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<crate::paging::Page<Value>> {
+        self.data.page(paged, token).await
+    }
+
+    /// The token-paged walk of `paged` from `token`.
+    pub fn pages(&self, paged: Paged, token: Option<String>) -> Result<PageStream> {
+        self.data.pages(paged, token)
+    }
+
+    /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
+    /// in flight, concatenated in the service's order. Needs both `start` and `end`.
+    ///
+    /// The order across shards follows the order seen inside the shards: newest first (the
+    /// hosted service's order) unless a shard lists its items oldest first.
+    pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
+        let (Some(start), Some(end)) = (query.start, query.end) else {
+            return Err(Error::invalid("start/end", "missing", "both start and end for a sharded walk"));
+        };
+        let shards = plan_shards(query, start, end, concurrency);
+        let fetched: Vec<Vec<Value>> = ordered_chunks(shards, concurrency, |shard| {
+            let client = self.clone();
+            let paged = query.paged_window(Some(shard.request_start), Some(shard.request_end));
+            Spawned::new(async move { client.shard(paged, shard).await })
+        })
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .collect::<Result<_>>()?;
+        let ascending = fetched.iter().find_map(|items| {
+            let (first, last) = (point_time(items.first()?)?, point_time(items.last()?)?);
+            (first != last).then_some(first < last)
+        });
+        let ascending = match ascending {
+            Some(a) => Some(a),
+            // No shard showed an order (sparse data): ask the whole window for two items.
+            None if fetched.iter().filter(|items| !items.is_empty()).count() > 1 => {
+                let mut probe = query.clone();
+                probe.page_size = 2;
+                let page = self.data.page(&probe.paged(), None).await?;
+                match (page.items.first().and_then(point_time), page.items.get(1).and_then(point_time)) {
+                    (Some(a), Some(b)) if a != b => Some(a < b),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        let ordered: Box<dyn Iterator<Item = Vec<Value>>> =
+            if ascending == Some(true) { Box::new(fetched.into_iter()) } else { Box::new(fetched.into_iter().rev()) };
+        Ok(ordered.flatten().collect())
+    }
+
+    async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<Value>> {
+        let client = self.clone();
+        let paged = std::sync::Arc::new(paged);
+        let mut stream = std::pin::pin!(token_pages(None, move |token| {
+            let (client, paged) = (client.clone(), paged.clone());
+            async move { client.data.page(&paged, token.as_deref()).await }
+        }));
+        let mut out = Vec::new();
+        while let Some(page) = stream.next().await {
+            let (page, _) = page?;
+            out.extend(page.items.into_iter().filter(|item| point_time(item).is_none_or(|t| shard.keeps(t))));
+        }
+        Ok(out)
+    }
+}
+
+/// The checked query of `/v2/icm/summary`.
+pub fn icm_summary_query(
+    src_blockchain_id: Option<&str>,
+    dest_blockchain_id: Option<&str>,
+    group_by: Option<&str>,
+    network: Option<&str>,
+) -> Result<Vec<(&'static str, String)>> {
+    let mut query = Vec::new();
+    if let Some(s) = src_blockchain_id {
+        query.push(("srcBlockchainId", params::blockchain_id("src_blockchain_id", s)?));
+    }
+    if let Some(d) = dest_blockchain_id {
+        query.push(("destBlockchainId", params::blockchain_id("dest_blockchain_id", d)?));
+    }
+    if let Some(g) = group_by {
+        query.push(("groupBy", params::group_by(g)?));
+    }
+    if let Some(n) = network {
+        query.push(("network", params::network(n)?));
+    }
+    Ok(query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::extract::{Query, State};
+    use axum::routing::get;
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    async fn serve(app: axum::Router) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        format!("http://{addr}")
+    }
+
+    fn fast() -> TransportConfig {
+        TransportConfig { max_retries: 0, ..TransportConfig::default() }
+    }
+
+    /// How the scripted service reads its bounds.
+    #[derive(Clone, Copy, Debug)]
+    struct Rules {
+        start_inclusive: bool,
+        end_inclusive: bool,
+        floor_bounds: bool,
+        newest_first: bool,
+    }
+
+    struct Series {
+        rules: Rules,
+        points: Vec<i64>,
+        requests: AtomicUsize,
+    }
+
+    async fn series(State(s): State<Arc<Series>>, Query(q): Query<HashMap<String, String>>) -> axum::Json<Value> {
+        s.requests.fetch_add(1, Ordering::SeqCst);
+        let r = s.rules;
+        let interval = Interval::parse(q.get("timeInterval").map_or("day", String::as_str)).unwrap();
+        let fl = |t: i64| if r.floor_bounds { interval.floor(t) } else { t };
+        let start = q.get("startTimestamp").map(|v| fl(v.parse().unwrap()));
+        let end = q.get("endTimestamp").map(|v| fl(v.parse().unwrap()));
+        let mut items: Vec<i64> = s
+            .points
+            .iter()
+            .copied()
+            .filter(|t| interval.floor(*t) == *t)
+            .filter(|t| start.is_none_or(|s| if r.start_inclusive { *t >= s } else { *t > s }))
+            .filter(|t| end.is_none_or(|e| if r.end_inclusive { *t <= e } else { *t < e }))
+            .collect();
+        if r.newest_first {
+            items.reverse();
+        }
+        let size: usize = q["pageSize"].parse().unwrap();
+        let offset: usize = q.get("pageToken").map_or(0, |t| t.parse().unwrap());
+        let page: Vec<Value> = items.iter().skip(offset).take(size).map(|t| serde_json::json!({"timestamp": t, "value": (*t / 3600) as f64})).collect();
+        let next = (offset + size < items.len()).then(|| (offset + size).to_string());
+        axum::Json(serde_json::json!({"results": page, "nextPageToken": next}))
+    }
+
+    async fn sequential(client: &MetricsClient, q: &MetricQuery) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut pages = client.pages(q.paged(), None).unwrap();
+        while let Some(p) = pages.next().await {
+            out.extend(p.unwrap().0.items);
+        }
+        out
+    }
+
+    #[test]
+    fn shards_cut_on_bucket_starts_and_cover_the_window() {
+        let client = MetricsClient::new(Some("http://127.0.0.1:9"), fast()).unwrap();
+        let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
+        let shards = plan_shards(&q, 0, 100 * 3600, 4);
+        assert_eq!(shards.len(), 4);
+        assert_eq!((shards[0].request_start, shards[0].keep_from), (0, None));
+        assert_eq!(shards[3].request_end, 100 * 3600);
+        for w in shards.windows(2) {
+            let cut = w[0].keep_before.unwrap();
+            assert_eq!(cut % 3600, 0);
+            assert_eq!(w[1].keep_from, Some(cut));
+            assert_eq!(w[1].request_start, cut - 1);
+        }
+        // one page's worth: no sharding
+        let small = client.metric("43114", "txCount", Some("hour"), Some(0), Some(5 * 3600), Some(100)).unwrap();
+        assert_eq!(plan_shards(&small, 0, 5 * 3600, 4).len(), 1);
+        // monthly cuts land on the 1st
+        let m = client.metric("total", "gasUsed", Some("month"), Some(0), Some(86_400 * 800), Some(1)).unwrap();
+        for s in plan_shards(&m, 0, 86_400 * 800, 4).iter().filter_map(|s| s.keep_from) {
+            assert_eq!(chrono::DateTime::from_timestamp(s, 0).unwrap().format("%d %H:%M:%S").to_string(), "01 00:00:00");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sharded_walk_equals_the_sequential_walk_under_every_boundary_rule() {
+        let hour = 3600i64;
+        let t0 = 1_704_067_200i64; // 2024-01-01 00:00 UTC, a Monday
+        let points: Vec<i64> = (0..24 * 120).map(|i| t0 + i * hour).collect();
+        for start_inclusive in [true, false] {
+            for end_inclusive in [true, false] {
+                for floor_bounds in [false, true] {
+                    for newest_first in [true, false] {
+                        let rules = Rules { start_inclusive, end_inclusive, floor_bounds, newest_first };
+                        let state = Arc::new(Series { rules, points: points.clone(), requests: AtomicUsize::new(0) });
+                        let app = axum::Router::new().route("/v2/chains/{chain}/metrics/{metric}", get(series)).with_state(state.clone());
+                        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+                        for (interval, start, end, size) in [
+                            ("hour", t0, t0 + 24 * 30 * hour, 50),          // both edges on boundaries
+                            ("hour", t0 + 1800, t0 + 24 * 30 * hour - 1, 7), // edges inside buckets
+                            ("day", t0, t0 + 86_400 * 100, 3),
+                            ("day", t0 + 86_400 * 3, t0 + 86_400 * 61, 2),
+                            ("week", t0, t0 + 86_400 * 119, 2),
+                            ("month", t0, t0 + 86_400 * 119, 1),
+                        ] {
+                            let q = client.metric("43114", "txCount", Some(interval), Some(start), Some(end), Some(size)).unwrap();
+                            let seq = sequential(&client, &q).await;
+                            assert!(!seq.is_empty());
+                            for concurrency in [1, 2, 4, 7] {
+                                let sharded = client.sharded(&q, concurrency).await.unwrap();
+                                assert_eq!(sharded, seq, "{rules:?} {interval} {start}..{end} size {size} concurrency {concurrency}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn endpoints_send_checked_parameters_and_no_auth_header() {
+        let app = axum::Router::new()
+            .route(
+                "/v2/chains",
+                get(|Query(q): Query<HashMap<String, String>>, req: axum::extract::Request| async move {
+                    assert!(req.headers().get("x-glacier-api-key").is_none());
+                    match q.get("pageToken").map(String::as_str) {
+                        None => axum::Json(serde_json::json!({"chains": [{"evmChainId": 43114, "network": q.get("network")}], "nextPageToken": "p2"})),
+                        Some(_) => axum::Json(serde_json::json!({"chains": [{"evmChainId": 43113}]})),
+                    }
+                }),
+            )
+            .route(
+                "/v2/icm/summary",
+                get(|Query(q): Query<HashMap<String, String>>| async move {
+                    if q.contains_key("groupBy") {
+                        axum::Json(serde_json::json!({"result": [{"srcBlockchainId": "a", "allTime": 3}]}))
+                    } else {
+                        axum::Json(serde_json::json!({"result": {"srcBlockchainId": q.get("srcBlockchainId"), "allTime": 5}}))
+                    }
+                }),
+            )
+            .route("/v2/live-check", get(|| async { axum::Json(serde_json::json!({"status": "ok", "info": {"db": {"status": "up"}}})) }));
+        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+        let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
+        let first = pages.next().await.unwrap().unwrap().0;
+        assert_eq!(first.items[0]["network"], "mainnet");
+        assert_eq!(first.next_page_token.as_deref(), Some("p2"));
+        assert_eq!(pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"], 43113);
+        assert!(pages.next().await.is_none());
+        let single = client.icm_summary(Some("src"), None, None, None).await.unwrap();
+        assert_eq!(single["srcBlockchainId"], "src");
+        assert!(client.icm_summary(None, None, Some("srcBlockchainId"), Some("mainnet")).await.unwrap().is_array());
+        assert_eq!(client.live_check().await.unwrap()["status"], "ok");
+        assert!(client.chains(Some("devnet")).is_err());
+        assert!(icm_summary_query(None, None, Some("both"), None).unwrap_err().to_string().starts_with("invalid group_by="));
+        assert!(client.metric("43114", "txCount", Some("hour"), Some(10), Some(10), None).is_err());
+        assert!(client.metric("c", "txCount", None, None, None, None).unwrap_err().to_string().starts_with("invalid chain_id="));
+        assert_eq!(client.metric("43114", "txCount", None, None, None, None).unwrap().page_size, 100);
+        client.close();
+        assert!(matches!(client.live_check().await, Err(Error::Closed)));
+    }
+}

@@ -1,0 +1,9 @@
+//! The hosted Metrics API (`/v2/...`): a typed client with parameter checks before the network,
+//! token-paged streams, a sharded walk of metric series over time windows, and the Arrow
+//! schemas of its resources (in [`crate::arrow::data`]).
+
+pub mod client;
+pub mod params;
+
+pub use client::{plan_shards, MetricQuery, MetricsClient, Shard, DEFAULT_CONCURRENCY, DEFAULT_METRICS_URL};
+pub use params::Interval;
