@@ -3,6 +3,7 @@
 
 pub mod containers;
 pub mod data;
+pub mod decoded;
 pub mod parquet_sink;
 
 pub use containers::{container_schema, containers_to_batch};

@@ -1,0 +1,11 @@
+//! Container bytes -> typed values: the proposervm envelope, coreth RLP blocks, platformvm blocks
+//! and transactions, and AVM transactions and blocks (`../shared/spec/decode/FORMATS.md`).
+//!
+//! Every decoder works on untrusted bytes: lengths and counts are checked against the bytes left
+//! before anything is allocated, nesting is bounded, and every failure is a [`DecodeError`] with
+//! the byte offset where it happened. Nothing here panics on any input.
+
+pub mod codec;
+pub mod error;
+
+pub use error::DecodeError;
