@@ -5,7 +5,11 @@
 //! before anything is allocated, nesting is bounded, and every failure is a [`DecodeError`] with
 //! the byte offset where it happened. Nothing here panics on any input.
 
+pub mod cchain;
 pub mod codec;
 pub mod error;
+pub mod ids;
+pub mod proposervm;
+pub mod rlp;
 
 pub use error::DecodeError;

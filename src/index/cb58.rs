@@ -71,7 +71,9 @@ impl std::fmt::Display for HexError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             HexError::Malformed(m) => write!(f, "malformed hex: {m}"),
-            HexError::TooShort(n) => write!(f, "{n} bytes is too short to hold the 4-byte checksum"),
+            HexError::TooShort(n) => {
+                write!(f, "{n} bytes is too short to hold the 4-byte checksum")
+            }
             HexError::ChecksumMismatch { expected, found } => write!(
                 f,
                 "checksum mismatch: bytes hash to {} but the checksum says {}",
@@ -90,6 +92,15 @@ pub fn decode_hex_with_checksum(text: &str) -> Result<Vec<u8>, HexError> {
 /// Like [`decode_hex_with_checksum`], also returning sha256(bytes), which the checksum check
 /// computes anyway (a container's id is derived from it).
 pub fn decode_hex_with_digest(text: &str) -> Result<(Vec<u8>, [u8; 32]), HexError> {
+    decode_hex_hashing(text, |_| None).map(|(bytes, digest, _)| (bytes, digest))
+}
+
+/// Like [`decode_hex_with_digest`]; `prefix_len` looks at the bytes and may name a prefix whose
+/// sha256 is wanted too (a signed block's id). Both digests come from one pass over the bytes.
+pub fn decode_hex_hashing(
+    text: &str,
+    prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
+) -> Result<(Vec<u8>, [u8; 32], Option<[u8; 32]>), HexError> {
     let digits = text
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))
@@ -99,14 +110,22 @@ pub fn decode_hex_with_digest(text: &str) -> Result<(Vec<u8>, [u8; 32]), HexErro
         return Err(HexError::TooShort(raw.len()));
     }
     let body_len = raw.len() - CHECKSUM_LEN;
-    let digest = sha256(&raw[..body_len]);
+    let body = &raw[..body_len];
+    let split = prefix_len(body).filter(|&n| n <= body_len);
+    let mut hasher = Sha256::new();
+    let prefix_digest = split.map(|n| {
+        hasher.update(&body[..n]);
+        <[u8; 32]>::from(hasher.clone().finalize())
+    });
+    hasher.update(&body[split.unwrap_or(0)..]);
+    let digest: [u8; 32] = hasher.finalize().into();
     let expected: [u8; 4] = digest[32 - CHECKSUM_LEN..].try_into().expect("4 bytes");
     let found: [u8; 4] = raw[body_len..].try_into().expect("4 bytes");
     if expected != found {
         return Err(HexError::ChecksumMismatch { expected, found });
     }
     raw.truncate(body_len);
-    Ok((raw, digest))
+    Ok((raw, digest, prefix_digest))
 }
 
 #[cfg(test)]
@@ -158,8 +177,29 @@ mod tests {
             decode_hex_with_checksum(&bad),
             Err(HexError::ChecksumMismatch { .. })
         ));
-        assert!(matches!(decode_hex_with_checksum("abcd"), Err(HexError::Malformed(_))));
-        assert!(matches!(decode_hex_with_checksum("0x0102"), Err(HexError::TooShort(2))));
-        assert!(matches!(decode_hex_with_checksum("0xzz"), Err(HexError::Malformed(_))));
+        assert!(matches!(
+            decode_hex_with_checksum("abcd"),
+            Err(HexError::Malformed(_))
+        ));
+        assert!(matches!(
+            decode_hex_with_checksum("0x0102"),
+            Err(HexError::TooShort(2))
+        ));
+        assert!(matches!(
+            decode_hex_with_checksum("0xzz"),
+            Err(HexError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn one_pass_gives_the_digest_of_a_prefix_and_of_the_whole() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 13 % 256) as u8).collect();
+        let text = encode_hex_with_checksum(&bytes);
+        let (out, full, prefix) = decode_hex_hashing(&text, |b| Some(b.len() - 70)).unwrap();
+        assert_eq!(out, bytes);
+        assert_eq!(full, sha256(&bytes));
+        assert_eq!(prefix, Some(sha256(&bytes[..930])));
+        let (_, _, none) = decode_hex_hashing(&text, |b| Some(b.len() + 1)).unwrap();
+        assert_eq!(none, None);
     }
 }

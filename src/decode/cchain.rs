@@ -1,0 +1,362 @@
+//! C-chain inner blocks: coreth's RLP block `[header, txs, uncles, version, extData]`
+//! (FORMATS.md §4), its header through Granite (later optional fields are read and skipped),
+//! and its Ethereum transactions (legacy and typed 1–4).
+//!
+//! The block hash is keccak256 of the header's RLP encoding; a transaction's hash is keccak256
+//! of its encoding (the list for legacy, `type ‖ payload` for typed ones).
+
+use sha3::{Digest, Keccak256};
+
+use super::rlp::{Item, Items};
+use super::DecodeError;
+
+/// The largest value `Decimal128(38, 0)` holds.
+pub const DECIMAL38_MAX: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
+
+/// Header fields coreth defines (16 base, 14 optional); more is an unknown format.
+const MAX_HEADER_FIELDS: usize = 30;
+
+/// A decoded C-chain block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CBlock {
+    /// keccak256 of the RLP header: the block hash.
+    pub hash: [u8; 32],
+    /// Parent block hash.
+    pub parent_hash: [u8; 32],
+    /// Hash of the uncle list.
+    pub uncle_hash: [u8; 32],
+    /// Fee recipient (`miner`).
+    pub coinbase: [u8; 20],
+    /// State root.
+    pub state_root: [u8; 32],
+    /// Transactions root.
+    pub transactions_root: [u8; 32],
+    /// Receipts root.
+    pub receipts_root: [u8; 32],
+    /// Difficulty (1 on Avalanche).
+    pub difficulty: u128,
+    /// Block number (height).
+    pub number: u64,
+    /// Gas limit.
+    pub gas_limit: u64,
+    /// Gas used.
+    pub gas_used: u64,
+    /// Block time, Unix seconds.
+    pub time: u64,
+    /// Extra data (fee window or ACP-176 state, then warp predicate results).
+    pub extra: Vec<u8>,
+    /// Mix digest.
+    pub mix_digest: [u8; 32],
+    /// Nonce.
+    pub nonce: [u8; 8],
+    /// keccak256 of the atomic extData (Avalanche).
+    pub ext_data_hash: [u8; 32],
+    /// Base fee (ApricotPhase3 on).
+    pub base_fee: Option<u128>,
+    /// Gas used by atomic txs (ApricotPhase4 on).
+    pub ext_data_gas_used: Option<u128>,
+    /// Block gas cost (ApricotPhase4 on).
+    pub block_gas_cost: Option<u128>,
+    /// Blob gas used (Etna on).
+    pub blob_gas_used: Option<u64>,
+    /// Excess blob gas (Etna on).
+    pub excess_blob_gas: Option<u64>,
+    /// Parent beacon block root (Etna on).
+    pub parent_beacon_root: Option<[u8; 32]>,
+    /// Block time in milliseconds (Granite on).
+    pub time_milliseconds: Option<u64>,
+    /// Minimum block delay excess (Granite on, ACP-226).
+    pub min_delay_excess: Option<u64>,
+    /// How many fields the header has (16, 17, 19, 22, 24 ...).
+    pub header_fields: u8,
+    /// The block's Ethereum transactions, in order.
+    pub transactions: Vec<CTx>,
+    /// Number of uncle headers.
+    pub uncle_count: u32,
+    /// Block version (0 on every observed block); `None` when absent.
+    pub version: Option<u32>,
+    /// Size in bytes of the atomic extData; `None` when absent.
+    pub ext_data_size: Option<u32>,
+}
+
+/// A decoded Ethereum transaction of a C-chain block.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CTx {
+    /// keccak256 of the encoding.
+    pub hash: [u8; 32],
+    /// EIP-2718 type: 0 legacy, 1 access list, 2 dynamic fee, 3 blob, 4 set-code.
+    pub tx_type: u8,
+    /// Chain id (from `v` for EIP-155 legacy txs; `None` for pre-EIP-155 ones).
+    pub chain_id: Option<u64>,
+    /// Sender nonce.
+    pub nonce: u64,
+    /// Gas price (types 0 and 1).
+    pub gas_price: Option<u128>,
+    /// Max fee per gas (types 2–4).
+    pub max_fee_per_gas: Option<u128>,
+    /// Max priority fee per gas (types 2–4).
+    pub max_priority_fee_per_gas: Option<u128>,
+    /// Gas limit.
+    pub gas: u64,
+    /// Recipient; `None` for contract creation.
+    pub to: Option<[u8; 20]>,
+    /// Value in wei.
+    pub value: u128,
+    /// Length of the call data.
+    pub input_len: u32,
+    /// Access-list entries (types 1–4).
+    pub access_list_len: Option<u32>,
+    /// Max fee per blob gas (type 3).
+    pub max_fee_per_blob_gas: Option<u128>,
+    /// Blob versioned hashes (type 3).
+    pub blob_hash_count: Option<u32>,
+    /// Authorizations (type 4).
+    pub authorization_count: Option<u32>,
+}
+
+/// keccak256 of `data`.
+pub fn keccak256(data: &[u8]) -> [u8; 32] {
+    Keccak256::digest(data).into()
+}
+
+/// The block hash without decoding the rest: keccak256 of the header's encoding.
+pub fn block_hash(bytes: &[u8]) -> Result<[u8; 32], DecodeError> {
+    let mut top = Items::new(bytes, 0);
+    let mut block = top.list("block")?;
+    let header = block.item("header")?;
+    if !header.is_list {
+        return Err(DecodeError::new(
+            header.offset,
+            "header: expected an RLP list",
+        ));
+    }
+    Ok(keccak256(header.raw))
+}
+
+/// Decodes a header on its own (the RLP list of its fields); body fields stay empty.
+pub fn decode_header_only(bytes: &[u8]) -> Result<CBlock, DecodeError> {
+    let mut top = Items::new(bytes, 0);
+    let header = top.item("header")?;
+    top.finish("header")?;
+    decode_header(&header)
+}
+
+/// Decodes a coreth block.
+pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
+    let mut top = Items::new(bytes, 0);
+    let mut block = top.list("block")?;
+    top.finish("block")?;
+    let header = block.item("header")?;
+    let mut out = decode_header(&header)?;
+    let mut txs = block.list("transactions")?;
+    while let Some(item) = txs.next_item("transaction")? {
+        let tx = decode_tx(&item).map_err(|e| {
+            DecodeError::new(
+                e.offset,
+                format!("transaction {}: {}", out.transactions.len(), e.message),
+            )
+        })?;
+        out.transactions.push(tx);
+    }
+    let mut uncles = block.list("uncles")?;
+    while uncles.next_item("uncle")?.is_some() {
+        out.uncle_count += 1;
+    }
+    if let Some(version) = block.next_item("version")? {
+        out.version = Some(version.as_uint("version", 4)? as u32);
+        let ext = block.bytes("extData")?;
+        out.ext_data_size = Some(ext.len() as u32);
+    }
+    block.finish("block")?;
+    Ok(out)
+}
+
+fn decode_header(header: &Item<'_>) -> Result<CBlock, DecodeError> {
+    let mut h = header.as_list("header")?;
+    let mut block = CBlock {
+        hash: keccak256(header.raw),
+        parent_hash: h.fixed("parentHash")?,
+        uncle_hash: h.fixed("uncleHash")?,
+        coinbase: h.fixed("coinbase")?,
+        state_root: h.fixed("root")?,
+        transactions_root: h.fixed("txHash")?,
+        receipts_root: h.fixed("receiptHash")?,
+        difficulty: {
+            let _bloom: [u8; 256] = h.fixed("bloom")?;
+            h.u128("difficulty")?
+        },
+        number: h.u64("number")?,
+        gas_limit: h.u64("gasLimit")?,
+        gas_used: h.u64("gasUsed")?,
+        time: h.u64("time")?,
+        extra: h.bytes("extra")?.to_vec(),
+        mix_digest: h.fixed("mixDigest")?,
+        nonce: h.fixed("nonce")?,
+        ext_data_hash: h.fixed("extDataHash")?,
+        base_fee: None,
+        ext_data_gas_used: None,
+        block_gas_cost: None,
+        blob_gas_used: None,
+        excess_blob_gas: None,
+        parent_beacon_root: None,
+        time_milliseconds: None,
+        min_delay_excess: None,
+        header_fields: 16,
+        transactions: Vec::new(),
+        uncle_count: 0,
+        version: None,
+        ext_data_size: None,
+    };
+    let mut field = 16usize;
+    while let Some(item) = h.next_item("header field")? {
+        if field >= MAX_HEADER_FIELDS {
+            return Err(DecodeError::new(
+                item.offset,
+                format!("header has more than {MAX_HEADER_FIELDS} fields"),
+            ));
+        }
+        match field {
+            16 => block.base_fee = Some(item.as_uint("baseFee", 16)?),
+            17 => block.ext_data_gas_used = Some(item.as_uint("extDataGasUsed", 16)?),
+            18 => block.block_gas_cost = Some(item.as_uint("blockGasCost", 16)?),
+            19 => block.blob_gas_used = Some(item.as_uint("blobGasUsed", 8)? as u64),
+            20 => block.excess_blob_gas = Some(item.as_uint("excessBlobGas", 8)? as u64),
+            21 => {
+                let root = item.as_bytes("parentBeaconRoot")?;
+                block.parent_beacon_root = match root.len() {
+                    0 => None,
+                    32 => Some(root.try_into().expect("32 bytes")),
+                    n => {
+                        return Err(DecodeError::new(
+                            item.offset,
+                            format!("parentBeaconRoot: expected 32 bytes, found {n}"),
+                        ))
+                    }
+                };
+            }
+            22 => block.time_milliseconds = Some(item.as_uint("timeMilliseconds", 8)? as u64),
+            23 => block.min_delay_excess = Some(item.as_uint("minDelayExcess", 8)? as u64),
+            // Helicon and SAE fields, not active on any network: checked as integers, not kept.
+            _ => {
+                item.as_uint("header field", 32)?;
+            }
+        }
+        field += 1;
+    }
+    block.header_fields = field as u8;
+    Ok(block)
+}
+
+fn count_items(item: &Item<'_>, what: &str) -> Result<u32, DecodeError> {
+    let mut items = item.as_list(what)?;
+    let mut n = 0u32;
+    while items.next_item(what)?.is_some() {
+        n += 1;
+    }
+    Ok(n)
+}
+
+fn decimal(value: u128, what: &str, offset: usize) -> Result<u128, DecodeError> {
+    if value > DECIMAL38_MAX {
+        return Err(DecodeError::new(
+            offset,
+            format!("{what} {value} does not fit Decimal(38, 0)"),
+        ));
+    }
+    Ok(value)
+}
+
+fn recipient(items: &mut Items<'_>) -> Result<Option<[u8; 20]>, DecodeError> {
+    let item = items.item("to")?;
+    let bytes = item.as_bytes("to")?;
+    match bytes.len() {
+        0 => Ok(None),
+        20 => Ok(Some(bytes.try_into().expect("20 bytes"))),
+        n => Err(DecodeError::new(
+            item.offset,
+            format!("to: expected 20 bytes or none, found {n}"),
+        )),
+    }
+}
+
+/// Decodes one transaction item of a block body.
+pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
+    if item.is_list {
+        return decode_legacy(item);
+    }
+    let Some((&tx_type, body)) = item.payload.split_first() else {
+        return Err(DecodeError::new(item.offset, "empty typed transaction"));
+    };
+    if !(1..=4).contains(&tx_type) {
+        return Err(DecodeError::new(
+            item.offset,
+            format!("unknown transaction type {tx_type}"),
+        ));
+    }
+    let base = item.payload_offset() + 1;
+    let mut top = Items::new(body, base);
+    let mut f = top.list("typed transaction")?;
+    top.finish("typed transaction")?;
+    let mut tx = CTx {
+        hash: keccak256(item.payload),
+        tx_type,
+        ..CTx::default()
+    };
+    tx.chain_id = Some(f.u64("chainId")?);
+    tx.nonce = f.u64("nonce")?;
+    if tx_type == 1 {
+        tx.gas_price = Some(f.u128("gasPrice")?);
+    } else {
+        tx.max_priority_fee_per_gas = Some(f.u128("maxPriorityFeePerGas")?);
+        tx.max_fee_per_gas = Some(f.u128("maxFeePerGas")?);
+    }
+    tx.gas = f.u64("gas")?;
+    tx.to = recipient(&mut f)?;
+    let value = f.item("value")?;
+    tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
+    tx.input_len = f.bytes("input")?.len() as u32;
+    tx.access_list_len = Some(count_items(&f.item("accessList")?, "accessList")?);
+    if tx_type == 3 {
+        tx.max_fee_per_blob_gas = Some(f.u128("maxFeePerBlobGas")?);
+        tx.blob_hash_count = Some(count_items(
+            &f.item("blobVersionedHashes")?,
+            "blobVersionedHashes",
+        )?);
+    }
+    if tx_type == 4 {
+        tx.authorization_count = Some(count_items(
+            &f.item("authorizationList")?,
+            "authorizationList",
+        )?);
+    }
+    f.u64("yParity")?;
+    f.bytes("r")?;
+    f.bytes("s")?;
+    f.finish("typed transaction")?;
+    Ok(tx)
+}
+
+fn decode_legacy(item: &Item<'_>) -> Result<CTx, DecodeError> {
+    let mut f = item.as_list("legacy transaction")?;
+    let mut tx = CTx {
+        hash: keccak256(item.raw),
+        ..CTx::default()
+    };
+    tx.nonce = f.u64("nonce")?;
+    tx.gas_price = Some(f.u128("gasPrice")?);
+    tx.gas = f.u64("gas")?;
+    tx.to = recipient(&mut f)?;
+    let value = f.item("value")?;
+    tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
+    tx.input_len = f.bytes("input")?.len() as u32;
+    let v = f.u128("v")?;
+    tx.chain_id = if v >= 35 {
+        u64::try_from((v - 35) / 2).ok()
+    } else {
+        None
+    };
+    f.bytes("r")?;
+    f.bytes("s")?;
+    f.finish("legacy transaction")?;
+    Ok(tx)
+}
