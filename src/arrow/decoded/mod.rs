@@ -25,3 +25,10 @@ pub trait RowColumns {
     /// The finished columns, in the order of [`RowColumns::fields`]. The builders are left empty.
     fn finish(&mut self) -> Vec<ArrayRef>;
 }
+
+pub mod cchain;
+pub mod cols;
+pub mod envelope;
+pub mod frame;
+
+pub use frame::{check_decodable, decode_containers, decoded_schema, DecodeMode};
