@@ -171,6 +171,22 @@ pub enum Error {
         /// Request URL, secrets redacted.
         url: String,
     },
+    /// Container bytes that did not decode (`decode="strict"`).
+    #[error("could not decode {path} {position}: {message} at byte {offset}")]
+    ContainerDecode {
+        /// The index path, e.g. `C/block`.
+        path: String,
+        /// `container 41 (<id>)` for walks, `item 3` for bytes given by the caller.
+        position: String,
+        /// The container's index in the node's index, when known.
+        index: Option<u64>,
+        /// The container's id, when known.
+        id: Option<String>,
+        /// Byte offset where decoding stopped.
+        offset: usize,
+        /// What was wrong there.
+        message: String,
+    },
     /// A success answer that could not be decoded.
     #[error("could not decode the answer of {url}: {message}")]
     Decode {

@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from typing import TypedDict
 
-from . import _native, exceptions
+from . import _native, decode, exceptions
 from ._native import (
     AsyncDataClient,
     AsyncMetricsClient,
@@ -77,6 +77,9 @@ from .exceptions import (
     http_error_class,
 )
 
+from .decode import decode_container, decode_frame, transactions
+
+
 class Container(TypedDict):
     """A container (block, vertex or transaction) as the node's index returns it.
 
@@ -121,6 +124,11 @@ __all__ = [
     # Metrics API client
     "MetricsClient",
     "AsyncMetricsClient",
+    # Decoding
+    "decode",
+    "decode_container",
+    "decode_frame",
+    "transactions",
     # Emulator
     "Emulator",
     # Exceptions

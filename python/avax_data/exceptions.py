@@ -239,16 +239,24 @@ class IntegrityError(AvaxDataError):
 
 
 class DecodeError(AvaxDataError):
-    """A success answer could not be decoded.
+    """A success answer, or container bytes with ``decode="strict"``, could not be decoded.
 
     Attributes:
-        url: the request URL.
+        url: the request URL (``None`` for container bytes).
         body: the start of the response body, for diagnosis.
+        path: the index of a container that did not decode (e.g. ``"C/block"``).
+        index: that container's index in the node's index (``None`` for bytes you passed).
+        id: that container's id (``None`` for bytes you passed).
+        offset: the byte where decoding stopped.
     """
 
-    _attributes = ("url", "body")
+    _attributes = ("url", "body", "path", "index", "id", "offset")
 
     body: str | None
+    path: str | None
+    index: int | None
+    id: str | None
+    offset: int | None
 
 
 _BY_STATUS: dict[int, type[HTTPStatusError]] = {

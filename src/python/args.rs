@@ -78,3 +78,25 @@ pub fn transport_config(
         ..defaults
     })
 }
+
+/// The `decode=` argument: `False` (or `None`) for raw containers, `True` for decoded rows with a
+/// `decode_error` column, `"strict"` to raise on the first container that does not decode.
+pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<crate::arrow::decoded::DecodeMode>> {
+    use crate::arrow::decoded::DecodeMode;
+    if value.is_none() {
+        return Ok(None);
+    }
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Ok(flag.is_true().then_some(DecodeMode::Lenient));
+    }
+    if let Ok(text) = value.extract::<String>() {
+        if text == "strict" {
+            return Ok(Some(DecodeMode::Strict));
+        }
+    }
+    Err(invalid(
+        "decode",
+        value.repr().map(|r| r.to_string()).unwrap_or_default(),
+        "True, False or 'strict'",
+    ))
+}

@@ -66,6 +66,36 @@ pub fn polars_frame<'py>(
     constructor.bind(py).call1((table,))
 }
 
+/// The rows of a record batch as Python dicts (through polars, so every column type converts
+/// as it does in a DataFrame).
+pub fn frame_dicts(
+    py: Python<'_>,
+    batch: RecordBatch,
+    schema: SchemaRef,
+) -> PyResult<Vec<Py<PyAny>>> {
+    polars_frame(py, vec![batch], schema)?
+        .call_method0(intern!(py, "to_dicts"))?
+        .extract()
+}
+
+/// One decoded container (a one-row batch), converted to a dict when it reaches Python.
+pub struct DecodedOut(pub RecordBatch, pub SchemaRef);
+
+impl<'py> IntoPyObject<'py> for DecodedOut {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        let rows = frame_dicts(py, self.0, self.1)?;
+        match rows.into_iter().next() {
+            Some(row) => Ok(row.into_bound(py)),
+            None => Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "internal error: a decoded container gave no row",
+            )),
+        }
+    }
+}
+
 /// A container, converted to a dict when it reaches Python (for async results).
 pub struct ContainerOut(pub Container);
 

@@ -102,6 +102,19 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("PageTokenError")?
         }
         Error::Closed | Error::Internal(_) => exceptions.getattr("AvaxDataError")?,
+        Error::ContainerDecode {
+            path,
+            index,
+            id,
+            offset,
+            ..
+        } => {
+            kwargs.set_item("path", path)?;
+            kwargs.set_item("index", index)?;
+            kwargs.set_item("id", id)?;
+            kwargs.set_item("offset", offset)?;
+            exceptions.getattr("DecodeError")?
+        }
         Error::Decode { url, body, .. } => {
             kwargs.set_item("url", url)?;
             kwargs.set_item("body", body)?;

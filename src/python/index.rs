@@ -4,16 +4,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyList, PyString};
 
-use super::args::{bounded_arg, transport_config, u64_arg};
-use super::convert::{container_dict, ContainerOut, ContainersOut};
+use super::args::{bounded_arg, decode_arg, transport_config, u64_arg};
+use super::convert::{ContainerOut, ContainersOut, DecodedOut};
 use super::errors::{invalid, to_py};
 use super::ranges::{
     FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings,
 };
 use super::wait::{awaitable, wait};
-use crate::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE};
+use crate::arrow::decoded::{check_decodable, decode_containers, decoded_schema, DecodeMode};
+use crate::index::{
+    ChainClient, Container, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE,
+};
 use crate::transport::config::seconds;
 
 /// Default node URL when neither `url=` nor `AVAX_NODE_URL` is given.
@@ -110,12 +113,68 @@ fn range_count(count: &Bound<'_, PyAny>) -> PyResult<u64> {
     bounded_arg(count, "count", 0, MAX_RANGE)
 }
 
+/// The `decode=` argument, checked against the index before any request.
+fn decode_for(
+    chain: &ChainClient,
+    decode: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<DecodeMode>> {
+    let mode = decode.map(decode_arg).transpose()?.flatten();
+    if mode.is_some() {
+        check_decodable(chain.path()).map_err(to_py)?;
+    }
+    Ok(mode)
+}
+
+/// One container as a dict: raw, or decoded.
+fn item_dict<'py>(
+    py: Python<'py>,
+    path: IndexPath,
+    c: Container,
+    decode: Option<DecodeMode>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match decode {
+        None => ContainerOut(c).into_pyobject(py).map(Bound::into_any),
+        Some(mode) => decoded_out(path, &c, mode)?.into_pyobject(py),
+    }
+}
+
+fn decoded_out(path: IndexPath, c: &Container, mode: DecodeMode) -> PyResult<DecodedOut> {
+    let batch = decode_containers(path, std::slice::from_ref(c), mode).map_err(to_py)?;
+    Ok(DecodedOut(batch, decoded_schema(path).map_err(to_py)?))
+}
+
+/// The async result of a single-container call: raw, or decoded.
+enum OneOut {
+    Raw(ContainerOut),
+    Decoded(DecodedOut),
+}
+
+impl<'py> IntoPyObject<'py> for OneOut {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        match self {
+            OneOut::Raw(c) => c.into_pyobject(py).map(Bound::into_any),
+            OneOut::Decoded(d) => d.into_pyobject(py),
+        }
+    }
+}
+
+fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResult<OneOut> {
+    Ok(match decode {
+        None => OneOut::Raw(ContainerOut(c)),
+        Some(mode) => OneOut::Decoded(decoded_out(path, &c, mode)?),
+    })
+}
+
 fn range_settings(
     chain: &ChainClient,
     start: &Bound<'_, PyAny>,
     count: Option<&Bound<'_, PyAny>>,
     concurrency: Option<&Bound<'_, PyAny>>,
     batch_size: &Bound<'_, PyAny>,
+    decode: Option<DecodeMode>,
 ) -> PyResult<RangeSettings> {
     let start = u64_arg(start, "start")?;
     let end = match count {
@@ -134,13 +193,7 @@ fn range_settings(
         None => chain.concurrency(),
     };
     let chunk = bounded_arg(batch_size, "batch_size", 1, MAX_RANGE)?;
-    Ok(RangeSettings::new(
-        chain.clone(),
-        start,
-        end,
-        concurrency,
-        chunk,
-    ))
+    RangeSettings::new(chain.clone(), start, end, concurrency, chunk, decode).map_err(to_py)
 }
 
 fn follow_settings(
@@ -148,8 +201,10 @@ fn follow_settings(
     start: Option<&Bound<'_, PyAny>>,
     poll_interval: f64,
     max_poll_interval: f64,
+    decode: Option<DecodeMode>,
 ) -> PyResult<FollowSettings> {
     Ok(FollowSettings {
+        decode,
         chain: chain.clone(),
         start: start.map(|s| u64_arg(s, "start")).transpose()?,
         poll_interval: seconds("poll_interval", poll_interval, false).map_err(to_py)?,
@@ -255,25 +310,35 @@ impl PyChain {
         self.chain.path().as_str()
     }
 
-    /// ``index.getLastAccepted``: the most recently accepted container.
-    fn last_accepted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// ``index.getLastAccepted``: the most recently accepted container (decoded with
+    /// ``decode=True`` or ``"strict"``).
+    #[pyo3(signature = (*, decode=None))]
+    fn last_accepted<'py>(
+        &self,
+        py: Python<'py>,
+        decode: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let decode = decode_for(&self.chain, decode)?;
         let c = wait(py, self.chain.last_accepted())?;
-        container_dict(py, &c)
+        item_dict(py, self.chain.path(), c, decode)
     }
 
-    /// ``index.getContainerByIndex`` (``index=``) or ``index.getContainerByID`` (``id=``).
-    #[pyo3(signature = (index=None, *, id=None))]
+    /// ``index.getContainerByIndex`` (``index=``) or ``index.getContainerByID`` (``id=``);
+    /// decoded with ``decode=True`` or ``"strict"``.
+    #[pyo3(signature = (index=None, *, id=None, decode=None))]
     fn container<'py>(
         &self,
         py: Python<'py>,
         index: Option<&Bound<'py, PyAny>>,
         id: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+        decode: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let decode = decode_for(&self.chain, decode)?;
         let c = match lookup(index, id)? {
             Lookup::Index(i) => wait(py, self.chain.container_by_index(i))?,
             Lookup::Id(id) => wait(py, self.chain.container_by_id(&id))?,
         };
-        container_dict(py, &c)
+        item_dict(py, self.chain.path(), c, decode)
     }
 
     /// ``index.getContainerRange``: one call, ``count`` in [0, 1024]; 0 answers ``[]`` locally.
@@ -304,7 +369,7 @@ impl PyChain {
     ///
     /// Calls of at most ``batch_size`` (<= 1024) containers, ``concurrency`` in flight
     /// (default: the client's), delivered in index order.
-    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None))]
+    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None, decode=None))]
     fn range(
         &self,
         py: Python<'_>,
@@ -312,6 +377,7 @@ impl PyChain {
         count: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
         batch_size: Option<&Bound<'_, PyAny>>,
+        decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyRange> {
         let (zero, full) = (
             0u32.into_pyobject(py)?.into_any(),
@@ -323,6 +389,7 @@ impl PyChain {
             count,
             concurrency,
             batch_size.unwrap_or(&full),
+            decode_for(&self.chain, decode)?,
         )?;
         Ok(PyRange::new(settings))
     }
@@ -331,19 +398,22 @@ impl PyChain {
     ///
     /// Polls every ``poll_interval`` seconds, doubling the wait up to ``max_poll_interval``
     /// while nothing new comes. Stop it with ``close()`` or Ctrl-C.
-    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0))]
+    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0, decode=None))]
     fn follow(
         &self,
         start: Option<&Bound<'_, PyAny>>,
         poll_interval: f64,
         max_poll_interval: f64,
+        decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyFollow> {
         Ok(PyFollow::new(follow_settings(
             &self.chain,
             start,
             poll_interval,
             max_poll_interval,
-        )?))
+            decode_for(&self.chain, decode)?,
+        )?)
+        .map_err(to_py)?)
     }
 
     fn __repr__(&self) -> String {
@@ -449,22 +519,32 @@ impl PyAsyncChain {
         self.chain.path().as_str()
     }
 
-    /// ``index.getLastAccepted`` (awaitable).
-    fn last_accepted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// ``index.getLastAccepted`` (awaitable); ``decode`` as in :meth:`Chain.last_accepted`.
+    #[pyo3(signature = (*, decode=None))]
+    fn last_accepted<'py>(
+        &self,
+        py: Python<'py>,
+        decode: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let decode = decode_for(&self.chain, decode)?;
         let chain = self.chain.clone();
         awaitable(py, async move {
-            chain.last_accepted().await.map(ContainerOut).map_err(to_py)
+            let c = chain.last_accepted().await.map_err(to_py)?;
+            one_out(chain.path(), c, decode)
         })
     }
 
-    /// ``index.getContainerByIndex`` / ``index.getContainerByID`` (awaitable).
-    #[pyo3(signature = (index=None, *, id=None))]
+    /// ``index.getContainerByIndex`` / ``index.getContainerByID`` (awaitable); ``decode`` as in
+    /// :meth:`Chain.container`.
+    #[pyo3(signature = (index=None, *, id=None, decode=None))]
     fn container<'py>(
         &self,
         py: Python<'py>,
         index: Option<&Bound<'py, PyAny>>,
         id: Option<&Bound<'py, PyAny>>,
+        decode: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let decode = decode_for(&self.chain, decode)?;
         let chain = self.chain.clone();
         let lookup = lookup(index, id)?;
         awaitable(py, async move {
@@ -472,7 +552,7 @@ impl PyAsyncChain {
                 Lookup::Index(i) => chain.container_by_index(i).await,
                 Lookup::Id(id) => chain.container_by_id(&id).await,
             };
-            c.map(ContainerOut).map_err(to_py)
+            one_out(chain.path(), c.map_err(to_py)?, decode)
         })
     }
 
@@ -518,7 +598,7 @@ impl PyAsyncChain {
     }
 
     /// A lazy walk (``async for``), like :meth:`Chain.range`.
-    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None))]
+    #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None, decode=None))]
     fn range(
         &self,
         py: Python<'_>,
@@ -526,6 +606,7 @@ impl PyAsyncChain {
         count: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
         batch_size: Option<&Bound<'_, PyAny>>,
+        decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncRange> {
         let (zero, full) = (
             0u32.into_pyobject(py)?.into_any(),
@@ -537,24 +618,28 @@ impl PyAsyncChain {
             count,
             concurrency,
             batch_size.unwrap_or(&full),
+            decode_for(&self.chain, decode)?,
         )?;
         Ok(PyAsyncRange::new(settings))
     }
 
     /// An endless ``async for`` of newly accepted containers, like :meth:`Chain.follow`.
-    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0))]
+    #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0, decode=None))]
     fn follow(
         &self,
         start: Option<&Bound<'_, PyAny>>,
         poll_interval: f64,
         max_poll_interval: f64,
+        decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncFollow> {
         Ok(PyAsyncFollow::new(follow_settings(
             &self.chain,
             start,
             poll_interval,
             max_poll_interval,
-        )?))
+            decode_for(&self.chain, decode)?,
+        )?)
+        .map_err(to_py)?)
     }
 
     fn __repr__(&self) -> String {

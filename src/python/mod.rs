@@ -3,6 +3,7 @@
 mod args;
 mod convert;
 mod data;
+mod decode;
 mod emulator;
 mod errors;
 mod index;
@@ -40,5 +41,6 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyMetricsClient>()?;
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
+    m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
     Ok(())
 }

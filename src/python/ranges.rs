@@ -6,15 +6,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
 use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
 use futures::{Stream, StreamExt};
 use pyo3::exceptions::PyStopAsyncIteration;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{container_dict, polars_frame, ContainerOut, FrameOut};
+use super::convert::{container_dict, frame_dicts, polars_frame, ContainerOut, FrameOut};
 use super::errors::to_py;
 use super::wait::{awaitable, wait, wait_raw};
+use crate::arrow::decoded::{decode_containers, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
 use crate::error::Result;
 use crate::index::range::{follow, walk};
@@ -30,6 +34,37 @@ pub struct RangeSettings {
     concurrency: usize,
     chunk: u64,
     position: Arc<AtomicU64>,
+    decode: Option<DecodeMode>,
+    schema: SchemaRef,
+}
+
+/// Record batches of containers, decoded when asked, with the index that follows each.
+fn to_batches(
+    path: crate::index::IndexPath,
+    decode: Option<DecodeMode>,
+    stream: impl Stream<Item = Result<Vec<Container>>> + Send + 'static,
+) -> impl Stream<Item = Result<(u64, RecordBatch)>> + Send + 'static {
+    stream.map(move |r| {
+        let v = r?;
+        let batch = match decode {
+            Some(mode) => decode_containers(path, &v, mode)?,
+            None => containers_to_batch(&v),
+        };
+        Ok((next_after(&v), batch))
+    })
+}
+
+/// A method's `decode=` override: `None` keeps the walk's own setting.
+fn decode_override(decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Option<DecodeMode>>> {
+    decode.map(super::args::decode_arg).transpose()
+}
+
+/// The frame schema of a walk: decoded (the caller checked the index decodes) or raw.
+pub fn walk_schema(path: crate::index::IndexPath, decode: Option<DecodeMode>) -> Result<SchemaRef> {
+    match decode {
+        Some(_) => crate::arrow::decoded::decoded_schema(path),
+        None => Ok(container_schema()),
+    }
 }
 
 impl RangeSettings {
@@ -40,15 +75,32 @@ impl RangeSettings {
         end: Option<u64>,
         concurrency: usize,
         chunk: u64,
-    ) -> Self {
-        RangeSettings {
+        decode: Option<DecodeMode>,
+    ) -> Result<Self> {
+        let schema = walk_schema(chain.path(), decode)?;
+        Ok(RangeSettings {
             chain,
             start,
             end,
             concurrency,
             chunk,
             position: Arc::new(AtomicU64::new(start)),
-        }
+            decode,
+            schema,
+        })
+    }
+
+    /// The same walk (sharing its position), decoded or not as `decode` says; `None` keeps it.
+    pub fn with_decode(&self, decode: Option<Option<DecodeMode>>) -> Result<Self> {
+        let Some(decode) = decode else {
+            return Ok(self.clone());
+        };
+        let schema = walk_schema(self.chain.path(), decode)?;
+        Ok(RangeSettings {
+            decode,
+            schema,
+            ..self.clone()
+        })
     }
 
     fn spec(&self) -> RangeSpec {
@@ -66,8 +118,26 @@ impl RangeSettings {
 
     /// Batches with the index that follows each.
     fn batches(&self) -> impl Stream<Item = Result<(u64, RecordBatch)>> + Send + 'static {
-        self.containers()
-            .map(|r| r.map(|v| (next_after(&v), containers_to_batch(&v))))
+        to_batches(self.chain.path(), self.decode, self.containers())
+    }
+
+    /// The item feed of a `for` loop: container dicts, or decoded rows.
+    fn items(&self) -> ItemFeed {
+        match self.decode {
+            None => ItemFeed::Raw(SyncFeed::new(self.prefetch(self.containers()))),
+            Some(_) => ItemFeed::Decoded(
+                SyncFeed::new(self.prefetch(self.batches())),
+                self.schema.clone(),
+            ),
+        }
+    }
+
+    /// The item feed of an `async for` loop.
+    fn async_items(&self) -> AsyncFeed<AsyncItemState> {
+        match self.decode {
+            None => async_dicts(self.prefetch(self.containers())),
+            Some(_) => async_decoded(self.prefetch(self.batches()), self.schema.clone()),
+        }
     }
 
     fn prefetch<T: Send + 'static>(
@@ -107,7 +177,7 @@ async fn collect(settings: RangeSettings) -> Result<Vec<RecordBatch>> {
 
 /// Streams a whole walk into a Parquet file, advancing the position batch by batch.
 async fn write(settings: RangeSettings, path: std::path::PathBuf) -> Result<u64> {
-    let mut sink = ParquetSink::create(&path, container_schema())?;
+    let mut sink = ParquetSink::create(&path, settings.schema.clone())?;
     let mut stream = std::pin::pin!(settings.batches());
     while let Some(item) = stream.next().await {
         let (next, batch) = item?;
@@ -209,6 +279,65 @@ fn next_container<'py>(
     }
 }
 
+/// Items of a `for` loop: container dicts, or decoded rows (dicts of the decoded frame).
+pub(super) enum ItemFeed {
+    /// Containers as they came.
+    Raw(DictFeed),
+    /// Decoded batches, split into dicts with their index.
+    Decoded(
+        SyncFeed<(u64, RecordBatch), (u64, PyResult<Py<PyAny>>)>,
+        SchemaRef,
+    ),
+}
+
+/// The `index` column of a walk's batch (raw or decoded).
+fn batch_indices(batch: &RecordBatch) -> Vec<u64> {
+    batch
+        .column_by_name("index")
+        .and_then(|c| c.as_primitive_opt::<UInt64Type>())
+        .map_or_else(Vec::new, |c| c.values().to_vec())
+}
+
+impl ItemFeed {
+    fn next<'py>(
+        &self,
+        py: Python<'py>,
+        position: &AtomicU64,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self {
+            ItemFeed::Raw(feed) => Ok(next_container(feed, py, position)?.map(Bound::into_any)),
+            ItemFeed::Decoded(feed, schema) => {
+                let split =
+                    |(_, batch): (u64, RecordBatch),
+                     buffer: &mut VecDeque<(u64, PyResult<Py<PyAny>>)>| {
+                        let indices = batch_indices(&batch);
+                        match frame_dicts(py, batch, schema.clone()) {
+                            Ok(rows) => {
+                                buffer.extend(indices.into_iter().zip(rows.into_iter().map(Ok)))
+                            }
+                            Err(e) => buffer.push_back((0, Err(e))),
+                        }
+                    };
+                match feed.next(py, split)? {
+                    None => Ok(None),
+                    Some((index, row)) => {
+                        let row = row?;
+                        position.store(index + 1, Ordering::SeqCst);
+                        Ok(Some(row.into_bound(py)))
+                    }
+                }
+            }
+        }
+    }
+
+    fn close(&self) {
+        match self {
+            ItemFeed::Raw(feed) => feed.close(),
+            ItemFeed::Decoded(feed, _) => feed.close(),
+        }
+    }
+}
+
 /// A lazy, resumable, ordered walk over an index range.
 ///
 /// Iterating gives dicts; ``batches()`` gives polars DataFrames. Each new iteration starts at
@@ -250,30 +379,56 @@ impl PyRange {
     fn __iter__(&self) -> PyRangeIterator {
         let s = &self.settings;
         PyRangeIterator {
-            feed: SyncFeed::new(s.prefetch(s.containers())),
+            feed: s.items(),
             position: s.position.clone(),
         }
     }
 
     /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
-    fn batches(&self) -> PyBatchIterator {
-        let s = &self.settings;
-        PyBatchIterator {
+    /// ``decode`` (``True``, ``"strict"`` or ``False``) overrides the range's own setting.
+    #[pyo3(signature = (*, decode=None))]
+    fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<PyBatchIterator> {
+        let s = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
+        Ok(PyBatchIterator {
             feed: SyncFeed::new(s.prefetch(s.batches())),
             position: s.position.clone(),
-        }
+            schema: s.schema.clone(),
+        })
     }
 
-    /// The whole (remaining) range as one polars DataFrame.
-    fn to_polars<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let batches = wait(py, collect(self.settings.clone()))?;
-        polars_frame(py, batches, container_schema())
+    /// The whole (remaining) range as one polars DataFrame; ``decode`` as in :meth:`batches`.
+    #[pyo3(signature = (*, decode=None))]
+    fn to_polars<'py>(
+        &self,
+        py: Python<'py>,
+        decode: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
+        let schema = s.schema.clone();
+        let batches = wait(py, collect(s))?;
+        polars_frame(py, batches, schema)
     }
 
     /// Stream the (remaining) range into a Parquet file in constant memory; returns the rows
-    /// written. The file appears only when complete.
-    fn write_parquet(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<u64> {
-        wait(py, write(self.settings.clone(), path))
+    /// written. The file appears only when complete. ``decode`` as in :meth:`batches`.
+    #[pyo3(signature = (path, *, decode=None))]
+    fn write_parquet(
+        &self,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        decode: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
+        let s = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
+        wait(py, write(s, path))
     }
 
     fn __repr__(&self) -> String {
@@ -284,7 +439,7 @@ impl PyRange {
 /// Iterator of container dicts from a :class:`Range`; fetches ahead in the background.
 #[pyclass(frozen, name = "RangeIterator", module = "avax_data._native")]
 pub struct PyRangeIterator {
-    feed: DictFeed,
+    feed: ItemFeed,
     position: Arc<AtomicU64>,
 }
 
@@ -300,8 +455,8 @@ impl PyRangeIterator {
         slf
     }
 
-    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        next_container(&self.feed, py, &self.position)
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.feed.next(py, &self.position)
     }
 
     /// Stop fetching (from any thread); later ``next()`` raises ``StopIteration``.
@@ -315,6 +470,7 @@ impl PyRangeIterator {
 pub struct PyBatchIterator {
     feed: SyncFeed<(u64, RecordBatch), (u64, RecordBatch)>,
     position: Arc<AtomicU64>,
+    schema: SchemaRef,
 }
 
 #[pymethods]
@@ -333,7 +489,7 @@ impl PyBatchIterator {
         match self.feed.next(py, |item, buffer| buffer.push_back(item))? {
             Some((next, batch)) => {
                 self.position.store(next, Ordering::SeqCst);
-                polars_frame(py, vec![batch], container_schema()).map(Some)
+                polars_frame(py, vec![batch], self.schema.clone()).map(Some)
             }
             None => Ok(None),
         }
@@ -352,6 +508,7 @@ pub struct FollowSettings {
     pub start: Option<u64>,
     pub poll_interval: Duration,
     pub max_poll_interval: Duration,
+    pub decode: Option<DecodeMode>,
 }
 
 /// Where a follower stands: the next index to hand out, once known.
@@ -375,8 +532,10 @@ impl FollowPosition {
 }
 
 impl FollowSettings {
-    /// Starts the follower in the background; its anchor lands in `position` once known.
-    fn prefetch(&self, position: &FollowPosition) -> Prefetch<Vec<Container>> {
+    fn stream(
+        &self,
+        position: &FollowPosition,
+    ) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
         let spec = FollowSpec {
             start: self.start,
             poll_interval: self.poll_interval,
@@ -385,12 +544,42 @@ impl FollowSettings {
             chunk: crate::index::MAX_RANGE,
         };
         let anchor = position.clone();
-        let stream = follow(self.chain.clone(), spec, move |start| anchor.set(start));
+        follow(self.chain.clone(), spec, move |start| anchor.set(start))
+    }
+
+    fn spawn<T: Send + 'static>(
+        &self,
+        stream: impl Stream<Item = Result<T>> + Send + 'static,
+    ) -> Prefetch<T> {
         Prefetch::spawn(
             crate::runtime::runtime().handle(),
             stream,
             self.chain.concurrency(),
         )
+    }
+
+    /// The sync item feed: dicts of containers, or of decoded rows.
+    fn items(&self, position: &FollowPosition) -> Result<ItemFeed> {
+        Ok(match self.decode {
+            None => ItemFeed::Raw(SyncFeed::new(self.spawn(self.stream(position)))),
+            Some(mode) => {
+                let schema = walk_schema(self.chain.path(), Some(mode))?;
+                let batches = to_batches(self.chain.path(), Some(mode), self.stream(position));
+                ItemFeed::Decoded(SyncFeed::new(self.spawn(batches)), schema)
+            }
+        })
+    }
+
+    /// The async item feed.
+    fn async_items(&self, position: &FollowPosition) -> Result<AsyncFeed<AsyncItemState>> {
+        Ok(match self.decode {
+            None => async_dicts(self.spawn(self.stream(position))),
+            Some(mode) => {
+                let schema = walk_schema(self.chain.path(), Some(mode))?;
+                let batches = to_batches(self.chain.path(), Some(mode), self.stream(position));
+                async_decoded(self.spawn(batches), schema)
+            }
+        })
     }
 }
 
@@ -400,18 +589,18 @@ impl FollowSettings {
 /// until that first poll has answered.
 #[pyclass(frozen, name = "Follow", module = "avax_data._native")]
 pub struct PyFollow {
-    feed: DictFeed,
+    feed: ItemFeed,
     position: FollowPosition,
 }
 
 impl PyFollow {
     /// Starts following in the background.
-    pub fn new(settings: FollowSettings) -> Self {
+    pub fn new(settings: FollowSettings) -> Result<Self> {
         let position = FollowPosition::default();
-        PyFollow {
-            feed: SyncFeed::new(settings.prefetch(&position)),
+        Ok(PyFollow {
+            feed: settings.items(&position)?,
             position,
-        }
+        })
     }
 }
 
@@ -427,8 +616,8 @@ impl PyFollow {
         slf
     }
 
-    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        next_container(&self.feed, py, &self.position.next)
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.feed.next(py, &self.position.next)
     }
 
     /// Stop following (from any thread); later ``next()`` raises ``StopIteration``.
@@ -439,10 +628,38 @@ impl PyFollow {
 
 // ---- async twins ----
 
-/// State of an async dict iterator, shared with the awaitables it hands out.
-struct AsyncDictState {
-    prefetch: Option<Prefetch<Vec<Container>>>,
-    buffer: VecDeque<Container>,
+/// State of an async item iterator, shared with the awaitables it hands out: containers as
+/// they came, or decoded batches turned into dicts a batch at a time.
+pub(super) enum AsyncItemState {
+    /// Container dicts.
+    Raw {
+        prefetch: Option<Prefetch<Vec<Container>>>,
+        buffer: VecDeque<Container>,
+    },
+    /// Decoded rows with their index.
+    Decoded {
+        prefetch: Option<Prefetch<(u64, RecordBatch)>>,
+        buffer: VecDeque<(u64, Py<PyAny>)>,
+        schema: SchemaRef,
+    },
+}
+
+/// One item of an async iterator, converted when it reaches Python.
+pub(super) enum ItemOut {
+    Container(ContainerOut),
+    Row(Py<PyAny>),
+}
+
+impl<'py> IntoPyObject<'py> for ItemOut {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        match self {
+            ItemOut::Container(c) => c.into_pyobject(py).map(Bound::into_any),
+            ItemOut::Row(row) => Ok(row.into_bound(py)),
+        }
+    }
 }
 
 /// Shared machinery of the async iterators: one awaited step at a time, `close()` from anywhere.
@@ -473,10 +690,10 @@ pub(super) fn stop_async() -> PyErr {
     PyStopAsyncIteration::new_err(())
 }
 
-fn async_dicts(prefetch: Prefetch<Vec<Container>>) -> AsyncFeed<AsyncDictState> {
+fn async_dicts(prefetch: Prefetch<Vec<Container>>) -> AsyncFeed<AsyncItemState> {
     let abort = prefetch.abort_handle();
     AsyncFeed::new(
-        AsyncDictState {
+        AsyncItemState::Raw {
             prefetch: Some(prefetch),
             buffer: VecDeque::new(),
         },
@@ -484,34 +701,84 @@ fn async_dicts(prefetch: Prefetch<Vec<Container>>) -> AsyncFeed<AsyncDictState> 
     )
 }
 
-/// The next container of an async dict feed, advancing `position`.
+fn async_decoded(
+    prefetch: Prefetch<(u64, RecordBatch)>,
+    schema: SchemaRef,
+) -> AsyncFeed<AsyncItemState> {
+    let abort = prefetch.abort_handle();
+    AsyncFeed::new(
+        AsyncItemState::Decoded {
+            prefetch: Some(prefetch),
+            buffer: VecDeque::new(),
+            schema,
+        },
+        abort,
+    )
+}
+
+/// The next item of an async feed, advancing `position`.
 async fn next_dict(
-    state: Arc<tokio::sync::Mutex<AsyncDictState>>,
+    state: Arc<tokio::sync::Mutex<AsyncItemState>>,
     closed: Arc<AtomicBool>,
     position: Arc<AtomicU64>,
-) -> PyResult<ContainerOut> {
+) -> PyResult<ItemOut> {
     let mut state = state.lock().await;
     loop {
         if closed.load(Ordering::SeqCst) {
-            state.prefetch = None;
-            return Err(stop_async());
-        }
-        if let Some(c) = state.buffer.pop_front() {
-            position.store(c.index + 1, Ordering::SeqCst);
-            return Ok(ContainerOut(c));
-        }
-        let Some(prefetch) = state.prefetch.as_mut() else {
-            return Err(stop_async());
-        };
-        match prefetch.next().await {
-            Some(Ok(batch)) => state.buffer.extend(batch),
-            Some(Err(e)) => {
-                state.prefetch = None;
-                return Err(to_py(e));
+            match &mut *state {
+                AsyncItemState::Raw { prefetch, .. } => *prefetch = None,
+                AsyncItemState::Decoded { prefetch, .. } => *prefetch = None,
             }
-            None => {
-                state.prefetch = None;
-                return Err(stop_async());
+            return Err(stop_async());
+        }
+        match &mut *state {
+            AsyncItemState::Raw { prefetch, buffer } => {
+                if let Some(c) = buffer.pop_front() {
+                    position.store(c.index + 1, Ordering::SeqCst);
+                    return Ok(ItemOut::Container(ContainerOut(c)));
+                }
+                let Some(feed) = prefetch.as_mut() else {
+                    return Err(stop_async());
+                };
+                match feed.next().await {
+                    Some(Ok(batch)) => buffer.extend(batch),
+                    Some(Err(e)) => {
+                        *prefetch = None;
+                        return Err(to_py(e));
+                    }
+                    None => {
+                        *prefetch = None;
+                        return Err(stop_async());
+                    }
+                }
+            }
+            AsyncItemState::Decoded {
+                prefetch,
+                buffer,
+                schema,
+            } => {
+                if let Some((index, row)) = buffer.pop_front() {
+                    position.store(index + 1, Ordering::SeqCst);
+                    return Ok(ItemOut::Row(row));
+                }
+                let Some(feed) = prefetch.as_mut() else {
+                    return Err(stop_async());
+                };
+                match feed.next().await {
+                    Some(Ok((_, batch))) => {
+                        let indices = batch_indices(&batch);
+                        let rows = Python::attach(|py| frame_dicts(py, batch, schema.clone()))?;
+                        buffer.extend(indices.into_iter().zip(rows));
+                    }
+                    Some(Err(e)) => {
+                        *prefetch = None;
+                        return Err(to_py(e));
+                    }
+                    None => {
+                        *prefetch = None;
+                        return Err(stop_async());
+                    }
+                }
             }
         }
     }
@@ -553,38 +820,59 @@ impl PyAsyncRange {
     fn __aiter__(&self) -> PyAsyncRangeIterator {
         let s = &self.settings;
         PyAsyncRangeIterator {
-            feed: async_dicts(s.prefetch(s.containers())),
+            feed: s.async_items(),
             position: s.position.clone(),
         }
     }
 
-    /// ``async for`` over polars DataFrames of up to ``batch_size`` rows.
-    fn batches(&self) -> PyAsyncBatchIterator {
-        let s = &self.settings;
+    /// ``async for`` over polars DataFrames of up to ``batch_size`` rows; ``decode`` as in
+    /// :meth:`Range.batches`.
+    #[pyo3(signature = (*, decode=None))]
+    fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncBatchIterator> {
+        let s = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
         let prefetch = s.prefetch(s.batches());
         let abort = prefetch.abort_handle();
-        PyAsyncBatchIterator {
+        Ok(PyAsyncBatchIterator {
             feed: AsyncFeed::new(Some(prefetch), abort),
             position: s.position.clone(),
-        }
+            schema: s.schema.clone(),
+        })
     }
 
-    /// The whole (remaining) range as one polars DataFrame (awaitable).
-    fn to_polars<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let settings = self.settings.clone();
+    /// The whole (remaining) range as one polars DataFrame (awaitable); ``decode`` as in
+    /// :meth:`Range.batches`.
+    #[pyo3(signature = (*, decode=None))]
+    fn to_polars<'py>(
+        &self,
+        py: Python<'py>,
+        decode: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let settings = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
         awaitable(py, async move {
+            let schema = settings.schema.clone();
             let batches = collect(settings).await.map_err(to_py)?;
-            Ok(FrameOut(batches, container_schema()))
+            Ok(FrameOut(batches, schema))
         })
     }
 
     /// Stream the (remaining) range into a Parquet file (awaitable); returns the rows written.
+    #[pyo3(signature = (path, *, decode=None))]
     fn write_parquet<'py>(
         &self,
         py: Python<'py>,
         path: std::path::PathBuf,
+        decode: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let settings = self.settings.clone();
+        let settings = self
+            .settings
+            .with_decode(decode_override(decode)?)
+            .map_err(to_py)?;
         awaitable(
             py,
             async move { write(settings, path).await.map_err(to_py) },
@@ -599,7 +887,7 @@ impl PyAsyncRange {
 /// Async iterator of container dicts from an :class:`AsyncRange`.
 #[pyclass(frozen, name = "AsyncRangeIterator", module = "avax_data._native")]
 pub struct PyAsyncRangeIterator {
-    feed: AsyncFeed<AsyncDictState>,
+    feed: AsyncFeed<AsyncItemState>,
     position: Arc<AtomicU64>,
 }
 
@@ -637,6 +925,7 @@ impl PyAsyncRangeIterator {
 pub struct PyAsyncBatchIterator {
     feed: AsyncFeed<Option<Prefetch<(u64, RecordBatch)>>>,
     position: Arc<AtomicU64>,
+    schema: SchemaRef,
 }
 
 #[pymethods]
@@ -652,10 +941,11 @@ impl PyAsyncBatchIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, position) = (
+        let (state, closed, position, schema) = (
             self.feed.state.clone(),
             self.feed.closed.clone(),
             self.position.clone(),
+            self.schema.clone(),
         );
         awaitable(py, async move {
             let mut state = state.lock().await;
@@ -669,7 +959,7 @@ impl PyAsyncBatchIterator {
             match prefetch.next().await {
                 Some(Ok((next, batch))) => {
                     position.store(next, Ordering::SeqCst);
-                    Ok(FrameOut(vec![batch], container_schema()))
+                    Ok(FrameOut(vec![batch], schema))
                 }
                 Some(Err(e)) => {
                     *state = None;
@@ -692,18 +982,18 @@ impl PyAsyncBatchIterator {
 /// Async twin of :class:`Follow`.
 #[pyclass(frozen, name = "AsyncFollow", module = "avax_data._native")]
 pub struct PyAsyncFollow {
-    feed: AsyncFeed<AsyncDictState>,
+    feed: AsyncFeed<AsyncItemState>,
     position: FollowPosition,
 }
 
 impl PyAsyncFollow {
     /// Starts following in the background.
-    pub fn new(settings: FollowSettings) -> Self {
+    pub fn new(settings: FollowSettings) -> Result<Self> {
         let position = FollowPosition::default();
-        PyAsyncFollow {
-            feed: async_dicts(settings.prefetch(&position)),
+        Ok(PyAsyncFollow {
+            feed: settings.async_items(&position)?,
             position,
-        }
+        })
     }
 }
 

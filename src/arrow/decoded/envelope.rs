@@ -26,13 +26,13 @@ pub struct EnvelopeRow {
     pub epoch: Option<Epoch>,
     /// Proposer NodeID bytes (signed blocks).
     pub proposer: Option<[u8; 20]>,
-    /// The inner block's own id.
-    pub inner_id: [u8; 32],
+    /// The inner block's own id (`None` when the inner block did not decode).
+    pub inner_id: Option<[u8; 32]>,
 }
 
 impl EnvelopeRow {
     /// The row of a parsed envelope whose inner block has id `inner_id`.
-    pub fn of(env: &Envelope<'_>, inner_id: [u8; 32]) -> Self {
+    pub fn of(env: &Envelope<'_>, inner_id: Option<[u8; 32]>) -> Self {
         EnvelopeRow {
             kind: env.kind.name(),
             parent_id: Some(env.parent_id),
@@ -46,7 +46,15 @@ impl EnvelopeRow {
 
     /// The row of a raw pre-fork block.
     pub fn pre_fork(inner_id: [u8; 32]) -> Self {
-        EnvelopeRow { kind: "pre_fork", parent_id: None, time: None, pchain_height: None, epoch: None, proposer: None, inner_id }
+        EnvelopeRow {
+            kind: "pre_fork",
+            parent_id: None,
+            time: None,
+            pchain_height: None,
+            epoch: None,
+            proposer: None,
+            inner_id: Some(inner_id),
+        }
     }
 
     /// Whether its times fit nanosecond timestamps (hostile bytes may say otherwise).
@@ -103,15 +111,22 @@ impl RowColumns for EnvelopeColumns {
     fn append(&mut self, row: Option<&EnvelopeRow>) {
         let ns = |s: i64| seconds_to_ns(i128::from(s));
         self.kind.append_option(row.map(|r| r.kind));
-        self.parent_id.append_option(row.and_then(|r| r.parent_id).map(|p| cb58_id(&p)));
-        self.time.append_option(row.and_then(|r| r.time).and_then(ns));
-        self.pchain_height.append_option(row.and_then(|r| r.pchain_height));
+        self.parent_id
+            .append_option(row.and_then(|r| r.parent_id).map(|p| cb58_id(&p)));
+        self.time
+            .append_option(row.and_then(|r| r.time).and_then(ns));
+        self.pchain_height
+            .append_option(row.and_then(|r| r.pchain_height));
         let epoch = row.and_then(|r| r.epoch);
-        self.epoch_pchain_height.append_option(epoch.map(|e| e.pchain_height));
+        self.epoch_pchain_height
+            .append_option(epoch.map(|e| e.pchain_height));
         self.epoch_number.append_option(epoch.map(|e| e.number));
-        self.epoch_start_time.append_option(epoch.and_then(|e| ns(e.start_time)));
-        self.proposer.append_option(row.and_then(|r| r.proposer).map(|p| node_id(&p)));
-        self.inner_id.append_option(row.map(|r| cb58_id(&r.inner_id)));
+        self.epoch_start_time
+            .append_option(epoch.and_then(|e| ns(e.start_time)));
+        self.proposer
+            .append_option(row.and_then(|r| r.proposer).map(|p| node_id(&p)));
+        self.inner_id
+            .append_option(row.and_then(|r| r.inner_id).map(|id| cb58_id(&id)));
     }
 
     fn finish(&mut self) -> Vec<ArrayRef> {

@@ -34,9 +34,9 @@ pub fn check_decodable(path: IndexPath) -> Result<()> {
     match path {
         IndexPath::CBlock => Ok(()),
         other => Err(Error::invalid(
-            "decode",
-            format!("True for {other}"),
-            "decoding is available for C/block, P/block, X/block and X/tx; X/vtx vertices have no published layout",
+            "path",
+            format!("'{other}'"),
+            "an index with a decoder (C/block, P/block, X/block, X/tx): X/vtx vertices have no published layout",
         )),
     }
 }
@@ -49,82 +49,207 @@ fn base_fields() -> Vec<FieldRef> {
     ]
 }
 
-/// The schema of decoded frames of `path`.
-pub fn decoded_schema(path: IndexPath) -> Result<SchemaRef> {
+/// The typed columns of `path` (envelope, inner, `decode_error`), without the node's columns.
+fn typed_fields(path: IndexPath) -> Result<Vec<FieldRef>> {
     check_decodable(path)?;
-    let mut fields = base_fields();
-    fields.extend(EnvelopeColumns::fields());
+    let mut fields = EnvelopeColumns::fields();
     fields.extend(CBlockColumns::fields());
     fields.push(field("decode_error", DataType::Utf8View));
+    Ok(fields)
+}
+
+/// The schema of decoded frames of `path`: `id`, `timestamp`, `index`, the typed columns,
+/// `decode_error` and `bytes`.
+pub fn decoded_schema(path: IndexPath) -> Result<SchemaRef> {
+    let mut fields = base_fields();
+    fields.extend(typed_fields(path)?);
     fields.push(Arc::new(Field::new("bytes", DataType::BinaryView, false)));
     Ok(Arc::new(Schema::new(fields)))
 }
 
-/// Splits a block container into its envelope (or the pre-fork marker) and its inner C-chain
+/// The schema of [`decode_bytes`]: the typed columns, `decode_error` and `bytes`.
+pub fn bytes_schema(path: IndexPath) -> Result<SchemaRef> {
+    let mut fields = typed_fields(path)?;
+    fields.push(Arc::new(Field::new("bytes", DataType::BinaryView, false)));
+    Ok(Arc::new(Schema::new(fields)))
+}
+
+/// What decoding one container gave: the envelope alone when the inner block failed, so the
+/// row keeps what could be read.
+pub struct Decoded<I> {
+    /// The envelope (block indexes), when it parsed or the block is pre-fork.
+    pub envelope: Option<EnvelopeRow>,
+    /// The inner block or transaction, or why it failed.
+    pub inner: std::result::Result<I, DecodeError>,
+}
+
+/// Splits a C/block container into its envelope (or the pre-fork marker) and its inner coreth
 /// block, as the node does: the envelope first, else the raw block.
-pub fn decode_c_container(bytes: &[u8]) -> std::result::Result<(EnvelopeRow, cchain::CBlock), DecodeError> {
+pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
+    let decoded = split_c_container(bytes);
+    if decoded.envelope.as_ref().is_some_and(|e| !e.times_fit()) {
+        return Decoded {
+            envelope: None,
+            inner: Err(time_error(0)),
+        };
+    }
+    decoded
+}
+
+fn split_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
     match proposervm::parse(bytes) {
-        Ok(env) => {
-            let block = cchain::decode_block(env.inner).map_err(|e| e.shifted(env.inner_offset))?;
-            Ok((EnvelopeRow::of(&env, block.hash), block))
-        }
-        Err(_) => {
-            let block = cchain::decode_block(bytes)?;
-            Ok((EnvelopeRow::pre_fork(block.hash), block))
-        }
+        Ok(env) => match cchain::decode_block(env.inner) {
+            Ok(block) if times_fit(&block) => Decoded {
+                envelope: Some(EnvelopeRow::of(&env, Some(block.hash))),
+                inner: Ok(block),
+            },
+            Ok(_) => Decoded {
+                envelope: Some(EnvelopeRow::of(&env, None)),
+                inner: Err(time_error(env.inner_offset)),
+            },
+            Err(e) => Decoded {
+                envelope: Some(EnvelopeRow::of(&env, None)),
+                inner: Err(e.shifted(env.inner_offset)),
+            },
+        },
+        Err(_) => match cchain::decode_block(bytes) {
+            Ok(block) if times_fit(&block) => Decoded {
+                envelope: Some(EnvelopeRow::pre_fork(block.hash)),
+                inner: Ok(block),
+            },
+            Ok(_) => Decoded {
+                envelope: None,
+                inner: Err(time_error(0)),
+            },
+            Err(e) => Decoded {
+                envelope: None,
+                inner: Err(e),
+            },
+        },
     }
 }
 
-fn checked_c(bytes: &[u8]) -> std::result::Result<(EnvelopeRow, cchain::CBlock), DecodeError> {
-    let (envelope, block) = decode_c_container(bytes)?;
-    if !envelope.times_fit() || !times_fit(&block) {
-        return Err(DecodeError::new(0, "a block time is outside the range of nanosecond timestamps"));
+fn time_error(offset: usize) -> DecodeError {
+    DecodeError::new(
+        offset,
+        "a block time is outside the range of nanosecond timestamps",
+    )
+}
+
+/// Builders of the typed columns, `decode_error` and `bytes` of one index.
+struct TypedColumns {
+    path: IndexPath,
+    mode: DecodeMode,
+    envelope: EnvelopeColumns,
+    inner: CBlockColumns,
+    errors: StringViewBuilder,
+    bytes: BinaryViewBuilder,
+}
+
+impl TypedColumns {
+    fn new(path: IndexPath, mode: DecodeMode, n: usize) -> Self {
+        TypedColumns {
+            path,
+            mode,
+            envelope: EnvelopeColumns::with_capacity(n),
+            inner: CBlockColumns::with_capacity(n),
+            errors: StringViewBuilder::with_capacity(n),
+            bytes: BinaryViewBuilder::with_capacity(n),
+        }
     }
-    Ok((envelope, block))
+
+    /// Decodes and appends one container; `who` gives its position text, index and id for a
+    /// strict-mode error.
+    fn append(
+        &mut self,
+        bytes: &[u8],
+        who: impl FnOnce() -> (String, Option<u64>, Option<String>),
+    ) -> Result<()> {
+        let decoded = decode_c_container(bytes);
+        let envelope = decoded.envelope;
+        match decoded.inner {
+            Ok(block) => {
+                self.envelope.append(envelope.as_ref());
+                self.inner.append(Some(&block));
+                self.errors.append_null();
+            }
+            Err(e) if self.mode == DecodeMode::Strict => {
+                let (position, index, id) = who();
+                return Err(Error::ContainerDecode {
+                    path: self.path.to_string(),
+                    position,
+                    index,
+                    id,
+                    offset: e.offset,
+                    message: e.message,
+                });
+            }
+            Err(e) => {
+                self.envelope.append(envelope.as_ref());
+                self.inner.append(None);
+                self.errors.append_value(e.to_string());
+            }
+        }
+        self.bytes.append_value(bytes);
+        Ok(())
+    }
+
+    fn finish(mut self, columns: &mut Vec<ArrayRef>) {
+        columns.extend(self.envelope.finish());
+        columns.extend(self.inner.finish());
+        columns.push(Arc::new(self.errors.finish()));
+        columns.push(Arc::new(self.bytes.finish()));
+    }
 }
 
 /// Decodes containers of `path` into one record batch of [`decoded_schema`].
-pub fn decode_containers(path: IndexPath, containers: &[Container], mode: DecodeMode) -> Result<RecordBatch> {
+pub fn decode_containers(
+    path: IndexPath,
+    containers: &[Container],
+    mode: DecodeMode,
+) -> Result<RecordBatch> {
     let schema = decoded_schema(path)?;
     let n = containers.len();
     let mut id = StringViewBuilder::with_capacity(n);
     let mut timestamp = timestamp_builder(n);
     let mut index = UInt64Builder::with_capacity(n);
-    let mut envelope = EnvelopeColumns::with_capacity(n);
-    let mut inner = CBlockColumns::with_capacity(n);
-    let mut errors = StringViewBuilder::with_capacity(n);
-    let mut bytes = BinaryViewBuilder::with_capacity(n);
+    let mut typed = TypedColumns::new(path, mode, n);
     for c in containers {
         id.append_value(&c.id);
         timestamp.append_value(c.timestamp_ns);
         index.append_value(c.index);
-        bytes.append_value(&c.bytes);
-        match checked_c(&c.bytes) {
-            Ok((env, block)) => {
-                envelope.append(Some(&env));
-                inner.append(Some(&block));
-                errors.append_null();
-            }
-            Err(e) if mode == DecodeMode::Strict => {
-                return Err(Error::Decode {
-                    message: format!("{path} container {} ({}): {e}", c.index, c.id),
-                    url: String::new(),
-                    body: String::new(),
-                })
-            }
-            Err(e) => {
-                envelope.append(None);
-                inner.append(None);
-                errors.append_value(e.to_string());
-            }
-        }
+        typed.append(&c.bytes, || {
+            (
+                format!("container {} ({})", c.index, c.id),
+                Some(c.index),
+                Some(c.id.clone()),
+            )
+        })?;
     }
-    let mut columns: Vec<ArrayRef> = vec![Arc::new(id.finish()), Arc::new(timestamp.finish()), Arc::new(index.finish())];
-    columns.extend(envelope.finish());
-    columns.extend(inner.finish());
-    columns.push(Arc::new(errors.finish()));
-    columns.push(Arc::new(bytes.finish()));
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(id.finish()),
+        Arc::new(timestamp.finish()),
+        Arc::new(index.finish()),
+    ];
+    typed.finish(&mut columns);
     Ok(RecordBatch::try_new(schema, columns).expect("columns match the decoded schema"))
+}
+
+/// Decodes container bytes a caller already has (without the index API's checksum) into one
+/// record batch of [`bytes_schema`], one row per item, in order.
+pub fn decode_bytes<'a>(
+    path: IndexPath,
+    items: impl ExactSizeIterator<Item = &'a [u8]>,
+    mode: DecodeMode,
+) -> Result<RecordBatch> {
+    let schema = bytes_schema(path)?;
+    let mut typed = TypedColumns::new(path, mode, items.len());
+    for (position, bytes) in items.enumerate() {
+        typed.append(bytes, || (format!("item {position}"), None, None))?;
+    }
+    let mut columns = Vec::new();
+    typed.finish(&mut columns);
+    Ok(RecordBatch::try_new(schema, columns).expect("columns match the bytes schema"))
 }
 
 #[cfg(test)]
@@ -135,28 +260,51 @@ mod tests {
     use arrow_array::Array;
 
     fn vector_bytes(name_prefix: &str) -> Vec<u8> {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
-            .unwrap();
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/decode/cchain_blocks.json"
+        ))
+        .unwrap();
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let v = doc["vectors"].as_array().unwrap().iter().find(|v| v["name"].as_str().unwrap().starts_with(name_prefix));
+        let v = doc["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"].as_str().unwrap().starts_with(name_prefix));
         hex::decode(v.unwrap()["hex"].as_str().unwrap()).unwrap()
     }
 
     fn container(index: u64, bytes: Vec<u8>) -> Container {
-        Container { id: format!("id{index}"), bytes, timestamp_ns: 1_000 + index as i64, index, encoding: "hex".into() }
+        Container {
+            id: format!("id{index}"),
+            bytes,
+            timestamp_ns: 1_000 + index as i64,
+            index,
+            encoding: "hex".into(),
+        }
     }
 
     #[test]
     fn a_bad_container_keeps_its_row_or_fails_the_batch_in_strict_mode() {
         let good = vector_bytes("synchronoustest block 20");
-        let containers = vec![container(7, good.clone()), container(8, vec![0xde, 0xad]), container(9, good)];
+        let containers = vec![
+            container(7, good.clone()),
+            container(8, vec![0xde, 0xad]),
+            container(9, good),
+        ];
         let batch = decode_containers(IndexPath::CBlock, &containers, DecodeMode::Lenient).unwrap();
         assert_eq!(batch.num_rows(), 3);
         let col = |name: &str| batch.column_by_name(name).unwrap().clone();
-        assert_eq!(col("index").as_primitive::<UInt64Type>().values().to_vec(), vec![7, 8, 9]);
+        assert_eq!(
+            col("index").as_primitive::<UInt64Type>().values().to_vec(),
+            vec![7, 8, 9]
+        );
         let number = col("number");
         let number = number.as_primitive::<UInt64Type>();
-        assert_eq!((number.value(0), number.is_null(1), number.value(2)), (20, true, 20));
+        assert_eq!(
+            (number.value(0), number.is_null(1), number.value(2)),
+            (20, true, 20)
+        );
         let errors = col("decode_error");
         let errors = errors.as_string_view();
         assert!(errors.is_null(0) && errors.is_null(2));
@@ -170,8 +318,39 @@ mod tests {
         let txs = col("transactions");
         assert_eq!(txs.as_list::<i32>().value(0).len(), 1);
         assert!(txs.is_null(1));
-        let err = decode_containers(IndexPath::CBlock, &containers, DecodeMode::Strict).unwrap_err();
-        assert!(matches!(err, Error::Decode { ref message, .. } if message.starts_with("C/block container 8 (id8): ")), "{err}");
-        assert!(matches!(decoded_schema(IndexPath::XVtx), Err(Error::InvalidArgument { .. })));
+        let err =
+            decode_containers(IndexPath::CBlock, &containers, DecodeMode::Strict).unwrap_err();
+        assert!(
+            matches!(err, Error::ContainerDecode { index: Some(8), .. }),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with("could not decode C/block container 8 (id8): "),
+            "{err}"
+        );
+        assert!(matches!(
+            decoded_schema(IndexPath::XVtx),
+            Err(Error::InvalidArgument { .. })
+        ));
+        let raw = decode_bytes(
+            IndexPath::CBlock,
+            [containers[0].bytes.as_slice(), &[1, 2]].into_iter(),
+            DecodeMode::Lenient,
+        )
+        .unwrap();
+        assert_eq!(raw.num_rows(), 2);
+        assert_eq!(raw.schema().field(0).name(), "block_kind");
+        let err = decode_bytes(
+            IndexPath::CBlock,
+            [&[1u8, 2][..]].into_iter(),
+            DecodeMode::Strict,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("could not decode C/block item 0: "),
+            "{err}"
+        );
     }
 }

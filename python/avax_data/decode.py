@@ -1,0 +1,115 @@
+"""Decoding container bytes you already have, and the transaction table of decoded blocks.
+
+Walks decode on their own with ``decode=True`` (``chain.range(..., decode=True).to_polars()``);
+this module serves bytes that came from elsewhere (a saved Parquet file of raw containers, a
+capture) and turns the ``transactions`` list column of decoded C-chain blocks into one row per
+transaction.
+
+Bytes are the container without the Index API's 4-byte checksum, as :class:`Chain` hands them
+out in ``bytes``. Each index has its own decoder: ``C/block``, ``P/block``, ``X/block`` and
+``X/tx`` (``X/vtx`` has no published layout).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from . import _native
+
+__all__ = ["decode_container", "decode_frame", "transactions"]
+
+
+def decode_container(path: str, data: bytes, *, strict: bool = False) -> dict[str, Any]:
+    """Decode one container's bytes into a dict of the decoded frame's columns.
+
+    Args:
+        path: the index the bytes come from, e.g. ``"C/block"``.
+        data: the container bytes (checksum stripped).
+        strict: raise ``DecodeError`` instead of returning a row with ``decode_error`` set.
+
+    Returns:
+        A dict: the envelope columns for block indexes (``block_kind``, ``parent_id``,
+        ``proposer``, ...), the inner block's or transaction's columns, ``decode_error``
+        (``None`` when decoding succeeded) and ``bytes``.
+
+    Raises:
+        InvalidParameterError: an unknown path, or ``X/vtx``.
+        DecodeError: with ``strict=True``, bytes that do not decode.
+
+    Example::
+
+        >>> import avax_data as ad
+        >>> ad.decode_container("C/block", b"\\x00")["decode_error"] is not None
+        True
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise _invalid("data", data, "bytes")
+    frame = _native.decode_bytes(path, [bytes(data)], strict=strict)
+    return frame.row(0, named=True)
+
+
+def decode_frame(
+    path: str, frame: pl.DataFrame, *, column: str = "bytes", strict: bool = False
+) -> pl.DataFrame:
+    """Decode a DataFrame's column of container bytes; the other columns are kept in front.
+
+    ``frame`` is typically a raw walk saved earlier (``range(...).write_parquet(...)``, read back
+    with ``pl.read_parquet``). Decoded columns that clash with existing ones replace them.
+
+    Args:
+        path: the index the bytes come from, e.g. ``"P/block"``.
+        frame: a polars DataFrame with a Binary column of container bytes.
+        column: the name of that column.
+        strict: raise ``DecodeError`` on the first row that does not decode.
+
+    Raises:
+        InvalidParameterError: an unknown path, ``X/vtx``, a missing or non-binary column.
+        DecodeError: with ``strict=True``, a row that does not decode.
+    """
+    if not isinstance(frame, pl.DataFrame):
+        raise _invalid("frame", frame, "a polars DataFrame")
+    if column not in frame.columns or frame.schema[column] != pl.Binary:
+        raise _invalid("column", column, f"a Binary column of the frame (columns: {frame.columns})")
+    if frame[column].null_count():
+        raise _invalid("column", column, "a column without nulls")
+    decoded = _native.decode_bytes(path, frame[column].to_list(), strict=strict)
+    decoded = decoded.drop("bytes")
+    kept = frame.drop([c for c in decoded.columns if c in frame.columns])
+    return pl.concat([kept, decoded], how="horizontal")
+
+
+def transactions(blocks: pl.DataFrame) -> pl.DataFrame:
+    """One row per transaction of decoded C-chain blocks, in block and position order.
+
+    Args:
+        blocks: a decoded ``C/block`` frame (``decode=True``), with its ``transactions`` column.
+
+    Returns:
+        The transaction columns: ``block_number``, ``position``, ``hash``, ``type``,
+        ``chain_id``, ``nonce``, ``to``, ``value`` (lossless ``Decimal(38, 0)`` wei), ``gas``,
+        ``gas_price``, ``max_fee_per_gas``, ``max_priority_fee_per_gas``, ``input_len``,
+        ``access_list_len``, ``max_fee_per_blob_gas``, ``blob_hash_count``,
+        ``authorization_count``; blocks without transactions (or that did not decode) add none.
+
+    Raises:
+        InvalidParameterError: a frame without a ``transactions`` list column.
+    """
+    if not isinstance(blocks, pl.DataFrame) or "transactions" not in blocks.columns:
+        raise _invalid("blocks", type(blocks).__name__, "a decoded C/block DataFrame with a 'transactions' column")
+    return (
+        blocks.select("transactions")
+        .explode("transactions")
+        .drop_nulls("transactions")
+        .unnest("transactions")
+    )
+
+
+def _invalid(param: str, value: object, allowed: str) -> Exception:
+    from .exceptions import InvalidParameterError
+
+    shown = repr(value)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return InvalidParameterError(f"invalid {param}={shown}: {allowed}", param=param, value=value, allowed=allowed)
