@@ -2,17 +2,27 @@
 
 import datetime
 import os
-from typing import Any, AsyncIterator, Iterator, Mapping, Sequence, TypedDict, final
+from typing import Any, AsyncIterator, Iterator, Literal, Mapping, Sequence, TypeAlias, TypedDict, final, overload
 
 import polars as pl
 
 __version__: str
 
+Decode: TypeAlias = bool | Literal["strict"] | None
+"""``decode=``: ``False``/``None`` raw containers, ``True`` decoded rows with ``decode_error``, ``"strict"`` raise."""
+
+DecodedRow: TypeAlias = dict[str, Any]
+"""A decoded container: ``id``, ``timestamp``, ``index``, the typed columns, ``decode_error``, ``bytes``."""
+
+def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
+    """Decode container bytes (checksum stripped) of index ``path`` into a DataFrame, one row per item."""
+
 class Container(TypedDict):
     """A container (block, vertex or transaction) as the node's index returns it."""
 
     id: str
-    """CB58 id; verified to be cb58(sha256(bytes)) unless ``verify_ids=False``."""
+    """CB58 id; verified by the rule of its index (sha256 of the bytes, of a signed block without its
+    signature, or the Ethereum hash of a pre-fork C-chain block) unless ``verify_ids=False``."""
     bytes: bytes
     """Container bytes, checksum verified and stripped."""
     timestamp: datetime.datetime
@@ -61,9 +71,23 @@ class Chain:
     @property
     def path(self) -> str:
         """The short path, e.g. ``C/block``."""
-    def last_accepted(self) -> Container:
-        """``index.getLastAccepted``: the most recently accepted container."""
-    def container(self, index: int | None = None, *, id: str | None = None) -> Container:
+    @overload
+    def last_accepted(self, *, decode: Literal[False, None] = None) -> Container: ...
+    @overload
+    def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow: ...
+    def last_accepted(self, *, decode: Decode = None) -> Container | DecodedRow:
+        """``index.getLastAccepted``: the most recently accepted container (decoded with ``decode=True``)."""
+    @overload
+    def container(
+        self, index: int | None = None, *, id: str | None = None, decode: Literal[False, None] = None
+    ) -> Container: ...
+    @overload
+    def container(
+        self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]
+    ) -> DecodedRow: ...
+    def container(
+        self, index: int | None = None, *, id: str | None = None, decode: Decode = None
+    ) -> Container | DecodedRow:
         """``index.getContainerByIndex`` (``index=``) or ``index.getContainerByID`` (``id=``)."""
     def container_range(self, start: int, count: int) -> list[Container]:
         """``index.getContainerRange``: one call, ``count`` in [0, 1024]; 0 answers ``[]`` locally."""
@@ -78,6 +102,7 @@ class Chain:
         *,
         concurrency: int | None = None,
         batch_size: int = 1024,
+        decode: Decode = None,
     ) -> Range:
         """A lazy walk over ``[start, start+count)``, or to the tip seen when the walk starts."""
     def follow(
@@ -86,6 +111,7 @@ class Chain:
         *,
         poll_interval: float = 1.0,
         max_poll_interval: float = 30.0,
+        decode: Decode = None,
     ) -> Follow:
         """An endless iterator of newly accepted containers from ``start`` (default: after the tip)."""
 
@@ -107,11 +133,11 @@ class Range:
     def next_index(self) -> int:
         """The first index not yet handed out: where the next iteration resumes."""
     def __iter__(self) -> RangeIterator: ...
-    def batches(self) -> BatchIterator:
-        """Iterate polars DataFrames of up to ``batch_size`` rows."""
-    def to_polars(self) -> pl.DataFrame:
+    def batches(self, *, decode: Decode = None) -> BatchIterator:
+        """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
+    def to_polars(self, *, decode: Decode = None) -> pl.DataFrame:
         """The whole (remaining) range as one DataFrame."""
-    def write_parquet(self, path: str | os.PathLike[str]) -> int:
+    def write_parquet(self, path: str | os.PathLike[str], *, decode: Decode = None) -> int:
         """Stream the (remaining) range into a Parquet file in constant memory; returns rows written."""
 
 @final
@@ -187,8 +213,10 @@ class AsyncChain:
 
     @property
     def path(self) -> str: ...
-    async def last_accepted(self) -> Container: ...
-    async def container(self, index: int | None = None, *, id: str | None = None) -> Container: ...
+    async def last_accepted(self, *, decode: Decode = None) -> Container | DecodedRow: ...
+    async def container(
+        self, index: int | None = None, *, id: str | None = None, decode: Decode = None
+    ) -> Container | DecodedRow: ...
     async def container_range(self, start: int, count: int) -> list[Container]: ...
     async def index_of(self, id: str) -> int: ...
     async def is_accepted(self, id: str) -> bool: ...
@@ -199,6 +227,7 @@ class AsyncChain:
         *,
         concurrency: int | None = None,
         batch_size: int = 1024,
+        decode: Decode = None,
     ) -> AsyncRange: ...
     def follow(
         self,
@@ -206,6 +235,7 @@ class AsyncChain:
         *,
         poll_interval: float = 1.0,
         max_poll_interval: float = 30.0,
+        decode: Decode = None,
     ) -> AsyncFollow: ...
 
 @final
@@ -219,9 +249,9 @@ class AsyncRange:
     @property
     def next_index(self) -> int: ...
     def __aiter__(self) -> AsyncRangeIterator: ...
-    def batches(self) -> AsyncBatchIterator: ...
-    async def to_polars(self) -> pl.DataFrame: ...
-    async def write_parquet(self, path: str | os.PathLike[str]) -> int: ...
+    def batches(self, *, decode: Decode = None) -> AsyncBatchIterator: ...
+    async def to_polars(self, *, decode: Decode = None) -> pl.DataFrame: ...
+    async def write_parquet(self, path: str | os.PathLike[str], *, decode: Decode = None) -> int: ...
 
 @final
 class AsyncRangeIterator(AsyncIterator[Container]):
