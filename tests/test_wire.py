@@ -75,13 +75,21 @@ def test_real_containers_frame_keeps_nanoseconds(stub: StubNode) -> None:
     assert df["timestamp"].cast(pl.Int64).to_list() == expected_ns
 
 
+def test_tx_bytes_served_as_c_blocks_fail_the_c_chain_id_rule(stub: StubNode) -> None:
+    # X/tx bytes are neither a proposervm envelope nor an RLP block: on C/block no rule holds.
+    with client_for(stub) as c, pytest.raises(ad.IntegrityError) as info:
+        c.chain("C/block").container(0)
+    assert "the bytes are neither a proposervm envelope nor an RLP block" in str(info.value)
+    assert REAL[0]["id"] in str(info.value)
+
+
 def test_request_envelope(stub: StubNode) -> None:
     with client_for(stub, headers={"X-Team": "data-science"}) as c:
         c.chain("X/tx").container(1)
-        c.chain("C/block").container_range(0, 2)
+        c.chain("P/block").container_range(0, 2)
     (path1, headers1, env1), (path2, _, env2) = stub.requests
     assert path1 == "/ext/index/X/tx"
-    assert path2 == "/ext/index/C/block"
+    assert path2 == "/ext/index/P/block"
     assert headers1["content-type"].startswith("application/json")
     assert headers1["x-team"] == "data-science"
     assert env1["jsonrpc"] == "2.0"
