@@ -1,8 +1,10 @@
 //! The node's Index RPC: paths, container model, JSON-RPC calls and range walks.
 
 pub mod cb58;
+pub mod chunk;
 pub mod client;
 pub mod container;
+pub mod cursor;
 pub mod path;
 pub mod range;
 pub mod rpc;

@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use futures::stream::{self, BoxStream, Stream, StreamExt};
 
+use super::chunk::{fetch_chunk, KnownLength, LagPolicy};
 use super::client::{ChainClient, MAX_RANGE};
 use super::container::Container;
-use crate::error::{Error, Result, RpcErrorKind};
+use crate::error::{Error, Result};
 use crate::paging::{ordered_chunks, Spawned};
 
 /// What to walk.
@@ -38,27 +39,50 @@ pub fn plan(start: u64, end: u64, chunk: u64) -> impl Iterator<Item = (u64, u64)
     })
 }
 
-fn is_past_tip(err: &Error) -> bool {
-    matches!(
-        err,
-        Error::Rpc {
-            kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex,
-            ..
-        }
-    )
+/// One past `tip`, or a clear error at the top of `u64`.
+pub fn after_tip(chain: &ChainClient, tip: u64) -> Result<u64> {
+    tip.checked_add(1).ok_or_else(|| Error::Decode {
+        message: format!(
+            "{} reports its tip at index 2**64 - 1: a walk cannot end past it",
+            chain.path()
+        ),
+        url: String::new(),
+        body: String::new(),
+    })
 }
 
-/// Walks a range: yields batches in index order, without gaps or repeats. Ends at `end`, at the
-/// tip (a short batch, or a call past the tip), or after delivering the first error.
+/// Walks a range: yields batches in index order, without gaps or repeats.
+///
+/// The walk ends at `end`, or where the node proves the index ends (its tip is below the next
+/// index). A short answer is re-requested from where it stopped; an answer "past the tip" for an
+/// index known to exist (a lagging node behind a balancer) is retried with backoff, then raised.
+/// The first error is delivered and ends the walk.
 pub fn walk(
     chain: ChainClient,
     spec: RangeSpec,
 ) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    walk_with(chain, spec, None, LagPolicy::default())
+}
+
+/// [`walk`] with a tip already read (`Some`: the containers up to it exist) and a lag policy.
+pub fn walk_with(
+    chain: ChainClient,
+    spec: RangeSpec,
+    tip: Option<u64>,
+    lag: LagPolicy,
+) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    let known = KnownLength::default();
+    if let Some(tip) = tip {
+        known.saw(tip);
+    }
     let resolve = async move {
         let end = match spec.end {
             Some(end) => end,
             None => match chain.tip().await? {
-                Some(tip) => tip + 1,
+                Some(tip) => {
+                    known.saw(tip);
+                    after_tip(&chain, tip)?
+                }
                 None => spec.start,
             },
         };
@@ -66,13 +90,7 @@ pub fn walk(
             plan(spec.start, end, spec.chunk),
             spec.concurrency,
             move |(start, count)| {
-                let chain = chain.clone();
-                Spawned::new(async move {
-                    chain
-                        .container_range(start, count)
-                        .await
-                        .map(|batch| (count, batch))
-                })
+                Spawned::new(fetch_chunk(chain.clone(), start, count, known.clone(), lag))
             },
         );
         Ok::<_, Error>(calls)
@@ -88,11 +106,10 @@ pub fn walk(
                 None
             } else {
                 match item {
-                    Ok((asked, batch)) => {
-                        *done = (batch.len() as u64) < asked;
-                        Some(Some(Ok(batch)))
+                    Ok(chunk) => {
+                        *done = chunk.at_tip;
+                        Some(Some(Ok(chunk.containers)))
                     }
-                    Err(e) if is_past_tip(&e) => None,
                     Err(e) => {
                         *done = true;
                         Some(Some(Err(e)))
@@ -149,22 +166,44 @@ pub fn follow(
                     Err(e) => return Some((stream::once(async { Err(e) }).boxed(), (next, true))),
                 };
                 // Without a start, the first tip seen anchors the follower just after it.
-                let from = *next.get_or_insert_with(|| {
-                    let from = tip.map_or(0, |t| t + 1);
-                    anchored(from);
-                    from
-                });
+                let from = match next {
+                    Some(from) => from,
+                    None => {
+                        let from = match tip {
+                            None => 0,
+                            Some(t) => match after_tip(&chain, t) {
+                                Ok(from) => from,
+                                Err(e) => {
+                                    return Some((
+                                        stream::once(async { Err(e) }).boxed(),
+                                        (next, true),
+                                    ))
+                                }
+                            },
+                        };
+                        anchored(from);
+                        next = Some(from);
+                        from
+                    }
+                };
                 match tip {
                     Some(tip) if tip >= from => {
+                        let end = match after_tip(&chain, tip) {
+                            Ok(end) => end,
+                            Err(e) => {
+                                return Some((stream::once(async { Err(e) }).boxed(), (next, true)))
+                            }
+                        };
                         let range = RangeSpec {
                             start: from,
-                            end: Some(tip + 1),
+                            end: Some(end),
                             concurrency: spec.concurrency,
                             chunk: spec.chunk,
                         };
                         let batches: BoxStream<'static, Result<Vec<Container>>> =
-                            walk(chain.clone(), range).boxed();
-                        return Some((batches, (Some(tip + 1), false)));
+                            walk_with(chain.clone(), range, Some(tip), LagPolicy::default())
+                                .boxed();
+                        return Some((batches, (Some(end), false)));
                     }
                     _ => {
                         tokio::time::sleep(wait).await;

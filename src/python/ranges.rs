@@ -2,7 +2,7 @@
 //! (`async for`), yielding dicts or polars DataFrames, resumable through `next_index`.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -17,10 +17,12 @@ use pyo3::types::PyDict;
 
 use super::convert::{container_dict, frame_dicts, polars_frame, ContainerOut, FrameOut};
 use super::errors::to_py;
-use super::wait::{awaitable, wait, wait_raw};
+use super::wait::{awaitable, wait_raw};
 use crate::arrow::decoded::{decode_containers, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
+use crate::error::Error;
 use crate::error::Result;
+use crate::index::cursor::{Cursor, Lease, Superseded};
 use crate::index::range::{follow, walk};
 use crate::index::{ChainClient, Container, FollowSpec, RangeSpec};
 use crate::paging::Prefetch;
@@ -33,7 +35,7 @@ pub struct RangeSettings {
     end: Option<u64>,
     concurrency: usize,
     chunk: u64,
-    position: Arc<AtomicU64>,
+    cursor: Cursor,
     decode: Option<DecodeMode>,
     schema: SchemaRef,
 }
@@ -84,7 +86,7 @@ impl RangeSettings {
             end,
             concurrency,
             chunk,
-            position: Arc::new(AtomicU64::new(start)),
+            cursor: Cursor::new(start),
             decode,
             schema,
         })
@@ -105,7 +107,7 @@ impl RangeSettings {
 
     fn spec(&self) -> RangeSpec {
         RangeSpec {
-            start: self.position.load(Ordering::SeqCst),
+            start: self.cursor.position(),
             end: self.end,
             concurrency: self.concurrency,
             chunk: self.chunk,
@@ -154,7 +156,7 @@ impl RangeSettings {
             self.chain.path().as_str(),
             self.start,
             end,
-            self.position.load(Ordering::SeqCst)
+            self.cursor.position()
         )
     }
 }
@@ -163,28 +165,96 @@ fn next_after(batch: &[Container]) -> u64 {
     batch.last().map_or(0, |c| c.index + 1)
 }
 
-/// Collects a whole walk into batches, advancing the position.
-async fn collect(settings: RangeSettings) -> Result<Vec<RecordBatch>> {
+/// Why a consumer of a walk stopped: the walk's error, or a newer consumer took over.
+pub(super) enum Failure {
+    /// The walk failed.
+    Walk(Error),
+    /// A newer consumer of the same walk took over.
+    Superseded(Superseded),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Walk(e)
+    }
+}
+
+impl From<Superseded> for Failure {
+    fn from(e: Superseded) -> Self {
+        Failure::Superseded(e)
+    }
+}
+
+impl Failure {
+    /// The Python exception, carrying `next_index`: where the walk resumes.
+    pub(super) fn into_py(self, next_index: u64) -> PyErr {
+        let err = match self {
+            Failure::Walk(e) => to_py(e),
+            Failure::Superseded(s) => pyo3::exceptions::PyRuntimeError::new_err(s.to_string()),
+        };
+        with_next_index(err, Some(next_index))
+    }
+}
+
+/// Sets `next_index` on an exception raised out of a walk (`None`: not known yet).
+pub(super) fn with_next_index(err: PyErr, next_index: Option<u64>) -> PyErr {
+    Python::attach(|py| {
+        let _ = err.value(py).setattr("next_index", next_index);
+    });
+    err
+}
+
+/// Collects the rest of a walk, all or nothing: the position moves only once every batch is in,
+/// so after an error the walk resumes where this call started (`next_index` of the error).
+async fn collect(
+    settings: RangeSettings,
+    lease: Lease,
+) -> std::result::Result<Vec<RecordBatch>, PyErr> {
+    let started = lease.position();
     let mut stream = std::pin::pin!(settings.batches());
     let mut out = Vec::new();
+    let mut next = started;
     while let Some(item) = stream.next().await {
-        let (next, batch) = item?;
-        out.push(batch);
-        settings.position.store(next, Ordering::SeqCst);
+        match item {
+            Ok((after, batch)) => {
+                out.push(batch);
+                next = after;
+            }
+            Err(e) => return Err(Failure::from(e).into_py(started)),
+        }
     }
+    lease
+        .advance(next)
+        .map_err(|s| Failure::from(s).into_py(started))?;
     Ok(out)
 }
 
-/// Streams a whole walk into a Parquet file, advancing the position batch by batch.
-async fn write(settings: RangeSettings, path: std::path::PathBuf) -> Result<u64> {
-    let mut sink = ParquetSink::create(&path, settings.schema.clone())?;
+/// Streams the rest of a walk into a Parquet file, moving the position batch by batch. On an
+/// error the file is still finalised, holding exactly the rows before the error's `next_index`,
+/// so the rest can go to a second file without a gap or a repeat.
+async fn write(
+    settings: RangeSettings,
+    lease: Lease,
+    path: std::path::PathBuf,
+) -> std::result::Result<u64, PyErr> {
+    let mut sink = ParquetSink::create(&path, settings.schema.clone())
+        .map_err(|e| Failure::from(e).into_py(lease.position()))?;
     let mut stream = std::pin::pin!(settings.batches());
     while let Some(item) = stream.next().await {
-        let (next, batch) = item?;
-        sink.write(&batch)?;
-        settings.position.store(next, Ordering::SeqCst);
+        let step = item.map_err(Failure::from).and_then(|(after, batch)| {
+            lease.check()?;
+            sink.write(&batch)?;
+            lease.advance(after)?;
+            Ok(())
+        });
+        if let Err(failure) = step {
+            // Keep what was written: a valid file of the rows before the position.
+            let _ = sink.finish();
+            return Err(failure.into_py(lease.position()));
+        }
     }
     sink.finish()
+        .map_err(|e| Failure::from(e).into_py(lease.position()))
 }
 
 /// What a sync iterator holds between calls: the background feed and the items of the batch
@@ -268,11 +338,13 @@ type DictFeed = SyncFeed<Vec<Container>, Container>;
 fn next_container<'py>(
     feed: &DictFeed,
     py: Python<'py>,
-    position: &AtomicU64,
+    lease: &Lease,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     match feed.next(py, |batch, buffer| buffer.extend(batch))? {
         Some(c) => {
-            position.store(c.index + 1, Ordering::SeqCst);
+            lease
+                .advance(c.index.saturating_add(1))
+                .map_err(|s| Failure::from(s).into_py(lease.position()))?;
             container_dict(py, &c).map(Some)
         }
         None => Ok(None),
@@ -299,13 +371,26 @@ fn batch_indices(batch: &RecordBatch) -> Vec<u64> {
 }
 
 impl ItemFeed {
-    fn next<'py>(
+    fn next<'py>(&self, py: Python<'py>, lease: &Lease) -> PyResult<Option<Bound<'py, PyAny>>> {
+        lease
+            .check()
+            .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+        self.next_item(py, lease).map_err(|e| {
+            if e.value(py).hasattr("next_index").unwrap_or(false) {
+                e
+            } else {
+                with_next_index(e, Some(lease.position()))
+            }
+        })
+    }
+
+    fn next_item<'py>(
         &self,
         py: Python<'py>,
-        position: &AtomicU64,
+        lease: &Lease,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self {
-            ItemFeed::Raw(feed) => Ok(next_container(feed, py, position)?.map(Bound::into_any)),
+            ItemFeed::Raw(feed) => Ok(next_container(feed, py, lease)?.map(Bound::into_any)),
             ItemFeed::Decoded(feed, schema) => {
                 let split =
                     |(_, batch): (u64, RecordBatch),
@@ -322,7 +407,9 @@ impl ItemFeed {
                     None => Ok(None),
                     Some((index, row)) => {
                         let row = row?;
-                        position.store(index + 1, Ordering::SeqCst);
+                        lease
+                            .advance(index.saturating_add(1))
+                            .map_err(|s| Failure::from(s).into_py(lease.position()))?;
                         Ok(Some(row.into_bound(py)))
                     }
                 }
@@ -373,14 +460,15 @@ impl PyRange {
     /// The first index not yet handed out: where the next iteration resumes.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.settings.position.load(Ordering::SeqCst)
+        self.settings.cursor.position()
     }
 
     fn __iter__(&self) -> PyRangeIterator {
         let s = &self.settings;
+        let lease = s.cursor.lease();
         PyRangeIterator {
             feed: s.items(),
-            position: s.position.clone(),
+            lease,
         }
     }
 
@@ -392,9 +480,10 @@ impl PyRange {
             .settings
             .with_decode(decode_override(decode)?)
             .map_err(to_py)?;
+        let lease = s.cursor.lease();
         Ok(PyBatchIterator {
             feed: SyncFeed::new(s.prefetch(s.batches())),
-            position: s.position.clone(),
+            lease,
             schema: s.schema.clone(),
         })
     }
@@ -411,12 +500,16 @@ impl PyRange {
             .with_decode(decode_override(decode)?)
             .map_err(to_py)?;
         let schema = s.schema.clone();
-        let batches = wait(py, collect(s))?;
+        let lease = s.cursor.lease();
+        let batches = wait_raw(py, collect(s, lease.clone()))
+            .map_err(|interrupt| with_next_index(interrupt, Some(lease.position())))??;
         polars_frame(py, batches, schema)
     }
 
     /// Stream the (remaining) range into a Parquet file in constant memory; returns the rows
-    /// written. The file appears only when complete. ``decode`` as in :meth:`batches`.
+    /// written. On an error the file is still finalised with exactly the rows before the
+    /// error's ``next_index`` (also this range's), so the rest can go to a second file.
+    /// ``decode`` as in :meth:`batches`.
     #[pyo3(signature = (path, *, decode=None))]
     fn write_parquet(
         &self,
@@ -428,7 +521,9 @@ impl PyRange {
             .settings
             .with_decode(decode_override(decode)?)
             .map_err(to_py)?;
-        wait(py, write(s, path))
+        let lease = s.cursor.lease();
+        wait_raw(py, write(s, lease.clone(), path))
+            .map_err(|interrupt| with_next_index(interrupt, Some(lease.position())))?
     }
 
     fn __repr__(&self) -> String {
@@ -440,7 +535,7 @@ impl PyRange {
 #[pyclass(frozen, name = "RangeIterator", module = "avax_data._native")]
 pub struct PyRangeIterator {
     feed: ItemFeed,
-    position: Arc<AtomicU64>,
+    lease: Lease,
 }
 
 #[pymethods]
@@ -448,7 +543,7 @@ impl PyRangeIterator {
     /// The first index not yet handed out.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.position.load(Ordering::SeqCst)
+        self.lease.position()
     }
 
     fn __iter__(slf: Py<Self>) -> Py<Self> {
@@ -456,7 +551,7 @@ impl PyRangeIterator {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.feed.next(py, &self.position)
+        self.feed.next(py, &self.lease)
     }
 
     /// Stop fetching (from any thread); later ``next()`` raises ``StopIteration``.
@@ -469,7 +564,7 @@ impl PyRangeIterator {
 #[pyclass(frozen, name = "BatchIterator", module = "avax_data._native")]
 pub struct PyBatchIterator {
     feed: SyncFeed<(u64, RecordBatch), (u64, RecordBatch)>,
-    position: Arc<AtomicU64>,
+    lease: Lease,
     schema: SchemaRef,
 }
 
@@ -478,7 +573,7 @@ impl PyBatchIterator {
     /// The first index not yet handed out.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.position.load(Ordering::SeqCst)
+        self.lease.position()
     }
 
     fn __iter__(slf: Py<Self>) -> Py<Self> {
@@ -486,10 +581,21 @@ impl PyBatchIterator {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match self.feed.next(py, |item, buffer| buffer.push_back(item))? {
+        let at = |e: PyErr| with_next_index(e, Some(self.lease.position()));
+        self.lease
+            .check()
+            .map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
+        match self
+            .feed
+            .next(py, |item, buffer| buffer.push_back(item))
+            .map_err(at)?
+        {
             Some((next, batch)) => {
-                self.position.store(next, Ordering::SeqCst);
-                polars_frame(py, vec![batch], self.schema.clone()).map(Some)
+                let frame = polars_frame(py, vec![batch], self.schema.clone())?;
+                self.lease
+                    .advance(next)
+                    .map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
+                Ok(Some(frame))
             }
             None => Ok(None),
         }
@@ -512,22 +618,31 @@ pub struct FollowSettings {
 }
 
 /// Where a follower stands: the next index to hand out, once known.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct FollowPosition {
-    next: Arc<AtomicU64>,
+    lease: Lease,
     known: Arc<AtomicBool>,
+}
+
+impl Default for FollowPosition {
+    fn default() -> Self {
+        FollowPosition {
+            lease: Cursor::new(0).lease(),
+            known: Arc::new(AtomicBool::new(false)),
+        }
+    }
 }
 
 impl FollowPosition {
     fn set(&self, next: u64) {
-        self.next.store(next, Ordering::SeqCst);
+        let _ = self.lease.advance(next);
         self.known.store(true, Ordering::SeqCst);
     }
 
     fn get(&self) -> Option<u64> {
         self.known
             .load(Ordering::SeqCst)
-            .then(|| self.next.load(Ordering::SeqCst))
+            .then(|| self.lease.position())
     }
 }
 
@@ -617,7 +732,9 @@ impl PyFollow {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.feed.next(py, &self.position.next)
+        self.feed
+            .next(py, &self.position.lease)
+            .map_err(|e| with_next_index(e, self.position.get()))
     }
 
     /// Stop following (from any thread); later ``next()`` raises ``StopIteration``.
@@ -716,12 +833,26 @@ fn async_decoded(
     )
 }
 
-/// The next item of an async feed, advancing `position`.
+/// The next item of an async feed, advancing the lease's position; errors carry `next_index`.
 async fn next_dict(
     state: Arc<tokio::sync::Mutex<AsyncItemState>>,
     closed: Arc<AtomicBool>,
-    position: Arc<AtomicU64>,
+    lease: Lease,
 ) -> PyResult<ItemOut> {
+    lease
+        .check()
+        .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+    next_dict_step(state, closed, &lease)
+        .await
+        .map_err(|e| with_next_index(e, Some(lease.position())))
+}
+
+async fn next_dict_step(
+    state: Arc<tokio::sync::Mutex<AsyncItemState>>,
+    closed: Arc<AtomicBool>,
+    lease: &Lease,
+) -> PyResult<ItemOut> {
+    let superseded = |s: Superseded| pyo3::exceptions::PyRuntimeError::new_err(s.to_string());
     let mut state = state.lock().await;
     loop {
         if closed.load(Ordering::SeqCst) {
@@ -734,7 +865,9 @@ async fn next_dict(
         match &mut *state {
             AsyncItemState::Raw { prefetch, buffer } => {
                 if let Some(c) = buffer.pop_front() {
-                    position.store(c.index + 1, Ordering::SeqCst);
+                    lease
+                        .advance(c.index.saturating_add(1))
+                        .map_err(superseded)?;
                     return Ok(ItemOut::Container(ContainerOut(c)));
                 }
                 let Some(feed) = prefetch.as_mut() else {
@@ -758,7 +891,7 @@ async fn next_dict(
                 schema,
             } => {
                 if let Some((index, row)) = buffer.pop_front() {
-                    position.store(index + 1, Ordering::SeqCst);
+                    lease.advance(index.saturating_add(1)).map_err(superseded)?;
                     return Ok(ItemOut::Row(row));
                 }
                 let Some(feed) = prefetch.as_mut() else {
@@ -814,14 +947,15 @@ impl PyAsyncRange {
     /// The first index not yet handed out: where the next iteration resumes.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.settings.position.load(Ordering::SeqCst)
+        self.settings.cursor.position()
     }
 
     fn __aiter__(&self) -> PyAsyncRangeIterator {
         let s = &self.settings;
+        let lease = s.cursor.lease();
         PyAsyncRangeIterator {
             feed: s.async_items(),
-            position: s.position.clone(),
+            lease,
         }
     }
 
@@ -835,9 +969,10 @@ impl PyAsyncRange {
             .map_err(to_py)?;
         let prefetch = s.prefetch(s.batches());
         let abort = prefetch.abort_handle();
+        let lease = s.cursor.lease();
         Ok(PyAsyncBatchIterator {
             feed: AsyncFeed::new(Some(prefetch), abort),
-            position: s.position.clone(),
+            lease,
             schema: s.schema.clone(),
         })
     }
@@ -854,9 +989,10 @@ impl PyAsyncRange {
             .settings
             .with_decode(decode_override(decode)?)
             .map_err(to_py)?;
+        let lease = settings.cursor.lease();
         awaitable(py, async move {
             let schema = settings.schema.clone();
-            let batches = collect(settings).await.map_err(to_py)?;
+            let batches = collect(settings, lease).await?;
             Ok(FrameOut(batches, schema))
         })
     }
@@ -873,10 +1009,8 @@ impl PyAsyncRange {
             .settings
             .with_decode(decode_override(decode)?)
             .map_err(to_py)?;
-        awaitable(
-            py,
-            async move { write(settings, path).await.map_err(to_py) },
-        )
+        let lease = settings.cursor.lease();
+        awaitable(py, async move { write(settings, lease, path).await })
     }
 
     fn __repr__(&self) -> String {
@@ -888,7 +1022,7 @@ impl PyAsyncRange {
 #[pyclass(frozen, name = "AsyncRangeIterator", module = "avax_data._native")]
 pub struct PyAsyncRangeIterator {
     feed: AsyncFeed<AsyncItemState>,
-    position: Arc<AtomicU64>,
+    lease: Lease,
 }
 
 #[pymethods]
@@ -896,7 +1030,7 @@ impl PyAsyncRangeIterator {
     /// The first index not yet handed out.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.position.load(Ordering::SeqCst)
+        self.lease.position()
     }
 
     fn __aiter__(slf: Py<Self>) -> Py<Self> {
@@ -909,7 +1043,7 @@ impl PyAsyncRangeIterator {
             next_dict(
                 self.feed.state.clone(),
                 self.feed.closed.clone(),
-                self.position.clone(),
+                self.lease.clone(),
             ),
         )
     }
@@ -924,7 +1058,7 @@ impl PyAsyncRangeIterator {
 #[pyclass(frozen, name = "AsyncBatchIterator", module = "avax_data._native")]
 pub struct PyAsyncBatchIterator {
     feed: AsyncFeed<Option<Prefetch<(u64, RecordBatch)>>>,
-    position: Arc<AtomicU64>,
+    lease: Lease,
     schema: SchemaRef,
 }
 
@@ -933,7 +1067,7 @@ impl PyAsyncBatchIterator {
     /// The first index not yet handed out.
     #[getter]
     fn next_index(&self) -> u64 {
-        self.position.load(Ordering::SeqCst)
+        self.lease.position()
     }
 
     fn __aiter__(slf: Py<Self>) -> Py<Self> {
@@ -941,13 +1075,16 @@ impl PyAsyncBatchIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, position, schema) = (
+        let (state, closed, lease, schema) = (
             self.feed.state.clone(),
             self.feed.closed.clone(),
-            self.position.clone(),
+            self.lease.clone(),
             self.schema.clone(),
         );
         awaitable(py, async move {
+            lease
+                .check()
+                .map_err(|s| Failure::from(s).into_py(lease.position()))?;
             let mut state = state.lock().await;
             if closed.load(Ordering::SeqCst) {
                 *state = None;
@@ -958,12 +1095,14 @@ impl PyAsyncBatchIterator {
             };
             match prefetch.next().await {
                 Some(Ok((next, batch))) => {
-                    position.store(next, Ordering::SeqCst);
+                    lease
+                        .advance(next)
+                        .map_err(|s| Failure::from(s).into_py(lease.position()))?;
                     Ok(FrameOut(vec![batch], schema))
                 }
                 Some(Err(e)) => {
                     *state = None;
-                    Err(to_py(e))
+                    Err(Failure::from(e).into_py(lease.position()))
                 }
                 None => {
                     *state = None;
@@ -1010,14 +1149,15 @@ impl PyAsyncFollow {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        awaitable(
-            py,
-            next_dict(
-                self.feed.state.clone(),
-                self.feed.closed.clone(),
-                self.position.next.clone(),
-            ),
-        )
+        let position = self.position.clone();
+        let step = next_dict(
+            self.feed.state.clone(),
+            self.feed.closed.clone(),
+            self.position.lease.clone(),
+        );
+        awaitable(py, async move {
+            step.await.map_err(|e| with_next_index(e, position.get()))
+        })
     }
 
     /// Stop following (from any thread); later ``__anext__`` raises ``StopAsyncIteration``.

@@ -1,0 +1,151 @@
+//! Fetching one planned chunk of a range walk completely, whatever the node behind a balancer
+//! answers: a short answer is re-requested from where it stopped, a "past the tip" answer for an
+//! index known to exist (a lagging node) is retried with backoff and then raised, and the end of
+//! the index is only taken as proven when the node's own tip says so.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::client::ChainClient;
+use super::container::Container;
+use crate::error::{Error, Result, RpcErrorKind};
+
+/// How long a walk waits for a lagging node to catch up before raising its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LagPolicy {
+    /// Retries of one call answered "past the tip" below a tip already seen.
+    pub retries: u32,
+    /// First wait; it doubles up to `max_wait`.
+    pub first_wait: Duration,
+    /// Longest wait.
+    pub max_wait: Duration,
+}
+
+impl Default for LagPolicy {
+    fn default() -> Self {
+        LagPolicy {
+            retries: 5,
+            first_wait: Duration::from_millis(100),
+            max_wait: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How many containers are known to exist (one past the highest index seen in a tip read or an
+/// answer), shared by the chunks of one walk.
+#[derive(Debug, Clone, Default)]
+pub struct KnownLength(Arc<AtomicU64>);
+
+impl KnownLength {
+    /// Records that the container at `index` exists.
+    pub fn saw(&self, index: u64) {
+        self.0.fetch_max(index.saturating_add(1), Ordering::SeqCst);
+    }
+
+    /// Whether the container at `index` is known to exist.
+    pub fn contains(&self, index: u64) -> bool {
+        index < self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// The containers of one planned chunk, and whether the index ended inside it.
+#[derive(Debug)]
+pub struct Chunk {
+    /// The containers, contiguous from the chunk's start.
+    pub containers: Vec<Container>,
+    /// The node proved the index ends before the chunk's end (its tip is below the next index).
+    pub at_tip: bool,
+}
+
+fn is_past_tip(err: &Error) -> bool {
+    matches!(
+        err,
+        Error::Rpc {
+            kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex,
+            ..
+        }
+    )
+}
+
+/// Fetches `[start, start + count)` completely, or up to the proven end of the index.
+pub async fn fetch_chunk(
+    chain: ChainClient,
+    start: u64,
+    count: u64,
+    known: KnownLength,
+    lag: LagPolicy,
+) -> Result<Chunk> {
+    let end = start
+        .checked_add(count)
+        .ok_or_else(|| Error::invalid("count", count, "start + count <= 2**64 - 1"))?;
+    let mut containers = Vec::new();
+    let mut cur = start;
+    let mut attempt = 0u32;
+    while cur < end {
+        let answer = chain.container_range(cur, end - cur).await;
+        let lagging = match answer {
+            Ok(batch) if !batch.is_empty() => {
+                let last = batch.last().map_or(cur, |c| c.index);
+                known.saw(last);
+                cur = last.checked_add(1).ok_or_else(|| top_of_u64(&chain))?;
+                containers.extend(batch);
+                attempt = 0;
+                continue;
+            }
+            // An empty answer without an error: only the node's tip can say whether that is the end.
+            Ok(_) => match chain.tip().await? {
+                Some(tip) if tip >= cur => {
+                    known.saw(tip);
+                    Error::Integrity {
+                        message: format!(
+                            "getContainerRange from {cur} answered no containers although the tip is {tip}"
+                        ),
+                        url: String::new(),
+                    }
+                }
+                _ => {
+                    return Ok(Chunk {
+                        containers,
+                        at_tip: true,
+                    })
+                }
+            },
+            Err(e) if is_past_tip(&e) => {
+                if !known.contains(cur) {
+                    return Ok(Chunk {
+                        containers,
+                        at_tip: true,
+                    });
+                }
+                e
+            }
+            Err(e) => return Err(e),
+        };
+        // `cur` is known to exist but this node says otherwise: it lags behind another one.
+        if attempt >= lag.retries {
+            return Err(lagging);
+        }
+        let wait = lag
+            .first_wait
+            .saturating_mul(1u32 << attempt.min(16))
+            .min(lag.max_wait);
+        attempt += 1;
+        tokio::time::sleep(wait).await;
+    }
+    Ok(Chunk {
+        containers,
+        at_tip: false,
+    })
+}
+
+fn top_of_u64(chain: &ChainClient) -> Error {
+    Error::Decode {
+        message: format!(
+            "{} holds a container at index 2**64 - 1: a walk cannot resume past it",
+            chain.path()
+        ),
+        url: String::new(),
+        body: String::new(),
+    }
+}

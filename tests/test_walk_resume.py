@@ -1,0 +1,148 @@
+"""The walk contract against a scripted node that misbehaves once in the middle of a walk: the
+position is exactly what was handed over, every error carries ``next_index``, ``to_polars`` is
+all or nothing, ``write_parquet`` leaves a valid file of the rows before the position, short and
+lagging answers are re-requested, and two consumers of one range never get the same rows."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import avax_data as ad
+from _helpers import StubNode, container_id, to_wire_hex
+
+N = 3000
+
+
+def synthetic(i: int) -> dict[str, Any]:
+    data = b"\x00\x00" + i.to_bytes(8, "big") + hashlib.sha256(str(i).encode()).digest()
+    ts = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=i)
+    return {"id": container_id(data), "bytes": to_wire_hex(data), "timestamp": ts.isoformat().replace("+00:00", "Z"),
+            "encoding": "hex", "index": str(i)}
+
+
+@pytest.fixture
+def node() -> StubNode:
+    with StubNode() as stub:
+        stub.containers = [synthetic(i) for i in range(N)]
+        yield stub
+
+
+def client(node: StubNode) -> ad.IndexClient:
+    return ad.IndexClient(node.url, max_retries=0, backoff=0.01, max_backoff=0.02, concurrency=1)
+
+
+def fail_once(node: StubNode, start_index: int, status: int = 502) -> None:
+    """The first range call from ``start_index`` answers ``status``; later ones are served."""
+    state = {"failed": False}
+
+    def handler(_: int, env: Any) -> Any:
+        params = (env or {}).get("params") or {}
+        if (env or {}).get("method") == "index.getContainerRange" and int(params.get("startIndex", -1)) == start_index \
+                and not state["failed"]:
+            state["failed"] = True
+            return status, {"Content-Type": "text/plain"}, b"bad gateway"
+        return None
+
+    node.handler = handler
+
+
+def test_to_polars_is_all_or_nothing_and_a_second_call_returns_everything(node: StubNode) -> None:
+    fail_once(node, 1024)
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0, N)
+        with pytest.raises(ad.ServerError) as info:
+            rng.to_polars()
+        assert info.value.next_index == 0 and rng.next_index == 0
+        df = rng.to_polars()
+    assert df["index"].to_list() == list(range(N))
+    assert rng.next_index == N
+
+
+def test_write_parquet_keeps_a_valid_file_of_the_rows_before_the_position(node: StubNode, tmp_path: Path) -> None:
+    fail_once(node, 2048)
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0, N)
+        with pytest.raises(ad.ServerError) as info:
+            rng.write_parquet(tmp_path / "part1.parquet")
+        assert info.value.next_index == 2048 == rng.next_index
+        first = pl.read_parquet(tmp_path / "part1.parquet")
+        assert first["index"].to_list() == list(range(2048))
+        assert rng.write_parquet(tmp_path / "part2.parquet") == N - 2048
+    both = pl.concat([first, pl.read_parquet(tmp_path / "part2.parquet")])
+    assert both["index"].to_list() == list(range(N))
+    assert both["id"].n_unique() == N
+
+
+def test_iteration_error_carries_the_position_and_resumes_exactly(node: StubNode) -> None:
+    fail_once(node, 1024)
+    got: list[int] = []
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0, N)
+        with pytest.raises(ad.ServerError) as info:
+            for row in rng:
+                got.append(row["index"])
+        assert info.value.next_index == 1024 == len(got) == rng.next_index
+        got.extend(row["index"] for row in rng)
+    assert got == list(range(N))
+
+
+def test_batches_error_carries_the_position_and_resumes_exactly(node: StubNode) -> None:
+    fail_once(node, 2048)
+    frames: list[pl.DataFrame] = []
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0, N)
+        with pytest.raises(ad.ServerError) as info:
+            for frame in rng.batches():
+                frames.append(frame)
+        assert info.value.next_index == 2048 == rng.next_index
+        frames.extend(rng.batches())
+    assert pl.concat(frames)["index"].to_list() == list(range(N))
+
+
+def test_short_answers_are_re_requested_not_taken_for_the_end(node: StubNode) -> None:
+    def capped(_: int, env: Any) -> Any:
+        if (env or {}).get("method") != "index.getContainerRange":
+            return None
+        start, count = int(env["params"]["startIndex"]), int(env["params"]["numToFetch"])
+        items = [node.wire(i) for i in range(start, min(N, start + min(count, 100)))]
+        return node.reply({"containers": items}, env.get("id"))
+
+    node.handler = capped
+    with client(node) as c:
+        assert c.chain("X/tx").range(0, N).to_polars()["index"].to_list() == list(range(N))
+        assert c.chain("X/tx").range(0).to_polars().height == N
+
+
+def test_a_lagging_node_behind_a_balancer_is_waited_for(node: StubNode) -> None:
+    calls = {"n": 0}
+
+    def lagging(_: int, env: Any) -> Any:
+        if (env or {}).get("method") == "index.getContainerRange" and int(env["params"]["startIndex"]) >= 2048:
+            calls["n"] += 1
+            if calls["n"] <= 2:
+                return node.error("start index (2048) > last accepted index (2047)", rid=env.get("id"))
+        return None
+
+    node.handler = lagging
+    with client(node) as c:
+        df = c.chain("X/tx").range(0).to_polars()
+    assert df.height == N and calls["n"] == 3
+
+
+def test_two_iterators_of_one_range_never_hand_out_the_same_rows(node: StubNode) -> None:
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0, N)
+        first = iter(rng)
+        a = [next(first)["index"] for _ in range(10)]
+        second = iter(rng)
+        with pytest.raises(RuntimeError, match="superseded") as info:
+            next(first)
+        assert info.value.next_index == 10
+        b = [row["index"] for row in second]
+    assert a == list(range(10)) and b == list(range(10, N))
