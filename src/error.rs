@@ -187,6 +187,14 @@ pub enum Error {
         /// What was wrong there.
         message: String,
     },
+    /// A paged walk was handed a next page token it had already used: the server loops.
+    #[error("the service answered page token {token:?} again after {pages} pages: it loops; the walk stops here instead of repeating rows")]
+    PageTokenLoop {
+        /// The repeated token.
+        token: String,
+        /// Distinct tokens used by the walk so far.
+        pages: u64,
+    },
     /// A success answer that could not be decoded.
     #[error("could not decode the answer of {url}: {message}")]
     Decode {

@@ -71,6 +71,8 @@ pub struct Page<T> {
 
 /// Walks a token-paged endpoint from `first_token`: calls `fetch(token)` until a page comes back
 /// without a next token. Yields `(page, token_it_was_fetched_with)`; stops after the first error.
+/// A next token already used in this walk (a server that loops) is an error at once, never an
+/// endless walk.
 pub fn token_pages<T, F, Fut>(
     first_token: Option<String>,
     fetch: F,
@@ -80,18 +82,30 @@ where
     Fut: Future<Output = Result<Page<T>>>,
 {
     enum State<F> {
-        Next(Option<String>, F),
+        Next(Option<String>, F, std::collections::HashSet<String>),
+        Fail(crate::error::Error),
         Done,
     }
-    stream::unfold(State::Next(first_token, fetch), |state| async move {
-        let State::Next(token, mut fetch) = state else {
-            return None;
+    let mut seen = std::collections::HashSet::new();
+    seen.extend(first_token.clone());
+    stream::unfold(State::Next(first_token, fetch, seen), |state| async move {
+        let (token, mut fetch, mut seen) = match state {
+            State::Next(token, fetch, seen) => (token, fetch, seen),
+            State::Fail(err) => return Some((Err(err), State::Done)),
+            State::Done => return None,
         };
         match fetch(token.clone()).await {
             Ok(mut page) => {
                 page.next_page_token = page.next_page_token.filter(|t| !t.is_empty());
                 let next = match &page.next_page_token {
-                    Some(t) => State::Next(Some(t.clone()), fetch),
+                    // This page is new; the loop is in its next token: hand the page out, then fail.
+                    Some(t) if !seen.insert(t.clone()) => {
+                        State::Fail(crate::error::Error::PageTokenLoop {
+                            token: t.clone(),
+                            pages: seen.len() as u64,
+                        })
+                    }
+                    Some(t) => State::Next(Some(t.clone()), fetch, seen),
                     None => State::Done,
                 };
                 Some((Ok((page, token)), next))
@@ -186,6 +200,54 @@ mod tests {
         .await;
         assert_eq!(results, (0..20).collect::<Vec<_>>());
         assert_eq!(peak.load(Ordering::SeqCst), 4);
+    }
+
+    #[tokio::test]
+    async fn a_server_that_answers_a_used_token_again_is_an_error_at_once() {
+        // t1 -> t2 -> t1: the third page would repeat the second's rows forever.
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = calls.clone();
+        let results: Vec<_> = token_pages(None, move |token| {
+            counter.fetch_add(1, Ordering::SeqCst);
+            let next = match token.as_deref() {
+                None => "t1",
+                Some("t1") => "t2",
+                _ => "t1",
+            };
+            async move {
+                Ok(Page {
+                    items: vec![1u8],
+                    next_page_token: Some(next.to_string()),
+                })
+            }
+        })
+        .collect()
+        .await;
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(results.len(), 4);
+        assert!(
+            results[..3].iter().all(|r| r.is_ok()),
+            "the three distinct pages are handed out"
+        );
+        match &results[3] {
+            Err(Error::PageTokenLoop { token, pages }) => {
+                assert_eq!((token.as_str(), *pages), ("t1", 2))
+            }
+            other => panic!("{other:?}"),
+        }
+        // a resumed walk whose first token comes back also stops
+        let again: Vec<_> = token_pages(Some("t9".to_string()), |_| async {
+            Ok(Page {
+                items: vec![0u8],
+                next_page_token: Some("t9".to_string()),
+            })
+        })
+        .collect()
+        .await;
+        assert!(matches!(
+            again.last(),
+            Some(Err(Error::PageTokenLoop { .. }))
+        ));
     }
 
     #[tokio::test]

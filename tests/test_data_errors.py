@@ -165,3 +165,24 @@ def test_a_value_too_wide_for_the_frame_is_a_decode_error_not_a_truncation(serve
         assert pager.items_read == 0 and not pager.exhausted  # position unchanged
         [b] = list(pager)  # dicts hold any width
         assert b["feesSpent"] == int("9" * 39)
+
+
+def test_a_server_that_answers_the_same_next_page_token_forever_raises_after_the_new_rows(server):
+    # Every page says nextPageToken "again": the second page would repeat forever.
+    server.on("/v1/chains/43114/blocks", body={"blocks": [{"blockNumber": "9"}], "nextPageToken": "again"})
+    with ad.DataClient(base_url=server.url, max_retries=0) as data:
+        pager = data.blocks("43114", page_size=1)
+        got = []
+        with pytest.raises(ad.DecodeError, match="answered page token \"again\" again") as info:
+            for block in pager:
+                got.append(block["blockNumber"])
+    assert info.value.page_token == "again"
+    assert got == [9, 9]  # the first page, and the page fetched with 'again' (new to this walk)
+    assert len(server.requests) == 2
+
+
+def test_a_numeric_next_page_token_is_an_error_not_the_end(server):
+    server.on("/v1/chains/43114/blocks", body={"blocks": [{"blockNumber": "9"}], "nextPageToken": 12})
+    with ad.DataClient(base_url=server.url, max_retries=0) as data:
+        with pytest.raises(ad.DecodeError, match="nextPageToken must be a string, found 12"):
+            data.blocks("43114").to_polars()

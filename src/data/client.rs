@@ -323,7 +323,16 @@ impl DataClient {
         };
         let next_page_token = match value.get("nextPageToken") {
             Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            _ => None,
+            None | Some(Value::Null) | Some(Value::String(_)) => None,
+            Some(other) => {
+                return Err(Error::Decode {
+                    message: format!(
+                        "nextPageToken must be a string, found {other}: the walk cannot go on"
+                    ),
+                    url,
+                    body: other.to_string(),
+                })
+            }
         };
         let items = take_list(&mut value, paged.items_field, &url)?;
         Ok(Page {

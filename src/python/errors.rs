@@ -102,6 +102,10 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("PageTokenError")?
         }
         Error::Closed | Error::Internal(_) => exceptions.getattr("AvaxDataError")?,
+        Error::PageTokenLoop { token, .. } => {
+            kwargs.set_item("page_token", token)?;
+            exceptions.getattr("DecodeError")?
+        }
         Error::ContainerDecode {
             path,
             index,
