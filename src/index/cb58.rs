@@ -95,12 +95,15 @@ pub fn decode_hex_with_digest(text: &str) -> Result<(Vec<u8>, [u8; 32]), HexErro
     decode_hex_hashing(text, |_| None).map(|(bytes, digest, _)| (bytes, digest))
 }
 
+/// Bytes, the sha256 of all of them, and the sha256 of a prefix when one was asked for.
+pub type HashedBytes = (Vec<u8>, [u8; 32], Option<[u8; 32]>);
+
 /// Like [`decode_hex_with_digest`]; `prefix_len` looks at the bytes and may name a prefix whose
 /// sha256 is wanted too (a signed block's id). Both digests come from one pass over the bytes.
 pub fn decode_hex_hashing(
     text: &str,
     prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
-) -> Result<(Vec<u8>, [u8; 32], Option<[u8; 32]>), HexError> {
+) -> Result<HashedBytes, HexError> {
     let digits = text
         .strip_prefix("0x")
         .or_else(|| text.strip_prefix("0X"))

@@ -406,14 +406,14 @@ impl PyChain {
         max_poll_interval: f64,
         decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyFollow> {
-        Ok(PyFollow::new(follow_settings(
+        PyFollow::new(follow_settings(
             &self.chain,
             start,
             poll_interval,
             max_poll_interval,
             decode_for(&self.chain, decode)?,
         )?)
-        .map_err(to_py)?)
+        .map_err(to_py)
     }
 
     fn __repr__(&self) -> String {
@@ -632,14 +632,14 @@ impl PyAsyncChain {
         max_poll_interval: f64,
         decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncFollow> {
-        Ok(PyAsyncFollow::new(follow_settings(
+        PyAsyncFollow::new(follow_settings(
             &self.chain,
             start,
             poll_interval,
             max_poll_interval,
             decode_for(&self.chain, decode)?,
         )?)
-        .map_err(to_py)?)
+        .map_err(to_py)
     }
 
     fn __repr__(&self) -> String {

@@ -351,15 +351,15 @@ fn next_container<'py>(
     }
 }
 
+/// Decoded batches handed out as dicts, each with its index (or the error of converting it).
+type DecodedFeed = SyncFeed<(u64, RecordBatch), (u64, PyResult<Py<PyAny>>)>;
+
 /// Items of a `for` loop: container dicts, or decoded rows (dicts of the decoded frame).
 pub(super) enum ItemFeed {
     /// Containers as they came.
     Raw(DictFeed),
     /// Decoded batches, split into dicts with their index.
-    Decoded(
-        SyncFeed<(u64, RecordBatch), (u64, PyResult<Py<PyAny>>)>,
-        SchemaRef,
-    ),
+    Decoded(DecodedFeed, SchemaRef),
 }
 
 /// The `index` column of a walk's batch (raw or decoded).

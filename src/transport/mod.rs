@@ -123,6 +123,8 @@ impl Transport {
     }
 
     /// The base URL with secrets hidden.
+    // Deliberately the redacted form: this is what errors and reprs show.
+    #[allow(clippy::misnamed_getters)]
     pub fn base_url(&self) -> &str {
         &self.shown_base_url
     }
