@@ -36,21 +36,12 @@ impl<T: Send + 'static> Spawned<T> {
 
 impl<T> Future for Spawned<Result<T>> {
     type Output = Result<T>;
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.0)
-            .poll(cx)
-            .map(|joined| match joined {
-                Ok(value) => value,
-                Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!(
-                    "a fetch task panicked: {e}"
-                ))),
-                Err(e) => Err(crate::error::Error::Internal(format!(
-                    "a fetch task was cancelled: {e}"
-                ))),
-            })
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0).poll(cx).map(|joined| match joined {
+            Ok(value) => value,
+            Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!("a fetch task panicked: {e}"))),
+            Err(e) => Err(crate::error::Error::Internal(format!("a fetch task was cancelled: {e}"))),
+        })
     }
 }
 
@@ -100,10 +91,7 @@ where
                 let next = match &page.next_page_token {
                     // This page is new; the loop is in its next token: hand the page out, then fail.
                     Some(t) if !seen.insert(t.clone()) => {
-                        State::Fail(crate::error::Error::PageTokenLoop {
-                            token: t.clone(),
-                            pages: seen.len() as u64,
-                        })
+                        State::Fail(crate::error::Error::PageTokenLoop { token: t.clone(), pages: seen.len() as u64 })
                     }
                     Some(t) => State::Next(Some(t.clone()), fetch, seen),
                     None => State::Done,
@@ -139,10 +127,7 @@ impl<T: Send + 'static> Prefetch<T> {
                 }
             }
         });
-        Prefetch {
-            rx,
-            task: Some(task),
-        }
+        Prefetch { rx, task: Some(task) }
     }
 
     /// The next result, or `None` when the stream is exhausted or closed.
@@ -214,21 +199,13 @@ mod tests {
                 Some("t1") => "t2",
                 _ => "t1",
             };
-            async move {
-                Ok(Page {
-                    items: vec![1u8],
-                    next_page_token: Some(next.to_string()),
-                })
-            }
+            async move { Ok(Page { items: vec![1u8], next_page_token: Some(next.to_string()) }) }
         })
         .collect()
         .await;
         assert_eq!(calls.load(Ordering::SeqCst), 3);
         assert_eq!(results.len(), 4);
-        assert!(
-            results[..3].iter().all(|r| r.is_ok()),
-            "the three distinct pages are handed out"
-        );
+        assert!(results[..3].iter().all(|r| r.is_ok()), "the three distinct pages are handed out");
         match &results[3] {
             Err(Error::PageTokenLoop { token, pages }) => {
                 assert_eq!((token.as_str(), *pages), ("t1", 2))
@@ -237,31 +214,19 @@ mod tests {
         }
         // a resumed walk whose first token comes back also stops
         let again: Vec<_> = token_pages(Some("t9".to_string()), |_| async {
-            Ok(Page {
-                items: vec![0u8],
-                next_page_token: Some("t9".to_string()),
-            })
+            Ok(Page { items: vec![0u8], next_page_token: Some("t9".to_string()) })
         })
         .collect()
         .await;
-        assert!(matches!(
-            again.last(),
-            Some(Err(Error::PageTokenLoop { .. }))
-        ));
+        assert!(matches!(again.last(), Some(Err(Error::PageTokenLoop { .. }))));
     }
 
     #[tokio::test]
     async fn token_pages_follow_tokens_and_stop_on_empty_token() {
         let pages: Vec<(Page<u32>, Option<String>)> = token_pages(None, |token| async move {
             Ok(match token.as_deref() {
-                None => Page {
-                    items: vec![1, 2],
-                    next_page_token: Some("a".into()),
-                },
-                Some("a") => Page {
-                    items: vec![3],
-                    next_page_token: Some(String::new()),
-                },
+                None => Page { items: vec![1, 2], next_page_token: Some("a".into()) },
+                Some("a") => Page { items: vec![3], next_page_token: Some(String::new()) },
                 other => panic!("unexpected token {other:?}"),
             })
         })
@@ -278,13 +243,12 @@ mod tests {
     async fn token_pages_stop_after_an_error() {
         let calls = Arc::new(AtomicUsize::new(0));
         let c = calls.clone();
-        let results: Vec<Result<(Page<u32>, Option<String>)>> =
-            token_pages(Some("start".into()), move |_| {
-                c.fetch_add(1, Ordering::SeqCst);
-                async { Err(Error::invalid("x", 1, "nothing")) }
-            })
-            .collect()
-            .await;
+        let results: Vec<Result<(Page<u32>, Option<String>)>> = token_pages(Some("start".into()), move |_| {
+            c.fetch_add(1, Ordering::SeqCst);
+            async { Err(Error::invalid("x", 1, "nothing")) }
+        })
+        .collect()
+        .await;
         assert_eq!(results.len(), 1);
         assert!(results[0].is_err());
         assert_eq!(calls.load(Ordering::SeqCst), 1);
@@ -292,11 +256,7 @@ mod tests {
 
     #[test]
     fn prefetch_delivers_everything_in_order_and_is_bounded() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let produced = Arc::new(AtomicUsize::new(0));
         let p = produced.clone();
         let stream = stream::iter(0..100u32).map(move |i| {
@@ -306,11 +266,7 @@ mod tests {
         let mut prefetch = Prefetch::spawn(rt.handle(), stream, 3);
         std::thread::sleep(Duration::from_millis(50));
         // depth 3 in the channel, plus at most one item held by the blocked sender
-        assert!(
-            produced.load(Ordering::SeqCst) <= 4,
-            "{}",
-            produced.load(Ordering::SeqCst)
-        );
+        assert!(produced.load(Ordering::SeqCst) <= 4, "{}", produced.load(Ordering::SeqCst));
         let got: Vec<u32> = rt.block_on(async {
             let mut out = Vec::new();
             while let Some(item) = prefetch.next().await {
@@ -323,11 +279,7 @@ mod tests {
 
     #[test]
     fn prefetch_close_stops_the_producer() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let stream = stream::iter(0..u32::MAX).map(Ok);
         let mut prefetch = Prefetch::spawn(rt.handle(), stream, 2);
         rt.block_on(async {

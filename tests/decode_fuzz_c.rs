@@ -10,14 +10,9 @@ use proptest::prelude::*;
 
 fn vector_bytes() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
-    for file in [
-        "cchain_blocks.json",
-        "proposervm_blocks.json",
-        "constructed_examples.json",
-    ] {
+    for file in ["cchain_blocks.json", "proposervm_blocks.json", "constructed_examples.json"] {
         let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
-        let doc: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         for v in doc["vectors"].as_array().unwrap() {
             out.push(hex::decode(v["hex"].as_str().unwrap()).unwrap());
         }
@@ -33,12 +28,7 @@ fn exercise(bytes: &[u8]) {
     let _ = cchain::block_hash(bytes);
     let decoded = decode_c_container(bytes);
     if let Err(e) = &decoded.inner {
-        assert!(
-            e.offset <= bytes.len(),
-            "offset {} past the end {}",
-            e.offset,
-            bytes.len()
-        );
+        assert!(e.offset <= bytes.len(), "offset {} past the end {}", e.offset, bytes.len());
     }
     let digest = cb58::sha256(bytes);
     for path in IndexPath::ALL {

@@ -35,11 +35,7 @@ fn proposervm_vectors_parse_with_their_ids_and_proposers() {
         let decoded = &v["decoded"];
         if decoded.get("error").is_some() {
             let err = proposervm::parse(&bytes).unwrap_err();
-            assert!(
-                err.message.contains("unknown codec version 1"),
-                "{}: {err}",
-                v["name"]
-            );
+            assert!(err.message.contains("unknown codec version 1"), "{}: {err}", v["name"]);
             continue;
         }
         let env = proposervm::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", v["name"]));
@@ -52,27 +48,12 @@ fn proposervm_vectors_parse_with_their_ids_and_proposers() {
                 proposervm::EnvelopeKind::Stateless
             }
         );
-        assert_eq!(
-            hex::encode(env.parent_id),
-            expected["parentID_hex"].as_str().unwrap()
-        );
+        assert_eq!(hex::encode(env.parent_id), expected["parentID_hex"].as_str().unwrap());
         assert_eq!(env.timestamp, Some(expected["timestamp"].as_i64().unwrap()));
-        assert_eq!(
-            env.pchain_height,
-            Some(expected["pChainHeight"].as_u64().unwrap())
-        );
-        assert_eq!(
-            hex::encode(env.inner),
-            expected["innerBlock_hex"].as_str().unwrap()
-        );
-        assert_eq!(
-            env.certificate.len() as u64,
-            decoded["certificateLen"].as_u64().unwrap()
-        );
-        assert_eq!(
-            env.signature.len() as u64,
-            decoded["signatureLen"].as_u64().unwrap()
-        );
+        assert_eq!(env.pchain_height, Some(expected["pChainHeight"].as_u64().unwrap()));
+        assert_eq!(hex::encode(env.inner), expected["innerBlock_hex"].as_str().unwrap());
+        assert_eq!(env.certificate.len() as u64, decoded["certificateLen"].as_u64().unwrap());
+        assert_eq!(env.signature.len() as u64, decoded["signatureLen"].as_u64().unwrap());
         if let Some(epoch) = expected.get("epoch") {
             let e = env.epoch.unwrap();
             assert_eq!(e.pchain_height, epoch["pChainHeight"].as_u64().unwrap());
@@ -88,14 +69,8 @@ fn proposervm_vectors_parse_with_their_ids_and_proposers() {
             let rule = ids::check(path, &bytes, &id, &cb58::sha256(&bytes), None).unwrap();
             assert_eq!(rule, ids::IdRule::Sha256BeforeSignature);
         }
-        let err = ids::check(
-            IndexPath::CBlock,
-            &bytes,
-            &cb58::sha256(&bytes),
-            &cb58::sha256(&bytes),
-            None,
-        )
-        .unwrap_err();
+        let err =
+            ids::check(IndexPath::CBlock, &bytes, &cb58::sha256(&bytes), &cb58::sha256(&bytes), None).unwrap_err();
         assert_eq!(err.expected, Some(id));
         parsed += 1;
     }
@@ -116,37 +91,22 @@ fn check_header(name: &str, block: &cchain::CBlock, h: &Value) {
         assert_eq!(hex0x(value), h[key].as_str().unwrap(), "{name} {key}");
     }
     assert_eq!(hex0x(&block.nonce), h["nonce"].as_str().unwrap(), "{name}");
-    assert_eq!(
-        hex0x(&block.ext_data_hash),
-        h["extDataHash"].as_str().unwrap(),
-        "{name}"
-    );
-    assert_eq!(
-        hex0x(&block.extra),
-        h["extraData"].as_str().unwrap(),
-        "{name}"
-    );
+    assert_eq!(hex0x(&block.ext_data_hash), h["extDataHash"].as_str().unwrap(), "{name}");
+    assert_eq!(hex0x(&block.extra), h["extraData"].as_str().unwrap(), "{name}");
     assert_eq!(hex0x(&block.hash), h["hash"].as_str().unwrap(), "{name}");
     assert_eq!(block.difficulty, num(&h["difficulty"]), "{name}");
     assert_eq!(u128::from(block.number), num(&h["number"]), "{name}");
     assert_eq!(u128::from(block.gas_limit), num(&h["gasLimit"]), "{name}");
     assert_eq!(u128::from(block.gas_used), num(&h["gasUsed"]), "{name}");
     assert_eq!(u128::from(block.time), num(&h["timestamp"]), "{name}");
-    assert_eq!(
-        u128::from(block.header_fields),
-        num(&h["_fieldCount"]),
-        "{name}"
-    );
+    assert_eq!(u128::from(block.header_fields), num(&h["_fieldCount"]), "{name}");
     let optional: [(&str, Option<u128>); 7] = [
         ("baseFeePerGas", block.base_fee),
         ("extDataGasUsed", block.ext_data_gas_used),
         ("blockGasCost", block.block_gas_cost),
         ("blobGasUsed", block.blob_gas_used.map(u128::from)),
         ("excessBlobGas", block.excess_blob_gas.map(u128::from)),
-        (
-            "timestampMilliseconds",
-            block.time_milliseconds.map(u128::from),
-        ),
+        ("timestampMilliseconds", block.time_milliseconds.map(u128::from)),
         ("minDelayExcess", block.min_delay_excess.map(u128::from)),
     ];
     for (key, value) in optional {
@@ -154,8 +114,7 @@ fn check_header(name: &str, block: &cchain::CBlock, h: &Value) {
     }
     assert_eq!(
         block.parent_beacon_root.map(|r| hex0x(&r)),
-        h.get("parentBeaconBlockRoot")
-            .map(|v| v.as_str().unwrap().to_string())
+        h.get("parentBeaconBlockRoot").map(|v| v.as_str().unwrap().to_string())
     );
 }
 
@@ -182,9 +141,7 @@ fn coreth_vectors_decode_to_their_published_hashes_fields_and_tx_hashes() {
         check_header(&name, &block, &decoded["header"]);
         assert_eq!(
             hex0x(&block.hash),
-            expected["hash"]
-                .as_str()
-                .unwrap_or_else(|| decoded["header"]["hash"].as_str().unwrap()),
+            expected["hash"].as_str().unwrap_or_else(|| decoded["header"]["hash"].as_str().unwrap()),
             "{name}"
         );
         if let Some(n) = expected.get("number") {
@@ -192,75 +149,33 @@ fn coreth_vectors_decode_to_their_published_hashes_fields_and_tx_hashes() {
         }
         // `txHashes` is in block order; the fixture's RPC listing is not, so it compares as a set.
         let in_order = expected.get("txHashes").is_some();
-        let published = expected
-            .get("txHashes")
-            .or_else(|| expected.get("txHashes_from_rpc"));
+        let published = expected.get("txHashes").or_else(|| expected.get("txHashes_from_rpc"));
         if let Some(txs) = decoded.get("transactions") {
             let txs = txs.as_array().unwrap();
             assert_eq!(block.transactions.len(), txs.len(), "{name}");
             for (tx, reference) in block.transactions.iter().zip(txs) {
-                assert_eq!(
-                    hex0x(&tx.hash),
-                    reference["hash"].as_str().unwrap(),
-                    "{name}"
-                );
-                assert_eq!(
-                    u64::from(tx.tx_type),
-                    reference["type"].as_u64().unwrap(),
-                    "{name}"
-                );
+                assert_eq!(hex0x(&tx.hash), reference["hash"].as_str().unwrap(), "{name}");
+                assert_eq!(u64::from(tx.tx_type), reference["type"].as_u64().unwrap(), "{name}");
                 if let Some(nonce) = reference.get("nonce") {
                     assert_eq!(tx.nonce, nonce.as_u64().unwrap(), "{name}");
                 }
                 tx_types.insert(tx.tx_type);
             }
-            assert_eq!(
-                block.uncle_count as usize,
-                decoded["uncles"].as_array().map_or(0, |u| u.len()),
-                "{name}"
-            );
-            assert_eq!(
-                block.version.map(u64::from),
-                decoded["version"].as_u64(),
-                "{name}"
-            );
-            assert_eq!(
-                block.ext_data_size.map(u64::from),
-                decoded["extData_len"].as_u64(),
-                "{name}"
-            );
+            assert_eq!(block.uncle_count as usize, decoded["uncles"].as_array().map_or(0, |u| u.len()), "{name}");
+            assert_eq!(block.version.map(u64::from), decoded["version"].as_u64(), "{name}");
+            assert_eq!(block.ext_data_size.map(u64::from), decoded["extData_len"].as_u64(), "{name}");
             // A raw (pre-fork) C/block container's id is its Ethereum hash.
-            let rule = ids::check(
-                IndexPath::CBlock,
-                &bytes,
-                &block.hash,
-                &cb58::sha256(&bytes),
-                None,
-            )
-            .unwrap();
+            let rule = ids::check(IndexPath::CBlock, &bytes, &block.hash, &cb58::sha256(&bytes), None).unwrap();
             assert_eq!(rule, ids::IdRule::EthBlockHash);
-            let err = ids::check(
-                IndexPath::CBlock,
-                &bytes,
-                &cb58::sha256(&bytes),
-                &cb58::sha256(&bytes),
-                None,
-            )
-            .unwrap_err();
-            assert_eq!(
-                (err.rule, err.expected),
-                (ids::IdRule::EthBlockHash, Some(block.hash))
-            );
+            let err =
+                ids::check(IndexPath::CBlock, &bytes, &cb58::sha256(&bytes), &cb58::sha256(&bytes), None).unwrap_err();
+            assert_eq!((err.rule, err.expected), (ids::IdRule::EthBlockHash, Some(block.hash)));
             blocks += 1;
         }
         if let Some(published) = published {
             let mut ours: Vec<String> = block.transactions.iter().map(|t| hex0x(&t.hash)).collect();
-            let mut theirs: Vec<String> = published
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|h| h.as_str().unwrap().to_string())
-                .collect();
+            let mut theirs: Vec<String> =
+                published.as_array().unwrap().iter().map(|h| h.as_str().unwrap().to_string()).collect();
             if !in_order {
                 ours.sort();
                 theirs.sort();
@@ -271,34 +186,22 @@ fn coreth_vectors_decode_to_their_published_hashes_fields_and_tx_hashes() {
     }
     assert_eq!(blocks, 16);
     // Every upgrade step's header shape: pre-AP3, AP3, AP4, Etna, Granite, and all 30 fields.
-    assert_eq!(
-        field_counts.into_iter().collect::<Vec<_>>(),
-        vec![16, 17, 19, 22, 24, 30]
-    );
+    assert_eq!(field_counts.into_iter().collect::<Vec<_>>(), vec![16, 17, 19, 22, 24, 30]);
     assert_eq!(tx_types.into_iter().collect::<Vec<_>>(), vec![0, 2]);
 }
 
 #[test]
 fn the_constructed_granite_envelope_wraps_a_real_coreth_block() {
-    let v = vectors("constructed_examples.json")
-        .into_iter()
-        .find(|v| v["expected"]["typeID"] == 2)
-        .unwrap();
+    let v = vectors("constructed_examples.json").into_iter().find(|v| v["expected"]["typeID"] == 2).unwrap();
     let bytes = bytes_of(&v);
     let env = proposervm::parse(&bytes).unwrap();
     assert_eq!(env.kind, proposervm::EnvelopeKind::Granite);
     let epoch = env.epoch.unwrap();
-    assert_eq!(
-        (epoch.pchain_height, epoch.number, epoch.start_time),
-        (100, 1, 1_617_383_000)
-    );
+    assert_eq!((epoch.pchain_height, epoch.number, epoch.start_time), (100, 1, 1_617_383_000));
     assert_eq!(env.pchain_height, Some(101));
     assert!(!env.is_signed() && env.proposer().is_none());
     let inner = cchain::decode_block(env.inner).unwrap();
-    assert_eq!(
-        hex0x(&inner.hash),
-        "0x0608e5d5e13c337f226b621a0b08b3d50470f1961329826fd59f5a241d1df49e"
-    );
+    assert_eq!(hex0x(&inner.hash), "0x0608e5d5e13c337f226b621a0b08b3d50470f1961329826fd59f5a241d1df49e");
     let id = cb58::sha256(&bytes[..env.id_len]);
     assert_eq!(cb58::encode(&id), v["decoded"]["blockID"].as_str().unwrap());
     assert_eq!(env.id_len, bytes.len() - 4);
@@ -310,15 +213,9 @@ fn the_constructed_granite_envelope_wraps_a_real_coreth_block() {
 
 #[test]
 fn the_two_doc_x_tx_containers_keep_the_sha256_rule() {
-    for v in vectors("xchain_txs.json")
-        .into_iter()
-        .filter(|v| v.get("api_hex").is_some())
-    {
+    for v in vectors("xchain_txs.json").into_iter().filter(|v| v.get("api_hex").is_some()) {
         let bytes = bytes_of(&v);
         let id = cb58::decode_id(v["expected"]["id"].as_str().unwrap()).unwrap();
-        assert_eq!(
-            ids::check(IndexPath::XTx, &bytes, &id, &cb58::sha256(&bytes), None),
-            Ok(ids::IdRule::Sha256)
-        );
+        assert_eq!(ids::check(IndexPath::XTx, &bytes, &id, &cb58::sha256(&bytes), None), Ok(ids::IdRule::Sha256));
     }
 }

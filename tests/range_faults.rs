@@ -59,11 +59,7 @@ fn error(message: String) -> Value {
 async fn handle(State(node): State<Arc<Node>>, Json(req): Json<Value>) -> Json<Value> {
     let s = node.script;
     let params = &req["params"];
-    let num = |v: &Value| {
-        v.as_u64()
-            .or_else(|| v.as_str().and_then(|t| t.parse().ok()))
-            .unwrap()
-    };
+    let num = |v: &Value| v.as_u64().or_else(|| v.as_str().and_then(|t| t.parse().ok())).unwrap();
     let tip = s.reported_tip.unwrap_or(s.len - 1);
     match req["method"].as_str().unwrap() {
         "index.getLastAccepted" => {
@@ -76,19 +72,13 @@ async fn handle(State(node): State<Arc<Node>>, Json(req): Json<Value>) -> Json<V
             let start = num(&params["startIndex"]);
             let count = num(&params["numToFetch"]);
             if start >= s.lag_from && node.lagged.fetch_add(1, Ordering::SeqCst) < s.lag_times {
-                return Json(error(format!(
-                    "start index ({start}) > last accepted index ({})",
-                    s.lag_from - 1
-                )));
+                return Json(error(format!("start index ({start}) > last accepted index ({})", s.lag_from - 1)));
             }
             if start >= s.lag_from && node.emptied.fetch_add(1, Ordering::SeqCst) < s.empty_times {
                 return Json(json!({"jsonrpc": "2.0", "result": {"containers": []}, "id": 1}));
             }
             if start >= s.len {
-                return Json(error(format!(
-                    "start index ({start}) > last accepted index ({})",
-                    s.len - 1
-                )));
+                return Json(error(format!("start index ({start}) > last accepted index ({})", s.len - 1)));
             }
             let end = (start + count.min(s.cap)).min(s.len);
             let items: Vec<Value> = (start..end).map(wire).collect();
@@ -105,9 +95,7 @@ async fn serve(script: Script) -> (String, Arc<Node>) {
         emptied: AtomicU64::new(0),
         range_calls: AtomicU64::new(0),
     });
-    let app = Router::new()
-        .route("/ext/index/X/tx", post(handle))
-        .with_state(node.clone());
+    let app = Router::new().route("/ext/index/X/tx", post(handle)).with_state(node.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -115,28 +103,15 @@ async fn serve(script: Script) -> (String, Arc<Node>) {
 }
 
 fn script(len: u64) -> Script {
-    Script {
-        len,
-        cap: u64::MAX,
-        lag_from: u64::MAX,
-        lag_times: 0,
-        empty_times: 0,
-        reported_tip: None,
-    }
+    Script { len, cap: u64::MAX, lag_from: u64::MAX, lag_times: 0, empty_times: 0, reported_tip: None }
 }
 
 fn fast_lag() -> LagPolicy {
-    LagPolicy {
-        retries: 4,
-        first_wait: Duration::from_millis(5),
-        max_wait: Duration::from_millis(20),
-    }
+    LagPolicy { retries: 4, first_wait: Duration::from_millis(5), max_wait: Duration::from_millis(20) }
 }
 
 async fn run(url: &str, spec: RangeSpec, lag: LagPolicy) -> (Vec<u64>, Option<Error>) {
-    let chain = IndexClient::new(url, IndexClientOptions::default())
-        .unwrap()
-        .chain(IndexPath::XTx);
+    let chain = IndexClient::new(url, IndexClientOptions::default()).unwrap().chain(IndexPath::XTx);
     let mut got = Vec::new();
     let mut stream = std::pin::pin!(walk_with(chain, spec, None, lag));
     while let Some(item) = stream.next().await {
@@ -149,22 +124,13 @@ async fn run(url: &str, spec: RangeSpec, lag: LagPolicy) -> (Vec<u64>, Option<Er
 }
 
 fn spec(start: u64, end: Option<u64>, concurrency: usize) -> RangeSpec {
-    RangeSpec {
-        start,
-        end,
-        concurrency,
-        chunk: 1024,
-    }
+    RangeSpec { start, end, concurrency, chunk: 1024 }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn short_answers_mid_range_are_re_requested_not_taken_for_the_end() {
     for concurrency in [1, 8] {
-        let (url, node) = serve(Script {
-            cap: 100,
-            ..script(3000)
-        })
-        .await;
+        let (url, node) = serve(Script { cap: 100, ..script(3000) }).await;
         let (got, err) = run(&url, spec(0, Some(3000), concurrency), fast_lag()).await;
         assert!(err.is_none(), "{err:?}");
         assert_eq!(got, (0..3000).collect::<Vec<_>>());
@@ -180,31 +146,17 @@ async fn short_answers_mid_range_are_re_requested_not_taken_for_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lagging_node_behind_a_balancer_is_waited_for_then_raised() {
     // The tip read says 2999; the first answers for 2048.. come from a node at 2047.
-    let (url, _) = serve(Script {
-        lag_from: 2048,
-        lag_times: 2,
-        ..script(3000)
-    })
-    .await;
+    let (url, _) = serve(Script { lag_from: 2048, lag_times: 2, ..script(3000) }).await;
     let (got, err) = run(&url, spec(0, None, 4), fast_lag()).await;
     assert!(err.is_none(), "{err:?}");
     assert_eq!(got, (0..3000).collect::<Vec<_>>());
 
     // A node that never catches up: the walk raises instead of ending at 2048 rows.
-    let (url, _) = serve(Script {
-        lag_from: 2048,
-        lag_times: u64::MAX,
-        ..script(3000)
-    })
-    .await;
+    let (url, _) = serve(Script { lag_from: 2048, lag_times: u64::MAX, ..script(3000) }).await;
     let (got, err) = run(&url, spec(0, None, 4), fast_lag()).await;
     assert_eq!(got, (0..2048).collect::<Vec<_>>());
     match err {
-        Some(Error::Rpc {
-            kind: RpcErrorKind::PastTip,
-            message,
-            ..
-        }) => {
+        Some(Error::Rpc { kind: RpcErrorKind::PastTip, message, .. }) => {
             assert_eq!(message, "start index (2048) > last accepted index (2047)")
         }
         other => panic!("expected the lagging node's answer, got {other:?}"),
@@ -213,21 +165,11 @@ async fn a_lagging_node_behind_a_balancer_is_waited_for_then_raised() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_empty_answer_below_the_tip_is_retried_then_raised() {
-    let (url, _) = serve(Script {
-        lag_from: 1024,
-        empty_times: 1,
-        ..script(1500)
-    })
-    .await;
+    let (url, _) = serve(Script { lag_from: 1024, empty_times: 1, ..script(1500) }).await;
     let (got, err) = run(&url, spec(0, None, 1), fast_lag()).await;
     assert!(err.is_none(), "{err:?}");
     assert_eq!(got, (0..1500).collect::<Vec<_>>());
-    let (url, _) = serve(Script {
-        lag_from: 1024,
-        empty_times: u64::MAX,
-        ..script(1500)
-    })
-    .await;
+    let (url, _) = serve(Script { lag_from: 1024, empty_times: u64::MAX, ..script(1500) }).await;
     let (got, err) = run(&url, spec(0, None, 1), fast_lag()).await;
     assert_eq!(got, (0..1024).collect::<Vec<_>>());
     assert!(
@@ -250,14 +192,8 @@ async fn a_range_past_the_tip_ends_at_the_proven_tip() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tip_at_the_top_of_u64_is_a_clear_error_not_an_empty_walk() {
-    let (url, _) = serve(Script {
-        reported_tip: Some(u64::MAX),
-        ..script(10)
-    })
-    .await;
-    let chain = IndexClient::new(&url, IndexClientOptions::default())
-        .unwrap()
-        .chain(IndexPath::XTx);
+    let (url, _) = serve(Script { reported_tip: Some(u64::MAX), ..script(10) }).await;
+    let chain = IndexClient::new(&url, IndexClientOptions::default()).unwrap().chain(IndexPath::XTx);
     let results: Vec<_> = walk(chain, spec(0, None, 1)).collect().await;
     assert_eq!(results.len(), 1);
     let err = results.into_iter().next().unwrap().unwrap_err();

@@ -125,10 +125,7 @@ pub fn block_hash(bytes: &[u8]) -> Result<[u8; 32], DecodeError> {
     let mut block = top.list("block")?;
     let header = block.item("header")?;
     if !header.is_list {
-        return Err(DecodeError::new(
-            header.offset,
-            "header: expected an RLP list",
-        ));
+        return Err(DecodeError::new(header.offset, "header: expected an RLP list"));
     }
     Ok(keccak256(header.raw))
 }
@@ -151,10 +148,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
     let mut txs = block.list("transactions")?;
     while let Some(item) = txs.next_item("transaction")? {
         let tx = decode_tx(&item).map_err(|e| {
-            DecodeError::new(
-                e.offset,
-                format!("transaction {}: {}", out.transactions.len(), e.message),
-            )
+            DecodeError::new(e.offset, format!("transaction {}: {}", out.transactions.len(), e.message))
         })?;
         out.transactions.push(tx);
     }
@@ -210,10 +204,7 @@ fn decode_header(header: &Item<'_>) -> Result<CBlock, DecodeError> {
     let mut field = 16usize;
     while let Some(item) = h.next_item("header field")? {
         if field >= MAX_HEADER_FIELDS {
-            return Err(DecodeError::new(
-                item.offset,
-                format!("header has more than {MAX_HEADER_FIELDS} fields"),
-            ));
+            return Err(DecodeError::new(item.offset, format!("header has more than {MAX_HEADER_FIELDS} fields")));
         }
         match field {
             16 => block.base_fee = Some(item.as_uint("baseFee", 16)?),
@@ -258,10 +249,7 @@ fn count_items(item: &Item<'_>, what: &str) -> Result<u32, DecodeError> {
 
 fn decimal(value: u128, what: &str, offset: usize) -> Result<u128, DecodeError> {
     if value > DECIMAL38_MAX {
-        return Err(DecodeError::new(
-            offset,
-            format!("{what} {value} does not fit Decimal(38, 0)"),
-        ));
+        return Err(DecodeError::new(offset, format!("{what} {value} does not fit Decimal(38, 0)")));
     }
     Ok(value)
 }
@@ -272,10 +260,7 @@ fn recipient(items: &mut Items<'_>) -> Result<Option<[u8; 20]>, DecodeError> {
     match bytes.len() {
         0 => Ok(None),
         20 => Ok(Some(bytes.try_into().expect("20 bytes"))),
-        n => Err(DecodeError::new(
-            item.offset,
-            format!("to: expected 20 bytes or none, found {n}"),
-        )),
+        n => Err(DecodeError::new(item.offset, format!("to: expected 20 bytes or none, found {n}"))),
     }
 }
 
@@ -288,20 +273,13 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
         return Err(DecodeError::new(item.offset, "empty typed transaction"));
     };
     if !(1..=4).contains(&tx_type) {
-        return Err(DecodeError::new(
-            item.offset,
-            format!("unknown transaction type {tx_type}"),
-        ));
+        return Err(DecodeError::new(item.offset, format!("unknown transaction type {tx_type}")));
     }
     let base = item.payload_offset() + 1;
     let mut top = Items::new(body, base);
     let mut f = top.list("typed transaction")?;
     top.finish("typed transaction")?;
-    let mut tx = CTx {
-        hash: keccak256(item.payload),
-        tx_type,
-        ..CTx::default()
-    };
+    let mut tx = CTx { hash: keccak256(item.payload), tx_type, ..CTx::default() };
     tx.chain_id = Some(f.u64("chainId")?);
     tx.nonce = f.u64("nonce")?;
     if tx_type == 1 {
@@ -318,16 +296,10 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
     tx.access_list_len = Some(count_items(&f.item("accessList")?, "accessList")?);
     if tx_type == 3 {
         tx.max_fee_per_blob_gas = Some(f.u128("maxFeePerBlobGas")?);
-        tx.blob_hash_count = Some(count_items(
-            &f.item("blobVersionedHashes")?,
-            "blobVersionedHashes",
-        )?);
+        tx.blob_hash_count = Some(count_items(&f.item("blobVersionedHashes")?, "blobVersionedHashes")?);
     }
     if tx_type == 4 {
-        tx.authorization_count = Some(count_items(
-            &f.item("authorizationList")?,
-            "authorizationList",
-        )?);
+        tx.authorization_count = Some(count_items(&f.item("authorizationList")?, "authorizationList")?);
     }
     f.u64("yParity")?;
     f.bytes("r")?;
@@ -338,10 +310,7 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
 
 fn decode_legacy(item: &Item<'_>) -> Result<CTx, DecodeError> {
     let mut f = item.as_list("legacy transaction")?;
-    let mut tx = CTx {
-        hash: keccak256(item.raw),
-        ..CTx::default()
-    };
+    let mut tx = CTx { hash: keccak256(item.raw), ..CTx::default() };
     tx.nonce = f.u64("nonce")?;
     tx.gas_price = Some(f.u128("gasPrice")?);
     tx.gas = f.u64("gas")?;
@@ -350,11 +319,7 @@ fn decode_legacy(item: &Item<'_>) -> Result<CTx, DecodeError> {
     tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
     tx.input_len = f.bytes("input")?.len() as u32;
     let v = f.u128("v")?;
-    tx.chain_id = if v >= 35 {
-        u64::try_from((v - 35) / 2).ok()
-    } else {
-        None
-    };
+    tx.chain_id = if v >= 35 { u64::try_from((v - 35) / 2).ok() } else { None };
     f.bytes("r")?;
     f.bytes("s")?;
     f.finish("legacy transaction")?;

@@ -61,10 +61,7 @@ pub fn signed_prefix_len(path: IndexPath, bytes: &[u8]) -> Option<usize> {
 }
 
 fn is_block_index(path: IndexPath) -> bool {
-    matches!(
-        path,
-        IndexPath::CBlock | IndexPath::PBlock | IndexPath::XBlock
-    )
+    matches!(path, IndexPath::CBlock | IndexPath::PBlock | IndexPath::XBlock)
 }
 
 /// Checks `claimed` against the id `bytes` give by the rule of `path`. `sha256` is the digest of
@@ -81,10 +78,7 @@ pub fn check(
         if sha256 == claimed {
             Ok(IdRule::Sha256)
         } else {
-            Err(IdMismatch {
-                rule: IdRule::Sha256,
-                expected: Some(*sha256),
-            })
+            Err(IdMismatch { rule: IdRule::Sha256, expected: Some(*sha256) })
         }
     };
     if !is_block_index(path) {
@@ -102,22 +96,13 @@ pub fn check(
             } else if path != IndexPath::CBlock && sha256 == claimed {
                 Ok(IdRule::Sha256)
             } else {
-                Err(IdMismatch {
-                    rule: IdRule::Sha256BeforeSignature,
-                    expected: Some(id),
-                })
+                Err(IdMismatch { rule: IdRule::Sha256BeforeSignature, expected: Some(id) })
             }
         }
         Err(_) if path == IndexPath::CBlock => match cchain::block_hash(bytes) {
             Ok(hash) if &hash == claimed => Ok(IdRule::EthBlockHash),
-            Ok(hash) => Err(IdMismatch {
-                rule: IdRule::EthBlockHash,
-                expected: Some(hash),
-            }),
-            Err(_) => Err(IdMismatch {
-                rule: IdRule::EthBlockHash,
-                expected: None,
-            }),
+            Ok(hash) => Err(IdMismatch { rule: IdRule::EthBlockHash, expected: Some(hash) }),
+            Err(_) => Err(IdMismatch { rule: IdRule::EthBlockHash, expected: None }),
         },
         Err(_) => whole(),
     }

@@ -78,12 +78,7 @@ pub fn parse(bytes: &[u8]) -> Result<Envelope<'_>, DecodeError> {
         0 => EnvelopeKind::Stateless,
         1 => EnvelopeKind::Option,
         2 => EnvelopeKind::Granite,
-        other => {
-            return Err(DecodeError::new(
-                type_at,
-                format!("unknown proposervm type id {other}"),
-            ))
-        }
+        other => return Err(DecodeError::new(type_at, format!("unknown proposervm type id {other}"))),
     };
     let parent_id = r.array::<32>("parent id")?;
     if kind == EnvelopeKind::Option {
@@ -184,14 +179,8 @@ mod tests {
         let mut bytes = unsigned_stateless(&[1, 2, 3]);
         bytes.push(0);
         assert!(parse(&bytes).unwrap_err().message.contains("trailing"));
-        assert!(parse(&[0xf9, 0x02, 0x91])
-            .unwrap_err()
-            .message
-            .contains("codec version"));
-        assert!(parse(&[0, 0, 0, 0, 0, 9])
-            .unwrap_err()
-            .message
-            .contains("unknown proposervm type id 9"));
+        assert!(parse(&[0xf9, 0x02, 0x91]).unwrap_err().message.contains("codec version"));
+        assert!(parse(&[0, 0, 0, 0, 0, 9]).unwrap_err().message.contains("unknown proposervm type id 9"));
         // A certificate length of 4 billion.
         let mut huge = vec![0, 0, 0, 0, 0, 0];
         huge.extend([0u8; 48]);

@@ -31,10 +31,7 @@ pub struct Items<'a> {
 impl<'a> Items<'a> {
     /// Items of `bytes`, which start at `offset` in the container.
     pub fn new(bytes: &'a [u8], offset: usize) -> Self {
-        Items {
-            rest: bytes,
-            offset,
-        }
+        Items { rest: bytes, offset }
     }
 
     /// Offset of the next item.
@@ -60,12 +57,7 @@ impl<'a> Items<'a> {
         // alloy-rlp checks that the payload fits in what is left.
         let payload = &cursor[..header.payload_length];
         let raw = &before[..header_len + header.payload_length];
-        let item = Item {
-            is_list: header.list,
-            payload,
-            raw,
-            offset: self.offset,
-        };
+        let item = Item { is_list: header.list, payload, raw, offset: self.offset };
         self.rest = &before[raw.len()..];
         self.offset += raw.len();
         Ok(Some(item))
@@ -74,8 +66,7 @@ impl<'a> Items<'a> {
     /// The next item, which must be present.
     pub fn item(&mut self, what: &str) -> Result<Item<'a>, DecodeError> {
         let at = self.offset;
-        self.next_item(what)?
-            .ok_or_else(|| DecodeError::new(at, format!("{what}: missing")))
+        self.next_item(what)?.ok_or_else(|| DecodeError::new(at, format!("{what}: missing")))
     }
 
     /// The next item, which must be a list; returns a reader over its items.
@@ -93,12 +84,9 @@ impl<'a> Items<'a> {
     pub fn fixed<const N: usize>(&mut self, what: &str) -> Result<[u8; N], DecodeError> {
         let item = self.item(what)?;
         let bytes = item.as_bytes(what)?;
-        bytes.try_into().map_err(|_| {
-            DecodeError::new(
-                item.offset,
-                format!("{what}: expected {N} bytes, found {}", bytes.len()),
-            )
-        })
+        bytes
+            .try_into()
+            .map_err(|_| DecodeError::new(item.offset, format!("{what}: expected {N} bytes, found {}", bytes.len())))
     }
 
     /// The next item as an unsigned integer of at most 8 bytes.
@@ -117,10 +105,7 @@ impl<'a> Items<'a> {
         if self.rest.is_empty() {
             Ok(())
         } else {
-            Err(DecodeError::new(
-                self.offset,
-                format!("{what}: {} unexpected trailing bytes", self.rest.len()),
-            ))
+            Err(DecodeError::new(self.offset, format!("{what}: {} unexpected trailing bytes", self.rest.len())))
         }
     }
 }
@@ -134,10 +119,7 @@ impl<'a> Item<'a> {
     /// A reader over this list's items.
     pub fn as_list(&self, what: &str) -> Result<Items<'a>, DecodeError> {
         if !self.is_list {
-            return Err(DecodeError::new(
-                self.offset,
-                format!("{what}: expected an RLP list, found a string"),
-            ));
+            return Err(DecodeError::new(self.offset, format!("{what}: expected an RLP list, found a string")));
         }
         Ok(Items::new(self.payload, self.payload_offset()))
     }
@@ -145,10 +127,7 @@ impl<'a> Item<'a> {
     /// This string's bytes.
     pub fn as_bytes(&self, what: &str) -> Result<&'a [u8], DecodeError> {
         if self.is_list {
-            return Err(DecodeError::new(
-                self.offset,
-                format!("{what}: expected an RLP string, found a list"),
-            ));
+            return Err(DecodeError::new(self.offset, format!("{what}: expected an RLP string, found a list")));
         }
         Ok(self.payload)
     }
@@ -159,21 +138,13 @@ impl<'a> Item<'a> {
         if bytes.len() > max_len.min(16) {
             return Err(DecodeError::new(
                 self.offset,
-                format!(
-                    "{what}: an integer of {} bytes is wider than {max_len}",
-                    bytes.len()
-                ),
+                format!("{what}: an integer of {} bytes is wider than {max_len}", bytes.len()),
             ));
         }
         if bytes.first() == Some(&0) {
-            return Err(DecodeError::new(
-                self.offset,
-                format!("{what}: integer with a leading zero byte"),
-            ));
+            return Err(DecodeError::new(self.offset, format!("{what}: integer with a leading zero byte")));
         }
-        Ok(bytes
-            .iter()
-            .fold(0u128, |acc, b| (acc << 8) | u128::from(*b)))
+        Ok(bytes.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b)))
     }
 }
 
@@ -200,31 +171,13 @@ mod tests {
     #[test]
     fn malformed_items_are_errors_not_panics() {
         // A string header claiming 0xffffffff bytes.
-        let err = Items::new(&[0xbb, 0xff, 0xff, 0xff, 0xff, 1], 3)
-            .item("x")
-            .unwrap_err();
+        let err = Items::new(&[0xbb, 0xff, 0xff, 0xff, 0xff, 1], 3).item("x").unwrap_err();
         assert_eq!(err.offset, 3);
         assert!(err.message.contains("bad RLP header"), "{err}");
         let wide = [0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-        assert!(Items::new(&wide, 0)
-            .u64("n")
-            .unwrap_err()
-            .message
-            .contains("wider than 8"));
-        assert!(Items::new(&[0x82, 0, 1], 0)
-            .u64("n")
-            .unwrap_err()
-            .message
-            .contains("leading zero"));
-        assert!(Items::new(&[0xc0], 0)
-            .bytes("s")
-            .unwrap_err()
-            .message
-            .contains("found a list"));
-        assert!(Items::new(&[0x80], 0)
-            .fixed::<32>("h")
-            .unwrap_err()
-            .message
-            .contains("expected 32 bytes, found 0"));
+        assert!(Items::new(&wide, 0).u64("n").unwrap_err().message.contains("wider than 8"));
+        assert!(Items::new(&[0x82, 0, 1], 0).u64("n").unwrap_err().message.contains("leading zero"));
+        assert!(Items::new(&[0xc0], 0).bytes("s").unwrap_err().message.contains("found a list"));
+        assert!(Items::new(&[0x80], 0).fixed::<32>("h").unwrap_err().message.contains("expected 32 bytes, found 0"));
     }
 }

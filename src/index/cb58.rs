@@ -28,18 +28,13 @@ pub fn encode(raw: &[u8]) -> String {
 
 /// Decodes a CB58 string, verifying its checksum. Returns the raw bytes without the checksum.
 pub fn decode(text: &str) -> Result<Vec<u8>, String> {
-    bs58::decode(text)
-        .as_cb58(None)
-        .into_vec()
-        .map_err(|e| format!("not a valid CB58 string ({e})"))
+    bs58::decode(text).as_cb58(None).into_vec().map_err(|e| format!("not a valid CB58 string ({e})"))
 }
 
 /// Decodes a CB58 container/transaction id: exactly 32 bytes after the checksum.
 pub fn decode_id(text: &str) -> Result<[u8; 32], String> {
     let raw = decode(text)?;
-    raw.as_slice()
-        .try_into()
-        .map_err(|_| format!("a CB58 id holds 32 bytes, this one holds {}", raw.len()))
+    raw.as_slice().try_into().map_err(|_| format!("a CB58 id holds 32 bytes, this one holds {}", raw.len()))
 }
 
 /// The CB58 id of a container: cb58(sha256(bytes)).
@@ -159,10 +154,9 @@ mod tests {
 
     #[test]
     fn the_two_real_ids_of_ground_truth_decode_with_valid_checksums() {
-        for id in [
-            "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY",
-            "ZGYTSU8w3zUP6VFseGC798vA2Vnxnfj6fz1QPfA9N93bhjJvo",
-        ] {
+        for id in
+            ["6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY", "ZGYTSU8w3zUP6VFseGC798vA2Vnxnfj6fz1QPfA9N93bhjJvo"]
+        {
             let raw = decode_id(id).unwrap();
             assert_eq!(encode(&raw), id);
         }
@@ -176,22 +170,10 @@ mod tests {
         assert_eq!(decode_hex_with_checksum(&text).unwrap(), bytes);
         let mut bad = text.clone();
         bad.replace_range(4..6, if &text[4..6] == "00" { "01" } else { "00" });
-        assert!(matches!(
-            decode_hex_with_checksum(&bad),
-            Err(HexError::ChecksumMismatch { .. })
-        ));
-        assert!(matches!(
-            decode_hex_with_checksum("abcd"),
-            Err(HexError::Malformed(_))
-        ));
-        assert!(matches!(
-            decode_hex_with_checksum("0x0102"),
-            Err(HexError::TooShort(2))
-        ));
-        assert!(matches!(
-            decode_hex_with_checksum("0xzz"),
-            Err(HexError::Malformed(_))
-        ));
+        assert!(matches!(decode_hex_with_checksum(&bad), Err(HexError::ChecksumMismatch { .. })));
+        assert!(matches!(decode_hex_with_checksum("abcd"), Err(HexError::Malformed(_))));
+        assert!(matches!(decode_hex_with_checksum("0x0102"), Err(HexError::TooShort(2))));
+        assert!(matches!(decode_hex_with_checksum("0xzz"), Err(HexError::Malformed(_))));
     }
 
     #[test]

@@ -24,11 +24,7 @@ pub struct LagPolicy {
 
 impl Default for LagPolicy {
     fn default() -> Self {
-        LagPolicy {
-            retries: 5,
-            first_wait: Duration::from_millis(100),
-            max_wait: Duration::from_secs(2),
-        }
+        LagPolicy { retries: 5, first_wait: Duration::from_millis(100), max_wait: Duration::from_secs(2) }
     }
 }
 
@@ -59,13 +55,7 @@ pub struct Chunk {
 }
 
 fn is_past_tip(err: &Error) -> bool {
-    matches!(
-        err,
-        Error::Rpc {
-            kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex,
-            ..
-        }
-    )
+    matches!(err, Error::Rpc { kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex, .. })
 }
 
 /// Fetches `[start, start + count)` completely, or up to the proven end of the index.
@@ -76,9 +66,7 @@ pub async fn fetch_chunk(
     known: KnownLength,
     lag: LagPolicy,
 ) -> Result<Chunk> {
-    let end = start
-        .checked_add(count)
-        .ok_or_else(|| Error::invalid("count", count, "start + count <= 2**64 - 1"))?;
+    let end = start.checked_add(count).ok_or_else(|| Error::invalid("count", count, "start + count <= 2**64 - 1"))?;
     let mut containers = Vec::new();
     let mut cur = start;
     let mut attempt = 0u32;
@@ -104,19 +92,11 @@ pub async fn fetch_chunk(
                         url: String::new(),
                     }
                 }
-                _ => {
-                    return Ok(Chunk {
-                        containers,
-                        at_tip: true,
-                    })
-                }
+                _ => return Ok(Chunk { containers, at_tip: true }),
             },
             Err(e) if is_past_tip(&e) => {
                 if !known.contains(cur) {
-                    return Ok(Chunk {
-                        containers,
-                        at_tip: true,
-                    });
+                    return Ok(Chunk { containers, at_tip: true });
                 }
                 e
             }
@@ -126,25 +106,16 @@ pub async fn fetch_chunk(
         if attempt >= lag.retries {
             return Err(lagging);
         }
-        let wait = lag
-            .first_wait
-            .saturating_mul(1u32 << attempt.min(16))
-            .min(lag.max_wait);
+        let wait = lag.first_wait.saturating_mul(1u32 << attempt.min(16)).min(lag.max_wait);
         attempt += 1;
         tokio::time::sleep(wait).await;
     }
-    Ok(Chunk {
-        containers,
-        at_tip: false,
-    })
+    Ok(Chunk { containers, at_tip: false })
 }
 
 fn top_of_u64(chain: &ChainClient) -> Error {
     Error::Decode {
-        message: format!(
-            "{} holds a container at index 2**64 - 1: a walk cannot resume past it",
-            chain.path()
-        ),
+        message: format!("{} holds a container at index 2**64 - 1: a walk cannot resume past it", chain.path()),
         url: String::new(),
         body: String::new(),
     }

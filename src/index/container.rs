@@ -38,9 +38,7 @@ impl U64Field<'_> {
     pub fn value(&self) -> Result<u64, String> {
         match self {
             U64Field::Number(n) => Ok(*n),
-            U64Field::Text(t) => t
-                .parse()
-                .map_err(|_| format!("{t:?} is not an unsigned 64-bit integer")),
+            U64Field::Text(t) => t.parse().map_err(|_| format!("{t:?} is not an unsigned 64-bit integer")),
         }
     }
 }
@@ -90,8 +88,7 @@ pub enum ContainerError {
 
 /// Parses an RFC 3339 timestamp (any offset, up to nanoseconds) into UTC nanoseconds.
 pub fn parse_timestamp_ns(text: &str) -> Result<i64, String> {
-    let parsed = DateTime::parse_from_rfc3339(text)
-        .map_err(|e| format!("timestamp {text:?} is not RFC 3339: {e}"))?;
+    let parsed = DateTime::parse_from_rfc3339(text).map_err(|e| format!("timestamp {text:?} is not RFC 3339: {e}"))?;
     parsed
         .timestamp_nanos_opt()
         .ok_or_else(|| format!("timestamp {text:?} is outside the range of nanosecond timestamps"))
@@ -101,10 +98,7 @@ impl WireContainer<'_> {
     /// Decodes, verifies the checksum (and the id by the rule of `path`, if asked) and converts to
     /// a [`Container`]. One sha256 pass serves the checksum and the id.
     pub fn decode(&self, verify: Verify, path: IndexPath) -> Result<Container, ContainerError> {
-        let index = self
-            .index
-            .value()
-            .map_err(|e| ContainerError::Decode(format!("index: {e}")))?;
+        let index = self.index.value().map_err(|e| ContainerError::Decode(format!("index: {e}")))?;
         let encoding = self.encoding.as_deref().unwrap_or("hex");
         if encoding != "hex" {
             return Err(ContainerError::Decode(format!(
@@ -118,28 +112,19 @@ impl WireContainer<'_> {
                 None
             }
         };
-        let (bytes, digest, prefix_digest) = cb58::decode_hex_hashing(&self.bytes, prefix)
-            .map_err(|e| match e {
-                cb58::HexError::ChecksumMismatch { .. } => {
-                    ContainerError::Integrity(format!("container {index} ({}): bytes {e}", self.id))
-                }
-                other => ContainerError::Decode(format!(
-                    "container {index} ({}): bytes: {other}",
-                    self.id
-                )),
-            })?;
-        let raw_id = cb58::decode_id(&self.id).map_err(|e| {
-            ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id))
+        let (bytes, digest, prefix_digest) = cb58::decode_hex_hashing(&self.bytes, prefix).map_err(|e| match e {
+            cb58::HexError::ChecksumMismatch { .. } => {
+                ContainerError::Integrity(format!("container {index} ({}): bytes {e}", self.id))
+            }
+            other => ContainerError::Decode(format!("container {index} ({}): bytes: {other}", self.id)),
         })?;
+        let raw_id = cb58::decode_id(&self.id)
+            .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
         if verify.ids {
-            if let Err(mismatch) =
-                ids::check(path, &bytes, &raw_id, &digest, prefix_digest.as_ref())
-            {
+            if let Err(mismatch) = ids::check(path, &bytes, &raw_id, &digest, prefix_digest.as_ref()) {
                 let expected = match mismatch.expected {
                     Some(id) => format!("expected {}", cb58::encode(&id)),
-                    None => {
-                        "the bytes are neither a proposervm envelope nor an RLP block".to_string()
-                    }
+                    None => "the bytes are neither a proposervm envelope nor an RLP block".to_string(),
                 };
                 return Err(ContainerError::Integrity(format!(
                     "{path} container {index}: id {} does not match {}: {expected} \
@@ -151,13 +136,7 @@ impl WireContainer<'_> {
         }
         let timestamp_ns = parse_timestamp_ns(&self.timestamp)
             .map_err(|e| ContainerError::Decode(format!("container {index}: {e}")))?;
-        Ok(Container {
-            id: self.id.to_string(),
-            bytes,
-            timestamp_ns,
-            index,
-            encoding: encoding.to_string(),
-        })
+        Ok(Container { id: self.id.to_string(), bytes, timestamp_ns, index, encoding: encoding.to_string() })
     }
 }
 
@@ -179,11 +158,8 @@ mod tests {
     use super::*;
 
     fn fixtures() -> serde_json::Value {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/real_containers.json"
-        ))
-        .unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_containers.json"))
+            .unwrap();
         serde_json::from_str(&text).unwrap()
     }
 
@@ -195,14 +171,8 @@ mod tests {
             let wire: WireContainer = serde_json::from_str(&text).unwrap();
             let c = wire.decode(Verify::default(), IndexPath::XTx).unwrap();
             assert_eq!(c.bytes.len() as u64, fixture["length"].as_u64().unwrap());
-            assert_eq!(
-                hex::encode(cb58::checksum(&c.bytes)),
-                fixture["checksum"].as_str().unwrap()
-            );
-            assert_eq!(
-                cb58::container_id(&c.bytes),
-                fixture["id"].as_str().unwrap()
-            );
+            assert_eq!(hex::encode(cb58::checksum(&c.bytes)), fixture["checksum"].as_str().unwrap());
+            assert_eq!(cb58::container_id(&c.bytes), fixture["id"].as_str().unwrap());
             assert_eq!(c.index.to_string(), fixture["index"].as_str().unwrap());
         }
     }
@@ -210,14 +180,8 @@ mod tests {
     #[test]
     fn real_timestamps_keep_nanoseconds_and_offsets() {
         // 2021-04-02T15:34:00.262979-07:00 == 2021-04-02T22:34:00.262979Z
-        assert_eq!(
-            parse_timestamp_ns("2021-04-02T15:34:00.262979-07:00").unwrap(),
-            1_617_402_840_262_979_000
-        );
-        assert_eq!(
-            parse_timestamp_ns("2021-11-04T00:42:55.01643414Z").unwrap(),
-            1_635_986_575_016_434_140
-        );
+        assert_eq!(parse_timestamp_ns("2021-04-02T15:34:00.262979-07:00").unwrap(), 1_617_402_840_262_979_000);
+        assert_eq!(parse_timestamp_ns("2021-11-04T00:42:55.01643414Z").unwrap(), 1_635_986_575_016_434_140);
         assert!(parse_timestamp_ns("2021-11-04 00:42").is_err());
     }
 
@@ -234,10 +198,7 @@ mod tests {
             .unwrap()
             .decode(Verify::default(), IndexPath::XTx)
             .unwrap_err();
-        assert!(
-            matches!(err, ContainerError::Integrity(ref m) if m.contains("checksum mismatch")),
-            "{err:?}"
-        );
+        assert!(matches!(err, ContainerError::Integrity(ref m) if m.contains("checksum mismatch")), "{err:?}");
 
         let mut other_id = fixture.clone();
         other_id["id"] = doc["containers"][0]["id"].clone();
@@ -257,10 +218,8 @@ mod tests {
         let mut numeric = doc["containers"][1].clone();
         numeric["index"] = serde_json::json!(1);
         let text = numeric.to_string();
-        let c = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default(), IndexPath::XTx)
-            .unwrap();
+        let c =
+            serde_json::from_str::<WireContainer>(&text).unwrap().decode(Verify::default(), IndexPath::XTx).unwrap();
         assert_eq!(c.index, 1);
         numeric["index"] = serde_json::json!("x1");
         let text = numeric.to_string();
@@ -268,9 +227,6 @@ mod tests {
             .unwrap()
             .decode(Verify::default(), IndexPath::XTx)
             .unwrap_err();
-        assert!(
-            matches!(err, ContainerError::Decode(ref m) if m.contains("\"x1\" is not an unsigned")),
-            "{err:?}"
-        );
+        assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("\"x1\" is not an unsigned")), "{err:?}");
     }
 }

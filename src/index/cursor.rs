@@ -40,10 +40,7 @@ impl std::error::Error for Superseded {}
 impl Cursor {
     /// A cursor at `start`.
     pub fn new(start: u64) -> Self {
-        Cursor {
-            position: Arc::new(AtomicU64::new(start)),
-            generation: Arc::new(AtomicU64::new(0)),
-        }
+        Cursor { position: Arc::new(AtomicU64::new(start)), generation: Arc::new(AtomicU64::new(0)) }
     }
 
     /// The first index not yet handed out.
@@ -54,10 +51,7 @@ impl Cursor {
     /// A lease for a new consumer; earlier leases are superseded.
     pub fn lease(&self) -> Lease {
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        Lease {
-            cursor: self.clone(),
-            generation,
-        }
+        Lease { cursor: self.clone(), generation }
     }
 }
 

@@ -42,10 +42,7 @@ pub fn plan(start: u64, end: u64, chunk: u64) -> impl Iterator<Item = (u64, u64)
 /// One past `tip`, or a clear error at the top of `u64`.
 pub fn after_tip(chain: &ChainClient, tip: u64) -> Result<u64> {
     tip.checked_add(1).ok_or_else(|| Error::Decode {
-        message: format!(
-            "{} reports its tip at index 2**64 - 1: a walk cannot end past it",
-            chain.path()
-        ),
+        message: format!("{} reports its tip at index 2**64 - 1: a walk cannot end past it", chain.path()),
         url: String::new(),
         body: String::new(),
     })
@@ -57,10 +54,7 @@ pub fn after_tip(chain: &ChainClient, tip: u64) -> Result<u64> {
 /// index). A short answer is re-requested from where it stopped; an answer "past the tip" for an
 /// index known to exist (a lagging node behind a balancer) is retried with backoff, then raised.
 /// The first error is delivered and ends the walk.
-pub fn walk(
-    chain: ChainClient,
-    spec: RangeSpec,
-) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+pub fn walk(chain: ChainClient, spec: RangeSpec) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
     walk_with(chain, spec, None, LagPolicy::default())
 }
 
@@ -86,13 +80,9 @@ pub fn walk_with(
                 None => spec.start,
             },
         };
-        let calls = ordered_chunks(
-            plan(spec.start, end, spec.chunk),
-            spec.concurrency,
-            move |(start, count)| {
-                Spawned::new(fetch_chunk(chain.clone(), start, count, known.clone(), lag))
-            },
-        );
+        let calls = ordered_chunks(plan(spec.start, end, spec.chunk), spec.concurrency, move |(start, count)| {
+            Spawned::new(fetch_chunk(chain.clone(), start, count, known.clone(), lag))
+        });
         Ok::<_, Error>(calls)
     };
     stream::once(resolve)
@@ -118,9 +108,7 @@ pub fn walk_with(
             };
             std::future::ready(out)
         })
-        .filter_map(|item| {
-            std::future::ready(item.filter(|r| r.as_ref().map_or(true, |b| !b.is_empty())))
-        })
+        .filter_map(|item| std::future::ready(item.filter(|r| r.as_ref().map_or(true, |b| !b.is_empty()))))
 }
 
 /// How `follow` polls.
@@ -173,12 +161,7 @@ pub fn follow(
                             None => 0,
                             Some(t) => match after_tip(&chain, t) {
                                 Ok(from) => from,
-                                Err(e) => {
-                                    return Some((
-                                        stream::once(async { Err(e) }).boxed(),
-                                        (next, true),
-                                    ))
-                                }
+                                Err(e) => return Some((stream::once(async { Err(e) }).boxed(), (next, true))),
                             },
                         };
                         anchored(from);
@@ -190,19 +173,12 @@ pub fn follow(
                     Some(tip) if tip >= from => {
                         let end = match after_tip(&chain, tip) {
                             Ok(end) => end,
-                            Err(e) => {
-                                return Some((stream::once(async { Err(e) }).boxed(), (next, true)))
-                            }
+                            Err(e) => return Some((stream::once(async { Err(e) }).boxed(), (next, true))),
                         };
-                        let range = RangeSpec {
-                            start: from,
-                            end: Some(end),
-                            concurrency: spec.concurrency,
-                            chunk: spec.chunk,
-                        };
+                        let range =
+                            RangeSpec { start: from, end: Some(end), concurrency: spec.concurrency, chunk: spec.chunk };
                         let batches: BoxStream<'static, Result<Vec<Container>>> =
-                            walk_with(chain.clone(), range, Some(tip), LagPolicy::default())
-                                .boxed();
+                            walk_with(chain.clone(), range, Some(tip), LagPolicy::default()).boxed();
                         return Some((batches, (Some(end), false)));
                     }
                     _ => {
@@ -234,10 +210,7 @@ mod tests {
         assert_eq!(calls, vec![(10, 1024), (1034, 1024), (2058, 942)]);
         assert_eq!(plan(5, 5, 1024).count(), 0);
         assert_eq!(plan(0, 10, 4000).collect::<Vec<_>>(), vec![(0, 10)]);
-        assert_eq!(
-            plan(0, 3, 1).collect::<Vec<_>>(),
-            vec![(0, 1), (1, 1), (2, 1)]
-        );
+        assert_eq!(plan(0, 3, 1).collect::<Vec<_>>(), vec![(0, 1), (1, 1), (2, 1)]);
         let total: u64 = plan(7, 1_000_007, 1000).map(|(_, n)| n).sum();
         assert_eq!(total, 1_000_000);
     }
@@ -245,9 +218,6 @@ mod tests {
     #[test]
     fn plan_covers_the_range_without_gaps_at_u64_edges() {
         let calls: Vec<_> = plan(u64::MAX - 5, u64::MAX, 2).collect();
-        assert_eq!(
-            calls,
-            vec![(u64::MAX - 5, 2), (u64::MAX - 3, 2), (u64::MAX - 1, 1)]
-        );
+        assert_eq!(calls, vec![(u64::MAX - 5, 2), (u64::MAX - 3, 2), (u64::MAX - 1, 1)]);
     }
 }

@@ -17,17 +17,9 @@ static POLARS_DATAFRAME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// what `datetime` holds).
 pub fn utc_datetime<'py>(py: Python<'py>, ns: i64) -> PyResult<Bound<'py, PyAny>> {
     use chrono::{Datelike, Timelike};
-    let datetime = DATETIME.get_or_try_init(py, || {
-        py.import("datetime")?
-            .getattr("datetime")
-            .map(Bound::unbind)
-    })?;
-    let utc = UTC.get_or_try_init(py, || {
-        py.import("datetime")?
-            .getattr("timezone")?
-            .getattr("utc")
-            .map(Bound::unbind)
-    })?;
+    let datetime = DATETIME.get_or_try_init(py, || py.import("datetime")?.getattr("datetime").map(Bound::unbind))?;
+    let utc =
+        UTC.get_or_try_init(py, || py.import("datetime")?.getattr("timezone")?.getattr("utc").map(Bound::unbind))?;
     let t = chrono::DateTime::from_timestamp_nanos(ns);
     datetime.bind(py).call1((
         t.year(),
@@ -53,29 +45,18 @@ pub fn container_dict<'py>(py: Python<'py>, c: &Container) -> PyResult<Bound<'py
 }
 
 /// A polars DataFrame from record batches, handed over through the Arrow C stream interface.
-pub fn polars_frame<'py>(
-    py: Python<'py>,
-    batches: Vec<RecordBatch>,
-    schema: SchemaRef,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn polars_frame<'py>(py: Python<'py>, batches: Vec<RecordBatch>, schema: SchemaRef) -> PyResult<Bound<'py, PyAny>> {
     let table = pyo3_arrow::PyTable::try_new(batches, schema)?;
     let table = Bound::new(py, table)?;
-    let constructor = POLARS_DATAFRAME.get_or_try_init(py, || {
-        py.import("polars")?.getattr("DataFrame").map(Bound::unbind)
-    })?;
+    let constructor =
+        POLARS_DATAFRAME.get_or_try_init(py, || py.import("polars")?.getattr("DataFrame").map(Bound::unbind))?;
     constructor.bind(py).call1((table,))
 }
 
 /// The rows of a record batch as Python dicts (through polars, so every column type converts
 /// as it does in a DataFrame).
-pub fn frame_dicts(
-    py: Python<'_>,
-    batch: RecordBatch,
-    schema: SchemaRef,
-) -> PyResult<Vec<Py<PyAny>>> {
-    polars_frame(py, vec![batch], schema)?
-        .call_method0(intern!(py, "to_dicts"))?
-        .extract()
+pub fn frame_dicts(py: Python<'_>, batch: RecordBatch, schema: SchemaRef) -> PyResult<Vec<Py<PyAny>>> {
+    polars_frame(py, vec![batch], schema)?.call_method0(intern!(py, "to_dicts"))?.extract()
 }
 
 /// One decoded container (a one-row batch), converted to a dict when it reaches Python.
@@ -89,9 +70,7 @@ impl<'py> IntoPyObject<'py> for DecodedOut {
         let rows = frame_dicts(py, self.0, self.1)?;
         match rows.into_iter().next() {
             Some(row) => Ok(row.into_bound(py)),
-            None => Err(pyo3::exceptions::PyRuntimeError::new_err(
-                "internal error: a decoded container gave no row",
-            )),
+            None => Err(pyo3::exceptions::PyRuntimeError::new_err("internal error: a decoded container gave no row")),
         }
     }
 }
@@ -116,11 +95,7 @@ impl<'py> IntoPyObject<'py> for ContainersOut {
     type Output = Bound<'py, PyList>;
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        let items = self
-            .0
-            .iter()
-            .map(|c| container_dict(py, c))
-            .collect::<PyResult<Vec<_>>>()?;
+        let items = self.0.iter().map(|c| container_dict(py, c)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 }

@@ -20,11 +20,7 @@ pub fn decode_bytes<'py>(
     strict: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = IndexPath::parse(path).map_err(to_py)?;
-    let mode = if strict {
-        DecodeMode::Strict
-    } else {
-        DecodeMode::Lenient
-    };
+    let mode = if strict { DecodeMode::Strict } else { DecodeMode::Lenient };
     let slices: Vec<&[u8]> = items.iter().map(|b| b.as_bytes()).collect();
     let batch = decode_all(path, slices.into_iter(), mode).map_err(to_py)?;
     polars_frame(py, vec![batch], bytes_schema(path).map_err(to_py)?)

@@ -9,14 +9,10 @@ use pyo3::types::{PyList, PyString};
 use super::args::{bounded_arg, decode_arg, transport_config, u64_arg};
 use super::convert::{ContainerOut, ContainersOut, DecodedOut};
 use super::errors::{invalid, to_py};
-use super::ranges::{
-    FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings,
-};
+use super::ranges::{FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings};
 use super::wait::{awaitable, wait};
 use crate::arrow::decoded::{check_decodable, decode_containers, decoded_schema, DecodeMode};
-use crate::index::{
-    ChainClient, Container, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE,
-};
+use crate::index::{ChainClient, Container, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE};
 use crate::transport::config::seconds;
 
 /// Default node URL when neither `url=` nor `AVAX_NODE_URL` is given.
@@ -38,21 +34,10 @@ fn build_client(
     headers: Option<HashMap<String, String>>,
 ) -> PyResult<IndexClient> {
     let url = url
-        .or_else(|| {
-            std::env::var("AVAX_NODE_URL")
-                .ok()
-                .filter(|u| !u.trim().is_empty())
-        })
+        .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
-    let transport = transport_config(
-        timeout,
-        connect_timeout,
-        max_retries,
-        backoff,
-        max_backoff,
-        retry_budget,
-        headers,
-    )?;
+    let transport =
+        transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
     let options = IndexClientOptions {
         transport,
         verify: Verify { ids: verify_ids },
@@ -72,13 +57,7 @@ fn str_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
     value
         .cast::<PyString>()
         .map(|s| s.to_string())
-        .map_err(|_| {
-            invalid(
-                param,
-                value.repr().map(|r| r.to_string()).unwrap_or_default(),
-                "a CB58 id as a str",
-            )
-        })
+        .map_err(|_| invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), "a CB58 id as a str"))
 }
 
 /// What `container(index=..., id=...)` asks for.
@@ -95,11 +74,7 @@ fn lookup(index: Option<&Bound<'_, PyAny>>, id: Option<&Bound<'_, PyAny>>) -> Py
             crate::index::client::validate_id(&id).map_err(to_py)?;
             Ok(Lookup::Id(id))
         }
-        _ => Err(invalid(
-            "index/id",
-            "both or neither",
-            "exactly one of index= or id=",
-        )),
+        _ => Err(invalid("index/id", "both or neither", "exactly one of index= or id=")),
     }
 }
 
@@ -114,10 +89,7 @@ fn range_count(count: &Bound<'_, PyAny>) -> PyResult<u64> {
 }
 
 /// The `decode=` argument, checked against the index before any request.
-fn decode_for(
-    chain: &ChainClient,
-    decode: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<DecodeMode>> {
+fn decode_for(chain: &ChainClient, decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DecodeMode>> {
     let mode = decode.map(decode_arg).transpose()?.flatten();
     if mode.is_some() {
         check_decodable(chain.path()).map_err(to_py)?;
@@ -181,11 +153,7 @@ fn range_settings(
         None => None,
         Some(count) => {
             let count = u64_arg(count, "count")?;
-            Some(
-                start
-                    .checked_add(count)
-                    .ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?,
-            )
+            Some(start.checked_add(count).ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?)
         }
     };
     let concurrency = match concurrency {
@@ -264,9 +232,7 @@ impl PyIndexClient {
 
     /// A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``.
     fn chain(&self, path: &str) -> PyResult<PyChain> {
-        Ok(PyChain {
-            chain: self.client.chain(parse_path(path)?),
-        })
+        Ok(PyChain { chain: self.client.chain(parse_path(path)?) })
     }
 
     /// Close the client: later calls raise ``AvaxDataError("the client is closed")``.
@@ -284,15 +250,7 @@ impl PyIndexClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "IndexClient({:?}{})",
-            self.client.url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("IndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
@@ -313,11 +271,7 @@ impl PyChain {
     /// ``index.getLastAccepted``: the most recently accepted container (decoded with
     /// ``decode=True`` or ``"strict"``).
     #[pyo3(signature = (*, decode=None))]
-    fn last_accepted<'py>(
-        &self,
-        py: Python<'py>,
-        decode: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn last_accepted<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let decode = decode_for(&self.chain, decode)?;
         let c = wait(py, self.chain.last_accepted())?;
         item_dict(py, self.chain.path(), c, decode)
@@ -379,10 +333,7 @@ impl PyChain {
         batch_size: Option<&Bound<'_, PyAny>>,
         decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyRange> {
-        let (zero, full) = (
-            0u32.into_pyobject(py)?.into_any(),
-            (MAX_RANGE as u32).into_pyobject(py)?.into_any(),
-        );
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
         let settings = range_settings(
             &self.chain,
             start.unwrap_or(&zero),
@@ -467,9 +418,7 @@ impl PyAsyncIndexClient {
 
     /// A handle on one index path.
     fn chain(&self, path: &str) -> PyResult<PyAsyncChain> {
-        Ok(PyAsyncChain {
-            chain: Arc::new(self.client.chain(parse_path(path)?)),
-        })
+        Ok(PyAsyncChain { chain: Arc::new(self.client.chain(parse_path(path)?)) })
     }
 
     /// Close the client (awaitable): later calls raise ``AvaxDataError``.
@@ -483,25 +432,13 @@ impl PyAsyncIndexClient {
     }
 
     #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        &self,
-        py: Python<'py>,
-        _exc: &Bound<'py, pyo3::types::PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         self.client.close();
         awaitable(py, async { Ok(()) })
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "AsyncIndexClient({:?}{})",
-            self.client.url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("AsyncIndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
@@ -521,11 +458,7 @@ impl PyAsyncChain {
 
     /// ``index.getLastAccepted`` (awaitable); ``decode`` as in :meth:`Chain.last_accepted`.
     #[pyo3(signature = (*, decode=None))]
-    fn last_accepted<'py>(
-        &self,
-        py: Python<'py>,
-        decode: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn last_accepted<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let decode = decode_for(&self.chain, decode)?;
         let chain = self.chain.clone();
         awaitable(py, async move {
@@ -565,36 +498,19 @@ impl PyAsyncChain {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (start, count) = (u64_arg(start, "start")?, range_count(count)?);
         let chain = self.chain.clone();
-        awaitable(py, async move {
-            chain
-                .container_range(start, count)
-                .await
-                .map(ContainersOut)
-                .map_err(to_py)
-        })
+        awaitable(py, async move { chain.container_range(start, count).await.map(ContainersOut).map_err(to_py) })
     }
 
     /// ``index.getIndex`` (awaitable).
-    fn index_of<'py>(
-        &self,
-        py: Python<'py>,
-        id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (id, chain) = (id_arg(id)?, self.chain.clone());
         awaitable(py, async move { chain.index_of(&id).await.map_err(to_py) })
     }
 
     /// ``index.isAccepted`` (awaitable).
-    fn is_accepted<'py>(
-        &self,
-        py: Python<'py>,
-        id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (id, chain) = (id_arg(id)?, self.chain.clone());
-        awaitable(
-            py,
-            async move { chain.is_accepted(&id).await.map_err(to_py) },
-        )
+        awaitable(py, async move { chain.is_accepted(&id).await.map_err(to_py) })
     }
 
     /// A lazy walk (``async for``), like :meth:`Chain.range`.
@@ -608,10 +524,7 @@ impl PyAsyncChain {
         batch_size: Option<&Bound<'_, PyAny>>,
         decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncRange> {
-        let (zero, full) = (
-            0u32.into_pyobject(py)?.into_any(),
-            (MAX_RANGE as u32).into_pyobject(py)?.into_any(),
-        );
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
         let settings = range_settings(
             &self.chain,
             start.unwrap_or(&zero),

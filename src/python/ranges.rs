@@ -80,16 +80,7 @@ impl RangeSettings {
         decode: Option<DecodeMode>,
     ) -> Result<Self> {
         let schema = walk_schema(chain.path(), decode)?;
-        Ok(RangeSettings {
-            chain,
-            start,
-            end,
-            concurrency,
-            chunk,
-            cursor: Cursor::new(start),
-            decode,
-            schema,
-        })
+        Ok(RangeSettings { chain, start, end, concurrency, chunk, cursor: Cursor::new(start), decode, schema })
     }
 
     /// The same walk (sharing its position), decoded or not as `decode` says; `None` keeps it.
@@ -98,20 +89,11 @@ impl RangeSettings {
             return Ok(self.clone());
         };
         let schema = walk_schema(self.chain.path(), decode)?;
-        Ok(RangeSettings {
-            decode,
-            schema,
-            ..self.clone()
-        })
+        Ok(RangeSettings { decode, schema, ..self.clone() })
     }
 
     fn spec(&self) -> RangeSpec {
-        RangeSpec {
-            start: self.cursor.position(),
-            end: self.end,
-            concurrency: self.concurrency,
-            chunk: self.chunk,
-        }
+        RangeSpec { start: self.cursor.position(), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
     }
 
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
@@ -127,10 +109,7 @@ impl RangeSettings {
     fn items(&self) -> ItemFeed {
         match self.decode {
             None => ItemFeed::Raw(SyncFeed::new(self.prefetch(self.containers()))),
-            Some(_) => ItemFeed::Decoded(
-                SyncFeed::new(self.prefetch(self.batches())),
-                self.schema.clone(),
-            ),
+            Some(_) => ItemFeed::Decoded(SyncFeed::new(self.prefetch(self.batches())), self.schema.clone()),
         }
     }
 
@@ -142,10 +121,7 @@ impl RangeSettings {
         }
     }
 
-    fn prefetch<T: Send + 'static>(
-        &self,
-        stream: impl Stream<Item = Result<T>> + Send + 'static,
-    ) -> Prefetch<T> {
+    fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
         Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.concurrency)
     }
 
@@ -206,10 +182,7 @@ pub(super) fn with_next_index(err: PyErr, next_index: Option<u64>) -> PyErr {
 
 /// Collects the rest of a walk, all or nothing: the position moves only once every batch is in,
 /// so after an error the walk resumes where this call started (`next_index` of the error).
-async fn collect(
-    settings: RangeSettings,
-    lease: Lease,
-) -> std::result::Result<Vec<RecordBatch>, PyErr> {
+async fn collect(settings: RangeSettings, lease: Lease) -> std::result::Result<Vec<RecordBatch>, PyErr> {
     let started = lease.position();
     let mut stream = std::pin::pin!(settings.batches());
     let mut out = Vec::new();
@@ -223,22 +196,16 @@ async fn collect(
             Err(e) => return Err(Failure::from(e).into_py(started)),
         }
     }
-    lease
-        .advance(next)
-        .map_err(|s| Failure::from(s).into_py(started))?;
+    lease.advance(next).map_err(|s| Failure::from(s).into_py(started))?;
     Ok(out)
 }
 
 /// Streams the rest of a walk into a Parquet file, moving the position batch by batch. On an
 /// error the file is still finalised, holding exactly the rows before the error's `next_index`,
 /// so the rest can go to a second file without a gap or a repeat.
-async fn write(
-    settings: RangeSettings,
-    lease: Lease,
-    path: std::path::PathBuf,
-) -> std::result::Result<u64, PyErr> {
-    let mut sink = ParquetSink::create(&path, settings.schema.clone())
-        .map_err(|e| Failure::from(e).into_py(lease.position()))?;
+async fn write(settings: RangeSettings, lease: Lease, path: std::path::PathBuf) -> std::result::Result<u64, PyErr> {
+    let mut sink =
+        ParquetSink::create(&path, settings.schema.clone()).map_err(|e| Failure::from(e).into_py(lease.position()))?;
     let mut stream = std::pin::pin!(settings.batches());
     while let Some(item) = stream.next().await {
         let step = item.map_err(Failure::from).and_then(|(after, batch)| {
@@ -253,8 +220,7 @@ async fn write(
             return Err(failure.into_py(lease.position()));
         }
     }
-    sink.finish()
-        .map_err(|e| Failure::from(e).into_py(lease.position()))
+    sink.finish().map_err(|e| Failure::from(e).into_py(lease.position()))
 }
 
 /// What a sync iterator holds between calls: the background feed and the items of the batch
@@ -276,25 +242,16 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
     pub(super) fn new(prefetch: Prefetch<T>) -> Self {
         SyncFeed {
             abort: Mutex::new(prefetch.abort_handle()),
-            state: Mutex::new(FeedState {
-                prefetch: Some(prefetch),
-                buffer: VecDeque::new(),
-            }),
+            state: Mutex::new(FeedState { prefetch: Some(prefetch), buffer: VecDeque::new() }),
             closed: AtomicBool::new(false),
         }
     }
 
     /// The next item: from the buffer, else from the next fetched element, which `split`
     /// turns into the items to hand out.
-    pub(super) fn next(
-        &self,
-        py: Python<'_>,
-        mut split: impl FnMut(T, &mut VecDeque<I>),
-    ) -> PyResult<Option<I>> {
+    pub(super) fn next(&self, py: Python<'_>, mut split: impl FnMut(T, &mut VecDeque<I>)) -> PyResult<Option<I>> {
         let mut state = self.state.try_lock().map_err(|_| {
-            pyo3::exceptions::PyRuntimeError::new_err(
-                "this iterator is already being advanced in another thread",
-            )
+            pyo3::exceptions::PyRuntimeError::new_err("this iterator is already being advanced in another thread")
         })?;
         loop {
             if self.closed.load(Ordering::SeqCst) {
@@ -335,16 +292,10 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
 /// Containers handed out one by one from fetched batches.
 type DictFeed = SyncFeed<Vec<Container>, Container>;
 
-fn next_container<'py>(
-    feed: &DictFeed,
-    py: Python<'py>,
-    lease: &Lease,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
+fn next_container<'py>(feed: &DictFeed, py: Python<'py>, lease: &Lease) -> PyResult<Option<Bound<'py, PyDict>>> {
     match feed.next(py, |batch, buffer| buffer.extend(batch))? {
         Some(c) => {
-            lease
-                .advance(c.index.saturating_add(1))
-                .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+            lease.advance(c.index.saturating_add(1)).map_err(|s| Failure::from(s).into_py(lease.position()))?;
             container_dict(py, &c).map(Some)
         }
         None => Ok(None),
@@ -372,9 +323,7 @@ fn batch_indices(batch: &RecordBatch) -> Vec<u64> {
 
 impl ItemFeed {
     fn next<'py>(&self, py: Python<'py>, lease: &Lease) -> PyResult<Option<Bound<'py, PyAny>>> {
-        lease
-            .check()
-            .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+        lease.check().map_err(|s| Failure::from(s).into_py(lease.position()))?;
         self.next_item(py, lease).map_err(|e| {
             if e.value(py).hasattr("next_index").unwrap_or(false) {
                 e
@@ -384,25 +333,17 @@ impl ItemFeed {
         })
     }
 
-    fn next_item<'py>(
-        &self,
-        py: Python<'py>,
-        lease: &Lease,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+    fn next_item<'py>(&self, py: Python<'py>, lease: &Lease) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self {
             ItemFeed::Raw(feed) => Ok(next_container(feed, py, lease)?.map(Bound::into_any)),
             ItemFeed::Decoded(feed, schema) => {
-                let split =
-                    |(_, batch): (u64, RecordBatch),
-                     buffer: &mut VecDeque<(u64, PyResult<Py<PyAny>>)>| {
-                        let indices = batch_indices(&batch);
-                        match frame_dicts(py, batch, schema.clone()) {
-                            Ok(rows) => {
-                                buffer.extend(indices.into_iter().zip(rows.into_iter().map(Ok)))
-                            }
-                            Err(e) => buffer.push_back((0, Err(e))),
-                        }
-                    };
+                let split = |(_, batch): (u64, RecordBatch), buffer: &mut VecDeque<(u64, PyResult<Py<PyAny>>)>| {
+                    let indices = batch_indices(&batch);
+                    match frame_dicts(py, batch, schema.clone()) {
+                        Ok(rows) => buffer.extend(indices.into_iter().zip(rows.into_iter().map(Ok))),
+                        Err(e) => buffer.push_back((0, Err(e))),
+                    }
+                };
                 match feed.next(py, split)? {
                     None => Ok(None),
                     Some((index, row)) => {
@@ -466,39 +407,22 @@ impl PyRange {
     fn __iter__(&self) -> PyRangeIterator {
         let s = &self.settings;
         let lease = s.cursor.lease();
-        PyRangeIterator {
-            feed: s.items(),
-            lease,
-        }
+        PyRangeIterator { feed: s.items(), lease }
     }
 
     /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
     /// ``decode`` (``True``, ``"strict"`` or ``False``) overrides the range's own setting.
     #[pyo3(signature = (*, decode=None))]
     fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<PyBatchIterator> {
-        let s = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+        let s = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let lease = s.cursor.lease();
-        Ok(PyBatchIterator {
-            feed: SyncFeed::new(s.prefetch(s.batches())),
-            lease,
-            schema: s.schema.clone(),
-        })
+        Ok(PyBatchIterator { feed: SyncFeed::new(s.prefetch(s.batches())), lease, schema: s.schema.clone() })
     }
 
     /// The whole (remaining) range as one polars DataFrame; ``decode`` as in :meth:`batches`.
     #[pyo3(signature = (*, decode=None))]
-    fn to_polars<'py>(
-        &self,
-        py: Python<'py>,
-        decode: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let s = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+    fn to_polars<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        let s = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let schema = s.schema.clone();
         let lease = s.cursor.lease();
         let batches = wait_raw(py, collect(s, lease.clone()))
@@ -517,10 +441,7 @@ impl PyRange {
         path: std::path::PathBuf,
         decode: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
-        let s = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+        let s = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let lease = s.cursor.lease();
         wait_raw(py, write(s, lease.clone(), path))
             .map_err(|interrupt| with_next_index(interrupt, Some(lease.position())))?
@@ -582,19 +503,11 @@ impl PyBatchIterator {
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let at = |e: PyErr| with_next_index(e, Some(self.lease.position()));
-        self.lease
-            .check()
-            .map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
-        match self
-            .feed
-            .next(py, |item, buffer| buffer.push_back(item))
-            .map_err(at)?
-        {
+        self.lease.check().map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
+        match self.feed.next(py, |item, buffer| buffer.push_back(item)).map_err(at)? {
             Some((next, batch)) => {
                 let frame = polars_frame(py, vec![batch], self.schema.clone())?;
-                self.lease
-                    .advance(next)
-                    .map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
+                self.lease.advance(next).map_err(|s| Failure::from(s).into_py(self.lease.position()))?;
                 Ok(Some(frame))
             }
             None => Ok(None),
@@ -626,10 +539,7 @@ struct FollowPosition {
 
 impl Default for FollowPosition {
     fn default() -> Self {
-        FollowPosition {
-            lease: Cursor::new(0).lease(),
-            known: Arc::new(AtomicBool::new(false)),
-        }
+        FollowPosition { lease: Cursor::new(0).lease(), known: Arc::new(AtomicBool::new(false)) }
     }
 }
 
@@ -640,17 +550,12 @@ impl FollowPosition {
     }
 
     fn get(&self) -> Option<u64> {
-        self.known
-            .load(Ordering::SeqCst)
-            .then(|| self.lease.position())
+        self.known.load(Ordering::SeqCst).then(|| self.lease.position())
     }
 }
 
 impl FollowSettings {
-    fn stream(
-        &self,
-        position: &FollowPosition,
-    ) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    fn stream(&self, position: &FollowPosition) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
         let spec = FollowSpec {
             start: self.start,
             poll_interval: self.poll_interval,
@@ -662,15 +567,8 @@ impl FollowSettings {
         follow(self.chain.clone(), spec, move |start| anchor.set(start))
     }
 
-    fn spawn<T: Send + 'static>(
-        &self,
-        stream: impl Stream<Item = Result<T>> + Send + 'static,
-    ) -> Prefetch<T> {
-        Prefetch::spawn(
-            crate::runtime::runtime().handle(),
-            stream,
-            self.chain.concurrency(),
-        )
+    fn spawn<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.chain.concurrency())
     }
 
     /// The sync item feed: dicts of containers, or of decoded rows.
@@ -712,10 +610,7 @@ impl PyFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Result<Self> {
         let position = FollowPosition::default();
-        Ok(PyFollow {
-            feed: settings.items(&position)?,
-            position,
-        })
+        Ok(PyFollow { feed: settings.items(&position)?, position })
     }
 }
 
@@ -732,9 +627,7 @@ impl PyFollow {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        self.feed
-            .next(py, &self.position.lease)
-            .map_err(|e| with_next_index(e, self.position.get()))
+        self.feed.next(py, &self.position.lease).map_err(|e| with_next_index(e, self.position.get()))
     }
 
     /// Stop following (from any thread); later ``next()`` raises ``StopIteration``.
@@ -749,16 +642,9 @@ impl PyFollow {
 /// they came, or decoded batches turned into dicts a batch at a time.
 pub(super) enum AsyncItemState {
     /// Container dicts.
-    Raw {
-        prefetch: Option<Prefetch<Vec<Container>>>,
-        buffer: VecDeque<Container>,
-    },
+    Raw { prefetch: Option<Prefetch<Vec<Container>>>, buffer: VecDeque<Container> },
     /// Decoded rows with their index.
-    Decoded {
-        prefetch: Option<Prefetch<(u64, RecordBatch)>>,
-        buffer: VecDeque<(u64, Py<PyAny>)>,
-        schema: SchemaRef,
-    },
+    Decoded { prefetch: Option<Prefetch<(u64, RecordBatch)>>, buffer: VecDeque<(u64, Py<PyAny>)>, schema: SchemaRef },
 }
 
 /// One item of an async iterator, converted when it reaches Python.
@@ -809,28 +695,12 @@ pub(super) fn stop_async() -> PyErr {
 
 fn async_dicts(prefetch: Prefetch<Vec<Container>>) -> AsyncFeed<AsyncItemState> {
     let abort = prefetch.abort_handle();
-    AsyncFeed::new(
-        AsyncItemState::Raw {
-            prefetch: Some(prefetch),
-            buffer: VecDeque::new(),
-        },
-        abort,
-    )
+    AsyncFeed::new(AsyncItemState::Raw { prefetch: Some(prefetch), buffer: VecDeque::new() }, abort)
 }
 
-fn async_decoded(
-    prefetch: Prefetch<(u64, RecordBatch)>,
-    schema: SchemaRef,
-) -> AsyncFeed<AsyncItemState> {
+fn async_decoded(prefetch: Prefetch<(u64, RecordBatch)>, schema: SchemaRef) -> AsyncFeed<AsyncItemState> {
     let abort = prefetch.abort_handle();
-    AsyncFeed::new(
-        AsyncItemState::Decoded {
-            prefetch: Some(prefetch),
-            buffer: VecDeque::new(),
-            schema,
-        },
-        abort,
-    )
+    AsyncFeed::new(AsyncItemState::Decoded { prefetch: Some(prefetch), buffer: VecDeque::new(), schema }, abort)
 }
 
 /// The next item of an async feed, advancing the lease's position; errors carry `next_index`.
@@ -839,12 +709,8 @@ async fn next_dict(
     closed: Arc<AtomicBool>,
     lease: Lease,
 ) -> PyResult<ItemOut> {
-    lease
-        .check()
-        .map_err(|s| Failure::from(s).into_py(lease.position()))?;
-    next_dict_step(state, closed, &lease)
-        .await
-        .map_err(|e| with_next_index(e, Some(lease.position())))
+    lease.check().map_err(|s| Failure::from(s).into_py(lease.position()))?;
+    next_dict_step(state, closed, &lease).await.map_err(|e| with_next_index(e, Some(lease.position())))
 }
 
 async fn next_dict_step(
@@ -865,9 +731,7 @@ async fn next_dict_step(
         match &mut *state {
             AsyncItemState::Raw { prefetch, buffer } => {
                 if let Some(c) = buffer.pop_front() {
-                    lease
-                        .advance(c.index.saturating_add(1))
-                        .map_err(superseded)?;
+                    lease.advance(c.index.saturating_add(1)).map_err(superseded)?;
                     return Ok(ItemOut::Container(ContainerOut(c)));
                 }
                 let Some(feed) = prefetch.as_mut() else {
@@ -885,11 +749,7 @@ async fn next_dict_step(
                     }
                 }
             }
-            AsyncItemState::Decoded {
-                prefetch,
-                buffer,
-                schema,
-            } => {
+            AsyncItemState::Decoded { prefetch, buffer, schema } => {
                 if let Some((index, row)) = buffer.pop_front() {
                     lease.advance(index.saturating_add(1)).map_err(superseded)?;
                     return Ok(ItemOut::Row(row));
@@ -953,42 +813,25 @@ impl PyAsyncRange {
     fn __aiter__(&self) -> PyAsyncRangeIterator {
         let s = &self.settings;
         let lease = s.cursor.lease();
-        PyAsyncRangeIterator {
-            feed: s.async_items(),
-            lease,
-        }
+        PyAsyncRangeIterator { feed: s.async_items(), lease }
     }
 
     /// ``async for`` over polars DataFrames of up to ``batch_size`` rows; ``decode`` as in
     /// :meth:`Range.batches`.
     #[pyo3(signature = (*, decode=None))]
     fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncBatchIterator> {
-        let s = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+        let s = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let prefetch = s.prefetch(s.batches());
         let abort = prefetch.abort_handle();
         let lease = s.cursor.lease();
-        Ok(PyAsyncBatchIterator {
-            feed: AsyncFeed::new(Some(prefetch), abort),
-            lease,
-            schema: s.schema.clone(),
-        })
+        Ok(PyAsyncBatchIterator { feed: AsyncFeed::new(Some(prefetch), abort), lease, schema: s.schema.clone() })
     }
 
     /// The whole (remaining) range as one polars DataFrame (awaitable); ``decode`` as in
     /// :meth:`Range.batches`.
     #[pyo3(signature = (*, decode=None))]
-    fn to_polars<'py>(
-        &self,
-        py: Python<'py>,
-        decode: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let settings = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+    fn to_polars<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        let settings = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let lease = settings.cursor.lease();
         awaitable(py, async move {
             let schema = settings.schema.clone();
@@ -1005,10 +848,7 @@ impl PyAsyncRange {
         path: std::path::PathBuf,
         decode: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let settings = self
-            .settings
-            .with_decode(decode_override(decode)?)
-            .map_err(to_py)?;
+        let settings = self.settings.with_decode(decode_override(decode)?).map_err(to_py)?;
         let lease = settings.cursor.lease();
         awaitable(py, async move { write(settings, lease, path).await })
     }
@@ -1038,14 +878,7 @@ impl PyAsyncRangeIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        awaitable(
-            py,
-            next_dict(
-                self.feed.state.clone(),
-                self.feed.closed.clone(),
-                self.lease.clone(),
-            ),
-        )
+        awaitable(py, next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.lease.clone()))
     }
 
     /// Stop fetching; later ``__anext__`` raises ``StopAsyncIteration``.
@@ -1075,16 +908,10 @@ impl PyAsyncBatchIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, lease, schema) = (
-            self.feed.state.clone(),
-            self.feed.closed.clone(),
-            self.lease.clone(),
-            self.schema.clone(),
-        );
+        let (state, closed, lease, schema) =
+            (self.feed.state.clone(), self.feed.closed.clone(), self.lease.clone(), self.schema.clone());
         awaitable(py, async move {
-            lease
-                .check()
-                .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+            lease.check().map_err(|s| Failure::from(s).into_py(lease.position()))?;
             let mut state = state.lock().await;
             if closed.load(Ordering::SeqCst) {
                 *state = None;
@@ -1095,9 +922,7 @@ impl PyAsyncBatchIterator {
             };
             match prefetch.next().await {
                 Some(Ok((next, batch))) => {
-                    lease
-                        .advance(next)
-                        .map_err(|s| Failure::from(s).into_py(lease.position()))?;
+                    lease.advance(next).map_err(|s| Failure::from(s).into_py(lease.position()))?;
                     Ok(FrameOut(vec![batch], schema))
                 }
                 Some(Err(e)) => {
@@ -1129,10 +954,7 @@ impl PyAsyncFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Result<Self> {
         let position = FollowPosition::default();
-        Ok(PyAsyncFollow {
-            feed: settings.async_items(&position)?,
-            position,
-        })
+        Ok(PyAsyncFollow { feed: settings.async_items(&position)?, position })
     }
 }
 
@@ -1150,14 +972,8 @@ impl PyAsyncFollow {
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let position = self.position.clone();
-        let step = next_dict(
-            self.feed.state.clone(),
-            self.feed.closed.clone(),
-            self.position.lease.clone(),
-        );
-        awaitable(py, async move {
-            step.await.map_err(|e| with_next_index(e, position.get()))
-        })
+        let step = next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.lease.clone());
+        awaitable(py, async move { step.await.map_err(|e| with_next_index(e, position.get())) })
     }
 
     /// Stop following (from any thread); later ``__anext__`` raises ``StopAsyncIteration``.

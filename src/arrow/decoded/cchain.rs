@@ -4,17 +4,14 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BinaryViewBuilder, Decimal128Builder, StringViewBuilder, TimestampNanosecondBuilder,
-    UInt32Builder, UInt64Builder, UInt8Builder,
+    BinaryViewBuilder, Decimal128Builder, StringViewBuilder, TimestampNanosecondBuilder, UInt32Builder, UInt64Builder,
+    UInt8Builder,
 };
 use arrow_array::{ArrayRef, ListArray, StructArray};
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields};
 
-use super::cols::{
-    dec, decimal_builder, decimal_type, field, hex0x, seconds_to_ns, timestamp_builder,
-    timestamp_type,
-};
+use super::cols::{dec, decimal_builder, decimal_type, field, hex0x, seconds_to_ns, timestamp_builder, timestamp_type};
 use super::RowColumns;
 use crate::decode::cchain::{CBlock, CTx};
 
@@ -95,17 +92,13 @@ impl TxColumns {
         self.value.append_value(dec(tx.value));
         self.gas.append_value(tx.gas);
         self.gas_price.append_option(tx.gas_price.map(dec));
-        self.max_fee_per_gas
-            .append_option(tx.max_fee_per_gas.map(dec));
-        self.max_priority_fee_per_gas
-            .append_option(tx.max_priority_fee_per_gas.map(dec));
+        self.max_fee_per_gas.append_option(tx.max_fee_per_gas.map(dec));
+        self.max_priority_fee_per_gas.append_option(tx.max_priority_fee_per_gas.map(dec));
         self.input_len.append_value(tx.input_len);
         self.access_list_len.append_option(tx.access_list_len);
-        self.max_fee_per_blob_gas
-            .append_option(tx.max_fee_per_blob_gas.map(dec));
+        self.max_fee_per_blob_gas.append_option(tx.max_fee_per_blob_gas.map(dec));
         self.blob_hash_count.append_option(tx.blob_hash_count);
-        self.authorization_count
-            .append_option(tx.authorization_count);
+        self.authorization_count.append_option(tx.authorization_count);
     }
 
     fn finish(&mut self) -> StructArray {
@@ -133,11 +126,7 @@ impl TxColumns {
 }
 
 fn transactions_type() -> DataType {
-    DataType::List(Arc::new(Field::new(
-        "item",
-        DataType::Struct(TxColumns::fields()),
-        true,
-    )))
+    DataType::List(Arc::new(Field::new("item", DataType::Struct(TxColumns::fields()), true)))
 }
 
 /// Builders of the C-chain block columns.
@@ -247,46 +236,28 @@ impl RowColumns for CBlockColumns {
         let hex = |b: &[u8]| hex0x(b);
         self.number.append_option(row.map(|b| b.number));
         self.hash.append_option(row.map(|b| hex(&b.hash)));
-        self.parent_hash
-            .append_option(row.map(|b| hex(&b.parent_hash)));
-        self.time
-            .append_option(row.and_then(|b| seconds_to_ns(i128::from(b.time))));
-        self.time_milliseconds
-            .append_option(row.and_then(|b| b.time_milliseconds));
+        self.parent_hash.append_option(row.map(|b| hex(&b.parent_hash)));
+        self.time.append_option(row.and_then(|b| seconds_to_ns(i128::from(b.time))));
+        self.time_milliseconds.append_option(row.and_then(|b| b.time_milliseconds));
         self.gas_limit.append_option(row.map(|b| b.gas_limit));
         self.gas_used.append_option(row.map(|b| b.gas_used));
-        self.base_fee
-            .append_option(row.and_then(|b| b.base_fee).map(dec));
-        self.ext_data_gas_used
-            .append_option(row.and_then(|b| b.ext_data_gas_used).map(dec));
-        self.block_gas_cost
-            .append_option(row.and_then(|b| b.block_gas_cost).map(dec));
-        self.blob_gas_used
-            .append_option(row.and_then(|b| b.blob_gas_used));
-        self.excess_blob_gas
-            .append_option(row.and_then(|b| b.excess_blob_gas));
-        self.min_delay_excess
-            .append_option(row.and_then(|b| b.min_delay_excess));
+        self.base_fee.append_option(row.and_then(|b| b.base_fee).map(dec));
+        self.ext_data_gas_used.append_option(row.and_then(|b| b.ext_data_gas_used).map(dec));
+        self.block_gas_cost.append_option(row.and_then(|b| b.block_gas_cost).map(dec));
+        self.blob_gas_used.append_option(row.and_then(|b| b.blob_gas_used));
+        self.excess_blob_gas.append_option(row.and_then(|b| b.excess_blob_gas));
+        self.min_delay_excess.append_option(row.and_then(|b| b.min_delay_excess));
         self.miner.append_option(row.map(|b| hex(&b.coinbase)));
-        self.state_root
-            .append_option(row.map(|b| hex(&b.state_root)));
-        self.transactions_root
-            .append_option(row.map(|b| hex(&b.transactions_root)));
-        self.receipts_root
-            .append_option(row.map(|b| hex(&b.receipts_root)));
-        self.ext_data_hash
-            .append_option(row.map(|b| hex(&b.ext_data_hash)));
-        self.parent_beacon_root
-            .append_option(row.and_then(|b| b.parent_beacon_root).map(|r| hex(&r)));
-        self.extra_data
-            .append_option(row.map(|b| b.extra.as_slice()));
-        self.header_fields
-            .append_option(row.map(|b| b.header_fields));
-        self.tx_count
-            .append_option(row.map(|b| b.transactions.len() as u32));
+        self.state_root.append_option(row.map(|b| hex(&b.state_root)));
+        self.transactions_root.append_option(row.map(|b| hex(&b.transactions_root)));
+        self.receipts_root.append_option(row.map(|b| hex(&b.receipts_root)));
+        self.ext_data_hash.append_option(row.map(|b| hex(&b.ext_data_hash)));
+        self.parent_beacon_root.append_option(row.and_then(|b| b.parent_beacon_root).map(|r| hex(&r)));
+        self.extra_data.append_option(row.map(|b| b.extra.as_slice()));
+        self.header_fields.append_option(row.map(|b| b.header_fields));
+        self.tx_count.append_option(row.map(|b| b.transactions.len() as u32));
         self.uncle_count.append_option(row.map(|b| b.uncle_count));
-        self.ext_data_size
-            .append_option(row.and_then(|b| b.ext_data_size));
+        self.ext_data_size.append_option(row.and_then(|b| b.ext_data_size));
         if let Some(block) = row {
             for (position, tx) in block.transactions.iter().enumerate() {
                 self.txs.append(block.number, position as u32, tx);
@@ -302,11 +273,7 @@ impl RowColumns for CBlockColumns {
         let offsets = OffsetBuffer::new(std::mem::replace(&mut self.tx_offsets, vec![0]).into());
         let validity = std::mem::take(&mut self.tx_validity);
         let nulls = validity.iter().any(|v| !v).then(|| validity.into());
-        let item = Arc::new(Field::new(
-            "item",
-            DataType::Struct(TxColumns::fields()),
-            true,
-        ));
+        let item = Arc::new(Field::new("item", DataType::Struct(TxColumns::fields()), true));
         let transactions = ListArray::new(item, offsets, Arc::new(self.txs.finish()), nulls);
         vec![
             Arc::new(self.number.finish()),

@@ -25,9 +25,7 @@ pub fn decimal_type() -> DataType {
 
 /// A `Decimal128(38, 0)` builder.
 pub fn decimal_builder(capacity: usize) -> Decimal128Builder {
-    Decimal128Builder::with_capacity(capacity)
-        .with_precision_and_scale(38, 0)
-        .expect("38 digits, scale 0 is valid")
+    Decimal128Builder::with_capacity(capacity).with_precision_and_scale(38, 0).expect("38 digits, scale 0 is valid")
 }
 
 /// A `Timestamp(ns, UTC)` builder.

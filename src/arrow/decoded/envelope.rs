@@ -111,22 +111,15 @@ impl RowColumns for EnvelopeColumns {
     fn append(&mut self, row: Option<&EnvelopeRow>) {
         let ns = |s: i64| seconds_to_ns(i128::from(s));
         self.kind.append_option(row.map(|r| r.kind));
-        self.parent_id
-            .append_option(row.and_then(|r| r.parent_id).map(|p| cb58_id(&p)));
-        self.time
-            .append_option(row.and_then(|r| r.time).and_then(ns));
-        self.pchain_height
-            .append_option(row.and_then(|r| r.pchain_height));
+        self.parent_id.append_option(row.and_then(|r| r.parent_id).map(|p| cb58_id(&p)));
+        self.time.append_option(row.and_then(|r| r.time).and_then(ns));
+        self.pchain_height.append_option(row.and_then(|r| r.pchain_height));
         let epoch = row.and_then(|r| r.epoch);
-        self.epoch_pchain_height
-            .append_option(epoch.map(|e| e.pchain_height));
+        self.epoch_pchain_height.append_option(epoch.map(|e| e.pchain_height));
         self.epoch_number.append_option(epoch.map(|e| e.number));
-        self.epoch_start_time
-            .append_option(epoch.and_then(|e| ns(e.start_time)));
-        self.proposer
-            .append_option(row.and_then(|r| r.proposer).map(|p| node_id(&p)));
-        self.inner_id
-            .append_option(row.and_then(|r| r.inner_id).map(|id| cb58_id(&id)));
+        self.epoch_start_time.append_option(epoch.and_then(|e| ns(e.start_time)));
+        self.proposer.append_option(row.and_then(|r| r.proposer).map(|p| node_id(&p)));
+        self.inner_id.append_option(row.and_then(|r| r.inner_id).map(|id| cb58_id(&id)));
     }
 
     fn finish(&mut self) -> Vec<ArrayRef> {

@@ -88,10 +88,7 @@ pub struct Decoded<I> {
 pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
     let decoded = split_c_container(bytes);
     if decoded.envelope.as_ref().is_some_and(|e| !e.times_fit()) {
-        return Decoded {
-            envelope: None,
-            inner: Err(time_error(0)),
-        };
+        return Decoded { envelope: None, inner: Err(time_error(0)) };
     }
     decoded
 }
@@ -99,41 +96,24 @@ pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
 fn split_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
     match proposervm::parse(bytes) {
         Ok(env) => match cchain::decode_block(env.inner) {
-            Ok(block) if times_fit(&block) => Decoded {
-                envelope: Some(EnvelopeRow::of(&env, Some(block.hash))),
-                inner: Ok(block),
-            },
-            Ok(_) => Decoded {
-                envelope: Some(EnvelopeRow::of(&env, None)),
-                inner: Err(time_error(env.inner_offset)),
-            },
-            Err(e) => Decoded {
-                envelope: Some(EnvelopeRow::of(&env, None)),
-                inner: Err(e.shifted(env.inner_offset)),
-            },
+            Ok(block) if times_fit(&block) => {
+                Decoded { envelope: Some(EnvelopeRow::of(&env, Some(block.hash))), inner: Ok(block) }
+            }
+            Ok(_) => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(time_error(env.inner_offset)) },
+            Err(e) => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(e.shifted(env.inner_offset)) },
         },
         Err(_) => match cchain::decode_block(bytes) {
-            Ok(block) if times_fit(&block) => Decoded {
-                envelope: Some(EnvelopeRow::pre_fork(block.hash)),
-                inner: Ok(block),
-            },
-            Ok(_) => Decoded {
-                envelope: None,
-                inner: Err(time_error(0)),
-            },
-            Err(e) => Decoded {
-                envelope: None,
-                inner: Err(e),
-            },
+            Ok(block) if times_fit(&block) => {
+                Decoded { envelope: Some(EnvelopeRow::pre_fork(block.hash)), inner: Ok(block) }
+            }
+            Ok(_) => Decoded { envelope: None, inner: Err(time_error(0)) },
+            Err(e) => Decoded { envelope: None, inner: Err(e) },
         },
     }
 }
 
 fn time_error(offset: usize) -> DecodeError {
-    DecodeError::new(
-        offset,
-        "a block time is outside the range of nanosecond timestamps",
-    )
+    DecodeError::new(offset, "a block time is outside the range of nanosecond timestamps")
 }
 
 /// Builders of the typed columns, `decode_error` and `bytes` of one index.
@@ -160,11 +140,7 @@ impl TypedColumns {
 
     /// Decodes and appends one container; `who` gives its position text, index and id for a
     /// strict-mode error.
-    fn append(
-        &mut self,
-        bytes: &[u8],
-        who: impl FnOnce() -> (String, Option<u64>, Option<String>),
-    ) -> Result<()> {
+    fn append(&mut self, bytes: &[u8], who: impl FnOnce() -> (String, Option<u64>, Option<String>)) -> Result<()> {
         let decoded = decode_c_container(bytes);
         let envelope = decoded.envelope;
         match decoded.inner {
@@ -203,11 +179,7 @@ impl TypedColumns {
 }
 
 /// Decodes containers of `path` into one record batch of [`decoded_schema`].
-pub fn decode_containers(
-    path: IndexPath,
-    containers: &[Container],
-    mode: DecodeMode,
-) -> Result<RecordBatch> {
+pub fn decode_containers(path: IndexPath, containers: &[Container], mode: DecodeMode) -> Result<RecordBatch> {
     let schema = decoded_schema(path)?;
     let n = containers.len();
     let mut id = StringViewBuilder::with_capacity(n);
@@ -218,19 +190,10 @@ pub fn decode_containers(
         id.append_value(&c.id);
         timestamp.append_value(c.timestamp_ns);
         index.append_value(c.index);
-        typed.append(&c.bytes, || {
-            (
-                format!("container {} ({})", c.index, c.id),
-                Some(c.index),
-                Some(c.id.clone()),
-            )
-        })?;
+        typed.append(&c.bytes, || (format!("container {} ({})", c.index, c.id), Some(c.index), Some(c.id.clone())))?;
     }
-    let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(id.finish()),
-        Arc::new(timestamp.finish()),
-        Arc::new(index.finish()),
-    ];
+    let mut columns: Vec<ArrayRef> =
+        vec![Arc::new(id.finish()), Arc::new(timestamp.finish()), Arc::new(index.finish())];
     typed.finish(&mut columns);
     Ok(RecordBatch::try_new(schema, columns).expect("columns match the decoded schema"))
 }
@@ -260,51 +223,30 @@ mod tests {
     use arrow_array::Array;
 
     fn vector_bytes(name_prefix: &str) -> Vec<u8> {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/decode/cchain_blocks.json"
-        ))
-        .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+                .unwrap();
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let v = doc["vectors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|v| v["name"].as_str().unwrap().starts_with(name_prefix));
+        let v =
+            doc["vectors"].as_array().unwrap().iter().find(|v| v["name"].as_str().unwrap().starts_with(name_prefix));
         hex::decode(v.unwrap()["hex"].as_str().unwrap()).unwrap()
     }
 
     fn container(index: u64, bytes: Vec<u8>) -> Container {
-        Container {
-            id: format!("id{index}"),
-            bytes,
-            timestamp_ns: 1_000 + index as i64,
-            index,
-            encoding: "hex".into(),
-        }
+        Container { id: format!("id{index}"), bytes, timestamp_ns: 1_000 + index as i64, index, encoding: "hex".into() }
     }
 
     #[test]
     fn a_bad_container_keeps_its_row_or_fails_the_batch_in_strict_mode() {
         let good = vector_bytes("synchronoustest block 20");
-        let containers = vec![
-            container(7, good.clone()),
-            container(8, vec![0xde, 0xad]),
-            container(9, good),
-        ];
+        let containers = vec![container(7, good.clone()), container(8, vec![0xde, 0xad]), container(9, good)];
         let batch = decode_containers(IndexPath::CBlock, &containers, DecodeMode::Lenient).unwrap();
         assert_eq!(batch.num_rows(), 3);
         let col = |name: &str| batch.column_by_name(name).unwrap().clone();
-        assert_eq!(
-            col("index").as_primitive::<UInt64Type>().values().to_vec(),
-            vec![7, 8, 9]
-        );
+        assert_eq!(col("index").as_primitive::<UInt64Type>().values().to_vec(), vec![7, 8, 9]);
         let number = col("number");
         let number = number.as_primitive::<UInt64Type>();
-        assert_eq!(
-            (number.value(0), number.is_null(1), number.value(2)),
-            (20, true, 20)
-        );
+        assert_eq!((number.value(0), number.is_null(1), number.value(2)), (20, true, 20));
         let errors = col("decode_error");
         let errors = errors.as_string_view();
         assert!(errors.is_null(0) && errors.is_null(2));
@@ -318,39 +260,16 @@ mod tests {
         let txs = col("transactions");
         assert_eq!(txs.as_list::<i32>().value(0).len(), 1);
         assert!(txs.is_null(1));
-        let err =
-            decode_containers(IndexPath::CBlock, &containers, DecodeMode::Strict).unwrap_err();
-        assert!(
-            matches!(err, Error::ContainerDecode { index: Some(8), .. }),
-            "{err:?}"
-        );
-        assert!(
-            err.to_string()
-                .starts_with("could not decode C/block container 8 (id8): "),
-            "{err}"
-        );
-        assert!(matches!(
-            decoded_schema(IndexPath::XVtx),
-            Err(Error::InvalidArgument { .. })
-        ));
-        let raw = decode_bytes(
-            IndexPath::CBlock,
-            [containers[0].bytes.as_slice(), &[1, 2]].into_iter(),
-            DecodeMode::Lenient,
-        )
-        .unwrap();
+        let err = decode_containers(IndexPath::CBlock, &containers, DecodeMode::Strict).unwrap_err();
+        assert!(matches!(err, Error::ContainerDecode { index: Some(8), .. }), "{err:?}");
+        assert!(err.to_string().starts_with("could not decode C/block container 8 (id8): "), "{err}");
+        assert!(matches!(decoded_schema(IndexPath::XVtx), Err(Error::InvalidArgument { .. })));
+        let raw =
+            decode_bytes(IndexPath::CBlock, [containers[0].bytes.as_slice(), &[1, 2]].into_iter(), DecodeMode::Lenient)
+                .unwrap();
         assert_eq!(raw.num_rows(), 2);
         assert_eq!(raw.schema().field(0).name(), "block_kind");
-        let err = decode_bytes(
-            IndexPath::CBlock,
-            [&[1u8, 2][..]].into_iter(),
-            DecodeMode::Strict,
-        )
-        .unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("could not decode C/block item 0: "),
-            "{err}"
-        );
+        let err = decode_bytes(IndexPath::CBlock, [&[1u8, 2][..]].into_iter(), DecodeMode::Strict).unwrap_err();
+        assert!(err.to_string().starts_with("could not decode C/block item 0: "), "{err}");
     }
 }

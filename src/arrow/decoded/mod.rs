@@ -31,6 +31,4 @@ pub mod cols;
 pub mod envelope;
 pub mod frame;
 
-pub use frame::{
-    bytes_schema, check_decodable, decode_bytes, decode_containers, decoded_schema, DecodeMode,
-};
+pub use frame::{bytes_schema, check_decodable, decode_bytes, decode_containers, decoded_schema, DecodeMode};
