@@ -5,7 +5,11 @@
 //! before anything is allocated, nesting is bounded, and every failure is a [`DecodeError`] with
 //! the byte offset where it happened. Nothing here panics on any input.
 
+pub mod avax;
 pub mod codec;
 pub mod error;
+pub mod pchain;
+pub mod pchain_txs;
+pub mod xchain;
 
 pub use error::DecodeError;

@@ -1,0 +1,583 @@
+//! The P-Chain and X-Chain decoders against the spec's vectors (tests/data/decode): every vector
+//! decodes, consumes every byte, and the facts its source publishes match.
+
+use std::collections::BTreeSet;
+
+use avax_data::decode::avax::{Input, Output};
+use avax_data::decode::pchain::{self, PTxBody};
+use avax_data::decode::xchain::{self, XTxBody};
+use avax_data::index::cb58;
+use serde_json::Value;
+
+fn vectors(file: &str) -> Vec<Value> {
+    let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    doc["vectors"].as_array().unwrap().clone()
+}
+
+fn bytes(v: &Value) -> Vec<u8> {
+    hex::decode(v["hex"].as_str().unwrap().trim_start_matches("0x")).unwrap()
+}
+
+fn cb(id: &[u8]) -> String {
+    cb58::encode(id)
+}
+
+fn name(v: &Value) -> &str {
+    v["name"].as_str().unwrap()
+}
+
+/// Every vector's `api_hex`, when given, is `hex ‖ checksum`.
+fn check_api_hex(v: &Value, payload: &[u8]) {
+    if let Some(api) = v["api_hex"].as_str() {
+        assert_eq!(
+            cb58::decode_hex_with_checksum(api).unwrap(),
+            payload,
+            "{}",
+            name(v)
+        );
+    }
+}
+
+#[test]
+fn pchain_blocks_decode_with_their_published_facts() {
+    let vs = vectors("pchain_blocks.json");
+    assert_eq!(vs.len(), 5);
+    for v in &vs {
+        let raw = bytes(v);
+        check_api_hex(v, &raw);
+        let block = pchain::decode_block(&raw).unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        let exp = &v["expected"];
+        if let Some(type_id) = exp["typeID"].as_u64() {
+            assert_eq!(u64::from(block.type_id), type_id, "{}", name(v));
+        }
+        if exp["all other fields zero"] == true {
+            assert_eq!(
+                (block.parent_id, block.height, block.time),
+                ([0; 32], 0, Some(0)),
+                "{}",
+                name(v)
+            );
+        }
+        if let Some(t) = exp["tx.typeID"].as_u64() {
+            assert_eq!(block.txs.len(), 1);
+            assert_eq!(u64::from(block.txs[0].type_id), t);
+            assert_eq!(
+                block.txs[0].body,
+                PTxBody::AdvanceTime {
+                    time: exp["tx.time"].as_u64().unwrap()
+                }
+            );
+        }
+    }
+    assert_eq!(vs[0].get("expected").unwrap()["typeID"], 29);
+    assert_eq!(
+        pchain::decode_block(&bytes(&vs[0])).unwrap().type_name,
+        "BanffProposalBlock"
+    );
+    assert_eq!(
+        pchain::decode_block(&bytes(&vs[1])).unwrap().type_name,
+        "BanffCommitBlock"
+    );
+    let standard = pchain::decode_block(&bytes(&vs[2])).unwrap();
+    assert_eq!(
+        (standard.type_name, standard.txs.len()),
+        ("BanffStandardBlock", 0)
+    );
+
+    // The Mainnet block at height 1000001 and its ExportTx.
+    let v = &vs[3];
+    let exp = &v["expected"];
+    let block = pchain::decode_block(&bytes(v)).unwrap();
+    assert_eq!(
+        cb(&block.block_id),
+        exp["blockID (request param)"].as_str().unwrap()
+    );
+    assert_eq!(block.height, exp["height"].as_u64().unwrap());
+    assert_eq!(cb(&block.parent_id), exp["parentID"].as_str().unwrap());
+    assert_eq!(
+        (block.type_name, block.time),
+        ("ApricotStandardBlock", None)
+    );
+    assert_eq!(block.txs.len(), 1);
+    let tx = &block.txs[0];
+    let etx = &exp["txs[0]"];
+    assert_eq!(tx.type_name, etx["type"].as_str().unwrap());
+    let base = tx.base.as_ref().unwrap();
+    assert_eq!(
+        u64::from(base.network_id),
+        etx["networkID"].as_u64().unwrap()
+    );
+    assert_eq!(
+        cb(&base.blockchain_id),
+        etx["blockchainID"].as_str().unwrap()
+    );
+    assert!(base.memo.is_empty());
+    let input = &base.inputs[0];
+    let ein = &etx["inputs[0]"];
+    assert_eq!(cb(&input.tx_id), ein["txID"].as_str().unwrap());
+    assert_eq!(
+        u64::from(input.output_index),
+        ein["outputIndex"].as_u64().unwrap()
+    );
+    assert_eq!(cb(&input.asset_id), ein["assetID"].as_str().unwrap());
+    assert_eq!(
+        input.input,
+        Input::Transfer {
+            amount: 13839124063,
+            sig_indices: vec![0]
+        }
+    );
+    assert_eq!(input.input.amount(), ein["amount"].as_u64().unwrap());
+    let PTxBody::Export {
+        destination_chain,
+        outputs,
+    } = &tx.body
+    else {
+        panic!("{:?}", tx.body)
+    };
+    assert_eq!(
+        cb(destination_chain),
+        etx["destinationChain"].as_str().unwrap()
+    );
+    let eout = &etx["exportedOutputs[0]"];
+    assert_eq!(outputs.len(), 1);
+    assert_eq!(cb(&outputs[0].asset_id), eout["assetID"].as_str().unwrap());
+    assert_eq!(outputs[0].output.amount(), eout["amount"].as_u64());
+    let Output::Transfer { owners, .. } = &outputs[0].output else {
+        panic!()
+    };
+    assert_eq!(
+        (owners.locktime, owners.threshold, owners.addresses.len()),
+        (0, 1, 1)
+    );
+    let creds = tx.credentials.as_ref().unwrap();
+    assert_eq!(
+        hex::encode(creds[0].signatures[0]),
+        etx["credentials[0].signatures[0]"].as_str().unwrap()
+    );
+    // consumed = the input, produced = the export; the difference is the 1,000,000 nAVAX fee.
+    assert_eq!(tx.consumed.len(), 1);
+    assert_eq!(tx.consumed[0].amount, 13839124063);
+    assert_eq!(tx.produced[0].amount, 13838124063);
+
+    // The mislabeled avm.getBlock example is a Mainnet P-Chain BanffStandardBlock.
+    let v = &vs[4];
+    let block = pchain::decode_block(&bytes(v)).unwrap();
+    assert_eq!(
+        cb(&block.block_id),
+        v["expected"]["request"]["blockID"].as_str().unwrap()
+    );
+    assert_eq!(block.type_name, "BanffStandardBlock");
+    assert!(!block.txs.is_empty());
+    for tx in &block.txs {
+        assert_eq!(tx.base.as_ref().unwrap().network_id, 1);
+        assert_eq!(tx.base.as_ref().unwrap().blockchain_id, [0; 32]);
+    }
+}
+
+#[test]
+fn pchain_txs_decode_and_cover_every_type_in_the_vectors() {
+    let vs = vectors("pchain_txs.json");
+    let mut seen = BTreeSet::new();
+    for v in &vs {
+        let raw = bytes(v);
+        let exp = &v["expected"];
+        let unsigned_only = exp["bytes_are"]
+            .as_str()
+            .is_some_and(|s| s.contains("no credentials"));
+        let tx = if unsigned_only {
+            pchain::decode_unsigned_tx(&raw)
+        } else {
+            pchain::decode_tx(&raw)
+        }
+        .unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        // The reference decoding's type name and type ID.
+        let reference = &v["decoded"]["unsignedTx"];
+        assert_eq!(
+            tx.type_name,
+            reference["type"].as_str().unwrap(),
+            "{}",
+            name(v)
+        );
+        assert_eq!(
+            u64::from(tx.type_id),
+            reference["typeID"].as_u64().unwrap(),
+            "{}",
+            name(v)
+        );
+        // The type the vector's source names (test name or fee-calculator case).
+        if let Some(t) = exp["tx name in test"].as_str() {
+            assert!(t.starts_with(tx.type_name), "{}: {}", name(v), tx.type_name);
+        }
+        if let Some(t) = exp["tx type from test name"].as_str() {
+            let snake: String = tx.type_name.chars().fold(String::new(), |mut s, c| {
+                if c.is_ascii_uppercase() && !s.is_empty() {
+                    s.push('_');
+                }
+                s.push(c.to_ascii_lowercase());
+                s
+            });
+            assert_eq!(snake, t, "{}", name(v));
+        }
+        if unsigned_only {
+            assert!(tx.credentials.is_none());
+            // The signed decoder refuses the same bytes (no credential count).
+            assert!(pchain::decode_tx(&raw).is_err(), "{}", name(v));
+        } else {
+            let creds = tx.credentials.as_ref().unwrap();
+            let reference_creds = v["decoded"]["credentials"].as_array().unwrap();
+            assert_eq!(creds.len(), reference_creds.len(), "{}", name(v));
+            assert_eq!(
+                cb(&tx.tx_id),
+                v["decoded"]["txID"].as_str().unwrap(),
+                "{}",
+                name(v)
+            );
+            assert_eq!(tx.tx_id, cb58::sha256(&raw));
+        }
+        // Amount totals equal the reference's inputs/outputs summed.
+        let sum = |items: &Value, key: &str| -> u128 {
+            items
+                .as_array()
+                .map_or(0, |a| a.iter().map(|o| amount_of(o, key)).sum::<u128>())
+        };
+        let consumed: u128 = tx.consumed.iter().map(|a| a.amount).sum();
+        let produced: u128 = tx.produced.iter().map(|a| a.amount).sum();
+        assert_eq!(
+            consumed,
+            sum(&reference["inputs"], "transferableInput"),
+            "{}",
+            name(v)
+        );
+        assert_eq!(
+            produced,
+            sum(&reference["outputs"], "transferableOutput")
+                + sum(&reference["stake"], "transferableOutput")
+                + sum(&reference["exportedOutputs"], "transferableOutput"),
+            "{}",
+            name(v)
+        );
+        seen.insert(tx.type_name);
+    }
+    let want = [
+        "AddAutoRenewedValidatorTx",
+        "AddDelegatorTx",
+        "AddPermissionlessDelegatorTx",
+        "AddPermissionlessValidatorTx",
+        "AddSubnetValidatorTx",
+        "AddValidatorTx",
+        "BaseTx",
+        "ConvertSubnetToL1Tx",
+        "CreateSubnetTx",
+        "DisableL1ValidatorTx",
+        "ExportTx",
+        "IncreaseL1ValidatorBalanceTx",
+        "RegisterL1ValidatorTx",
+        "RemoveSubnetValidatorTx",
+        "SetAutoRenewedValidatorConfigTx",
+        "SetL1ValidatorWeightTx",
+        "TransferSubnetOwnershipTx",
+        "TransformSubnetTx",
+    ];
+    assert_eq!(seen, want.into_iter().collect::<BTreeSet<_>>());
+    // Types no vector carries are covered by the unit tests in src/decode/pchain.rs
+    // (CreateChainTx, ImportTx, AdvanceTimeTx, RewardValidatorTx, RewardAutoRenewedValidatorTx);
+    // AdvanceTimeTx also appears in the BanffProposalBlock vector.
+}
+
+/// The amount of a reference output or input, looking through a stakeable lock.
+fn amount_of(item: &Value, inner: &str) -> u128 {
+    match item.get("amount") {
+        Some(a) => u128::from(a.as_u64().unwrap()),
+        None => item.get(inner).map_or(0, |i| amount_of(i, inner)),
+    }
+}
+
+#[test]
+fn pchain_vector_details() {
+    let vs = vectors("pchain_txs.json");
+    let find = |n: &str| vs.iter().find(|v| name(v) == n).unwrap();
+
+    let v = find("add_permissionless_validator_tx_test.go:expectedUnsignedComplexAddSubnetTxBytes");
+    let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
+    let base = tx.base.as_ref().unwrap();
+    assert_eq!(
+        base.memo,
+        hex::decode("f09f98850a77656c6c2074686174277301234521").unwrap()
+    );
+    assert_eq!(
+        base.outputs[1].output,
+        Output::StakeableLock {
+            locktime: 87654321,
+            output: Box::new(Output::Transfer {
+                amount: 1,
+                owners: avax_data::decode::avax::OutputOwners {
+                    locktime: 12345678,
+                    threshold: 0,
+                    addresses: vec![]
+                },
+            }),
+        }
+    );
+    assert_eq!(base.inputs[1].input.type_id(), 21);
+    assert_eq!(base.inputs[1].input.amount(), 17293822569102704639);
+    let PTxBody::AddPermissionlessValidator {
+        validator,
+        subnet_id,
+        signer,
+        shares,
+        ..
+    } = &tx.body
+    else {
+        panic!()
+    };
+    assert_eq!(
+        format!("NodeID-{}", cb(&validator.node_id)),
+        "NodeID-2ZbTY9GatRTrfinAoYiYLcf6CvrPAUYgo"
+    );
+    assert_eq!(
+        (validator.start, validator.end, validator.weight),
+        (12345, 12346, 9)
+    );
+    assert_eq!(
+        cb(subnet_id),
+        "SkB92YpWm4UpburLz9tEKZw2i67H3FF6YkjaU4BkFUDTG9Xm"
+    );
+    assert!(signer.public_key().is_none());
+    assert_eq!(
+        u64::from(*shares),
+        v["decoded"]["unsignedTx"]["shares"].as_u64().unwrap()
+    );
+
+    let v = find("fee/calculator_test ConvertSubnetToL1Tx");
+    let tx = pchain::decode_tx(&bytes(v)).unwrap();
+    let PTxBody::ConvertSubnetToL1 {
+        subnet_id,
+        chain_id,
+        address,
+        validators,
+        subnet_auth,
+    } = &tx.body
+    else {
+        panic!()
+    };
+    assert_eq!(
+        cb(subnet_id),
+        "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof"
+    );
+    assert_eq!(
+        cb(chain_id),
+        "rVPmsy4tQrQhQpRE6embdYnmYtwQi8kQAg1ZdaZGzeVdjc4qT"
+    );
+    assert!(address.is_empty());
+    assert_eq!(validators.len(), 1);
+    assert_eq!(
+        hex::encode(&validators[0].node_id),
+        "c582872c37c81efa2c94ea347af49cdc23a830aa"
+    );
+    assert_eq!(
+        (validators[0].weight, validators[0].balance),
+        (49463, 1000000000)
+    );
+    assert_eq!(subnet_auth, &vec![0]);
+
+    let v = find("add_auto_renewed_validator_tx_test.go:wantBytes");
+    let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
+    let PTxBody::AddAutoRenewedValidator {
+        delegation_shares,
+        auto_compound_reward_shares,
+        period,
+        node_id,
+        ..
+    } = &tx.body
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (*delegation_shares, *auto_compound_reward_shares, *period),
+        (1000000, 500000, 17280000)
+    );
+    assert_eq!(
+        hex::encode(node_id),
+        "1122334455667788112233445566778811223344"
+    );
+}
+
+#[test]
+fn xchain_txs_decode_with_their_published_ids_and_amounts() {
+    let vs = vectors("xchain_txs.json");
+    assert_eq!(vs.len(), 7);
+    for v in &vs {
+        let raw = bytes(v);
+        check_api_hex(v, &raw);
+        let tx = xchain::decode_tx(&raw).unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        let exp = &v["expected"];
+        let published = exp["id"].as_str().or(exp["txID"].as_str());
+        if let Some(id) = published {
+            assert_eq!(cb(&tx.tx_id), id, "{}", name(v));
+        }
+        assert_eq!(tx.tx_id, cb58::sha256(&raw));
+        if let Some(t) = exp["typeID"].as_u64() {
+            assert_eq!(u64::from(tx.type_id), t);
+        }
+    }
+
+    // §6.3: the Index API doc's local-network ExportTx.
+    let tx = xchain::decode_tx(&bytes(&vs[0])).unwrap();
+    assert_eq!(tx.type_name, "ExportTx");
+    assert_eq!(tx.base.network_id, 12345);
+    assert_eq!(
+        cb(&tx.base.blockchain_id),
+        "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+    );
+    let avax_local = "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe";
+    assert_eq!(tx.base.outputs.len(), 1);
+    assert_eq!(cb(&tx.base.outputs[0].asset_id), avax_local);
+    assert_eq!(tx.base.outputs[0].output.amount(), Some(299995999998000000));
+    assert_eq!(
+        hex::encode(tx.base.outputs[0].output.owners().addresses[0]),
+        "3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c"
+    );
+    assert_eq!(tx.base.inputs[0].input.amount(), 300000000000000000);
+    let XTxBody::Export {
+        destination_chain,
+        outputs,
+    } = &tx.body
+    else {
+        panic!("{:?}", tx.body)
+    };
+    assert_eq!(
+        cb(destination_chain),
+        "2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR"
+    );
+    assert_eq!(outputs[0].output.amount(), Some(4000001000000));
+    assert_eq!(cb(&tx.consumed[0].asset_id), avax_local);
+    assert_eq!(tx.consumed[0].amount, 300000000000000000);
+    assert_eq!(tx.produced[0].amount, 299995999998000000 + 4000001000000);
+    assert_eq!(tx.consumed[0].amount - tx.produced[0].amount, 1_000_000);
+    assert_eq!(tx.credentials.as_ref().unwrap().len(), 1);
+
+    // The Mainnet BaseTx against the doc's avm.getTx JSON.
+    let v = &vs[1];
+    let doc = &v["expected"]["avm.getTx json (from the same doc)"];
+    let tx = xchain::decode_tx(&bytes(v)).unwrap();
+    assert_eq!((tx.type_name, tx.body.clone()), ("BaseTx", XTxBody::Base));
+    assert_eq!(
+        u64::from(tx.base.network_id),
+        doc["networkID"].as_u64().unwrap()
+    );
+    assert_eq!(
+        cb(&tx.base.blockchain_id),
+        doc["blockchainID"].as_str().unwrap()
+    );
+    let outs = doc["outputs"].as_array().unwrap();
+    assert_eq!(tx.base.outputs.len(), outs.len());
+    for (o, e) in tx.base.outputs.iter().zip(outs) {
+        assert_eq!(cb(&o.asset_id), e["assetID"].as_str().unwrap());
+        assert_eq!(o.output.amount(), e["amount"].as_u64());
+        assert_eq!(
+            u64::from(o.output.owners().threshold),
+            e["threshold"].as_u64().unwrap()
+        );
+    }
+    let ins = doc["inputs"].as_array().unwrap();
+    assert_eq!(
+        cb(&tx.base.inputs[0].tx_id),
+        ins[0]["txID"].as_str().unwrap()
+    );
+    assert_eq!(
+        tx.base.inputs[0].input.amount(),
+        ins[0]["amount"].as_u64().unwrap()
+    );
+    let sig = doc["credentials[0].signatures"][0]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("0x");
+    assert_eq!(
+        hex::encode(tx.credentials.as_ref().unwrap()[0].signatures[0]),
+        sig
+    );
+    assert_eq!(tx.consumed[0].amount, 2352999000000);
+    assert_eq!(tx.produced[0].amount, 4999000000 + 2347999000000);
+
+    // The serialization tests: credentials, import and export bodies.
+    let tx = xchain::decode_tx(&bytes(&vs[3])).unwrap();
+    assert_eq!(tx.credentials.as_ref().unwrap().len(), 2);
+    assert_eq!(
+        xchain::decode_tx(&bytes(&vs[4])).unwrap().type_name,
+        "ExportTx"
+    );
+    assert_eq!(
+        xchain::decode_tx(&bytes(&vs[5])).unwrap().type_name,
+        "ImportTx"
+    );
+
+    // CreateAssetTx: the published name, symbol, denomination and network.
+    let v = &vs[6];
+    let exp = &v["expected"];
+    let tx = xchain::decode_tx(&bytes(v)).unwrap();
+    assert_eq!(
+        u64::from(tx.base.network_id),
+        exp["networkID"].as_u64().unwrap()
+    );
+    let XTxBody::CreateAsset {
+        name: asset,
+        symbol,
+        denomination,
+        initial_states,
+    } = &tx.body
+    else {
+        panic!()
+    };
+    assert_eq!(asset, exp["name"].as_str().unwrap());
+    assert_eq!(symbol, exp["symbol"].as_str().unwrap());
+    assert_eq!(
+        u64::from(*denomination),
+        exp["denomination"].as_u64().unwrap()
+    );
+    assert!(!initial_states.is_empty());
+}
+
+#[test]
+fn constructed_x_standard_block_carries_the_two_doc_txs() {
+    let v = &vectors("constructed_examples.json")[0];
+    let exp = &v["expected"];
+    let raw = bytes(v);
+    let block = xchain::decode_block(&raw).unwrap();
+    assert_eq!(u64::from(block.type_id), exp["typeID"].as_u64().unwrap());
+    assert_eq!(block.type_name, "StandardBlock");
+    assert_eq!(
+        hex::encode(block.parent_id),
+        exp["parentID_hex"].as_str().unwrap()
+    );
+    assert_eq!(block.height, exp["height"].as_u64().unwrap());
+    assert_eq!(block.time, exp["time"].as_u64().unwrap());
+    assert_eq!(
+        hex::encode(block.merkle_root),
+        exp["merkleRoot_hex"].as_str().unwrap()
+    );
+    assert_eq!(block.block_id, cb58::sha256(&raw));
+    let ids: Vec<String> = block.txs.iter().map(|t| cb(&t.tx_id)).collect();
+    let want: Vec<&str> = exp["txIDs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(ids, want);
+    // Trailing bytes and a wrong type ID are refused.
+    let mut longer = raw.clone();
+    longer.push(0);
+    assert!(xchain::decode_block(&longer)
+        .unwrap_err()
+        .message
+        .contains("trailing"));
+    let mut wrong = raw.clone();
+    wrong[5] = 21;
+    assert!(xchain::decode_block(&wrong)
+        .unwrap_err()
+        .message
+        .contains("21"));
+}
