@@ -5,6 +5,10 @@
 //! decode never leaves half-written columns: it is appended as all-null and the frame's
 //! `decode_error` column says why.
 
+pub mod avax;
+pub mod pchain;
+pub mod xchain;
+
 use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 
