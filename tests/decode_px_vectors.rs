@@ -581,3 +581,153 @@ fn constructed_x_standard_block_carries_the_two_doc_txs() {
         .message
         .contains("21"));
 }
+
+/// Every vector's bytes (read once), for the fuzz tests.
+fn all_vector_bytes() -> &'static [Vec<u8>] {
+    static ALL: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for file in ["pchain_blocks.json", "pchain_txs.json", "xchain_txs.json"] {
+            out.extend(vectors(file).iter().map(bytes));
+        }
+        out.push(bytes(&vectors("constructed_examples.json")[0]));
+        out
+    })
+}
+
+/// Runs every P and X decoder on `data`: each returns Ok or an error inside the bytes, and
+/// whatever decodes also goes through the Arrow columns.
+fn decode_everything(data: &[u8]) {
+    use avax_data::arrow::decoded::pchain::{PBlockColumns, PTxColumns};
+    use avax_data::arrow::decoded::xchain::{XBlockColumns, XTxColumns};
+    use avax_data::arrow::decoded::RowColumns;
+
+    fn check<T>(data: &[u8], result: Result<T, avax_data::decode::DecodeError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(e) => {
+                assert!(e.offset <= data.len(), "{e} beyond {} bytes", data.len());
+                None
+            }
+        }
+    }
+    let mut p_txs = PTxColumns::with_capacity(2);
+    for tx in [
+        check(data, pchain::decode_tx(data)),
+        check(data, pchain::decode_unsigned_tx(data)),
+    ]
+    .iter()
+    .flatten()
+    {
+        p_txs.append(Some(tx));
+    }
+    let mut p_blocks = PBlockColumns::with_capacity(1);
+    p_blocks.append(check(data, pchain::decode_block(data)).as_ref());
+    let mut x_txs = XTxColumns::with_capacity(2);
+    for tx in [
+        check(data, xchain::decode_tx(data)),
+        check(data, xchain::decode_unsigned_tx(data)),
+    ]
+    .iter()
+    .flatten()
+    {
+        x_txs.append(Some(tx));
+    }
+    let mut x_blocks = XBlockColumns::with_capacity(1);
+    x_blocks.append(check(data, xchain::decode_block(data)).as_ref());
+    for arrays in [
+        p_txs.finish(),
+        p_blocks.finish(),
+        x_txs.finish(),
+        x_blocks.finish(),
+    ] {
+        let len = arrays[0].len();
+        assert!(arrays.iter().all(|a| a.len() == len));
+    }
+}
+
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::{all_vector_bytes, decode_everything};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1500))]
+
+        #[test]
+        fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..400)) {
+            decode_everything(&data);
+        }
+
+        #[test]
+        fn random_bodies_behind_every_type_id(type_id in 0u32..45, body in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let mut data = vec![0, 0];
+            data.extend(type_id.to_be_bytes());
+            data.extend(body);
+            decode_everything(&data);
+        }
+
+        #[test]
+        fn flipped_vectors_never_panic(
+            pick in any::<prop::sample::Index>(),
+            flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+        ) {
+            let vectors = all_vector_bytes();
+            let mut data = vectors[pick.index(vectors.len())].clone();
+            for (at, byte) in flips {
+                let i = at.index(data.len());
+                data[i] = byte;
+            }
+            decode_everything(&data);
+        }
+
+        #[test]
+        fn truncated_vectors_never_panic(pick in any::<prop::sample::Index>(), cut in any::<prop::sample::Index>()) {
+            let vectors = all_vector_bytes();
+            let data = &vectors[pick.index(vectors.len())];
+            let data = &data[..cut.index(data.len())];
+            decode_everything(data);
+        }
+
+        #[test]
+        fn huge_length_prefixes_fail_cleanly(pick in any::<prop::sample::Index>(), at in any::<prop::sample::Index>()) {
+            let vectors = all_vector_bytes();
+            let mut data = vectors[pick.index(vectors.len())].clone();
+            let i = at.index(data.len() - 3);
+            data[i..i + 4].copy_from_slice(&[0xFF; 4]);
+            decode_everything(&data);
+        }
+    }
+}
+
+#[test]
+fn every_length_prefix_of_every_vector_set_to_max_is_refused_or_decoded() {
+    // Deterministic companion of the fuzz test: each 4-byte window of each vector set to
+    // 0xFFFFFFFF, and every truncation of each vector.
+    for v in all_vector_bytes() {
+        for i in 0..v.len().saturating_sub(3) {
+            let mut data = v.clone();
+            data[i..i + 4].copy_from_slice(&[0xFF; 4]);
+            decode_everything(&data);
+        }
+        // The decoder that reads the whole vector refuses every strict prefix of it: the parse
+        // of a prefix follows the full parse until it runs out of bytes.
+        let decoders: [fn(&[u8]) -> bool; 6] = [
+            |d| pchain::decode_block(d).is_ok(),
+            |d| pchain::decode_tx(d).is_ok(),
+            |d| pchain::decode_unsigned_tx(d).is_ok(),
+            |d| xchain::decode_block(d).is_ok(),
+            |d| xchain::decode_tx(d).is_ok(),
+            |d| xchain::decode_unsigned_tx(d).is_ok(),
+        ];
+        let whole: Vec<_> = decoders.iter().filter(|decodes| decodes(v)).collect();
+        assert!(!whole.is_empty());
+        for cut in 0..v.len() {
+            decode_everything(&v[..cut]);
+            assert!(
+                whole.iter().all(|decodes| !decodes(&v[..cut])),
+                "prefix of {cut} bytes decodes"
+            );
+        }
+    }
+}
