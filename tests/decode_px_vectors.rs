@@ -40,6 +40,55 @@ fn check_api_hex(v: &Value, payload: &[u8]) {
     }
 }
 
+/// Bech32 (BIP 173) of a 20-byte address, as the published `P-avax1…`/`X-local1…` addresses
+/// show it without the chain prefix. Test-only; the decoders keep raw bytes.
+fn bech32(hrp: &str, data: &[u8]) -> String {
+    const CHARSET: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
+    fn polymod(values: &[u8]) -> u32 {
+        let gen = [
+            0x3b6a57b2u32,
+            0x26508e6d,
+            0x1ea119fa,
+            0x3d4233dd,
+            0x2a1462b3,
+        ];
+        let mut chk = 1u32;
+        for &v in values {
+            let top = chk >> 25;
+            chk = ((chk & 0x1ffffff) << 5) ^ u32::from(v);
+            for (i, g) in gen.iter().enumerate() {
+                if (top >> i) & 1 == 1 {
+                    chk ^= g;
+                }
+            }
+        }
+        chk
+    }
+    let mut five = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &b in data {
+        acc = (acc << 8) | u32::from(b);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            five.push(((acc >> bits) & 31) as u8);
+        }
+    }
+    if bits > 0 {
+        five.push(((acc << (5 - bits)) & 31) as u8);
+    }
+    let mut values: Vec<u8> = hrp.bytes().map(|c| c >> 5).collect();
+    values.push(0);
+    values.extend(hrp.bytes().map(|c| c & 31));
+    values.extend(&five);
+    values.extend([0; 6]);
+    let checksum = polymod(&values) ^ 1;
+    five.extend((0..6).map(|i| ((checksum >> (5 * (5 - i))) & 31) as u8));
+    let mut out = format!("{hrp}1");
+    out.extend(five.iter().map(|&v| CHARSET[usize::from(v)] as char));
+    out
+}
+
 #[test]
 fn pchain_blocks_decode_with_their_published_facts() {
     let vs = vectors("pchain_blocks.json");
@@ -151,6 +200,11 @@ fn pchain_blocks_decode_with_their_published_facts() {
     assert_eq!(
         (owners.locktime, owners.threshold, owners.addresses.len()),
         (0, 1, 1)
+    );
+    let published = eout["addresses"][0].as_str().unwrap();
+    assert_eq!(
+        format!("P-{}", bech32("avax", &owners.addresses[0])),
+        published
     );
     let creds = tx.credentials.as_ref().unwrap();
     assert_eq!(
@@ -440,6 +494,11 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
         hex::encode(tx.base.outputs[0].output.owners().addresses[0]),
         "3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c"
     );
+    // The funded local "ewoq" address, X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u.
+    assert_eq!(
+        bech32("local", &tx.base.outputs[0].output.owners().addresses[0]),
+        "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+    );
     assert_eq!(tx.base.inputs[0].input.amount(), 300000000000000000);
     let XTxBody::Export {
         destination_chain,
@@ -481,6 +540,8 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
             u64::from(o.output.owners().threshold),
             e["threshold"].as_u64().unwrap()
         );
+        let address = format!("X-{}", bech32("avax", &o.output.owners().addresses[0]));
+        assert_eq!(address, e["addresses"][0].as_str().unwrap());
     }
     let ins = doc["inputs"].as_array().unwrap();
     assert_eq!(
@@ -730,4 +791,26 @@ fn every_length_prefix_of_every_vector_set_to_max_is_refused_or_decoded() {
             );
         }
     }
+}
+
+#[test]
+fn a_count_of_four_billion_fails_at_the_count() {
+    // The Index API doc's ExportTx: its output count sits at byte 42.
+    let mut data = bytes(&vectors("xchain_txs.json")[0]);
+    data[42..46].copy_from_slice(&[0xFF; 4]);
+    let err = xchain::decode_tx(&data).unwrap_err();
+    assert_eq!(err.offset, 42);
+    assert!(
+        err.message
+            .starts_with("output count: count 4294967295 needs at least"),
+        "{err}"
+    );
+    // The same inside the X StandardBlock: the doc ExportTx is the block's second tx, after the
+    // Mainnet BaseTx (379 bytes standalone, 377 without its codec version) from byte 90.
+    let mut block = bytes(&vectors("constructed_examples.json")[0]);
+    let at = 90 + 377 + 40;
+    assert_eq!(&block[at..at + 4], &[0, 0, 0, 1]);
+    block[at..at + 4].copy_from_slice(&[0xFF; 4]);
+    let err = xchain::decode_block(&block).unwrap_err();
+    assert_eq!(err.offset, at);
 }

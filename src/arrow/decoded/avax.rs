@@ -1,6 +1,6 @@
 //! Column building blocks the P-Chain and X-Chain frames share: one [`Kind`] per Arrow type
 //! (with this repo's conventions: CB58 ids as `Utf8View`, times as `Timestamp(ns, "UTC")`,
-//! amounts as `Decimal128(38, 0)`), the [`columns!`] macro that turns a list of named kinds into
+//! amounts as `Decimal128(38, 0)`), the `columns!` macro that turns a list of named kinds into
 //! a "facts" struct plus its builders, the columns every tx and every block has
 //! ([`TxCommonColumns`], [`BlockCommonColumns`]), and [`RowList`], a `List<Struct<...>>` column
 //! of any [`RowColumns`].

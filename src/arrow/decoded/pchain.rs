@@ -3,7 +3,7 @@
 //!
 //! Tx columns: first the ones every tx has (`tx_id`, `tx_type`, `network_id`, `blockchain_id`,
 //! `memo_len`, `credential_count`, `consumed`, `produced`; see
-//! [`TxCommonColumns`](super::avax::TxCommonColumns)), then one column per meaning, null for
+//! [`TxCommonColumns`]), then one column per meaning, null for
 //! tx types that do not carry it. Which tx types fill which column:
 //!
 //! | column | tx types |

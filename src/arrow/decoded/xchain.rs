@@ -3,7 +3,7 @@
 //!
 //! Tx columns: the ones every tx has (`tx_id`, `tx_type`, `network_id`, `blockchain_id`,
 //! `memo_len`, `credential_count`, `consumed`, `produced`; see
-//! [`TxCommonColumns`](super::avax::TxCommonColumns)), then `source_chain` (ImportTx),
+//! [`TxCommonColumns`]), then `source_chain` (ImportTx),
 //! `destination_chain` (ExportTx), `asset_name`, `asset_symbol`, `denomination` (CreateAssetTx)
 //! and `operation_count` (OperationTx), null for the other tx types.
 //!
