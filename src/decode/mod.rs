@@ -5,11 +5,15 @@
 //! before anything is allocated, nesting is bounded, and every failure is a [`DecodeError`] with
 //! the byte offset where it happened. Nothing here panics on any input.
 
+pub mod avax;
 pub mod cchain;
 pub mod codec;
 pub mod error;
 pub mod ids;
+pub mod pchain;
+pub mod pchain_txs;
 pub mod proposervm;
 pub mod rlp;
+pub mod xchain;
 
 pub use error::DecodeError;

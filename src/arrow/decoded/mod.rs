@@ -5,6 +5,7 @@
 //! decode never leaves half-written columns: it is appended as all-null and the frame's
 //! `decode_error` column says why.
 
+
 use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 
@@ -26,9 +27,12 @@ pub trait RowColumns {
     fn finish(&mut self) -> Vec<ArrayRef>;
 }
 
+pub mod avax;
 pub mod cchain;
 pub mod cols;
 pub mod envelope;
 pub mod frame;
+pub mod pchain;
+pub mod xchain;
 
 pub use frame::{bytes_schema, check_decodable, decode_bytes, decode_containers, decoded_schema, DecodeMode};
