@@ -4,24 +4,16 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{Decimal128Builder, TimestampNanosecondBuilder};
-use arrow_schema::{DataType, Field, FieldRef, TimeUnit};
+use arrow_schema::{DataType, Field, FieldRef};
 
-use crate::index::cb58;
+pub use super::avax::{decimal_type, hex_text as hex0x, id_text as cb58_id, node_id_text, timestamp_type};
 
 /// A nullable field.
 pub fn field(name: &str, data_type: DataType) -> FieldRef {
     Arc::new(Field::new(name, data_type, true))
 }
 
-/// `Timestamp(ns, UTC)`.
-pub fn timestamp_type() -> DataType {
-    DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
-}
 
-/// `Decimal128(38, 0)`: lossless integers above 2^64 (wei).
-pub fn decimal_type() -> DataType {
-    DataType::Decimal128(38, 0)
-}
 
 /// A `Decimal128(38, 0)` builder.
 pub fn decimal_builder(capacity: usize) -> Decimal128Builder {
@@ -38,23 +30,8 @@ pub fn seconds_to_ns(seconds: i128) -> Option<i64> {
     i64::try_from(seconds.checked_mul(1_000_000_000)?).ok()
 }
 
-/// `0x`-prefixed lowercase hex, as the Data API and Ethereum tools write hashes.
-pub fn hex0x(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(2 + 2 * bytes.len());
-    out.push_str("0x");
-    out.push_str(&hex::encode(bytes));
-    out
-}
 
-/// A CB58 id.
-pub fn cb58_id(bytes: &[u8]) -> String {
-    cb58::encode(bytes)
-}
 
-/// `NodeID-` + CB58 of the 20 bytes.
-pub fn node_id(bytes: &[u8; 20]) -> String {
-    format!("NodeID-{}", cb58::encode(bytes))
-}
 
 /// A `u128` that the decoders checked fits `Decimal128(38, 0)`.
 pub fn dec(value: u128) -> i128 {

@@ -6,7 +6,7 @@ use arrow_array::builder::{StringViewBuilder, TimestampNanosecondBuilder, UInt64
 use arrow_array::ArrayRef;
 use arrow_schema::{DataType, FieldRef};
 
-use super::cols::{cb58_id, field, node_id, seconds_to_ns, timestamp_builder, timestamp_type};
+use super::cols::{cb58_id, field, node_id_text, seconds_to_ns, timestamp_builder, timestamp_type};
 use super::RowColumns;
 use crate::decode::proposervm::{Envelope, Epoch};
 
@@ -83,7 +83,7 @@ impl RowColumns for EnvelopeColumns {
     fn fields() -> Vec<FieldRef> {
         vec![
             field("block_kind", DataType::Utf8View),
-            field("parent_id", DataType::Utf8View),
+            field("proposervm_parent_id", DataType::Utf8View),
             field("proposervm_time", timestamp_type()),
             field("pchain_height", DataType::UInt64),
             field("epoch_pchain_height", DataType::UInt64),
@@ -118,7 +118,7 @@ impl RowColumns for EnvelopeColumns {
         self.epoch_pchain_height.append_option(epoch.map(|e| e.pchain_height));
         self.epoch_number.append_option(epoch.map(|e| e.number));
         self.epoch_start_time.append_option(epoch.and_then(|e| ns(e.start_time)));
-        self.proposer.append_option(row.and_then(|r| r.proposer).map(|p| node_id(&p)));
+        self.proposer.append_option(row.and_then(|r| r.proposer).map(|p| node_id_text(&p)));
         self.inner_id.append_option(row.and_then(|r| r.inner_id).map(|id| cb58_id(&id)));
     }
 

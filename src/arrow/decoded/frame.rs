@@ -13,10 +13,12 @@ use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
 
 use super::cchain::{times_fit, CBlockColumns};
-use super::cols::{field, timestamp_builder, timestamp_type};
+use super::cols::{field, seconds_to_ns, timestamp_builder, timestamp_type};
 use super::envelope::{EnvelopeColumns, EnvelopeRow};
+use super::pchain::PBlockColumns;
+use super::xchain::{XBlockColumns, XTxColumns};
 use super::RowColumns;
-use crate::decode::{cchain, proposervm, DecodeError};
+use crate::decode::{cchain, pchain, proposervm, xchain, DecodeError};
 use crate::error::{Error, Result};
 use crate::index::{Container, IndexPath};
 
@@ -32,10 +34,10 @@ pub enum DecodeMode {
 /// Fails for indexes whose containers have no decoder.
 pub fn check_decodable(path: IndexPath) -> Result<()> {
     match path {
-        IndexPath::CBlock => Ok(()),
-        other => Err(Error::invalid(
+        IndexPath::CBlock | IndexPath::PBlock | IndexPath::XBlock | IndexPath::XTx => Ok(()),
+        IndexPath::XVtx => Err(Error::invalid(
             "path",
-            format!("'{other}'"),
+            "'X/vtx'",
             "an index with a decoder (C/block, P/block, X/block, X/tx): X/vtx vertices have no published layout",
         )),
     }
@@ -52,8 +54,13 @@ fn base_fields() -> Vec<FieldRef> {
 /// The typed columns of `path` (envelope, inner, `decode_error`), without the node's columns.
 fn typed_fields(path: IndexPath) -> Result<Vec<FieldRef>> {
     check_decodable(path)?;
-    let mut fields = EnvelopeColumns::fields();
-    fields.extend(CBlockColumns::fields());
+    let mut fields = if path == IndexPath::XTx { Vec::new() } else { EnvelopeColumns::fields() };
+    fields.extend(match path {
+        IndexPath::CBlock => CBlockColumns::fields(),
+        IndexPath::PBlock => PBlockColumns::fields(),
+        IndexPath::XBlock => XBlockColumns::fields(),
+        _ => XTxColumns::fields(),
+    });
     fields.push(field("decode_error", DataType::Utf8View));
     Ok(fields)
 }
@@ -83,45 +90,159 @@ pub struct Decoded<I> {
     pub inner: std::result::Result<I, DecodeError>,
 }
 
-/// Splits a C/block container into its envelope (or the pre-fork marker) and its inner coreth
-/// block, as the node does: the envelope first, else the raw block.
-pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
-    let decoded = split_c_container(bytes);
-    if decoded.envelope.as_ref().is_some_and(|e| !e.times_fit()) {
-        return Decoded { envelope: None, inner: Err(time_error(0)) };
-    }
-    decoded
+/// How one block index's inner blocks decode.
+trait InnerBlock: Sized {
+    /// Decodes inner block bytes.
+    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError>;
+    /// The inner block's own id.
+    fn id(&self) -> [u8; 32];
+    /// Whether its times fit nanosecond timestamps.
+    fn times_fit(&self) -> bool;
+    /// Whether a raw block may look like an envelope (P-chain Apricot type ids 0–2 collide).
+    const MAY_COLLIDE: bool;
 }
 
-fn split_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
-    match proposervm::parse(bytes) {
-        Ok(env) => match cchain::decode_block(env.inner) {
-            Ok(block) if times_fit(&block) => {
-                Decoded { envelope: Some(EnvelopeRow::of(&env, Some(block.hash))), inner: Ok(block) }
-            }
-            Ok(_) => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(time_error(env.inner_offset)) },
-            Err(e) => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(e.shifted(env.inner_offset)) },
+impl InnerBlock for cchain::CBlock {
+    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
+        cchain::decode_block(bytes)
+    }
+    fn id(&self) -> [u8; 32] {
+        self.hash
+    }
+    fn times_fit(&self) -> bool {
+        times_fit(self)
+    }
+    const MAY_COLLIDE: bool = false;
+}
+
+impl InnerBlock for pchain::PBlock {
+    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
+        pchain::decode_block(bytes)
+    }
+    fn id(&self) -> [u8; 32] {
+        self.block_id
+    }
+    fn times_fit(&self) -> bool {
+        self.time.is_none_or(|t| seconds_to_ns(i128::from(t)).is_some())
+    }
+    const MAY_COLLIDE: bool = true;
+}
+
+impl InnerBlock for xchain::XBlock {
+    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
+        xchain::decode_block(bytes)
+    }
+    fn id(&self) -> [u8; 32] {
+        self.block_id
+    }
+    fn times_fit(&self) -> bool {
+        seconds_to_ns(i128::from(self.time)).is_some()
+    }
+    const MAY_COLLIDE: bool = false;
+}
+
+/// Splits a block container into its envelope (or the pre-fork marker) and its inner block, as
+/// the node does: the envelope first, else the raw block. A P-chain Apricot block whose type id
+/// collides with an envelope's decodes as the raw block when its inner part does not.
+fn decode_block_container<B: InnerBlock>(bytes: &[u8]) -> Decoded<B> {
+    let decoded = match proposervm::parse(bytes) {
+        Ok(env) => match B::decode(env.inner) {
+            Ok(block) => Decoded { envelope: Some(EnvelopeRow::of(&env, Some(block.id()))), inner: Ok(block) },
+            Err(e) => match B::decode(bytes) {
+                Ok(raw) if B::MAY_COLLIDE => Decoded { envelope: Some(EnvelopeRow::pre_fork(raw.id())), inner: Ok(raw) },
+                _ => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(e.shifted(env.inner_offset)) },
+            },
         },
-        Err(_) => match cchain::decode_block(bytes) {
-            Ok(block) if times_fit(&block) => {
-                Decoded { envelope: Some(EnvelopeRow::pre_fork(block.hash)), inner: Ok(block) }
-            }
-            Ok(_) => Decoded { envelope: None, inner: Err(time_error(0)) },
+        Err(_) => match B::decode(bytes) {
+            Ok(block) => Decoded { envelope: Some(EnvelopeRow::pre_fork(block.id())), inner: Ok(block) },
             Err(e) => Decoded { envelope: None, inner: Err(e) },
         },
+    };
+    let times_fit = decoded.envelope.as_ref().is_none_or(EnvelopeRow::times_fit)
+        && decoded.inner.as_ref().map_or(true, InnerBlock::times_fit);
+    if times_fit {
+        decoded
+    } else {
+        Decoded { envelope: None, inner: Err(time_error(0)) }
     }
+}
+
+/// Splits a C/block container into its envelope (or the pre-fork marker) and its coreth block.
+pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
+    decode_block_container(bytes)
+}
+
+/// Splits a P/block container into its envelope (or the pre-fork marker) and its platformvm block.
+pub fn decode_p_container(bytes: &[u8]) -> Decoded<pchain::PBlock> {
+    decode_block_container(bytes)
+}
+
+/// Splits an X/block container into its envelope and its AVM block.
+pub fn decode_x_container(bytes: &[u8]) -> Decoded<xchain::XBlock> {
+    decode_block_container(bytes)
 }
 
 fn time_error(offset: usize) -> DecodeError {
     DecodeError::new(offset, "a block time is outside the range of nanosecond timestamps")
 }
 
+/// The inner columns of one index.
+enum InnerColumns {
+    C(CBlockColumns),
+    P(PBlockColumns),
+    XBlock(XBlockColumns),
+    XTx(XTxColumns),
+}
+
+impl InnerColumns {
+    fn new(path: IndexPath, n: usize) -> Self {
+        match path {
+            IndexPath::CBlock => InnerColumns::C(CBlockColumns::with_capacity(n)),
+            IndexPath::PBlock => InnerColumns::P(PBlockColumns::with_capacity(n)),
+            IndexPath::XBlock => InnerColumns::XBlock(XBlockColumns::with_capacity(n)),
+            _ => InnerColumns::XTx(XTxColumns::with_capacity(n)),
+        }
+    }
+
+    /// Decodes one container and appends its inner row (or nulls); returns the envelope and
+    /// the error, if any.
+    fn append(&mut self, bytes: &[u8]) -> (Option<EnvelopeRow>, Option<DecodeError>) {
+        fn put<C: RowColumns>(cols: &mut C, d: Decoded<C::Row>) -> (Option<EnvelopeRow>, Option<DecodeError>) {
+            match d.inner {
+                Ok(row) => {
+                    cols.append(Some(&row));
+                    (d.envelope, None)
+                }
+                Err(e) => {
+                    cols.append(None);
+                    (d.envelope, Some(e))
+                }
+            }
+        }
+        match self {
+            InnerColumns::C(c) => put(c, decode_c_container(bytes)),
+            InnerColumns::P(c) => put(c, decode_p_container(bytes)),
+            InnerColumns::XBlock(c) => put(c, decode_x_container(bytes)),
+            InnerColumns::XTx(c) => put(c, Decoded { envelope: None, inner: xchain::decode_tx(bytes) }),
+        }
+    }
+
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        match self {
+            InnerColumns::C(c) => c.finish(),
+            InnerColumns::P(c) => c.finish(),
+            InnerColumns::XBlock(c) => c.finish(),
+            InnerColumns::XTx(c) => c.finish(),
+        }
+    }
+}
+
 /// Builders of the typed columns, `decode_error` and `bytes` of one index.
 struct TypedColumns {
     path: IndexPath,
     mode: DecodeMode,
-    envelope: EnvelopeColumns,
-    inner: CBlockColumns,
+    envelope: Option<EnvelopeColumns>,
+    inner: InnerColumns,
     errors: StringViewBuilder,
     bytes: BinaryViewBuilder,
 }
@@ -131,8 +252,8 @@ impl TypedColumns {
         TypedColumns {
             path,
             mode,
-            envelope: EnvelopeColumns::with_capacity(n),
-            inner: CBlockColumns::with_capacity(n),
+            envelope: (path != IndexPath::XTx).then(|| EnvelopeColumns::with_capacity(n)),
+            inner: InnerColumns::new(path, n),
             errors: StringViewBuilder::with_capacity(n),
             bytes: BinaryViewBuilder::with_capacity(n),
         }
@@ -141,37 +262,30 @@ impl TypedColumns {
     /// Decodes and appends one container; `who` gives its position text, index and id for a
     /// strict-mode error.
     fn append(&mut self, bytes: &[u8], who: impl FnOnce() -> (String, Option<u64>, Option<String>)) -> Result<()> {
-        let decoded = decode_c_container(bytes);
-        let envelope = decoded.envelope;
-        match decoded.inner {
-            Ok(block) => {
-                self.envelope.append(envelope.as_ref());
-                self.inner.append(Some(&block));
-                self.errors.append_null();
-            }
-            Err(e) if self.mode == DecodeMode::Strict => {
-                let (position, index, id) = who();
-                return Err(Error::ContainerDecode {
-                    path: self.path.to_string(),
-                    position,
-                    index,
-                    id,
-                    offset: e.offset,
-                    message: e.message,
-                });
-            }
-            Err(e) => {
-                self.envelope.append(envelope.as_ref());
-                self.inner.append(None);
-                self.errors.append_value(e.to_string());
-            }
+        let (envelope, error) = self.inner.append(bytes);
+        if let (Some(e), DecodeMode::Strict) = (&error, self.mode) {
+            let (position, index, id) = who();
+            return Err(Error::ContainerDecode {
+                path: self.path.to_string(),
+                position,
+                index,
+                id,
+                offset: e.offset,
+                message: e.message.clone(),
+            });
         }
+        if let Some(columns) = self.envelope.as_mut() {
+            columns.append(envelope.as_ref());
+        }
+        self.errors.append_option(error.map(|e| e.to_string()));
         self.bytes.append_value(bytes);
         Ok(())
     }
 
     fn finish(mut self, columns: &mut Vec<ArrayRef>) {
-        columns.extend(self.envelope.finish());
+        if let Some(mut envelope) = self.envelope.take() {
+            columns.extend(envelope.finish());
+        }
         columns.extend(self.inner.finish());
         columns.push(Arc::new(self.errors.finish()));
         columns.push(Arc::new(self.bytes.finish()));
@@ -271,5 +385,44 @@ mod tests {
         assert_eq!(raw.schema().field(0).name(), "block_kind");
         let err = decode_bytes(IndexPath::CBlock, [&[1u8, 2][..]].into_iter(), DecodeMode::Strict).unwrap_err();
         assert!(err.to_string().starts_with("could not decode C/block item 0: "), "{err}");
+    }
+
+    fn vectors(file: &str) -> Vec<serde_json::Value> {
+        let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        doc["vectors"].as_array().unwrap().clone()
+    }
+
+    #[test]
+    fn p_and_x_frames_keep_envelope_and_inner_columns_apart() {
+        let blocks: Vec<Vec<u8>> =
+            vectors("pchain_blocks.json").iter().map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap()).collect();
+        let batch = decode_bytes(IndexPath::PBlock, blocks.iter().map(Vec::as_slice), DecodeMode::Strict).unwrap();
+        assert_eq!(batch.num_rows(), blocks.len());
+        let kinds = batch.column_by_name("block_kind").unwrap().clone();
+        assert!((0..blocks.len()).all(|i| kinds.as_string_view().value(i) == "pre_fork"));
+        assert!(batch.column_by_name("proposervm_parent_id").is_some() && batch.column_by_name("parent_id").is_some());
+        // The real Mainnet block at height 1000001 decodes with its height.
+        let heights = batch.column_by_name("height").unwrap().clone();
+        assert!(heights.as_primitive::<UInt64Type>().values().contains(&1_000_001));
+
+        let txs: Vec<Vec<u8>> = vectors("xchain_txs.json")
+            .iter()
+            .filter(|v| v.get("api_hex").is_some())
+            .map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap())
+            .collect();
+        let batch = decode_bytes(IndexPath::XTx, txs.iter().map(Vec::as_slice), DecodeMode::Strict).unwrap();
+        assert!(batch.column_by_name("block_kind").is_none(), "X/tx has no envelope");
+        let ids = batch.column_by_name("tx_id").unwrap().clone();
+        assert_eq!(ids.as_string_view().value(0), "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY");
+
+        let x_block = vectors("constructed_examples.json").into_iter().find(|v| v["expected"]["typeID"] == 20).unwrap();
+        let bytes = hex::decode(x_block["hex"].as_str().unwrap()).unwrap();
+        let batch = decode_bytes(IndexPath::XBlock, [bytes.as_slice(), &[0, 0, 0, 0, 0, 20]].into_iter(), DecodeMode::Lenient)
+            .unwrap();
+        let heights = batch.column_by_name("height").unwrap().clone();
+        assert_eq!(heights.as_primitive::<UInt64Type>().value(0), 7);
+        let errors = batch.column_by_name("decode_error").unwrap().clone();
+        assert!(errors.is_null(0) && !errors.is_null(1));
     }
 }
