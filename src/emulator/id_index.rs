@@ -62,7 +62,10 @@ impl Built {
                 return Some(index);
             }
         }
-        self.collisions.iter().find(|(full, index)| full == raw_id && *index < tip).map(|&(_, index)| index)
+        self.collisions
+            .iter()
+            .find(|(full, index)| full == raw_id && *index < tip)
+            .map(|&(_, index)| index)
     }
 }
 
@@ -78,9 +81,14 @@ const PARALLEL_THRESHOLD: u64 = 16_384;
 fn prefixes(seed: u64, path: IndexPath, start: u64, end: u64) -> Vec<u64> {
     let run = |from: u64, to: u64| {
         let mut buf = Vec::with_capacity(world::profile(path).max_len);
-        (from..to).map(|i| prefix(&world::raw_id(seed, path, i, &mut buf))).collect::<Vec<u64>>()
+        (from..to)
+            .map(|i| prefix(&world::raw_id(seed, path, i, &mut buf)))
+            .collect::<Vec<u64>>()
     };
-    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(16) as u64;
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(16) as u64;
     let count = end - start;
     if threads < 2 || count < PARALLEL_THRESHOLD {
         return run(start, end);
@@ -106,7 +114,9 @@ impl IdIndex {
     /// Records containers just served, as `(prefix(raw_id), index)`. Never waits: while the map is
     /// being built the record is skipped (the build covers those containers anyway).
     pub(crate) fn record(&self, served: &[(u64, u64)]) {
-        let Ok(mut built) = self.built.try_lock() else { return };
+        let Ok(mut built) = self.built.try_lock() else {
+            return;
+        };
         for &(key, index) in served {
             // A taken key is either this container or a collision the build will register.
             built.map.entry(key).or_insert(index);
@@ -115,7 +125,13 @@ impl IdIndex {
 
     /// The index of the container whose raw id is `raw_id`, among containers `0..tip`.
     /// Blocking (may hash up to `tip` containers): call it off the async workers.
-    pub(crate) fn lookup(&self, seed: u64, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
+    pub(crate) fn lookup(
+        &self,
+        seed: u64,
+        path: IndexPath,
+        raw_id: &[u8; 32],
+        tip: u64,
+    ) -> Option<u64> {
         let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(index) = built.find(seed, path, raw_id, tip) {
             return Some(index);
@@ -147,7 +163,10 @@ impl IdIndex {
     /// How many containers the map covers.
     #[cfg(test)]
     pub(crate) fn built_to(&self) -> u64 {
-        self.built.lock().unwrap_or_else(|e| e.into_inner()).built_to
+        self.built
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .built_to
     }
 }
 
@@ -183,7 +202,10 @@ mod tests {
         let mut buf = Vec::new();
         let id = world::raw_id(4, IndexPath::CBlock, 900_000, &mut buf);
         index.record(&[(prefix(&id), 900_000)]);
-        assert_eq!(index.lookup(4, IndexPath::CBlock, &id, 1_000_000), Some(900_000));
+        assert_eq!(
+            index.lookup(4, IndexPath::CBlock, &id, 1_000_000),
+            Some(900_000)
+        );
         assert_eq!(index.built_to(), 0, "no build was needed");
         // Beyond the tip it does not exist, whatever was recorded.
         assert_eq!(index.lookup(4, IndexPath::CBlock, &id, 10), None);
@@ -202,8 +224,14 @@ mod tests {
         let mut buf = Vec::new();
         assert_eq!(parallel.len() as u64, n);
         for (k, &p) in parallel.iter().enumerate().step_by(997) {
-            assert_eq!(p, prefix(&world::raw_id(2, IndexPath::XTx, 10 + k as u64, &mut buf)));
+            assert_eq!(
+                p,
+                prefix(&world::raw_id(2, IndexPath::XTx, 10 + k as u64, &mut buf))
+            );
         }
-        assert_eq!(*parallel.last().unwrap(), prefix(&world::raw_id(2, IndexPath::XTx, 9 + n, &mut buf)));
+        assert_eq!(
+            *parallel.last().unwrap(),
+            prefix(&world::raw_id(2, IndexPath::XTx, 9 + n, &mut buf))
+        );
     }
 }

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod data_api;
+pub mod formats;
 mod id_index;
 mod index_rpc;
 mod jsonrpc;
@@ -107,7 +108,10 @@ fn router(state: Arc<EmulatorState>) -> Router {
         .merge(data_api::router(state.clone()))
         .merge(metrics_api::router())
         .fallback(layers::not_found)
-        .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            layers::count_and_delay,
+        ))
         .with_state(state)
 }
 
@@ -122,7 +126,10 @@ pub struct Emulator {
 
 impl std::fmt::Debug for Emulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Emulator").field("url", &self.url).field("seed", &self.state.seed).finish()
+        f.debug_struct("Emulator")
+            .field("url", &self.url)
+            .field("seed", &self.state.seed)
+            .finish()
     }
 }
 
@@ -147,11 +154,20 @@ impl Emulator {
             let shutdown = async {
                 let _ = stop_rx.await;
             };
-            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+            if let Err(e) = axum::serve(listener, app)
+                .with_graceful_shutdown(shutdown)
+                .await
+            {
                 eprintln!("avax-data emulator on {addr} stopped: {e}");
             }
         });
-        Ok(Emulator { state, addr, url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
+        Ok(Emulator {
+            state,
+            addr,
+            url,
+            stop: Mutex::new(Some(stop_tx)),
+            task: Mutex::new(Some(task)),
+        })
     }
 
     /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).

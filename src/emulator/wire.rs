@@ -53,7 +53,6 @@ impl Encoding {
     }
 }
 
-
 fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     let start = out.len();
     out.resize(start + 2 * bytes.len(), 0);
@@ -95,7 +94,11 @@ pub(crate) fn push_container(
     }
     out.extend_from_slice(b"\",\"timestamp\":\"");
     scratch.text.clear();
-    timefmt::push_rfc3339_nano(&mut scratch.text, world::timestamp_ns(seed, path, index), utc_offset_minutes);
+    timefmt::push_rfc3339_nano(
+        &mut scratch.text,
+        world::timestamp_ns(seed, path, index),
+        utc_offset_minutes,
+    );
     out.extend_from_slice(scratch.text.as_bytes());
     out.extend_from_slice(b"\",\"encoding\":\"");
     out.extend_from_slice(encoding.name().as_bytes());
@@ -121,10 +124,16 @@ mod tests {
                 assert_eq!(written, c.to_wire_json(&ts));
                 // Field order as the node marshals it.
                 let text = String::from_utf8(out).unwrap();
-                let order: Vec<usize> = ["\"id\"", "\"bytes\"", "\"timestamp\"", "\"encoding\"", "\"index\""]
-                    .iter()
-                    .map(|k| text.find(k).unwrap())
-                    .collect();
+                let order: Vec<usize> = [
+                    "\"id\"",
+                    "\"bytes\"",
+                    "\"timestamp\"",
+                    "\"encoding\"",
+                    "\"index\"",
+                ]
+                .iter()
+                .map(|k| text.find(k).unwrap())
+                .collect();
                 assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
             }
         }
@@ -134,7 +143,15 @@ mod tests {
     fn hexnc_drops_the_checksum() {
         let mut scratch = Scratch::default();
         let mut out = Vec::new();
-        push_container(&mut out, &mut scratch, 1, IndexPath::XTx, 3, Encoding::HexNc, 0);
+        push_container(
+            &mut out,
+            &mut scratch,
+            1,
+            IndexPath::XTx,
+            3,
+            Encoding::HexNc,
+            0,
+        );
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let (c, _) = world::container(1, IndexPath::XTx, 3, 0);
         assert_eq!(v["bytes"], format!("0x{}", hex::encode(&c.bytes)));

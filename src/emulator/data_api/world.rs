@@ -166,15 +166,25 @@ impl Chain {
     }
 
     fn slug(&self) -> String {
-        self.name.to_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        self.name
+            .to_lowercase()
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     }
 
     /// The chain as `ChainInfo` JSON.
     pub fn to_json(&self) -> Value {
         let slug = self.slug();
         let (explorer, rpc, ws) = if self.evm_chain_id == 43114 || self.evm_chain_id == 43113 {
-            let sub = if self.network == Network::Mainnet { "" } else { "testnet." };
-            let api = if self.network == Network::Mainnet { "api.avax.network" } else { "api.avax-test.network" };
+            let sub = if self.network == Network::Mainnet {
+                ""
+            } else {
+                "testnet."
+            };
+            let api = if self.network == Network::Mainnet {
+                "api.avax.network"
+            } else {
+                "api.avax-test.network"
+            };
             (
                 format!("https://{sub}snowtrace.io"),
                 format!("https://{api}/ext/bc/C/rpc"),
@@ -183,8 +193,14 @@ impl Chain {
         } else {
             (
                 format!("https://subnets.avax.network/{slug}"),
-                format!("https://{slug}.rpc.emulator.invalid/ext/bc/{}/rpc", self.blockchain_id),
-                format!("wss://{slug}.rpc.emulator.invalid/ext/bc/{}/ws", self.blockchain_id),
+                format!(
+                    "https://{slug}.rpc.emulator.invalid/ext/bc/{}/rpc",
+                    self.blockchain_id
+                ),
+                format!(
+                    "wss://{slug}.rpc.emulator.invalid/ext/bc/{}/ws",
+                    self.blockchain_id
+                ),
             )
         };
         json!({
@@ -401,7 +417,11 @@ pub fn chains() -> &'static [Chain] {
                     network: r.3,
                     blockchain_id,
                     subnet_id,
-                    vm_id: if c_chain { CORETH_VM_ID } else { SUBNET_EVM_VM_ID },
+                    vm_id: if c_chain {
+                        CORETH_VM_ID
+                    } else {
+                        SUBNET_EVM_VM_ID
+                    },
                     token_name: r.4,
                     token_symbol: r.5,
                     token_decimals: r.6,
@@ -426,7 +446,9 @@ pub fn chain(evm_chain_id: u64) -> Option<&'static Chain> {
 
 /// The chain named by `id`: an EVM chain id (decimal) or a CB58 blockchain id.
 pub fn find_chain(id: &str) -> Option<&'static Chain> {
-    chains().iter().find(|c| c.blockchain_id == id || c.evm_chain_id.to_string() == id)
+    chains()
+        .iter()
+        .find(|c| c.blockchain_id == id || c.evm_chain_id.to_string() == id)
 }
 
 pub(crate) fn splitmix64(mut z: u64) -> u64 {
@@ -493,7 +515,11 @@ const P_TX: u64 = 0x7478;
 
 /// Number of transactions in block `number` of `chain`.
 pub fn tx_count(seed: u64, chain: &Chain, number: u64) -> u32 {
-    range(derive(seed, chain.evm_chain_id, number, P_TXC), 0, chain.max_txs_per_block as u64) as u32
+    range(
+        derive(seed, chain.evm_chain_id, number, P_TXC),
+        0,
+        chain.max_txs_per_block as u64,
+    ) as u32
 }
 
 /// Base fee of block `number`, wei.
@@ -533,7 +559,9 @@ impl Tx {
 /// chain's address pool, 3% are contract creations (`to` = `None`), gas 21,000–300,000, gas
 /// price = the block's base fee + 0–2 gwei. Does not check `number` against the tip.
 pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> {
-    let Some(chain) = chain(evm_chain_id) else { return Vec::new() };
+    let Some(chain) = chain(evm_chain_id) else {
+        return Vec::new();
+    };
     let count = tx_count(seed, chain, number);
     let base = base_fee(seed, chain, number);
     let pool = chain.address_pool;
@@ -544,15 +572,28 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
             let from = pool_address(skewed(d(1), pool));
             let contract_creation = d(2) % 100 < 3;
             let to = (!contract_creation).then(|| pool_address(range(d(3), 0, pool - 1)));
-            let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
-            let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
+            let gas_used = if d(4) % 3 == 0 {
+                21_000
+            } else {
+                range(d(5), 21_000, 300_000)
+            };
+            let priority =
+                (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
             let value = match d(7) % 10 {
                 0..=3 => 0,
-                4..=8 => (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4)),
-                _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
+                4..=8 => {
+                    (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4))
+                }
+                _ => {
+                    (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals)
+                        + (d(10) as u128 % 1_000_000)
+                }
             };
             Tx {
-                hash: hex0x(&digest("avax-data tx", &[seed, chain.evm_chain_id, number, k as u64])),
+                hash: hex0x(&digest(
+                    "avax-data tx",
+                    &[seed, chain.evm_chain_id, number, k as u64],
+                )),
                 index: k,
                 from,
                 to,
@@ -635,7 +676,10 @@ pub struct DataWorld {
 
 impl std::fmt::Debug for DataWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DataWorld").field("seed", &self.seed).field("blocks_per_chain", &self.blocks_per_chain).finish()
+        f.debug_struct("DataWorld")
+            .field("seed", &self.seed)
+            .field("blocks_per_chain", &self.blocks_per_chain)
+            .finish()
     }
 }
 
@@ -653,7 +697,10 @@ impl DataWorld {
             rewards: Vec::new(),
         };
         world.messages = icm::generate(&world);
-        world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
+        world.rewards = Network::ALL
+            .iter()
+            .map(|&n| (n, rewards::generate(seed, n)))
+            .collect();
         world
     }
 
@@ -687,7 +734,8 @@ impl DataWorld {
 
     /// Timestamp of block `number` of `chain`, Unix ms; strictly increasing in whole seconds.
     pub fn block_timestamp_ms(&self, chain: &Chain, number: u64) -> i64 {
-        let jitter = (derive(self.seed, chain.evm_chain_id, number, P_TS) % (chain.block_gap_ms as u64 - 1_000)) as i64;
+        let jitter = (derive(self.seed, chain.evm_chain_id, number, P_TS)
+            % (chain.block_gap_ms as u64 - 1_000)) as i64;
         self.anchor_ms(chain) + number as i64 * chain.block_gap_ms + jitter
     }
 
@@ -706,7 +754,12 @@ impl DataWorld {
 
     fn hash_bytes(&self, chain: &Chain, number: u64) -> [u8; 32] {
         let mut bytes = digest("avax-data block", &[self.seed, chain.evm_chain_id, number]);
-        let mask = derive(self.seed, chain.evm_chain_id, u64::from_be_bytes(bytes[..8].try_into().unwrap()), P_MASK);
+        let mask = derive(
+            self.seed,
+            chain.evm_chain_id,
+            u64::from_be_bytes(bytes[..8].try_into().unwrap()),
+            P_MASK,
+        );
         bytes[24..].copy_from_slice(&(number ^ mask).to_be_bytes());
         bytes
     }
@@ -718,27 +771,41 @@ impl DataWorld {
 
     /// The number of the block of `chain` whose hash is `hash` (`0x` + 64 hex, any case).
     pub fn block_number_by_hash(&self, chain: &Chain, hash: &str) -> Option<u64> {
-        let hex = hash.strip_prefix("0x").or_else(|| hash.strip_prefix("0X"))?;
+        let hex = hash
+            .strip_prefix("0x")
+            .or_else(|| hash.strip_prefix("0X"))?;
         let bytes: [u8; 32] = hex::decode(hex).ok()?.try_into().ok()?;
-        let mask = derive(self.seed, chain.evm_chain_id, u64::from_be_bytes(bytes[..8].try_into().unwrap()), P_MASK);
+        let mask = derive(
+            self.seed,
+            chain.evm_chain_id,
+            u64::from_be_bytes(bytes[..8].try_into().unwrap()),
+            P_MASK,
+        );
         let number = u64::from_be_bytes(bytes[24..].try_into().unwrap()) ^ mask;
-        (number < self.blocks_per_chain && self.hash_bytes(chain, number) == bytes).then_some(number)
+        (number < self.blocks_per_chain && self.hash_bytes(chain, number) == bytes)
+            .then_some(number)
     }
 
     /// Transactions in blocks `0..=number` of `chain`.
     pub fn cumulative_transactions(&self, chain: &Chain, number: u64) -> u64 {
         let chunk = (number / CHUNK) as usize;
         let base = {
-            let mut cps = self.checkpoints[chain.index].lock().unwrap_or_else(|e| e.into_inner());
+            let mut cps = self.checkpoints[chain.index]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             while cps.len() <= chunk {
                 let k = (cps.len() - 1) as u64;
-                let sum: u64 = (k * CHUNK..(k + 1) * CHUNK).map(|n| tx_count(self.seed, chain, n) as u64).sum();
+                let sum: u64 = (k * CHUNK..(k + 1) * CHUNK)
+                    .map(|n| tx_count(self.seed, chain, n) as u64)
+                    .sum();
                 let last = *cps.last().unwrap();
                 cps.push(last + sum);
             }
             cps[chunk]
         };
-        base + (chunk as u64 * CHUNK..=number).map(|n| tx_count(self.seed, chain, n) as u64).sum::<u64>()
+        base + (chunk as u64 * CHUNK..=number)
+            .map(|n| tx_count(self.seed, chain, n) as u64)
+            .sum::<u64>()
     }
 
     /// Block `number` of `chain`; `None` past the tip.
@@ -752,7 +819,11 @@ impl DataWorld {
             number,
             timestamp_ms: self.block_timestamp_ms(chain, number),
             hash: self.block_hash(chain, number),
-            parent_hash: if number == 0 { hex0x(&[0u8; 32]) } else { self.block_hash(chain, number - 1) },
+            parent_hash: if number == 0 {
+                hex0x(&[0u8; 32])
+            } else {
+                self.block_hash(chain, number - 1)
+            },
             tx_count: txs.len() as u32,
             gas_used: txs.iter().map(|t| t.gas_used).sum(),
             gas_limit: chain.gas_limit,
@@ -764,7 +835,8 @@ impl DataWorld {
 
     /// The transactions of block `number` of `chain` ([`block_transactions`]); `None` past the tip.
     pub fn transactions(&self, chain: &Chain, number: u64) -> Option<Vec<Tx>> {
-        (number < self.blocks_per_chain).then(|| block_transactions(self.seed, chain.evm_chain_id, number))
+        (number < self.blocks_per_chain)
+            .then(|| block_transactions(self.seed, chain.evm_chain_id, number))
     }
 
     /// Every ICM message of the world, newest first (by source timestamp, then message id).
@@ -775,7 +847,11 @@ impl DataWorld {
     /// Every pending reward of `network`, in generation order (validators, then their
     /// delegations).
     pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
-        self.rewards.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
+        self.rewards
+            .iter()
+            .find(|(n, _)| *n == network)
+            .map(|(_, r)| r.as_slice())
+            .unwrap_or(&[])
     }
 }
 
@@ -795,7 +871,10 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), cs.len());
-        assert_eq!(find_chain("43114").unwrap().blockchain_id, C_CHAIN_MAINNET_ID);
+        assert_eq!(
+            find_chain("43114").unwrap().blockchain_id,
+            C_CHAIN_MAINNET_ID
+        );
         assert_eq!(find_chain(C_CHAIN_FUJI_ID).unwrap().evm_chain_id, 43113);
         assert!(cb58::decode(&find_chain("4337").unwrap().blockchain_id).is_ok());
         assert_eq!(
@@ -843,8 +922,15 @@ mod tests {
         let c = chain(43114).unwrap();
         let h = w.block_hash(c, 5);
         assert_eq!(h.len(), 66);
-        assert_eq!(w.block_number_by_hash(c, &h.to_uppercase().replacen("0X", "0x", 1)), Some(5));
-        assert_eq!(w.block_number_by_hash(c, &w.block_hash(c, 100)), None, "past the tip");
+        assert_eq!(
+            w.block_number_by_hash(c, &h.to_uppercase().replacen("0X", "0x", 1)),
+            Some(5)
+        );
+        assert_eq!(
+            w.block_number_by_hash(c, &w.block_hash(c, 100)),
+            None,
+            "past the tip"
+        );
         assert_eq!(w.block_number_by_hash(chain(43113).unwrap(), &h), None);
         let mut flipped = h.clone();
         flipped.replace_range(10..11, if &h[10..11] == "a" { "b" } else { "a" });
@@ -853,11 +939,18 @@ mod tests {
 
     #[test]
     fn same_seed_same_world_other_seed_other_blocks() {
-        let (a, b, c) = (DataWorld::new(9, 50), DataWorld::new(9, 50), DataWorld::new(10, 50));
+        let (a, b, c) = (
+            DataWorld::new(9, 50),
+            DataWorld::new(9, 50),
+            DataWorld::new(10, 50),
+        );
         let ch = chain(4337).unwrap();
         assert_eq!(a.block(ch, 7), b.block(ch, 7));
         assert_ne!(a.block(ch, 7).unwrap().hash, c.block(ch, 7).unwrap().hash);
-        assert_eq!(block_transactions(9, 4337, 7), block_transactions(9, 4337, 7));
+        assert_eq!(
+            block_transactions(9, 4337, 7),
+            block_transactions(9, 4337, 7)
+        );
     }
 
     #[test]
@@ -900,6 +993,10 @@ mod tests {
         for n in (w.tip() - 100..w.tip()).rev() {
             w.block(c, n).unwrap();
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
     }
 }
