@@ -5,16 +5,24 @@
 //! Generic over the state `S` and the step `next(height, &state_of_parent) -> state`, so the
 //! coreth hash chain, the proposervm id chains and the P-/X-chain block chains share it.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Distance between two checkpoints.
 pub const CHECKPOINT_EVERY: u64 = 256;
 
+/// Whole segments (all states of `CHECKPOINT_EVERY` consecutive heights) kept for revisits.
+const RECENT_SEGMENTS: usize = 4;
+
 /// Checkpoints of one chain. `state(0)` is `genesis`; `state(h) = step(h, &state(h - 1))`.
+///
+/// Besides the table, the last [`RECENT_SEGMENTS`] segments touched are kept whole, so walking
+/// a chain in either direction costs one step per height (amortised).
 pub struct ChainCache<S> {
     genesis: S,
     /// `table[k]` = state at height `k * CHECKPOINT_EVERY`.
     table: Mutex<Vec<S>>,
+    /// `(k, states of heights k*K .. (k+1)*K)`, most recent last.
+    recent: Mutex<Vec<(u64, Arc<Vec<S>>)>>,
 }
 
 impl<S: Clone> ChainCache<S> {
@@ -23,6 +31,7 @@ impl<S: Clone> ChainCache<S> {
         ChainCache {
             table: Mutex::new(vec![genesis.clone()]),
             genesis,
+            recent: Mutex::new(Vec::new()),
         }
     }
 
@@ -41,17 +50,40 @@ impl<S: Clone> ChainCache<S> {
         (k as u64 * CHECKPOINT_EVERY, table[k].clone())
     }
 
+    /// All states of segment `k` (heights `k*K .. (k+1)*K`), from the recent ones or computed.
+    fn segment(&self, k: u64, step: &impl Fn(u64, &S) -> S) -> Arc<Vec<S>> {
+        {
+            let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = recent.iter().position(|(key, _)| *key == k) {
+                let entry = recent.remove(at);
+                let states = entry.1.clone();
+                recent.push(entry);
+                return states;
+            }
+        }
+        let (base, mut state) = self.checkpoint(k * CHECKPOINT_EVERY, step);
+        let mut states = Vec::with_capacity(CHECKPOINT_EVERY as usize);
+        states.push(state.clone());
+        for h in base + 1..base + CHECKPOINT_EVERY {
+            state = step(h, &state);
+            states.push(state.clone());
+        }
+        let states = Arc::new(states);
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        if recent.len() >= RECENT_SEGMENTS {
+            recent.remove(0);
+        }
+        recent.push((k, states.clone()));
+        states
+    }
+
     /// State at `height`.
     pub fn state(&self, height: u64, step: impl Fn(u64, &S) -> S) -> S {
         if height == 0 {
             return self.genesis.clone();
         }
-        let (mut h, mut state) = self.checkpoint(height, &step);
-        while h < height {
-            h += 1;
-            state = step(h, &state);
-        }
-        state
+        let k = height / CHECKPOINT_EVERY;
+        self.segment(k, &step)[(height - k * CHECKPOINT_EVERY) as usize].clone()
     }
 
     /// States at heights `from..=to` (one walk from the checkpoint below `from`).

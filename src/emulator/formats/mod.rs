@@ -2,6 +2,7 @@
 //! envelopes ([`proposervm`]) and the checkpoint cache that makes hash chains cheap to revisit
 //! ([`chain_cache`]).
 
+pub mod cchain;
 pub mod chain_cache;
 pub mod coreth;
 pub mod proposervm;
