@@ -14,12 +14,12 @@ use serde_json::value::RawValue;
 use crate::index::cb58;
 use crate::index::IndexPath;
 
+use super::formats;
 use super::id_index;
 use super::jsonrpc::{self, RpcRequest, BAD_ARGUMENT, PARSE_ERROR, SERVER_ERROR};
 use super::layers::{go_not_found, go_plain_text};
 use super::state::EmulatorState;
 use super::wire::{self, Encoding, Scratch};
-use super::world;
 
 /// avalanchego's `MaxFetchedByRange`.
 pub(crate) const MAX_FETCHED_BY_RANGE: u64 = 1024;
@@ -279,7 +279,7 @@ impl Call<'_> {
         let raw_id = wire::push_container(
             out,
             scratch,
-            state.seed,
+            state.source(),
             self.path,
             index,
             encoding,
@@ -300,7 +300,7 @@ impl Call<'_> {
         }
         self.state
             .id_index(self.path)
-            .lookup(self.state.seed, self.path, raw_id, self.tip)
+            .lookup(self.state.source(), self.path, raw_id, self.tip)
     }
 
     fn last_accepted(&self, args: &Args, out: &mut Vec<u8>) -> Result<(), String> {
@@ -335,9 +335,9 @@ impl Call<'_> {
         }
         args.encoding.check()?;
         let last = start.saturating_add(n - 1).min(last_accepted);
-        let seed = self.state.seed;
+        let source = self.state.source();
         let total: usize = (start..=last)
-            .map(|i| wire::json_size_hint(world::len_of(seed, self.path, i)) + 1)
+            .map(|i| wire::json_size_hint(formats::len_hint(source, self.path, i)) + 1)
             .sum();
         out.reserve(total + 32);
         out.extend_from_slice(b"{\"containers\":[");

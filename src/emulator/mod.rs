@@ -203,8 +203,14 @@ impl Emulator {
     /// The container the emulator serves at `index` of `path` and its timestamp text exactly as
     /// served; `None` past the tip.
     pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
-        (index < self.container_count(path))
-            .then(|| world::container(self.state.seed, path, index, self.state.utc_offset_minutes))
+        (index < self.container_count(path)).then(|| {
+            world::container_in(
+                self.state.source(),
+                path,
+                index,
+                self.state.utc_offset_minutes,
+            )
+        })
     }
 
     /// Moves the emulator clock forward by `by` (the clock page tokens expire on: 24 h after issue).

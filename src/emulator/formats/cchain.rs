@@ -430,3 +430,206 @@ impl EvmChain {
         ms * 1_000_000 + (derive(self.seed, self.chain.evm_chain_id, h, P_ACCEPT) % rest_ns) as i64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emulator::data_api::world::{block_transactions, chain, DataWorld};
+    use crate::emulator::formats::proposervm::tests::{cert_key, parse};
+    use alloy_rlp::Header as RlpHeader;
+    use p256::ecdsa::signature::Verifier;
+
+    /// The items of an RLP list payload: (is a list, payload, whole item).
+    fn items(mut payload: &[u8]) -> Vec<(bool, &[u8], &[u8])> {
+        let mut out = Vec::new();
+        while !payload.is_empty() {
+            let start = payload;
+            let h = RlpHeader::decode(&mut payload).unwrap();
+            let header_len = start.len() - payload.len();
+            out.push((
+                h.list,
+                &payload[..h.payload_length],
+                &start[..header_len + h.payload_length],
+            ));
+            payload = &payload[h.payload_length..];
+        }
+        out
+    }
+
+    fn list_payload(item: &[u8]) -> &[u8] {
+        let mut rest = item;
+        let h = RlpHeader::decode(&mut rest).unwrap();
+        assert!(h.list);
+        assert_eq!(rest.len(), h.payload_length, "the whole buffer is one list");
+        rest
+    }
+
+    fn uint(bytes: &[u8]) -> u128 {
+        bytes.iter().fold(0u128, |acc, &b| acc << 8 | b as u128)
+    }
+
+    fn hex0x(b: &[u8]) -> String {
+        format!("0x{}", hex::encode(b))
+    }
+
+    /// Checks one coreth block against the Data API's block `h`; returns its eth hash.
+    fn check_block(world: &DataWorld, inner: &[u8], h: u64) -> [u8; 32] {
+        let c = chain(43114).unwrap();
+        let block = world.block(c, h).unwrap();
+        let parts = items(list_payload(inner));
+        assert_eq!(parts.len(), 5, "header, txs, uncles, version, extData");
+        let (_, header_payload, header_item) = parts[0];
+        let hash = coreth::keccak256(header_item);
+        assert_eq!(hex0x(&hash), block.hash, "{h}");
+        let fields = items(header_payload);
+        let expected_fields = match upgrade_at(h) {
+            Upgrade::ApricotPhase1 => 16,
+            Upgrade::ApricotPhase3 => 17,
+            Upgrade::ApricotPhase4 => 19,
+            Upgrade::Etna => 22,
+            Upgrade::Granite => 24,
+        };
+        assert_eq!(fields.len(), expected_fields, "{h}");
+        assert_eq!(hex0x(fields[0].1), block.parent_hash);
+        assert_eq!(fields[2].1, COINBASE);
+        assert_eq!(uint(fields[8].1), h as u128);
+        assert_eq!(uint(fields[9].1), block.gas_limit as u128);
+        assert_eq!(uint(fields[10].1), block.gas_used as u128);
+        assert_eq!(uint(fields[11].1), block.timestamp() as u128);
+        assert_eq!(fields[15].1, EMPTY_ROOT, "extDataHash of empty extData");
+        if expected_fields >= 17 {
+            assert_eq!(uint(fields[16].1), block.base_fee);
+        }
+        if expected_fields == 24 {
+            assert_eq!(uint(fields[22].1), block.timestamp_ms as u128);
+        }
+        // Transactions: count and hashes equal the Data API's.
+        let txs = items(parts[1].1);
+        assert_eq!(txs.len() as u32, block.tx_count);
+        let api_txs = block_transactions(world.seed(), 43114, h);
+        for ((is_list, payload, whole), api) in txs.iter().zip(&api_txs) {
+            let tx_hash = if *is_list {
+                coreth::keccak256(whole)
+            } else {
+                assert_eq!(payload[0], 2, "typed txs are EIP-1559");
+                assert!(h >= AP3_HEIGHT);
+                coreth::keccak256(payload)
+            };
+            assert_eq!(hex0x(&tx_hash), api.hash);
+        }
+        assert_eq!(parts[2].2, [0xc0], "no uncles");
+        assert_eq!(parts[3].2, [0x80], "version 0");
+        assert_eq!(parts[4].2, [0x80], "empty extData");
+        hash
+    }
+
+    #[test]
+    fn c_block_containers_are_the_data_api_blocks_in_real_formats() {
+        let world = DataWorld::new(21, 5_000);
+        let evm = world.evm_chain(chain(43114).unwrap());
+        let key = cert_key(proposervm::proposer_cert());
+        let mut buf = Vec::new();
+        let (mut prev_id, mut prev_ts) = ([0u8; 32], i64::MIN);
+        let (mut signed, mut unsigned, mut granite) = (0, 0, 0);
+        let heights: Vec<u64> = (0..400)
+            .chain(GRANITE_HEIGHT - 200..GRANITE_HEIGHT + 200)
+            .collect();
+        for (i, &h) in heights.iter().enumerate() {
+            if i > 0 && heights[i - 1] != h - 1 {
+                prev_id = evm.index_state(h - 1).1;
+                prev_ts = evm.accepted_ns(h - 1);
+            }
+            let id = evm.c_block(h, &mut buf);
+            assert_eq!(
+                evm.index_state(h).1,
+                id,
+                "the id chain agrees with the bytes"
+            );
+            let ts = evm.accepted_ns(h);
+            assert!(ts > prev_ts, "{h}");
+            assert!(ts >= evm.timestamp_ms(h) * 1_000_000);
+            prev_ts = ts;
+            if h < FORK_HEIGHT {
+                assert!(buf[0] >= 0xf8, "a raw block is an RLP list");
+                let eth = check_block(&world, &buf, h);
+                assert_eq!(id, eth, "pre-fork id = eth hash");
+            } else {
+                let (parent, cert, inner, sig, parsed_id) = parse(&buf);
+                assert_eq!(
+                    parsed_id, id,
+                    "id = sha256 of the bytes without the signature"
+                );
+                assert_eq!(parent, prev_id, "{h}");
+                let type_id = u32::from_be_bytes(buf[2..6].try_into().unwrap());
+                assert_eq!(type_id, if h >= GRANITE_HEIGHT { 2 } else { 0 });
+                assert_eq!(
+                    u64::from_be_bytes(buf[38..46].try_into().unwrap()),
+                    evm.timestamp_ms(h) as u64 / 1000
+                );
+                if type_id == 2 {
+                    granite += 1;
+                    let epoch = &buf[buf.len() - 4 - sig.len() - 24..buf.len() - 4 - sig.len()];
+                    assert!(epoch.chunks(8).all(|w| w != [0; 8]), "non-zero epoch");
+                }
+                if cert.is_empty() {
+                    unsigned += 1;
+                    assert!(sig.is_empty());
+                } else {
+                    signed += 1;
+                    let sig = p256::ecdsa::Signature::from_der(&sig).unwrap();
+                    key.verify(
+                        &proposervm::signed_header(&c_chain_id(), &parent, &id),
+                        &sig,
+                    )
+                    .unwrap();
+                }
+                check_block(&world, &inner, h);
+            }
+            prev_id = id;
+        }
+        assert!(
+            signed > 300 && unsigned > 20 && granite == 200,
+            "{signed} {unsigned} {granite}"
+        );
+    }
+
+    #[test]
+    fn the_first_post_fork_parent_is_the_last_raw_block() {
+        let world = DataWorld::new(4, 100);
+        let evm = world.evm_chain(chain(43114).unwrap());
+        let mut buf = Vec::new();
+        let last_raw = evm.c_block(FORK_HEIGHT - 1, &mut buf);
+        assert_eq!(
+            hex0x(&last_raw),
+            world
+                .block(chain(43114).unwrap(), FORK_HEIGHT - 1)
+                .unwrap()
+                .hash
+        );
+        evm.c_block(FORK_HEIGHT, &mut buf);
+        assert_eq!(parse(&buf).0, last_raw);
+    }
+
+    #[test]
+    fn c_block_generation_speed() {
+        let world = DataWorld::new(1, 5_000);
+        let evm = world.evm_chain(chain(43114).unwrap());
+        let t = std::time::Instant::now();
+        evm.index_state(4_999);
+        let walk = t.elapsed();
+        let mut buf = Vec::new();
+        let t = std::time::Instant::now();
+        let mut bytes = 0;
+        for h in 3_000..3_000 + 1_024 {
+            evm.c_block(h, &mut buf);
+            bytes += buf.len();
+        }
+        let range = t.elapsed();
+        println!(
+            "id chain walk {:.1} µs/height; 1024 containers {:.1} µs each ({} bytes avg)",
+            walk.as_secs_f64() * 1e6 / 5_000.0,
+            range.as_secs_f64() * 1e6 / 1_024.0,
+            bytes / 1_024
+        );
+    }
+}
