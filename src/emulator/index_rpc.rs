@@ -21,6 +21,12 @@ use super::layers::{go_not_found, go_plain_text};
 use super::state::EmulatorState;
 use super::wire::{self, Encoding, Scratch};
 
+/// One worker's share of a range: its JSON and what to record in the id map.
+type RangePart = (Vec<u8>, Vec<(u64, u64)>);
+
+/// Ranges of at least this many `C/block` containers are generated on every core.
+const PARALLEL_RANGE: u64 = 64;
+
 /// avalanchego's `MaxFetchedByRange`.
 pub(crate) const MAX_FETCHED_BY_RANGE: u64 = 1024;
 
@@ -341,13 +347,52 @@ impl Call<'_> {
             .sum();
         out.reserve(total + 32);
         out.extend_from_slice(b"{\"containers\":[");
-        let mut scratch = Scratch::default();
-        let mut served = Vec::with_capacity((last - start + 1) as usize);
-        for i in start..=last {
-            if i != start {
-                out.push(b',');
+        let count = last - start + 1;
+        let mut served = Vec::with_capacity(count as usize);
+        // Signed C/block envelopes cost an ECDSA signature each: large ranges use every core.
+        let threads = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64
+        } else {
+            1
+        };
+        let run = |from: u64, to: u64, buf: &mut Vec<u8>, served: &mut Vec<(u64, u64)>| {
+            let mut scratch = Scratch::default();
+            for i in from..=to {
+                if i != from {
+                    buf.push(b',');
+                }
+                served.push(self.push(buf, &mut scratch, i, args.encoding));
             }
-            served.push(self.push(out, &mut scratch, i, args.encoding));
+        };
+        if threads < 2 {
+            run(start, last, out, &mut served);
+        } else {
+            let chunk = count.div_ceil(threads);
+            let parts: Vec<RangePart> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| start + t * chunk)
+                    .filter(|&from| from <= last)
+                    .map(|from| {
+                        let to = (from + chunk - 1).min(last);
+                        scope.spawn(move || {
+                            let (mut buf, mut served) = (Vec::new(), Vec::new());
+                            run(from, to, &mut buf, &mut served);
+                            (buf, served)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("range worker panicked"))
+                    .collect()
+            });
+            for (k, (buf, part)) in parts.into_iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&buf);
+                served.extend(part);
+            }
         }
         out.extend_from_slice(b"]}");
         self.state.id_index(self.path).record(&served);

@@ -496,9 +496,18 @@ pub fn pool_address(i: u64) -> String {
 
 /// Entry `i` of the shared EVM address pool, raw 20 bytes.
 pub fn pool_address_bytes(i: u64) -> [u8; 20] {
-    digest("avax-data evm address", &[i])[..20]
-        .try_into()
-        .expect("20 bytes")
+    const TABLE: u64 = 1_024;
+    static POOL: std::sync::OnceLock<Vec<[u8; 20]>> = std::sync::OnceLock::new();
+    let compute = |i: u64| -> [u8; 20] {
+        digest("avax-data evm address", &[i])[..20]
+            .try_into()
+            .expect("20 bytes")
+    };
+    if i < TABLE {
+        POOL.get_or_init(|| (0..TABLE).map(compute).collect())[i as usize]
+    } else {
+        compute(i)
+    }
 }
 
 /// Addresses with a known, non-empty NFT collection on every `nftIndexing` chain (pool entries
