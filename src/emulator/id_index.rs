@@ -204,6 +204,25 @@ mod tests {
     }
 
     #[test]
+    fn c_block_ids_are_found_before_and_after_the_proposervm_fork() {
+        use crate::emulator::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
+        let index = IdIndex::default();
+        let mut buf = Vec::new();
+        let tip = GRANITE_HEIGHT + 10;
+        for i in [3, FORK_HEIGHT - 1, FORK_HEIGHT, 700, GRANITE_HEIGHT + 5] {
+            let id = formats::fill(src(6), IndexPath::CBlock, i, &mut buf);
+            assert_eq!(formats::raw_id(src(6), IndexPath::CBlock, i, &mut buf), id);
+            assert_eq!(index.lookup(src(6), IndexPath::CBlock, &id, tip), Some(i));
+            // The pre-fork id is the eth hash, the post-fork one is not sha256 of the bytes.
+            formats::fill(src(6), IndexPath::CBlock, i, &mut buf);
+            assert_ne!(id, crate::index::cb58::sha256(&buf), "{i}");
+        }
+        let beyond = formats::raw_id(src(6), IndexPath::CBlock, tip, &mut buf);
+        assert_eq!(index.lookup(src(6), IndexPath::CBlock, &beyond, tip), None);
+        assert_eq!(index.built_to(), tip);
+    }
+
+    #[test]
     fn served_containers_are_found_without_a_build() {
         let index = IdIndex::default();
         let mut buf = Vec::new();

@@ -361,6 +361,126 @@ mod tests {
         );
     }
 
+    /// The items of an RLP list item (its payload split into items).
+    fn rlp_items(item: &[u8]) -> Vec<&[u8]> {
+        let mut rest = item;
+        let h = RlpHeader::decode(&mut rest).unwrap();
+        assert!(h.list);
+        let mut payload = &rest[..h.payload_length];
+        let mut out = Vec::new();
+        while !payload.is_empty() {
+            let start = payload;
+            let h = RlpHeader::decode(&mut payload).unwrap();
+            let whole = start.len() - payload.len() + h.payload_length;
+            out.push(&start[..whole]);
+            payload = &payload[h.payload_length..];
+        }
+        out
+    }
+
+    /// The payload of an RLP string item.
+    fn rlp_str(item: &[u8]) -> &[u8] {
+        let mut rest = item;
+        let h = RlpHeader::decode(&mut rest).unwrap();
+        assert!(!h.list);
+        &rest[..h.payload_length]
+    }
+
+    fn rlp_uint(item: &[u8]) -> u128 {
+        rlp_str(item).iter().fold(0u128, |a, &b| a << 8 | b as u128)
+    }
+
+    fn rlp_to(item: &[u8]) -> Option<[u8; 20]> {
+        let b = rlp_str(item);
+        (!b.is_empty()).then(|| b.try_into().unwrap())
+    }
+
+    fn word(item: &[u8]) -> [u8; 32] {
+        let b = rlp_str(item);
+        let mut w = [0u8; 32];
+        w[32 - b.len()..].copy_from_slice(b);
+        w
+    }
+
+    /// Rebuilds the fixture blocks' transactions field by field with [`Tx`] (a legacy and an
+    /// EIP-1559 one at least): the encoder gives the published tx hashes and the same bytes.
+    #[test]
+    fn tx_encoder_reproduces_the_published_tx_hashes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/decode/cchain_blocks.json"
+        ))
+        .unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let (mut legacy, mut dynamic) = (0, 0);
+        for v in doc["vectors"].as_array().unwrap() {
+            if !v["name"].as_str().unwrap().starts_with("synchronoustest") {
+                continue;
+            }
+            let Some(published) = v["decoded"]["transactions"].as_array() else {
+                continue;
+            };
+            let block = bytes(&v["hex"]);
+            let parts = rlp_items(&block);
+            let txs = rlp_items(parts[1]);
+            assert_eq!(txs.len(), published.len());
+            for (item, p) in txs.iter().zip(published) {
+                let tx = if item[0] >= 0xc0 {
+                    let f = rlp_items(item);
+                    legacy += 1;
+                    Tx::Legacy {
+                        nonce: rlp_uint(f[0]) as u64,
+                        gas_price: rlp_uint(f[1]),
+                        gas: rlp_uint(f[2]) as u64,
+                        to: rlp_to(f[3]),
+                        value: rlp_uint(f[4]),
+                        data: rlp_str(f[5]).to_vec(),
+                        sig: Signature {
+                            v: rlp_uint(f[6]) as u64,
+                            r: word(f[7]),
+                            s: word(f[8]),
+                        },
+                    }
+                } else {
+                    let typed = rlp_str(item);
+                    if typed[0] != 2 {
+                        continue;
+                    }
+                    let f = rlp_items(&typed[1..]);
+                    if f[8] != [0xc0] {
+                        continue; // an access list: not something the emulator writes
+                    }
+                    dynamic += 1;
+                    Tx::DynamicFee {
+                        chain_id: rlp_uint(f[0]) as u64,
+                        nonce: rlp_uint(f[1]) as u64,
+                        max_priority_fee: rlp_uint(f[2]),
+                        max_fee: rlp_uint(f[3]),
+                        gas: rlp_uint(f[4]) as u64,
+                        to: rlp_to(f[5]),
+                        value: rlp_uint(f[6]),
+                        data: rlp_str(f[7]).to_vec(),
+                        sig: Signature {
+                            v: rlp_uint(f[9]) as u64,
+                            r: word(f[10]),
+                            s: word(f[11]),
+                        },
+                    }
+                };
+                assert_eq!(
+                    hex::encode(tx.hash()),
+                    p["hash"].as_str().unwrap()[2..],
+                    "{}",
+                    v["name"]
+                );
+                let mut in_block = Vec::new();
+                tx.encode_in_block(&mut in_block);
+                assert_eq!(in_block, *item);
+            }
+        }
+        assert!(legacy >= 5 && dynamic >= 1, "{legacy} {dynamic}");
+    }
+
     #[test]
     fn empty_constants_are_the_keccaks_they_claim() {
         assert_eq!(keccak256(&[0x80]), EMPTY_ROOT);
