@@ -55,7 +55,8 @@ use crate::index::cb58;
 
 use super::chain_cache::ChainCache;
 use super::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
-use super::proposervm::{self, Epoch, Kind};
+use super::enveloped::{EnvelopedChain, InnerChain};
+use super::proposervm::{Epoch, Kind};
 
 /// First ApricotPhase3 height (baseFee, EIP-1559 txs).
 pub const AP3_HEIGHT: u64 = 16;
@@ -169,63 +170,15 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
     }
 }
 
-/// One EVM chain of one world as coreth blocks, with its hash chain and `C/block` id chain.
-pub struct EvmChain {
+/// The blocks of one EVM chain of one world: pure functions of the height (no caches).
+#[derive(Debug, Clone)]
+pub struct EvmBlocks {
     seed: u64,
     blocks_per_chain: u64,
     chain: &'static Chain,
-    /// Eth hash of each block.
-    hashes: ChainCache<[u8; 32]>,
-    /// (eth hash, container id) of each block as a `C/block` container.
-    ids: ChainCache<([u8; 32], [u8; 32])>,
-    /// Eth hash -> number for blocks `0..blocks_per_chain`, built on the first lookup.
-    by_hash: Mutex<Option<HashMap<[u8; 32], u64>>>,
 }
 
-impl std::fmt::Debug for EvmChain {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EvmChain")
-            .field("seed", &self.seed)
-            .field("chain", &self.chain.evm_chain_id)
-            .finish()
-    }
-}
-
-/// The Mainnet C-chain's 32-byte blockchain id: the `chainID` the envelopes are signed for.
-pub fn c_chain_id() -> [u8; 32] {
-    cb58::decode_id(C_CHAIN_MAINNET_ID).expect("a valid id")
-}
-
-impl EvmChain {
-    fn new(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> EvmChain {
-        let mut this = EvmChain {
-            seed,
-            blocks_per_chain,
-            chain,
-            hashes: ChainCache::new([0; 32]),
-            ids: ChainCache::new(([0; 32], [0; 32])),
-            by_hash: Mutex::new(None),
-        };
-        let genesis = this.header(0, [0; 32]).hash();
-        this.hashes = ChainCache::new(genesis);
-        this.ids = ChainCache::new((genesis, genesis));
-        this
-    }
-
-    /// The shared instance for `(seed, blocks_per_chain, chain)` (the Data API world and the
-    /// index use the same one, so each chain is hashed once per process).
-    pub fn shared(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> Arc<EvmChain> {
-        type Registry = Mutex<HashMap<(u64, u64, u64), Arc<EvmChain>>>;
-        static REGISTRY: OnceLock<Registry> = OnceLock::new();
-        let mut map = REGISTRY
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        map.entry((seed, blocks_per_chain, chain.evm_chain_id))
-            .or_insert_with(|| Arc::new(EvmChain::new(seed, blocks_per_chain, chain)))
-            .clone()
-    }
-
+impl EvmBlocks {
     pub fn chain(&self) -> &'static Chain {
         self.chain
     }
@@ -234,7 +187,6 @@ impl EvmChain {
     pub fn timestamp_ms(&self, number: u64) -> i64 {
         block_timestamp_ms(self.seed, self.blocks_per_chain, self.chain, number)
     }
-
     /// The facts of every transaction of block `number`.
     pub fn tx_facts(&self, number: u64) -> Vec<TxFacts> {
         let base = base_fee(self.seed, self.chain, number);
@@ -242,7 +194,6 @@ impl EvmChain {
             .map(|k| tx_facts(self.seed, self.chain, number, k, base))
             .collect()
     }
-
     /// The header of block `number` whose parent hash is `parent`.
     pub fn header(&self, number: u64, parent: [u8; 32]) -> Header {
         let (seed, id, chain) = (self.seed, self.chain.evm_chain_id, self.chain);
@@ -301,7 +252,6 @@ impl EvmChain {
                 .then(|| 7_970_000 + derive(seed, id, number, P_EXTRA ^ 1) % 1_000),
         }
     }
-
     /// The transactions of block `number` in coreth form.
     pub fn txs(&self, number: u64) -> Vec<Tx> {
         self.tx_facts(number)
@@ -310,12 +260,138 @@ impl EvmChain {
             .map(|(k, f)| coreth_tx(self.seed, self.chain, number, k as u32, f))
             .collect()
     }
-
     /// Appends `rlp(block)` of block `number` with parent hash `parent`; returns its eth hash.
     pub fn encode_block(&self, number: u64, parent: [u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
         let header = self.header(number, parent);
         coreth::encode_block(out, &header, &self.txs(number), 0, &[]);
         header.hash()
+    }
+    /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
+    pub fn is_signed(&self, h: u64) -> bool {
+        derive(self.seed, self.chain.evm_chain_id, h, P_SIGNED) % 8 != 0
+    }
+    /// The P-chain height a post-fork envelope at `h` names.
+    pub fn p_chain_height(&self, h: u64) -> u64 {
+        FORK_P_CHAIN_HEIGHT + h.saturating_sub(FORK_HEIGHT) / 3
+    }
+    /// The envelope kind of post-fork container `h`.
+    pub fn envelope_kind(&self, h: u64) -> Kind {
+        if h < GRANITE_HEIGHT {
+            return Kind::Stateless;
+        }
+        let number = (h - GRANITE_HEIGHT) / EPOCH_BLOCKS + 1;
+        let start = GRANITE_HEIGHT + (number - 1) * EPOCH_BLOCKS;
+        Kind::Granite(Epoch {
+            p_chain_height: self.p_chain_height(start),
+            number,
+            start_time: self.timestamp_ms(start).div_euclid(1000),
+        })
+    }
+    /// The node's acceptance time of `C/block` container `h`, Unix ns: the block time plus a
+    /// jitter that stays inside the block's second (so strictly increasing).
+    pub fn accepted_ns(&self, h: u64) -> i64 {
+        let ms = self.timestamp_ms(h);
+        let rest_ns = (1000 - ms.rem_euclid(1000)) as u64 * 1_000_000;
+        ms * 1_000_000 + (derive(self.seed, self.chain.evm_chain_id, h, P_ACCEPT) % rest_ns) as i64
+    }
+}
+
+impl InnerChain for EvmBlocks {
+    fn inner_block(&self, height: u64, parent: &[u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
+        self.encode_block(height, *parent, out)
+    }
+
+    fn fork_height(&self) -> u64 {
+        FORK_HEIGHT
+    }
+
+    fn chain_id(&self) -> [u8; 32] {
+        c_chain_id()
+    }
+
+    fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
+        let time = self.timestamp_ms(height).div_euclid(1000);
+        (
+            self.envelope_kind(height),
+            time,
+            self.p_chain_height(height),
+            self.is_signed(height),
+        )
+    }
+}
+
+/// One EVM chain of one world as coreth blocks ([`EvmBlocks`], reachable through `Deref`), with
+/// its hash chain and its `C/block` id chain.
+pub struct EvmChain {
+    blocks: EvmBlocks,
+    /// Eth hash of each block.
+    hashes: ChainCache<[u8; 32]>,
+    /// The `C/block` index: (eth hash, container id) of each block.
+    index: EnvelopedChain<EvmBlocks>,
+    /// Eth hash -> number for blocks `0..blocks_per_chain`, built on the first lookup.
+    by_hash: Mutex<Option<HashMap<[u8; 32], u64>>>,
+}
+
+impl std::ops::Deref for EvmChain {
+    type Target = EvmBlocks;
+
+    fn deref(&self) -> &EvmBlocks {
+        &self.blocks
+    }
+}
+
+impl std::fmt::Debug for EvmChain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EvmChain")
+            .field("seed", &self.seed)
+            .field("chain", &self.chain.evm_chain_id)
+            .finish()
+    }
+}
+
+/// The Mainnet C-chain's 32-byte blockchain id: the `chainID` the envelopes are signed for.
+pub fn c_chain_id() -> [u8; 32] {
+    cb58::decode_id(C_CHAIN_MAINNET_ID).expect("a valid id")
+}
+
+impl EvmChain {
+    fn new(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> EvmChain {
+        let blocks = EvmBlocks {
+            seed,
+            blocks_per_chain,
+            chain,
+        };
+        let genesis = blocks.header(0, [0; 32]).hash();
+        EvmChain {
+            hashes: ChainCache::new(genesis),
+            index: EnvelopedChain::new(blocks.clone()),
+            blocks,
+            by_hash: Mutex::new(None),
+        }
+    }
+
+    /// (eth hash, container id) of `C/block` container `h`.
+    pub fn index_state(&self, h: u64) -> ([u8; 32], [u8; 32]) {
+        self.index.ids(h)
+    }
+
+    /// Writes `C/block` container `h` into `buf` (cleared first); returns its raw id.
+    pub fn c_block(&self, h: u64, buf: &mut Vec<u8>) -> [u8; 32] {
+        self.index.container(h, buf)
+    }
+
+    /// The shared instance for `(seed, blocks_per_chain, chain)` (the Data API world and the
+    /// index use the same one, so each chain is hashed once per process).
+    pub fn shared(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> Arc<EvmChain> {
+        type Registry = Mutex<HashMap<(u64, u64, u64), Arc<EvmChain>>>;
+        static REGISTRY: OnceLock<Registry> = OnceLock::new();
+        let mut map = REGISTRY
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        map.entry((seed, blocks_per_chain, chain.evm_chain_id))
+            .or_insert_with(|| Arc::new(EvmChain::new(seed, blocks_per_chain, chain)))
+            .clone()
     }
 
     /// Eth hash of block `number` (any number, past the tip too).
@@ -346,95 +422,13 @@ impl EvmChain {
         });
         map.get(hash).copied()
     }
-
-    /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
-    pub fn is_signed(&self, h: u64) -> bool {
-        derive(self.seed, self.chain.evm_chain_id, h, P_SIGNED) % 8 != 0
-    }
-
-    /// The P-chain height a post-fork envelope at `h` names.
-    pub fn p_chain_height(&self, h: u64) -> u64 {
-        FORK_P_CHAIN_HEIGHT + h.saturating_sub(FORK_HEIGHT) / 3
-    }
-
-    /// The envelope kind of post-fork container `h`.
-    pub fn envelope_kind(&self, h: u64) -> Kind {
-        if h < GRANITE_HEIGHT {
-            return Kind::Stateless;
-        }
-        let number = (h - GRANITE_HEIGHT) / EPOCH_BLOCKS + 1;
-        let start = GRANITE_HEIGHT + (number - 1) * EPOCH_BLOCKS;
-        Kind::Granite(Epoch {
-            p_chain_height: self.p_chain_height(start),
-            number,
-            start_time: self.timestamp_ms(start).div_euclid(1000),
-        })
-    }
-
-    /// (eth hash, container id) of `C/block` container `h`.
-    pub fn index_state(&self, h: u64) -> ([u8; 32], [u8; 32]) {
-        let inner = std::cell::RefCell::new(Vec::with_capacity(4096));
-        self.ids.state(h, |h, &(parent_eth, parent_id)| {
-            let mut inner = inner.borrow_mut();
-            inner.clear();
-            let eth = self.encode_block(h, parent_eth, &mut inner);
-            if h < FORK_HEIGHT {
-                return (eth, eth);
-            }
-            let time = self.timestamp_ms(h).div_euclid(1000);
-            let kind = self.envelope_kind(h);
-            (
-                eth,
-                proposervm::envelope_id(
-                    kind,
-                    &parent_id,
-                    time,
-                    self.p_chain_height(h),
-                    &inner,
-                    self.is_signed(h),
-                ),
-            )
-        })
-    }
-
-    /// Writes `C/block` container `h` into `buf` (cleared first); returns its raw id.
-    pub fn c_block(&self, h: u64, buf: &mut Vec<u8>) -> [u8; 32] {
-        buf.clear();
-        let (parent_eth, parent_id) = match h.checked_sub(1) {
-            Some(p) => self.index_state(p),
-            None => ([0; 32], [0; 32]),
-        };
-        if h < FORK_HEIGHT {
-            return self.encode_block(h, parent_eth, buf);
-        }
-        let mut inner = Vec::with_capacity(4096);
-        self.encode_block(h, parent_eth, &mut inner);
-        let time = self.timestamp_ms(h).div_euclid(1000);
-        proposervm::wrap_envelope(
-            buf,
-            self.envelope_kind(h),
-            &c_chain_id(),
-            &parent_id,
-            time,
-            self.p_chain_height(h),
-            &inner,
-            self.is_signed(h),
-        )
-    }
-
-    /// The node's acceptance time of `C/block` container `h`, Unix ns: the block time plus a
-    /// jitter that stays inside the block's second (so strictly increasing).
-    pub fn accepted_ns(&self, h: u64) -> i64 {
-        let ms = self.timestamp_ms(h);
-        let rest_ns = (1000 - ms.rem_euclid(1000)) as u64 * 1_000_000;
-        ms * 1_000_000 + (derive(self.seed, self.chain.evm_chain_id, h, P_ACCEPT) % rest_ns) as i64
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::emulator::data_api::world::{block_transactions, chain, DataWorld};
+    use crate::emulator::formats::proposervm;
     use crate::emulator::formats::proposervm::tests::{cert_key, parse};
     use alloy_rlp::Header as RlpHeader;
     use p256::ecdsa::signature::Verifier;

@@ -15,6 +15,7 @@
 pub mod cchain;
 pub mod chain_cache;
 pub mod coreth;
+pub mod enveloped;
 pub mod proposervm;
 pub mod test_key;
 
