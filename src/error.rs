@@ -186,11 +186,7 @@ pub enum Error {
 impl Error {
     /// Shorthand for [`Error::InvalidArgument`].
     pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Self {
-        Error::InvalidArgument {
-            param: param.to_string(),
-            value: value.to_string(),
-            allowed: allowed.into(),
-        }
+        Error::InvalidArgument { param: param.to_string(), value: value.to_string(), allowed: allowed.into() }
     }
 
     /// Whether a retry may succeed: transport failures, 5xx and 429.

@@ -36,21 +36,12 @@ impl<T: Send + 'static> Spawned<T> {
 
 impl<T> Future for Spawned<Result<T>> {
     type Output = Result<T>;
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.0)
-            .poll(cx)
-            .map(|joined| match joined {
-                Ok(value) => value,
-                Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!(
-                    "a fetch task panicked: {e}"
-                ))),
-                Err(e) => Err(crate::error::Error::Internal(format!(
-                    "a fetch task was cancelled: {e}"
-                ))),
-            })
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0).poll(cx).map(|joined| match joined {
+            Ok(value) => value,
+            Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!("a fetch task panicked: {e}"))),
+            Err(e) => Err(crate::error::Error::Internal(format!("a fetch task was cancelled: {e}"))),
+        })
     }
 }
 
@@ -71,10 +62,7 @@ pub struct Page<T> {
 
 /// Walks a token-paged endpoint from `first_token`: calls `fetch(token)` until a page comes back
 /// without a next token. Yields `(page, token_it_was_fetched_with)`; stops after the first error.
-pub fn token_pages<T, F, Fut>(
-    first_token: Option<String>,
-    fetch: F,
-) -> impl Stream<Item = Result<(Page<T>, Option<String>)>>
+pub fn token_pages<T, F, Fut>(first_token: Option<String>, fetch: F) -> impl Stream<Item = Result<(Page<T>, Option<String>)>>
 where
     F: FnMut(Option<String>) -> Fut,
     Fut: Future<Output = Result<Page<T>>>,
@@ -84,9 +72,7 @@ where
         Done,
     }
     stream::unfold(State::Next(first_token, fetch), |state| async move {
-        let State::Next(token, mut fetch) = state else {
-            return None;
-        };
+        let State::Next(token, mut fetch) = state else { return None };
         match fetch(token.clone()).await {
             Ok(mut page) => {
                 page.next_page_token = page.next_page_token.filter(|t| !t.is_empty());
@@ -125,10 +111,7 @@ impl<T: Send + 'static> Prefetch<T> {
                 }
             }
         });
-        Prefetch {
-            rx,
-            task: Some(task),
-        }
+        Prefetch { rx, task: Some(task) }
     }
 
     /// The next result, or `None` when the stream is exhausted or closed.
@@ -192,14 +175,8 @@ mod tests {
     async fn token_pages_follow_tokens_and_stop_on_empty_token() {
         let pages: Vec<(Page<u32>, Option<String>)> = token_pages(None, |token| async move {
             Ok(match token.as_deref() {
-                None => Page {
-                    items: vec![1, 2],
-                    next_page_token: Some("a".into()),
-                },
-                Some("a") => Page {
-                    items: vec![3],
-                    next_page_token: Some(String::new()),
-                },
+                None => Page { items: vec![1, 2], next_page_token: Some("a".into()) },
+                Some("a") => Page { items: vec![3], next_page_token: Some(String::new()) },
                 other => panic!("unexpected token {other:?}"),
             })
         })
@@ -216,13 +193,12 @@ mod tests {
     async fn token_pages_stop_after_an_error() {
         let calls = Arc::new(AtomicUsize::new(0));
         let c = calls.clone();
-        let results: Vec<Result<(Page<u32>, Option<String>)>> =
-            token_pages(Some("start".into()), move |_| {
-                c.fetch_add(1, Ordering::SeqCst);
-                async { Err(Error::invalid("x", 1, "nothing")) }
-            })
-            .collect()
-            .await;
+        let results: Vec<Result<(Page<u32>, Option<String>)>> = token_pages(Some("start".into()), move |_| {
+            c.fetch_add(1, Ordering::SeqCst);
+            async { Err(Error::invalid("x", 1, "nothing")) }
+        })
+        .collect()
+        .await;
         assert_eq!(results.len(), 1);
         assert!(results[0].is_err());
         assert_eq!(calls.load(Ordering::SeqCst), 1);
@@ -230,11 +206,7 @@ mod tests {
 
     #[test]
     fn prefetch_delivers_everything_in_order_and_is_bounded() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let produced = Arc::new(AtomicUsize::new(0));
         let p = produced.clone();
         let stream = stream::iter(0..100u32).map(move |i| {
@@ -244,11 +216,7 @@ mod tests {
         let mut prefetch = Prefetch::spawn(rt.handle(), stream, 3);
         std::thread::sleep(Duration::from_millis(50));
         // depth 3 in the channel, plus at most one item held by the blocked sender
-        assert!(
-            produced.load(Ordering::SeqCst) <= 4,
-            "{}",
-            produced.load(Ordering::SeqCst)
-        );
+        assert!(produced.load(Ordering::SeqCst) <= 4, "{}", produced.load(Ordering::SeqCst));
         let got: Vec<u32> = rt.block_on(async {
             let mut out = Vec::new();
             while let Some(item) = prefetch.next().await {
@@ -261,11 +229,7 @@ mod tests {
 
     #[test]
     fn prefetch_close_stops_the_producer() {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
         let stream = stream::iter(0..u32::MAX).map(Ok);
         let mut prefetch = Prefetch::spawn(rt.handle(), stream, 2);
         rt.block_on(async {

@@ -18,9 +18,7 @@ static RUNTIME: Mutex<Option<Owned>> = Mutex::new(None);
 /// The process-wide multi-threaded runtime (created on first use, again after a fork).
 pub fn runtime() -> &'static Runtime {
     let pid = std::process::id();
-    let mut slot = RUNTIME
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut slot = RUNTIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(owned) = slot.as_ref() {
         if owned.pid == pid {
             return owned.runtime;
@@ -48,19 +46,13 @@ impl<T: Clone> PerProcess<T> {
     /// Builds the first value now.
     pub fn new(make: impl Fn() -> T + Send + Sync + 'static) -> Self {
         let first = make();
-        PerProcess {
-            make: Box::new(make),
-            slot: Mutex::new((std::process::id(), first)),
-        }
+        PerProcess { make: Box::new(make), slot: Mutex::new((std::process::id(), first)) }
     }
 
     /// The value of this process.
     pub fn get(&self) -> T {
         let pid = std::process::id();
-        let mut slot = self
-            .slot
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut slot = self.slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if slot.0 != pid {
             *slot = (pid, (self.make)());
         }

@@ -102,19 +102,11 @@ async fn series_shapes_alignment_and_order() {
     )
     .await;
     eprintln!("first 100k-block hour series: {:?}", started.elapsed());
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
     let started = Instant::now();
     ok(&emu, "/v2/chains/total/metrics/cumulativeAddresses").await;
     eprintln!("first 100k-block total series: {:?}", started.elapsed());
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
     assert!(first.get("nextPageToken").is_none());
     let hours = points(first["results"].as_array().unwrap());
     // 100,000 blocks at 2 s: ~55.6 hours.

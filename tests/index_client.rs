@@ -6,9 +6,7 @@ use std::time::Duration;
 use avax_data::emulator::{Emulator, EmulatorConfig};
 use avax_data::error::{Error, RpcErrorKind};
 use avax_data::index::range::{follow, walk};
-use avax_data::index::{
-    ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec,
-};
+use avax_data::index::{ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
 use futures::StreamExt;
 
 async fn emulator(count: u64, latency_ms: u64) -> Emulator {
@@ -45,30 +43,15 @@ async fn indices(chain: &ChainClient, spec: RangeSpec) -> Vec<u64> {
 async fn a_concurrent_walk_is_in_order_without_gaps_and_matches_the_emulator() {
     let emu = emulator(5000, 5).await;
     let c = chain(&emu, IndexPath::CBlock);
-    let spec = RangeSpec {
-        start: 10,
-        end: Some(4010),
-        concurrency: 8,
-        chunk: 100,
-    };
+    let spec = RangeSpec { start: 10, end: Some(4010), concurrency: 8, chunk: 100 };
     let batches: Vec<_> = walk(c.clone(), spec).map(|b| b.unwrap()).collect().await;
     assert!(batches.iter().all(|b| b.len() == 100));
     let all: Vec<_> = batches.into_iter().flatten().collect();
-    assert_eq!(
-        all.iter().map(|c| c.index).collect::<Vec<_>>(),
-        (10..4010).collect::<Vec<_>>()
-    );
+    assert_eq!(all.iter().map(|c| c.index).collect::<Vec<_>>(), (10..4010).collect::<Vec<_>>());
     for c in all.iter().step_by(397) {
-        assert_eq!(
-            Some(c),
-            emu.expected_container(IndexPath::CBlock, c.index)
-                .map(|(e, _)| e)
-                .as_ref()
-        );
+        assert_eq!(Some(c), emu.expected_container(IndexPath::CBlock, c.index).map(|(e, _)| e).as_ref());
     }
-    assert!(all
-        .windows(2)
-        .all(|w| w[0].timestamp_ns < w[1].timestamp_ns));
+    assert!(all.windows(2).all(|w| w[0].timestamp_ns < w[1].timestamp_ns));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -77,78 +60,23 @@ async fn walks_stop_cleanly_at_the_tip() {
     let c = chain(&emu, IndexPath::XTx);
     // to the tip
     assert_eq!(
-        indices(
-            &c,
-            RangeSpec {
-                start: 0,
-                end: None,
-                concurrency: 4,
-                chunk: 1024
-            }
-        )
-        .await,
+        indices(&c, RangeSpec { start: 0, end: None, concurrency: 4, chunk: 1024 }).await,
         (0..2500).collect::<Vec<_>>()
     );
     // past the tip: truncated, and the calls beyond the tip end the walk without an error
-    let got = indices(
-        &c,
-        RangeSpec {
-            start: 2000,
-            end: Some(100_000),
-            concurrency: 4,
-            chunk: 1024,
-        },
-    )
-    .await;
+    let got = indices(&c, RangeSpec { start: 2000, end: Some(100_000), concurrency: 4, chunk: 1024 }).await;
     assert_eq!(got, (2000..2500).collect::<Vec<_>>());
     // starting past the tip: empty
-    assert!(indices(
-        &c,
-        RangeSpec {
-            start: 9000,
-            end: None,
-            concurrency: 4,
-            chunk: 1024
-        }
-    )
-    .await
-    .is_empty());
-    assert!(indices(
-        &c,
-        RangeSpec {
-            start: 9000,
-            end: Some(9100),
-            concurrency: 4,
-            chunk: 1024
-        }
-    )
-    .await
-    .is_empty());
+    assert!(indices(&c, RangeSpec { start: 9000, end: None, concurrency: 4, chunk: 1024 }).await.is_empty());
+    assert!(indices(&c, RangeSpec { start: 9000, end: Some(9100), concurrency: 4, chunk: 1024 }).await.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_empty_index_walks_to_nothing_and_reports_empty_on_last_accepted() {
     let emu = emulator(0, 0).await;
     let c = chain(&emu, IndexPath::PBlock);
-    assert!(indices(
-        &c,
-        RangeSpec {
-            start: 0,
-            end: None,
-            concurrency: 2,
-            chunk: 1024
-        }
-    )
-    .await
-    .is_empty());
-    assert!(matches!(
-        c.last_accepted().await,
-        Err(Error::Rpc {
-            kind: RpcErrorKind::EmptyIndex,
-            code: -32000,
-            ..
-        })
-    ));
+    assert!(indices(&c, RangeSpec { start: 0, end: None, concurrency: 2, chunk: 1024 }).await.is_empty());
+    assert!(matches!(c.last_accepted().await, Err(Error::Rpc { kind: RpcErrorKind::EmptyIndex, code: -32000, .. })));
     assert_eq!(c.tip().await.unwrap(), None);
 }
 
@@ -157,41 +85,18 @@ async fn node_errors_map_to_their_kinds() {
     let emu = emulator(10, 0).await;
     let c = chain(&emu, IndexPath::XBlock);
     match c.container_by_index(10).await {
-        Err(Error::Rpc {
-            kind: RpcErrorKind::PastTip,
-            message,
-            method,
-            ..
-        }) => {
+        Err(Error::Rpc { kind: RpcErrorKind::PastTip, message, method, .. }) => {
             assert_eq!(message, "no container at index 10");
             assert_eq!(method, "index.getContainerByIndex");
         }
         other => panic!("{other:?}"),
     }
     let unknown = avax_data::index::cb58::container_id(b"not in the index");
-    assert!(matches!(
-        c.container_by_id(&unknown).await,
-        Err(Error::Rpc {
-            kind: RpcErrorKind::NotFound,
-            ..
-        })
-    ));
-    assert!(matches!(
-        c.index_of(&unknown).await,
-        Err(Error::Rpc {
-            kind: RpcErrorKind::NotFound,
-            ..
-        })
-    ));
+    assert!(matches!(c.container_by_id(&unknown).await, Err(Error::Rpc { kind: RpcErrorKind::NotFound, .. })));
+    assert!(matches!(c.index_of(&unknown).await, Err(Error::Rpc { kind: RpcErrorKind::NotFound, .. })));
     assert!(!c.is_accepted(&unknown).await.unwrap());
-    assert!(matches!(
-        c.container_by_id("nope").await,
-        Err(Error::InvalidArgument { .. })
-    ));
-    assert!(matches!(
-        c.container_range(0, 1025).await,
-        Err(Error::InvalidArgument { .. })
-    ));
+    assert!(matches!(c.container_by_id("nope").await, Err(Error::InvalidArgument { .. })));
+    assert!(matches!(c.container_range(0, 1025).await, Err(Error::InvalidArgument { .. })));
     assert_eq!(c.container_range(0, 0).await.unwrap(), vec![]);
     emu.set_index_enabled(false);
     match c.last_accepted().await {
@@ -216,28 +121,12 @@ async fn follow_yields_new_containers_in_order_as_the_tip_grows() {
     let mut stream = std::pin::pin!(follow(c, spec, |_| {}));
     let mut seen = Vec::new();
     while seen.len() < 5 {
-        seen.extend(
-            stream
-                .next()
-                .await
-                .unwrap()
-                .unwrap()
-                .into_iter()
-                .map(|c| c.index),
-        );
+        seen.extend(stream.next().await.unwrap().unwrap().into_iter().map(|c| c.index));
     }
     assert_eq!(seen, vec![95, 96, 97, 98, 99]);
     emu.advance(IndexPath::CBlock, 3);
     while seen.len() < 8 {
-        seen.extend(
-            stream
-                .next()
-                .await
-                .unwrap()
-                .unwrap()
-                .into_iter()
-                .map(|c| c.index),
-        );
+        seen.extend(stream.next().await.unwrap().unwrap().into_iter().map(|c| c.index));
     }
     assert_eq!(seen[5..], [100, 101, 102]);
 }
@@ -255,9 +144,7 @@ async fn follow_without_a_start_begins_after_the_tip_seen_first() {
     };
     let anchor = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let seen = anchor.clone();
-    let mut stream = Box::pin(follow(c, spec, move |a| {
-        seen.store(a, std::sync::atomic::Ordering::SeqCst)
-    }));
+    let mut stream = Box::pin(follow(c, spec, move |a| seen.store(a, std::sync::atomic::Ordering::SeqCst)));
     let first = tokio::spawn(async move {
         let batch = stream.next().await.unwrap().unwrap();
         batch.into_iter().map(|c| c.index).collect::<Vec<_>>()
@@ -265,11 +152,5 @@ async fn follow_without_a_start_begins_after_the_tip_seen_first() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     assert_eq!(anchor.load(std::sync::atomic::Ordering::SeqCst), 100);
     emu.advance(IndexPath::XTx, 2);
-    assert_eq!(
-        tokio::time::timeout(Duration::from_secs(10), first)
-            .await
-            .unwrap()
-            .unwrap(),
-        vec![100, 101]
-    );
+    assert_eq!(tokio::time::timeout(Duration::from_secs(10), first).await.unwrap().unwrap(), vec![100, 101]);
 }

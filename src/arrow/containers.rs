@@ -2,9 +2,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use arrow_array::builder::{
-    BinaryViewBuilder, StringViewBuilder, TimestampNanosecondBuilder, UInt64Builder,
-};
+use arrow_array::builder::{BinaryViewBuilder, StringViewBuilder, TimestampNanosecondBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
@@ -18,11 +16,7 @@ pub fn container_schema() -> SchemaRef {
             Arc::new(Schema::new(vec![
                 Field::new("id", DataType::Utf8View, false),
                 Field::new("bytes", DataType::BinaryView, false),
-                Field::new(
-                    "timestamp",
-                    DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
-                    false,
-                ),
+                Field::new("timestamp", DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())), false),
                 Field::new("index", DataType::UInt64, false),
                 Field::new("encoding", DataType::Utf8View, false),
             ]))
@@ -77,21 +71,8 @@ mod tests {
         assert_eq!(batch.schema(), container_schema());
         assert_eq!(batch.column(0).as_string_view().value(2), "id2");
         assert_eq!(batch.column(1).as_binary_view().value(1), &[1u8, 1]);
-        assert_eq!(
-            batch
-                .column(2)
-                .as_primitive::<TimestampNanosecondType>()
-                .value(2),
-            1_635_986_575_016_434_142
-        );
-        assert_eq!(
-            batch
-                .column(3)
-                .as_primitive::<UInt64Type>()
-                .values()
-                .to_vec(),
-            vec![10, 11, 12]
-        );
+        assert_eq!(batch.column(2).as_primitive::<TimestampNanosecondType>().value(2), 1_635_986_575_016_434_142);
+        assert_eq!(batch.column(3).as_primitive::<UInt64Type>().values().to_vec(), vec![10, 11, 12]);
         assert_eq!(containers_to_batch(&[]).num_rows(), 0);
     }
 }

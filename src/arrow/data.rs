@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BooleanBuilder, Decimal128Builder, Float64Builder, Int64Builder, StringViewBuilder,
-    TimestampNanosecondBuilder, UInt64Builder,
+    BooleanBuilder, Decimal128Builder, Float64Builder, Int64Builder, StringViewBuilder, TimestampNanosecondBuilder,
+    UInt64Builder,
 };
 use arrow_array::{ArrayRef, ListArray, RecordBatch, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
@@ -132,10 +132,7 @@ pub const VERTEX: &[Col] = &[
     Col("vertexSizeBytes", Int),
 ];
 
-const RECEIPT: &[Col] = &[
-    Col("receivedMessageNonce", Dec),
-    Col("relayerRewardAddress", Str),
-];
+const RECEIPT: &[Col] = &[Col("receivedMessageNonce", Dec), Col("relayerRewardAddress", Str)];
 const PRICE: &[Col] = &[Col("currencyCode", Str), Col("value", Float)];
 const REWARD_DETAILS: &[Col] = &[
     Col("address", Str),
@@ -147,11 +144,7 @@ const REWARD_DETAILS: &[Col] = &[
     Col("price", Struct(PRICE)),
     Col("value", Dec),
 ];
-const SOURCE_TX: &[Col] = &[
-    Col("txHash", Str),
-    Col("timestamp", TsSec),
-    Col("gasSpent", Dec),
-];
+const SOURCE_TX: &[Col] = &[Col("txHash", Str), Col("timestamp", TsSec), Col("gasSpent", Dec)];
 const DESTINATION_TX: &[Col] = &[
     Col("txHash", Str),
     Col("timestamp", TsSec),
@@ -186,13 +179,8 @@ pub const ICM_MESSAGE: &[Col] = &[
 pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
 
 /// Metrics API supported chain.
-pub const METRICS_CHAIN: &[Col] = &[
-    Col("evmChainId", Int),
-    Col("chainName", Str),
-    Col("blockchainId", Str),
-    Col("subnetId", Str),
-    Col("network", Str),
-];
+pub const METRICS_CHAIN: &[Col] =
+    &[Col("evmChainId", Int), Col("chainName", Str), Col("blockchainId", Str), Col("subnetId", Str), Col("network", Str)];
 
 /// Metrics API ICM summary row (`destBlockchainId` / `srcBlockchainId` null when not grouped by it).
 pub const ICM_SUMMARY: &[Col] = &[
@@ -247,16 +235,12 @@ impl Resource {
     pub fn schema(self) -> SchemaRef {
         use std::sync::OnceLock;
         static SCHEMAS: [OnceLock<SchemaRef>; 8] = [const { OnceLock::new() }; 8];
-        SCHEMAS[self as usize]
-            .get_or_init(|| Arc::new(Schema::new(fields(self.columns()))))
-            .clone()
+        SCHEMAS[self as usize].get_or_init(|| Arc::new(Schema::new(fields(self.columns())))).clone()
     }
 }
 
 fn fields(cols: &[Col]) -> Fields {
-    cols.iter()
-        .map(|c| Field::new(c.0, data_type(c.1), true))
-        .collect()
+    cols.iter().map(|c| Field::new(c.0, data_type(c.1), true)).collect()
 }
 
 /// The Arrow type of a kind.
@@ -271,11 +255,7 @@ pub fn data_type(kind: Kind) -> DataType {
         TsSec | TsMs => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
         StrList => DataType::List(Arc::new(Field::new("item", DataType::Utf8View, true))),
         Struct(cols) => DataType::Struct(fields(cols)),
-        StructList(cols) => DataType::List(Arc::new(Field::new(
-            "item",
-            DataType::Struct(fields(cols)),
-            true,
-        ))),
+        StructList(cols) => DataType::List(Arc::new(Field::new("item", DataType::Struct(fields(cols)), true))),
     }
 }
 
@@ -292,10 +272,7 @@ pub fn to_batch(resource: Resource, items: &[Value]) -> Result<RecordBatch, Stri
 }
 
 fn child<'a>(values: &[Option<&'a Value>], name: &str) -> Vec<Option<&'a Value>> {
-    values
-        .iter()
-        .map(|v| v.and_then(|o| o.get(name)).filter(|v| !v.is_null()))
-        .collect()
+    values.iter().map(|v| v.and_then(|o| o.get(name)).filter(|v| !v.is_null())).collect()
 }
 
 fn bad(name: &str, v: &Value, what: &str) -> String {
@@ -308,16 +285,12 @@ pub fn parse_decimal(v: &Value) -> Option<i128> {
         Value::String(s) => {
             let s = s.trim();
             let digits = s.strip_prefix('-').unwrap_or(s);
-            if digits.is_empty() || digits.len() > 38 || !digits.bytes().all(|b| b.is_ascii_digit())
-            {
+            if digits.is_empty() || digits.len() > 38 || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
             s.parse().ok()
         }
-        Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from)),
+        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)),
         _ => None,
     }
 }
@@ -332,11 +305,7 @@ fn parse_u64(v: &Value) -> Option<u64> {
 
 fn parse_i64(v: &Value) -> Option<i64> {
     match v {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.fract() == 0.0 && f.abs() < 9e15)
-                .map(|f| f as i64)
-        }),
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)),
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
@@ -356,16 +325,9 @@ pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
     match v {
         Value::Number(n) => match n.as_i64() {
             Some(i) => i.checked_mul(unit),
-            None => n
-                .as_f64()
-                .filter(|f| f.is_finite())
-                .map(|f| (f * unit as f64) as i64),
+            None => n.as_f64().filter(|f| f.is_finite()).map(|f| (f * unit as f64) as i64),
         },
-        Value::String(s) => s
-            .trim()
-            .parse::<i64>()
-            .ok()
-            .and_then(|i| i.checked_mul(unit)),
+        Value::String(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
         _ => None,
     }
 }
@@ -389,9 +351,7 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
             for v in values {
                 match v {
                     None => b.append_null(),
-                    Some(v) => {
-                        b.append_value(v.as_bool().ok_or_else(|| bad(name, v, "a boolean"))?)
-                    }
+                    Some(v) => b.append_value(v.as_bool().ok_or_else(|| bad(name, v, "a boolean"))?),
                 }
             }
             Arc::new(b.finish())
@@ -399,78 +359,42 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
         Int => {
             let mut b = Int64Builder::with_capacity(n);
             for v in values {
-                b.append_option(
-                    v.map(|v| parse_i64(v).ok_or_else(|| bad(name, v, "an integer")))
-                        .transpose()?,
-                );
+                b.append_option(v.map(|v| parse_i64(v).ok_or_else(|| bad(name, v, "an integer"))).transpose()?);
             }
             Arc::new(b.finish())
         }
         Float => {
             let mut b = Float64Builder::with_capacity(n);
             for v in values {
-                b.append_option(
-                    v.map(|v| parse_f64(v).ok_or_else(|| bad(name, v, "a number")))
-                        .transpose()?,
-                );
+                b.append_option(v.map(|v| parse_f64(v).ok_or_else(|| bad(name, v, "a number"))).transpose()?);
             }
             Arc::new(b.finish())
         }
         U64Str => {
             let mut b = UInt64Builder::with_capacity(n);
             for v in values {
-                b.append_option(
-                    v.map(|v| parse_u64(v).ok_or_else(|| bad(name, v, "an integer in [0, 2^64)")))
-                        .transpose()?,
-                );
+                b.append_option(v.map(|v| parse_u64(v).ok_or_else(|| bad(name, v, "an integer in [0, 2^64)"))).transpose()?);
             }
             Arc::new(b.finish())
         }
         Dec => {
             let mut b = Decimal128Builder::with_capacity(n);
             for v in values {
-                b.append_option(
-                    v.map(|v| {
-                        parse_decimal(v)
-                            .ok_or_else(|| bad(name, v, "an integer of at most 38 digits"))
-                    })
-                    .transpose()?,
-                );
+                b.append_option(v.map(|v| parse_decimal(v).ok_or_else(|| bad(name, v, "an integer of at most 38 digits"))).transpose()?);
             }
-            Arc::new(
-                b.finish()
-                    .with_precision_and_scale(38, 0)
-                    .map_err(|e| e.to_string())?,
-            )
+            Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?)
         }
         TsSec | TsMs => {
             let mut b = TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC");
             for v in values {
-                b.append_option(
-                    v.map(|v| {
-                        timestamp_ns(v, matches!(kind, TsMs))
-                            .ok_or_else(|| bad(name, v, "a Unix time"))
-                    })
-                    .transpose()?,
-                );
+                b.append_option(v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, "a Unix time"))).transpose()?);
             }
             Arc::new(b.finish())
         }
         Struct(cols) => {
-            let columns = cols
-                .iter()
-                .map(|c| build(c.0, c.1, &child(values, c.0)))
-                .collect::<Result<Vec<_>, _>>()?;
-            let nulls = NullBuffer::from(
-                values
-                    .iter()
-                    .map(|v| v.is_some_and(Value::is_object))
-                    .collect::<Vec<_>>(),
-            );
-            Arc::new(
-                StructArray::try_new(fields(cols), columns, Some(nulls))
-                    .map_err(|e| e.to_string())?,
-            )
+            let columns = cols.iter().map(|c| build(c.0, c.1, &child(values, c.0))).collect::<Result<Vec<_>, _>>()?;
+            let nulls = NullBuffer::from(values.iter().map(|v| v.is_some_and(Value::is_object)).collect::<Vec<_>>());
+            Arc::new(StructArray::try_new(fields(cols), columns, Some(nulls)).map_err(|e| e.to_string())?)
         }
         StrList | StructList(_) => {
             let mut lengths = Vec::with_capacity(n);
@@ -501,13 +425,8 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
             };
             let items = build(name, item_kind, &flat)?;
             Arc::new(
-                ListArray::try_new(
-                    field,
-                    OffsetBuffer::from_lengths(lengths),
-                    items,
-                    Some(NullBuffer::from(valid)),
-                )
-                .map_err(|e| e.to_string())?,
+                ListArray::try_new(field, OffsetBuffer::from_lengths(lengths), items, Some(NullBuffer::from(valid)))
+                    .map_err(|e| e.to_string())?,
             )
         }
     })
@@ -532,37 +451,15 @@ mod tests {
         ];
         let batch = to_batch(Resource::Block, &items).unwrap();
         assert_eq!(batch.schema(), Resource::Block.schema());
-        assert_eq!(
-            batch.column(1).as_primitive::<UInt64Type>().value(0),
-            u64::MAX
-        );
-        assert_eq!(
-            batch
-                .column(2)
-                .as_primitive::<TimestampNanosecondType>()
-                .value(0),
-            1_700_000_000_000_000_000
-        );
-        assert_eq!(
-            batch
-                .column(3)
-                .as_primitive::<TimestampNanosecondType>()
-                .value(1),
-            1_500_000_000
-        );
+        assert_eq!(batch.column(1).as_primitive::<UInt64Type>().value(0), u64::MAX);
+        assert_eq!(batch.column(2).as_primitive::<TimestampNanosecondType>().value(0), 1_700_000_000_000_000_000);
+        assert_eq!(batch.column(3).as_primitive::<TimestampNanosecondType>().value(1), 1_500_000_000);
         assert!(batch.column(3).is_null(0));
         let fees = batch.column(12).as_primitive::<Decimal128Type>();
         assert_eq!(fees.value(0), 36_893_488_147_419_103_232i128); // 2^65
-        assert_eq!(
-            batch.column(10).as_primitive::<Decimal128Type>().value(0),
-            99999999999999999999999999999999999999i128
-        );
+        assert_eq!(batch.column(10).as_primitive::<Decimal128Type>().value(0), 99999999999999999999999999999999999999i128);
         assert!(fees.is_null(1));
-        assert!(
-            to_batch(Resource::Block, &[json!({"gasCost": "1".repeat(39)})])
-                .unwrap_err()
-                .contains("gasCost")
-        );
+        assert!(to_batch(Resource::Block, &[json!({"gasCost": "1".repeat(39)})]).unwrap_err().contains("gasCost"));
     }
 
     #[test]
@@ -574,30 +471,13 @@ mod tests {
             json!({"address": "0x2", "ercType": "ERC-1155", "tokenId": "1", "tokenUri": "u", "metadata": {"indexStatus": "indexed", "decimals": 0}, "chainId": "43114", "balance": "100000000000000000000000"}),
         ];
         let batch = to_batch(Resource::Collectible, &items).unwrap();
-        let balance = batch
-            .column_by_name("balance")
-            .unwrap()
-            .as_primitive::<Decimal128Type>();
+        let balance = batch.column_by_name("balance").unwrap().as_primitive::<Decimal128Type>();
         assert!(balance.is_null(0));
         assert_eq!(balance.value(1), 100_000_000_000_000_000_000_000i128);
         let meta = batch.column_by_name("metadata").unwrap().as_struct();
-        assert_eq!(
-            meta.column_by_name("indexStatus")
-                .unwrap()
-                .as_string_view()
-                .value(0),
-            "SOMETHING_NEW"
-        );
+        assert_eq!(meta.column_by_name("indexStatus").unwrap().as_string_view().value(0), "SOMETHING_NEW");
         assert!(batch.column_by_name("name").unwrap().is_null(1));
-        assert_eq!(
-            batch
-                .column_by_name("tokenId")
-                .unwrap()
-                .as_string_view()
-                .value(0)
-                .len(),
-            78
-        );
+        assert_eq!(batch.column_by_name("tokenId").unwrap().as_string_view().value(0).len(), 78);
     }
 
     #[test]
@@ -609,75 +489,35 @@ mod tests {
                    "sourceTransaction": {"txHash": "0xs", "timestamp": 1700000000, "gasSpent": "21000"}, "status": status})
         };
         let mut delivered = base("delivered", json!(1.25));
-        delivered["destinationTransaction"] = json!({"txHash": "0xd", "timestamp": 1700000100, "gasSpent": "1", "rewardRedeemer": "0x1", "delivererAddress": "0x2"});
+        delivered["destinationTransaction"] =
+            json!({"txHash": "0xd", "timestamp": 1700000100, "gasSpent": "1", "rewardRedeemer": "0x1", "delivererAddress": "0x2"});
         let mut not_indexed = base("delivered_source_not_indexed", json!("2.5"));
-        not_indexed
-            .as_object_mut()
-            .unwrap()
-            .remove("sourceTransaction");
+        not_indexed.as_object_mut().unwrap().remove("sourceTransaction");
         not_indexed["destinationTransaction"] = delivered["destinationTransaction"].clone();
-        let items = vec![
-            base("pending", json!("0.5")),
-            delivered,
-            not_indexed,
-            base("brand_new_status", Value::Null),
-        ];
+        let items = vec![base("pending", json!("0.5")), delivered, not_indexed, base("brand_new_status", Value::Null)];
         let batch = to_batch(Resource::IcmMessage, &items).unwrap();
         let dest = batch.column_by_name("destinationTransaction").unwrap();
         assert!(dest.is_null(0) && dest.is_valid(1) && dest.is_valid(2));
-        assert!(batch
-            .column_by_name("sourceTransaction")
-            .unwrap()
-            .is_null(2));
-        let price = batch
-            .column_by_name("rewardDetails")
-            .unwrap()
-            .as_struct()
-            .column_by_name("price")
-            .unwrap()
-            .as_struct();
-        let value = price
-            .column_by_name("value")
-            .unwrap()
-            .as_primitive::<Float64Type>();
-        assert_eq!(
-            (value.value(0), value.value(1), value.value(2)),
-            (0.5, 1.25, 2.5)
-        );
+        assert!(batch.column_by_name("sourceTransaction").unwrap().is_null(2));
+        let price = batch.column_by_name("rewardDetails").unwrap().as_struct().column_by_name("price").unwrap().as_struct();
+        let value = price.column_by_name("value").unwrap().as_primitive::<Float64Type>();
+        assert_eq!((value.value(0), value.value(1), value.value(2)), (0.5, 1.25, 2.5));
         assert!(value.is_null(3));
-        assert_eq!(
-            batch
-                .column_by_name("status")
-                .unwrap()
-                .as_string_view()
-                .value(3),
-            "brand_new_status"
-        );
+        assert_eq!(batch.column_by_name("status").unwrap().as_string_view().value(3), "brand_new_status");
         let receipts = batch.column_by_name("receipts").unwrap().as_list::<i32>();
         assert_eq!(receipts.value(0).len(), 1);
     }
 
     #[test]
     fn metrics_resources() {
-        let points = vec![
-            json!({"timestamp": 1_704_067_200, "value": 12}),
-            json!({"timestamp": 1_704_063_600.0, "value": 1.5}),
-        ];
+        let points = vec![json!({"timestamp": 1_704_067_200, "value": 12}), json!({"timestamp": 1_704_063_600.0, "value": 1.5})];
         let batch = to_batch(Resource::MetricValue, &points).unwrap();
         let ts = batch.column(0).as_primitive::<TimestampNanosecondType>();
-        assert_eq!(
-            (ts.value(0), ts.value(1)),
-            (1_704_067_200_000_000_000, 1_704_063_600_000_000_000)
-        );
+        assert_eq!((ts.value(0), ts.value(1)), (1_704_067_200_000_000_000, 1_704_063_600_000_000_000));
         let v = batch.column(1).as_primitive::<Float64Type>();
         assert_eq!((v.value(0), v.value(1)), (12.0, 1.5));
         let chain = json!({"evmChainId": 43114, "chainName": "c_chain", "blockchainId": "b", "subnetId": "s", "network": "mainnet"});
-        assert_eq!(
-            to_batch(Resource::MetricsChain, &[chain])
-                .unwrap()
-                .num_columns(),
-            5
-        );
+        assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 5);
         let row = json!({"srcBlockchainId": "a", "lastHour": 1, "allTime": 9});
         let b = to_batch(Resource::IcmSummary, &[row]).unwrap();
         assert!(b.column_by_name("destBlockchainId").unwrap().is_null(0));
@@ -689,15 +529,7 @@ mod tests {
             "startTimestamp": 1, "endTimestamp": 2, "rewardType": "VALIDATOR_FEE_NEW", "progress": 0.5,
             "estimatedReward": {"assetId": "a", "name": "Avax", "symbol": "AVAX", "denomination": 9, "type": "secp256k1", "amount": "123"}});
         let batch = to_batch(Resource::PendingReward, &[reward]).unwrap();
-        assert_eq!(
-            batch
-                .column_by_name("addresses")
-                .unwrap()
-                .as_list::<i32>()
-                .value(0)
-                .len(),
-            2
-        );
+        assert_eq!(batch.column_by_name("addresses").unwrap().as_list::<i32>().value(0).len(), 2);
         let vertex = json!({"vertexHash": "v", "parentHashes": [], "vertexHeight": 1, "vertexIndex": 2, "vertexTimestamp": 3, "txCount": 0, "transactions": [], "vertexSizeBytes": 10});
         assert_eq!(to_batch(Resource::Vertex, &[vertex]).unwrap().num_rows(), 1);
         assert_eq!(to_batch(Resource::Vertex, &[]).unwrap().num_rows(), 0);

@@ -54,9 +54,7 @@ pub struct DataClient {
 
 impl std::fmt::Debug for DataClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DataClient")
-            .field("base_url", &self.base_url())
-            .finish_non_exhaustive()
+        f.debug_struct("DataClient").field("base_url", &self.base_url()).finish_non_exhaustive()
     }
 }
 
@@ -71,19 +69,12 @@ impl DataClient {
         let mut config = options.transport;
         if let Some(key) = options.api_key.filter(|k| !k.trim().is_empty()) {
             for name in KEY_HEADERS {
-                config
-                    .headers
-                    .push((name.to_string(), key.trim().to_string()));
+                config.headers.push((name.to_string(), key.trim().to_string()));
                 config.secret_headers.push(name.to_string());
             }
         }
         let transport = Transport::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)?;
-        Ok(DataClient {
-            inner: Arc::new(Inner {
-                transport,
-                closed: AtomicBool::new(false),
-            }),
-        })
+        Ok(DataClient { inner: Arc::new(Inner { transport, closed: AtomicBool::new(false) }) })
     }
 
     /// The base URL (secrets redacted).
@@ -106,11 +97,7 @@ impl DataClient {
         self.inner.closed.load(Ordering::SeqCst)
     }
 
-    pub(crate) async fn get(
-        &self,
-        path: &str,
-        query: &[(&str, String)],
-    ) -> Result<(Value, String)> {
+    pub(crate) async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Value, String)> {
         if self.is_closed() {
             return Err(Error::Closed);
         }
@@ -121,11 +108,7 @@ impl DataClient {
             body: snippet(&reply.body),
         })?;
         if !value.is_object() {
-            return Err(Error::Decode {
-                message: "expected a JSON object".into(),
-                url: reply.url,
-                body: snippet(&reply.body),
-            });
+            return Err(Error::Decode { message: "expected a JSON object".into(), url: reply.url, body: snippet(&reply.body) });
         }
         Ok((value, reply.url))
     }
@@ -153,10 +136,7 @@ impl DataClient {
     pub async fn block(&self, chain_id: &str, block_id: &str) -> Result<Value> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
-        Ok(self
-            .get(&format!("/v1/chains/{chain_id}/blocks/{block_id}"), &[])
-            .await?
-            .0)
+        Ok(self.get(&format!("/v1/chains/{chain_id}/blocks/{block_id}"), &[]).await?.0)
     }
 
     /// `GET /v1/health-check`.
@@ -168,11 +148,7 @@ impl DataClient {
     pub fn blocks(&self, chain_id: &str, page_size: i64) -> Result<Paged> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
-        Ok(Paged {
-            path: format!("/v1/chains/{chain_id}/blocks"),
-            query: vec![("pageSize", size.to_string())],
-            items_field: "blocks",
-        })
+        Ok(Paged { path: format!("/v1/chains/{chain_id}/blocks"), query: vec![("pageSize", size.to_string())], items_field: "blocks" })
     }
 
     /// `GET /v1/blocks`: latest blocks across all chains.
@@ -182,21 +158,11 @@ impl DataClient {
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
         }
-        Ok(Paged {
-            path: "/v1/blocks".into(),
-            query,
-            items_field: "blocks",
-        })
+        Ok(Paged { path: "/v1/blocks".into(), query, items_field: "blocks" })
     }
 
     /// `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles`.
-    pub fn collectibles(
-        &self,
-        chain_id: &str,
-        address: &str,
-        contract_address: Option<&str>,
-        page_size: i64,
-    ) -> Result<Paged> {
+    pub fn collectibles(&self, chain_id: &str, address: &str, contract_address: Option<&str>, page_size: i64) -> Result<Paged> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let address = params::segment("address", address)?;
         let size = params::page_size(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
@@ -233,11 +199,7 @@ impl DataClient {
         if let Some(s) = opt(sort_order, params::sort_order)? {
             query.push(("sortOrder", s));
         }
-        Ok(Paged {
-            path: format!("/v1/networks/{network}/rewards:listPending"),
-            query,
-            items_field: "pendingRewards",
-        })
+        Ok(Paged { path: format!("/v1/networks/{network}/rewards:listPending"), query, items_field: "pendingRewards" })
     }
 
     /// `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices`.
@@ -267,16 +229,8 @@ impl DataClient {
         let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         for (name, param, value) in [
-            (
-                "sourceBlockchainId",
-                "source_blockchain_id",
-                source_blockchain_id,
-            ),
-            (
-                "destinationBlockchainId",
-                "destination_blockchain_id",
-                destination_blockchain_id,
-            ),
+            ("sourceBlockchainId", "source_blockchain_id", source_blockchain_id),
+            ("destinationBlockchainId", "destination_blockchain_id", destination_blockchain_id),
             ("blockchainId", "blockchain_id", blockchain_id),
             ("to", "to", to),
             ("from", "from_", from),
@@ -288,11 +242,7 @@ impl DataClient {
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
         }
-        Ok(Paged {
-            path: "/v1/icm/messages".into(),
-            query,
-            items_field: "messages",
-        })
+        Ok(Paged { path: "/v1/icm/messages".into(), query, items_field: "messages" })
     }
 
     /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
@@ -303,21 +253,9 @@ impl DataClient {
             query.push(("pageToken", t.to_string()));
         }
         let (mut value, url) = match self.get(&paged.path, &query).await {
-            Err(Error::Http {
-                status: 400,
-                body,
-                url,
-                ..
-            }) if token.is_some() => {
+            Err(Error::Http { status: 400, body, url, .. }) if token.is_some() => {
                 let message = api_message(&body).unwrap_or_else(|| body.clone());
-                return Err(Error::PageToken {
-                    token: token.unwrap_or_default().to_string(),
-                    items_read: 0,
-                    message,
-                    status: 400,
-                    body,
-                    url,
-                });
+                return Err(Error::PageToken { token: token.unwrap_or_default().to_string(), items_read: 0, message, status: 400, body, url });
             }
             other => other?,
         };
@@ -326,10 +264,7 @@ impl DataClient {
             _ => None,
         };
         let items = take_list(&mut value, paged.items_field, &url)?;
-        Ok(Page {
-            items,
-            next_page_token,
-        })
+        Ok(Page { items, next_page_token })
     }
 
     /// Walks `paged` from `token` (`None`: the first page) until no next token comes back.
@@ -349,17 +284,9 @@ impl DataClient {
 pub fn api_message(body: &str) -> Option<String> {
     match serde_json::from_str::<Value>(body).ok()?.get("message")? {
         Value::String(s) => Some(s.clone()),
-        Value::Array(items) => Some(
-            items
-                .iter()
-                .map(|i| {
-                    i.as_str()
-                        .map(String::from)
-                        .unwrap_or_else(|| i.to_string())
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
+        Value::Array(items) => {
+            Some(items.iter().map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string())).collect::<Vec<_>>().join("; "))
+        }
         _ => None,
     }
 }
@@ -372,11 +299,7 @@ fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
             url: url.to_string(),
             body: snippet(value.to_string().as_bytes()),
         }),
-        Some(other) => Err(Error::Decode {
-            message: format!("{field:?} is not a list"),
-            url: url.to_string(),
-            body: snippet(other.to_string().as_bytes()),
-        }),
+        Some(other) => Err(Error::Decode { message: format!("{field:?} is not a list"), url: url.to_string(), body: snippet(other.to_string().as_bytes()) }),
     }
 }
 
@@ -403,27 +326,14 @@ mod tests {
     }
 
     fn fast() -> DataClientOptions {
-        let transport = TransportConfig {
-            max_retries: 0,
-            ..TransportConfig::default()
-        };
-        DataClientOptions {
-            transport,
-            api_key: Some("sekret-key-123".into()),
-        }
+        let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
+        DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
     }
 
     #[test]
     fn error_messages_come_as_text_or_list() {
-        assert_eq!(
-            api_message(r#"{"message":"bad pageSize","error":"Bad Request","statusCode":400}"#)
-                .as_deref(),
-            Some("bad pageSize")
-        );
-        assert_eq!(
-            api_message(r#"{"message":["a must be x","b must be y"],"statusCode":400}"#).as_deref(),
-            Some("a must be x; b must be y")
-        );
+        assert_eq!(api_message(r#"{"message":"bad pageSize","error":"Bad Request","statusCode":400}"#).as_deref(), Some("bad pageSize"));
+        assert_eq!(api_message(r#"{"message":["a must be x","b must be y"],"statusCode":400}"#).as_deref(), Some("a must be x; b must be y"));
         assert_eq!(api_message("<html>"), None);
         assert_eq!(api_message(r#"{"error":"x"}"#), None);
     }
@@ -449,41 +359,19 @@ mod tests {
         assert!(!format!("{client:?}").contains("sekret"));
         let paged = client.blocks("43114", 2).unwrap();
         let pages: Vec<_> = client.pages(paged.clone(), None).unwrap().collect().await;
-        let numbers: Vec<_> = pages
-            .iter()
-            .flat_map(|p| p.as_ref().unwrap().0.items.clone())
-            .map(|b| b["blockNumber"].clone())
-            .collect();
+        let numbers: Vec<_> = pages.iter().flat_map(|p| p.as_ref().unwrap().0.items.clone()).map(|b| b["blockNumber"].clone()).collect();
         assert_eq!(numbers, vec!["9", "8", "7"]);
         assert_eq!(pages[1].as_ref().unwrap().1.as_deref(), Some("t1"));
         let err = client.page(&paged, Some("old")).await.unwrap_err();
         match err {
-            Error::PageToken { token, message, .. } => assert_eq!(
-                (token.as_str(), message.as_str()),
-                ("old", "pageToken expired")
-            ),
+            Error::PageToken { token, message, .. } => assert_eq!((token.as_str(), message.as_str()), ("old", "pageToken expired")),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            client.blocks("43114", 101),
-            Err(Error::InvalidArgument { .. })
-        ));
-        assert!(matches!(
-            client.collectibles("1", "0xabc", None, 501),
-            Err(Error::InvalidArgument { .. })
-        ));
+        assert!(matches!(client.blocks("43114", 101), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.collectibles("1", "0xabc", None, 501), Err(Error::InvalidArgument { .. })));
         assert!(client.collectibles("1", "0xabc", None, 500).is_ok());
-        assert!(matches!(
-            client.pending_rewards("mainnet", &[], &[], None, 10),
-            Err(Error::InvalidArgument { .. })
-        ));
-        assert!(matches!(
-            client.vertices("mainnet", "P", 10),
-            Err(Error::InvalidArgument { .. })
-        ));
-        assert!(matches!(
-            client.chains(Some("moon"), None).await,
-            Err(Error::InvalidArgument { .. })
-        ));
+        assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, 10), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.vertices("mainnet", "P", 10), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.chains(Some("moon"), None).await, Err(Error::InvalidArgument { .. })));
     }
 }

@@ -24,11 +24,7 @@ fn one_of(param: &str, value: &str, allowed: &[&str]) -> Result<String> {
     if allowed.contains(&value) {
         Ok(value.to_string())
     } else {
-        Err(Error::invalid(
-            param,
-            format!("{value:?}"),
-            format!("one of {}", allowed.join(", ")),
-        ))
+        Err(Error::invalid(param, format!("{value:?}"), format!("one of {}", allowed.join(", "))))
     }
 }
 
@@ -50,33 +46,21 @@ pub fn sort_order(value: &str) -> Result<String> {
 /// `pageSize` within `[1, max]`.
 pub fn page_size(value: i64, max: u32) -> Result<u32> {
     if value < 1 || value > max as i64 {
-        return Err(Error::invalid(
-            "page_size",
-            value,
-            format!("an int in [1, {max}]"),
-        ));
+        return Err(Error::invalid("page_size", value, format!("an int in [1, {max}]")));
     }
     Ok(value as u32)
 }
 
 /// The vertices `blockchainId`: one of the two X-chain ids or `x-chain`.
 pub fn x_chain_id(value: &str) -> Result<String> {
-    one_of(
-        "blockchain_id",
-        value,
-        &[X_CHAIN_MAINNET, X_CHAIN_FUJI, "x-chain"],
-    )
+    one_of("blockchain_id", value, &[X_CHAIN_MAINNET, X_CHAIN_FUJI, "x-chain"])
 }
 
 /// A non-empty path segment (chain id, address, block id) without `/`, `?` or `#`.
 pub fn segment(param: &str, value: &str) -> Result<String> {
     let v = value.trim();
     if v.is_empty() || v.contains(['/', '?', '#']) || v.chars().any(char::is_whitespace) {
-        return Err(Error::invalid(
-            param,
-            format!("{value:?}"),
-            "a non-empty id without '/', '?', '#' or spaces",
-        ));
+        return Err(Error::invalid(param, format!("{value:?}"), "a non-empty id without '/', '?', '#' or spaces"));
     }
     Ok(v.to_string())
 }
@@ -84,23 +68,14 @@ pub fn segment(param: &str, value: &str) -> Result<String> {
 /// A page token: a non-empty string.
 pub fn page_token(value: &str) -> Result<String> {
     if value.trim().is_empty() {
-        return Err(Error::invalid(
-            "page_token",
-            format!("{value:?}"),
-            "a non-empty page token (or None)",
-        ));
+        return Err(Error::invalid("page_token", format!("{value:?}"), "a non-empty page token (or None)"));
     }
     Ok(value.trim().to_string())
 }
 
 /// Splits a comma-separated list into trimmed, non-empty items.
 pub fn split_list(value: &str) -> Vec<String> {
-    value
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-        .collect()
+    value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
 /// One P-/X-chain address: optional `P-`/`X-`, then a network HRP and `1`, then bech32 data.
@@ -112,10 +87,7 @@ pub fn address(value: &str) -> Result<String> {
             "addresses like 'avax1...', 'P-avax1...' or 'X-fuji1...' (optional P-/X- prefix, then the network prefix avax1/fuji1/local1)",
         )
     };
-    let rest = value
-        .strip_prefix("P-")
-        .or_else(|| value.strip_prefix("X-"))
-        .unwrap_or(value);
+    let rest = value.strip_prefix("P-").or_else(|| value.strip_prefix("X-")).unwrap_or(value);
     let (hrp, data) = rest.rsplit_once('1').ok_or_else(bad)?;
     if !ADDRESS_HRPS.contains(&hrp) || data.len() < 6 {
         return Err(bad());
@@ -133,36 +105,19 @@ pub fn node_id(value: &str) -> Result<String> {
         .strip_prefix("NodeID-")
         .is_some_and(|rest| !rest.is_empty() && bs58::decode(rest).into_vec().is_ok());
     if !ok {
-        return Err(Error::invalid(
-            "node_ids",
-            format!("{value:?}"),
-            "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'",
-        ));
+        return Err(Error::invalid("node_ids", format!("{value:?}"), "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'"));
     }
     Ok(value.to_string())
 }
 
 /// The rewards filters: at least one of `addresses` / `nodeIds`, each item checked; returns the
 /// comma-joined values to send.
-pub fn reward_filters(
-    addresses: &[String],
-    node_ids: &[String],
-) -> Result<(Option<String>, Option<String>)> {
+pub fn reward_filters(addresses: &[String], node_ids: &[String]) -> Result<(Option<String>, Option<String>)> {
     if addresses.is_empty() && node_ids.is_empty() {
-        return Err(Error::invalid(
-            "addresses/node_ids",
-            "none",
-            "at least one of addresses or node_ids",
-        ));
+        return Err(Error::invalid("addresses/node_ids", "none", "at least one of addresses or node_ids"));
     }
-    let addresses = addresses
-        .iter()
-        .map(|a| address(a.trim()))
-        .collect::<Result<Vec<_>>>()?;
-    let node_ids = node_ids
-        .iter()
-        .map(|n| node_id(n.trim()))
-        .collect::<Result<Vec<_>>>()?;
+    let addresses = addresses.iter().map(|a| address(a.trim())).collect::<Result<Vec<_>>>()?;
+    let node_ids = node_ids.iter().map(|n| node_id(n.trim())).collect::<Result<Vec<_>>>()?;
     let join = |v: Vec<String>| (!v.is_empty()).then(|| v.join(","));
     Ok((join(addresses), join(node_ids)))
 }
@@ -178,10 +133,7 @@ mod tests {
     #[test]
     fn enums_name_the_parameter_and_the_allowed_values() {
         assert_eq!(network("fuji").unwrap(), "fuji");
-        assert_eq!(
-            msg(network("devnet").unwrap_err()),
-            "invalid network=\"devnet\": one of mainnet, fuji, testnet"
-        );
+        assert_eq!(msg(network("devnet").unwrap_err()), "invalid network=\"devnet\": one of mainnet, fuji, testnet");
         assert!(msg(feature("nft").unwrap_err()).contains("nftIndexing, webhooks, teleporter"));
         assert!(sort_order("asc").is_ok() && sort_order("ASC").is_err());
         assert!(x_chain_id("x-chain").is_ok() && x_chain_id(X_CHAIN_FUJI).is_ok());
@@ -192,57 +144,30 @@ mod tests {
     fn page_size_bounds() {
         assert_eq!(page_size(1, 100).unwrap(), 1);
         assert_eq!(page_size(500, 500).unwrap(), 500);
-        assert_eq!(
-            msg(page_size(101, 100).unwrap_err()),
-            "invalid page_size=101: an int in [1, 100]"
-        );
+        assert_eq!(msg(page_size(101, 100).unwrap_err()), "invalid page_size=101: an int in [1, 100]");
         assert!(page_size(0, 500).is_err() && page_size(-3, 100).is_err());
     }
 
     #[test]
     fn addresses_and_node_ids() {
-        for ok in [
-            "avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
-            "P-fuji1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
-            "X-local1qqqqqqq",
-        ] {
+        for ok in ["avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz", "P-fuji1x459sj0ssujguq723cljfty4jlae28evjzt7xz", "X-local1qqqqqqq"] {
             assert!(address(ok).is_ok(), "{ok}");
         }
-        for bad in [
-            "0x1234",
-            "C-avax1x459sj0ssu",
-            "P-eth1x459sj0ssujg",
-            "avax1",
-            "P-avax1BBBBBBBB",
-        ] {
-            assert!(
-                msg(address(bad).unwrap_err()).starts_with("invalid addresses="),
-                "{bad}"
-            );
+        for bad in ["0x1234", "C-avax1x459sj0ssu", "P-eth1x459sj0ssujg", "avax1", "P-avax1BBBBBBBB"] {
+            assert!(msg(address(bad).unwrap_err()).starts_with("invalid addresses="), "{bad}");
         }
         assert!(node_id("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg").is_ok());
         assert!(node_id("7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg").is_err());
         assert!(node_id("NodeID-0OIl").is_err());
-        assert!(reward_filters(&[], &[])
-            .unwrap_err()
-            .to_string()
-            .contains("at least one of addresses or node_ids"));
-        let (a, n) =
-            reward_filters(&["avax1qqqqqqqq".into(), "X-avax1pppppppp".into()], &[]).unwrap();
-        assert_eq!(
-            (a.as_deref(), n),
-            (Some("avax1qqqqqqqq,X-avax1pppppppp"), None)
-        );
+        assert!(reward_filters(&[], &[]).unwrap_err().to_string().contains("at least one of addresses or node_ids"));
+        let (a, n) = reward_filters(&["avax1qqqqqqqq".into(), "X-avax1pppppppp".into()], &[]).unwrap();
+        assert_eq!((a.as_deref(), n), (Some("avax1qqqqqqqq,X-avax1pppppppp"), None));
         assert_eq!(split_list(" a, b,,c "), vec!["a", "b", "c"]);
     }
 
     #[test]
     fn segments_refuse_path_tricks() {
         assert_eq!(segment("chain_id", " 43114 ").unwrap(), "43114");
-        assert!(
-            segment("chain_id", "").is_err()
-                && segment("chain_id", "../x").is_err()
-                && segment("address", "a?b").is_err()
-        );
+        assert!(segment("chain_id", "").is_err() && segment("chain_id", "../x").is_err() && segment("address", "a?b").is_err());
     }
 }

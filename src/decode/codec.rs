@@ -46,10 +46,7 @@ impl<'a> Reader<'a> {
     /// The next `n` bytes.
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DecodeError> {
         if n > self.remaining() {
-            return Err(self.error(format!(
-                "{what}: needs {n} bytes, {} left",
-                self.remaining()
-            )));
+            return Err(self.error(format!("{what}: needs {n} bytes, {} left", self.remaining())));
         }
         let out = &self.bytes[self.pos..self.pos + n];
         self.pos += n;
@@ -95,10 +92,7 @@ impl<'a> Reader<'a> {
         match self.u8(what)? {
             0 => Ok(false),
             1 => Ok(true),
-            other => Err(DecodeError::new(
-                at,
-                format!("{what}: a boolean is 0 or 1, found {other}"),
-            )),
+            other => Err(DecodeError::new(at, format!("{what}: a boolean is 0 or 1, found {other}"))),
         }
     }
 
@@ -110,10 +104,7 @@ impl<'a> Reader<'a> {
         if needed > self.remaining() {
             return Err(DecodeError::new(
                 at,
-                format!(
-                    "{what}: count {n} needs at least {needed} bytes, {} left",
-                    self.remaining()
-                ),
+                format!("{what}: count {n} needs at least {needed} bytes, {} left", self.remaining()),
             ));
         }
         Ok(n)
@@ -175,10 +166,7 @@ mod tests {
         let mut r = Reader::new(&bytes);
         let err = r.count("outputs", 40).unwrap_err();
         assert_eq!(err.offset, 0);
-        assert!(
-            err.message.contains("count 4294967295 needs at least"),
-            "{err}"
-        );
+        assert!(err.message.contains("count 4294967295 needs at least"), "{err}");
         let mut r = Reader::new(&bytes);
         assert!(r.bytes_u32("memo").is_err());
     }
@@ -191,11 +179,7 @@ mod tests {
         assert!(r.bool("flag").unwrap());
         let err = r.bool("flag").unwrap_err();
         assert!(err.message.contains("0 or 1, found 2"));
-        assert!(r
-            .finish("tx")
-            .unwrap_err()
-            .message
-            .contains("2 trailing bytes"));
+        assert!(r.finish("tx").unwrap_err().message.contains("2 trailing bytes"));
         let err = Reader::new(&[0, 1]).codec_version().unwrap_err();
         assert_eq!(err.message, "unknown codec version 1");
     }

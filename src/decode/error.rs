@@ -12,10 +12,7 @@ pub struct DecodeError {
 impl DecodeError {
     /// An error at `offset`.
     pub fn new(offset: usize, message: impl Into<String>) -> Self {
-        DecodeError {
-            offset,
-            message: message.into(),
-        }
+        DecodeError { offset, message: message.into() }
     }
 
     /// The same error seen from an enclosing structure that starts at `base`.

@@ -62,10 +62,7 @@ impl Built {
                 return Some(index);
             }
         }
-        self.collisions
-            .iter()
-            .find(|(full, index)| full == raw_id && *index < tip)
-            .map(|&(_, index)| index)
+        self.collisions.iter().find(|(full, index)| full == raw_id && *index < tip).map(|&(_, index)| index)
     }
 }
 
@@ -81,14 +78,9 @@ const PARALLEL_THRESHOLD: u64 = 16_384;
 fn prefixes(source: Source, path: IndexPath, start: u64, end: u64) -> Vec<u64> {
     let run = |from: u64, to: u64| {
         let mut buf = Vec::with_capacity(8_192);
-        (from..to)
-            .map(|i| prefix(&formats::raw_id(source, path, i, &mut buf)))
-            .collect::<Vec<u64>>()
+        (from..to).map(|i| prefix(&formats::raw_id(source, path, i, &mut buf))).collect::<Vec<u64>>()
     };
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(16) as u64;
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(16) as u64;
     let count = end - start;
     if threads < 2 || count < PARALLEL_THRESHOLD {
         return run(start, end);
@@ -125,13 +117,7 @@ impl IdIndex {
 
     /// The index of the container whose raw id is `raw_id`, among containers `0..tip`.
     /// Blocking (may hash up to `tip` containers): call it off the async workers.
-    pub(crate) fn lookup(
-        &self,
-        source: Source,
-        path: IndexPath,
-        raw_id: &[u8; 32],
-        tip: u64,
-    ) -> Option<u64> {
+    pub(crate) fn lookup(&self, source: Source, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
         let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(index) = built.find(source, path, raw_id, tip) {
             return Some(index);
@@ -163,10 +149,7 @@ impl IdIndex {
     /// How many containers the map covers.
     #[cfg(test)]
     pub(crate) fn built_to(&self) -> u64 {
-        self.built
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .built_to
+        self.built.lock().unwrap_or_else(|e| e.into_inner()).built_to
     }
 }
 
@@ -190,10 +173,7 @@ mod tests {
         let beyond = formats::raw_id(src(4), IndexPath::XTx, 1000, &mut buf);
         assert_eq!(index.lookup(src(4), IndexPath::XTx, &beyond, 1000), None);
         // The tip grows: the map is extended.
-        assert_eq!(
-            index.lookup(src(4), IndexPath::XTx, &beyond, 1001),
-            Some(1000)
-        );
+        assert_eq!(index.lookup(src(4), IndexPath::XTx, &beyond, 1001), Some(1000));
         // Same 8-byte prefix, different id.
         let mut forged = formats::raw_id(src(4), IndexPath::XTx, 7, &mut buf);
         forged[31] ^= 1;
@@ -228,10 +208,7 @@ mod tests {
         let mut buf = Vec::new();
         let id = formats::raw_id(src(4), IndexPath::XBlock, 900_000, &mut buf);
         index.record(&[(prefix(&id), 900_000)]);
-        assert_eq!(
-            index.lookup(src(4), IndexPath::XBlock, &id, 1_000_000),
-            Some(900_000)
-        );
+        assert_eq!(index.lookup(src(4), IndexPath::XBlock, &id, 1_000_000), Some(900_000));
         assert_eq!(index.built_to(), 0, "no build was needed");
         // Beyond the tip it does not exist, whatever was recorded.
         assert_eq!(index.lookup(src(4), IndexPath::XBlock, &id, 10), None);
@@ -250,19 +227,8 @@ mod tests {
         let mut buf = Vec::new();
         assert_eq!(parallel.len() as u64, n);
         for (k, &p) in parallel.iter().enumerate().step_by(997) {
-            assert_eq!(
-                p,
-                prefix(&formats::raw_id(
-                    src(2),
-                    IndexPath::XTx,
-                    10 + k as u64,
-                    &mut buf
-                ))
-            );
+            assert_eq!(p, prefix(&formats::raw_id(src(2), IndexPath::XTx, 10 + k as u64, &mut buf)));
         }
-        assert_eq!(
-            *parallel.last().unwrap(),
-            prefix(&formats::raw_id(src(2), IndexPath::XTx, 9 + n, &mut buf))
-        );
+        assert_eq!(*parallel.last().unwrap(), prefix(&formats::raw_id(src(2), IndexPath::XTx, 9 + n, &mut buf)));
     }
 }

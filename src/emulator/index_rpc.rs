@@ -36,11 +36,7 @@ pub(crate) fn routes() -> Router<Arc<EmulatorState>> {
     for path in IndexPath::ALL {
         router = router.route(
             &path.url_path(),
-            any(
-                move |State(state): State<Arc<EmulatorState>>, request: Request| {
-                    serve(state, path, request)
-                },
-            ),
+            any(move |State(state): State<Arc<EmulatorState>>, request: Request| serve(state, path, request)),
         );
     }
     router
@@ -51,10 +47,7 @@ async fn serve(state: Arc<EmulatorState>, path: IndexPath, request: Request) -> 
         return go_not_found();
     }
     if request.method() != Method::POST {
-        let message = format!(
-            "rpc: POST method required, received {}",
-            request.method().as_str()
-        );
+        let message = format!("rpc: POST method required, received {}", request.method().as_str());
         return go_plain_text(StatusCode::METHOD_NOT_ALLOWED, message, false);
     }
     // gorilla: the header up to the first ';', compared case-insensitively.
@@ -76,11 +69,7 @@ async fn serve(state: Arc<EmulatorState>, path: IndexPath, request: Request) -> 
     let answer = tokio::task::spawn_blocking(move || answer(&state, path, &body)).await;
     match answer {
         Ok(answer) => answer.into_response(),
-        Err(e) => go_plain_text(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("emulator handler failed: {e}"),
-            false,
-        ),
+        Err(e) => go_plain_text(StatusCode::INTERNAL_SERVER_ERROR, format!("emulator handler failed: {e}"), false),
     }
 }
 
@@ -96,32 +85,21 @@ impl IntoResponse for Answer {
         let mut response = match self.body {
             Some(body) => {
                 let mut r = Response::new(Body::from(body));
-                r.headers_mut().insert(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json; charset=utf-8"),
-                );
+                r.headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
                 r
             }
             None => Response::new(Body::empty()),
         };
         if self.executed {
-            response.headers_mut().insert(
-                header::X_CONTENT_TYPE_OPTIONS,
-                HeaderValue::from_static("nosniff"),
-            );
+            response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
         }
         response
     }
 }
 
-const METHODS: &[&str] = &[
-    "GetContainerByID",
-    "GetContainerByIndex",
-    "GetContainerRange",
-    "GetIndex",
-    "GetLastAccepted",
-    "IsAccepted",
-];
+const METHODS: &[&str] =
+    &["GetContainerByID", "GetContainerByIndex", "GetContainerRange", "GetIndex", "GetLastAccepted", "IsAccepted"];
 
 /// JSON field names of each method's argument struct (avalanchego's indexer/service.go).
 fn argument_fields(method: &str) -> &'static [&'static str] {
@@ -157,11 +135,7 @@ fn go_uint64(raw: &[u8]) -> Result<Option<u64>, ()> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return Err(());
     }
-    std::str::from_utf8(digits)
-        .map_err(|_| ())?
-        .parse()
-        .map(Some)
-        .map_err(|_| ())
+    std::str::from_utf8(digits).map_err(|_| ())?.parse().map(Some).map_err(|_| ())
 }
 
 /// avalanchego's `ids.ID.UnmarshalJSON`: a quoted CB58 string of 32 bytes; `null` keeps the value.
@@ -206,9 +180,7 @@ fn parse_args(params: Option<&RawValue>, fields: &[&str]) -> Result<Args, ()> {
 }
 
 fn error_answer(request: &RpcRequest<'_>, message: &str, executed: bool) -> Answer {
-    let body = request
-        .id
-        .map(|id| jsonrpc::error_response(Some(id), SERVER_ERROR, message, None));
+    let body = request.id.map(|id| jsonrpc::error_response(Some(id), SERVER_ERROR, message, None));
     Answer { body, executed }
 }
 
@@ -219,10 +191,7 @@ fn answer(state: &EmulatorState, path: IndexPath, body: &[u8]) -> Answer {
         // json2 answers a parse error even without an id; other failures only with one.
         let body = (code == PARSE_ERROR || request.id.is_some())
             .then(|| jsonrpc::error_response(request.id, code, &message, Some(&request)));
-        return Answer {
-            body,
-            executed: false,
-        };
+        return Answer { body, executed: false };
     }
     let method = match jsonrpc::resolve_method(&request.method, "index", METHODS) {
         Ok(method) => method,
@@ -233,11 +202,7 @@ fn answer(state: &EmulatorState, path: IndexPath, body: &[u8]) -> Answer {
     };
     let mut out = Vec::new();
     jsonrpc::start_result(&mut out);
-    let call = Call {
-        state,
-        path,
-        tip: state.container_count(path),
-    };
+    let call = Call { state, path, tip: state.container_count(path) };
     let result = match method {
         "GetContainerByID" => call.container_by_id(&args, &mut out),
         "GetContainerByIndex" => call.container_by_index(&args, &mut out),
@@ -253,10 +218,7 @@ fn answer(state: &EmulatorState, path: IndexPath, body: &[u8]) -> Answer {
                 jsonrpc::finish(&mut out, Some(id));
                 out
             });
-            Answer {
-                body,
-                executed: true,
-            }
+            Answer { body, executed: true }
         }
     }
 }
@@ -274,23 +236,10 @@ const NOT_FOUND: &str = "not found";
 
 impl Call<'_> {
     /// Writes container `index`; returns what to record in the id map.
-    fn push(
-        &self,
-        out: &mut Vec<u8>,
-        scratch: &mut Scratch,
-        index: u64,
-        encoding: Encoding,
-    ) -> (u64, u64) {
+    fn push(&self, out: &mut Vec<u8>, scratch: &mut Scratch, index: u64, encoding: Encoding) -> (u64, u64) {
         let state = self.state;
-        let raw_id = wire::push_container(
-            out,
-            scratch,
-            state.source(),
-            self.path,
-            index,
-            encoding,
-            state.utc_offset_minutes,
-        );
+        let raw_id =
+            wire::push_container(out, scratch, state.source(), self.path, index, encoding, state.utc_offset_minutes);
         (id_index::prefix(&raw_id), index)
     }
 
@@ -304,9 +253,7 @@ impl Call<'_> {
         if *raw_id == [0u8; 32] {
             return None; // ids.Empty: the zero value of a missing id.
         }
-        self.state
-            .id_index(self.path)
-            .lookup(self.state.source(), self.path, raw_id, self.tip)
+        self.state.id_index(self.path).lookup(self.state.source(), self.path, raw_id, self.tip)
     }
 
     fn last_accepted(&self, args: &Args, out: &mut Vec<u8>) -> Result<(), String> {
@@ -328,23 +275,18 @@ impl Call<'_> {
     fn container_range(&self, args: &Args, out: &mut Vec<u8>) -> Result<(), String> {
         let n = args.num_to_fetch;
         if n == 0 || n > MAX_FETCHED_BY_RANGE {
-            return Err(format!(
-                "numToFetch must be in [1,{MAX_FETCHED_BY_RANGE}] but is {n}"
-            ));
+            return Err(format!("numToFetch must be in [1,{MAX_FETCHED_BY_RANGE}] but is {n}"));
         }
         let last_accepted = self.tip.checked_sub(1).ok_or(NONE_ACCEPTED)?;
         let start = args.start_index;
         if start > last_accepted {
-            return Err(format!(
-                "start index ({start}) > last accepted index ({last_accepted})"
-            ));
+            return Err(format!("start index ({start}) > last accepted index ({last_accepted})"));
         }
         args.encoding.check()?;
         let last = start.saturating_add(n - 1).min(last_accepted);
         let source = self.state.source();
-        let total: usize = (start..=last)
-            .map(|i| wire::json_size_hint(formats::len_hint(source, self.path, i)) + 1)
-            .sum();
+        let total: usize =
+            (start..=last).map(|i| wire::json_size_hint(formats::len_hint(source, self.path, i)) + 1).sum();
         out.reserve(total + 32);
         out.extend_from_slice(b"{\"containers\":[");
         let count = last - start + 1;
@@ -381,10 +323,7 @@ impl Call<'_> {
                         })
                     })
                     .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("range worker panicked"))
-                    .collect()
+                handles.into_iter().map(|h| h.join().expect("range worker panicked")).collect()
             });
             for (k, (buf, part)) in parts.into_iter().enumerate() {
                 if k > 0 {
@@ -429,16 +368,7 @@ mod tests {
         assert_eq!(go_uint64(b"\"18446744073709551615\""), Ok(Some(u64::MAX)));
         assert_eq!(go_uint64(b"\"007\""), Ok(Some(7)));
         assert_eq!(go_uint64(b"null"), Ok(None));
-        for bad in [
-            &b"-1"[..],
-            b"1.0",
-            b"1e3",
-            b"\"+5\"",
-            b"\"\"",
-            b"true",
-            b"{}",
-            b"\"18446744073709551616\"",
-        ] {
+        for bad in [&b"-1"[..], b"1.0", b"1e3", b"\"+5\"", b"\"\"", b"true", b"{}", b"\"18446744073709551616\""] {
             assert_eq!(go_uint64(bad), Err(()), "{}", String::from_utf8_lossy(bad));
         }
     }
@@ -450,10 +380,7 @@ mod tests {
         assert_eq!(go_id(quoted.as_bytes()), Ok(Some(raw)));
         assert_eq!(go_id(b"null"), Ok(None));
         assert_eq!(go_id(cb58::encode(&raw).as_bytes()), Err(()));
-        assert_eq!(
-            go_id(format!("\"{}\"", cb58::encode(b"short")).as_bytes()),
-            Err(())
-        );
+        assert_eq!(go_id(format!("\"{}\"", cb58::encode(b"short")).as_bytes()), Err(()));
         assert_eq!(go_id(b"\"\""), Err(()));
         assert_eq!(go_id(b"\"0OIl\""), Err(()));
     }
@@ -465,10 +392,7 @@ mod timing {
 
     #[test]
     fn a_1024_container_c_block_range_is_generated_in_milliseconds() {
-        let config = crate::emulator::EmulatorConfig {
-            default_count: 100_000,
-            ..Default::default()
-        };
+        let config = crate::emulator::EmulatorConfig { default_count: 100_000, ..Default::default() };
         let state = EmulatorState::new(&config);
         let body = br#"{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":5000,"numToFetch":1024}}"#;
         let mut times = Vec::new();
@@ -479,10 +403,7 @@ mod timing {
             assert!(answer.body.unwrap().len() > 1_000_000);
         }
         times.sort();
-        println!(
-            "server side, 1024 C/block containers: median {:?}",
-            times[2]
-        );
+        println!("server side, 1024 C/block containers: median {:?}", times[2]);
         assert!(times[2] < std::time::Duration::from_secs(2), "{times:?}");
     }
 }

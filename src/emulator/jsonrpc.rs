@@ -44,11 +44,7 @@ pub(crate) struct RpcRequest<'a> {
 /// Index in `fields` of the field a JSON key sets: an exact match, else one ignoring ASCII case.
 fn field_for(fields: &[&str], key: &str) -> Option<usize> {
     let exact = fields.iter().position(|field| *field == key);
-    exact.or_else(|| {
-        fields
-            .iter()
-            .position(|field| field.eq_ignore_ascii_case(key))
-    })
+    exact.or_else(|| fields.iter().position(|field| field.eq_ignore_ascii_case(key)))
 }
 
 /// Reads the envelope. On failure, returns `(code, message)` with whatever was read before it.
@@ -69,11 +65,7 @@ pub(crate) fn decode_request(body: &[u8]) -> (RpcRequest<'_>, Option<(i64, Strin
                     Some(2) => request.params = present,
                     Some(3) => request.id = present,
                     Some(text_field) => {
-                        let slot = if text_field == 0 {
-                            &mut request.version
-                        } else {
-                            &mut request.method
-                        };
+                        let slot = if text_field == 0 { &mut request.version } else { &mut request.method };
                         if let Err(kind) = read_text(member, slot) {
                             let name = ENVELOPE[text_field];
                             wrong_type.get_or_insert_with(|| {
@@ -87,19 +79,14 @@ pub(crate) fn decode_request(body: &[u8]) -> (RpcRequest<'_>, Option<(i64, Strin
         }
         other => {
             let kind = other.word();
-            wrong_type = Some(format!(
-                "json: cannot unmarshal {kind} into Go value of type json2.serverRequest"
-            ));
+            wrong_type = Some(format!("json: cannot unmarshal {kind} into Go value of type json2.serverRequest"));
         }
     }
     if let Some(message) = wrong_type {
         return (request, Some((PARSE_ERROR, message)));
     }
     if request.version != "2.0" {
-        return (
-            request,
-            Some((INVALID_REQUEST, "jsonrpc must be 2.0".to_string())),
-        );
+        return (request, Some((INVALID_REQUEST, "jsonrpc must be 2.0".to_string())));
     }
     (request, None)
 }
@@ -119,16 +106,10 @@ fn read_text(member: &RawValue, slot: &mut String) -> Result<(), &'static str> {
 
 /// Finds which of `methods` (capitalised names such as `GetIndex`) of `service` the request's
 /// `method` names, or returns the node's error message.
-pub(crate) fn resolve_method(
-    method: &str,
-    service: &str,
-    methods: &[&'static str],
-) -> Result<&'static str, String> {
+pub(crate) fn resolve_method(method: &str, service: &str, methods: &[&'static str]) -> Result<&'static str, String> {
     let name = capitalise_after_dot(method)?;
     let mut parts = name.split('.');
-    let (Some(wanted_service), Some(wanted_method), None) =
-        (parts.next(), parts.next(), parts.next())
-    else {
+    let (Some(wanted_service), Some(wanted_method), None) = (parts.next(), parts.next(), parts.next()) else {
         return Err(format!("rpc: service/method request ill-formed: {name:?}"));
     };
     if wanted_service != service {
@@ -143,12 +124,8 @@ pub(crate) fn resolve_method(
 /// `index.getIndex` -> `index.GetIndex`; a letter that is already upper case there is refused.
 /// Names without a dot, or with nothing after it, are left alone.
 fn capitalise_after_dot(method: &str) -> Result<String, String> {
-    let Some((head, tail)) = method.split_once('.') else {
-        return Ok(method.to_string());
-    };
-    let Some(first) = tail.chars().next() else {
-        return Ok(method.to_string());
-    };
+    let Some((head, tail)) = method.split_once('.') else { return Ok(method.to_string()) };
+    let Some(first) = tail.chars().next() else { return Ok(method.to_string()) };
     if first.is_uppercase() {
         return Err("method must start with a non-uppercase letter".to_string());
     }
@@ -221,15 +198,7 @@ pub(crate) fn error_response(
         message: &'a str,
         data: Option<&'a RpcRequest<'a>>,
     }
-    let answer = Answer {
-        jsonrpc: "2.0",
-        error: Failure {
-            code,
-            message,
-            data,
-        },
-        id,
-    };
+    let answer = Answer { jsonrpc: "2.0", error: Failure { code, message, data }, id };
     let mut out = serde_json::to_vec(&answer).expect("strings and raw JSON always serialise");
     out.push(b'\n');
     out
@@ -247,14 +216,10 @@ mod tests {
 
     #[test]
     fn the_envelope_is_read_from_the_first_value() {
-        let body =
-            br#" {"JSONRPC":"2.0","Method":"index.getIndex","params":{"id":"x"},"id":[1, 2]} junk"#;
+        let body = br#" {"JSONRPC":"2.0","Method":"index.getIndex","params":{"id":"x"},"id":[1, 2]} junk"#;
         let (r, e) = decode_request(body);
         assert_eq!(e, None);
-        assert_eq!(
-            (r.version.as_str(), r.method.as_str()),
-            ("2.0", "index.getIndex")
-        );
+        assert_eq!((r.version.as_str(), r.method.as_str()), ("2.0", "index.getIndex"));
         assert_eq!(text(r.params), Some(r#"{"id":"x"}"#));
         assert_eq!(text(r.id), Some("[1, 2]"));
 
@@ -268,24 +233,15 @@ mod tests {
         let not_object = "json: cannot unmarshal array into Go value of type json2.serverRequest";
         assert_eq!(error(b"[1]"), Some((PARSE_ERROR, not_object.into())));
         assert_eq!(error(b""), Some((PARSE_ERROR, "EOF".into())));
-        assert_eq!(
-            error(b"{\"jsonrpc\":"),
-            Some((PARSE_ERROR, "unexpected EOF".into()))
-        );
-        assert_eq!(
-            error(b"{oops"),
-            Some((PARSE_ERROR, "invalid JSON at line 1 column 2".into()))
-        );
+        assert_eq!(error(b"{\"jsonrpc\":"), Some((PARSE_ERROR, "unexpected EOF".into())));
+        assert_eq!(error(b"{oops"), Some((PARSE_ERROR, "invalid JSON at line 1 column 2".into())));
 
         let (r, e) = decode_request(br#"{"jsonrpc":2,"id":5}"#);
         let message = "json: cannot unmarshal number into Go struct field serverRequest.jsonrpc of type string";
         assert_eq!(e, Some((PARSE_ERROR, message.into())));
         assert_eq!(text(r.id), Some("5"), "the id is still known");
 
-        assert_eq!(
-            error(br#"{"jsonrpc":"1.0","id":5}"#),
-            Some((INVALID_REQUEST, "jsonrpc must be 2.0".into()))
-        );
+        assert_eq!(error(br#"{"jsonrpc":"1.0","id":5}"#), Some((INVALID_REQUEST, "jsonrpc must be 2.0".into())));
         let (r, e) = decode_request(b"null");
         assert_eq!(e, Some((INVALID_REQUEST, "jsonrpc must be 2.0".into())));
         assert!(r.id.is_none());
@@ -295,34 +251,13 @@ mod tests {
     fn method_names_resolve_like_the_node() {
         let resolve = |name: &str| resolve_method(name, "index", METHODS);
         assert_eq!(resolve("index.getIndex"), Ok("GetIndex"));
-        assert_eq!(
-            resolve("index.foo"),
-            Err("rpc: can't find method \"index.Foo\"".into())
-        );
-        assert_eq!(
-            resolve("index.GetIndex"),
-            Err("method must start with a non-uppercase letter".into())
-        );
-        assert_eq!(
-            resolve("avm.getTx"),
-            Err("rpc: can't find service \"avm.GetTx\"".into())
-        );
-        assert_eq!(
-            resolve("getIndex"),
-            Err("rpc: service/method request ill-formed: \"getIndex\"".into())
-        );
-        assert_eq!(
-            resolve(""),
-            Err("rpc: service/method request ill-formed: \"\"".into())
-        );
-        assert_eq!(
-            resolve("index.a.b"),
-            Err("rpc: service/method request ill-formed: \"index.A.b\"".into())
-        );
-        assert_eq!(
-            resolve("index."),
-            Err("rpc: can't find method \"index.\"".into())
-        );
+        assert_eq!(resolve("index.foo"), Err("rpc: can't find method \"index.Foo\"".into()));
+        assert_eq!(resolve("index.GetIndex"), Err("method must start with a non-uppercase letter".into()));
+        assert_eq!(resolve("avm.getTx"), Err("rpc: can't find service \"avm.GetTx\"".into()));
+        assert_eq!(resolve("getIndex"), Err("rpc: service/method request ill-formed: \"getIndex\"".into()));
+        assert_eq!(resolve(""), Err("rpc: service/method request ill-formed: \"\"".into()));
+        assert_eq!(resolve("index.a.b"), Err("rpc: service/method request ill-formed: \"index.A.b\"".into()));
+        assert_eq!(resolve("index."), Err("rpc: can't find method \"index.\"".into()));
     }
 
     #[test]
@@ -345,10 +280,7 @@ mod tests {
             run(r#"{"INDEX":5,"other":1,"encoding":"hex"}"#),
             (Ok(()), vec![(0, "5".into()), (1, "\"hex\"".into())])
         );
-        assert_eq!(
-            run(r#"[{"index":"7"}, 3]"#),
-            (Ok(()), vec![(0, "\"7\"".into())])
-        );
+        assert_eq!(run(r#"[{"index":"7"}, 3]"#), (Ok(()), vec![(0, "\"7\"".into())]));
         assert_eq!(run("[]").0, Ok(()));
         assert_eq!(run("[null]").0, Ok(()));
         assert_eq!(run("[5]").0, Err(()));

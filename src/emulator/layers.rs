@@ -12,11 +12,7 @@ use axum::response::{IntoResponse, Response};
 use super::state::EmulatorState;
 
 /// Counts the request, then waits the configured latency before handing it on.
-pub(crate) async fn count_and_delay(
-    State(state): State<Arc<EmulatorState>>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
     state.count_request();
     let latency = state.latency();
     if !latency.is_zero() {
@@ -27,26 +23,16 @@ pub(crate) async fn count_and_delay(
 
 /// Go's `http.NotFound`: 404, `404 page not found\n`, as a node answers a path it does not serve.
 pub(crate) fn go_not_found() -> Response {
-    go_plain_text(
-        StatusCode::NOT_FOUND,
-        "404 page not found\n".to_string(),
-        true,
-    )
+    go_plain_text(StatusCode::NOT_FOUND, "404 page not found\n".to_string(), true)
 }
 
 /// A Go `text/plain; charset=utf-8` answer (`http.Error` also sets `nosniff`).
 pub(crate) fn go_plain_text(status: StatusCode, body: String, nosniff: bool) -> Response {
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     if nosniff {
-        headers.insert(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        );
+        headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     }
     response
 }

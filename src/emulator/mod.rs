@@ -108,10 +108,7 @@ fn router(state: Arc<EmulatorState>) -> Router {
         .merge(data_api::router(state.clone()))
         .merge(metrics_api::router())
         .fallback(layers::not_found)
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            layers::count_and_delay,
-        ))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
         .with_state(state)
 }
 
@@ -126,10 +123,7 @@ pub struct Emulator {
 
 impl std::fmt::Debug for Emulator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Emulator")
-            .field("url", &self.url)
-            .field("seed", &self.state.seed)
-            .finish()
+        f.debug_struct("Emulator").field("url", &self.url).field("seed", &self.state.seed).finish()
     }
 }
 
@@ -154,20 +148,11 @@ impl Emulator {
             let shutdown = async {
                 let _ = stop_rx.await;
             };
-            if let Err(e) = axum::serve(listener, app)
-                .with_graceful_shutdown(shutdown)
-                .await
-            {
+            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
                 eprintln!("avax-data emulator on {addr} stopped: {e}");
             }
         });
-        Ok(Emulator {
-            state,
-            addr,
-            url,
-            stop: Mutex::new(Some(stop_tx)),
-            task: Mutex::new(Some(task)),
-        })
+        Ok(Emulator { state, addr, url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
     }
 
     /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).
@@ -203,14 +188,8 @@ impl Emulator {
     /// The container the emulator serves at `index` of `path` and its timestamp text exactly as
     /// served; `None` past the tip.
     pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
-        (index < self.container_count(path)).then(|| {
-            world::container_in(
-                self.state.source(),
-                path,
-                index,
-                self.state.utc_offset_minutes,
-            )
-        })
+        (index < self.container_count(path))
+            .then(|| world::container_in(self.state.source(), path, index, self.state.utc_offset_minutes))
     }
 
     /// Moves the emulator clock forward by `by` (the clock page tokens expire on: 24 h after issue).

@@ -49,28 +49,19 @@ pub(crate) fn first_value(body: &[u8]) -> Result<&RawValue, String> {
         None => Err("EOF".to_string()),
         Some(Ok(value)) => Ok(value),
         Some(Err(e)) if e.is_eof() => Err("unexpected EOF".to_string()),
-        Some(Err(e)) => Err(format!(
-            "invalid JSON at line {} column {}",
-            e.line(),
-            e.column()
-        )),
+        Some(Err(e)) => Err(format!("invalid JSON at line {} column {}", e.line(), e.column())),
     }
 }
 
 /// The members of an object value in the order they appear (duplicates kept); empty for
 /// anything that is not an object.
 pub(crate) fn members(object: &RawValue) -> Vec<(String, &RawValue)> {
-    serde_json::from_str::<Members<'_>>(object.get())
-        .map(|m| m.0)
-        .unwrap_or_default()
+    serde_json::from_str::<Members<'_>>(object.get()).map(|m| m.0).unwrap_or_default()
 }
 
 /// The first element of an array value; `None` for an empty array or a non-array.
 pub(crate) fn first_element(array: &RawValue) -> Option<&RawValue> {
-    serde_json::from_str::<Vec<&RawValue>>(array.get())
-        .ok()?
-        .into_iter()
-        .next()
+    serde_json::from_str::<Vec<&RawValue>>(array.get()).ok()?.into_iter().next()
 }
 
 /// An object read member by member, in document order.
@@ -108,27 +99,18 @@ mod tests {
 
     #[test]
     fn only_the_first_value_is_read() {
-        assert_eq!(
-            first_value(b" {\"a\": [1, 2]} trailing junk")
-                .unwrap()
-                .get(),
-            "{\"a\": [1, 2]}"
-        );
+        assert_eq!(first_value(b" {\"a\": [1, 2]} trailing junk").unwrap().get(), "{\"a\": [1, 2]}");
         assert_eq!(first_value(b"7 8").unwrap().get(), "7");
         assert_eq!(first_value(b"").unwrap_err(), "EOF");
         assert_eq!(first_value(b" \n").unwrap_err(), "EOF");
         assert_eq!(first_value(b"{\"a\":").unwrap_err(), "unexpected EOF");
-        assert_eq!(
-            first_value(b"{oops").unwrap_err(),
-            "invalid JSON at line 1 column 2"
-        );
+        assert_eq!(first_value(b"{oops").unwrap_err(), "invalid JSON at line 1 column 2");
     }
 
     #[test]
     fn kinds_follow_the_first_character() {
-        let kinds: Vec<Kind> = ["{}", "[]", "\"x\"", "null", "true", "false", "-1.5e3"]
-            .map(|t| Kind::of(raw(t)))
-            .into();
+        let kinds: Vec<Kind> =
+            ["{}", "[]", "\"x\"", "null", "true", "false", "-1.5e3"].map(|t| Kind::of(raw(t))).into();
         use Kind::*;
         assert_eq!(kinds, [Object, Array, String, Null, Bool, Bool, Number]);
         assert_eq!(Kind::Array.word(), "array");
@@ -136,23 +118,11 @@ mod tests {
 
     #[test]
     fn members_keep_order_duplicates_and_raw_text() {
-        let got: Vec<(String, &str)> = members(raw(r#"{"b": [1, 2], "a\u0041":"x", "b":null}"#))
-            .into_iter()
-            .map(|(k, v)| (k, v.get()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("b".into(), "[1, 2]"),
-                ("aA".into(), "\"x\""),
-                ("b".into(), "null")
-            ]
-        );
+        let got: Vec<(String, &str)> =
+            members(raw(r#"{"b": [1, 2], "a\u0041":"x", "b":null}"#)).into_iter().map(|(k, v)| (k, v.get())).collect();
+        assert_eq!(got, [("b".into(), "[1, 2]"), ("aA".into(), "\"x\""), ("b".into(), "null")]);
         assert!(members(raw("[1]")).is_empty());
-        assert_eq!(
-            first_element(raw("[ {\"k\":1}, 2]")).map(RawValue::get),
-            Some("{\"k\":1}")
-        );
+        assert_eq!(first_element(raw("[ {\"k\":1}, 2]")).map(RawValue::get), Some("{\"k\":1}"));
         assert!(first_element(raw("[]")).is_none());
         assert!(first_element(raw("{}")).is_none());
     }

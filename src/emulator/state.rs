@@ -41,20 +41,9 @@ pub(crate) struct EmulatorState {
 
 impl EmulatorState {
     pub(crate) fn new(config: &EmulatorConfig) -> Self {
-        let base_counts = IndexPath::ALL.map(|p| {
-            AtomicU64::new(
-                config
-                    .containers
-                    .get(&p)
-                    .copied()
-                    .unwrap_or(config.default_count),
-            )
-        });
-        let tip_rate = if config.tip_rate.is_finite() && config.tip_rate > 0.0 {
-            config.tip_rate
-        } else {
-            0.0
-        };
+        let base_counts =
+            IndexPath::ALL.map(|p| AtomicU64::new(config.containers.get(&p).copied().unwrap_or(config.default_count)));
+        let tip_rate = if config.tip_rate.is_finite() && config.tip_rate > 0.0 { config.tip_rate } else { 0.0 };
         EmulatorState {
             seed: config.seed,
             utc_offset_minutes: config.utc_offset_minutes,
@@ -79,9 +68,7 @@ impl EmulatorState {
 
     /// Containers accepted so far on `path`.
     pub(crate) fn container_count(&self, path: IndexPath) -> u64 {
-        self.base_counts[slot(path)]
-            .load(Ordering::Acquire)
-            .saturating_add(self.grown())
+        self.base_counts[slot(path)].load(Ordering::Acquire).saturating_add(self.grown())
     }
 
     /// Accepts `n` more containers on `path`; returns the new count.
@@ -90,8 +77,7 @@ impl EmulatorState {
         let mut current = counter.load(Ordering::Acquire);
         loop {
             let next = current.saturating_add(n);
-            match counter.compare_exchange_weak(current, next, Ordering::AcqRel, Ordering::Acquire)
-            {
+            match counter.compare_exchange_weak(current, next, Ordering::AcqRel, Ordering::Acquire) {
                 Ok(_) => return next.saturating_add(self.grown()),
                 Err(seen) => current = seen,
             }
@@ -121,8 +107,7 @@ impl EmulatorState {
     }
 
     pub(crate) fn set_latency(&self, latency: Duration) {
-        self.latency_ns
-            .store(duration_ns(latency), Ordering::Release);
+        self.latency_ns.store(duration_ns(latency), Ordering::Release);
     }
 
     /// Counts one request; returns the new total.

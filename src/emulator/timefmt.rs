@@ -26,13 +26,7 @@ pub fn push_rfc3339_nano(out: &mut String, unix_ns: i64, offset_minutes: i32) {
     let nanos = local.rem_euclid(NS_PER_SEC);
     let (year, month, day) = civil_from_days(secs.div_euclid(86_400));
     let sod = secs.rem_euclid(86_400);
-    let _ = write!(
-        out,
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
-        sod / 3600,
-        sod / 60 % 60,
-        sod % 60
-    );
+    let _ = write!(out, "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}", sod / 3600, sod / 60 % 60, sod % 60);
     if nanos != 0 {
         let mut digits = format!("{nanos:09}");
         while digits.ends_with('0') {
@@ -66,31 +60,17 @@ mod tests {
     #[test]
     fn matches_the_real_node_examples() {
         // 2021-04-02T15:34:00.262979-07:00 == 1_617_402_840_262_979_000 ns
-        assert_eq!(
-            rfc3339_nano(1_617_402_840_262_979_000, -7 * 60),
-            "2021-04-02T15:34:00.262979-07:00"
-        );
-        assert_eq!(
-            rfc3339_nano(1_635_986_575_016_434_140, 0),
-            "2021-11-04T00:42:55.01643414Z"
-        );
-        assert_eq!(
-            rfc3339_nano(1_600_646_400_000_000_000, 0),
-            "2020-09-21T00:00:00Z"
-        );
-        assert_eq!(
-            rfc3339_nano(1_600_646_400_000_000_001, 330),
-            "2020-09-21T05:30:00.000000001+05:30"
-        );
+        assert_eq!(rfc3339_nano(1_617_402_840_262_979_000, -7 * 60), "2021-04-02T15:34:00.262979-07:00");
+        assert_eq!(rfc3339_nano(1_635_986_575_016_434_140, 0), "2021-11-04T00:42:55.01643414Z");
+        assert_eq!(rfc3339_nano(1_600_646_400_000_000_000, 0), "2020-09-21T00:00:00Z");
+        assert_eq!(rfc3339_nano(1_600_646_400_000_000_001, 330), "2020-09-21T05:30:00.000000001+05:30");
     }
 
     #[test]
     fn agrees_with_chrono_over_many_instants() {
         let mut ns: i64 = 0;
         for k in 0..20_000i64 {
-            ns = ns
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407 + k);
+            ns = ns.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407 + k);
             let t = ns.rem_euclid(4_000_000_000 * NS_PER_SEC);
             for offset in [0, -420, 60, 345, -720, 840] {
                 let text = rfc3339_nano(t, offset);
@@ -99,11 +79,7 @@ mod tests {
                 let zone = FixedOffset::east_opt(offset * 60).unwrap();
                 assert_eq!(parsed.offset(), &zone, "{text}");
                 let date = DateTime::from_timestamp_nanos(t).with_timezone(&zone);
-                assert_eq!(
-                    &text[..19],
-                    date.format("%Y-%m-%dT%H:%M:%S").to_string(),
-                    "{text}"
-                );
+                assert_eq!(&text[..19], date.format("%Y-%m-%dT%H:%M:%S").to_string(), "{text}");
             }
         }
     }

@@ -102,11 +102,7 @@ pub(crate) fn push_container(
     }
     out.extend_from_slice(b"\",\"timestamp\":\"");
     scratch.text.clear();
-    timefmt::push_rfc3339_nano(
-        &mut scratch.text,
-        formats::timestamp_ns(source, path, index),
-        utc_offset_minutes,
-    );
+    timefmt::push_rfc3339_nano(&mut scratch.text, formats::timestamp_ns(source, path, index), utc_offset_minutes);
     out.extend_from_slice(scratch.text.as_bytes());
     out.extend_from_slice(b"\",\"encoding\":\"");
     out.extend_from_slice(encoding.name().as_bytes());
@@ -140,16 +136,10 @@ mod tests {
                 assert_eq!(written, c.to_wire_json(&ts));
                 // Field order as the node marshals it.
                 let text = String::from_utf8(out).unwrap();
-                let order: Vec<usize> = [
-                    "\"id\"",
-                    "\"bytes\"",
-                    "\"timestamp\"",
-                    "\"encoding\"",
-                    "\"index\"",
-                ]
-                .iter()
-                .map(|k| text.find(k).unwrap())
-                .collect();
+                let order: Vec<usize> = ["\"id\"", "\"bytes\"", "\"timestamp\"", "\"encoding\"", "\"index\""]
+                    .iter()
+                    .map(|k| text.find(k).unwrap())
+                    .collect();
                 assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
             }
         }

@@ -51,13 +51,7 @@ pub fn profile(path: IndexPath) -> PathProfile {
         IndexPath::XBlock => (200, 1500, 600, 5 * SEC / 2, 0x58_2f_62_6c_6f_63_6b),
         IndexPath::XVtx => (200, 1500, 60, 4 * SEC, 0x58_2f_76_74_78),
     };
-    PathProfile {
-        min_len,
-        max_len,
-        genesis_ns: GENESIS_UNIX_NS + offset_s * SEC,
-        step_ns,
-        tag,
-    }
+    PathProfile { min_len, max_len, genesis_ns: GENESIS_UNIX_NS + offset_s * SEC, step_ns, tag }
 }
 
 fn splitmix64(mut z: u64) -> u64 {
@@ -87,9 +81,7 @@ pub fn timestamp_ns(seed: u64, path: IndexPath, index: u64) -> i64 {
     let p = profile(path);
     let jitter = (derive(seed, p.tag, index, PURPOSE_TIME) % p.step_ns as u64) as i64;
     let index = i64::try_from(index).unwrap_or(i64::MAX);
-    p.genesis_ns
-        .saturating_add(index.saturating_mul(p.step_ns))
-        .saturating_add(jitter)
+    p.genesis_ns.saturating_add(index.saturating_mul(p.step_ns)).saturating_add(jitter)
 }
 
 /// Writes the bytes of container `index` into `buf` (cleared first; its allocation is reused).
@@ -120,41 +112,17 @@ pub const DEFAULT_DATA_BLOCKS: u64 = 5_000;
 /// Container `index` of `path` in the world of `seed` with the default Data API size, and its
 /// timestamp exactly as the node serves it (RFC3339Nano in a zone `utc_offset_minutes` east of
 /// UTC). For another `data_blocks_per_chain` use [`container_in`].
-pub fn container(
-    seed: u64,
-    path: IndexPath,
-    index: u64,
-    utc_offset_minutes: i32,
-) -> (Container, String) {
-    container_in(
-        Source::new(seed, DEFAULT_DATA_BLOCKS),
-        path,
-        index,
-        utc_offset_minutes,
-    )
+pub fn container(seed: u64, path: IndexPath, index: u64, utc_offset_minutes: i32) -> (Container, String) {
+    container_in(Source::new(seed, DEFAULT_DATA_BLOCKS), path, index, utc_offset_minutes)
 }
 
 /// Container `index` of `path` in the world of `source`, and its timestamp as the node serves it.
-pub fn container_in(
-    source: Source,
-    path: IndexPath,
-    index: u64,
-    utc_offset_minutes: i32,
-) -> (Container, String) {
+pub fn container_in(source: Source, path: IndexPath, index: u64, utc_offset_minutes: i32) -> (Container, String) {
     let mut bytes = Vec::new();
     let raw = formats::fill(source, path, index, &mut bytes);
     let timestamp_ns = formats::timestamp_ns(source, path, index);
-    let container = Container {
-        id: cb58::encode(&raw),
-        bytes,
-        timestamp_ns,
-        index,
-        encoding: "hex".to_string(),
-    };
-    (
-        container,
-        timefmt::rfc3339_nano(timestamp_ns, utc_offset_minutes),
-    )
+    let container = Container { id: cb58::encode(&raw), bytes, timestamp_ns, index, encoding: "hex".to_string() };
+    (container, timefmt::rfc3339_nano(timestamp_ns, utc_offset_minutes))
 }
 
 #[cfg(test)]
@@ -174,21 +142,14 @@ mod tests {
 
     #[test]
     fn id_is_cb58_of_sha256_of_bytes_and_sizes_fit_the_path() {
-        for path in IndexPath::ALL
-            .into_iter()
-            .filter(|&p| p != IndexPath::CBlock)
-        {
+        for path in IndexPath::ALL.into_iter().filter(|&p| p != IndexPath::CBlock) {
             let p = profile(path);
             let mut lens = Vec::new();
             for i in 0..300 {
                 let (c, _) = container(1, path, i, 0);
                 assert_eq!(c.id, cb58::container_id(&c.bytes));
                 assert_eq!(c.index, i);
-                assert!(
-                    (p.min_len..=p.max_len).contains(&c.bytes.len()),
-                    "{path} {}",
-                    c.bytes.len()
-                );
+                assert!((p.min_len..=p.max_len).contains(&c.bytes.len()), "{path} {}", c.bytes.len());
                 assert_eq!(&c.bytes[..2], &[0, 0]);
                 lens.push(c.bytes.len());
             }
@@ -212,10 +173,7 @@ mod tests {
             assert!(with_fraction > 4_900);
         }
         let first = timestamp_ns(3, IndexPath::PBlock, 0);
-        assert!(
-            (GENESIS_UNIX_NS..GENESIS_UNIX_NS + 3 * SEC).contains(&first),
-            "{first}"
-        );
+        assert!((GENESIS_UNIX_NS..GENESIS_UNIX_NS + 3 * SEC).contains(&first), "{first}");
     }
 
     #[test]
@@ -225,10 +183,7 @@ mod tests {
         let parsed = crate::index::container::parse_timestamp_ns(&text).unwrap();
         assert_eq!(parsed, c.timestamp_ns);
         let (_, utc) = container(5, IndexPath::XTx, 10, 0);
-        assert!(
-            utc.ends_with('Z') && utc.starts_with("2020-09-21T"),
-            "{utc}"
-        );
+        assert!(utc.ends_with('Z') && utc.starts_with("2020-09-21T"), "{utc}");
     }
 
     #[test]

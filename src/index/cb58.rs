@@ -71,9 +71,7 @@ impl std::fmt::Display for HexError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             HexError::Malformed(m) => write!(f, "malformed hex: {m}"),
-            HexError::TooShort(n) => {
-                write!(f, "{n} bytes is too short to hold the 4-byte checksum")
-            }
+            HexError::TooShort(n) => write!(f, "{n} bytes is too short to hold the 4-byte checksum"),
             HexError::ChecksumMismatch { expected, found } => write!(
                 f,
                 "checksum mismatch: bytes hash to {} but the checksum says {}",
@@ -160,17 +158,8 @@ mod tests {
             decode_hex_with_checksum(&bad),
             Err(HexError::ChecksumMismatch { .. })
         ));
-        assert!(matches!(
-            decode_hex_with_checksum("abcd"),
-            Err(HexError::Malformed(_))
-        ));
-        assert!(matches!(
-            decode_hex_with_checksum("0x0102"),
-            Err(HexError::TooShort(2))
-        ));
-        assert!(matches!(
-            decode_hex_with_checksum("0xzz"),
-            Err(HexError::Malformed(_))
-        ));
+        assert!(matches!(decode_hex_with_checksum("abcd"), Err(HexError::Malformed(_))));
+        assert!(matches!(decode_hex_with_checksum("0x0102"), Err(HexError::TooShort(2))));
+        assert!(matches!(decode_hex_with_checksum("0xzz"), Err(HexError::Malformed(_))));
     }
 }

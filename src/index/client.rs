@@ -28,11 +28,7 @@ pub struct IndexClientOptions {
 
 impl Default for IndexClientOptions {
     fn default() -> Self {
-        IndexClientOptions {
-            transport: TransportConfig::default(),
-            verify: Verify::default(),
-            concurrency: 4,
-        }
+        IndexClientOptions { transport: TransportConfig::default(), verify: Verify::default(), concurrency: 4 }
     }
 }
 
@@ -90,10 +86,7 @@ impl IndexClient {
 
     /// A handle on one index path.
     pub fn chain(&self, path: IndexPath) -> ChainClient {
-        ChainClient {
-            inner: self.inner.clone(),
-            path,
-        }
+        ChainClient { inner: self.inner.clone(), path }
     }
 }
 
@@ -106,13 +99,9 @@ pub struct ChainClient {
 
 /// Checks that `id` is a CB58 container id before it is sent.
 pub fn validate_id(id: &str) -> Result<()> {
-    cb58::decode_id(id).map(|_| ()).map_err(|e| {
-        Error::invalid(
-            "id",
-            format!("{id:?}"),
-            format!("a CB58 container id (32 bytes and a checksum); this one is {e}"),
-        )
-    })
+    cb58::decode_id(id)
+        .map(|_| ())
+        .map_err(|e| Error::invalid("id", format!("{id:?}"), format!("a CB58 container id (32 bytes and a checksum); this one is {e}")))
 }
 
 impl ChainClient {
@@ -127,74 +116,43 @@ impl ChainClient {
     }
 
     /// Sends one call and returns the raw body and the URL it went to.
-    async fn call(
-        &self,
-        method: &str,
-        params: serde_json::Value,
-    ) -> Result<(bytes::Bytes, String)> {
+    async fn call(&self, method: &str, params: serde_json::Value) -> Result<(bytes::Bytes, String)> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(Error::Closed);
         }
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let body = rpc::request_body(id, method, params);
-        match self
-            .inner
-            .transport
-            .post_json(&self.path.url_path(), body.into())
-            .await
-        {
+        match self.inner.transport.post_json(&self.path.url_path(), body.into()).await {
             Ok(reply) => Ok((reply.body, reply.url)),
-            Err(Error::Http {
-                status: 404,
-                url,
-                body,
-                ..
-            }) => Err(Error::IndexDisabled { url, body }),
+            Err(Error::Http { status: 404, url, body, .. }) => Err(Error::IndexDisabled { url, body }),
             Err(e) => Err(e),
         }
     }
 
     fn decode(&self, wire: &WireContainer<'_>, url: &str) -> Result<Container> {
         wire.decode(self.inner.verify).map_err(|e| match e {
-            ContainerError::Decode(message) => Error::Decode {
-                message,
-                url: url.to_string(),
-                body: String::new(),
-            },
-            ContainerError::Integrity(message) => Error::Integrity {
-                message,
-                url: url.to_string(),
-            },
+            ContainerError::Decode(message) => Error::Decode { message, url: url.to_string(), body: String::new() },
+            ContainerError::Integrity(message) => Error::Integrity { message, url: url.to_string() },
         })
     }
 
     async fn one_container(&self, method: &str, params: serde_json::Value) -> Result<Container> {
         let (body, url) = self.call(method, params).await?;
-        let wire: WireContainer =
-            rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
+        let wire: WireContainer = rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
         self.decode(&wire, &url)
     }
 
     /// `index.getLastAccepted`.
     pub async fn last_accepted(&self) -> Result<Container> {
-        self.one_container("index.getLastAccepted", json!({"encoding": "hex"}))
-            .await
+        self.one_container("index.getLastAccepted", json!({"encoding": "hex"})).await
     }
 
     /// `index.getContainerByIndex`.
     pub async fn container_by_index(&self, index: u64) -> Result<Container> {
-        let c = self
-            .one_container(
-                "index.getContainerByIndex",
-                json!({"index": index, "encoding": "hex"}),
-            )
-            .await?;
+        let c = self.one_container("index.getContainerByIndex", json!({"index": index, "encoding": "hex"})).await?;
         if c.index != index {
             return Err(Error::Integrity {
-                message: format!(
-                    "asked for container {index}, the node answered with container {}",
-                    c.index
-                ),
+                message: format!("asked for container {index}, the node answered with container {}", c.index),
                 url: self.inner.transport.base_url().to_string(),
             });
         }
@@ -204,18 +162,10 @@ impl ChainClient {
     /// `index.getContainerByID`.
     pub async fn container_by_id(&self, id: &str) -> Result<Container> {
         validate_id(id)?;
-        let c = self
-            .one_container(
-                "index.getContainerByID",
-                json!({"id": id, "encoding": "hex"}),
-            )
-            .await?;
+        let c = self.one_container("index.getContainerByID", json!({"id": id, "encoding": "hex"})).await?;
         if c.id != id {
             return Err(Error::Integrity {
-                message: format!(
-                    "asked for container {id}, the node answered with container {}",
-                    c.id
-                ),
+                message: format!("asked for container {id}, the node answered with container {}", c.id),
                 url: self.inner.transport.base_url().to_string(),
             });
         }
@@ -226,31 +176,17 @@ impl ChainClient {
     /// (0 is answered locally). Fewer come back when the range runs past the tip.
     pub async fn container_range(&self, start: u64, count: u64) -> Result<Vec<Container>> {
         if count > MAX_RANGE {
-            return Err(Error::invalid(
-                "count",
-                count,
-                format!("an integer in [0, {MAX_RANGE}] (one getContainerRange call)"),
-            ));
+            return Err(Error::invalid("count", count, format!("an integer in [0, {MAX_RANGE}] (one getContainerRange call)")));
         }
         if count == 0 {
             return Ok(Vec::new());
         }
         let method = "index.getContainerRange";
-        let (body, url) = self
-            .call(
-                method,
-                json!({"startIndex": start, "numToFetch": count, "encoding": "hex"}),
-            )
-            .await?;
-        let wires = rpc::parse_response::<RangeResult>(&body, method, &url)?
-            .unwrap_or_default()
-            .0;
+        let (body, url) = self.call(method, json!({"startIndex": start, "numToFetch": count, "encoding": "hex"})).await?;
+        let wires = rpc::parse_response::<RangeResult>(&body, method, &url)?.unwrap_or_default().0;
         if wires.len() as u64 > count {
             return Err(Error::Integrity {
-                message: format!(
-                    "asked for {count} containers from {start}, the node sent {}",
-                    wires.len()
-                ),
+                message: format!("asked for {count} containers from {start}, the node sent {}", wires.len()),
                 url,
             });
         }
@@ -260,10 +196,7 @@ impl ChainClient {
             let expected = start + k as u64;
             if c.index != expected {
                 return Err(Error::Integrity {
-                    message: format!(
-                        "range from {start}: position {k} holds container {} instead of {expected}",
-                        c.index
-                    ),
+                    message: format!("range from {start}: position {k} holds container {} instead of {expected}", c.index),
                     url,
                 });
             }
@@ -276,27 +209,17 @@ impl ChainClient {
     pub async fn index_of(&self, id: &str) -> Result<u64> {
         validate_id(id)?;
         let method = "index.getIndex";
-        let (body, url) = self
-            .call(method, json!({"id": id, "encoding": "hex"}))
-            .await?;
-        let result: IndexResult =
-            rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
-        result.index.value().map_err(|message| Error::Decode {
-            message,
-            url,
-            body: rpc::snippet(&body),
-        })
+        let (body, url) = self.call(method, json!({"id": id, "encoding": "hex"})).await?;
+        let result: IndexResult = rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
+        result.index.value().map_err(|message| Error::Decode { message, url, body: rpc::snippet(&body) })
     }
 
     /// `index.isAccepted` (an unknown id is `false`, not an error).
     pub async fn is_accepted(&self, id: &str) -> Result<bool> {
         validate_id(id)?;
         let method = "index.isAccepted";
-        let (body, url) = self
-            .call(method, json!({"id": id, "encoding": "hex"}))
-            .await?;
-        let result: IsAcceptedResult =
-            rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
+        let (body, url) = self.call(method, json!({"id": id, "encoding": "hex"})).await?;
+        let result: IsAcceptedResult = rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
         Ok(result.is_accepted)
     }
 
@@ -304,19 +227,12 @@ impl ChainClient {
     pub async fn tip(&self) -> Result<Option<u64>> {
         match self.last_accepted().await {
             Ok(c) => Ok(Some(c.index)),
-            Err(Error::Rpc {
-                kind: RpcErrorKind::EmptyIndex,
-                ..
-            }) => Ok(None),
+            Err(Error::Rpc { kind: RpcErrorKind::EmptyIndex, .. }) => Ok(None),
             Err(e) => Err(e),
         }
     }
 }
 
 fn null_result(method: &str, url: &str) -> Error {
-    Error::Decode {
-        message: format!("{method} answered with a null result"),
-        url: url.to_string(),
-        body: String::new(),
-    }
+    Error::Decode { message: format!("{method} answered with a null result"), url: url.to_string(), body: String::new() }
 }

@@ -36,9 +36,7 @@ impl U64Field<'_> {
     pub fn value(&self) -> Result<u64, String> {
         match self {
             U64Field::Number(n) => Ok(*n),
-            U64Field::Text(t) => t
-                .parse()
-                .map_err(|_| format!("{t:?} is not an unsigned 64-bit integer")),
+            U64Field::Text(t) => t.parse().map_err(|_| format!("{t:?} is not an unsigned 64-bit integer")),
         }
     }
 }
@@ -73,9 +71,7 @@ pub struct Verify {
 
 impl Default for Verify {
     fn default() -> Self {
-        Verify {
-            id_is_sha256_of_bytes: true,
-        }
+        Verify { id_is_sha256_of_bytes: true }
     }
 }
 
@@ -90,8 +86,7 @@ pub enum ContainerError {
 
 /// Parses an RFC 3339 timestamp (any offset, up to nanoseconds) into UTC nanoseconds.
 pub fn parse_timestamp_ns(text: &str) -> Result<i64, String> {
-    let parsed = DateTime::parse_from_rfc3339(text)
-        .map_err(|e| format!("timestamp {text:?} is not RFC 3339: {e}"))?;
+    let parsed = DateTime::parse_from_rfc3339(text).map_err(|e| format!("timestamp {text:?} is not RFC 3339: {e}"))?;
     parsed
         .timestamp_nanos_opt()
         .ok_or_else(|| format!("timestamp {text:?} is outside the range of nanosecond timestamps"))
@@ -100,10 +95,7 @@ pub fn parse_timestamp_ns(text: &str) -> Result<i64, String> {
 impl WireContainer<'_> {
     /// Decodes, verifies the checksum (and the id if asked) and converts to a [`Container`].
     pub fn decode(&self, verify: Verify) -> Result<Container, ContainerError> {
-        let index = self
-            .index
-            .value()
-            .map_err(|e| ContainerError::Decode(format!("index: {e}")))?;
+        let index = self.index.value().map_err(|e| ContainerError::Decode(format!("index: {e}")))?;
         let encoding = self.encoding.as_deref().unwrap_or("hex");
         if encoding != "hex" {
             return Err(ContainerError::Decode(format!(
@@ -114,13 +106,10 @@ impl WireContainer<'_> {
             cb58::HexError::ChecksumMismatch { .. } => {
                 ContainerError::Integrity(format!("container {index} ({}): bytes {e}", self.id))
             }
-            other => {
-                ContainerError::Decode(format!("container {index} ({}): bytes: {other}", self.id))
-            }
+            other => ContainerError::Decode(format!("container {index} ({}): bytes: {other}", self.id)),
         })?;
-        let raw_id = cb58::decode_id(&self.id).map_err(|e| {
-            ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id))
-        })?;
+        let raw_id = cb58::decode_id(&self.id)
+            .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
         if verify.id_is_sha256_of_bytes && raw_id != digest {
             return Err(ContainerError::Integrity(format!(
                 "container {index}: id {} is not cb58(sha256(bytes)) = {}",
@@ -130,13 +119,7 @@ impl WireContainer<'_> {
         }
         let timestamp_ns = parse_timestamp_ns(&self.timestamp)
             .map_err(|e| ContainerError::Decode(format!("container {index}: {e}")))?;
-        Ok(Container {
-            id: self.id.to_string(),
-            bytes,
-            timestamp_ns,
-            index,
-            encoding: encoding.to_string(),
-        })
+        Ok(Container { id: self.id.to_string(), bytes, timestamp_ns, index, encoding: encoding.to_string() })
     }
 }
 
@@ -158,11 +141,8 @@ mod tests {
     use super::*;
 
     fn fixtures() -> serde_json::Value {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/real_containers.json"
-        ))
-        .unwrap();
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_containers.json"))
+            .unwrap();
         serde_json::from_str(&text).unwrap()
     }
 
@@ -174,14 +154,8 @@ mod tests {
             let wire: WireContainer = serde_json::from_str(&text).unwrap();
             let c = wire.decode(Verify::default()).unwrap();
             assert_eq!(c.bytes.len() as u64, fixture["length"].as_u64().unwrap());
-            assert_eq!(
-                hex::encode(cb58::checksum(&c.bytes)),
-                fixture["checksum"].as_str().unwrap()
-            );
-            assert_eq!(
-                cb58::container_id(&c.bytes),
-                fixture["id"].as_str().unwrap()
-            );
+            assert_eq!(hex::encode(cb58::checksum(&c.bytes)), fixture["checksum"].as_str().unwrap());
+            assert_eq!(cb58::container_id(&c.bytes), fixture["id"].as_str().unwrap());
             assert_eq!(c.index.to_string(), fixture["index"].as_str().unwrap());
         }
     }
@@ -189,14 +163,8 @@ mod tests {
     #[test]
     fn real_timestamps_keep_nanoseconds_and_offsets() {
         // 2021-04-02T15:34:00.262979-07:00 == 2021-04-02T22:34:00.262979Z
-        assert_eq!(
-            parse_timestamp_ns("2021-04-02T15:34:00.262979-07:00").unwrap(),
-            1_617_402_840_262_979_000
-        );
-        assert_eq!(
-            parse_timestamp_ns("2021-11-04T00:42:55.01643414Z").unwrap(),
-            1_635_986_575_016_434_140
-        );
+        assert_eq!(parse_timestamp_ns("2021-04-02T15:34:00.262979-07:00").unwrap(), 1_617_402_840_262_979_000);
+        assert_eq!(parse_timestamp_ns("2021-11-04T00:42:55.01643414Z").unwrap(), 1_635_986_575_016_434_140);
         assert!(parse_timestamp_ns("2021-11-04 00:42").is_err());
     }
 
@@ -209,29 +177,16 @@ mod tests {
         let replacement = if &bytes[10..12] == "00" { "01" } else { "00" };
         flipped["bytes"] = format!("{}{}{}", &bytes[..10], replacement, &bytes[12..]).into();
         let text = flipped.to_string();
-        let err = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default())
-            .unwrap_err();
-        assert!(
-            matches!(err, ContainerError::Integrity(ref m) if m.contains("checksum mismatch")),
-            "{err:?}"
-        );
+        let err = serde_json::from_str::<WireContainer>(&text).unwrap().decode(Verify::default()).unwrap_err();
+        assert!(matches!(err, ContainerError::Integrity(ref m) if m.contains("checksum mismatch")), "{err:?}");
 
         let mut other_id = fixture.clone();
         other_id["id"] = doc["containers"][0]["id"].clone();
         let text = other_id.to_string();
         let wire = serde_json::from_str::<WireContainer>(&text).unwrap();
         let err = wire.decode(Verify::default()).unwrap_err();
-        assert!(
-            matches!(err, ContainerError::Integrity(ref m) if m.contains("is not cb58(sha256(bytes))")),
-            "{err:?}"
-        );
-        assert!(wire
-            .decode(Verify {
-                id_is_sha256_of_bytes: false
-            })
-            .is_ok());
+        assert!(matches!(err, ContainerError::Integrity(ref m) if m.contains("is not cb58(sha256(bytes))")), "{err:?}");
+        assert!(wire.decode(Verify { id_is_sha256_of_bytes: false }).is_ok());
     }
 
     #[test]
@@ -240,20 +195,11 @@ mod tests {
         let mut numeric = doc["containers"][1].clone();
         numeric["index"] = serde_json::json!(1);
         let text = numeric.to_string();
-        let c = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default())
-            .unwrap();
+        let c = serde_json::from_str::<WireContainer>(&text).unwrap().decode(Verify::default()).unwrap();
         assert_eq!(c.index, 1);
         numeric["index"] = serde_json::json!("x1");
         let text = numeric.to_string();
-        let err = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default())
-            .unwrap_err();
-        assert!(
-            matches!(err, ContainerError::Decode(ref m) if m.contains("\"x1\" is not an unsigned")),
-            "{err:?}"
-        );
+        let err = serde_json::from_str::<WireContainer>(&text).unwrap().decode(Verify::default()).unwrap_err();
+        assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("\"x1\" is not an unsigned")), "{err:?}");
     }
 }

@@ -7,7 +7,7 @@ pub mod path;
 pub mod range;
 pub mod rpc;
 
-pub use client::{ChainClient, IndexClient, IndexClientOptions, MAX_RANGE};
 pub use container::{Container, Verify};
 pub use path::IndexPath;
+pub use client::{ChainClient, IndexClient, IndexClientOptions, MAX_RANGE};
 pub use range::{FollowSpec, RangeSpec};

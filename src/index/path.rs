@@ -19,13 +19,8 @@ pub enum IndexPath {
 
 impl IndexPath {
     /// All five, in a fixed order.
-    pub const ALL: [IndexPath; 5] = [
-        IndexPath::CBlock,
-        IndexPath::PBlock,
-        IndexPath::XTx,
-        IndexPath::XBlock,
-        IndexPath::XVtx,
-    ];
+    pub const ALL: [IndexPath; 5] =
+        [IndexPath::CBlock, IndexPath::PBlock, IndexPath::XTx, IndexPath::XBlock, IndexPath::XVtx];
 
     /// The short name, e.g. `C/block`.
     pub fn as_str(self) -> &'static str {
@@ -45,10 +40,7 @@ impl IndexPath {
 
     /// Parses `C/block`, `/ext/index/C/block`, `c/block` (case of the chain letter is free).
     pub fn parse(text: &str) -> Result<Self> {
-        let short = text
-            .trim()
-            .trim_start_matches("/ext/index/")
-            .trim_matches('/');
+        let short = text.trim().trim_start_matches("/ext/index/").trim_matches('/');
         let mut parts = short.splitn(2, '/');
         let chain = parts.next().unwrap_or("").to_ascii_uppercase();
         let kind = parts.next().unwrap_or("").to_ascii_lowercase();
@@ -88,9 +80,6 @@ mod tests {
         }
         assert_eq!(IndexPath::parse("c/block").unwrap(), IndexPath::CBlock);
         let err = IndexPath::parse("Y/tx").unwrap_err().to_string();
-        assert!(
-            err.contains("path=\"Y/tx\"") && err.contains("'X/vtx'"),
-            "{err}"
-        );
+        assert!(err.contains("path=\"Y/tx\"") && err.contains("'X/vtx'"), "{err}");
     }
 }

@@ -39,21 +39,12 @@ pub fn plan(start: u64, end: u64, chunk: u64) -> impl Iterator<Item = (u64, u64)
 }
 
 fn is_past_tip(err: &Error) -> bool {
-    matches!(
-        err,
-        Error::Rpc {
-            kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex,
-            ..
-        }
-    )
+    matches!(err, Error::Rpc { kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex, .. })
 }
 
 /// Walks a range: yields batches in index order, without gaps or repeats. Ends at `end`, at the
 /// tip (a short batch, or a call past the tip), or after delivering the first error.
-pub fn walk(
-    chain: ChainClient,
-    spec: RangeSpec,
-) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+pub fn walk(chain: ChainClient, spec: RangeSpec) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
     let resolve = async move {
         let end = match spec.end {
             Some(end) => end,
@@ -62,19 +53,10 @@ pub fn walk(
                 None => spec.start,
             },
         };
-        let calls = ordered_chunks(
-            plan(spec.start, end, spec.chunk),
-            spec.concurrency,
-            move |(start, count)| {
-                let chain = chain.clone();
-                Spawned::new(async move {
-                    chain
-                        .container_range(start, count)
-                        .await
-                        .map(|batch| (count, batch))
-                })
-            },
-        );
+        let calls = ordered_chunks(plan(spec.start, end, spec.chunk), spec.concurrency, move |(start, count)| {
+            let chain = chain.clone();
+            Spawned::new(async move { chain.container_range(start, count).await.map(|batch| (count, batch)) })
+        });
         Ok::<_, Error>(calls)
     };
     stream::once(resolve)
@@ -101,9 +83,7 @@ pub fn walk(
             };
             std::future::ready(out)
         })
-        .filter_map(|item| {
-            std::future::ready(item.filter(|r| r.as_ref().map_or(true, |b| !b.is_empty())))
-        })
+        .filter_map(|item| std::future::ready(item.filter(|r| r.as_ref().map_or(true, |b| !b.is_empty()))))
 }
 
 /// How `follow` polls.
@@ -156,14 +136,8 @@ pub fn follow(
                 });
                 match tip {
                     Some(tip) if tip >= from => {
-                        let range = RangeSpec {
-                            start: from,
-                            end: Some(tip + 1),
-                            concurrency: spec.concurrency,
-                            chunk: spec.chunk,
-                        };
-                        let batches: BoxStream<'static, Result<Vec<Container>>> =
-                            walk(chain.clone(), range).boxed();
+                        let range = RangeSpec { start: from, end: Some(tip + 1), concurrency: spec.concurrency, chunk: spec.chunk };
+                        let batches: BoxStream<'static, Result<Vec<Container>>> = walk(chain.clone(), range).boxed();
                         return Some((batches, (Some(tip + 1), false)));
                     }
                     _ => {
@@ -195,10 +169,7 @@ mod tests {
         assert_eq!(calls, vec![(10, 1024), (1034, 1024), (2058, 942)]);
         assert_eq!(plan(5, 5, 1024).count(), 0);
         assert_eq!(plan(0, 10, 4000).collect::<Vec<_>>(), vec![(0, 10)]);
-        assert_eq!(
-            plan(0, 3, 1).collect::<Vec<_>>(),
-            vec![(0, 1), (1, 1), (2, 1)]
-        );
+        assert_eq!(plan(0, 3, 1).collect::<Vec<_>>(), vec![(0, 1), (1, 1), (2, 1)]);
         let total: u64 = plan(7, 1_000_007, 1000).map(|(_, n)| n).sum();
         assert_eq!(total, 1_000_000);
     }
@@ -206,9 +177,6 @@ mod tests {
     #[test]
     fn plan_covers_the_range_without_gaps_at_u64_edges() {
         let calls: Vec<_> = plan(u64::MAX - 5, u64::MAX, 2).collect();
-        assert_eq!(
-            calls,
-            vec![(u64::MAX - 5, 2), (u64::MAX - 3, 2), (u64::MAX - 1, 1)]
-        );
+        assert_eq!(calls, vec![(u64::MAX - 5, 2), (u64::MAX - 3, 2), (u64::MAX - 1, 1)]);
     }
 }

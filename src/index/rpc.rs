@@ -36,24 +36,16 @@ fn none<R>() -> Option<R> {
 
 /// Builds the request body of a call.
 pub fn request_body(id: u64, method: &str, params: serde_json::Value) -> Vec<u8> {
-    serde_json::to_vec(
-        &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-    )
-    .expect("a JSON value always serializes")
+    serde_json::to_vec(&serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+        .expect("a JSON value always serializes")
 }
 
 /// Decodes a response body into its result, mapping JSON-RPC errors and malformed bodies.
 /// `Ok(None)` means `"result": null`.
-pub fn parse_response<'a, R: Deserialize<'a>>(
-    body: &'a [u8],
-    method: &str,
-    url: &str,
-) -> Result<Option<R>, Error> {
+pub fn parse_response<'a, R: Deserialize<'a>>(body: &'a [u8], method: &str, url: &str) -> Result<Option<R>, Error> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::Decode {
-            message: format!(
-                "{method} answered HTTP 200 with an empty body (a request without an id gets one)"
-            ),
+            message: format!("{method} answered HTTP 200 with an empty body (a request without an id gets one)"),
             url: url.to_string(),
             body: String::new(),
         });
@@ -119,15 +111,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for RangeResult<'a> {
                 let mut containers = None;
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
                     if key == "containers" {
-                        containers =
-                            Some(map.next_value_seed(Containers(std::marker::PhantomData))?);
+                        containers = Some(map.next_value_seed(Containers(std::marker::PhantomData))?);
                     } else {
                         map.next_value::<de::IgnoredAny>()?;
                     }
                 }
-                containers
-                    .map(RangeResult)
-                    .ok_or_else(|| de::Error::missing_field("containers"))
+                containers.map(RangeResult).ok_or_else(|| de::Error::missing_field("containers"))
             }
             fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
                 Ok(RangeResult(Vec::new()))
@@ -161,35 +150,16 @@ mod tests {
     const C: &str = r#"{"id":"ZGYTSU8w3zUP6VFseGC798vA2Vnxnfj6fz1QPfA9N93bhjJvo","bytes":"0x00","timestamp":"2021-11-04T00:42:55.01643414Z","encoding":"hex","index":"1"}"#;
 
     fn range(body: &str) -> Result<usize, Error> {
-        parse_response::<RangeResult>(body.as_bytes(), "index.getContainerRange", "u")
-            .map(|r| r.map_or(0, |r| r.0.len()))
+        parse_response::<RangeResult>(body.as_bytes(), "index.getContainerRange", "u").map(|r| r.map_or(0, |r| r.0.len()))
     }
 
     #[test]
     fn range_result_in_all_three_forms() {
-        assert_eq!(
-            range(&format!(
-                r#"{{"jsonrpc":"2.0","result":{{"containers":[{C},{C}]}},"id":1}}"#
-            ))
-            .unwrap(),
-            2
-        );
-        assert_eq!(
-            range(&format!(r#"{{"jsonrpc":"2.0","result":[{C}],"id":1}}"#)).unwrap(),
-            1
-        );
-        assert_eq!(
-            range(r#"{"jsonrpc":"2.0","result":null,"id":1}"#).unwrap(),
-            0
-        );
-        assert_eq!(
-            range(r#"{"jsonrpc":"2.0","result":{"containers":null},"id":1}"#).unwrap(),
-            0
-        );
-        assert!(matches!(
-            range(r#"{"jsonrpc":"2.0","result":{"other":1},"id":1}"#),
-            Err(Error::Decode { .. })
-        ));
+        assert_eq!(range(&format!(r#"{{"jsonrpc":"2.0","result":{{"containers":[{C},{C}]}},"id":1}}"#)).unwrap(), 2);
+        assert_eq!(range(&format!(r#"{{"jsonrpc":"2.0","result":[{C}],"id":1}}"#)).unwrap(), 1);
+        assert_eq!(range(r#"{"jsonrpc":"2.0","result":null,"id":1}"#).unwrap(), 0);
+        assert_eq!(range(r#"{"jsonrpc":"2.0","result":{"containers":null},"id":1}"#).unwrap(), 0);
+        assert!(matches!(range(r#"{"jsonrpc":"2.0","result":{"other":1},"id":1}"#), Err(Error::Decode { .. })));
     }
 
     #[test]
@@ -208,22 +178,9 @@ mod tests {
         ];
         for (code, message, kind) in cases {
             let body = serde_json::json!({"jsonrpc":"2.0","error":{"code":code,"message":message,"data":null},"id":1}).to_string();
-            match parse_response::<IsAcceptedResult>(
-                body.as_bytes(),
-                "index.isAccepted",
-                "http://n",
-            ) {
-                Err(Error::Rpc {
-                    kind: k,
-                    code: c,
-                    message: m,
-                    method,
-                    ..
-                }) => {
-                    assert_eq!(
-                        (k, c, m.as_str(), method.as_str()),
-                        (kind, code, message, "index.isAccepted")
-                    );
+            match parse_response::<IsAcceptedResult>(body.as_bytes(), "index.isAccepted", "http://n") {
+                Err(Error::Rpc { kind: k, code: c, message: m, method, .. }) => {
+                    assert_eq!((k, c, m.as_str(), method.as_str()), (kind, code, message, "index.isAccepted"));
                 }
                 other => panic!("{message}: {other:?}"),
             }
@@ -234,22 +191,13 @@ mod tests {
     fn empty_and_malformed_bodies_are_decode_errors() {
         let err = parse_response::<IsAcceptedResult>(b"", "index.isAccepted", "u").unwrap_err();
         assert!(err.to_string().contains("empty body"), "{err}");
-        let err =
-            parse_response::<IsAcceptedResult>(b"<html>", "index.isAccepted", "u").unwrap_err();
-        assert!(
-            matches!(err, Error::Decode { ref body, .. } if body == "<html>"),
-            "{err:?}"
-        );
+        let err = parse_response::<IsAcceptedResult>(b"<html>", "index.isAccepted", "u").unwrap_err();
+        assert!(matches!(err, Error::Decode { ref body, .. } if body == "<html>"), "{err:?}");
     }
 
     #[test]
     fn request_body_is_a_json_rpc_2_object_with_an_id() {
-        let body: serde_json::Value = serde_json::from_slice(&request_body(
-            7,
-            "index.getIndex",
-            serde_json::json!({"id":"x"}),
-        ))
-        .unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&request_body(7, "index.getIndex", serde_json::json!({"id":"x"}))).unwrap();
         assert_eq!(body["jsonrpc"], "2.0");
         assert_eq!(body["id"], 7);
         assert_eq!(body["method"], "index.getIndex");

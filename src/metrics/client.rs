@@ -46,11 +46,7 @@ impl MetricQuery {
         if let Some(e) = end {
             query.push(("endTimestamp", e.to_string()));
         }
-        Paged {
-            path: format!("/v2/chains/{}/metrics/{}", self.chain_id, self.metric),
-            query,
-            items_field: "results",
-        }
+        Paged { path: format!("/v2/chains/{}/metrics/{}", self.chain_id, self.metric), query, items_field: "results" }
     }
 
     /// The whole request (the sequential walk).
@@ -95,18 +91,11 @@ pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize
     let pages = buckets.div_ceil(query.page_size.max(1) as usize);
     // At least two buckets per shard, so the order inside a shard shows the service's order.
     let shards = concurrency.max(1).min(pages).min(buckets / 2);
-    let whole = Shard {
-        request_start: start,
-        request_end: end,
-        keep_from: None,
-        keep_before: None,
-    };
+    let whole = Shard { request_start: start, request_end: end, keep_from: None, keep_before: None };
     if shards <= 1 {
         return vec![whole];
     }
-    let cuts: Vec<i64> = (1..shards)
-        .map(|i| boundaries[i * buckets / shards - 1])
-        .collect();
+    let cuts: Vec<i64> = (1..shards).map(|i| boundaries[i * buckets / shards - 1]).collect();
     let mut out = Vec::with_capacity(shards);
     for k in 0..shards {
         let from = (k > 0).then(|| cuts[k - 1]);
@@ -139,13 +128,7 @@ pub struct MetricsClient {
 impl MetricsClient {
     /// A client of `base_url` (default [`DEFAULT_METRICS_URL`]); no key, no auth header.
     pub fn new(base_url: Option<&str>, transport: TransportConfig) -> Result<Self> {
-        let data = DataClient::new(
-            Some(base_url.unwrap_or(DEFAULT_METRICS_URL)),
-            DataClientOptions {
-                transport,
-                api_key: None,
-            },
-        )?;
+        let data = DataClient::new(Some(base_url.unwrap_or(DEFAULT_METRICS_URL)), DataClientOptions { transport, api_key: None })?;
         Ok(MetricsClient { data })
     }
 
@@ -184,14 +167,7 @@ impl MetricsClient {
         let interval = params::interval(metric, interval)?;
         let page_size = params::page_size(page_size.unwrap_or(params::DEFAULT_PAGE_SIZE))?;
         let (start, end) = params::window(start, end)?;
-        Ok(MetricQuery {
-            chain_id,
-            metric,
-            interval,
-            start,
-            end,
-            page_size,
-        })
+        Ok(MetricQuery { chain_id, metric, interval, start, end, page_size })
     }
 
     /// `GET /v2/chains`, optionally of one `network` (token-paged, `chains`).
@@ -200,11 +176,7 @@ impl MetricsClient {
         if let Some(n) = network {
             query.push(("network", params::network(n)?));
         }
-        Ok(Paged {
-            path: "/v2/chains".into(),
-            query,
-            items_field: "chains",
-        })
+        Ok(Paged { path: "/v2/chains".into(), query, items_field: "chains" })
     }
 
     /// `GET /v2/icm/summary`: the rolling ICM message counts. Returns the `result` as sent
@@ -234,11 +206,7 @@ impl MetricsClient {
     }
 
     /// One page of `paged` from `token` (see [`DataClient::page`]).
-    pub async fn page(
-        &self,
-        paged: &Paged,
-        token: Option<&str>,
-    ) -> Result<crate::paging::Page<Value>> {
+    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<crate::paging::Page<Value>> {
         self.data.page(paged, token).await
     }
 
@@ -254,11 +222,7 @@ impl MetricsClient {
     /// hosted service's order) unless a shard lists its items oldest first.
     pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
         let (Some(start), Some(end)) = (query.start, query.end) else {
-            return Err(Error::invalid(
-                "start/end",
-                "missing",
-                "both start and end for a sharded walk",
-            ));
+            return Err(Error::invalid("start/end", "missing", "both start and end for a sharded walk"));
         };
         let shards = plan_shards(query, start, end, concurrency);
         let fetched: Vec<Vec<Value>> = ordered_chunks(shards, concurrency, |shard| {
@@ -281,21 +245,15 @@ impl MetricsClient {
                 let mut probe = query.clone();
                 probe.page_size = 2;
                 let page = self.data.page(&probe.paged(), None).await?;
-                match (
-                    page.items.first().and_then(point_time),
-                    page.items.get(1).and_then(point_time),
-                ) {
+                match (page.items.first().and_then(point_time), page.items.get(1).and_then(point_time)) {
                     (Some(a), Some(b)) if a != b => Some(a < b),
                     _ => None,
                 }
             }
             None => None,
         };
-        let ordered: Box<dyn Iterator<Item = Vec<Value>>> = if ascending == Some(true) {
-            Box::new(fetched.into_iter())
-        } else {
-            Box::new(fetched.into_iter().rev())
-        };
+        let ordered: Box<dyn Iterator<Item = Vec<Value>>> =
+            if ascending == Some(true) { Box::new(fetched.into_iter()) } else { Box::new(fetched.into_iter().rev()) };
         Ok(ordered.flatten().collect())
     }
 
@@ -309,11 +267,7 @@ impl MetricsClient {
         let mut out = Vec::new();
         while let Some(page) = stream.next().await {
             let (page, _) = page?;
-            out.extend(
-                page.items
-                    .into_iter()
-                    .filter(|item| point_time(item).is_none_or(|t| shard.keeps(t))),
-            );
+            out.extend(page.items.into_iter().filter(|item| point_time(item).is_none_or(|t| shard.keeps(t))));
         }
         Ok(out)
     }
@@ -328,16 +282,10 @@ pub fn icm_summary_query(
 ) -> Result<Vec<(&'static str, String)>> {
     let mut query = Vec::new();
     if let Some(s) = src_blockchain_id {
-        query.push((
-            "srcBlockchainId",
-            params::blockchain_id("src_blockchain_id", s)?,
-        ));
+        query.push(("srcBlockchainId", params::blockchain_id("src_blockchain_id", s)?));
     }
     if let Some(d) = dest_blockchain_id {
-        query.push((
-            "destBlockchainId",
-            params::blockchain_id("dest_blockchain_id", d)?,
-        ));
+        query.push(("destBlockchainId", params::blockchain_id("dest_blockchain_id", d)?));
     }
     if let Some(g) = group_by {
         query.push(("groupBy", params::group_by(g)?));
@@ -365,10 +313,7 @@ mod tests {
     }
 
     fn fast() -> TransportConfig {
-        TransportConfig {
-            max_retries: 0,
-            ..TransportConfig::default()
-        }
+        TransportConfig { max_retries: 0, ..TransportConfig::default() }
     }
 
     /// How the scripted service reads its bounds.
@@ -386,14 +331,10 @@ mod tests {
         requests: AtomicUsize,
     }
 
-    async fn series(
-        State(s): State<Arc<Series>>,
-        Query(q): Query<HashMap<String, String>>,
-    ) -> axum::Json<Value> {
+    async fn series(State(s): State<Arc<Series>>, Query(q): Query<HashMap<String, String>>) -> axum::Json<Value> {
         s.requests.fetch_add(1, Ordering::SeqCst);
         let r = s.rules;
-        let interval =
-            Interval::parse(q.get("timeInterval").map_or("day", String::as_str)).unwrap();
+        let interval = Interval::parse(q.get("timeInterval").map_or("day", String::as_str)).unwrap();
         let fl = |t: i64| if r.floor_bounds { interval.floor(t) } else { t };
         let start = q.get("startTimestamp").map(|v| fl(v.parse().unwrap()));
         let end = q.get("endTimestamp").map(|v| fl(v.parse().unwrap()));
@@ -410,12 +351,7 @@ mod tests {
         }
         let size: usize = q["pageSize"].parse().unwrap();
         let offset: usize = q.get("pageToken").map_or(0, |t| t.parse().unwrap());
-        let page: Vec<Value> = items
-            .iter()
-            .skip(offset)
-            .take(size)
-            .map(|t| serde_json::json!({"timestamp": t, "value": (*t / 3600) as f64}))
-            .collect();
+        let page: Vec<Value> = items.iter().skip(offset).take(size).map(|t| serde_json::json!({"timestamp": t, "value": (*t / 3600) as f64})).collect();
         let next = (offset + size < items.len()).then(|| (offset + size).to_string());
         axum::Json(serde_json::json!({"results": page, "nextPageToken": next}))
     }
@@ -432,16 +368,7 @@ mod tests {
     #[test]
     fn shards_cut_on_bucket_starts_and_cover_the_window() {
         let client = MetricsClient::new(Some("http://127.0.0.1:9"), fast()).unwrap();
-        let q = client
-            .metric(
-                "43114",
-                "txCount",
-                Some("hour"),
-                Some(0),
-                Some(100 * 3600),
-                Some(10),
-            )
-            .unwrap();
+        let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
         let shards = plan_shards(&q, 0, 100 * 3600, 4);
         assert_eq!(shards.len(), 4);
         assert_eq!((shards[0].request_start, shards[0].keep_from), (0, None));
@@ -453,39 +380,12 @@ mod tests {
             assert_eq!(w[1].request_start, cut - 1);
         }
         // one page's worth: no sharding
-        let small = client
-            .metric(
-                "43114",
-                "txCount",
-                Some("hour"),
-                Some(0),
-                Some(5 * 3600),
-                Some(100),
-            )
-            .unwrap();
+        let small = client.metric("43114", "txCount", Some("hour"), Some(0), Some(5 * 3600), Some(100)).unwrap();
         assert_eq!(plan_shards(&small, 0, 5 * 3600, 4).len(), 1);
         // monthly cuts land on the 1st
-        let m = client
-            .metric(
-                "total",
-                "gasUsed",
-                Some("month"),
-                Some(0),
-                Some(86_400 * 800),
-                Some(1),
-            )
-            .unwrap();
-        for s in plan_shards(&m, 0, 86_400 * 800, 4)
-            .iter()
-            .filter_map(|s| s.keep_from)
-        {
-            assert_eq!(
-                chrono::DateTime::from_timestamp(s, 0)
-                    .unwrap()
-                    .format("%d %H:%M:%S")
-                    .to_string(),
-                "01 00:00:00"
-            );
+        let m = client.metric("total", "gasUsed", Some("month"), Some(0), Some(86_400 * 800), Some(1)).unwrap();
+        for s in plan_shards(&m, 0, 86_400 * 800, 4).iter().filter_map(|s| s.keep_from) {
+            assert_eq!(chrono::DateTime::from_timestamp(s, 0).unwrap().format("%d %H:%M:%S").to_string(), "01 00:00:00");
         }
     }
 
@@ -498,39 +398,19 @@ mod tests {
             for end_inclusive in [true, false] {
                 for floor_bounds in [false, true] {
                     for newest_first in [true, false] {
-                        let rules = Rules {
-                            start_inclusive,
-                            end_inclusive,
-                            floor_bounds,
-                            newest_first,
-                        };
-                        let state = Arc::new(Series {
-                            rules,
-                            points: points.clone(),
-                            requests: AtomicUsize::new(0),
-                        });
-                        let app = axum::Router::new()
-                            .route("/v2/chains/{chain}/metrics/{metric}", get(series))
-                            .with_state(state.clone());
+                        let rules = Rules { start_inclusive, end_inclusive, floor_bounds, newest_first };
+                        let state = Arc::new(Series { rules, points: points.clone(), requests: AtomicUsize::new(0) });
+                        let app = axum::Router::new().route("/v2/chains/{chain}/metrics/{metric}", get(series)).with_state(state.clone());
                         let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
                         for (interval, start, end, size) in [
-                            ("hour", t0, t0 + 24 * 30 * hour, 50), // both edges on boundaries
+                            ("hour", t0, t0 + 24 * 30 * hour, 50),          // both edges on boundaries
                             ("hour", t0 + 1800, t0 + 24 * 30 * hour - 1, 7), // edges inside buckets
                             ("day", t0, t0 + 86_400 * 100, 3),
                             ("day", t0 + 86_400 * 3, t0 + 86_400 * 61, 2),
                             ("week", t0, t0 + 86_400 * 119, 2),
                             ("month", t0, t0 + 86_400 * 119, 1),
                         ] {
-                            let q = client
-                                .metric(
-                                    "43114",
-                                    "txCount",
-                                    Some(interval),
-                                    Some(start),
-                                    Some(end),
-                                    Some(size),
-                                )
-                                .unwrap();
+                            let q = client.metric("43114", "txCount", Some(interval), Some(start), Some(end), Some(size)).unwrap();
                             let seq = sequential(&client, &q).await;
                             assert!(!seq.is_empty());
                             for concurrency in [1, 2, 4, 7] {
@@ -569,48 +449,21 @@ mod tests {
             )
             .route("/v2/live-check", get(|| async { axum::Json(serde_json::json!({"status": "ok", "info": {"db": {"status": "up"}}})) }));
         let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
-        let mut pages = client
-            .pages(client.chains(Some("mainnet")).unwrap(), None)
-            .unwrap();
+        let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
         let first = pages.next().await.unwrap().unwrap().0;
         assert_eq!(first.items[0]["network"], "mainnet");
         assert_eq!(first.next_page_token.as_deref(), Some("p2"));
-        assert_eq!(
-            pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"],
-            43113
-        );
+        assert_eq!(pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"], 43113);
         assert!(pages.next().await.is_none());
-        let single = client
-            .icm_summary(Some("src"), None, None, None)
-            .await
-            .unwrap();
+        let single = client.icm_summary(Some("src"), None, None, None).await.unwrap();
         assert_eq!(single["srcBlockchainId"], "src");
-        assert!(client
-            .icm_summary(None, None, Some("srcBlockchainId"), Some("mainnet"))
-            .await
-            .unwrap()
-            .is_array());
+        assert!(client.icm_summary(None, None, Some("srcBlockchainId"), Some("mainnet")).await.unwrap().is_array());
         assert_eq!(client.live_check().await.unwrap()["status"], "ok");
         assert!(client.chains(Some("devnet")).is_err());
-        assert!(icm_summary_query(None, None, Some("both"), None)
-            .unwrap_err()
-            .to_string()
-            .starts_with("invalid group_by="));
-        assert!(client
-            .metric("43114", "txCount", Some("hour"), Some(10), Some(10), None)
-            .is_err());
-        assert!(client
-            .metric("c", "txCount", None, None, None, None)
-            .unwrap_err()
-            .to_string()
-            .starts_with("invalid chain_id="));
-        assert_eq!(
-            client
-                .metric("43114", "txCount", None, None, None, None)
-                .unwrap()
-                .page_size,
-            100
-        );
+        assert!(icm_summary_query(None, None, Some("both"), None).unwrap_err().to_string().starts_with("invalid group_by="));
+        assert!(client.metric("43114", "txCount", Some("hour"), Some(10), Some(10), None).is_err());
+        assert!(client.metric("c", "txCount", None, None, None, None).unwrap_err().to_string().starts_with("invalid chain_id="));
+        assert_eq!(client.metric("43114", "txCount", None, None, None, None).unwrap().page_size, 100);
         client.close();
         assert!(matches!(client.live_check().await, Err(Error::Closed)));
     }

@@ -5,7 +5,5 @@
 pub mod client;
 pub mod params;
 
-pub use client::{
-    plan_shards, MetricQuery, MetricsClient, Shard, DEFAULT_CONCURRENCY, DEFAULT_METRICS_URL,
-};
+pub use client::{plan_shards, MetricQuery, MetricsClient, Shard, DEFAULT_CONCURRENCY, DEFAULT_METRICS_URL};
 pub use params::Interval;

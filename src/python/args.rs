@@ -8,32 +8,17 @@ use super::errors::invalid;
 
 /// An unsigned 64-bit integer argument (a Python `int`, not a `bool`, not a float).
 pub fn u64_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<u64> {
-    let shown = || {
-        value
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| "?".into())
-    };
+    let shown = || value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
     if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(invalid(
-            param,
-            shown(),
-            format!("an int >= 0 (got {})", type_name(value)),
-        ));
+        return Err(invalid(param, shown(), format!("an int >= 0 (got {})", type_name(value))));
     }
-    value
-        .extract::<u64>()
-        .map_err(|_| invalid(param, shown(), "an int in [0, 2**64 - 1]"))
+    value.extract::<u64>().map_err(|_| invalid(param, shown(), "an int in [0, 2**64 - 1]"))
 }
 
 /// An integer argument within `[min, max]`.
 pub fn bounded_arg(value: &Bound<'_, PyAny>, param: &str, min: u64, max: u64) -> PyResult<u64> {
     let n = u64_arg(value, param).map_err(|_| {
-        invalid(
-            param,
-            value.repr().map(|r| r.to_string()).unwrap_or_default(),
-            format!("an int in [{min}, {max}]"),
-        )
+        invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), format!("an int in [{min}, {max}]"))
     })?;
     if n < min || n > max {
         return Err(invalid(param, n, format!("an int in [{min}, {max}]")));
@@ -42,11 +27,7 @@ pub fn bounded_arg(value: &Bound<'_, PyAny>, param: &str, min: u64, max: u64) ->
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {
-    value
-        .get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
+    value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
 /// The transport options every client takes (`timeout`, `connect_timeout`, `max_retries`,

@@ -2,10 +2,10 @@
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::intern;
 
 use crate::index::Container;
 
@@ -17,16 +17,9 @@ static POLARS_DATAFRAME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 /// what `datetime` holds).
 pub fn utc_datetime<'py>(py: Python<'py>, ns: i64) -> PyResult<Bound<'py, PyAny>> {
     use chrono::{Datelike, Timelike};
-    let datetime = DATETIME.get_or_try_init(py, || {
-        py.import("datetime")?
-            .getattr("datetime")
-            .map(Bound::unbind)
-    })?;
+    let datetime = DATETIME.get_or_try_init(py, || py.import("datetime")?.getattr("datetime").map(Bound::unbind))?;
     let utc = UTC.get_or_try_init(py, || {
-        py.import("datetime")?
-            .getattr("timezone")?
-            .getattr("utc")
-            .map(Bound::unbind)
+        py.import("datetime")?.getattr("timezone")?.getattr("utc").map(Bound::unbind)
     })?;
     let t = chrono::DateTime::from_timestamp_nanos(ns);
     datetime.bind(py).call1((
@@ -53,16 +46,10 @@ pub fn container_dict<'py>(py: Python<'py>, c: &Container) -> PyResult<Bound<'py
 }
 
 /// A polars DataFrame from record batches, handed over through the Arrow C stream interface.
-pub fn polars_frame<'py>(
-    py: Python<'py>,
-    batches: Vec<RecordBatch>,
-    schema: SchemaRef,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn polars_frame<'py>(py: Python<'py>, batches: Vec<RecordBatch>, schema: SchemaRef) -> PyResult<Bound<'py, PyAny>> {
     let table = pyo3_arrow::PyTable::try_new(batches, schema)?;
     let table = Bound::new(py, table)?;
-    let constructor = POLARS_DATAFRAME.get_or_try_init(py, || {
-        py.import("polars")?.getattr("DataFrame").map(Bound::unbind)
-    })?;
+    let constructor = POLARS_DATAFRAME.get_or_try_init(py, || py.import("polars")?.getattr("DataFrame").map(Bound::unbind))?;
     constructor.bind(py).call1((table,))
 }
 
@@ -86,11 +73,7 @@ impl<'py> IntoPyObject<'py> for ContainersOut {
     type Output = Bound<'py, PyList>;
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        let items = self
-            .0
-            .iter()
-            .map(|c| container_dict(py, c))
-            .collect::<PyResult<Vec<_>>>()?;
+        let items = self.0.iter().map(|c| container_dict(py, c)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)
     }
 }

@@ -26,11 +26,7 @@ const PREFETCH_PAGES: usize = 2;
 
 // ---- JSON -> Python, typed by the resource schema ----
 
-fn json_to_py<'py>(
-    py: Python<'py>,
-    value: &Value,
-    kind: Option<Kind>,
-) -> PyResult<Bound<'py, PyAny>> {
+fn json_to_py<'py>(py: Python<'py>, value: &Value, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
     match (kind, value) {
         (_, Value::Null) => Ok(py.None().into_bound(py)),
         (Some(Kind::Dec | Kind::U64Str), Value::String(s)) => {
@@ -41,15 +37,11 @@ fn json_to_py<'py>(
                 Ok(PyString::new(py, s).into_any())
             }
         }
-        (Some(Kind::TsSec | Kind::TsMs), v) => {
-            match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
-                Some(ns) => utc_datetime(py, ns),
-                None => json_to_py(py, v, None),
-            }
-        }
-        (Some(Kind::Float), Value::Number(n)) => {
-            Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any())
-        }
+        (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
+            Some(ns) => utc_datetime(py, ns),
+            None => json_to_py(py, v, None),
+        },
+        (Some(Kind::Float), Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()),
         (Some(Kind::Float), Value::String(s)) => match s.trim().parse::<f64>() {
             Ok(f) => Ok(f.into_pyobject(py)?.into_any()),
             Err(_) => Ok(PyString::new(py, s).into_any()),
@@ -85,17 +77,11 @@ fn json_to_py<'py>(
 }
 
 /// An object as a dict with the API's keys; fields of `cols` typed, others as plain JSON.
-pub(super) fn object_to_py<'py>(
-    py: Python<'py>,
-    value: &Value,
-    cols: Option<&[Col]>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     if let Value::Object(map) = value {
         for (key, v) in map {
-            let kind = cols
-                .and_then(|cols| cols.iter().find(|c| c.0 == key))
-                .map(|c| c.1);
+            let kind = cols.and_then(|cols| cols.iter().find(|c| c.0 == key)).map(|c| c.1);
             dict.set_item(key, json_to_py(py, v, kind)?)?;
         }
     }
@@ -135,15 +121,9 @@ impl<'py> IntoPyObject<'py> for DictsOut {
 fn page_size_arg(value: &Bound<'_, PyAny>, max: u32) -> PyResult<i64> {
     let shown = || value.repr().map(|r| r.to_string()).unwrap_or_default();
     if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(invalid(
-            "page_size",
-            shown(),
-            format!("an int in [1, {max}]"),
-        ));
+        return Err(invalid("page_size", shown(), format!("an int in [1, {max}]")));
     }
-    let n = value
-        .extract::<i64>()
-        .map_err(|_| invalid("page_size", shown(), format!("an int in [1, {max}]")))?;
+    let n = value.extract::<i64>().map_err(|_| invalid("page_size", shown(), format!("an int in [1, {max}]")))?;
     params::page_size(n, max).map_err(to_py)?;
     Ok(n)
 }
@@ -152,31 +132,16 @@ pub(super) fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyRe
     value
         .cast::<PyString>()
         .map(|s| s.to_string())
-        .map_err(|_| {
-            invalid(
-                param,
-                value.repr().map(|r| r.to_string()).unwrap_or_default(),
-                what,
-            )
-        })
+        .map_err(|_| invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), what))
 }
 
-pub(super) fn opt_str(
-    value: Option<&Bound<'_, PyAny>>,
-    param: &str,
-    what: &str,
-) -> PyResult<Option<String>> {
-    value
-        .filter(|v| !v.is_none())
-        .map(|v| str_arg(v, param, what))
-        .transpose()
+pub(super) fn opt_str(value: Option<&Bound<'_, PyAny>>, param: &str, what: &str) -> PyResult<Option<String>> {
+    value.filter(|v| !v.is_none()).map(|v| str_arg(v, param, what)).transpose()
 }
 
 /// A list given as a Python list/tuple of str or as a comma-separated str.
 fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<String>> {
-    let Some(value) = value.filter(|v| !v.is_none()) else {
-        return Ok(Vec::new());
-    };
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(Vec::new()) };
     if let Ok(s) = value.cast::<PyString>() {
         return Ok(params::split_list(&s.to_string()));
     }
@@ -185,60 +150,28 @@ fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<Strin
         .try_iter()
         .map_err(|_| invalid(param, shown(), "a list of str or a comma-separated str"))?
         .collect::<PyResult<_>>()?;
-    items
-        .iter()
-        .map(|i| {
-            str_arg(i, param, "a list of str or a comma-separated str")
-                .map(|s| s.trim().to_string())
-        })
-        .collect()
+    items.iter().map(|i| str_arg(i, param, "a list of str or a comma-separated str").map(|s| s.trim().to_string())).collect()
 }
 
 fn block_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
     if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
         return Ok(u64_arg(value, "block_id")?.to_string());
     }
-    str_arg(
-        value,
-        "block_id",
-        "a block number (int >= 0) or a block hash (str)",
-    )
+    str_arg(value, "block_id", "a block number (int >= 0) or a block hash (str)")
 }
 
 pub(super) fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
-    limit
-        .filter(|v| !v.is_none())
-        .map(|l| u64_arg(l, "limit"))
-        .transpose()
+    limit.filter(|v| !v.is_none()).map(|l| u64_arg(l, "limit")).transpose()
 }
 
-fn client_arg(
-    api_key: Option<String>,
-    base_url: Option<String>,
-    transport: crate::transport::TransportConfig,
-) -> PyResult<DataClient> {
-    let api_key = api_key
-        .or_else(|| std::env::var("AVAX_DATA_API_KEY").ok())
-        .filter(|k| !k.trim().is_empty());
-    let base_url = base_url.or_else(|| {
-        std::env::var("AVAX_DATA_API_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty())
-    });
-    DataClient::new(
-        base_url.as_deref(),
-        DataClientOptions { transport, api_key },
-    )
-    .map_err(to_py)
+fn client_arg(api_key: Option<String>, base_url: Option<String>, transport: crate::transport::TransportConfig) -> PyResult<DataClient> {
+    let api_key = api_key.or_else(|| std::env::var("AVAX_DATA_API_KEY").ok()).filter(|k| !k.trim().is_empty());
+    let base_url = base_url.or_else(|| std::env::var("AVAX_DATA_API_URL").ok().filter(|u| !u.trim().is_empty()));
+    DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(to_py)
 }
 
-fn rate_limit_dict<'py>(
-    py: Python<'py>,
-    client: &DataClient,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(info) = client.rate_limit() else {
-        return Ok(None);
-    };
+fn rate_limit_dict<'py>(py: Python<'py>, client: &DataClient) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(info) = client.rate_limit() else { return Ok(None) };
     let d = PyDict::new(py);
     d.set_item("policy", info.policy)?;
     d.set_item("limit", info.limit)?;
@@ -261,8 +194,7 @@ struct Position {
 }
 
 /// A walk fetched whole in one go (a sharded metric series): one page without a token.
-pub(super) type WholeWalk =
-    Arc<dyn Fn() -> futures::future::BoxFuture<'static, Result<Vec<Value>>> + Send + Sync>;
+pub(super) type WholeWalk = Arc<dyn Fn() -> futures::future::BoxFuture<'static, Result<Vec<Value>>> + Send + Sync>;
 
 /// What a pager walks; shared by the pager and its iterators. Any token-paged resource of the
 /// Data or Metrics API (`paged` on `client`), or a `whole` walk fetched at once.
@@ -288,48 +220,16 @@ struct Entry {
 }
 
 impl PagerCore {
-    pub(super) fn new(
-        client: &DataClient,
-        paged: Paged,
-        resource: Resource,
-        page_token: Option<String>,
-        limit: Option<u64>,
-    ) -> PyResult<Self> {
-        let token = page_token
-            .map(|t| params::page_token(&t))
-            .transpose()
-            .map_err(to_py)?;
-        let position = Position {
-            token,
-            ..Position::default()
-        };
-        Ok(PagerCore {
-            client: client.clone(),
-            paged: Arc::new(paged),
-            whole: None,
-            resource,
-            limit,
-            position: Arc::new(Mutex::new(position)),
-        })
+    pub(super) fn new(client: &DataClient, paged: Paged, resource: Resource, page_token: Option<String>, limit: Option<u64>) -> PyResult<Self> {
+        let token = page_token.map(|t| params::page_token(&t)).transpose().map_err(to_py)?;
+        let position = Position { token, ..Position::default() };
+        Ok(PagerCore { client: client.clone(), paged: Arc::new(paged), whole: None, resource, limit, position: Arc::new(Mutex::new(position)) })
     }
 
     /// A pager over a walk fetched whole by `whole` (`paged` only names it). It has no page
     /// token; a new iteration refetches and skips the items already handed out.
-    pub(super) fn new_whole(
-        client: &DataClient,
-        paged: Paged,
-        resource: Resource,
-        whole: WholeWalk,
-        limit: Option<u64>,
-    ) -> Self {
-        PagerCore {
-            client: client.clone(),
-            paged: Arc::new(paged),
-            whole: Some(whole),
-            resource,
-            limit,
-            position: Arc::new(Mutex::new(Position::default())),
-        }
+    pub(super) fn new_whole(client: &DataClient, paged: Paged, resource: Resource, whole: WholeWalk, limit: Option<u64>) -> Self {
+        PagerCore { client: client.clone(), paged: Arc::new(paged), whole: Some(whole), resource, limit, position: Arc::new(Mutex::new(Position::default())) }
     }
 
     fn pos(&self) -> std::sync::MutexGuard<'_, Position> {
@@ -348,70 +248,27 @@ impl PagerCore {
         }
         if let Some(whole) = &self.whole {
             let fetch = whole();
-            let stream = futures::stream::once(async move {
-                fetch.await.map(|items| {
-                    (
-                        Page {
-                            items,
-                            next_page_token: None,
-                        },
-                        None,
-                    )
-                })
-            });
+            let stream = futures::stream::once(async move { fetch.await.map(|items| (Page { items, next_page_token: None }, None)) });
             let _guard = crate::runtime::runtime().enter();
-            return (
-                Some(Prefetch::spawn(
-                    crate::runtime::runtime().handle(),
-                    stream,
-                    1,
-                )),
-                pos.offset,
-            );
+            return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, 1)), pos.offset);
         }
         let stream = match self.client.pages((*self.paged).clone(), pos.token.clone()) {
             Ok(s) => s,
             Err(e) => {
                 let failed = futures::stream::once(async move { Err::<Fetched, _>(e) });
-                return (
-                    Some(Prefetch::spawn(
-                        crate::runtime::runtime().handle(),
-                        failed,
-                        1,
-                    )),
-                    0,
-                );
+                return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), failed, 1)), 0);
             }
         };
         let _guard = crate::runtime::runtime().enter();
-        (
-            Some(Prefetch::spawn(
-                crate::runtime::runtime().handle(),
-                stream,
-                PREFETCH_PAGES,
-            )),
-            pos.offset,
-        )
+        (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, PREFETCH_PAGES)), pos.offset)
     }
 
     /// Adds the position to a page-token error.
     fn annotate(&self, err: Error) -> Error {
         match err {
-            Error::PageToken {
-                token,
-                message,
-                status,
-                body,
-                url,
-                ..
-            } => Error::PageToken {
-                token,
-                items_read: self.pos().items_read,
-                message,
-                status,
-                body,
-                url,
-            },
+            Error::PageToken { token, message, status, body, url, .. } => {
+                Error::PageToken { token, items_read: self.pos().items_read, message, status, body, url }
+            }
             other => other,
         }
     }
@@ -428,13 +285,7 @@ impl PagerCore {
             return;
         }
         for (index, item) in page.items.into_iter().enumerate().skip(skip) {
-            out.push_back(Entry {
-                item,
-                token: token.clone(),
-                index,
-                len,
-                next: page.next_page_token.clone(),
-            });
+            out.push_back(Entry { item, token: token.clone(), index, len, next: page.next_page_token.clone() });
         }
     }
 
@@ -459,8 +310,7 @@ impl PagerCore {
     /// Hands out (what `limit=` and `cap` allow of) a whole page, skipping `skip` items already
     /// read; `None` when nothing may be handed out any more.
     fn take_page(&self, fetched: Fetched, skip: usize, cap: Option<u64>) -> Option<Vec<Value>> {
-        self.take_page_with(fetched, skip, cap, Ok::<_, std::convert::Infallible>)
-            .map(|r| r.unwrap_or_else(|e| match e {}))
+        self.take_page_with(fetched, skip, cap, Ok::<_, std::convert::Infallible>).map(|r| r.unwrap_or_else(|e| match e {}))
     }
 
     /// Like [`take_page`](Self::take_page), converting the items with `convert` first: the
@@ -473,10 +323,7 @@ impl PagerCore {
         convert: impl FnOnce(Vec<Value>) -> std::result::Result<T, E>,
     ) -> Option<std::result::Result<T, E>> {
         let mut pos = self.pos();
-        let room = self
-            .limit
-            .map_or(u64::MAX, |l| l.saturating_sub(pos.items_read))
-            .min(cap.unwrap_or(u64::MAX));
+        let room = self.limit.map_or(u64::MAX, |l| l.saturating_sub(pos.items_read)).min(cap.unwrap_or(u64::MAX));
         if room == 0 {
             return None;
         }
@@ -502,23 +349,15 @@ impl PagerCore {
 
     /// Runs the rest of the walk (at most `limit` more items), handing each page as a batch to
     /// `sink`; the position advances page by page.
-    async fn drain(
-        &self,
-        limit: Option<u64>,
-        mut sink: impl FnMut(RecordBatch) -> Result<()>,
-    ) -> Result<()> {
+    async fn drain(&self, limit: Option<u64>, mut sink: impl FnMut(RecordBatch) -> Result<()>) -> Result<()> {
         let start_read = self.pos().items_read;
         let (prefetch, mut skip) = self.start();
-        let Some(mut prefetch) = prefetch else {
-            return Ok(());
-        };
+        let Some(mut prefetch) = prefetch else { return Ok(()) };
         while let Some(fetched) = prefetch.next().await {
             let fetched = fetched.map_err(|e| self.annotate(e))?;
             let cap = limit.map(|l| l.saturating_sub(self.pos().items_read - start_read));
             let resource = self.resource;
-            let taken = self.take_page_with(fetched, std::mem::take(&mut skip), cap, |items| {
-                to_batch(resource, &items)
-            });
+            let taken = self.take_page_with(fetched, std::mem::take(&mut skip), cap, |items| to_batch(resource, &items));
             let Some(batch) = taken else { break };
             let batch = batch.map_err(|message| Error::Decode {
                 message,
@@ -630,30 +469,18 @@ impl PyPager {
 
     fn __iter__(&self) -> PyPagerIterator {
         let (prefetch, skip) = self.core.start();
-        PyPagerIterator {
-            core: self.core.clone(),
-            feed: feed(prefetch),
-            skip: AtomicUsize::new(skip),
-        }
+        PyPagerIterator { core: self.core.clone(), feed: feed(prefetch), skip: AtomicUsize::new(skip) }
     }
 
     /// Iterate pages: one list of dicts per page fetched.
     fn pages(&self) -> PyPageIterator {
         let (prefetch, skip) = self.core.start();
-        PyPageIterator {
-            core: self.core.clone(),
-            feed: feed(prefetch),
-            skip: AtomicUsize::new(skip),
-        }
+        PyPageIterator { core: self.core.clone(), feed: feed(prefetch), skip: AtomicUsize::new(skip) }
     }
 
     /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame.
     #[pyo3(signature = (limit=None))]
-    fn to_polars<'py>(
-        &self,
-        py: Python<'py>,
-        limit: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn to_polars<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let limit = limit_arg(limit)?;
         let batches = wait(py, self.core.clone().collect(limit))?;
         polars_frame(py, batches, self.core.resource.schema())
@@ -676,11 +503,7 @@ fn feed<I>(prefetch: Option<Prefetch<Fetched>>) -> SyncFeed<Fetched, I> {
         None => {
             let empty = futures::stream::empty::<Result<Fetched>>();
             let _guard = crate::runtime::runtime().enter();
-            SyncFeed::new(Prefetch::spawn(
-                crate::runtime::runtime().handle(),
-                empty,
-                1,
-            ))
+            SyncFeed::new(Prefetch::spawn(crate::runtime::runtime().handle(), empty, 1))
         }
     }
 }
@@ -704,10 +527,7 @@ impl PyPagerIterator {
             self.feed.close();
             return Ok(None);
         }
-        let next = self.feed.next(py, |fetched, buffer| {
-            self.core
-                .entries(fetched, self.skip.swap(0, Ordering::SeqCst), buffer)
-        });
+        let next = self.feed.next(py, |fetched, buffer| self.core.entries(fetched, self.skip.swap(0, Ordering::SeqCst), buffer));
         let entry = match next {
             Ok(Some(entry)) => entry,
             Ok(None) => return Ok(None),
@@ -765,13 +585,8 @@ impl PyPageIterator {
             Ok(None) => return Ok(None),
             Err(e) => return Err(annotate_py(py, e, self.core.pos().items_read)),
         };
-        match self
-            .core
-            .take_page(fetched, self.skip.swap(0, Ordering::SeqCst), None)
-        {
-            Some(items) => DictsOut(items, self.core.cols())
-                .into_pyobject(py)
-                .map(Some),
+        match self.core.take_page(fetched, self.skip.swap(0, Ordering::SeqCst), None) {
+            Some(items) => DictsOut(items, self.core.cols()).into_pyobject(py).map(Some),
             None => {
                 self.feed.close();
                 Ok(None)
@@ -796,14 +611,7 @@ struct AsyncState<I> {
 fn async_feed<I>(core: &PagerCore) -> AsyncFeed<AsyncState<I>> {
     let (prefetch, skip) = core.start();
     let abort = prefetch_abort(&prefetch);
-    AsyncFeed::new(
-        AsyncState {
-            prefetch,
-            buffer: VecDeque::new(),
-            skip,
-        },
-        abort,
-    )
+    AsyncFeed::new(AsyncState { prefetch, buffer: VecDeque::new(), skip }, abort)
 }
 
 /// Asynchronous twin of :class:`Pager`: ``async for`` dicts, ``pages()``, awaitable exports.
@@ -852,27 +660,17 @@ impl PyAsyncPager {
     }
 
     fn __aiter__(&self) -> PyAsyncPagerIterator {
-        PyAsyncPagerIterator {
-            core: self.core.clone(),
-            feed: async_feed(&self.core),
-        }
+        PyAsyncPagerIterator { core: self.core.clone(), feed: async_feed(&self.core) }
     }
 
     /// ``async for`` over pages: one list of dicts per page.
     fn pages(&self) -> PyAsyncPageIterator {
-        PyAsyncPageIterator {
-            core: self.core.clone(),
-            feed: async_feed(&self.core),
-        }
+        PyAsyncPageIterator { core: self.core.clone(), feed: async_feed(&self.core) }
     }
 
     /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame (awaitable).
     #[pyo3(signature = (limit=None))]
-    fn to_polars<'py>(
-        &self,
-        py: Python<'py>,
-        limit: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn to_polars<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let limit = limit_arg(limit)?;
         let core = self.core.clone();
         awaitable(py, async move {
@@ -883,11 +681,7 @@ impl PyAsyncPager {
     }
 
     /// Stream the rest of the walk into a Parquet file (awaitable); returns the rows written.
-    fn write_parquet<'py>(
-        &self,
-        py: Python<'py>,
-        path: std::path::PathBuf,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn write_parquet<'py>(&self, py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
         let core = self.core.clone();
         awaitable(py, async move { core.write(path).await.map_err(to_py) })
     }
@@ -911,11 +705,7 @@ impl PyAsyncPagerIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, core) = (
-            self.feed.state.clone(),
-            self.feed.closed.clone(),
-            self.core.clone(),
-        );
+        let (state, closed, core) = (self.feed.state.clone(), self.feed.closed.clone(), self.core.clone());
         awaitable(py, async move {
             let mut state = state.lock().await;
             loop {
@@ -930,9 +720,7 @@ impl PyAsyncPagerIterator {
                     }
                     return Ok(DictOut(entry.item, core.cols()));
                 }
-                let Some(prefetch) = state.prefetch.as_mut() else {
-                    return Err(stop_async());
-                };
+                let Some(prefetch) = state.prefetch.as_mut() else { return Err(stop_async()) };
                 match prefetch.next().await {
                     Some(Ok(fetched)) => {
                         let skip = std::mem::take(&mut state.skip);
@@ -971,20 +759,14 @@ impl PyAsyncPageIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, core) = (
-            self.feed.state.clone(),
-            self.feed.closed.clone(),
-            self.core.clone(),
-        );
+        let (state, closed, core) = (self.feed.state.clone(), self.feed.closed.clone(), self.core.clone());
         awaitable(py, async move {
             let mut state = state.lock().await;
             if closed.load(Ordering::SeqCst) || core.remaining() == Some(0) {
                 state.prefetch = None;
                 return Err(stop_async());
             }
-            let Some(prefetch) = state.prefetch.as_mut() else {
-                return Err(stop_async());
-            };
+            let Some(prefetch) = state.prefetch.as_mut() else { return Err(stop_async()) };
             match prefetch.next().await {
                 Some(Ok(fetched)) => {
                     let skip = std::mem::take(&mut state.skip);
@@ -1022,36 +804,16 @@ struct Lists<'a>(&'a DataClient);
 const NETWORK: &str = "one of mainnet, fuji, testnet";
 
 impl Lists<'_> {
-    fn blocks(
-        &self,
-        chain_id: &Bound<'_, PyAny>,
-        page_size: &Bound<'_, PyAny>,
-    ) -> PyResult<(Paged, Resource)> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+    fn blocks(&self, chain_id: &Bound<'_, PyAny>, page_size: &Bound<'_, PyAny>) -> PyResult<(Paged, Resource)> {
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-        Ok((
-            self.0.blocks(&chain_id, size).map_err(to_py)?,
-            Resource::Block,
-        ))
+        Ok((self.0.blocks(&chain_id, size).map_err(to_py)?, Resource::Block))
     }
 
-    fn latest_blocks(
-        &self,
-        network: Option<&Bound<'_, PyAny>>,
-        page_size: &Bound<'_, PyAny>,
-    ) -> PyResult<(Paged, Resource)> {
+    fn latest_blocks(&self, network: Option<&Bound<'_, PyAny>>, page_size: &Bound<'_, PyAny>) -> PyResult<(Paged, Resource)> {
         let network = opt_str(network, "network", NETWORK)?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-        Ok((
-            self.0
-                .latest_blocks(network.as_deref(), size)
-                .map_err(to_py)?,
-            Resource::Block,
-        ))
+        Ok((self.0.latest_blocks(network.as_deref(), size).map_err(to_py)?, Resource::Block))
     }
 
     fn collectibles(
@@ -1061,24 +823,11 @@ impl Lists<'_> {
         contract_address: Option<&Bound<'_, PyAny>>,
         page_size: &Bound<'_, PyAny>,
     ) -> PyResult<(Paged, Resource)> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let address = str_arg(address, "address", "a wallet address (str)")?;
-        let contract = opt_str(
-            contract_address,
-            "contract_address",
-            "a contract address (str)",
-        )?;
+        let contract = opt_str(contract_address, "contract_address", "a contract address (str)")?;
         let size = page_size_arg(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
-        Ok((
-            self.0
-                .collectibles(&chain_id, &address, contract.as_deref(), size)
-                .map_err(to_py)?,
-            Resource::Collectible,
-        ))
+        Ok((self.0.collectibles(&chain_id, &address, contract.as_deref(), size).map_err(to_py)?, Resource::Collectible))
     }
 
     fn pending_rewards(
@@ -1094,32 +843,15 @@ impl Lists<'_> {
         let node_ids = list_arg(node_ids, "node_ids")?;
         let sort_order = opt_str(sort_order, "sort_order", "one of asc, desc")?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-        let paged = self
-            .0
-            .pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size)
-            .map_err(to_py)?;
+        let paged = self.0.pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size).map_err(to_py)?;
         Ok((paged, Resource::PendingReward))
     }
 
-    fn vertices(
-        &self,
-        network: &Bound<'_, PyAny>,
-        blockchain_id: &Bound<'_, PyAny>,
-        page_size: &Bound<'_, PyAny>,
-    ) -> PyResult<(Paged, Resource)> {
+    fn vertices(&self, network: &Bound<'_, PyAny>, blockchain_id: &Bound<'_, PyAny>, page_size: &Bound<'_, PyAny>) -> PyResult<(Paged, Resource)> {
         let network = str_arg(network, "network", NETWORK)?;
-        let blockchain_id = str_arg(
-            blockchain_id,
-            "blockchain_id",
-            "an X-chain blockchain id or 'x-chain'",
-        )?;
+        let blockchain_id = str_arg(blockchain_id, "blockchain_id", "an X-chain blockchain id or 'x-chain'")?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-        Ok((
-            self.0
-                .vertices(&network, &blockchain_id, size)
-                .map_err(to_py)?,
-            Resource::Vertex,
-        ))
+        Ok((self.0.vertices(&network, &blockchain_id, size).map_err(to_py)?, Resource::Vertex))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1143,31 +875,14 @@ impl Lists<'_> {
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
         let paged = self
             .0
-            .icm_messages(
-                source.as_deref(),
-                destination.as_deref(),
-                blockchain.as_deref(),
-                to.as_deref(),
-                from.as_deref(),
-                network.as_deref(),
-                size,
-            )
+            .icm_messages(source.as_deref(), destination.as_deref(), blockchain.as_deref(), to.as_deref(), from.as_deref(), network.as_deref(), size)
             .map_err(to_py)?;
         Ok((paged, Resource::IcmMessage))
     }
 }
 
-fn pager_core(
-    client: &DataClient,
-    made: (Paged, Resource),
-    page_token: Option<&Bound<'_, PyAny>>,
-    limit: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PagerCore> {
-    let token = opt_str(
-        page_token,
-        "page_token",
-        "a page token (str) from next_page_token",
-    )?;
+fn pager_core(client: &DataClient, made: (Paged, Resource), page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PagerCore> {
+    let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
     PagerCore::new(client, made.0, made.1, token, limit_arg(limit)?)
 }
 
@@ -1200,18 +915,8 @@ impl PyDataClient {
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(
-            timeout,
-            connect_timeout,
-            max_retries,
-            backoff,
-            max_backoff,
-            retry_budget,
-            headers,
-        )?;
-        Ok(PyDataClient {
-            client: client_arg(api_key, base_url, transport)?,
-        })
+        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        Ok(PyDataClient { client: client_arg(api_key, base_url, transport)? })
     }
 
     /// The base URL (secrets redacted).
@@ -1229,52 +934,23 @@ impl PyDataClient {
     /// ``GET /v1/chains``: the supported chains, filtered by ``network`` (mainnet, fuji, testnet)
     /// and ``feature`` (nftIndexing, webhooks, teleporter). A list of dicts (not paginated).
     #[pyo3(signature = (network=None, feature=None))]
-    fn chains<'py>(
-        &self,
-        py: Python<'py>,
-        network: Option<&Bound<'py, PyAny>>,
-        feature: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
-        let feature = opt_str(
-            feature,
-            "feature",
-            "one of nftIndexing, webhooks, teleporter",
-        )?;
-        let chains = wait(
-            py,
-            self.client.chains(network.as_deref(), feature.as_deref()),
-        )?;
+        let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
+        let chains = wait(py, self.client.chains(network.as_deref(), feature.as_deref()))?;
         DictsOut(chains, None).into_pyobject(py)
     }
 
     /// ``GET /v1/chains/{chainId}``: one chain (EVM chain id or blockchain id) as a dict.
-    fn chain<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+    fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let chain = wait(py, self.client.chain(&chain_id))?;
         object_to_py(py, &chain, None)
     }
 
     /// ``GET /v1/chains/{chainId}/blocks/{blockId}``: one block by number (int) or hash (str).
-    fn block<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-        block_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+    fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
         let block = wait(py, self.client.block(&chain_id, &block_id))?;
         object_to_py(py, &block, Some(schema::BLOCK))
@@ -1282,129 +958,55 @@ impl PyDataClient {
 
     /// ``GET /v1/chains/{chainId}/blocks``: the chain's blocks, newest first (``page_size`` 1-100).
     #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
-    fn blocks(
-        &self,
-        py: Python<'_>,
-        chain_id: &Bound<'_, PyAny>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn blocks(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).blocks(chain_id, &size)?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// ``GET /v1/blocks``: the latest blocks across all chains, optionally of one ``network``.
     #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
-    fn latest_blocks(
-        &self,
-        py: Python<'_>,
-        network: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn latest_blocks(&self, py: Python<'_>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).latest_blocks(network, &size)?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// ``balances:listCollectibles``: ERC-721 and ERC-1155 balances of ``address`` (``page_size`` 1-500).
     #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn collectibles(
-        &self,
-        py: Python<'_>,
-        chain_id: &Bound<'_, PyAny>,
-        address: &Bound<'_, PyAny>,
-        contract_address: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn collectibles(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, address: &Bound<'_, PyAny>, contract_address: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).collectibles(chain_id, address, contract_address, &size)?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// ``rewards:listPending``: pending staking rewards; at least one of ``addresses`` / ``node_ids``
     /// (lists or comma-separated str), ``sort_order`` asc or desc.
     #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn pending_rewards(
-        &self,
-        py: Python<'_>,
-        network: &Bound<'_, PyAny>,
-        addresses: Option<&Bound<'_, PyAny>>,
-        node_ids: Option<&Bound<'_, PyAny>>,
-        sort_order: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn pending_rewards(&self, py: Python<'_>, network: &Bound<'_, PyAny>, addresses: Option<&Bound<'_, PyAny>>, node_ids: Option<&Bound<'_, PyAny>>, sort_order: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
-        let made =
-            Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        let made = Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// X-chain vertices, newest first; ``blockchain_id`` is ``"x-chain"`` or the network's X-chain id.
     #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
-    fn vertices(
-        &self,
-        py: Python<'_>,
-        network: &Bound<'_, PyAny>,
-        blockchain_id: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn vertices(&self, py: Python<'_>, network: &Bound<'_, PyAny>, blockchain_id: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let x = PyString::new(py, "x-chain").into_any();
         let made = Lists(&self.client).vertices(network, blockchain_id.unwrap_or(&x), &size)?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// ``GET /v1/icm/messages``: interchain messages, newest first, with the six filters.
     #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn icm_messages(
-        &self,
-        py: Python<'_>,
-        source_blockchain_id: Option<&Bound<'_, PyAny>>,
-        destination_blockchain_id: Option<&Bound<'_, PyAny>>,
-        blockchain_id: Option<&Bound<'_, PyAny>>,
-        to: Option<&Bound<'_, PyAny>>,
-        from_: Option<&Bound<'_, PyAny>>,
-        network: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
+    fn icm_messages(&self, py: Python<'_>, source_blockchain_id: Option<&Bound<'_, PyAny>>, destination_blockchain_id: Option<&Bound<'_, PyAny>>, blockchain_id: Option<&Bound<'_, PyAny>>, to: Option<&Bound<'_, PyAny>>, from_: Option<&Bound<'_, PyAny>>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
-        let made = Lists(&self.client).icm_messages(
-            source_blockchain_id,
-            destination_blockchain_id,
-            blockchain_id,
-            to,
-            from_,
-            network,
-            &size,
-        )?;
-        Ok(PyPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        let made = Lists(&self.client).icm_messages(source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, &size)?;
+        Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// ``GET /v1/health-check``: the service's health report as a dict.
@@ -1428,22 +1030,11 @@ impl PyDataClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "DataClient({:?}{})",
-            self.client.base_url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("DataClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
-fn default_size<'py>(
-    py: Python<'py>,
-    page_size: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+fn default_size<'py>(py: Python<'py>, page_size: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
     match page_size.filter(|p| !p.is_none()) {
         Some(p) => Ok(p.clone()),
         None => Ok(10i64.into_pyobject(py)?.into_any()),
@@ -1473,18 +1064,8 @@ impl PyAsyncDataClient {
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(
-            timeout,
-            connect_timeout,
-            max_retries,
-            backoff,
-            max_backoff,
-            retry_budget,
-            headers,
-        )?;
-        Ok(PyAsyncDataClient {
-            client: client_arg(api_key, base_url, transport)?,
-        })
+        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        Ok(PyAsyncDataClient { client: client_arg(api_key, base_url, transport)? })
     }
 
     /// The base URL (secrets redacted).
@@ -1501,18 +1082,9 @@ impl PyAsyncDataClient {
 
     /// Awaitable :meth:`DataClient.chains`.
     #[pyo3(signature = (network=None, feature=None))]
-    fn chains<'py>(
-        &self,
-        py: Python<'py>,
-        network: Option<&Bound<'py, PyAny>>,
-        feature: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
-        let feature = opt_str(
-            feature,
-            "feature",
-            "one of nftIndexing, webhooks, teleporter",
-        )?;
+        let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
         if let Some(n) = &network {
             params::network(n).map_err(to_py)?;
         }
@@ -1521,189 +1093,84 @@ impl PyAsyncDataClient {
         }
         let client = self.client.clone();
         awaitable(py, async move {
-            let chains = client
-                .chains(network.as_deref(), feature.as_deref())
-                .await
-                .map_err(to_py)?;
+            let chains = client.chains(network.as_deref(), feature.as_deref()).await.map_err(to_py)?;
             Ok(DictsOut(chains, None))
         })
     }
 
     /// Awaitable :meth:`DataClient.chain`.
-    fn chain<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+    fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         params::segment("chain_id", &chain_id).map_err(to_py)?;
         let client = self.client.clone();
-        awaitable(py, async move {
-            Ok(DictOut(client.chain(&chain_id).await.map_err(to_py)?, None))
-        })
+        awaitable(py, async move { Ok(DictOut(client.chain(&chain_id).await.map_err(to_py)?, None)) })
     }
 
     /// Awaitable :meth:`DataClient.block`.
-    fn block<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-        block_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let chain_id = str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id or blockchain id (str)",
-        )?;
+    fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
-        params::segment("chain_id", &chain_id)
-            .and_then(|_| params::segment("block_id", &block_id))
-            .map_err(to_py)?;
+        params::segment("chain_id", &chain_id).and_then(|_| params::segment("block_id", &block_id)).map_err(to_py)?;
         let client = self.client.clone();
-        awaitable(py, async move {
-            Ok(DictOut(
-                client.block(&chain_id, &block_id).await.map_err(to_py)?,
-                Some(schema::BLOCK),
-            ))
-        })
+        awaitable(py, async move { Ok(DictOut(client.block(&chain_id, &block_id).await.map_err(to_py)?, Some(schema::BLOCK))) })
     }
 
     /// :meth:`DataClient.blocks` as an :class:`AsyncPager`.
     #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
-    fn blocks(
-        &self,
-        py: Python<'_>,
-        chain_id: &Bound<'_, PyAny>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn blocks(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).blocks(chain_id, &size)?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// :meth:`DataClient.latest_blocks` as an :class:`AsyncPager`.
     #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
-    fn latest_blocks(
-        &self,
-        py: Python<'_>,
-        network: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn latest_blocks(&self, py: Python<'_>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).latest_blocks(network, &size)?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// :meth:`DataClient.collectibles` as an :class:`AsyncPager`.
     #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn collectibles(
-        &self,
-        py: Python<'_>,
-        chain_id: &Bound<'_, PyAny>,
-        address: &Bound<'_, PyAny>,
-        contract_address: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn collectibles(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, address: &Bound<'_, PyAny>, contract_address: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).collectibles(chain_id, address, contract_address, &size)?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// :meth:`DataClient.pending_rewards` as an :class:`AsyncPager`.
     #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn pending_rewards(
-        &self,
-        py: Python<'_>,
-        network: &Bound<'_, PyAny>,
-        addresses: Option<&Bound<'_, PyAny>>,
-        node_ids: Option<&Bound<'_, PyAny>>,
-        sort_order: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn pending_rewards(&self, py: Python<'_>, network: &Bound<'_, PyAny>, addresses: Option<&Bound<'_, PyAny>>, node_ids: Option<&Bound<'_, PyAny>>, sort_order: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
-        let made =
-            Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        let made = Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// :meth:`DataClient.vertices` as an :class:`AsyncPager`.
     #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
-    fn vertices(
-        &self,
-        py: Python<'_>,
-        network: &Bound<'_, PyAny>,
-        blockchain_id: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn vertices(&self, py: Python<'_>, network: &Bound<'_, PyAny>, blockchain_id: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let x = PyString::new(py, "x-chain").into_any();
         let made = Lists(&self.client).vertices(network, blockchain_id.unwrap_or(&x), &size)?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// :meth:`DataClient.icm_messages` as an :class:`AsyncPager`.
     #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn icm_messages(
-        &self,
-        py: Python<'_>,
-        source_blockchain_id: Option<&Bound<'_, PyAny>>,
-        destination_blockchain_id: Option<&Bound<'_, PyAny>>,
-        blockchain_id: Option<&Bound<'_, PyAny>>,
-        to: Option<&Bound<'_, PyAny>>,
-        from_: Option<&Bound<'_, PyAny>>,
-        network: Option<&Bound<'_, PyAny>>,
-        page_size: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
+    fn icm_messages(&self, py: Python<'_>, source_blockchain_id: Option<&Bound<'_, PyAny>>, destination_blockchain_id: Option<&Bound<'_, PyAny>>, blockchain_id: Option<&Bound<'_, PyAny>>, to: Option<&Bound<'_, PyAny>>, from_: Option<&Bound<'_, PyAny>>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
-        let made = Lists(&self.client).icm_messages(
-            source_blockchain_id,
-            destination_blockchain_id,
-            blockchain_id,
-            to,
-            from_,
-            network,
-            &size,
-        )?;
-        Ok(PyAsyncPager {
-            core: pager_core(&self.client, made, page_token, limit)?,
-        })
+        let made = Lists(&self.client).icm_messages(source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, &size)?;
+        Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
     /// Awaitable :meth:`DataClient.health`.
     fn health<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let client = self.client.clone();
-        awaitable(py, async move {
-            Ok(DictOut(client.health().await.map_err(to_py)?, None))
-        })
+        awaitable(py, async move { Ok(DictOut(client.health().await.map_err(to_py)?, None)) })
     }
 
     /// Close the client: later calls raise ``AvaxDataError("the client is closed")``.
@@ -1716,11 +1183,7 @@ impl PyAsyncDataClient {
     }
 
     #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        &self,
-        py: Python<'py>,
-        _exc: &Bound<'py, pyo3::types::PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         self.client.close();
         awaitable(py, async move { Ok(false) })
     }
@@ -1735,14 +1198,6 @@ impl PyAsyncDataClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "AsyncDataClient({:?}{})",
-            self.client.base_url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("AsyncDataClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }

@@ -49,49 +49,27 @@ impl PyEmulator {
         data_api_refused_keys: Option<Vec<String>>,
         rate_limit: Option<(u32, f64)>,
     ) -> PyResult<Self> {
-        let mut config = EmulatorConfig {
-            seed,
-            index_enabled,
-            host,
-            port,
-            utc_offset_minutes,
-            ..EmulatorConfig::default()
-        };
+        let mut config = EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
         if let Some(n) = data_blocks_per_chain {
-            config.data_blocks_per_chain =
-                crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
+            config.data_blocks_per_chain = crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
         }
         config.data_api_require_key = data_api_require_key;
         config.data_api_refused_keys = data_api_refused_keys.unwrap_or_default();
         config.rate_limit = rate_limit.map(rate_limit_arg).transpose()?;
         if !(tip_rate.is_finite() && tip_rate >= 0.0) {
-            return Err(invalid(
-                "tip_rate",
-                tip_rate,
-                "a finite number of containers per second >= 0",
-            ));
+            return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
         }
         config.tip_rate = tip_rate;
         config.latency = to_duration("latency", latency, true).map_err(to_py)?;
         if !(-24 * 60 < utc_offset_minutes && utc_offset_minutes < 24 * 60) {
-            return Err(invalid(
-                "utc_offset_minutes",
-                utc_offset_minutes,
-                "minutes in (-1440, 1440)",
-            ));
+            return Err(invalid("utc_offset_minutes", utc_offset_minutes, "minutes in (-1440, 1440)"));
         }
         match containers {
             None => {}
-            Some(n) if n.is_instance_of::<PyInt>() => {
-                config.default_count = u64_arg(n, "containers")?
-            }
+            Some(n) if n.is_instance_of::<PyInt>() => config.default_count = u64_arg(n, "containers")?,
             Some(map) => {
                 let map = map.cast::<PyMapping>().map_err(|_| {
-                    invalid(
-                        "containers",
-                        map.repr().map(|r| r.to_string()).unwrap_or_default(),
-                        "an int or a dict of path -> int",
-                    )
+                    invalid("containers", map.repr().map(|r| r.to_string()).unwrap_or_default(), "an int or a dict of path -> int")
                 })?;
                 let mut counts = HashMap::new();
                 for item in map.items()?.iter() {
@@ -101,25 +79,22 @@ impl PyEmulator {
                 config.containers = counts;
             }
         }
-        let emulator = wait_raw(py, Emulator::start(config))?.map_err(|e| {
-            pyo3::exceptions::PyOSError::new_err(format!("the emulator could not listen: {e}"))
-        })?;
+        let emulator = wait_raw(py, Emulator::start(config))?
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("the emulator could not listen: {e}")))?;
         Ok(PyEmulator { emulator })
     }
 
     /// Data API: move the emulator clock forward by ``seconds`` (page tokens expire after 24 h
     /// of this clock).
     fn advance_clock(&self, seconds: f64) -> PyResult<()> {
-        self.emulator
-            .advance_clock(to_duration("seconds", seconds, true).map_err(to_py)?);
+        self.emulator.advance_clock(to_duration("seconds", seconds, true).map_err(to_py)?);
         Ok(())
     }
 
     /// Data API: set (``(limit, window_seconds)``) or remove (``None``) the per-key rate limit.
     #[pyo3(signature = (rate_limit=None))]
     fn set_rate_limit(&self, rate_limit: Option<(u32, f64)>) -> PyResult<()> {
-        self.emulator
-            .set_rate_limit(rate_limit.map(rate_limit_arg).transpose()?);
+        self.emulator.set_rate_limit(rate_limit.map(rate_limit_arg).transpose()?);
         Ok(())
     }
 
@@ -170,27 +145,12 @@ impl PyEmulator {
     }
 
     /// The container the emulator serves at ``index`` (no network), for comparisons in tests.
-    fn expected_container<'py>(
-        &self,
-        py: Python<'py>,
-        path: &str,
-        index: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyDict>> {
+    fn expected_container<'py>(&self, py: Python<'py>, path: &str, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let path = path_arg(path)?;
         let index = u64_arg(index, "index")?;
-        let (container, _) = self
-            .emulator
-            .expected_container(path, index)
-            .ok_or_else(|| {
-                invalid(
-                    "index",
-                    index,
-                    format!(
-                        "an index below the tip ({} containers on {path})",
-                        self.emulator.container_count(path)
-                    ),
-                )
-            })?;
+        let (container, _) = self.emulator.expected_container(path, index).ok_or_else(|| {
+            invalid("index", index, format!("an index below the tip ({} containers on {path})", self.emulator.container_count(path)))
+        })?;
         container_dict(py, &container)
     }
 
@@ -221,11 +181,7 @@ impl PyEmulator {
 /// `(limit, window_seconds)` as the emulator's rate-limit policy.
 fn rate_limit_arg((limit, window): (u32, f64)) -> PyResult<crate::emulator::RateLimit> {
     if limit == 0 {
-        return Err(invalid(
-            "rate_limit",
-            limit,
-            "(limit >= 1, window_seconds > 0)",
-        ));
+        return Err(invalid("rate_limit", limit, "(limit >= 1, window_seconds > 0)"));
     }
     let window = to_duration("rate_limit", window, false).map_err(to_py)?;
     Ok(crate::emulator::RateLimit { limit, window })

@@ -14,19 +14,13 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     let exceptions = py.import("avax_data.exceptions")?;
     let kwargs = PyDict::new(py);
     let class = match err {
-        Error::InvalidArgument {
-            param,
-            value,
-            allowed,
-        } => {
+        Error::InvalidArgument { param, value, allowed } => {
             kwargs.set_item("param", param)?;
             kwargs.set_item("value", value)?;
             kwargs.set_item("allowed", allowed)?;
             exceptions.getattr("InvalidParameterError")?
         }
-        Error::Transport {
-            kind, method, url, ..
-        } => {
+        Error::Transport { kind, method, url, .. } => {
             kwargs.set_item("method", method)?;
             kwargs.set_item("url", url)?;
             exceptions.getattr(match kind {
@@ -35,13 +29,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
                 TransportKind::Io => "TransportError",
             })?
         }
-        Error::Http {
-            status,
-            body,
-            method,
-            url,
-            retry_after,
-        } => {
+        Error::Http { status, body, method, url, retry_after } => {
             kwargs.set_item("status", status)?;
             kwargs.set_item("body", body)?;
             kwargs.set_item("method", method)?;
@@ -57,13 +45,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("url", url)?;
             exceptions.getattr("IndexNotEnabledError")?
         }
-        Error::Rpc {
-            kind,
-            code,
-            message,
-            method,
-            url,
-        } => {
+        Error::Rpc { kind, code, message, method, url } => {
             kwargs.set_item("code", code)?;
             kwargs.set_item("rpc_message", message)?;
             kwargs.set_item("method", method)?;
@@ -74,23 +56,14 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
                 RpcErrorKind::EmptyIndex => "EmptyIndexError",
                 RpcErrorKind::BadArgument | RpcErrorKind::FetchLimit => "RPCInvalidArgumentError",
                 RpcErrorKind::MethodNotFound => "MethodNotFoundError",
-                RpcErrorKind::InvalidRequest | RpcErrorKind::ParseError | RpcErrorKind::Other => {
-                    "RPCError"
-                }
+                RpcErrorKind::InvalidRequest | RpcErrorKind::ParseError | RpcErrorKind::Other => "RPCError",
             })?
         }
         Error::Integrity { url, .. } => {
             kwargs.set_item("url", url)?;
             exceptions.getattr("IntegrityError")?
         }
-        Error::PageToken {
-            token,
-            items_read,
-            status,
-            body,
-            url,
-            ..
-        } => {
+        Error::PageToken { token, items_read, status, body, url, .. } => {
             kwargs.set_item("status", status)?;
             kwargs.set_item("body", body)?;
             kwargs.set_item("method", "GET")?;
@@ -119,14 +92,7 @@ fn api_message<'py>(py: Python<'py>, body: &str) -> PyResult<Bound<'py, PyAny>> 
     match value.as_ref().and_then(|v| v.get("message")) {
         Some(serde_json::Value::String(s)) => Ok(pyo3::types::PyString::new(py, s).into_any()),
         Some(serde_json::Value::Array(items)) => {
-            let texts: Vec<String> = items
-                .iter()
-                .map(|i| {
-                    i.as_str()
-                        .map(String::from)
-                        .unwrap_or_else(|| i.to_string())
-                })
-                .collect();
+            let texts: Vec<String> = items.iter().map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string())).collect();
             Ok(pyo3::types::PyList::new(py, texts)?.into_any())
         }
         _ => Ok(py.None().into_bound(py)),

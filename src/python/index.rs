@@ -9,9 +9,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use super::args::{bounded_arg, transport_config, u64_arg};
 use super::convert::{container_dict, ContainerOut, ContainersOut};
 use super::errors::{invalid, to_py};
-use super::ranges::{
-    FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings,
-};
+use super::ranges::{FollowSettings, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange, RangeSettings};
 use super::wait::{awaitable, wait};
 use crate::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath, Verify, MAX_RANGE};
 use crate::transport::config::seconds;
@@ -35,26 +33,12 @@ fn build_client(
     headers: Option<HashMap<String, String>>,
 ) -> PyResult<IndexClient> {
     let url = url
-        .or_else(|| {
-            std::env::var("AVAX_NODE_URL")
-                .ok()
-                .filter(|u| !u.trim().is_empty())
-        })
+        .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
-    let transport = transport_config(
-        timeout,
-        connect_timeout,
-        max_retries,
-        backoff,
-        max_backoff,
-        retry_budget,
-        headers,
-    )?;
+    let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
     let options = IndexClientOptions {
         transport,
-        verify: Verify {
-            id_is_sha256_of_bytes: verify_ids,
-        },
+        verify: Verify { id_is_sha256_of_bytes: verify_ids },
         concurrency: match concurrency {
             Some(n) => bounded_arg(n, "concurrency", 1, MAX_CONCURRENCY)? as usize,
             None => IndexClientOptions::default().concurrency,
@@ -68,16 +52,9 @@ fn parse_path(path: &str) -> PyResult<IndexPath> {
 }
 
 fn str_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
-    value
-        .cast::<PyString>()
-        .map(|s| s.to_string())
-        .map_err(|_| {
-            invalid(
-                param,
-                value.repr().map(|r| r.to_string()).unwrap_or_default(),
-                "a CB58 id as a str",
-            )
-        })
+    value.cast::<PyString>().map(|s| s.to_string()).map_err(|_| {
+        invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), "a CB58 id as a str")
+    })
 }
 
 /// What `container(index=..., id=...)` asks for.
@@ -94,11 +71,7 @@ fn lookup(index: Option<&Bound<'_, PyAny>>, id: Option<&Bound<'_, PyAny>>) -> Py
             crate::index::client::validate_id(&id).map_err(to_py)?;
             Ok(Lookup::Id(id))
         }
-        _ => Err(invalid(
-            "index/id",
-            "both or neither",
-            "exactly one of index= or id=",
-        )),
+        _ => Err(invalid("index/id", "both or neither", "exactly one of index= or id=")),
     }
 }
 
@@ -124,11 +97,7 @@ fn range_settings(
         None => None,
         Some(count) => {
             let count = u64_arg(count, "count")?;
-            Some(
-                start
-                    .checked_add(count)
-                    .ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?,
-            )
+            Some(start.checked_add(count).ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?)
         }
     };
     let concurrency = match concurrency {
@@ -136,13 +105,7 @@ fn range_settings(
         None => chain.concurrency(),
     };
     let chunk = bounded_arg(batch_size, "batch_size", 1, MAX_RANGE)?;
-    Ok(RangeSettings::new(
-        chain.clone(),
-        start,
-        end,
-        concurrency,
-        chunk,
-    ))
+    Ok(RangeSettings::new(chain.clone(), start, end, concurrency, chunk))
 }
 
 fn follow_settings(
@@ -211,9 +174,7 @@ impl PyIndexClient {
 
     /// A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``.
     fn chain(&self, path: &str) -> PyResult<PyChain> {
-        Ok(PyChain {
-            chain: self.client.chain(parse_path(path)?),
-        })
+        Ok(PyChain { chain: self.client.chain(parse_path(path)?) })
     }
 
     /// Close the client: later calls raise ``AvaxDataError("the client is closed")``.
@@ -231,15 +192,7 @@ impl PyIndexClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "IndexClient({:?}{})",
-            self.client.url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("IndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
@@ -315,17 +268,8 @@ impl PyChain {
         concurrency: Option<&Bound<'_, PyAny>>,
         batch_size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyRange> {
-        let (zero, full) = (
-            0u32.into_pyobject(py)?.into_any(),
-            (MAX_RANGE as u32).into_pyobject(py)?.into_any(),
-        );
-        let settings = range_settings(
-            &self.chain,
-            start.unwrap_or(&zero),
-            count,
-            concurrency,
-            batch_size.unwrap_or(&full),
-        )?;
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
+        let settings = range_settings(&self.chain, start.unwrap_or(&zero), count, concurrency, batch_size.unwrap_or(&full))?;
         Ok(PyRange::new(settings))
     }
 
@@ -340,12 +284,7 @@ impl PyChain {
         poll_interval: f64,
         max_poll_interval: f64,
     ) -> PyResult<PyFollow> {
-        Ok(PyFollow::new(follow_settings(
-            &self.chain,
-            start,
-            poll_interval,
-            max_poll_interval,
-        )?))
+        Ok(PyFollow::new(follow_settings(&self.chain, start, poll_interval, max_poll_interval)?))
     }
 
     fn __repr__(&self) -> String {
@@ -399,9 +338,7 @@ impl PyAsyncIndexClient {
 
     /// A handle on one index path.
     fn chain(&self, path: &str) -> PyResult<PyAsyncChain> {
-        Ok(PyAsyncChain {
-            chain: Arc::new(self.client.chain(parse_path(path)?)),
-        })
+        Ok(PyAsyncChain { chain: Arc::new(self.client.chain(parse_path(path)?)) })
     }
 
     /// Close the client (awaitable): later calls raise ``AvaxDataError``.
@@ -415,25 +352,13 @@ impl PyAsyncIndexClient {
     }
 
     #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        &self,
-        py: Python<'py>,
-        _exc: &Bound<'py, pyo3::types::PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         self.client.close();
         awaitable(py, async { Ok(()) })
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "AsyncIndexClient({:?}{})",
-            self.client.url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("AsyncIndexClient({:?}{})", self.client.url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
@@ -454,9 +379,7 @@ impl PyAsyncChain {
     /// ``index.getLastAccepted`` (awaitable).
     fn last_accepted<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let chain = self.chain.clone();
-        awaitable(py, async move {
-            chain.last_accepted().await.map(ContainerOut).map_err(to_py)
-        })
+        awaitable(py, async move { chain.last_accepted().await.map(ContainerOut).map_err(to_py) })
     }
 
     /// ``index.getContainerByIndex`` / ``index.getContainerByID`` (awaitable).
@@ -487,36 +410,19 @@ impl PyAsyncChain {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (start, count) = (u64_arg(start, "start")?, range_count(count)?);
         let chain = self.chain.clone();
-        awaitable(py, async move {
-            chain
-                .container_range(start, count)
-                .await
-                .map(ContainersOut)
-                .map_err(to_py)
-        })
+        awaitable(py, async move { chain.container_range(start, count).await.map(ContainersOut).map_err(to_py) })
     }
 
     /// ``index.getIndex`` (awaitable).
-    fn index_of<'py>(
-        &self,
-        py: Python<'py>,
-        id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (id, chain) = (id_arg(id)?, self.chain.clone());
         awaitable(py, async move { chain.index_of(&id).await.map_err(to_py) })
     }
 
     /// ``index.isAccepted`` (awaitable).
-    fn is_accepted<'py>(
-        &self,
-        py: Python<'py>,
-        id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let (id, chain) = (id_arg(id)?, self.chain.clone());
-        awaitable(
-            py,
-            async move { chain.is_accepted(&id).await.map_err(to_py) },
-        )
+        awaitable(py, async move { chain.is_accepted(&id).await.map_err(to_py) })
     }
 
     /// A lazy walk (``async for``), like :meth:`Chain.range`.
@@ -529,17 +435,8 @@ impl PyAsyncChain {
         concurrency: Option<&Bound<'_, PyAny>>,
         batch_size: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncRange> {
-        let (zero, full) = (
-            0u32.into_pyobject(py)?.into_any(),
-            (MAX_RANGE as u32).into_pyobject(py)?.into_any(),
-        );
-        let settings = range_settings(
-            &self.chain,
-            start.unwrap_or(&zero),
-            count,
-            concurrency,
-            batch_size.unwrap_or(&full),
-        )?;
+        let (zero, full) = (0u32.into_pyobject(py)?.into_any(), (MAX_RANGE as u32).into_pyobject(py)?.into_any());
+        let settings = range_settings(&self.chain, start.unwrap_or(&zero), count, concurrency, batch_size.unwrap_or(&full))?;
         Ok(PyAsyncRange::new(settings))
     }
 
@@ -551,12 +448,7 @@ impl PyAsyncChain {
         poll_interval: f64,
         max_poll_interval: f64,
     ) -> PyResult<PyAsyncFollow> {
-        Ok(PyAsyncFollow::new(follow_settings(
-            &self.chain,
-            start,
-            poll_interval,
-            max_poll_interval,
-        )?))
+        Ok(PyAsyncFollow::new(follow_settings(&self.chain, start, poll_interval, max_poll_interval)?))
     }
 
     fn __repr__(&self) -> String {

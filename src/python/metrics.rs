@@ -11,9 +11,7 @@ use serde_json::Value;
 
 use super::args::{bounded_arg, transport_config};
 use super::convert::polars_frame;
-use super::data::{
-    limit_arg, object_to_py, opt_str, str_arg, DictOut, PagerCore, PyAsyncPager, PyPager, WholeWalk,
-};
+use super::data::{limit_arg, object_to_py, opt_str, str_arg, DictOut, PagerCore, PyAsyncPager, PyPager, WholeWalk};
 use super::errors::{invalid, to_py};
 use super::wait::{awaitable, wait};
 use crate::arrow::data::{self as schema, to_batch, Resource};
@@ -24,33 +22,21 @@ use crate::metrics::{plan_shards, MetricQuery, MetricsClient, DEFAULT_CONCURRENC
 const NETWORK: &str = "one of mainnet, fuji, testnet";
 const TIME: &str = "Unix seconds (int >= 0), a datetime (naive = UTC) or a date (00:00 UTC)";
 
-fn client_arg(
-    base_url: Option<String>,
-    transport: crate::transport::TransportConfig,
-) -> PyResult<MetricsClient> {
-    let base_url = base_url.or_else(|| {
-        std::env::var("AVAX_METRICS_API_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty())
-    });
+fn client_arg(base_url: Option<String>, transport: crate::transport::TransportConfig) -> PyResult<MetricsClient> {
+    let base_url = base_url.or_else(|| std::env::var("AVAX_METRICS_API_URL").ok().filter(|u| !u.trim().is_empty()));
     MetricsClient::new(base_url.as_deref(), transport).map_err(to_py)
 }
 
 /// `int` seconds, a `datetime` (naive = UTC) or a `date` (00:00 UTC) as Unix seconds.
 fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i64>> {
-    let Some(value) = value.filter(|v| !v.is_none()) else {
-        return Ok(None);
-    };
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(None) };
     let shown = || value.repr().map(|r| r.to_string()).unwrap_or_default();
     let py = value.py();
     if value.is_instance_of::<PyBool>() {
         return Err(invalid(param, shown(), TIME));
     }
     if value.is_instance_of::<PyInt>() {
-        return value
-            .extract::<i64>()
-            .map(Some)
-            .map_err(|_| invalid(param, shown(), TIME));
+        return value.extract::<i64>().map(Some).map_err(|_| invalid(param, shown(), TIME));
     }
     let utc = py.import("datetime")?.getattr("timezone")?.getattr("utc")?;
     let aware = if value.is_instance_of::<PyDateTime>() {
@@ -63,11 +49,7 @@ fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i6
         }
     } else if value.is_instance_of::<PyDate>() {
         let datetime = py.import("datetime")?.getattr("datetime")?;
-        let (y, m, d): (i32, u32, u32) = (
-            value.getattr("year")?.extract()?,
-            value.getattr("month")?.extract()?,
-            value.getattr("day")?.extract()?,
-        );
+        let (y, m, d): (i32, u32, u32) = (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
         datetime.call1((y, m, d, 0, 0, 0, 0, &utc))?
     } else {
         return Err(invalid(param, shown(), TIME));
@@ -77,18 +59,7 @@ fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i6
 }
 
 fn page_size_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
-    value
-        .filter(|v| !v.is_none())
-        .map(|v| {
-            bounded_arg(
-                v,
-                "page_size",
-                1,
-                crate::metrics::params::MAX_PAGE_SIZE as u64,
-            )
-            .map(|n| n as i64)
-        })
-        .transpose()
+    value.filter(|v| !v.is_none()).map(|v| bounded_arg(v, "page_size", 1, crate::metrics::params::MAX_PAGE_SIZE as u64).map(|n| n as i64)).transpose()
 }
 
 /// The checked series request and how it is walked.
@@ -116,54 +87,28 @@ fn series_arg(
     let chain_id = if chain_id.is_instance_of::<PyInt>() && !chain_id.is_instance_of::<PyBool>() {
         chain_id.str()?.to_string()
     } else {
-        str_arg(
-            chain_id,
-            "chain_id",
-            "an EVM chain id (str of digits) or one of total, mainnet, testnet",
-        )?
+        str_arg(chain_id, "chain_id", "an EVM chain id (str of digits) or one of total, mainnet, testnet")?
     };
     let metric = str_arg(metric, "metric", "a metric name (str)")?;
     let interval = opt_str(interval, "interval", "one of hour, day, week, month")?;
     let start = time_arg(start, "start")?;
     let end = time_arg(end, "end")?;
     let page_size = page_size_arg(page_size)?;
-    let token = opt_str(
-        page_token,
-        "page_token",
-        "a page token (str) from next_page_token",
-    )?;
+    let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
     let limit = limit_arg(limit)?;
     let concurrency = match concurrency.filter(|c| !c.is_none()) {
         Some(c) => bounded_arg(c, "concurrency", 1, 64)? as usize,
         None => DEFAULT_CONCURRENCY,
     };
-    let query = client
-        .metric(
-            &chain_id,
-            &metric,
-            interval.as_deref(),
-            start,
-            end,
-            page_size,
-        )
-        .map_err(to_py)?;
+    let query = client.metric(&chain_id, &metric, interval.as_deref(), start, end, page_size).map_err(to_py)?;
     if let Some(t) = &token {
         crate::data::params::page_token(t).map_err(to_py)?;
     }
     let sharded = match (query.start, query.end, &token) {
-        (Some(s), Some(e), None)
-            if concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1 =>
-        {
-            Some(concurrency)
-        }
+        (Some(s), Some(e), None) if concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1 => Some(concurrency),
         _ => None,
     };
-    Ok(Series {
-        query,
-        token,
-        limit,
-        sharded,
-    })
+    Ok(Series { query, token, limit, sharded })
 }
 
 fn series_core(client: &MetricsClient, series: Series) -> PyResult<PagerCore> {
@@ -175,53 +120,21 @@ fn series_core(client: &MetricsClient, series: Series) -> PyResult<PagerCore> {
                 let (client, query) = (owned.clone(), query.clone());
                 Box::pin(async move { client.sharded(&query, concurrency).await })
             });
-            Ok(PagerCore::new_whole(
-                client.pager_client(),
-                paged,
-                Resource::MetricValue,
-                whole,
-                series.limit,
-            ))
+            Ok(PagerCore::new_whole(client.pager_client(), paged, Resource::MetricValue, whole, series.limit))
         }
-        None => PagerCore::new(
-            client.pager_client(),
-            paged,
-            Resource::MetricValue,
-            series.token,
-            series.limit,
-        ),
+        None => PagerCore::new(client.pager_client(), paged, Resource::MetricValue, series.token, series.limit),
     }
 }
 
-fn chains_core(
-    client: &MetricsClient,
-    network: Option<&Bound<'_, PyAny>>,
-    page_token: Option<&Bound<'_, PyAny>>,
-    limit: Option<&Bound<'_, PyAny>>,
-) -> PyResult<PagerCore> {
+fn chains_core(client: &MetricsClient, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PagerCore> {
     let network = opt_str(network, "network", NETWORK)?;
     let paged = client.chains(network.as_deref()).map_err(to_py)?;
-    let token = opt_str(
-        page_token,
-        "page_token",
-        "a page token (str) from next_page_token",
-    )?;
-    PagerCore::new(
-        client.pager_client(),
-        paged,
-        Resource::MetricsChain,
-        token,
-        limit_arg(limit)?,
-    )
+    let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
+    PagerCore::new(client.pager_client(), paged, Resource::MetricsChain, token, limit_arg(limit)?)
 }
 
 /// `(src, dest, group_by, network)` of an ICM summary call, checked.
-type SummaryArgs = (
-    Option<String>,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
+type SummaryArgs = (Option<String>, Option<String>, Option<String>, Option<String>);
 
 fn summary_args(
     src: Option<&Bound<'_, PyAny>>,
@@ -244,13 +157,7 @@ fn summary_args(
         None => None,
     };
     let network = opt_str(network, "network", NETWORK)?;
-    icm_summary_query(
-        src.as_deref(),
-        dest.as_deref(),
-        group_by.as_deref(),
-        network.as_deref(),
-    )
-    .map_err(to_py)?;
+    icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).map_err(to_py)?;
     Ok((src, dest, group_by, network))
 }
 
@@ -264,22 +171,13 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
         let SummaryOut(value, grouped) = self;
         let rows = match value {
-            Value::Array(rows) if !grouped && rows.len() == 1 => {
-                return object_to_py(py, &rows[0], Some(schema::ICM_SUMMARY))
-            }
+            Value::Array(rows) if !grouped && rows.len() == 1 => return object_to_py(py, &rows[0], Some(schema::ICM_SUMMARY)),
             Value::Array(rows) => rows,
-            Value::Object(_) if !grouped => {
-                return object_to_py(py, &value, Some(schema::ICM_SUMMARY))
-            }
+            Value::Object(_) if !grouped => return object_to_py(py, &value, Some(schema::ICM_SUMMARY)),
             other => vec![other],
         };
-        let batch = to_batch(Resource::IcmSummary, &rows).map_err(|message| {
-            to_py(Error::Decode {
-                message,
-                url: "/v2/icm/summary".into(),
-                body: String::new(),
-            })
-        })?;
+        let batch = to_batch(Resource::IcmSummary, &rows)
+            .map_err(|message| to_py(Error::Decode { message, url: "/v2/icm/summary".into(), body: String::new() }))?;
         polars_frame(py, vec![batch], Resource::IcmSummary.schema())
     }
 }
@@ -309,18 +207,8 @@ impl PyMetricsClient {
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(
-            timeout,
-            connect_timeout,
-            max_retries,
-            backoff,
-            max_backoff,
-            retry_budget,
-            headers,
-        )?;
-        Ok(PyMetricsClient {
-            client: client_arg(base_url, transport)?,
-        })
+        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        Ok(PyMetricsClient { client: client_arg(base_url, transport)? })
     }
 
     /// The base URL.
@@ -345,35 +233,15 @@ impl PyMetricsClient {
         limit: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPager> {
-        let series = series_arg(
-            &self.client,
-            chain_id,
-            metric,
-            interval,
-            start,
-            end,
-            page_size,
-            page_token,
-            limit,
-            concurrency,
-        )?;
-        Ok(PyPager {
-            core: series_core(&self.client, series)?,
-        })
+        let series = series_arg(&self.client, chain_id, metric, interval, start, end, page_size, page_token, limit, concurrency)?;
+        Ok(PyPager { core: series_core(&self.client, series)? })
     }
 
     /// ``GET /v2/chains``: the supported chains as a lazy :class:`Pager`, optionally of one
     /// ``network`` (mainnet, fuji, testnet).
     #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
-    fn chains(
-        &self,
-        network: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyPager> {
-        Ok(PyPager {
-            core: chains_core(&self.client, network, page_token, limit)?,
-        })
+    fn chains(&self, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+        Ok(PyPager { core: chains_core(&self.client, network, page_token, limit)? })
     }
 
     /// ``GET /v2/icm/summary``: rolling ICM message counts. A dict for a single result; a polars
@@ -388,18 +256,9 @@ impl PyMetricsClient {
         group_by: Option<&Bound<'py, PyAny>>,
         network: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (src, dest, group_by, network) =
-            summary_args(src_blockchain_id, dest_blockchain_id, group_by, network)?;
+        let (src, dest, group_by, network) = summary_args(src_blockchain_id, dest_blockchain_id, group_by, network)?;
         let grouped = group_by.is_some();
-        let value = wait(
-            py,
-            self.client.icm_summary(
-                src.as_deref(),
-                dest.as_deref(),
-                group_by.as_deref(),
-                network.as_deref(),
-            ),
-        )?;
+        let value = wait(py, self.client.icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()))?;
         SummaryOut(value, grouped).into_pyobject(py)
     }
 
@@ -424,15 +283,7 @@ impl PyMetricsClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "MetricsClient({:?}{})",
-            self.client.base_url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("MetricsClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }
 
@@ -458,18 +309,8 @@ impl PyAsyncMetricsClient {
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(
-            timeout,
-            connect_timeout,
-            max_retries,
-            backoff,
-            max_backoff,
-            retry_budget,
-            headers,
-        )?;
-        Ok(PyAsyncMetricsClient {
-            client: client_arg(base_url, transport)?,
-        })
+        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        Ok(PyAsyncMetricsClient { client: client_arg(base_url, transport)? })
     }
 
     /// The base URL.
@@ -493,34 +334,14 @@ impl PyAsyncMetricsClient {
         limit: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncPager> {
-        let series = series_arg(
-            &self.client,
-            chain_id,
-            metric,
-            interval,
-            start,
-            end,
-            page_size,
-            page_token,
-            limit,
-            concurrency,
-        )?;
-        Ok(PyAsyncPager {
-            core: series_core(&self.client, series)?,
-        })
+        let series = series_arg(&self.client, chain_id, metric, interval, start, end, page_size, page_token, limit, concurrency)?;
+        Ok(PyAsyncPager { core: series_core(&self.client, series)? })
     }
 
     /// :meth:`MetricsClient.chains` as an :class:`AsyncPager`.
     #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
-    fn chains(
-        &self,
-        network: Option<&Bound<'_, PyAny>>,
-        page_token: Option<&Bound<'_, PyAny>>,
-        limit: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<PyAsyncPager> {
-        Ok(PyAsyncPager {
-            core: chains_core(&self.client, network, page_token, limit)?,
-        })
+    fn chains(&self, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+        Ok(PyAsyncPager { core: chains_core(&self.client, network, page_token, limit)? })
     }
 
     /// Awaitable :meth:`MetricsClient.icm_summary`.
@@ -533,20 +354,11 @@ impl PyAsyncMetricsClient {
         group_by: Option<&Bound<'py, PyAny>>,
         network: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (src, dest, group_by, network) =
-            summary_args(src_blockchain_id, dest_blockchain_id, group_by, network)?;
+        let (src, dest, group_by, network) = summary_args(src_blockchain_id, dest_blockchain_id, group_by, network)?;
         let client = self.client.clone();
         awaitable(py, async move {
             let grouped = group_by.is_some();
-            let value = client
-                .icm_summary(
-                    src.as_deref(),
-                    dest.as_deref(),
-                    group_by.as_deref(),
-                    network.as_deref(),
-                )
-                .await
-                .map_err(to_py)?;
+            let value = client.icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).await.map_err(to_py)?;
             Ok(SummaryOut(value, grouped))
         })
     }
@@ -554,9 +366,7 @@ impl PyAsyncMetricsClient {
     /// Awaitable :meth:`MetricsClient.live_check`.
     fn live_check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let client = self.client.clone();
-        awaitable(py, async move {
-            Ok(DictOut(client.live_check().await.map_err(to_py)?, None))
-        })
+        awaitable(py, async move { Ok(DictOut(client.live_check().await.map_err(to_py)?, None)) })
     }
 
     /// Close the client: later calls raise ``AvaxDataError("the client is closed")``.
@@ -569,11 +379,7 @@ impl PyAsyncMetricsClient {
     }
 
     #[pyo3(signature = (*_exc))]
-    fn __aexit__<'py>(
-        &self,
-        py: Python<'py>,
-        _exc: &Bound<'py, pyo3::types::PyTuple>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
         self.client.close();
         awaitable(py, async move { Ok(false) })
     }
@@ -588,14 +394,6 @@ impl PyAsyncMetricsClient {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "AsyncMetricsClient({:?}{})",
-            self.client.base_url(),
-            if self.client.is_closed() {
-                ", closed"
-            } else {
-                ""
-            }
-        )
+        format!("AsyncMetricsClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
     }
 }

@@ -34,30 +34,12 @@ pub struct RangeSettings {
 
 impl RangeSettings {
     /// Settings of a new range; the walk position starts at `start`.
-    pub fn new(
-        chain: ChainClient,
-        start: u64,
-        end: Option<u64>,
-        concurrency: usize,
-        chunk: u64,
-    ) -> Self {
-        RangeSettings {
-            chain,
-            start,
-            end,
-            concurrency,
-            chunk,
-            position: Arc::new(AtomicU64::new(start)),
-        }
+    pub fn new(chain: ChainClient, start: u64, end: Option<u64>, concurrency: usize, chunk: u64) -> Self {
+        RangeSettings { chain, start, end, concurrency, chunk, position: Arc::new(AtomicU64::new(start)) }
     }
 
     fn spec(&self) -> RangeSpec {
-        RangeSpec {
-            start: self.position.load(Ordering::SeqCst),
-            end: self.end,
-            concurrency: self.concurrency,
-            chunk: self.chunk,
-        }
+        RangeSpec { start: self.position.load(Ordering::SeqCst), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
     }
 
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
@@ -66,26 +48,16 @@ impl RangeSettings {
 
     /// Batches with the index that follows each.
     fn batches(&self) -> impl Stream<Item = Result<(u64, RecordBatch)>> + Send + 'static {
-        self.containers()
-            .map(|r| r.map(|v| (next_after(&v), containers_to_batch(&v))))
+        self.containers().map(|r| r.map(|v| (next_after(&v), containers_to_batch(&v))))
     }
 
-    fn prefetch<T: Send + 'static>(
-        &self,
-        stream: impl Stream<Item = Result<T>> + Send + 'static,
-    ) -> Prefetch<T> {
+    fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
         Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.concurrency)
     }
 
     fn describe(&self) -> String {
         let end = self.end.map_or("tip".to_string(), |e| e.to_string());
-        format!(
-            "{:?}, start={}, end={}, next_index={}",
-            self.chain.path().as_str(),
-            self.start,
-            end,
-            self.position.load(Ordering::SeqCst)
-        )
+        format!("{:?}, start={}, end={}, next_index={}", self.chain.path().as_str(), self.start, end, self.position.load(Ordering::SeqCst))
     }
 }
 
@@ -136,25 +108,16 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
     pub(super) fn new(prefetch: Prefetch<T>) -> Self {
         SyncFeed {
             abort: Mutex::new(prefetch.abort_handle()),
-            state: Mutex::new(FeedState {
-                prefetch: Some(prefetch),
-                buffer: VecDeque::new(),
-            }),
+            state: Mutex::new(FeedState { prefetch: Some(prefetch), buffer: VecDeque::new() }),
             closed: AtomicBool::new(false),
         }
     }
 
     /// The next item: from the buffer, else from the next fetched element, which `split`
     /// turns into the items to hand out.
-    pub(super) fn next(
-        &self,
-        py: Python<'_>,
-        mut split: impl FnMut(T, &mut VecDeque<I>),
-    ) -> PyResult<Option<I>> {
+    pub(super) fn next(&self, py: Python<'_>, mut split: impl FnMut(T, &mut VecDeque<I>)) -> PyResult<Option<I>> {
         let mut state = self.state.try_lock().map_err(|_| {
-            pyo3::exceptions::PyRuntimeError::new_err(
-                "this iterator is already being advanced in another thread",
-            )
+            pyo3::exceptions::PyRuntimeError::new_err("this iterator is already being advanced in another thread")
         })?;
         loop {
             if self.closed.load(Ordering::SeqCst) {
@@ -165,9 +128,7 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
             if let Some(item) = state.buffer.pop_front() {
                 return Ok(Some(item));
             }
-            let Some(prefetch) = state.prefetch.as_mut() else {
-                return Ok(None);
-            };
+            let Some(prefetch) = state.prefetch.as_mut() else { return Ok(None) };
             match wait_raw(py, prefetch.next()) {
                 Err(interrupt) => {
                     self.close();
@@ -195,11 +156,7 @@ impl<T: Send + 'static, I> SyncFeed<T, I> {
 /// Containers handed out one by one from fetched batches.
 type DictFeed = SyncFeed<Vec<Container>, Container>;
 
-fn next_container<'py>(
-    feed: &DictFeed,
-    py: Python<'py>,
-    position: &AtomicU64,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
+fn next_container<'py>(feed: &DictFeed, py: Python<'py>, position: &AtomicU64) -> PyResult<Option<Bound<'py, PyDict>>> {
     match feed.next(py, |batch, buffer| buffer.extend(batch))? {
         Some(c) => {
             position.store(c.index + 1, Ordering::SeqCst);
@@ -249,19 +206,13 @@ impl PyRange {
 
     fn __iter__(&self) -> PyRangeIterator {
         let s = &self.settings;
-        PyRangeIterator {
-            feed: SyncFeed::new(s.prefetch(s.containers())),
-            position: s.position.clone(),
-        }
+        PyRangeIterator { feed: SyncFeed::new(s.prefetch(s.containers())), position: s.position.clone() }
     }
 
     /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
     fn batches(&self) -> PyBatchIterator {
         let s = &self.settings;
-        PyBatchIterator {
-            feed: SyncFeed::new(s.prefetch(s.batches())),
-            position: s.position.clone(),
-        }
+        PyBatchIterator { feed: SyncFeed::new(s.prefetch(s.batches())), position: s.position.clone() }
     }
 
     /// The whole (remaining) range as one polars DataFrame.
@@ -368,9 +319,7 @@ impl FollowPosition {
     }
 
     fn get(&self) -> Option<u64> {
-        self.known
-            .load(Ordering::SeqCst)
-            .then(|| self.next.load(Ordering::SeqCst))
+        self.known.load(Ordering::SeqCst).then(|| self.next.load(Ordering::SeqCst))
     }
 }
 
@@ -386,11 +335,7 @@ impl FollowSettings {
         };
         let anchor = position.clone();
         let stream = follow(self.chain.clone(), spec, move |start| anchor.set(start));
-        Prefetch::spawn(
-            crate::runtime::runtime().handle(),
-            stream,
-            self.chain.concurrency(),
-        )
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.chain.concurrency())
     }
 }
 
@@ -408,10 +353,7 @@ impl PyFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Self {
         let position = FollowPosition::default();
-        PyFollow {
-            feed: SyncFeed::new(settings.prefetch(&position)),
-            position,
-        }
+        PyFollow { feed: SyncFeed::new(settings.prefetch(&position)), position }
     }
 }
 
@@ -454,11 +396,7 @@ pub(super) struct AsyncFeed<S> {
 
 impl<S> AsyncFeed<S> {
     pub(super) fn new(state: S, abort: Option<tokio::task::AbortHandle>) -> Self {
-        AsyncFeed {
-            state: Arc::new(tokio::sync::Mutex::new(state)),
-            abort: Mutex::new(abort),
-            closed: Arc::new(AtomicBool::new(false)),
-        }
+        AsyncFeed { state: Arc::new(tokio::sync::Mutex::new(state)), abort: Mutex::new(abort), closed: Arc::new(AtomicBool::new(false)) }
     }
 
     pub(super) fn close(&self) {
@@ -475,13 +413,7 @@ pub(super) fn stop_async() -> PyErr {
 
 fn async_dicts(prefetch: Prefetch<Vec<Container>>) -> AsyncFeed<AsyncDictState> {
     let abort = prefetch.abort_handle();
-    AsyncFeed::new(
-        AsyncDictState {
-            prefetch: Some(prefetch),
-            buffer: VecDeque::new(),
-        },
-        abort,
-    )
+    AsyncFeed::new(AsyncDictState { prefetch: Some(prefetch), buffer: VecDeque::new() }, abort)
 }
 
 /// The next container of an async dict feed, advancing `position`.
@@ -500,9 +432,7 @@ async fn next_dict(
             position.store(c.index + 1, Ordering::SeqCst);
             return Ok(ContainerOut(c));
         }
-        let Some(prefetch) = state.prefetch.as_mut() else {
-            return Err(stop_async());
-        };
+        let Some(prefetch) = state.prefetch.as_mut() else { return Err(stop_async()) };
         match prefetch.next().await {
             Some(Ok(batch)) => state.buffer.extend(batch),
             Some(Err(e)) => {
@@ -552,10 +482,7 @@ impl PyAsyncRange {
 
     fn __aiter__(&self) -> PyAsyncRangeIterator {
         let s = &self.settings;
-        PyAsyncRangeIterator {
-            feed: async_dicts(s.prefetch(s.containers())),
-            position: s.position.clone(),
-        }
+        PyAsyncRangeIterator { feed: async_dicts(s.prefetch(s.containers())), position: s.position.clone() }
     }
 
     /// ``async for`` over polars DataFrames of up to ``batch_size`` rows.
@@ -563,10 +490,7 @@ impl PyAsyncRange {
         let s = &self.settings;
         let prefetch = s.prefetch(s.batches());
         let abort = prefetch.abort_handle();
-        PyAsyncBatchIterator {
-            feed: AsyncFeed::new(Some(prefetch), abort),
-            position: s.position.clone(),
-        }
+        PyAsyncBatchIterator { feed: AsyncFeed::new(Some(prefetch), abort), position: s.position.clone() }
     }
 
     /// The whole (remaining) range as one polars DataFrame (awaitable).
@@ -579,16 +503,9 @@ impl PyAsyncRange {
     }
 
     /// Stream the (remaining) range into a Parquet file (awaitable); returns the rows written.
-    fn write_parquet<'py>(
-        &self,
-        py: Python<'py>,
-        path: std::path::PathBuf,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn write_parquet<'py>(&self, py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyAny>> {
         let settings = self.settings.clone();
-        awaitable(
-            py,
-            async move { write(settings, path).await.map_err(to_py) },
-        )
+        awaitable(py, async move { write(settings, path).await.map_err(to_py) })
     }
 
     fn __repr__(&self) -> String {
@@ -616,14 +533,7 @@ impl PyAsyncRangeIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        awaitable(
-            py,
-            next_dict(
-                self.feed.state.clone(),
-                self.feed.closed.clone(),
-                self.position.clone(),
-            ),
-        )
+        awaitable(py, next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.clone()))
     }
 
     /// Stop fetching; later ``__anext__`` raises ``StopAsyncIteration``.
@@ -652,20 +562,14 @@ impl PyAsyncBatchIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (state, closed, position) = (
-            self.feed.state.clone(),
-            self.feed.closed.clone(),
-            self.position.clone(),
-        );
+        let (state, closed, position) = (self.feed.state.clone(), self.feed.closed.clone(), self.position.clone());
         awaitable(py, async move {
             let mut state = state.lock().await;
             if closed.load(Ordering::SeqCst) {
                 *state = None;
                 return Err(stop_async());
             }
-            let Some(prefetch) = state.as_mut() else {
-                return Err(stop_async());
-            };
+            let Some(prefetch) = state.as_mut() else { return Err(stop_async()) };
             match prefetch.next().await {
                 Some(Ok((next, batch))) => {
                     position.store(next, Ordering::SeqCst);
@@ -700,10 +604,7 @@ impl PyAsyncFollow {
     /// Starts following in the background.
     pub fn new(settings: FollowSettings) -> Self {
         let position = FollowPosition::default();
-        PyAsyncFollow {
-            feed: async_dicts(settings.prefetch(&position)),
-            position,
-        }
+        PyAsyncFollow { feed: async_dicts(settings.prefetch(&position)), position }
     }
 }
 
@@ -720,14 +621,7 @@ impl PyAsyncFollow {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        awaitable(
-            py,
-            next_dict(
-                self.feed.state.clone(),
-                self.feed.closed.clone(),
-                self.position.next.clone(),
-            ),
-        )
+        awaitable(py, next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.next.clone()))
     }
 
     /// Stop following (from any thread); later ``__anext__`` raises ``StopAsyncIteration``.

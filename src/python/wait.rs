@@ -88,9 +88,7 @@ impl ContextExt for SharedRuntime {
     }
 
     fn get_task_locals() -> Option<TaskLocals> {
-        TASK_LOCALS
-            .try_with(|c| c.get().cloned())
-            .unwrap_or_default()
+        TASK_LOCALS.try_with(|c| c.get().cloned()).unwrap_or_default()
     }
 }
 

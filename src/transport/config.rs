@@ -47,11 +47,7 @@ impl Default for TransportConfig {
 pub fn seconds(param: &str, value: f64, allow_zero: bool) -> Result<Duration> {
     let ok = value.is_finite() && (value > 0.0 || (allow_zero && value == 0.0)) && value < 1e9;
     if !ok {
-        let allowed = if allow_zero {
-            "a finite number of seconds >= 0"
-        } else {
-            "a finite number of seconds > 0"
-        };
+        let allowed = if allow_zero { "a finite number of seconds >= 0" } else { "a finite number of seconds > 0" };
         return Err(Error::invalid(param, value, allowed));
     }
     Ok(Duration::from_secs_f64(value))
@@ -63,10 +59,7 @@ mod tests {
 
     #[test]
     fn seconds_refuses_bad_values_with_the_parameter_name() {
-        assert_eq!(
-            seconds("timeout", 1.5, false).unwrap(),
-            Duration::from_millis(1500)
-        );
+        assert_eq!(seconds("timeout", 1.5, false).unwrap(), Duration::from_millis(1500));
         assert_eq!(seconds("backoff", 0.0, true).unwrap(), Duration::ZERO);
         let err = seconds("timeout", 0.0, false).unwrap_err().to_string();
         assert_eq!(err, "invalid timeout=0: a finite number of seconds > 0");

@@ -46,9 +46,7 @@ pub struct Transport {
 
 impl std::fmt::Debug for Transport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Transport")
-            .field("base_url", &self.shown_base_url)
-            .finish_non_exhaustive()
+        f.debug_struct("Transport").field("base_url", &self.shown_base_url).finish_non_exhaustive()
     }
 }
 
@@ -68,11 +66,7 @@ impl Transport {
     /// A transport for `base_url` (`http://` or `https://`, with an optional path prefix).
     pub fn new(base_url: &str, config: TransportConfig) -> Result<Self> {
         let parsed = url::Url::parse(base_url.trim()).map_err(|e| {
-            Error::invalid(
-                "url",
-                format!("{:?}", redact::redact_url(base_url)),
-                format!("an http:// or https:// URL ({e})"),
-            )
+            Error::invalid("url", format!("{:?}", redact::redact_url(base_url)), format!("an http:// or https:// URL ({e})"))
         })?;
         if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
             return Err(Error::invalid(
@@ -84,21 +78,11 @@ impl Transport {
         let mut headers = HeaderMap::new();
         let mut secrets = Vec::new();
         for (name, value) in &config.headers {
-            let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
-                Error::invalid("headers", format!("{name:?}"), "valid HTTP header names")
-            })?;
-            let mut header_value = HeaderValue::from_str(value).map_err(|_| {
-                Error::invalid(
-                    "headers",
-                    format!("{name:?}"),
-                    "visible ASCII header values",
-                )
-            })?;
-            if config
-                .secret_headers
-                .iter()
-                .any(|s| s.eq_ignore_ascii_case(name))
-            {
+            let header = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| Error::invalid("headers", format!("{name:?}"), "valid HTTP header names"))?;
+            let mut header_value = HeaderValue::from_str(value)
+                .map_err(|_| Error::invalid("headers", format!("{name:?}"), "visible ASCII header values"))?;
+            if config.secret_headers.iter().any(|s| s.eq_ignore_ascii_case(name)) {
                 header_value.set_sensitive(true);
                 secrets.push(value.clone());
             }
@@ -111,9 +95,7 @@ impl Transport {
         let client = PerProcess::new(move || build_client(&client_config, &headers));
         let base_url = base_url.trim().trim_end_matches('/').to_string();
         Ok(Transport {
-            shown_base_url: redact::redact_url(&base_url)
-                .trim_end_matches('/')
-                .to_string(),
+            shown_base_url: redact::redact_url(&base_url).trim_end_matches('/').to_string(),
             base_url,
             config,
             client,
@@ -134,10 +116,7 @@ impl Transport {
 
     /// The last `ratelimit-*` headers seen, if any.
     pub fn rate_limit(&self) -> Option<RateLimitInfo> {
-        self.rate_limit
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Hides secrets (API keys, passwords) in any text about to be shown.
@@ -155,18 +134,11 @@ impl Transport {
         self.execute(Method::GET, path, query, None).await
     }
 
-    async fn execute(
-        &self,
-        method: Method,
-        path: &str,
-        query: &[(&str, String)],
-        body: Option<Bytes>,
-    ) -> Result<Reply> {
+    async fn execute(&self, method: Method, path: &str, query: &[(&str, String)], body: Option<Bytes>) -> Result<Reply> {
         let mut url = url::Url::parse(&format!("{}{}", self.base_url, path))
             .map_err(|e| Error::invalid("path", path, format!("a URL path ({e})")))?;
         if !query.is_empty() {
-            url.query_pairs_mut()
-                .extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
+            url.query_pairs_mut().extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
         }
         let mut clock = retry::RetryClock::new(&self.config);
         (|| self.attempt(method.clone(), url.clone(), body.clone()))
@@ -211,12 +183,7 @@ impl Transport {
                 retry_after: retry::parse_retry_after(&headers, SystemTime::now()),
             });
         }
-        Ok(Reply {
-            status,
-            headers,
-            body,
-            url: shown_url,
-        })
+        Ok(Reply { status, headers, body, url: shown_url })
     }
 }
 

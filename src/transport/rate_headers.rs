@@ -18,12 +18,7 @@ pub struct RateLimitInfo {
 impl RateLimitInfo {
     /// Reads the headers; `None` when the response carries none of them.
     pub fn from_headers(headers: &HeaderMap) -> Option<Self> {
-        let text = |name: &str| {
-            headers
-                .get(name)
-                .and_then(|v| v.to_str().ok())
-                .map(|s| s.trim().to_string())
-        };
+        let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(|s| s.trim().to_string());
         let number = |name: &str| text(name).and_then(|s| s.parse::<u64>().ok());
         let info = RateLimitInfo {
             policy: text("ratelimit-policy"),
@@ -49,9 +44,6 @@ mod tests {
         h.insert("ratelimit-remaining", HeaderValue::from_static("7"));
         let info = RateLimitInfo::from_headers(&h).unwrap();
         assert_eq!(info.policy.as_deref(), Some("100;w=60"));
-        assert_eq!(
-            (info.limit, info.remaining, info.reset),
-            (Some(100), Some(7), None)
-        );
+        assert_eq!((info.limit, info.remaining, info.reset), (Some(100), Some(7), None));
     }
 }

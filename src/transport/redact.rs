@@ -6,9 +6,7 @@ const SECRET_QUERY_KEYS: [&str; 6] = ["key", "apikey", "api_key", "api-key", "to
 
 /// The URL with any password and any secret-looking query value replaced by `***`.
 pub fn redact_url(text: &str) -> String {
-    let Ok(mut url) = Url::parse(text) else {
-        return text.to_string();
-    };
+    let Ok(mut url) = Url::parse(text) else { return text.to_string() };
     if url.password().is_some() {
         let _ = url.set_password(Some("***"));
     }
@@ -18,14 +16,7 @@ pub fn redact_url(text: &str) -> String {
             .map(|(k, v)| {
                 let secret = SECRET_QUERY_KEYS.iter().any(|s| k.eq_ignore_ascii_case(s))
                     || k.to_ascii_lowercase().contains("key");
-                (
-                    k.into_owned(),
-                    if secret {
-                        "***".to_string()
-                    } else {
-                        v.into_owned()
-                    },
-                )
+                (k.into_owned(), if secret { "***".to_string() } else { v.into_owned() })
             })
             .collect();
         url.query_pairs_mut().clear().extend_pairs(pairs);
@@ -52,13 +43,7 @@ mod tests {
             redact_url("https://user:hunter2@host/x?apiKey=abc&page=2"),
             "https://user:***@host/x?apiKey=***&page=2"
         );
-        assert_eq!(
-            redact_url("http://127.0.0.1:9650/ext/index/X/tx"),
-            "http://127.0.0.1:9650/ext/index/X/tx"
-        );
-        assert_eq!(
-            redact_secrets("bad key s3cr3t-key here", &["s3cr3t-key".into()]),
-            "bad key *** here"
-        );
+        assert_eq!(redact_url("http://127.0.0.1:9650/ext/index/X/tx"), "http://127.0.0.1:9650/ext/index/X/tx");
+        assert_eq!(redact_secrets("bad key s3cr3t-key here", &["s3cr3t-key".into()]), "bad key *** here");
     }
 }

@@ -40,10 +40,7 @@ pub struct RetryClock {
 impl RetryClock {
     /// A clock with the config's budget.
     pub fn new(config: &TransportConfig) -> Self {
-        RetryClock {
-            budget: config.retry_budget,
-            spent: Duration::ZERO,
-        }
+        RetryClock { budget: config.retry_budget, spent: Duration::ZERO }
     }
 
     /// The wait before the next attempt after `err`, or `None` to give up.
@@ -80,24 +77,12 @@ mod tests {
     #[test]
     fn retry_after_in_seconds_and_as_a_date() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-        assert_eq!(
-            parse_retry_after(&with_retry_after("3"), now),
-            Some(Duration::from_secs(3))
-        );
-        assert_eq!(
-            parse_retry_after(&with_retry_after("0.5"), now),
-            Some(Duration::from_millis(500))
-        );
+        assert_eq!(parse_retry_after(&with_retry_after("3"), now), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after(&with_retry_after("0.5"), now), Some(Duration::from_millis(500)));
         let later = httpdate::fmt_http_date(now + Duration::from_secs(7));
-        assert_eq!(
-            parse_retry_after(&with_retry_after(&later), now),
-            Some(Duration::from_secs(7))
-        );
+        assert_eq!(parse_retry_after(&with_retry_after(&later), now), Some(Duration::from_secs(7)));
         let earlier = httpdate::fmt_http_date(now - Duration::from_secs(7));
-        assert_eq!(
-            parse_retry_after(&with_retry_after(&earlier), now),
-            Some(Duration::ZERO)
-        );
+        assert_eq!(parse_retry_after(&with_retry_after(&earlier), now), Some(Duration::ZERO));
         assert_eq!(parse_retry_after(&with_retry_after("soon"), now), None);
         assert_eq!(parse_retry_after(&HeaderMap::new(), now), None);
     }
@@ -114,24 +99,15 @@ mod tests {
         assert_eq!(delays.len(), 5);
         for d in &delays {
             // jitter adds up to one more delay on top of the base
-            assert!(
-                *d >= Duration::from_millis(100) && *d <= Duration::from_millis(800),
-                "{d:?}"
-            );
+            assert!(*d >= Duration::from_millis(100) && *d <= Duration::from_millis(800), "{d:?}");
         }
-        let none = TransportConfig {
-            max_retries: 0,
-            ..TransportConfig::default()
-        };
+        let none = TransportConfig { max_retries: 0, ..TransportConfig::default() };
         assert_eq!(schedule(&none).count(), 0);
     }
 
     #[test]
     fn retry_after_raises_the_wait_and_the_budget_caps_the_total() {
-        let config = TransportConfig {
-            retry_budget: Duration::from_secs(5),
-            ..TransportConfig::default()
-        };
+        let config = TransportConfig { retry_budget: Duration::from_secs(5), ..TransportConfig::default() };
         let mut clock = RetryClock::new(&config);
         let rate_limited = Error::Http {
             status: 429,
@@ -140,15 +116,9 @@ mod tests {
             url: "u".into(),
             retry_after: Some(Duration::from_secs(3)),
         };
-        assert_eq!(
-            clock.next_wait(&rate_limited, Some(Duration::from_millis(200))),
-            Some(Duration::from_secs(3))
-        );
+        assert_eq!(clock.next_wait(&rate_limited, Some(Duration::from_millis(200))), Some(Duration::from_secs(3)));
         // 3 s spent; another 3 s would pass the 5 s budget
-        assert_eq!(
-            clock.next_wait(&rate_limited, Some(Duration::from_millis(400))),
-            None
-        );
+        assert_eq!(clock.next_wait(&rate_limited, Some(Duration::from_millis(400))), None);
         assert_eq!(clock.next_wait(&rate_limited, None), None);
     }
 }

@@ -52,11 +52,7 @@ enum Count {
 }
 
 impl AuthState {
-    pub(crate) fn new(
-        require_key: bool,
-        refused: &[String],
-        policy: Option<RateLimit>,
-    ) -> AuthState {
+    pub(crate) fn new(require_key: bool, refused: &[String], policy: Option<RateLimit>) -> AuthState {
         AuthState {
             require_key: AtomicBool::new(require_key),
             refused: Mutex::new(refused.iter().cloned().collect()),
@@ -76,10 +72,7 @@ impl AuthState {
     /// Replaces the policy and forgets every window.
     pub(crate) fn set_rate_limit(&self, policy: Option<RateLimit>) {
         *self.policy.lock().unwrap_or_else(|e| e.into_inner()) = policy;
-        self.windows
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clear();
+        self.windows.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     fn policy(&self) -> Option<RateLimit> {
@@ -89,29 +82,17 @@ impl AuthState {
     fn count(&self, key: &str, policy: RateLimit) -> Count {
         let now = Instant::now();
         let mut windows = self.windows.lock().unwrap_or_else(|e| e.into_inner());
-        let window = windows.entry(key.to_string()).or_insert(Window {
-            started: now,
-            used: 0,
-        });
+        let window = windows.entry(key.to_string()).or_insert(Window { started: now, used: 0 });
         if now.duration_since(window.started) >= policy.window {
-            *window = Window {
-                started: now,
-                used: 0,
-            };
+            *window = Window { started: now, used: 0 };
         }
         if window.used < policy.limit {
             window.used += 1;
-            Count::Allowed {
-                remaining: policy.limit - window.used,
-            }
+            Count::Allowed { remaining: policy.limit - window.used }
         } else {
-            let left = policy
-                .window
-                .saturating_sub(now.duration_since(window.started));
+            let left = policy.window.saturating_sub(now.duration_since(window.started));
             let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-            Count::Limited {
-                reset_secs: secs.max(1),
-            }
+            Count::Limited { reset_secs: secs.max(1) }
         }
     }
 }
@@ -137,11 +118,7 @@ fn set(headers: &mut HeaderMap, name: &'static str, value: String) {
 }
 
 /// The middleware: key checks, then the rate limit, then the route.
-pub(crate) async fn guard(
-    State(state): State<Arc<EmulatorState>>,
-    request: Request,
-    next: Next,
-) -> Response {
+pub(crate) async fn guard(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
     let auth = &state.data.auth;
     let Some(key) = api_key(request.headers()) else {
         if auth.require_key.load(Ordering::Acquire) {
@@ -152,20 +129,13 @@ pub(crate) async fn guard(
         }
         return next.run(request).await;
     };
-    if auth
-        .refused
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&key)
-    {
+    if auth.refused.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
         return errors::error(
             StatusCode::FORBIDDEN,
             Value::from("This API key is not allowed to access this resource"),
         );
     }
-    let Some(policy) = auth.policy() else {
-        return next.run(request).await;
-    };
+    let Some(policy) = auth.policy() else { return next.run(request).await };
     let policy_text = format!("{};w={}", policy.limit, window_secs(policy.window));
     match auth.count(&key, policy) {
         Count::Allowed { remaining } => {

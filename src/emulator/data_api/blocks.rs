@@ -41,14 +41,9 @@ pub(crate) async fn list(
     let total = world.blocks_per_chain() as u128;
     let from = start.min(total);
     let to = (from + size as u128).min(total);
-    let blocks: Vec<Value> = (from..to)
-        .filter_map(|offset| world.block(chain, world.tip() - offset as u64))
-        .map(|b| b.to_json())
-        .collect();
-    page(
-        blocks,
-        paging::next_token(data, to < total, &fingerprint, to),
-    )
+    let blocks: Vec<Value> =
+        (from..to).filter_map(|offset| world.block(chain, world.tip() - offset as u64)).map(|b| b.to_json()).collect();
+    page(blocks, paging::next_token(data, to < total, &fingerprint, to))
 }
 
 fn page(blocks: Vec<Value>, next: Option<String>) -> Response {
@@ -82,10 +77,7 @@ pub(crate) async fn get_one(
     };
     match number.and_then(|n| world.block(chain, n)) {
         Some(block) => errors::ok(block.to_json()),
-        None => errors::not_found(format!(
-            "Block {block_id} not found on chain {}",
-            chain.evm_chain_id
-        )),
+        None => errors::not_found(format!("Block {block_id} not found on chain {}", chain.evm_chain_id)),
     }
 }
 
@@ -98,12 +90,8 @@ fn key(world: &DataWorld, chain: &Chain, n: u64) -> Key {
 
 /// The newest block of `chain` whose key is below `cursor` (all blocks when `None`).
 fn newest_below(world: &DataWorld, chain: &Chain, cursor: Option<Key>) -> Option<u64> {
-    let Some((ts, idx)) = cursor else {
-        return Some(world.tip());
-    };
-    let m = world
-        .first_block_at_or_after(chain, ts)
-        .unwrap_or(world.blocks_per_chain());
+    let Some((ts, idx)) = cursor else { return Some(world.tip()) };
+    let m = world.first_block_at_or_after(chain, ts).unwrap_or(world.blocks_per_chain());
     if m < world.blocks_per_chain() && key(world, chain, m) < (ts, idx) {
         return Some(m);
     }
@@ -118,10 +106,7 @@ fn decode(pos: u128) -> Option<Key> {
     (pos > 0).then(|| (((pos - 1) >> 16) as i64, ((pos - 1) & 0xffff) as usize))
 }
 
-pub(crate) async fn list_all_chains(
-    State(state): State<Arc<EmulatorState>>,
-    RawQuery(query): RawQuery,
-) -> Response {
+pub(crate) async fn list_all_chains(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
     let data = &state.data;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
@@ -144,11 +129,7 @@ pub(crate) async fn list_all_chains(
     let mut blocks = Vec::with_capacity(size);
     let mut last = None;
     while blocks.len() < size {
-        let best = heads
-            .iter()
-            .enumerate()
-            .filter_map(|(i, (c, n))| n.map(|n| (key(world, c, n), i)))
-            .max();
+        let best = heads.iter().enumerate().filter_map(|(i, (c, n))| n.map(|n| (key(world, c, n), i))).max();
         let Some((k, i)) = best else { break };
         let (chain, n) = heads[i];
         let n = n.unwrap_or(0);

@@ -33,10 +33,7 @@ pub(crate) fn lookup(chain_id: &str) -> Result<&'static Chain, Response> {
     find_chain(chain_id).ok_or_else(|| errors::not_found(format!("Chain {chain_id} not found")))
 }
 
-pub(crate) async fn get_one(
-    State(_state): State<Arc<EmulatorState>>,
-    Path(chain_id): Path<String>,
-) -> Response {
+pub(crate) async fn get_one(State(_state): State<Arc<EmulatorState>>, Path(chain_id): Path<String>) -> Response {
     match lookup(&chain_id) {
         Ok(chain) => errors::ok(chain.to_json()),
         Err(e) => e,

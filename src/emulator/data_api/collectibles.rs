@@ -56,14 +56,8 @@ pub fn contracts(chain: &Chain) -> Vec<(String, String, String, &'static str)> {
         .iter()
         .enumerate()
         .map(|(j, (name, symbol, erc))| {
-            let address =
-                hex0x(&digest("avax-data nft contract", &[chain.evm_chain_id, j as u64])[..20]);
-            (
-                address,
-                format!("{} {name}", chain.name),
-                format!("{}{symbol}", &chain.token_symbol[..1]),
-                *erc,
-            )
+            let address = hex0x(&digest("avax-data nft contract", &[chain.evm_chain_id, j as u64])[..20]);
+            (address, format!("{} {name}", chain.name), format!("{}{symbol}", &chain.token_symbol[..1]), *erc)
         })
         .collect()
 }
@@ -81,21 +75,12 @@ const P_NFT: u64 = 0x006e_6674;
 impl DataWorld {
     /// The NFTs `owner` (any case) holds on `chain`, by contract then token id.
     pub fn collectibles(&self, chain: &Chain, owner: &str) -> Vec<Collectible> {
-        let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else {
-            return Vec::new();
-        };
+        let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else { return Vec::new() };
         let owner = super::world::pool_address(i);
         let seed = self.seed();
         let mut out = Vec::new();
         for (j, (contract, name, symbol, erc)) in contracts(chain).into_iter().enumerate() {
-            let d = |k: u64, p: u64| {
-                derive(
-                    seed,
-                    chain.evm_chain_id,
-                    i * 1_000_003 + j as u64 * 1_009 + k,
-                    P_NFT + p,
-                )
-            };
+            let d = |k: u64, p: u64| derive(seed, chain.evm_chain_id, i * 1_000_003 + j as u64 * 1_009 + k, P_NFT + p);
             let count = match i {
                 0 => 40,
                 1..=3 => range(d(0, 1), 5, 14),
@@ -103,17 +88,10 @@ impl DataWorld {
             };
             let erc1155 = erc == "ERC-1155";
             for k in 0..count {
-                let token_id = if erc1155 {
-                    k as u128 + 1
-                } else {
-                    i as u128 * 10_000 + k as u128 + 1
-                };
+                let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
                 let x = d(k + 1, 3);
-                let index_status = if x % 10 < 7 {
-                    "INDEXED"
-                } else {
-                    STATUSES[(x / 10 % STATUSES.len() as u64) as usize]
-                };
+                let index_status =
+                    if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
                 out.push(Collectible {
                     evm_chain_id: chain.evm_chain_id,
                     contract: contract.clone(),
@@ -138,49 +116,28 @@ impl Collectible {
     pub fn to_json(&self) -> Value {
         let mut metadata = Map::new();
         metadata.insert("indexStatus".into(), json!(self.index_status));
-        metadata.insert(
-            "metadataLastUpdatedTimestamp".into(),
-            json!(self.metadata_updated),
-        );
+        metadata.insert("metadataLastUpdatedTimestamp".into(), json!(self.metadata_updated));
         if self.index_status == "INDEXED" {
-            metadata.insert(
-                "name".into(),
-                json!(format!("{} #{}", self.name, self.token_id)),
-            );
+            metadata.insert("name".into(), json!(format!("{} #{}", self.name, self.token_id)));
             metadata.insert("symbol".into(), json!(self.symbol));
             metadata.insert(
                 "imageUri".into(),
-                json!(format!(
-                    "https://images.emulator.invalid/nft/{}/{}.png",
-                    self.contract, self.token_id
-                )),
+                json!(format!("https://images.emulator.invalid/nft/{}/{}.png", self.contract, self.token_id)),
             );
-            metadata.insert(
-                "description".into(),
-                json!(format!("Token {} of {}", self.token_id, self.name)),
-            );
+            metadata.insert("description".into(), json!(format!("Token {} of {}", self.token_id, self.name)));
             metadata.insert(
                 "externalUrl".into(),
-                json!(format!(
-                    "https://nft.emulator.invalid/{}/{}",
-                    self.contract, self.token_id
-                )),
+                json!(format!("https://nft.emulator.invalid/{}/{}", self.contract, self.token_id)),
             );
             metadata.insert("background".into(), json!("#1f1f1f"));
             if self.balance.is_some() {
                 metadata.insert("decimals".into(), json!(0));
-                metadata.insert(
-                    "properties".into(),
-                    json!(format!("{{\"rarity\":\"{}\"}}", self.token_id % 5)),
-                );
+                metadata.insert("properties".into(), json!(format!("{{\"rarity\":\"{}\"}}", self.token_id % 5)));
             } else {
                 metadata.insert("animationUri".into(), json!(""));
                 metadata.insert(
                     "attributes".into(),
-                    json!(format!(
-                        "[{{\"trait_type\":\"level\",\"value\":{}}}]",
-                        self.token_id % 100
-                    )),
+                    json!(format!("[{{\"trait_type\":\"level\",\"value\":{}}}]", self.token_id % 100)),
                 );
             }
         }
@@ -230,15 +187,9 @@ pub(crate) async fn list(
         Err(e) => return e,
     };
     if !is_address(&address) {
-        return errors::bad_request(format!(
-            "Invalid address {address:?}: expected 0x followed by 40 hex digits"
-        ));
+        return errors::bad_request(format!("Invalid address {address:?}: expected 0x followed by 40 hex digits"));
     }
-    let route = format!(
-        "collectibles/{}/{}",
-        chain.evm_chain_id,
-        address.to_ascii_lowercase()
-    );
+    let route = format!("collectibles/{}/{}", chain.evm_chain_id, address.to_ascii_lowercase());
     let fingerprint = params.fingerprint(&route).to_ascii_lowercase();
     let start = match paging::start(data, &params, &fingerprint) {
         Ok(s) => s,
@@ -249,8 +200,7 @@ pub(crate) async fn list(
         items.retain(|item| item.contract.eq_ignore_ascii_case(&c));
     }
     let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
-    let mut body =
-        json!({ "collectibleBalances": page.iter().map(Collectible::to_json).collect::<Vec<_>>() });
+    let mut body = json!({ "collectibleBalances": page.iter().map(Collectible::to_json).collect::<Vec<_>>() });
     if let Some(token) = next {
         body["nextPageToken"] = json!(token);
     }
@@ -269,23 +219,14 @@ mod tests {
             let c = chain(id).unwrap();
             let first = w.collectibles(c, &known_owner_addresses()[0]);
             assert_eq!(first.len(), 160);
-            assert!(
-                first.iter().any(|i| i.balance.is_some())
-                    && first.iter().any(|i| i.balance.is_none())
-            );
+            assert!(first.iter().any(|i| i.balance.is_some()) && first.iter().any(|i| i.balance.is_none()));
             assert!(first.iter().any(|i| i.index_status != "INDEXED"));
             for a in known_owner_addresses() {
-                assert!(!w
-                    .collectibles(c, &a.to_uppercase().replacen("0X", "0x", 1))
-                    .is_empty());
+                assert!(!w.collectibles(c, &a.to_uppercase().replacen("0X", "0x", 1)).is_empty());
             }
-            assert!(w
-                .collectibles(c, "0x000000000000000000000000000000000000dead")
-                .is_empty());
+            assert!(w.collectibles(c, "0x000000000000000000000000000000000000dead").is_empty());
         }
-        assert!(w
-            .collectibles(chain(53935).unwrap(), &pool_address(0))
-            .is_empty());
+        assert!(w.collectibles(chain(53935).unwrap(), &pool_address(0)).is_empty());
         assert_eq!(
             w.collectibles(chain(43114).unwrap(), &pool_address(7)),
             DataWorld::new(4, 99).collectibles(chain(43114).unwrap(), &pool_address(7))

@@ -8,10 +8,7 @@ use serde_json::{json, Value};
 /// A JSON answer with Express's content type.
 pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
     let mut response = (status, body.to_string()).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json; charset=utf-8"),
-    );
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
     response
 }
 
@@ -23,10 +20,7 @@ pub(crate) fn ok(body: Value) -> Response {
 /// An error body with `message` (a string or an array of strings).
 pub(crate) fn error(status: StatusCode, message: Value) -> Response {
     let reason = status.canonical_reason().unwrap_or("Error");
-    json_response(
-        status,
-        &json!({"message": message, "error": reason, "statusCode": status.as_u16()}),
-    )
+    json_response(status, &json!({"message": message, "error": reason, "statusCode": status.as_u16()}))
 }
 
 /// 400 with a single message string.

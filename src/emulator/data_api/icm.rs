@@ -23,8 +23,8 @@ use super::errors;
 use super::paging;
 use super::params::Params;
 use super::world::{
-    block_transactions, chains, derive, digest, find_chain, hex0x, pool_address, range, Chain,
-    DataWorld, Feature, Network,
+    block_transactions, chains, derive, digest, find_chain, hex0x, pool_address, range, Chain, DataWorld, Feature,
+    Network,
 };
 use crate::emulator::state::EmulatorState;
 use crate::index::cb58;
@@ -168,10 +168,8 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
     let seed = world.seed();
     let mut out = Vec::new();
     for network in Network::ALL {
-        let tele: Vec<&Chain> = chains()
-            .iter()
-            .filter(|c| c.network == network && c.has(Feature::Teleporter))
-            .collect();
+        let tele: Vec<&Chain> =
+            chains().iter().filter(|c| c.network == network && c.has(Feature::Teleporter)).collect();
         if tele.len() < 2 {
             continue;
         }
@@ -189,14 +187,10 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
                 txs = block_transactions(seed, src.evm_chain_id, block);
                 tries += 1;
             }
-            let Some(tx) = txs.get((d(4) % txs.len().max(1) as u64) as usize).cloned() else {
-                continue;
-            };
+            let Some(tx) = txs.get((d(4) % txs.len().max(1) as u64) as usize).cloned() else { continue };
             let ts_ms = world.block_timestamp_ms(src, block);
             let arrival = ts_ms + range(d(5), 3_000, 40_000) as i64;
-            let delivered_block = world
-                .first_block_at_or_after(dst, arrival)
-                .filter(|_| d(6) % 12 != 0);
+            let delivered_block = world.first_block_at_or_after(dst, arrival).filter(|_| d(6) % 12 != 0);
             let status = match delivered_block {
                 None => IcmStatus::Pending,
                 Some(_) if d(7) % 15 == 0 => IcmStatus::DeliveredSourceNotIndexed,
@@ -217,8 +211,7 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
             let reward_value = if d(12) % 10 < 3 {
                 0
             } else {
-                range(d(13), 1, 500) as u128 * 1_000_000_000_000_000_000
-                    + (d(14) % 1_000_000_000_000_000_000) as u128
+                range(d(13), 1, 500) as u128 * 1_000_000_000_000_000_000 + (d(14) % 1_000_000_000_000_000_000) as u128
             };
             out.push(IcmMessage {
                 message_id: hex::encode(digest("avax-data icm message", &[seed, network.tag(), m])),
@@ -237,13 +230,10 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
                 status,
                 receipts: Vec::new(),
                 receipt_delivered: status != IcmStatus::Pending && d(16) % 2 == 0,
-                reward_token_address: hex0x(
-                    &digest("avax-data wrapped token", &[src.evm_chain_id])[..20],
-                ),
+                reward_token_address: hex0x(&digest("avax-data wrapped token", &[src.evm_chain_id])[..20]),
                 reward_token_name: format!("Wrapped {}", src.token_name),
                 reward_token_symbol: format!("W{}", src.token_symbol),
-                reward_price_usd: ((derive(0, src.evm_chain_id, 0, P_ICM) % 5_000) as f64 + 1.0)
-                    / 100.0,
+                reward_price_usd: ((derive(0, src.evm_chain_id, 0, P_ICM) % 5_000) as f64 + 1.0) / 100.0,
                 reward_value,
                 delivery,
             });
@@ -268,18 +258,11 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
             let d = derive(seed, msg.source_evm_chain_id, msg.nonce, P_ICM + 99);
             msg.receipts = (0..d % 3)
                 .filter(|k| msg.nonce > k + 1)
-                .map(|k| {
-                    (
-                        msg.nonce - k - 1,
-                        pool_address(range(derive(seed, msg.nonce, k, P_ICM + 98), 0, 9)),
-                    )
-                })
+                .map(|k| (msg.nonce - k - 1, pool_address(range(derive(seed, msg.nonce, k, P_ICM + 98), 0, 9))))
                 .collect();
         }
     }
-    out.sort_by(|a, b| {
-        (b.source_timestamp_ms, &b.message_id).cmp(&(a.source_timestamp_ms, &a.message_id))
-    });
+    out.sort_by(|a, b| (b.source_timestamp_ms, &b.message_id).cmp(&(a.source_timestamp_ms, &a.message_id)));
     out
 }
 
@@ -292,15 +275,10 @@ fn chain_filter(name: &str, value: &str) -> Result<Option<&'static Chain>, Respo
     if value.bytes().all(|b| b.is_ascii_digit()) || cb58::decode_id(value).is_ok() {
         return Ok(None);
     }
-    Err(errors::bad_request(format!(
-        "Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id"
-    )))
+    Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id")))
 }
 
-pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
-    RawQuery(query): RawQuery,
-) -> Response {
+pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
     let data = &state.data;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
@@ -309,11 +287,7 @@ pub(crate) async fn list(
         return e;
     }
     let mut filters = Vec::new();
-    for name in [
-        "sourceBlockchainId",
-        "destinationBlockchainId",
-        "blockchainId",
-    ] {
+    for name in ["sourceBlockchainId", "destinationBlockchainId", "blockchainId"] {
         match params.get(name).map(|v| chain_filter(name, v)) {
             None => filters.push((name, None)),
             Some(Ok(c)) => filters.push((name, Some(c.map(|c| c.evm_chain_id).unwrap_or(0)))),
@@ -360,33 +334,19 @@ mod tests {
         let w = DataWorld::new(6, 3_000);
         let all = w.icm_messages();
         assert!(all.len() >= 2 * MESSAGES_PER_NETWORK as usize - 5);
-        for s in [
-            IcmStatus::Pending,
-            IcmStatus::Delivered,
-            IcmStatus::DeliveredSourceNotIndexed,
-        ] {
+        for s in [IcmStatus::Pending, IcmStatus::Delivered, IcmStatus::DeliveredSourceNotIndexed] {
             assert!(all.iter().any(|m| m.status == s), "{s:?}");
         }
-        assert!(all
-            .windows(2)
-            .all(|p| p[0].source_timestamp_ms >= p[1].source_timestamp_ms));
+        assert!(all.windows(2).all(|p| p[0].source_timestamp_ms >= p[1].source_timestamp_ms));
         assert!(all.iter().any(|m| m.reward_value > u64::MAX as u128));
         for m in all.iter().take(50) {
             let src = super::super::world::chain(m.source_evm_chain_id).unwrap();
-            let tx = &block_transactions(6, m.source_evm_chain_id, m.source_block)
-                [m.source_tx_index as usize];
+            let tx = &block_transactions(6, m.source_evm_chain_id, m.source_block)[m.source_tx_index as usize];
             assert_eq!(
                 (tx.hash.as_str(), tx.from.as_str(), tx.gas_used),
-                (
-                    m.source_tx_hash.as_str(),
-                    m.from.as_str(),
-                    m.source_gas_spent
-                )
+                (m.source_tx_hash.as_str(), m.from.as_str(), m.source_gas_spent)
             );
-            assert_eq!(
-                m.source_timestamp_ms,
-                w.block_timestamp_ms(src, m.source_block)
-            );
+            assert_eq!(m.source_timestamp_ms, w.block_timestamp_ms(src, m.source_block));
             assert_ne!(m.source_evm_chain_id, m.destination_evm_chain_id);
             if let Some(d) = &m.delivery {
                 assert!(d.timestamp >= m.timestamp());

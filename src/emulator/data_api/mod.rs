@@ -36,8 +36,8 @@ pub use paging::TOKEN_LIFETIME;
 pub use rewards::{PendingReward, RewardType};
 pub use vertices::Vertex;
 pub use world::{
-    block_transactions, chain, chains, find_chain, known_owner_addresses, pool_address, Block,
-    Chain, DataWorld, Feature, Network, Tx,
+    block_transactions, chain, chains, find_chain, known_owner_addresses, pool_address, Block, Chain, DataWorld,
+    Feature, Network, Tx,
 };
 
 use super::state::EmulatorState;
@@ -57,11 +57,7 @@ impl DataApiState {
             world: DataWorld::new(config.seed, config.data_blocks_per_chain),
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(config.seed),
-            auth: auth::AuthState::new(
-                config.data_api_require_key,
-                &config.data_api_refused_keys,
-                config.rate_limit,
-            ),
+            auth: auth::AuthState::new(config.data_api_require_key, &config.data_api_refused_keys, config.rate_limit),
         }
     }
 
@@ -88,39 +84,21 @@ impl DataApiState {
 pub(crate) fn router(state: Arc<EmulatorState>) -> Router<Arc<EmulatorState>> {
     Router::new()
         .route("/v1/chains", get(chains::list).fallback(errors::cannot))
-        .route(
-            "/v1/chains/{chain_id}",
-            get(chains::get_one).fallback(errors::cannot),
-        )
-        .route(
-            "/v1/chains/{chain_id}/blocks",
-            get(blocks::list).fallback(errors::cannot),
-        )
-        .route(
-            "/v1/chains/{chain_id}/blocks/{block_id}",
-            get(blocks::get_one).fallback(errors::cannot),
-        )
-        .route(
-            "/v1/blocks",
-            get(blocks::list_all_chains).fallback(errors::cannot),
-        )
+        .route("/v1/chains/{chain_id}", get(chains::get_one).fallback(errors::cannot))
+        .route("/v1/chains/{chain_id}/blocks", get(blocks::list).fallback(errors::cannot))
+        .route("/v1/chains/{chain_id}/blocks/{block_id}", get(blocks::get_one).fallback(errors::cannot))
+        .route("/v1/blocks", get(blocks::list_all_chains).fallback(errors::cannot))
         .route(
             "/v1/chains/{chain_id}/addresses/{address}/balances:listCollectibles",
             get(collectibles::list).fallback(errors::cannot),
         )
-        .route(
-            "/v1/networks/{network}/rewards:listPending",
-            get(rewards::list_pending).fallback(errors::cannot),
-        )
+        .route("/v1/networks/{network}/rewards:listPending", get(rewards::list_pending).fallback(errors::cannot))
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/vertices",
             get(vertices::list).fallback(errors::cannot),
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
-        .route(
-            "/v1/health-check",
-            get(health::check).fallback(errors::cannot),
-        )
+        .route("/v1/health-check", get(health::check).fallback(errors::cannot))
         .route("/v1/{*rest}", any(errors::cannot))
         .route_layer(axum::middleware::from_fn_with_state(state, auth::guard))
 }

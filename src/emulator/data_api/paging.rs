@@ -33,10 +33,7 @@ pub(crate) struct Clock {
 
 impl Clock {
     pub(crate) fn new() -> Clock {
-        Clock {
-            started: Instant::now(),
-            offset_ns: AtomicU64::new(0),
-        }
+        Clock { started: Instant::now(), offset_ns: AtomicU64::new(0) }
     }
 
     /// Emulator time since start.
@@ -46,11 +43,7 @@ impl Clock {
 
     pub(crate) fn advance(&self, by: Duration) {
         let ns = u64::try_from(by.as_nanos()).unwrap_or(u64::MAX);
-        let _ = self
-            .offset_ns
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
-                Some(v.saturating_add(ns))
-            });
+        let _ = self.offset_ns.fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| Some(v.saturating_add(ns)));
     }
 }
 
@@ -68,38 +61,22 @@ pub(crate) struct TokenStore {
 
 impl TokenStore {
     pub(crate) fn new(seed: u64) -> TokenStore {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let mut key = [0u8; 32];
         key[..16].copy_from_slice(&nanos.to_le_bytes());
         key[16..24].copy_from_slice(&seed.to_le_bytes());
         key[24..].copy_from_slice(&u64::from(std::process::id()).to_le_bytes());
-        TokenStore {
-            entries: Mutex::new(HashMap::new()),
-            rng: Mutex::new(ChaCha8Rng::from_seed(key)),
-        }
+        TokenStore { entries: Mutex::new(HashMap::new()), rng: Mutex::new(ChaCha8Rng::from_seed(key)) }
     }
 
     /// A fresh random UUID v4 string.
     fn uuid(&self) -> String {
         let mut b = [0u8; 16];
-        self.rng
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .fill_bytes(&mut b);
+        self.rng.lock().unwrap_or_else(|e| e.into_inner()).fill_bytes(&mut b);
         b[6] = (b[6] & 0x0f) | 0x40;
         b[8] = (b[8] & 0x3f) | 0x80;
         let h = hex::encode(b);
-        format!(
-            "{}-{}-{}-{}-{}",
-            &h[..8],
-            &h[8..12],
-            &h[12..16],
-            &h[16..20],
-            &h[20..]
-        )
+        format!("{}-{}-{}-{}-{}", &h[..8], &h[8..12], &h[12..16], &h[16..20], &h[20..])
     }
 
     /// Issues a token for the page at `position` of the query `fingerprint`.
@@ -110,24 +87,12 @@ impl TokenStore {
         if entries.len() > 100_000 {
             entries.retain(|_, e| now.saturating_sub(e.issued) <= TOKEN_LIFETIME);
         }
-        entries.insert(
-            token.clone(),
-            Entry {
-                fingerprint: fingerprint.to_string(),
-                position,
-                issued: now,
-            },
-        );
+        entries.insert(token.clone(), Entry { fingerprint: fingerprint.to_string(), position, issued: now });
         token
     }
 
     /// The position a token stands for, or the 400 the service answers.
-    pub(crate) fn resolve(
-        &self,
-        clock: &Clock,
-        token: &str,
-        fingerprint: &str,
-    ) -> Result<u128, Response> {
+    pub(crate) fn resolve(&self, clock: &Clock, token: &str, fingerprint: &str) -> Result<u128, Response> {
         if !is_uuid(token) {
             return Err(errors::bad_request(format!(
                 "Invalid pageToken: {token:?} is not a page token issued by this service"
@@ -135,9 +100,7 @@ impl TokenStore {
         }
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let Some(entry) = entries.get(&token.to_ascii_lowercase()) else {
-            return Err(errors::bad_request(format!(
-                "Invalid pageToken: {token} is unknown"
-            )));
+            return Err(errors::bad_request(format!("Invalid pageToken: {token} is unknown")));
         };
         if clock.now().saturating_sub(entry.issued) > TOKEN_LIFETIME {
             return Err(errors::bad_request(format!(
@@ -156,21 +119,13 @@ impl TokenStore {
 fn is_uuid(text: &str) -> bool {
     let b = text.as_bytes();
     b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| {
-            if [8, 13, 18, 23].contains(&i) {
-                *c == b'-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
-        })
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { *c == b'-' } else { c.is_ascii_hexdigit() })
 }
 
 /// The start position of a page request: 0 without `pageToken`, else what the token stands for.
-pub(crate) fn start(
-    state: &super::DataApiState,
-    params: &Params,
-    fingerprint: &str,
-) -> Result<u128, Response> {
+pub(crate) fn start(state: &super::DataApiState, params: &Params, fingerprint: &str) -> Result<u128, Response> {
     match params.get("pageToken") {
         None => Ok(0),
         Some(token) => state.tokens.resolve(&state.clock, token, fingerprint),
@@ -178,12 +133,7 @@ pub(crate) fn start(
 }
 
 /// `nextPageToken` for a page ending before `next` when more items follow.
-pub(crate) fn next_token(
-    state: &super::DataApiState,
-    more: bool,
-    fingerprint: &str,
-    next: u128,
-) -> Option<String> {
+pub(crate) fn next_token(state: &super::DataApiState, more: bool, fingerprint: &str, next: u128) -> Option<String> {
     more.then(|| state.tokens.issue(&state.clock, fingerprint, next))
 }
 
@@ -195,14 +145,9 @@ pub(crate) fn slice<'a, T>(
     size: usize,
     fingerprint: &str,
 ) -> (&'a [T], Option<String>) {
-    let from = usize::try_from(start)
-        .unwrap_or(usize::MAX)
-        .min(items.len());
+    let from = usize::try_from(start).unwrap_or(usize::MAX).min(items.len());
     let to = from.saturating_add(size).min(items.len());
-    (
-        &items[from..to],
-        next_token(state, to < items.len(), fingerprint, to as u128),
-    )
+    (&items[from..to], next_token(state, to < items.len(), fingerprint, to as u128))
 }
 
 #[cfg(test)]

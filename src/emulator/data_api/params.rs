@@ -16,21 +16,13 @@ pub(crate) struct Params {
 
 impl Params {
     pub(crate) fn parse(raw: Option<&str>) -> Params {
-        let values = url::form_urlencoded::parse(raw.unwrap_or("").as_bytes())
-            .into_owned()
-            .collect();
-        Params {
-            values,
-            problems: Vec::new(),
-        }
+        let values = url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).into_owned().collect();
+        Params { values, problems: Vec::new() }
     }
 
     /// The value of `name`, `None` when absent or empty.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.values
-            .get(name)
-            .map(String::as_str)
-            .filter(|v| !v.is_empty())
+        self.values.get(name).map(String::as_str).filter(|v| !v.is_empty())
     }
 
     /// Records a failed check.
@@ -40,9 +32,7 @@ impl Params {
 
     /// `pageSize`: an integer in `1..=max`, default 10.
     pub(crate) fn page_size(&mut self, max: u32) -> usize {
-        let Some(text) = self.get("pageSize").map(str::to_string) else {
-            return 10;
-        };
+        let Some(text) = self.get("pageSize").map(str::to_string) else { return 10 };
         match text.trim().parse::<i64>() {
             Ok(n) if n < 1 => {
                 self.problem("pageSize must not be less than 1".to_string());
@@ -68,24 +58,19 @@ impl Params {
         if allowed.contains(&value.as_str()) {
             Some(value)
         } else {
-            self.problem(format!(
-                "{name} must be one of the following values: {}",
-                allowed.join(", ")
-            ));
+            self.problem(format!("{name} must be one of the following values: {}", allowed.join(", ")));
             None
         }
     }
 
     /// The optional `network` query parameter.
     pub(crate) fn network(&mut self) -> Option<Network> {
-        self.one_of("network", NETWORKS)
-            .and_then(|n| Network::parse(&n))
+        self.one_of("network", NETWORKS).and_then(|n| Network::parse(&n))
     }
 
     /// The optional `feature` query parameter.
     pub(crate) fn feature(&mut self) -> Option<Feature> {
-        self.one_of("feature", FEATURES)
-            .and_then(|f| Feature::parse(&f))
+        self.one_of("feature", FEATURES).and_then(|f| Feature::parse(&f))
     }
 
     /// The collected problems as a 400, if any.
@@ -93,9 +78,7 @@ impl Params {
         if self.problems.is_empty() {
             Ok(())
         } else {
-            Err(errors::validation_failed(std::mem::take(
-                &mut self.problems,
-            )))
+            Err(errors::validation_failed(std::mem::take(&mut self.problems)))
         }
     }
 
@@ -119,10 +102,7 @@ pub(crate) const FEATURES: &[&str] = &["nftIndexing", "webhooks", "teleporter"];
 pub(crate) fn path_network(params: &mut Params, network: &str) -> Option<Network> {
     let parsed = Network::parse(network);
     if parsed.is_none() {
-        params.problem(format!(
-            "network must be one of the following values: {}",
-            NETWORKS.join(", ")
-        ));
+        params.problem(format!("network must be one of the following values: {}", NETWORKS.join(", ")));
     }
     parsed
 }

@@ -120,19 +120,14 @@ pub fn p_address_count(network: Network) -> u64 {
 /// `avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347`, fuji `fuji1h9kz4uq54mwef3lhp2u2a6p6rljequpl7vafur`.
 pub fn p_address(network: Network, i: u64) -> String {
     let d = digest("avax-data p address", &[network.tag(), i]);
-    let tail: String = (0..38)
-        .map(|k| CHARSET[(d[k % 32] as usize + k / 32 * 7) % 32] as char)
-        .collect();
+    let tail: String = (0..38).map(|k| CHARSET[(d[k % 32] as usize + k / 32 * 7) % 32] as char).collect();
     format!("{}1{tail}", network.hrp())
 }
 
 /// Node id `i` of `network`: `NodeID-` + CB58 of 20 bytes. Node 0: mainnet
 /// `NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE`, fuji `NodeID-PU2427ZfFFgToiaqkFoQCPEmE94ENyw61`.
 pub fn node_id(network: Network, i: u64) -> String {
-    format!(
-        "NodeID-{}",
-        cb58::encode(&digest("avax-data node", &[network.tag(), i])[..20])
-    )
+    format!("NodeID-{}", cb58::encode(&digest("avax-data node", &[network.tag(), i])[..20]))
 }
 
 const P_STAKE: u64 = 0x0073_7461_6b65;
@@ -208,12 +203,7 @@ pub fn generate(seed: u64, network: Network) -> Vec<PendingReward> {
 }
 
 fn split(text: Option<&str>) -> Vec<String> {
-    text.unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+    text.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
 pub(crate) async fn list_pending(
@@ -237,10 +227,7 @@ pub(crate) async fn list_pending(
     }
     let mut wanted = Vec::new();
     for a in &addresses {
-        let bare = a
-            .strip_prefix("P-")
-            .or_else(|| a.strip_prefix("X-"))
-            .unwrap_or(a);
+        let bare = a.strip_prefix("P-").or_else(|| a.strip_prefix("X-")).unwrap_or(a);
         if !bare.starts_with(&format!("{}1", network.hrp())) || bare.len() < 10 {
             return errors::bad_request(format!(
                 "Invalid address {a}: expected an address starting with {hrp}1, P-{hrp}1 or X-{hrp}1",
@@ -265,18 +252,13 @@ pub(crate) async fn list_pending(
         .filter(|r| node_ids.is_empty() || node_ids.contains(&r.node_id))
         .collect();
     items.sort_by(|a, b| {
-        (a.start, &a.tx_hash, a.reward_type.as_str()).cmp(&(
-            b.start,
-            &b.tx_hash,
-            b.reward_type.as_str(),
-        ))
+        (a.start, &a.tx_hash, a.reward_type.as_str()).cmp(&(b.start, &b.tx_hash, b.reward_type.as_str()))
     });
     if order.as_deref() == Some("desc") {
         items.reverse();
     }
     let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
-    let mut body =
-        json!({ "pendingRewards": page.iter().map(|r| r.to_json()).collect::<Vec<_>>() });
+    let mut body = json!({ "pendingRewards": page.iter().map(|r| r.to_json()).collect::<Vec<_>>() });
     if let Some(token) = next {
         body["nextPageToken"] = json!(token);
     }
@@ -296,46 +278,20 @@ mod tests {
             for r in &all {
                 assert!(r.start < now && now < r.end, "{r:?}");
                 assert!((0.0..=100.0).contains(&r.progress));
-                assert!(r
-                    .addresses
-                    .iter()
-                    .all(|a| a.starts_with(&format!("{}1", network.hrp())) && a.len() == 43));
-                assert!(
-                    cb58::decode(r.node_id.strip_prefix("NodeID-").unwrap())
-                        .unwrap()
-                        .len()
-                        == 20
-                );
+                assert!(r.addresses.iter().all(|a| a.starts_with(&format!("{}1", network.hrp())) && a.len() == 43));
+                assert!(cb58::decode(r.node_id.strip_prefix("NodeID-").unwrap()).unwrap().len() == 20);
             }
-            for t in [
-                RewardType::Validator,
-                RewardType::Delegator,
-                RewardType::ValidatorFee,
-            ] {
+            for t in [RewardType::Validator, RewardType::Delegator, RewardType::ValidatorFee] {
                 assert!(all.iter().any(|r| r.reward_type == t));
             }
             assert!(all.iter().any(|r| r.node_id == node_id(network, 0)));
-            assert!(all
-                .iter()
-                .any(|r| r.addresses.contains(&p_address(network, 0))));
+            assert!(all.iter().any(|r| r.addresses.contains(&p_address(network, 0))));
             assert_eq!(all, generate(3, network));
         }
         // Documented, seed-independent ids that always match.
-        assert_eq!(
-            p_address(Network::Mainnet, 0),
-            "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347"
-        );
-        assert_eq!(
-            node_id(Network::Mainnet, 0),
-            "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE"
-        );
-        assert_eq!(
-            p_address(Network::Fuji, 0),
-            "fuji1h9kz4uq54mwef3lhp2u2a6p6rljequpl7vafur"
-        );
-        assert_eq!(
-            node_id(Network::Fuji, 0),
-            "NodeID-PU2427ZfFFgToiaqkFoQCPEmE94ENyw61"
-        );
+        assert_eq!(p_address(Network::Mainnet, 0), "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347");
+        assert_eq!(node_id(Network::Mainnet, 0), "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE");
+        assert_eq!(p_address(Network::Fuji, 0), "fuji1h9kz4uq54mwef3lhp2u2a6p6rljequpl7vafur");
+        assert_eq!(node_id(Network::Fuji, 0), "NodeID-PU2427ZfFFgToiaqkFoQCPEmE94ENyw61");
     }
 }

@@ -14,9 +14,7 @@ use serde_json::{json, Value};
 use super::errors;
 use super::paging;
 use super::params::{path_network, Params};
-use super::world::{
-    derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID,
-};
+use super::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
 use crate::emulator::state::EmulatorState;
 use crate::index::cb58;
 
@@ -59,10 +57,7 @@ impl DataWorld {
     }
 
     fn vertex_hash(&self, network: Network, i: u64) -> String {
-        cb58::encode(&digest(
-            "avax-data vertex",
-            &[self.seed(), network.tag(), i],
-        ))
+        cb58::encode(&digest("avax-data vertex", &[self.seed(), network.tag(), i]))
     }
 
     /// Vertex `i` of `network`'s X-chain; `None` past the newest.
@@ -80,12 +75,7 @@ impl DataWorld {
         }
         let tx_count = range(d(2), 1, 8);
         let transactions: Vec<String> = (0..tx_count)
-            .map(|k| {
-                cb58::encode(&digest(
-                    "avax-data x tx",
-                    &[self.seed(), network.tag(), i, k],
-                ))
-            })
+            .map(|k| cb58::encode(&digest("avax-data x tx", &[self.seed(), network.tag(), i, k])))
             .collect();
         let anchor = WORLD_NOW_MS - self.vertex_count() as i64 * GAP_MS;
         let ms = anchor + i as i64 * GAP_MS + (d(3) % (GAP_MS as u64 - 1_000)) as i64;
@@ -95,10 +85,7 @@ impl DataWorld {
             height: i,
             index: i,
             timestamp: ms.div_euclid(1000),
-            size_bytes: 60
-                + (0..tx_count)
-                    .map(|k| range(d(10 + k), 250, 600))
-                    .sum::<u64>(),
+            size_bytes: 60 + (0..tx_count).map(|k| range(d(10 + k), 250, 600)).sum::<u64>(),
             transactions,
         })
     }
@@ -114,10 +101,7 @@ pub(crate) async fn list(
     let network = path_network(&mut params, &network_text);
     let allowed = [X_CHAIN_MAINNET_ID, X_CHAIN_FUJI_ID, "x-chain"];
     if !allowed.contains(&blockchain_id.as_str()) {
-        params.problem(format!(
-            "blockchainId must be one of the following values: {}",
-            allowed.join(", ")
-        ));
+        params.problem(format!("blockchainId must be one of the following values: {}", allowed.join(", ")));
     }
     let size = params.page_size(100);
     if let Err(e) = params.finish() {

@@ -168,25 +168,15 @@ impl Chain {
     }
 
     fn slug(&self) -> String {
-        self.name
-            .to_lowercase()
-            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+        self.name.to_lowercase().replace(|c: char| !c.is_ascii_alphanumeric(), "-")
     }
 
     /// The chain as `ChainInfo` JSON.
     pub fn to_json(&self) -> Value {
         let slug = self.slug();
         let (explorer, rpc, ws) = if self.evm_chain_id == 43114 || self.evm_chain_id == 43113 {
-            let sub = if self.network == Network::Mainnet {
-                ""
-            } else {
-                "testnet."
-            };
-            let api = if self.network == Network::Mainnet {
-                "api.avax.network"
-            } else {
-                "api.avax-test.network"
-            };
+            let sub = if self.network == Network::Mainnet { "" } else { "testnet." };
+            let api = if self.network == Network::Mainnet { "api.avax.network" } else { "api.avax-test.network" };
             (
                 format!("https://{sub}snowtrace.io"),
                 format!("https://{api}/ext/bc/C/rpc"),
@@ -195,14 +185,8 @@ impl Chain {
         } else {
             (
                 format!("https://subnets.avax.network/{slug}"),
-                format!(
-                    "https://{slug}.rpc.emulator.invalid/ext/bc/{}/rpc",
-                    self.blockchain_id
-                ),
-                format!(
-                    "wss://{slug}.rpc.emulator.invalid/ext/bc/{}/ws",
-                    self.blockchain_id
-                ),
+                format!("https://{slug}.rpc.emulator.invalid/ext/bc/{}/rpc", self.blockchain_id),
+                format!("wss://{slug}.rpc.emulator.invalid/ext/bc/{}/ws", self.blockchain_id),
             )
         };
         json!({
@@ -419,11 +403,7 @@ pub fn chains() -> &'static [Chain] {
                     network: r.3,
                     blockchain_id,
                     subnet_id,
-                    vm_id: if c_chain {
-                        CORETH_VM_ID
-                    } else {
-                        SUBNET_EVM_VM_ID
-                    },
+                    vm_id: if c_chain { CORETH_VM_ID } else { SUBNET_EVM_VM_ID },
                     token_name: r.4,
                     token_symbol: r.5,
                     token_decimals: r.6,
@@ -448,9 +428,7 @@ pub fn chain(evm_chain_id: u64) -> Option<&'static Chain> {
 
 /// The chain named by `id`: an EVM chain id (decimal) or a CB58 blockchain id.
 pub fn find_chain(id: &str) -> Option<&'static Chain> {
-    chains()
-        .iter()
-        .find(|c| c.blockchain_id == id || c.evm_chain_id.to_string() == id)
+    chains().iter().find(|c| c.blockchain_id == id || c.evm_chain_id.to_string() == id)
 }
 
 pub(crate) fn splitmix64(mut z: u64) -> u64 {
@@ -498,11 +476,7 @@ pub fn pool_address(i: u64) -> String {
 pub fn pool_address_bytes(i: u64) -> [u8; 20] {
     const TABLE: u64 = 1_024;
     static POOL: std::sync::OnceLock<Vec<[u8; 20]>> = std::sync::OnceLock::new();
-    let compute = |i: u64| -> [u8; 20] {
-        digest("avax-data evm address", &[i])[..20]
-            .try_into()
-            .expect("20 bytes")
-    };
+    let compute = |i: u64| -> [u8; 20] { digest("avax-data evm address", &[i])[..20].try_into().expect("20 bytes") };
     if i < TABLE {
         POOL.get_or_init(|| (0..TABLE).map(compute).collect())[i as usize]
     } else {
@@ -532,11 +506,7 @@ const P_TX: u64 = 0x7478;
 
 /// Number of transactions in block `number` of `chain`.
 pub fn tx_count(seed: u64, chain: &Chain, number: u64) -> u32 {
-    range(
-        derive(seed, chain.evm_chain_id, number, P_TXC),
-        0,
-        chain.max_txs_per_block as u64,
-    ) as u32
+    range(derive(seed, chain.evm_chain_id, number, P_TXC), 0, chain.max_txs_per_block as u64) as u32
 }
 
 /// Base fee of block `number`, wei.
@@ -596,30 +566,14 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
     let from = skewed(d(1), pool);
     let contract_creation = d(2) % 100 < 3;
     let to = (!contract_creation).then(|| range(d(3), 0, pool - 1));
-    let gas_used = if d(4) % 3 == 0 {
-        21_000
-    } else {
-        range(d(5), 21_000, 300_000)
-    };
-    let priority =
-        (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
+    let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
+    let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
         0..=3 => 0,
         4..=8 => (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4)),
-        _ => {
-            (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals)
-                + (d(10) as u128 % 1_000_000)
-        }
+        _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
     };
-    TxFacts {
-        from,
-        to,
-        contract_creation,
-        gas_used,
-        priority,
-        gas_price: base_fee + priority,
-        value,
-    }
+    TxFacts { from, to, contract_creation, gas_used, priority, gas_price: base_fee + priority, value }
 }
 
 /// The transactions of block `number` of the chain with `evm_chain_id` (empty for an unknown
@@ -661,8 +615,7 @@ fn anchor_ms(blocks_per_chain: u64, chain: &Chain) -> i64 {
 /// Timestamp of block `number` of `chain` in the world of `(seed, blocks_per_chain)`, Unix ms;
 /// strictly increasing in whole seconds (valid past the tip too).
 pub fn block_timestamp_ms(seed: u64, blocks_per_chain: u64, chain: &Chain, number: u64) -> i64 {
-    let jitter = (derive(seed, chain.evm_chain_id, number, P_TS)
-        % (chain.block_gap_ms as u64 - 1_000)) as i64;
+    let jitter = (derive(seed, chain.evm_chain_id, number, P_TS) % (chain.block_gap_ms as u64 - 1_000)) as i64;
     anchor_ms(blocks_per_chain, chain) + number as i64 * chain.block_gap_ms + jitter
 }
 
@@ -738,10 +691,7 @@ pub struct DataWorld {
 
 impl std::fmt::Debug for DataWorld {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DataWorld")
-            .field("seed", &self.seed)
-            .field("blocks_per_chain", &self.blocks_per_chain)
-            .finish()
+        f.debug_struct("DataWorld").field("seed", &self.seed).field("blocks_per_chain", &self.blocks_per_chain).finish()
     }
 }
 
@@ -755,18 +705,12 @@ impl DataWorld {
             blocks_per_chain,
             checkpoints: chains().iter().map(|_| Mutex::new(vec![0])).collect(),
             pool_index: (0..max_pool).map(|i| (pool_address(i), i)).collect(),
-            evm: chains()
-                .iter()
-                .map(|c| cchain::EvmChain::shared(seed, blocks_per_chain, c))
-                .collect(),
+            evm: chains().iter().map(|c| cchain::EvmChain::shared(seed, blocks_per_chain, c)).collect(),
             messages: Vec::new(),
             rewards: Vec::new(),
         };
         world.messages = icm::generate(&world);
-        world.rewards = Network::ALL
-            .iter()
-            .map(|&n| (n, rewards::generate(seed, n)))
-            .collect();
+        world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
         world
     }
 
@@ -800,8 +744,7 @@ impl DataWorld {
 
     /// Timestamp of block `number` of `chain`, Unix ms; strictly increasing in whole seconds.
     pub fn block_timestamp_ms(&self, chain: &Chain, number: u64) -> i64 {
-        let jitter = (derive(self.seed, chain.evm_chain_id, number, P_TS)
-            % (chain.block_gap_ms as u64 - 1_000)) as i64;
+        let jitter = (derive(self.seed, chain.evm_chain_id, number, P_TS) % (chain.block_gap_ms as u64 - 1_000)) as i64;
         self.anchor_ms(chain) + number as i64 * chain.block_gap_ms + jitter
     }
 
@@ -832,9 +775,7 @@ impl DataWorld {
     /// The number of the block of `chain` whose hash is `hash` (`0x` + 64 hex, any case). The
     /// first lookup on a chain hashes its whole chain (a reverse map, 40 bytes per block).
     pub fn block_number_by_hash(&self, chain: &Chain, hash: &str) -> Option<u64> {
-        let hex = hash
-            .strip_prefix("0x")
-            .or_else(|| hash.strip_prefix("0X"))?;
+        let hex = hash.strip_prefix("0x").or_else(|| hash.strip_prefix("0X"))?;
         let bytes: [u8; 32] = hex::decode(hex).ok()?.try_into().ok()?;
         self.evm[chain.index].number_by_hash(&bytes)
     }
@@ -843,22 +784,16 @@ impl DataWorld {
     pub fn cumulative_transactions(&self, chain: &Chain, number: u64) -> u64 {
         let chunk = (number / CHUNK) as usize;
         let base = {
-            let mut cps = self.checkpoints[chain.index]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut cps = self.checkpoints[chain.index].lock().unwrap_or_else(|e| e.into_inner());
             while cps.len() <= chunk {
                 let k = (cps.len() - 1) as u64;
-                let sum: u64 = (k * CHUNK..(k + 1) * CHUNK)
-                    .map(|n| tx_count(self.seed, chain, n) as u64)
-                    .sum();
+                let sum: u64 = (k * CHUNK..(k + 1) * CHUNK).map(|n| tx_count(self.seed, chain, n) as u64).sum();
                 let last = *cps.last().unwrap();
                 cps.push(last + sum);
             }
             cps[chunk]
         };
-        base + (chunk as u64 * CHUNK..=number)
-            .map(|n| tx_count(self.seed, chain, n) as u64)
-            .sum::<u64>()
+        base + (chunk as u64 * CHUNK..=number).map(|n| tx_count(self.seed, chain, n) as u64).sum::<u64>()
     }
 
     /// Block `number` of `chain`; `None` past the tip.
@@ -872,11 +807,7 @@ impl DataWorld {
             number,
             timestamp_ms: self.block_timestamp_ms(chain, number),
             hash: self.block_hash(chain, number),
-            parent_hash: if number == 0 {
-                hex0x(&[0u8; 32])
-            } else {
-                self.block_hash(chain, number - 1)
-            },
+            parent_hash: if number == 0 { hex0x(&[0u8; 32]) } else { self.block_hash(chain, number - 1) },
             tx_count: txs.len() as u32,
             gas_used: txs.iter().map(|t| t.gas_used).sum(),
             gas_limit: chain.gas_limit,
@@ -888,8 +819,7 @@ impl DataWorld {
 
     /// The transactions of block `number` of `chain` ([`block_transactions`]); `None` past the tip.
     pub fn transactions(&self, chain: &Chain, number: u64) -> Option<Vec<Tx>> {
-        (number < self.blocks_per_chain)
-            .then(|| block_transactions(self.seed, chain.evm_chain_id, number))
+        (number < self.blocks_per_chain).then(|| block_transactions(self.seed, chain.evm_chain_id, number))
     }
 
     /// Every ICM message of the world, newest first (by source timestamp, then message id).
@@ -900,11 +830,7 @@ impl DataWorld {
     /// Every pending reward of `network`, in generation order (validators, then their
     /// delegations).
     pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
-        self.rewards
-            .iter()
-            .find(|(n, _)| *n == network)
-            .map(|(_, r)| r.as_slice())
-            .unwrap_or(&[])
+        self.rewards.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
     }
 }
 
@@ -924,10 +850,7 @@ mod tests {
         ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), cs.len());
-        assert_eq!(
-            find_chain("43114").unwrap().blockchain_id,
-            C_CHAIN_MAINNET_ID
-        );
+        assert_eq!(find_chain("43114").unwrap().blockchain_id, C_CHAIN_MAINNET_ID);
         assert_eq!(find_chain(C_CHAIN_FUJI_ID).unwrap().evm_chain_id, 43113);
         assert!(cb58::decode(&find_chain("4337").unwrap().blockchain_id).is_ok());
         assert_eq!(
@@ -975,15 +898,8 @@ mod tests {
         let c = chain(43114).unwrap();
         let h = w.block_hash(c, 5);
         assert_eq!(h.len(), 66);
-        assert_eq!(
-            w.block_number_by_hash(c, &h.to_uppercase().replacen("0X", "0x", 1)),
-            Some(5)
-        );
-        assert_eq!(
-            w.block_number_by_hash(c, &w.block_hash(c, 100)),
-            None,
-            "past the tip"
-        );
+        assert_eq!(w.block_number_by_hash(c, &h.to_uppercase().replacen("0X", "0x", 1)), Some(5));
+        assert_eq!(w.block_number_by_hash(c, &w.block_hash(c, 100)), None, "past the tip");
         assert_eq!(w.block_number_by_hash(chain(43113).unwrap(), &h), None);
         let mut flipped = h.clone();
         flipped.replace_range(10..11, if &h[10..11] == "a" { "b" } else { "a" });
@@ -992,18 +908,11 @@ mod tests {
 
     #[test]
     fn same_seed_same_world_other_seed_other_blocks() {
-        let (a, b, c) = (
-            DataWorld::new(9, 50),
-            DataWorld::new(9, 50),
-            DataWorld::new(10, 50),
-        );
+        let (a, b, c) = (DataWorld::new(9, 50), DataWorld::new(9, 50), DataWorld::new(10, 50));
         let ch = chain(4337).unwrap();
         assert_eq!(a.block(ch, 7), b.block(ch, 7));
         assert_ne!(a.block(ch, 7).unwrap().hash, c.block(ch, 7).unwrap().hash);
-        assert_eq!(
-            block_transactions(9, 4337, 7),
-            block_transactions(9, 4337, 7)
-        );
+        assert_eq!(block_transactions(9, 4337, 7), block_transactions(9, 4337, 7));
     }
 
     #[test]
@@ -1050,19 +959,8 @@ mod tests {
         for n in (w.tip() - 100..w.tip()).rev() {
             w.block(c, n).unwrap();
         }
-        println!(
-            "1M-block world: tip {first:?}, 100 more blocks {:?}",
-            again.elapsed()
-        );
-        assert!(
-            again.elapsed() < std::time::Duration::from_millis(200),
-            "{:?}",
-            again.elapsed()
-        );
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(8),
-            "{:?}",
-            started.elapsed()
-        );
+        println!("1M-block world: tip {first:?}, 100 more blocks {:?}", again.elapsed());
+        assert!(again.elapsed() < std::time::Duration::from_millis(200), "{:?}", again.elapsed());
+        assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
     }
 }

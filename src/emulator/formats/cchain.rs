@@ -48,8 +48,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::emulator::data_api::world::{
-    base_fee, block_timestamp_ms, derive, pool_address_bytes, range, tx_count, tx_facts, Chain,
-    TxFacts, C_CHAIN_MAINNET_ID,
+    base_fee, block_timestamp_ms, derive, pool_address_bytes, range, tx_count, tx_facts, Chain, TxFacts,
+    C_CHAIN_MAINNET_ID,
 };
 use crate::index::cb58;
 
@@ -108,9 +108,7 @@ const P_ACCEPT: u64 = 0x6163_6370;
 fn word(seed: u64, chain: u64, a: u64, purpose: u64) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (i, part) in out.chunks_mut(8).enumerate() {
-        part.copy_from_slice(
-            &derive(seed, chain, a, purpose ^ ((i as u64 + 1) << 40)).to_be_bytes(),
-        );
+        part.copy_from_slice(&derive(seed, chain, a, purpose ^ ((i as u64 + 1) << 40)).to_be_bytes());
     }
     out
 }
@@ -141,20 +139,8 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
     let parity = d(P_SIG) & 1;
     let nonce = d(P_NONCE) % 100_000;
     if number < AP3_HEIGHT || d(P_TYPE) % 10 == 0 {
-        let sig = Signature {
-            v: id * 2 + 35 + parity,
-            r,
-            s,
-        };
-        Tx::Legacy {
-            nonce,
-            gas_price: f.gas_price,
-            gas: f.gas_used,
-            to,
-            value: f.value,
-            data,
-            sig,
-        }
+        let sig = Signature { v: id * 2 + 35 + parity, r, s };
+        Tx::Legacy { nonce, gas_price: f.gas_price, gas: f.gas_used, to, value: f.value, data, sig }
     } else {
         Tx::DynamicFee {
             chain_id: id,
@@ -190,18 +176,14 @@ impl EvmBlocks {
     /// The facts of every transaction of block `number`.
     pub fn tx_facts(&self, number: u64) -> Vec<TxFacts> {
         let base = base_fee(self.seed, self.chain, number);
-        (0..tx_count(self.seed, self.chain, number))
-            .map(|k| tx_facts(self.seed, self.chain, number, k, base))
-            .collect()
+        (0..tx_count(self.seed, self.chain, number)).map(|k| tx_facts(self.seed, self.chain, number, k, base)).collect()
     }
     /// The header of block `number` whose parent hash is `parent`.
     pub fn header(&self, number: u64, parent: [u8; 32]) -> Header {
         let (seed, id, chain) = (self.seed, self.chain.evm_chain_id, self.chain);
         let base = base_fee(seed, chain, number);
         let count = tx_count(seed, chain, number);
-        let gas_used = (0..count)
-            .map(|k| tx_facts(seed, chain, number, k, base).gas_used)
-            .sum();
+        let gas_used = (0..count).map(|k| tx_facts(seed, chain, number, k, base).gas_used).sum();
         let ms = self.timestamp_ms(number);
         let upgrade = upgrade_at(number);
         let extra_words = match upgrade {
@@ -209,19 +191,10 @@ impl EvmBlocks {
             Upgrade::Granite => 3,
             _ => 10,
         };
-        let extra = (0..extra_words)
-            .flat_map(|i| (derive(seed, id, number, P_EXTRA ^ (i << 40)) >> 8).to_be_bytes())
-            .collect();
-        let tx_root = if count == 0 {
-            EMPTY_ROOT
-        } else {
-            word(seed, id, number, P_ROOT ^ 1)
-        };
-        let receipt_root = if count == 0 {
-            EMPTY_ROOT
-        } else {
-            word(seed, id, number, P_ROOT ^ 2)
-        };
+        let extra =
+            (0..extra_words).flat_map(|i| (derive(seed, id, number, P_EXTRA ^ (i << 40)) >> 8).to_be_bytes()).collect();
+        let tx_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, P_ROOT ^ 1) };
+        let receipt_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, P_ROOT ^ 2) };
         let since = |u: Upgrade| upgrade >= u;
         Header {
             parent_hash: parent,
@@ -311,12 +284,7 @@ impl InnerChain for EvmBlocks {
 
     fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
         let time = self.timestamp_ms(height).div_euclid(1000);
-        (
-            self.envelope_kind(height),
-            time,
-            self.p_chain_height(height),
-            self.is_signed(height),
-        )
+        (self.envelope_kind(height), time, self.p_chain_height(height), self.is_signed(height))
     }
 }
 
@@ -342,10 +310,7 @@ impl std::ops::Deref for EvmChain {
 
 impl std::fmt::Debug for EvmChain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EvmChain")
-            .field("seed", &self.seed)
-            .field("chain", &self.chain.evm_chain_id)
-            .finish()
+        f.debug_struct("EvmChain").field("seed", &self.seed).field("chain", &self.chain.evm_chain_id).finish()
     }
 }
 
@@ -356,11 +321,7 @@ pub fn c_chain_id() -> [u8; 32] {
 
 impl EvmChain {
     fn new(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> EvmChain {
-        let blocks = EvmBlocks {
-            seed,
-            blocks_per_chain,
-            chain,
-        };
+        let blocks = EvmBlocks { seed, blocks_per_chain, chain };
         let genesis = blocks.header(0, [0; 32]).hash();
         EvmChain {
             hashes: ChainCache::new(genesis),
@@ -385,10 +346,7 @@ impl EvmChain {
     pub fn shared(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> Arc<EvmChain> {
         type Registry = Mutex<HashMap<(u64, u64, u64), Arc<EvmChain>>>;
         static REGISTRY: OnceLock<Registry> = OnceLock::new();
-        let mut map = REGISTRY
-            .get_or_init(Default::default)
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let mut map = REGISTRY.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
         map.entry((seed, blocks_per_chain, chain.evm_chain_id))
             .or_insert_with(|| Arc::new(EvmChain::new(seed, blocks_per_chain, chain)))
             .clone()
@@ -396,8 +354,7 @@ impl EvmChain {
 
     /// Eth hash of block `number` (any number, past the tip too).
     pub fn hash(&self, number: u64) -> [u8; 32] {
-        self.hashes
-            .state(number, |h, parent| self.header(h, *parent).hash())
+        self.hashes.state(number, |h, parent| self.header(h, *parent).hash())
     }
 
     /// Parent hash of block `number` (zero for block 0).
@@ -409,16 +366,8 @@ impl EvmChain {
     pub fn number_by_hash(&self, hash: &[u8; 32]) -> Option<u64> {
         let mut map = self.by_hash.lock().unwrap_or_else(|e| e.into_inner());
         let map = map.get_or_insert_with(|| {
-            let hashes = self
-                .hashes
-                .states(0, self.blocks_per_chain - 1, |h, parent| {
-                    self.header(h, *parent).hash()
-                });
-            hashes
-                .into_iter()
-                .enumerate()
-                .map(|(n, h)| (h, n as u64))
-                .collect()
+            let hashes = self.hashes.states(0, self.blocks_per_chain - 1, |h, parent| self.header(h, *parent).hash());
+            hashes.into_iter().enumerate().map(|(n, h)| (h, n as u64)).collect()
         });
         map.get(hash).copied()
     }
@@ -440,11 +389,7 @@ mod tests {
             let start = payload;
             let h = RlpHeader::decode(&mut payload).unwrap();
             let header_len = start.len() - payload.len();
-            out.push((
-                h.list,
-                &payload[..h.payload_length],
-                &start[..header_len + h.payload_length],
-            ));
+            out.push((h.list, &payload[..h.payload_length], &start[..header_len + h.payload_length]));
             payload = &payload[h.payload_length..];
         }
         out
@@ -525,20 +470,14 @@ mod tests {
         let mut buf = Vec::new();
         let (mut prev_id, mut prev_ts) = ([0u8; 32], i64::MIN);
         let (mut signed, mut unsigned, mut granite) = (0, 0, 0);
-        let heights: Vec<u64> = (0..400)
-            .chain(GRANITE_HEIGHT - 200..GRANITE_HEIGHT + 200)
-            .collect();
+        let heights: Vec<u64> = (0..400).chain(GRANITE_HEIGHT - 200..GRANITE_HEIGHT + 200).collect();
         for (i, &h) in heights.iter().enumerate() {
             if i > 0 && heights[i - 1] != h - 1 {
                 prev_id = evm.index_state(h - 1).1;
                 prev_ts = evm.accepted_ns(h - 1);
             }
             let id = evm.c_block(h, &mut buf);
-            assert_eq!(
-                evm.index_state(h).1,
-                id,
-                "the id chain agrees with the bytes"
-            );
+            assert_eq!(evm.index_state(h).1, id, "the id chain agrees with the bytes");
             let ts = evm.accepted_ns(h);
             assert!(ts > prev_ts, "{h}");
             assert!(ts >= evm.timestamp_ms(h) * 1_000_000);
@@ -549,17 +488,11 @@ mod tests {
                 assert_eq!(id, eth, "pre-fork id = eth hash");
             } else {
                 let (parent, cert, inner, sig, parsed_id) = parse(&buf);
-                assert_eq!(
-                    parsed_id, id,
-                    "id = sha256 of the bytes without the signature"
-                );
+                assert_eq!(parsed_id, id, "id = sha256 of the bytes without the signature");
                 assert_eq!(parent, prev_id, "{h}");
                 let type_id = u32::from_be_bytes(buf[2..6].try_into().unwrap());
                 assert_eq!(type_id, if h >= GRANITE_HEIGHT { 2 } else { 0 });
-                assert_eq!(
-                    u64::from_be_bytes(buf[38..46].try_into().unwrap()),
-                    evm.timestamp_ms(h) as u64 / 1000
-                );
+                assert_eq!(u64::from_be_bytes(buf[38..46].try_into().unwrap()), evm.timestamp_ms(h) as u64 / 1000);
                 if type_id == 2 {
                     granite += 1;
                     let epoch = &buf[buf.len() - 4 - sig.len() - 24..buf.len() - 4 - sig.len()];
@@ -571,20 +504,13 @@ mod tests {
                 } else {
                     signed += 1;
                     let sig = p256::ecdsa::Signature::from_der(&sig).unwrap();
-                    key.verify(
-                        &proposervm::signed_header(&c_chain_id(), &parent, &id),
-                        &sig,
-                    )
-                    .unwrap();
+                    key.verify(&proposervm::signed_header(&c_chain_id(), &parent, &id), &sig).unwrap();
                 }
                 check_block(&world, &inner, h);
             }
             prev_id = id;
         }
-        assert!(
-            signed > 300 && unsigned > 20 && granite == 200,
-            "{signed} {unsigned} {granite}"
-        );
+        assert!(signed > 300 && unsigned > 20 && granite == 200, "{signed} {unsigned} {granite}");
     }
 
     #[test]
@@ -593,13 +519,7 @@ mod tests {
         let evm = world.evm_chain(chain(43114).unwrap());
         let mut buf = Vec::new();
         let last_raw = evm.c_block(FORK_HEIGHT - 1, &mut buf);
-        assert_eq!(
-            hex0x(&last_raw),
-            world
-                .block(chain(43114).unwrap(), FORK_HEIGHT - 1)
-                .unwrap()
-                .hash
-        );
+        assert_eq!(hex0x(&last_raw), world.block(chain(43114).unwrap(), FORK_HEIGHT - 1).unwrap().hash);
         evm.c_block(FORK_HEIGHT, &mut buf);
         assert_eq!(parse(&buf).0, last_raw);
     }

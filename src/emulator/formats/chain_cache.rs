@@ -28,11 +28,7 @@ pub struct ChainCache<S> {
 impl<S: Clone> ChainCache<S> {
     /// A chain whose height-0 state is `genesis`.
     pub fn new(genesis: S) -> Self {
-        ChainCache {
-            table: Mutex::new(vec![genesis.clone()]),
-            genesis,
-            recent: Mutex::new(Vec::new()),
-        }
+        ChainCache { table: Mutex::new(vec![genesis.clone()]), genesis, recent: Mutex::new(Vec::new()) }
     }
 
     /// The nearest checkpoint at or below `height`, filling the table up to it.

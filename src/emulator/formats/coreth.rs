@@ -16,11 +16,9 @@ pub fn keccak256(data: &[u8]) -> [u8; 32] {
 }
 
 /// keccak256(rlp([])): the `sha3Uncles` of a block without uncles.
-pub const EMPTY_UNCLE_HASH: [u8; 32] =
-    hex32("1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347");
+pub const EMPTY_UNCLE_HASH: [u8; 32] = hex32("1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347");
 /// keccak256(0x80): the root of an empty trie, and coreth's `extDataHash` of empty extData.
-pub const EMPTY_ROOT: [u8; 32] =
-    hex32("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421");
+pub const EMPTY_ROOT: [u8; 32] = hex32("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421");
 
 const fn hex32(text: &str) -> [u8; 32] {
     let t = text.as_bytes();
@@ -45,11 +43,7 @@ const fn nibble(c: u8) -> u8 {
 pub fn rlp_list(out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
     let mut payload = Vec::new();
     body(&mut payload);
-    RlpHeader {
-        list: true,
-        payload_length: payload.len(),
-    }
-    .encode(out);
+    RlpHeader { list: true, payload_length: payload.len() }.encode(out);
     out.extend_from_slice(&payload);
 }
 
@@ -118,16 +112,11 @@ impl Header {
                 self.block_gas_cost.as_ref().map(|v| v as &dyn Encodable),
                 self.blob_gas_used.as_ref().map(|v| v as &dyn Encodable),
                 self.excess_blob_gas.as_ref().map(|v| v as &dyn Encodable),
-                self.parent_beacon_root
-                    .as_ref()
-                    .map(|v| v as &dyn Encodable),
+                self.parent_beacon_root.as_ref().map(|v| v as &dyn Encodable),
                 self.time_milliseconds.as_ref().map(|v| v as &dyn Encodable),
                 self.min_delay_excess.as_ref().map(|v| v as &dyn Encodable),
             ];
-            let present = optional
-                .iter()
-                .rposition(Option::is_some)
-                .map_or(0, |i| i + 1);
+            let present = optional.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
             for field in &optional[..present] {
                 match field {
                     Some(value) => value.encode(p),
@@ -158,15 +147,7 @@ pub struct Signature {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tx {
     /// Pre-EIP-2718: `rlp([nonce, gasPrice, gas, to, value, data, v, r, s])`.
-    Legacy {
-        nonce: u64,
-        gas_price: u128,
-        gas: u64,
-        to: Option<[u8; 20]>,
-        value: u128,
-        data: Vec<u8>,
-        sig: Signature,
-    },
+    Legacy { nonce: u64, gas_price: u128, gas: u64, to: Option<[u8; 20]>, value: u128, data: Vec<u8>, sig: Signature },
     /// EIP-1559: `0x02 ‖ rlp([chainId, nonce, maxPriorityFee, maxFee, gas, to, value, data,
     /// accessList, yParity, r, s])`.
     DynamicFee {
@@ -199,15 +180,7 @@ impl Tx {
     /// The canonical encoding whose keccak is the tx hash (what `eth_sendRawTransaction` takes).
     pub fn encode(&self, out: &mut Vec<u8>) {
         match self {
-            Tx::Legacy {
-                nonce,
-                gas_price,
-                gas,
-                to,
-                value,
-                data,
-                sig,
-            } => rlp_list(out, |p| {
+            Tx::Legacy { nonce, gas_price, gas, to, value, data, sig } => rlp_list(out, |p| {
                 nonce.encode(p);
                 gas_price.encode(p);
                 gas.encode(p);
@@ -218,17 +191,7 @@ impl Tx {
                 encode_word(&sig.r, p);
                 encode_word(&sig.s, p);
             }),
-            Tx::DynamicFee {
-                chain_id,
-                nonce,
-                max_priority_fee,
-                max_fee,
-                gas,
-                to,
-                value,
-                data,
-                sig,
-            } => {
+            Tx::DynamicFee { chain_id, nonce, max_priority_fee, max_fee, gas, to, value, data, sig } => {
                 out.push(0x02);
                 rlp_list(out, |p| {
                     chain_id.encode(p);
@@ -325,11 +288,9 @@ mod tests {
     /// published block hashes come out (16-, 17-, 19-, 22- and 24-field headers).
     #[test]
     fn header_encoder_reproduces_the_published_fixture_hashes() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/decode/cchain_blocks.json"
-        ))
-        .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+                .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let mut counts = std::collections::BTreeSet::new();
         let mut checked = 0;
@@ -341,12 +302,7 @@ mod tests {
             let header = header_from_json(h);
             let mut enc = Vec::new();
             header.encode(&mut enc);
-            assert_eq!(
-                hex::encode(keccak256(&enc)),
-                v["expected"]["hash"].as_str().unwrap()[2..],
-                "{}",
-                v["name"]
-            );
+            assert_eq!(hex::encode(keccak256(&enc)), v["expected"]["hash"].as_str().unwrap()[2..], "{}", v["name"]);
             // The header is also the first item of the published block bytes.
             let block = bytes(&v["hex"]);
             let at = block.windows(enc.len()).position(|w| w == enc.as_slice());
@@ -355,10 +311,7 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 10, "{checked}");
-        assert!(
-            counts.contains(&16) && counts.contains(&19) && counts.contains(&24),
-            "{counts:?}"
-        );
+        assert!(counts.contains(&16) && counts.contains(&19) && counts.contains(&24), "{counts:?}");
     }
 
     /// The items of an RLP list item (its payload split into items).
@@ -406,11 +359,9 @@ mod tests {
     /// EIP-1559 one at least): the encoder gives the published tx hashes and the same bytes.
     #[test]
     fn tx_encoder_reproduces_the_published_tx_hashes() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/decode/cchain_blocks.json"
-        ))
-        .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+                .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let (mut legacy, mut dynamic) = (0, 0);
         for v in doc["vectors"].as_array().unwrap() {
@@ -435,11 +386,7 @@ mod tests {
                         to: rlp_to(f[3]),
                         value: rlp_uint(f[4]),
                         data: rlp_str(f[5]).to_vec(),
-                        sig: Signature {
-                            v: rlp_uint(f[6]) as u64,
-                            r: word(f[7]),
-                            s: word(f[8]),
-                        },
+                        sig: Signature { v: rlp_uint(f[6]) as u64, r: word(f[7]), s: word(f[8]) },
                     }
                 } else {
                     let typed = rlp_str(item);
@@ -460,19 +407,10 @@ mod tests {
                         to: rlp_to(f[5]),
                         value: rlp_uint(f[6]),
                         data: rlp_str(f[7]).to_vec(),
-                        sig: Signature {
-                            v: rlp_uint(f[9]) as u64,
-                            r: word(f[10]),
-                            s: word(f[11]),
-                        },
+                        sig: Signature { v: rlp_uint(f[9]) as u64, r: word(f[10]), s: word(f[11]) },
                     }
                 };
-                assert_eq!(
-                    hex::encode(tx.hash()),
-                    p["hash"].as_str().unwrap()[2..],
-                    "{}",
-                    v["name"]
-                );
+                assert_eq!(hex::encode(tx.hash()), p["hash"].as_str().unwrap()[2..], "{}", v["name"]);
                 let mut in_block = Vec::new();
                 tx.encode_in_block(&mut in_block);
                 assert_eq!(in_block, *item);

@@ -37,10 +37,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
-        EnvelopedChain {
-            inner,
-            ids: ChainCache::new(genesis),
-        }
+        EnvelopedChain { inner, ids: ChainCache::new(genesis) }
     }
 
     pub fn inner(&self) -> &C {
@@ -51,9 +48,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
     /// [`ChainCache`]).
     pub fn ids(&self, height: u64) -> Ids {
         let buf = std::cell::RefCell::new(Vec::with_capacity(4096));
-        self.ids.state(height, |h, parent| {
-            step(&self.inner, h, parent, &mut buf.borrow_mut())
-        })
+        self.ids.state(height, |h, parent| step(&self.inner, h, parent, &mut buf.borrow_mut()))
     }
 
     /// Writes container `height` into `buf` (cleared first); returns its id. A signed envelope
@@ -70,16 +65,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
         let mut inner = Vec::with_capacity(4096);
         self.inner.inner_block(height, &parent.0, &mut inner);
         let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
-        proposervm::wrap_envelope(
-            buf,
-            kind,
-            &self.inner.chain_id(),
-            &parent.1,
-            time,
-            p_chain_height,
-            &inner,
-            signed,
-        )
+        proposervm::wrap_envelope(buf, kind, &self.inner.chain_id(), &parent.1, time, p_chain_height, &inner, signed)
     }
 }
 
@@ -90,10 +76,7 @@ fn step<C: InnerChain>(inner: &C, height: u64, parent: &Ids, buf: &mut Vec<u8>) 
         return (inner_id, inner_id);
     }
     let (kind, time, p_chain_height, signed) = inner.envelope(height);
-    (
-        inner_id,
-        proposervm::envelope_id(kind, &parent.1, time, p_chain_height, buf, signed),
-    )
+    (inner_id, proposervm::envelope_id(kind, &parent.1, time, p_chain_height, buf, signed))
 }
 
 #[cfg(test)]
@@ -118,12 +101,7 @@ mod tests {
             [1; 32]
         }
         fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
-            (
-                Kind::Stateless,
-                1_700_000_000 + height as i64,
-                10,
-                height % 2 == 0,
-            )
+            (Kind::Stateless, 1_700_000_000 + height as i64, 10, height % 2 == 0)
         }
     }
 
@@ -142,11 +120,7 @@ mod tests {
             } else {
                 let (parent, _, inner, _, parsed) = proposervm::tests::parse(&buf);
                 assert_eq!((parent, parsed), (prev.1, id));
-                assert_eq!(
-                    &inner[..32],
-                    &prev.0,
-                    "the inner parent is the previous inner id"
-                );
+                assert_eq!(&inner[..32], &prev.0, "the inner parent is the previous inner id");
             }
             prev = ids;
         }

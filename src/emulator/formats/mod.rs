@@ -37,19 +37,12 @@ pub struct Source {
 impl Source {
     /// `data_blocks_per_chain` as the Data API world clamps it (at least 1).
     pub fn new(seed: u64, data_blocks_per_chain: u64) -> Source {
-        Source {
-            seed,
-            data_blocks_per_chain: data_blocks_per_chain.max(1),
-        }
+        Source { seed, data_blocks_per_chain: data_blocks_per_chain.max(1) }
     }
 
     /// The emulated C-chain (43114) of this world.
     pub fn c_chain(&self) -> Arc<cchain::EvmChain> {
-        cchain::EvmChain::shared(
-            self.seed,
-            self.data_blocks_per_chain,
-            chain(43114).expect("the C-chain"),
-        )
+        cchain::EvmChain::shared(self.seed, self.data_blocks_per_chain, chain(43114).expect("the C-chain"))
     }
 }
 

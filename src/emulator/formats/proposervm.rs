@@ -162,11 +162,7 @@ pub(crate) mod tests {
     /// The verifying key inside a DER certificate: the uncompressed point after the
     /// SubjectPublicKeyInfo bit string header `03 42 00 04`.
     pub(crate) fn cert_key(cert: &[u8]) -> VerifyingKey {
-        let at = cert
-            .windows(4)
-            .position(|w| w == [0x03, 0x42, 0x00, 0x04])
-            .expect("a P-256 point")
-            + 3;
+        let at = cert.windows(4).position(|w| w == [0x03, 0x42, 0x00, 0x04]).expect("a P-256 point") + 3;
         VerifyingKey::from_sec1_bytes(&cert[at..at + 65]).unwrap()
     }
 
@@ -198,49 +194,26 @@ pub(crate) mod tests {
     fn signed_envelopes_verify_with_the_cert_key_and_ids_follow_the_rule() {
         let chain = [7u8; 32];
         let parent = [9u8; 32];
-        let epoch = Epoch {
-            p_chain_height: 5,
-            number: 2,
-            start_time: 1_763_568_000,
-        };
+        let epoch = Epoch { p_chain_height: 5, number: 2, start_time: 1_763_568_000 };
         for kind in [Kind::Stateless, Kind::Granite(epoch)] {
             for signed in [true, false] {
                 let mut out = vec![0xaa];
-                let id = wrap_envelope(
-                    &mut out,
-                    kind,
-                    &chain,
-                    &parent,
-                    1_700_000_000,
-                    42,
-                    b"inner",
-                    signed,
-                );
+                let id = wrap_envelope(&mut out, kind, &chain, &parent, 1_700_000_000, 42, b"inner", signed);
                 let bytes = &out[1..];
-                assert_eq!(
-                    envelope_id(kind, &parent, 1_700_000_000, 42, b"inner", signed),
-                    id
-                );
+                assert_eq!(envelope_id(kind, &parent, 1_700_000_000, 42, b"inner", signed), id);
                 let (p, cert, inner, sig, parsed_id) = parse(bytes);
-                assert_eq!(
-                    (p, inner.as_slice(), parsed_id),
-                    (parent, &b"inner"[..], id)
-                );
+                assert_eq!((p, inner.as_slice(), parsed_id), (parent, &b"inner"[..], id));
                 if signed {
                     assert_eq!(cert, CERT_DER);
                     let sig = p256::ecdsa::Signature::from_der(&sig).unwrap();
                     let key = cert_key(&cert);
-                    key.verify(&signed_header(&chain, &parent, &id), &sig)
-                        .unwrap();
-                    assert!(key
-                        .verify(&signed_header(&[0; 32], &parent, &id), &sig)
-                        .is_err());
+                    key.verify(&signed_header(&chain, &parent, &id), &sig).unwrap();
+                    assert!(key.verify(&signed_header(&[0; 32], &parent, &id), &sig).is_err());
                 } else {
                     assert!(cert.is_empty() && sig.is_empty());
                 }
                 if let Kind::Granite(_) = kind {
-                    let tail =
-                        &bytes[bytes.len() - 4 - sig.len() - 24..bytes.len() - 4 - sig.len()];
+                    let tail = &bytes[bytes.len() - 4 - sig.len() - 24..bytes.len() - 4 - sig.len()];
                     assert_eq!(&tail[8..16], &2u64.to_be_bytes());
                 }
             }
@@ -250,16 +223,7 @@ pub(crate) mod tests {
     #[test]
     fn option_id_is_the_sha256_of_all_bytes() {
         let mut out = Vec::new();
-        let id = wrap_envelope(
-            &mut out,
-            Kind::Option,
-            &[0; 32],
-            &[3; 32],
-            0,
-            0,
-            &[1, 2],
-            true,
-        );
+        let id = wrap_envelope(&mut out, Kind::Option, &[0; 32], &[3; 32], 0, 0, &[1, 2], true);
         assert_eq!(out.len(), 2 + 4 + 32 + 4 + 2);
         assert_eq!(&out[2..6], &[0, 0, 0, 1]);
         assert_eq!(id, sha256(&out));
@@ -269,10 +233,7 @@ pub(crate) mod tests {
     #[test]
     fn proposer_node_id_is_ripemd160_of_sha256_of_the_cert() {
         let id = proposer_node_id();
-        assert_eq!(
-            id.to_vec(),
-            Ripemd160::digest(Sha256::digest(CERT_DER)).to_vec()
-        );
+        assert_eq!(id.to_vec(), Ripemd160::digest(Sha256::digest(CERT_DER)).to_vec());
         // The embedded scalar is the certificate's key.
         assert_eq!(cert_key(&CERT_DER), *signing_key().verifying_key());
     }

@@ -21,8 +21,7 @@ pub const CERT_DER: [u8; 240] = hex_bytes(
 );
 
 /// The private key's scalar, big-endian.
-pub const KEY_SCALAR: [u8; 32] =
-    hex_bytes("096485d586e2b84ce0eb909f371080a9d2a5ad2f023e9e26f239793ac0a73156");
+pub const KEY_SCALAR: [u8; 32] = hex_bytes("096485d586e2b84ce0eb909f371080a9d2a5ad2f023e9e26f239793ac0a73156");
 
 const fn hex_bytes<const N: usize>(text: &str) -> [u8; N] {
     let t = text.as_bytes();
