@@ -20,12 +20,7 @@ async fn emulator(count: u64, latency_ms: u64) -> Emulator {
 }
 
 fn chain(emu: &Emulator, path: IndexPath) -> ChainClient {
-    let mut options = IndexClientOptions::default();
-    // The emulator's C/block containers are real coreth blocks and proposervm envelopes, whose
-    // ids are not sha256 of the bytes (keccak of the header; sha256 without the signature), so
-    // the client's `id == sha256(bytes)` check does not apply to them (the checksum still does).
-    options.verify.id_is_sha256_of_bytes = path != IndexPath::CBlock;
-    IndexClient::new(&emu.url(), options).unwrap().chain(path)
+    IndexClient::new(&emu.url(), IndexClientOptions::default()).unwrap().chain(path)
 }
 
 async fn indices(chain: &ChainClient, spec: RangeSpec) -> Vec<u64> {
@@ -59,10 +54,7 @@ async fn walks_stop_cleanly_at_the_tip() {
     let emu = emulator(2500, 0).await;
     let c = chain(&emu, IndexPath::XTx);
     // to the tip
-    assert_eq!(
-        indices(&c, RangeSpec { start: 0, end: None, concurrency: 4, chunk: 1024 }).await,
-        (0..2500).collect::<Vec<_>>()
-    );
+    assert_eq!(indices(&c, RangeSpec { start: 0, end: None, concurrency: 4, chunk: 1024 }).await, (0..2500).collect::<Vec<_>>());
     // past the tip: truncated, and the calls beyond the tip end the walk without an error
     let got = indices(&c, RangeSpec { start: 2000, end: Some(100_000), concurrency: 4, chunk: 1024 }).await;
     assert_eq!(got, (2000..2500).collect::<Vec<_>>());
@@ -100,9 +92,7 @@ async fn node_errors_map_to_their_kinds() {
     assert_eq!(c.container_range(0, 0).await.unwrap(), vec![]);
     emu.set_index_enabled(false);
     match c.last_accepted().await {
-        Err(e @ Error::IndexDisabled { .. }) => {
-            assert!(e.to_string().contains("--index-enabled"), "{e}")
-        }
+        Err(e @ Error::IndexDisabled { .. }) => assert!(e.to_string().contains("--index-enabled"), "{e}"),
         other => panic!("{other:?}"),
     }
 }

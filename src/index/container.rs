@@ -64,8 +64,10 @@ pub struct WireContainer<'a> {
 /// How strictly containers are checked on arrival.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Verify {
-    /// Check that `id == cb58(sha256(bytes))`. True for transactions, vertices and blocks wrapped in
-    /// the proposervm envelope; C-chain blocks from before it carry their Ethereum hash instead.
+    /// Check that the id is the one the bytes give: `cb58(sha256(bytes))` for transactions,
+    /// vertices, raw P/X blocks and proposervm options; for a proposervm block (typeID 0 or 2) the
+    /// sha256 of its bytes without the signature; for a raw C-chain block keccak256 of its RLP
+    /// header (its Ethereum hash).
     pub id_is_sha256_of_bytes: bool,
 }
 
@@ -73,6 +75,57 @@ impl Default for Verify {
     fn default() -> Self {
         Verify { id_is_sha256_of_bytes: true }
     }
+}
+
+/// Whether `raw_id` is the block id of `bytes` by a rule other than sha256 of all bytes: a
+/// proposervm block (typeID 0 or 2, sha256 of everything but the signature and its length), or a
+/// raw coreth block (keccak256 of the RLP header, the first item of the block list).
+fn block_id_matches(raw_id: &[u8; 32], bytes: &[u8]) -> bool {
+    proposervm_signed_len(bytes).is_some_and(|end| cb58::sha256(&bytes[..end]) == *raw_id)
+        || coreth_header(bytes).is_some_and(|header| {
+            use sha3::Digest;
+            sha3::Keccak256::digest(header).as_slice() == raw_id
+        })
+}
+
+fn be_u32(bytes: &[u8], at: usize) -> Option<usize> {
+    Some(u32::from_be_bytes(bytes.get(at..at.checked_add(4)?)?.try_into().ok()?) as usize)
+}
+
+/// Length of a proposervm block without its signature and its length, if `bytes` parses as one.
+fn proposervm_signed_len(bytes: &[u8]) -> Option<usize> {
+    if bytes.get(..2)? != [0, 0] {
+        return None;
+    }
+    let epoch = match be_u32(bytes, 2)? {
+        0 => 0,
+        2 => 24,
+        _ => return None,
+    };
+    let cert = be_u32(bytes, 54)?;
+    let inner = be_u32(bytes, 58usize.checked_add(cert)?)?;
+    let end = 62usize.checked_add(cert)?.checked_add(inner)?.checked_add(epoch)?;
+    let sig = be_u32(bytes, end)?;
+    (end.checked_add(4)?.checked_add(sig)? == bytes.len()).then_some(end)
+}
+
+/// The RLP header item of a raw coreth block (an RLP list whose first item is a list).
+fn coreth_header(bytes: &[u8]) -> Option<&[u8]> {
+    fn long_list(b: &[u8]) -> Option<(usize, usize)> {
+        let first = *b.first()?;
+        if first < 0xf8 {
+            return None;
+        }
+        let n = (first - 0xf7) as usize;
+        let len = b.get(1..1 + n)?.iter().try_fold(0usize, |a, &x| a.checked_mul(256).map(|a| a | x as usize))?;
+        Some((1 + n, len))
+    }
+    let (outer, payload) = long_list(bytes)?;
+    if outer.checked_add(payload)? != bytes.len() {
+        return None;
+    }
+    let (head, len) = long_list(&bytes[outer..])?;
+    bytes.get(outer..outer.checked_add(head)?.checked_add(len)?)
 }
 
 /// Why a wire container was refused: `Decode` for a malformed field, `Integrity` for a failed check.
@@ -110,7 +163,7 @@ impl WireContainer<'_> {
         })?;
         let raw_id = cb58::decode_id(&self.id)
             .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
-        if verify.id_is_sha256_of_bytes && raw_id != digest {
+        if verify.id_is_sha256_of_bytes && raw_id != digest && !block_id_matches(&raw_id, &bytes) {
             return Err(ContainerError::Integrity(format!(
                 "container {index}: id {} is not cb58(sha256(bytes)) = {}",
                 self.id,
@@ -144,6 +197,27 @@ mod tests {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_containers.json"))
             .unwrap();
         serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn block_ids_verify_by_the_rule_of_their_kind() {
+        use crate::emulator::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
+        use crate::emulator::world;
+        use crate::index::IndexPath;
+        let mut unsigned = 0;
+        for i in (0..FORK_HEIGHT + 40).chain(GRANITE_HEIGHT..GRANITE_HEIGHT + 3) {
+            let (c, ts) = world::container(3, IndexPath::CBlock, i, 0);
+            unsigned += usize::from(i >= FORK_HEIGHT && c.bytes[54..58] == [0, 0, 0, 0]);
+            let wire = c.to_wire_json(&ts).to_string();
+            let decoded = serde_json::from_str::<WireContainer>(&wire).unwrap().decode(Verify::default());
+            assert_eq!(decoded.as_ref(), Ok(&c), "{i}");
+            // Another block's id is refused.
+            let other = world::container(3, IndexPath::CBlock, i + 1, 0).0.id;
+            let forged = wire.replace(&c.id, &other);
+            let err = serde_json::from_str::<WireContainer>(&forged).unwrap().decode(Verify::default()).unwrap_err();
+            assert!(matches!(err, ContainerError::Integrity(_)), "{i}");
+        }
+        assert!(unsigned > 0);
     }
 
     #[test]
