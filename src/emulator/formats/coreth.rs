@@ -7,7 +7,7 @@
 //! - An optional header field is written when it or any later one is set (a `None` before a set
 //!   field is written as `0x80`, as coreth's generated encoder does).
 
-use alloy_rlp::{Encodable, Header as RlpHeader};
+use alloy_rlp::Encodable;
 use sha3::{Digest, Keccak256};
 
 /// keccak256 of `data`.
@@ -39,12 +39,33 @@ const fn nibble(c: u8) -> u8 {
     }
 }
 
-/// Appends an RLP list whose payload `body` writes.
+/// Appends an RLP list whose payload `body` writes (straight into `out`, no temporary buffer).
 pub fn rlp_list(out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
-    let mut payload = Vec::new();
-    body(&mut payload);
-    RlpHeader { list: true, payload_length: payload.len() }.encode(out);
-    out.extend_from_slice(&payload);
+    rlp_wrap(out, 0xc0, body);
+}
+
+/// Appends an RLP item (`base` 0xc0: a list, 0x80: a string) whose payload `body` writes: room
+/// for the longest header is left, then the payload is moved up behind the actual header.
+fn rlp_wrap(out: &mut Vec<u8>, base: u8, body: impl FnOnce(&mut Vec<u8>)) {
+    const ROOM: usize = 9;
+    let start = out.len();
+    out.extend_from_slice(&[0u8; ROOM]);
+    body(out);
+    let len = out.len() - start - ROOM;
+    let mut head = [0u8; ROOM];
+    let head_len = if len < 56 {
+        head[0] = base + len as u8;
+        1
+    } else {
+        let be = (len as u64).to_be_bytes();
+        let skip = be.iter().take_while(|&&b| b == 0).count();
+        head[0] = base + 55 + (8 - skip) as u8;
+        head[1..1 + 8 - skip].copy_from_slice(&be[skip..]);
+        1 + 8 - skip
+    };
+    out[start..start + head_len].copy_from_slice(&head[..head_len]);
+    out.copy_within(start + ROOM.., start + head_len);
+    out.truncate(out.len() - (ROOM - head_len));
 }
 
 /// Appends `bytes` as an RLP string.
@@ -214,11 +235,9 @@ impl Tx {
     /// Appends the tx as a block body element: a legacy tx as its list, a typed tx as an RLP
     /// string around its encoding.
     pub fn encode_in_block(&self, out: &mut Vec<u8>) {
-        let mut enc = Vec::with_capacity(160);
-        self.encode(&mut enc);
         match self {
-            Tx::Legacy { .. } => out.extend_from_slice(&enc),
-            Tx::DynamicFee { .. } => enc.as_slice().encode(out),
+            Tx::Legacy { .. } => self.encode(out),
+            Tx::DynamicFee { .. } => rlp_wrap(out, 0x80, |p| self.encode(p)),
         }
     }
 
@@ -244,6 +263,7 @@ pub fn encode_block(out: &mut Vec<u8>, header: &Header, txs: &[Tx], version: u32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloy_rlp::Header as RlpHeader;
     use serde_json::Value;
 
     fn bytes(v: &Value) -> Vec<u8> {
