@@ -6,9 +6,9 @@
 //! - Any other id (unknown ones included: proving absence needs every id) makes the lookup hash
 //!   every container up to the current tip, in parallel over the available cores; later lookups
 //!   only extend it to the new tip. About 0.3 s per million X/tx containers (sha256 of the
-//!   bytes). `C/block` ids come from the id chain ([`formats::raw_id`], no signature): about 7 s
+//!   bytes). `C/block` ids come from the id chain ([`formats::raw_id`], no signature): about 5 s
 //!   per million on two cores once the chain's checkpoints exist (each id re-encodes its block),
-//!   and the first walk to a height costs ~15 µs per block, sequential.
+//!   and the first walk to a height costs ~12 µs per block, sequential.
 //!
 //! Keys are the first 8 bytes of the raw id (uniformly random, so they hash as themselves); a
 //! hit is confirmed by regenerating that one container and comparing all 32 bytes, so a foreign
