@@ -38,6 +38,68 @@ def container_id(data: bytes) -> str:
     return cb58(hashlib.sha256(data).digest())
 
 
+_KECCAK_RC = [
+    0x0000000000000001, 0x0000000000008082, 0x800000000000808A, 0x8000000080008000, 0x000000000000808B,
+    0x0000000080000001, 0x8000000080008081, 0x8000000000008009, 0x000000000000008A, 0x0000000000000088,
+    0x0000000080008009, 0x000000008000000A, 0x000000008000808B, 0x800000000000008B, 0x8000000000008089,
+    0x8000000000008003, 0x8000000000008002, 0x8000000000000080, 0x000000000000800A, 0x800000008000000A,
+    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
+]
+_KECCAK_ROT = [[0, 36, 3, 41, 18], [1, 44, 10, 45, 2], [62, 6, 43, 15, 61], [28, 55, 25, 21, 56],
+               [27, 20, 39, 8, 14]]
+_M64 = (1 << 64) - 1
+
+
+def _keccak_f(a: list[list[int]]) -> None:
+    for rc in _KECCAK_RC:
+        c = [a[x][0] ^ a[x][1] ^ a[x][2] ^ a[x][3] ^ a[x][4] for x in range(5)]
+        d = [c[(x - 1) % 5] ^ (((c[(x + 1) % 5] << 1) | (c[(x + 1) % 5] >> 63)) & _M64) for x in range(5)]
+        a[:] = [[a[x][y] ^ d[x] for y in range(5)] for x in range(5)]
+        b = [[0] * 5 for _ in range(5)]
+        for x in range(5):
+            for y in range(5):
+                r = _KECCAK_ROT[x][y]
+                b[y][(2 * x + 3 * y) % 5] = ((a[x][y] << r) | (a[x][y] >> (64 - r))) & _M64 if r else a[x][y]
+        a[:] = [[b[x][y] ^ ((~b[(x + 1) % 5][y]) & b[(x + 2) % 5][y]) for y in range(5)] for x in range(5)]
+        a[0][0] ^= rc
+
+
+def keccak256(data: bytes) -> bytes:
+    """Ethereum's keccak256 (original Keccak padding, not SHA3-256)."""
+    rate = 136
+    pad = rate - len(data) % rate
+    padded = bytearray(data) + (b"\x81" if pad == 1 else b"\x01" + b"\0" * (pad - 2) + b"\x80")
+    a = [[0] * 5 for _ in range(5)]
+    for off in range(0, len(padded), rate):
+        block = padded[off:off + rate]
+        for i in range(rate // 8):
+            a[i % 5][i // 5] ^= int.from_bytes(block[8 * i:8 * i + 8], "little")
+        _keccak_f(a)
+    return b"".join(a[i % 5][i // 5].to_bytes(8, "little") for i in range(4))
+
+
+def node_id(path: str, data: bytes) -> str:
+    """The id a node gives a container of ``path`` (FORMATS.md): cb58(sha256(bytes)), except on
+    C/block, where a raw coreth block (an RLP list) has its eth hash, keccak256 of its header,
+    and a proposervm block (typeID 0 or 2) sha256 of its bytes without the signature."""
+    if path != "C/block":
+        return container_id(data)
+    if data[0] >= 0xF8:
+        outer = 1 + data[0] - 0xF7
+        head = data[outer:]
+        n = head[0] - 0xF7
+        length = int.from_bytes(head[1:1 + n], "big")
+        return cb58(keccak256(head[:1 + n + length]))
+    assert data[:2] == b"\0\0", data[:6].hex()
+    type_id = int.from_bytes(data[2:6], "big")
+    assert type_id in (0, 2), type_id
+    cert = int.from_bytes(data[54:58], "big")
+    inner = int.from_bytes(data[58 + cert:62 + cert], "big")
+    end = 62 + cert + inner + (24 if type_id == 2 else 0)
+    assert end + 4 + int.from_bytes(data[end:end + 4], "big") == len(data)
+    return cb58(hashlib.sha256(data[:end]).digest())
+
+
 def split_hex(wire: str) -> tuple[bytes, bytes]:
     """``0x`` + hex(bytes ‖ checksum) -> (bytes, checksum)."""
     assert wire.startswith("0x"), wire[:10]

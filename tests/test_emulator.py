@@ -9,7 +9,7 @@ import json
 import pytest
 
 import avax_data as ad
-from _helpers import container_id, rpc, split_hex, wait_until
+from _helpers import node_id, rpc, split_hex, wait_until
 from avax_data.testing import Emulator
 from conftest import PATHS, SIZE
 
@@ -67,7 +67,7 @@ def test_wire_container(emu: ad.Emulator, path: str) -> None:
     import hashlib
 
     assert checksum == hashlib.sha256(data).digest()[-4:]
-    assert wire["id"] == container_id(data)
+    assert wire["id"] == node_id(path, data)
     expected = emu.expected_container(path, 5)
     assert expected["bytes"] == data
     assert expected["id"] == wire["id"]
@@ -81,7 +81,7 @@ def test_expected_containers_are_consistent(emu: ad.Emulator, path: str) -> None
     sizes = set()
     for i in range(0, SIZE, 50):
         c = emu.expected_container(path, i)
-        assert c["id"] == container_id(c["bytes"])
+        assert c["id"] == node_id(path, c["bytes"])
         assert c["timestamp"].utcoffset() == datetime.timedelta(0)
         if previous is not None:
             assert c["timestamp"] >= previous, "timestamps go back in time"

@@ -5,8 +5,10 @@
 //!   anyway), so an id a client got from the emulator is found at once.
 //! - Any other id (unknown ones included: proving absence needs every id) makes the lookup hash
 //!   every container up to the current tip, in parallel over the available cores; later lookups
-//!   only extend it to the new tip. About 0.5 s per million X/tx containers, 2.5 s per million
-//!   C/block containers on two cores with SHA-NI (sha256 of the bytes dominates).
+//!   only extend it to the new tip. About 0.3 s per million X/tx containers (sha256 of the
+//!   bytes). `C/block` ids come from the id chain ([`formats::raw_id`], no signature): about 5 s
+//!   per million on two cores once the chain's checkpoints exist (each id re-encodes its block),
+//!   and the first walk to a height costs ~12 µs per block, sequential.
 //!
 //! Keys are the first 8 bytes of the raw id (uniformly random, so they hash as themselves); a
 //! hit is confirmed by regenerating that one container and comparing all 32 bytes, so a foreign
@@ -18,7 +20,7 @@ use std::sync::Mutex;
 
 use crate::index::IndexPath;
 
-use super::world;
+use super::formats::{self, Source};
 
 /// Hashes a u64 key that is already uniformly random as itself.
 #[derive(Default)]
@@ -55,10 +57,10 @@ struct Built {
 }
 
 impl Built {
-    fn find(&self, seed: u64, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
+    fn find(&self, source: Source, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
         let mut buf = Vec::new();
         if let Some(&index) = self.map.get(&prefix(raw_id)) {
-            if index < tip && world::raw_id(seed, path, index, &mut buf) == *raw_id {
+            if index < tip && formats::raw_id(source, path, index, &mut buf) == *raw_id {
                 return Some(index);
             }
         }
@@ -75,10 +77,10 @@ pub(crate) struct IdIndex {
 /// Below this many new containers the map is extended on the calling thread alone.
 const PARALLEL_THRESHOLD: u64 = 16_384;
 
-fn prefixes(seed: u64, path: IndexPath, start: u64, end: u64) -> Vec<u64> {
+fn prefixes(source: Source, path: IndexPath, start: u64, end: u64) -> Vec<u64> {
     let run = |from: u64, to: u64| {
-        let mut buf = Vec::with_capacity(world::profile(path).max_len);
-        (from..to).map(|i| prefix(&world::raw_id(seed, path, i, &mut buf))).collect::<Vec<u64>>()
+        let mut buf = Vec::with_capacity(8_192);
+        (from..to).map(|i| prefix(&formats::raw_id(source, path, i, &mut buf))).collect::<Vec<u64>>()
     };
     let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(16) as u64;
     let count = end - start;
@@ -106,7 +108,9 @@ impl IdIndex {
     /// Records containers just served, as `(prefix(raw_id), index)`. Never waits: while the map is
     /// being built the record is skipped (the build covers those containers anyway).
     pub(crate) fn record(&self, served: &[(u64, u64)]) {
-        let Ok(mut built) = self.built.try_lock() else { return };
+        let Ok(mut built) = self.built.try_lock() else {
+            return;
+        };
         for &(key, index) in served {
             // A taken key is either this container or a collision the build will register.
             built.map.entry(key).or_insert(index);
@@ -115,16 +119,16 @@ impl IdIndex {
 
     /// The index of the container whose raw id is `raw_id`, among containers `0..tip`.
     /// Blocking (may hash up to `tip` containers): call it off the async workers.
-    pub(crate) fn lookup(&self, seed: u64, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
+    pub(crate) fn lookup(&self, source: Source, path: IndexPath, raw_id: &[u8; 32], tip: u64) -> Option<u64> {
         let mut built = self.built.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = built.find(seed, path, raw_id, tip) {
+        if let Some(index) = built.find(source, path, raw_id, tip) {
             return Some(index);
         }
         if built.built_to >= tip {
             return None;
         }
         let start = built.built_to;
-        let new = prefixes(seed, path, start, tip);
+        let new = prefixes(source, path, start, tip);
         built.map.reserve(new.len());
         let mut buf = Vec::new();
         for (offset, key) in new.into_iter().enumerate() {
@@ -134,14 +138,14 @@ impl IdIndex {
                     built.map.insert(key, index);
                 }
                 Some(&existing) if existing != index => {
-                    let full = world::raw_id(seed, path, index, &mut buf);
+                    let full = formats::raw_id(source, path, index, &mut buf);
                     built.collisions.push((full, index));
                 }
                 Some(_) => {}
             }
         }
         built.built_to = tip;
-        built.find(seed, path, raw_id, tip)
+        built.find(source, path, raw_id, tip)
     }
 
     /// How many containers the map covers.
@@ -155,55 +159,78 @@ impl IdIndex {
 mod tests {
     use super::*;
 
+    fn src(seed: u64) -> Source {
+        Source::new(seed, 5_000)
+    }
+
     #[test]
     fn finds_every_container_and_nothing_else() {
         let index = IdIndex::default();
         let mut buf = Vec::new();
         for i in [0u64, 1, 500, 999] {
-            let id = world::raw_id(4, IndexPath::XTx, i, &mut buf);
-            assert_eq!(index.lookup(4, IndexPath::XTx, &id, 1000), Some(i));
+            let id = formats::raw_id(src(4), IndexPath::XTx, i, &mut buf);
+            assert_eq!(index.lookup(src(4), IndexPath::XTx, &id, 1000), Some(i));
         }
         assert_eq!(index.built_to(), 1000);
-        let beyond = world::raw_id(4, IndexPath::XTx, 1000, &mut buf);
-        assert_eq!(index.lookup(4, IndexPath::XTx, &beyond, 1000), None);
+        let beyond = formats::raw_id(src(4), IndexPath::XTx, 1000, &mut buf);
+        assert_eq!(index.lookup(src(4), IndexPath::XTx, &beyond, 1000), None);
         // The tip grows: the map is extended.
-        assert_eq!(index.lookup(4, IndexPath::XTx, &beyond, 1001), Some(1000));
+        assert_eq!(index.lookup(src(4), IndexPath::XTx, &beyond, 1001), Some(1000));
         // Same 8-byte prefix, different id.
-        let mut forged = world::raw_id(4, IndexPath::XTx, 7, &mut buf);
+        let mut forged = formats::raw_id(src(4), IndexPath::XTx, 7, &mut buf);
         forged[31] ^= 1;
-        assert_eq!(index.lookup(4, IndexPath::XTx, &forged, 1001), None);
+        assert_eq!(index.lookup(src(4), IndexPath::XTx, &forged, 1001), None);
         // Another seed's container is unknown here.
-        let other = world::raw_id(5, IndexPath::XTx, 7, &mut buf);
-        assert_eq!(index.lookup(4, IndexPath::XTx, &other, 1001), None);
+        let other = formats::raw_id(src(5), IndexPath::XTx, 7, &mut buf);
+        assert_eq!(index.lookup(src(4), IndexPath::XTx, &other, 1001), None);
+    }
+
+    #[test]
+    fn c_block_ids_are_found_before_and_after_the_proposervm_fork() {
+        use crate::emulator::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
+        let index = IdIndex::default();
+        let mut buf = Vec::new();
+        let tip = GRANITE_HEIGHT + 10;
+        for i in [3, FORK_HEIGHT - 1, FORK_HEIGHT, 700, GRANITE_HEIGHT + 5] {
+            let id = formats::fill(src(6), IndexPath::CBlock, i, &mut buf);
+            assert_eq!(formats::raw_id(src(6), IndexPath::CBlock, i, &mut buf), id);
+            assert_eq!(index.lookup(src(6), IndexPath::CBlock, &id, tip), Some(i));
+            // The pre-fork id is the eth hash, the post-fork one is not sha256 of the bytes.
+            formats::fill(src(6), IndexPath::CBlock, i, &mut buf);
+            assert_ne!(id, crate::index::cb58::sha256(&buf), "{i}");
+        }
+        let beyond = formats::raw_id(src(6), IndexPath::CBlock, tip, &mut buf);
+        assert_eq!(index.lookup(src(6), IndexPath::CBlock, &beyond, tip), None);
+        assert_eq!(index.built_to(), tip);
     }
 
     #[test]
     fn served_containers_are_found_without_a_build() {
         let index = IdIndex::default();
         let mut buf = Vec::new();
-        let id = world::raw_id(4, IndexPath::CBlock, 900_000, &mut buf);
+        let id = formats::raw_id(src(4), IndexPath::XBlock, 900_000, &mut buf);
         index.record(&[(prefix(&id), 900_000)]);
-        assert_eq!(index.lookup(4, IndexPath::CBlock, &id, 1_000_000), Some(900_000));
+        assert_eq!(index.lookup(src(4), IndexPath::XBlock, &id, 1_000_000), Some(900_000));
         assert_eq!(index.built_to(), 0, "no build was needed");
         // Beyond the tip it does not exist, whatever was recorded.
-        assert_eq!(index.lookup(4, IndexPath::CBlock, &id, 10), None);
+        assert_eq!(index.lookup(src(4), IndexPath::XBlock, &id, 10), None);
         assert_eq!(index.built_to(), 10);
         // A wrong record cannot produce a wrong answer.
-        let other = world::raw_id(4, IndexPath::CBlock, 5, &mut buf);
+        let other = formats::raw_id(src(4), IndexPath::XBlock, 5, &mut buf);
         let fresh = IdIndex::default();
         fresh.record(&[(prefix(&other), 6)]);
-        assert_eq!(fresh.lookup(4, IndexPath::CBlock, &other, 10), Some(5));
+        assert_eq!(fresh.lookup(src(4), IndexPath::XBlock, &other, 10), Some(5));
     }
 
     #[test]
     fn parallel_and_sequential_builds_agree() {
         let n = PARALLEL_THRESHOLD + 123;
-        let parallel = prefixes(2, IndexPath::XTx, 10, 10 + n);
+        let parallel = prefixes(src(2), IndexPath::XTx, 10, 10 + n);
         let mut buf = Vec::new();
         assert_eq!(parallel.len() as u64, n);
         for (k, &p) in parallel.iter().enumerate().step_by(997) {
-            assert_eq!(p, prefix(&world::raw_id(2, IndexPath::XTx, 10 + k as u64, &mut buf)));
+            assert_eq!(p, prefix(&formats::raw_id(src(2), IndexPath::XTx, 10 + k as u64, &mut buf)));
         }
-        assert_eq!(*parallel.last().unwrap(), prefix(&world::raw_id(2, IndexPath::XTx, 9 + n, &mut buf)));
+        assert_eq!(*parallel.last().unwrap(), prefix(&formats::raw_id(src(2), IndexPath::XTx, 9 + n, &mut buf)));
     }
 }

@@ -14,12 +14,18 @@ use serde_json::value::RawValue;
 use crate::index::cb58;
 use crate::index::IndexPath;
 
+use super::formats;
 use super::id_index;
 use super::jsonrpc::{self, RpcRequest, BAD_ARGUMENT, PARSE_ERROR, SERVER_ERROR};
 use super::layers::{go_not_found, go_plain_text};
 use super::state::EmulatorState;
 use super::wire::{self, Encoding, Scratch};
-use super::world;
+
+/// One worker's share of a range: its JSON and what to record in the id map.
+type RangePart = (Vec<u8>, Vec<(u64, u64)>);
+
+/// Ranges of at least this many `C/block` containers are generated on every core.
+const PARALLEL_RANGE: u64 = 64;
 
 /// avalanchego's `MaxFetchedByRange`.
 pub(crate) const MAX_FETCHED_BY_RANGE: u64 = 1024;
@@ -137,7 +143,9 @@ fn go_id(raw: &[u8]) -> Result<Option<[u8; 32]>, ()> {
     if raw == b"null" {
         return Ok(None);
     }
-    let [b'"', inner @ .., b'"'] = raw else { return Err(()) };
+    let [b'"', inner @ .., b'"'] = raw else {
+        return Err(());
+    };
     let text = std::str::from_utf8(inner).map_err(|_| ())?;
     cb58::decode_id(text).map(Some).map_err(|_| ())
 }
@@ -231,7 +239,7 @@ impl Call<'_> {
     fn push(&self, out: &mut Vec<u8>, scratch: &mut Scratch, index: u64, encoding: Encoding) -> (u64, u64) {
         let state = self.state;
         let raw_id =
-            wire::push_container(out, scratch, state.seed, self.path, index, encoding, state.utc_offset_minutes);
+            wire::push_container(out, scratch, state.source(), self.path, index, encoding, state.utc_offset_minutes);
         (id_index::prefix(&raw_id), index)
     }
 
@@ -245,7 +253,7 @@ impl Call<'_> {
         if *raw_id == [0u8; 32] {
             return None; // ids.Empty: the zero value of a missing id.
         }
-        self.state.id_index(self.path).lookup(self.state.seed, self.path, raw_id, self.tip)
+        self.state.id_index(self.path).lookup(self.state.source(), self.path, raw_id, self.tip)
     }
 
     fn last_accepted(&self, args: &Args, out: &mut Vec<u8>) -> Result<(), String> {
@@ -276,17 +284,54 @@ impl Call<'_> {
         }
         args.encoding.check()?;
         let last = start.saturating_add(n - 1).min(last_accepted);
-        let seed = self.state.seed;
-        let total: usize = (start..=last).map(|i| wire::json_size_hint(world::len_of(seed, self.path, i)) + 1).sum();
+        let source = self.state.source();
+        let total: usize =
+            (start..=last).map(|i| wire::json_size_hint(formats::len_hint(source, self.path, i)) + 1).sum();
         out.reserve(total + 32);
         out.extend_from_slice(b"{\"containers\":[");
-        let mut scratch = Scratch::default();
-        let mut served = Vec::with_capacity((last - start + 1) as usize);
-        for i in start..=last {
-            if i != start {
-                out.push(b',');
+        let count = last - start + 1;
+        let mut served = Vec::with_capacity(count as usize);
+        // Signed C/block envelopes cost an ECDSA signature each: large ranges use every core.
+        let threads = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64
+        } else {
+            1
+        };
+        let run = |from: u64, to: u64, buf: &mut Vec<u8>, served: &mut Vec<(u64, u64)>| {
+            let mut scratch = Scratch::default();
+            for i in from..=to {
+                if i != from {
+                    buf.push(b',');
+                }
+                served.push(self.push(buf, &mut scratch, i, args.encoding));
             }
-            served.push(self.push(out, &mut scratch, i, args.encoding));
+        };
+        if threads < 2 {
+            run(start, last, out, &mut served);
+        } else {
+            let chunk = count.div_ceil(threads);
+            let parts: Vec<RangePart> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| start + t * chunk)
+                    .filter(|&from| from <= last)
+                    .map(|from| {
+                        let to = (from + chunk - 1).min(last);
+                        scope.spawn(move || {
+                            let (mut buf, mut served) = (Vec::new(), Vec::new());
+                            run(from, to, &mut buf, &mut served);
+                            (buf, served)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("range worker panicked")).collect()
+            });
+            for (k, (buf, part)) in parts.into_iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                out.extend_from_slice(&buf);
+                served.extend(part);
+            }
         }
         out.extend_from_slice(b"]}");
         self.state.id_index(self.path).record(&served);

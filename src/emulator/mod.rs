@@ -16,6 +16,7 @@
 //! ```
 
 pub mod data_api;
+pub mod formats;
 mod id_index;
 mod index_rpc;
 mod jsonrpc;
@@ -188,7 +189,7 @@ impl Emulator {
     /// served; `None` past the tip.
     pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
         (index < self.container_count(path))
-            .then(|| world::container(self.state.seed, path, index, self.state.utc_offset_minutes))
+            .then(|| world::container_in(self.state.source(), path, index, self.state.utc_offset_minutes))
     }
 
     /// Moves the emulator clock forward by `by` (the clock page tokens expire on: 24 h after issue).

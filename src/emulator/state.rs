@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::index::IndexPath;
 
 use super::data_api::DataApiState;
+use super::formats::Source;
 use super::id_index::IdIndex;
 use super::EmulatorConfig;
 
@@ -86,6 +87,11 @@ impl EmulatorState {
     /// The reverse id map of `path`.
     pub(crate) fn id_index(&self, path: IndexPath) -> &IdIndex {
         &self.id_indexes[slot(path)]
+    }
+
+    /// What the index's containers are generated from.
+    pub(crate) fn source(&self) -> Source {
+        Source::new(self.seed, self.data.world.blocks_per_chain())
     }
 
     pub(crate) fn index_enabled(&self) -> bool {

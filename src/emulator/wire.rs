@@ -4,7 +4,10 @@
 use crate::index::cb58;
 use crate::index::IndexPath;
 
-use super::{timefmt, world};
+use super::formats::{self, Source};
+use super::timefmt;
+#[cfg(test)]
+use super::world;
 
 /// The node's `formatting.Encoding` values (parsed case-insensitively from requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -53,7 +56,6 @@ impl Encoding {
     }
 }
 
-
 fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     let start = out.len();
     out.resize(start + 2 * bytes.len(), 0);
@@ -77,25 +79,30 @@ pub(crate) struct Scratch {
 pub(crate) fn push_container(
     out: &mut Vec<u8>,
     scratch: &mut Scratch,
-    seed: u64,
+    source: Source,
     path: IndexPath,
     index: u64,
     encoding: Encoding,
     utc_offset_minutes: i32,
 ) -> [u8; 32] {
-    let raw_id = world::raw_id(seed, path, index, &mut scratch.bytes);
+    let raw_id = formats::fill(source, path, index, &mut scratch.bytes);
     out.reserve(json_size_hint(scratch.bytes.len()));
     out.extend_from_slice(b"{\"id\":\"");
     out.extend_from_slice(cb58::encode(&raw_id).as_bytes());
     out.extend_from_slice(b"\",\"bytes\":\"0x");
     push_hex(out, &scratch.bytes);
     if encoding != Encoding::HexNc {
-        // checksum(bytes) = last four bytes of sha256(bytes) = of the raw id.
-        push_hex(out, &raw_id[32 - cb58::CHECKSUM_LEN..]);
+        if path == IndexPath::CBlock {
+            // A coreth block or proposervm id is not the sha256 of the bytes.
+            push_hex(out, &cb58::checksum(&scratch.bytes));
+        } else {
+            // checksum(bytes) = last four bytes of sha256(bytes) = of the raw id.
+            push_hex(out, &raw_id[32 - cb58::CHECKSUM_LEN..]);
+        }
     }
     out.extend_from_slice(b"\",\"timestamp\":\"");
     scratch.text.clear();
-    timefmt::push_rfc3339_nano(&mut scratch.text, world::timestamp_ns(seed, path, index), utc_offset_minutes);
+    timefmt::push_rfc3339_nano(&mut scratch.text, formats::timestamp_ns(source, path, index), utc_offset_minutes);
     out.extend_from_slice(scratch.text.as_bytes());
     out.extend_from_slice(b"\",\"encoding\":\"");
     out.extend_from_slice(encoding.name().as_bytes());
@@ -115,7 +122,15 @@ mod tests {
         for path in IndexPath::ALL {
             for index in [0u64, 1, 77, 123_456] {
                 let mut out = Vec::new();
-                push_container(&mut out, &mut scratch, 11, path, index, Encoding::Hex, -420);
+                push_container(
+                    &mut out,
+                    &mut scratch,
+                    Source::new(11, world::DEFAULT_DATA_BLOCKS),
+                    path,
+                    index,
+                    Encoding::Hex,
+                    -420,
+                );
                 let written: serde_json::Value = serde_json::from_slice(&out).unwrap();
                 let (c, ts) = world::container(11, path, index, -420);
                 assert_eq!(written, c.to_wire_json(&ts));
@@ -134,7 +149,15 @@ mod tests {
     fn hexnc_drops_the_checksum() {
         let mut scratch = Scratch::default();
         let mut out = Vec::new();
-        push_container(&mut out, &mut scratch, 1, IndexPath::XTx, 3, Encoding::HexNc, 0);
+        push_container(
+            &mut out,
+            &mut scratch,
+            Source::new(1, world::DEFAULT_DATA_BLOCKS),
+            IndexPath::XTx,
+            3,
+            Encoding::HexNc,
+            0,
+        );
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let (c, _) = world::container(1, IndexPath::XTx, 3, 0);
         assert_eq!(v["bytes"], format!("0x{}", hex::encode(&c.bytes)));
