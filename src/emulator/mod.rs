@@ -16,6 +16,7 @@
 //! ```
 
 pub mod data_api;
+pub mod formats;
 mod id_index;
 mod index_rpc;
 mod jsonrpc;

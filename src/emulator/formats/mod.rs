@@ -1,0 +1,17 @@
+//! Pure encoders of real-format inner containers from the emulator's world: platformvm blocks
+//! (`P/block` inner bytes, [`pchain`]) and AVM transactions and standard blocks (`X/tx`, `X/block`
+//! inner bytes, [`xchain`]), laid out as FORMATS.md §2, §5 and §6 describe, on the shared
+//! linear-codec writer [`avax_codec`].
+
+pub mod avax_codec;
+pub mod pchain;
+pub mod ptx;
+pub mod stakes;
+
+#[cfg(test)]
+mod pchain_tests;
+#[cfg(test)]
+mod test_json;
+#[cfg(test)]
+#[allow(dead_code)] // the X-chain walk is used by the X-chain tests (next step)
+mod walk;
