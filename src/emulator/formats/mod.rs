@@ -7,11 +7,13 @@ pub mod avax_codec;
 pub mod pchain;
 pub mod ptx;
 pub mod stakes;
+pub mod xchain;
 
 #[cfg(test)]
 mod pchain_tests;
 #[cfg(test)]
 mod test_json;
 #[cfg(test)]
-#[allow(dead_code)] // the X-chain walk is used by the X-chain tests (next step)
 mod walk;
+#[cfg(test)]
+mod xchain_tests;
