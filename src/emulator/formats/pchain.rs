@@ -165,6 +165,12 @@ pub fn stake_height(cfg: &PChainConfig, k: usize) -> u64 {
     cfg.first_stake_height + k as u64 * cfg.stake_spacing.max(3)
 }
 
+/// The stake slot at `height`, if it is one (slot `k` carries stake `k` when the world has that
+/// many stakes; later slots carry ordinary txs).
+pub fn stake_slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
+    slot(cfg, height)
+}
+
 /// Every stake of the world with the height of the block that carries it.
 pub fn stake_heights(seed: u64, cfg: &PChainConfig) -> Vec<(u64, Stake)> {
     stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (stake_height(cfg, k), s)).collect()
@@ -216,7 +222,7 @@ pub fn encode_block(kind: PKind, parent_id: &[u8; 32], height: u64, time_unix_s:
 pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64, cfg: &PChainConfig) -> PInnerBlock {
     let kind = kind_at(seed, height, cfg);
     let mut g = Gen::new(seed, height, time_unix_s, cfg);
-    let stake = slot(cfg, height).and_then(|k| stakes::stakes(seed, cfg.network).into_iter().nth(k));
+    let stake = slot(cfg, height).and_then(|k| stakes::stakes_cached(seed, cfg.network).get(k).cloned());
     let txs: Vec<PTx> = match kind {
         PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
         PKind::ApricotProposal => vec![match &stake {

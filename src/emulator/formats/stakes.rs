@@ -7,6 +7,8 @@
 //! groups, exactly the 160 bits a real bech32 address carries there, so re-encoding the short ID
 //! gives back the same first 37 characters of the string (only the 6-character checksum differs).
 
+use std::sync::{Arc, Mutex};
+
 use crate::emulator::data_api::rewards::{self, RewardType};
 use crate::emulator::data_api::world::Network;
 use crate::index::cb58;
@@ -59,6 +61,24 @@ pub fn address_bytes(address: &str) -> Option<[u8; 20]> {
     Some(out)
 }
 
+/// [`stakes`] behind a small cache (the last few `(seed, network)` pairs), so block builders can
+/// look up one stake per slot cheaply.
+pub fn stakes_cached(seed: u64, network: Network) -> Arc<Vec<Stake>> {
+    type Entry = ((u64, Network), Arc<Vec<Stake>>);
+    static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+    let key = (seed, network);
+    if let Some((_, hit)) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return hit.clone();
+    }
+    let fresh = Arc::new(stakes(seed, network));
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= 8 {
+        cache.remove(0);
+    }
+    cache.push((key, fresh.clone()));
+    fresh
+}
+
 /// Every stake of `network` in the world of `seed`, in the Data API's generation order
 /// (each validator, then its delegations).
 pub fn stakes(seed: u64, network: Network) -> Vec<Stake> {
@@ -106,6 +126,7 @@ mod tests {
             assert_eq!(s.len(), hashes.len());
             assert_eq!(s.iter().filter(|x| !x.delegation).count() as u64, rewards::node_count(network));
             assert_eq!(s, stakes(4, network));
+            assert_eq!(*stakes_cached(4, network), s);
         }
     }
 }
