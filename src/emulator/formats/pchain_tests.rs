@@ -217,3 +217,44 @@ fn blocks_are_deterministic_and_depend_on_every_input() {
         }
     }
 }
+
+#[test]
+fn schedule_holds_for_tight_and_shifted_configs() {
+    for (banff_height, first_stake_height, stake_spacing) in [(0, 0, 3), (10, 1, 3), (1_000, 7, 5), (u64::MAX, 2, 1)] {
+        let cfg = PChainConfig { network: Network::Fuji, banff_height, first_stake_height, stake_spacing };
+        let kinds: Vec<PKind> = (0..3_000).map(|h| kind_at(2, h, &cfg)).collect();
+        for h in 1..kinds.len() {
+            assert_eq!(kinds[h].is_option(), kinds[h - 1].is_proposal(), "{cfg:?} height {h}");
+            assert!(!(kinds[h].is_proposal() && kinds[h - 1].is_proposal()));
+        }
+        for k in 0..100 {
+            let h = stake_height(&cfg, k);
+            assert_eq!(super::pchain::stake_slot(&cfg, h), Some(k));
+            let want = if h < banff_height { PKind::ApricotProposal } else { PKind::BanffStandard };
+            assert_eq!(kinds[h as usize], want, "{cfg:?} slot {k}");
+        }
+        // At spacing 3 only the Apricot stake slots propose (no room for a random proposal pair).
+        let proposals = kinds.iter().filter(|k| k.is_proposal()).count();
+        let apricot_slots = (0..3_000u64).filter(|&h| h < banff_height && super::pchain::stake_slot(&cfg, h).is_some());
+        if stake_spacing < 4 {
+            assert_eq!(proposals, apricot_slots.count(), "{cfg:?}");
+        } else {
+            assert!(proposals > 300, "{cfg:?}: {proposals}");
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "trailing bytes")]
+fn the_walk_rejects_trailing_bytes() {
+    let mut b = inner_block(1, 52, [0; 32], 9, &PChainConfig::default()).bytes;
+    b.push(0);
+    walk::p_block(&b);
+}
+
+#[test]
+#[should_panic(expected = "truncated")]
+fn the_walk_rejects_truncated_blocks() {
+    let b = inner_block(1, 50, [0; 32], 9, &PChainConfig::default()).bytes;
+    walk::p_block(&b[..b.len() - 1]);
+}
