@@ -12,12 +12,26 @@
 //!   does.
 //! - `X/vtx`: random bytes with sha256 ids, for good.
 
+pub mod avax_codec;
 pub mod cchain;
 pub mod chain_cache;
 pub mod coreth;
 pub mod enveloped;
+pub mod pchain;
 pub mod proposervm;
+pub mod ptx;
+pub mod stakes;
 pub mod test_key;
+pub mod xchain;
+
+#[cfg(test)]
+mod pchain_tests;
+#[cfg(test)]
+mod test_json;
+#[cfg(test)]
+mod walk;
+#[cfg(test)]
+mod xchain_tests;
 
 use std::sync::Arc;
 
