@@ -77,13 +77,38 @@ fn be32(b: &[u8], at: usize) -> usize {
     u32::from_be_bytes(b[at..at + 4].try_into().unwrap()) as usize
 }
 
+/// Where the signature length of a typeID 0/2 proposervm envelope starts, if `bytes` is one.
+fn signed_envelope_end(bytes: &[u8]) -> Option<usize> {
+    let at = |i: usize| bytes.get(i..i + 4).map(|b| u32::from_be_bytes(b.try_into().unwrap()) as usize);
+    if bytes.get(..2) != Some(&[0, 0]) {
+        return None;
+    }
+    let type_id = at(2)?;
+    if type_id != 0 && type_id != 2 {
+        return None;
+    }
+    let c = at(54)?;
+    let l = at(58usize.checked_add(c)?)?;
+    let end = 62usize.checked_add(c)?.checked_add(l)? + if type_id == 2 { 24 } else { 0 };
+    (end.checked_add(4)?.checked_add(at(end)?)? == bytes.len()).then_some(end)
+}
+
 /// The id a container's bytes give by the rule of its kind (FORMATS.md §2-§4): a raw coreth
 /// block (an RLP list) is keccak256 of its header item; a proposervm envelope (codec version
 /// `0000`, typeID 0 or 2) is sha256 of everything but the signature and its length. Random
 /// containers (X/vtx, and the paths without a real encoder yet) are sha256 of all bytes.
 fn id_by_kind(path: IndexPath, bytes: &[u8]) -> [u8; 32] {
-    if path != IndexPath::CBlock {
-        return cb58::sha256(bytes);
+    match path {
+        IndexPath::XTx | IndexPath::XVtx => return cb58::sha256(bytes),
+        IndexPath::PBlock | IndexPath::XBlock => {
+            // An envelope of typeID 0/2 whose lengths add up exactly; else (option blocks, raw
+            // pre-fork blocks) sha256 of all bytes.
+            return match signed_envelope_end(bytes) {
+                Some(end) => cb58::sha256(&bytes[..end]),
+                None => cb58::sha256(bytes),
+            };
+        }
+        IndexPath::CBlock => {}
     }
     if bytes[0] >= 0xf8 {
         let outer = 1 + (bytes[0] - 0xf7) as usize;

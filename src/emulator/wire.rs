@@ -92,12 +92,12 @@ pub(crate) fn push_container(
     out.extend_from_slice(b"\",\"bytes\":\"0x");
     push_hex(out, &scratch.bytes);
     if encoding != Encoding::HexNc {
-        if path == IndexPath::CBlock {
-            // A coreth block or proposervm id is not the sha256 of the bytes.
-            push_hex(out, &cb58::checksum(&scratch.bytes));
-        } else {
+        if matches!(path, IndexPath::XTx | IndexPath::XVtx) {
             // checksum(bytes) = last four bytes of sha256(bytes) = of the raw id.
             push_hex(out, &raw_id[32 - cb58::CHECKSUM_LEN..]);
+        } else {
+            // A block's id (coreth hash, proposervm id) is not the sha256 of its bytes.
+            push_hex(out, &cb58::checksum(&scratch.bytes));
         }
     }
     out.extend_from_slice(b"\",\"timestamp\":\"");

@@ -5,11 +5,8 @@
 //! [`fill`] and [`timestamp_ns`] dispatch per path:
 //! - `C/block`: the Data API's C-chain (43114) as coreth blocks, raw before the proposervm fork
 //!   and enveloped after ([`cchain`]).
-//! - `P/block`, `X/block`, `X/tx`: still the random containers of [`super::world`]. To plug a
-//!   real encoder in, produce the inner block bytes from `(seed, height, parent inner id, time)`,
-//!   keep the chain of ids in a [`chain_cache::ChainCache`] and wrap post-fork blocks with
-//!   [`proposervm::wrap_envelope`] (its id is the container id), as [`cchain::EvmChain::c_block`]
-//!   does.
+//! - `P/block`, `X/block`, `X/tx`: platformvm blocks, AVM standard blocks and AVM txs
+//!   ([`pxchains`]), the blocks raw before the fork and enveloped after.
 //! - `X/vtx`: random bytes with sha256 ids, for good.
 
 pub mod avax_codec;
@@ -20,6 +17,7 @@ pub mod enveloped;
 pub mod pchain;
 pub mod proposervm;
 pub mod ptx;
+pub mod pxchains;
 pub mod stakes;
 pub mod test_key;
 pub mod xchain;
@@ -65,7 +63,10 @@ impl Source {
 pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
     match path {
         IndexPath::CBlock => source.c_chain().c_block(index, buf),
-        _ => world::raw_id(source.seed, path, index, buf),
+        IndexPath::PBlock => pxchains::p_chain(source.seed).container(index, buf),
+        IndexPath::XBlock => pxchains::x_chain(source.seed).container(index, buf),
+        IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
+        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
     }
 }
 
@@ -74,7 +75,10 @@ pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [
 pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
     match path {
         IndexPath::CBlock => source.c_chain().index_state(index).1,
-        _ => world::raw_id(source.seed, path, index, buf),
+        IndexPath::PBlock => pxchains::p_chain(source.seed).ids(index).1,
+        IndexPath::XBlock => pxchains::x_chain(source.seed).ids(index).1,
+        IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
+        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
     }
 }
 
@@ -82,7 +86,9 @@ pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) ->
 pub fn timestamp_ns(source: Source, path: IndexPath, index: u64) -> i64 {
     match path {
         IndexPath::CBlock => source.c_chain().accepted_ns(index),
-        _ => world::timestamp_ns(source.seed, path, index),
+        IndexPath::PBlock => pxchains::p_accepted_ns(source.seed, index),
+        IndexPath::XBlock => pxchains::x_accepted_ns(source.seed, index),
+        IndexPath::XTx | IndexPath::XVtx => world::timestamp_ns(source.seed, path, index),
     }
 }
 
@@ -90,6 +96,8 @@ pub fn timestamp_ns(source: Source, path: IndexPath, index: u64) -> i64 {
 pub fn len_hint(source: Source, path: IndexPath, index: u64) -> usize {
     match path {
         IndexPath::CBlock => 4_000,
-        _ => world::len_of(source.seed, path, index),
+        IndexPath::PBlock | IndexPath::XBlock => 2_000,
+        IndexPath::XTx => 600,
+        IndexPath::XVtx => world::len_of(source.seed, path, index),
     }
 }
