@@ -78,25 +78,38 @@ def keccak256(data: bytes) -> bytes:
     return b"".join(a[i % 5][i // 5].to_bytes(8, "little") for i in range(4))
 
 
+def _signed_envelope_end(data: bytes) -> int | None:
+    """Where the signature length of a typeID 0/2 proposervm envelope starts, if ``data`` is one."""
+    def at(i: int) -> int | None:
+        return int.from_bytes(data[i:i + 4], "big") if i + 4 <= len(data) else None
+
+    if data[:2] != b"\0\0" or at(2) not in (0, 2):
+        return None
+    cert = at(54)
+    inner = at(58 + cert) if cert is not None else None
+    if inner is None:
+        return None
+    end = 62 + cert + inner + (24 if at(2) == 2 else 0)
+    sig = at(end)
+    return end if sig is not None and end + 4 + sig == len(data) else None
+
+
 def node_id(path: str, data: bytes) -> str:
-    """The id a node gives a container of ``path`` (FORMATS.md): cb58(sha256(bytes)), except on
-    C/block, where a raw coreth block (an RLP list) has its eth hash, keccak256 of its header,
-    and a proposervm block (typeID 0 or 2) sha256 of its bytes without the signature."""
-    if path != "C/block":
+    """The id a node gives a container of ``path`` (FORMATS.md): cb58(sha256(bytes)) for txs,
+    vertices, option blocks and raw P/X blocks; sha256 of the bytes without the signature for a
+    proposervm block of typeID 0 or 2; keccak256 of the header for a raw coreth block."""
+    if path in ("X/tx", "X/vtx"):
         return container_id(data)
-    if data[0] >= 0xF8:
+    if path == "C/block" and data[0] >= 0xF8:
         outer = 1 + data[0] - 0xF7
         head = data[outer:]
         n = head[0] - 0xF7
         length = int.from_bytes(head[1:1 + n], "big")
         return cb58(keccak256(head[:1 + n + length]))
-    assert data[:2] == b"\0\0", data[:6].hex()
-    type_id = int.from_bytes(data[2:6], "big")
-    assert type_id in (0, 2), type_id
-    cert = int.from_bytes(data[54:58], "big")
-    inner = int.from_bytes(data[58 + cert:62 + cert], "big")
-    end = 62 + cert + inner + (24 if type_id == 2 else 0)
-    assert end + 4 + int.from_bytes(data[end:end + 4], "big") == len(data)
+    end = _signed_envelope_end(data)
+    if end is None:
+        assert path != "C/block", data[:6].hex()
+        return container_id(data)
     return cb58(hashlib.sha256(data[:end]).digest())
 
 
