@@ -11,7 +11,7 @@ use arrow_array::{ArrayRef, ListArray, StructArray};
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields};
 
-use super::cols::{dec, decimal_builder, decimal_type, field, hex0x, seconds_to_ns, timestamp_builder, timestamp_type};
+use super::cols::{append_hex0x, dec, decimal_builder, decimal_type, field, seconds_to_ns, timestamp_builder, timestamp_type};
 use super::RowColumns;
 use crate::decode::cchain::{CBlock, CTx};
 
@@ -84,11 +84,11 @@ impl TxColumns {
     fn append(&mut self, block_number: u64, position: u32, tx: &CTx) {
         self.block_number.append_value(block_number);
         self.position.append_value(position);
-        self.hash.append_value(hex0x(&tx.hash));
+        append_hex0x(&mut self.hash, Some(&tx.hash));
         self.tx_type.append_value(tx.tx_type);
         self.chain_id.append_option(tx.chain_id);
         self.nonce.append_value(tx.nonce);
-        self.to.append_option(tx.to.map(|t| hex0x(&t)));
+        append_hex0x(&mut self.to, tx.to.as_ref().map(|t| t.as_slice()));
         self.value.append_value(dec(tx.value));
         self.gas.append_value(tx.gas);
         self.gas_price.append_option(tx.gas_price.map(dec));
@@ -233,10 +233,9 @@ impl RowColumns for CBlockColumns {
     }
 
     fn append(&mut self, row: Option<&CBlock>) {
-        let hex = |b: &[u8]| hex0x(b);
         self.number.append_option(row.map(|b| b.number));
-        self.hash.append_option(row.map(|b| hex(&b.hash)));
-        self.parent_hash.append_option(row.map(|b| hex(&b.parent_hash)));
+        append_hex0x(&mut self.hash, row.map(|b| b.hash.as_slice()));
+        append_hex0x(&mut self.parent_hash, row.map(|b| b.parent_hash.as_slice()));
         self.time.append_option(row.and_then(|b| seconds_to_ns(i128::from(b.time))));
         self.time_milliseconds.append_option(row.and_then(|b| b.time_milliseconds));
         self.gas_limit.append_option(row.map(|b| b.gas_limit));
@@ -247,12 +246,12 @@ impl RowColumns for CBlockColumns {
         self.blob_gas_used.append_option(row.and_then(|b| b.blob_gas_used));
         self.excess_blob_gas.append_option(row.and_then(|b| b.excess_blob_gas));
         self.min_delay_excess.append_option(row.and_then(|b| b.min_delay_excess));
-        self.miner.append_option(row.map(|b| hex(&b.coinbase)));
-        self.state_root.append_option(row.map(|b| hex(&b.state_root)));
-        self.transactions_root.append_option(row.map(|b| hex(&b.transactions_root)));
-        self.receipts_root.append_option(row.map(|b| hex(&b.receipts_root)));
-        self.ext_data_hash.append_option(row.map(|b| hex(&b.ext_data_hash)));
-        self.parent_beacon_root.append_option(row.and_then(|b| b.parent_beacon_root).map(|r| hex(&r)));
+        append_hex0x(&mut self.miner, row.map(|b| b.coinbase.as_slice()));
+        append_hex0x(&mut self.state_root, row.map(|b| b.state_root.as_slice()));
+        append_hex0x(&mut self.transactions_root, row.map(|b| b.transactions_root.as_slice()));
+        append_hex0x(&mut self.receipts_root, row.map(|b| b.receipts_root.as_slice()));
+        append_hex0x(&mut self.ext_data_hash, row.map(|b| b.ext_data_hash.as_slice()));
+        append_hex0x(&mut self.parent_beacon_root, row.and_then(|b| b.parent_beacon_root.as_ref()).map(|r| r.as_slice()));
         self.extra_data.append_option(row.map(|b| b.extra.as_slice()));
         self.header_fields.append_option(row.map(|b| b.header_fields));
         self.tx_count.append_option(row.map(|b| b.transactions.len() as u32));

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{Decimal128Builder, TimestampNanosecondBuilder};
+use arrow_array::builder::{Decimal128Builder, StringViewBuilder, TimestampNanosecondBuilder};
 use arrow_schema::{DataType, Field, FieldRef};
 
 pub use super::avax::{decimal_type, hex_text as hex0x, id_text as cb58_id, node_id_text, timestamp_type};
@@ -36,4 +36,22 @@ pub fn seconds_to_ns(seconds: i128) -> Option<i64> {
 /// A `u128` that the decoders checked fits `Decimal128(38, 0)`.
 pub fn dec(value: u128) -> i128 {
     i128::try_from(value).unwrap_or(i128::MAX)
+}
+
+/// Appends `0x` + hex of `bytes` (or a null) without allocating: hashes and addresses are
+/// written through a stack buffer.
+pub fn append_hex0x(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
+    let Some(bytes) = bytes else {
+        builder.append_null();
+        return;
+    };
+    let mut buf = [0u8; 2 + 2 * 32];
+    let n = 2 + 2 * bytes.len();
+    if n > buf.len() {
+        builder.append_value(hex0x(bytes));
+        return;
+    }
+    buf[..2].copy_from_slice(b"0x");
+    hex::encode_to_slice(bytes, &mut buf[2..n]).expect("the buffer fits the hex");
+    builder.append_value(std::str::from_utf8(&buf[..n]).expect("hex is ASCII"));
 }
