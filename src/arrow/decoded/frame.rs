@@ -188,19 +188,19 @@ fn time_error(offset: usize) -> DecodeError {
 
 /// The inner columns of one index.
 enum InnerColumns {
-    C(CBlockColumns),
-    P(PBlockColumns),
-    XBlock(XBlockColumns),
-    XTx(XTxColumns),
+    C(Box<CBlockColumns>),
+    P(Box<PBlockColumns>),
+    XBlock(Box<XBlockColumns>),
+    XTx(Box<XTxColumns>),
 }
 
 impl InnerColumns {
     fn new(path: IndexPath, n: usize) -> Self {
         match path {
-            IndexPath::CBlock => InnerColumns::C(CBlockColumns::with_capacity(n)),
-            IndexPath::PBlock => InnerColumns::P(PBlockColumns::with_capacity(n)),
-            IndexPath::XBlock => InnerColumns::XBlock(XBlockColumns::with_capacity(n)),
-            _ => InnerColumns::XTx(XTxColumns::with_capacity(n)),
+            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::with_capacity(n))),
+            IndexPath::PBlock => InnerColumns::P(Box::new(PBlockColumns::with_capacity(n))),
+            IndexPath::XBlock => InnerColumns::XBlock(Box::new(XBlockColumns::with_capacity(n))),
+            _ => InnerColumns::XTx(Box::new(XTxColumns::with_capacity(n))),
         }
     }
 
@@ -220,10 +220,10 @@ impl InnerColumns {
             }
         }
         match self {
-            InnerColumns::C(c) => put(c, decode_c_container(bytes)),
-            InnerColumns::P(c) => put(c, decode_p_container(bytes)),
-            InnerColumns::XBlock(c) => put(c, decode_x_container(bytes)),
-            InnerColumns::XTx(c) => put(c, Decoded { envelope: None, inner: xchain::decode_tx(bytes) }),
+            InnerColumns::C(c) => put(c.as_mut(), decode_c_container(bytes)),
+            InnerColumns::P(c) => put(c.as_mut(), decode_p_container(bytes)),
+            InnerColumns::XBlock(c) => put(c.as_mut(), decode_x_container(bytes)),
+            InnerColumns::XTx(c) => put(c.as_mut(), Decoded { envelope: None, inner: xchain::decode_tx(bytes) }),
         }
     }
 
