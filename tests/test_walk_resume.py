@@ -146,3 +146,31 @@ def test_two_iterators_of_one_range_never_hand_out_the_same_rows(node: StubNode)
         assert info.value.next_index == 10
         b = [row["index"] for row in second]
     assert a == list(range(10)) and b == list(range(10, N))
+
+
+def test_async_for_hands_out_buffered_items_in_order_and_resumes_exactly(node: StubNode) -> None:
+    import asyncio
+
+    # The resumed walk starts at 100 and asks 100, 1124, 2148, ...: the call from 1124 fails once.
+    fail_once(node, 1124)
+
+    async def main() -> tuple[list[int], int, int]:
+        async with ad.AsyncIndexClient(node.url, max_retries=0, concurrency=1) as c:
+            rng = c.chain("X/tx").range(0, N)
+            got: list[int] = []
+            try:
+                async for row in rng:
+                    got.append(row["index"])
+                    if len(got) == 100:
+                        break
+                async for row in rng:  # resumes at 100
+                    got.append(row["index"])
+            except ad.ServerError as exc:
+                failed_at = exc.next_index
+            async for row in rng:
+                got.append(row["index"])
+            return got, failed_at, rng.next_index
+
+    got, failed_at, end = asyncio.run(main())
+    assert failed_at == 1124
+    assert got == list(range(N)) and end == N

@@ -9,6 +9,7 @@ mod errors;
 mod index;
 mod metrics;
 mod ranges;
+mod ready;
 mod wait;
 
 use pyo3::prelude::*;
@@ -30,6 +31,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ranges::PyAsyncRangeIterator>()?;
     m.add_class::<ranges::PyAsyncBatchIterator>()?;
     m.add_class::<ranges::PyAsyncFollow>()?;
+    m.add_class::<ready::Ready>()?;
     m.add_class::<data::PyDataClient>()?;
     m.add_class::<data::PyAsyncDataClient>()?;
     m.add_class::<data::PyPager>()?;

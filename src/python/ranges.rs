@@ -17,6 +17,7 @@ use pyo3::types::PyDict;
 
 use super::convert::{container_dict, frame_dicts, polars_frame, ContainerOut, FrameOut};
 use super::errors::to_py;
+use super::ready::Ready;
 use super::wait::{awaitable, wait_raw};
 use crate::arrow::decoded::{decode_containers, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
@@ -703,6 +704,30 @@ fn async_decoded(prefetch: Prefetch<(u64, RecordBatch)>, schema: SchemaRef) -> A
     AsyncFeed::new(AsyncItemState::Decoded { prefetch: Some(prefetch), buffer: VecDeque::new(), schema }, abort)
 }
 
+/// An item already buffered, taken without waiting (`None` when the buffer is empty, the feed
+/// is busy in another awaitable, closed, or the lease was superseded: the slow path handles
+/// those). Lets `async for` cost one runtime round trip per batch, not per item.
+fn ready_item(py: Python<'_>, state: &tokio::sync::Mutex<AsyncItemState>, closed: &AtomicBool, lease: &Lease) -> Option<PyResult<Ready>> {
+    if closed.load(Ordering::SeqCst) || lease.check().is_err() {
+        return None;
+    }
+    let mut state = state.try_lock().ok()?;
+    let (next, out) = match &mut *state {
+        AsyncItemState::Raw { buffer, .. } => {
+            let c = buffer.pop_front()?;
+            (c.index.saturating_add(1), container_dict(py, &c).map(|d| d.into_any().unbind()))
+        }
+        AsyncItemState::Decoded { buffer, .. } => {
+            let (index, row) = buffer.pop_front()?;
+            (index.saturating_add(1), Ok(row))
+        }
+    };
+    Some(out.and_then(|value| {
+        lease.advance(next).map_err(|s| Failure::from(s).into_py(lease.position()))?;
+        Ok(Ready::new(value))
+    }))
+}
+
 /// The next item of an async feed, advancing the lease's position; errors carry `next_index`.
 async fn next_dict(
     state: Arc<tokio::sync::Mutex<AsyncItemState>>,
@@ -878,6 +903,9 @@ impl PyAsyncRangeIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(ready) = ready_item(py, &self.feed.state, &self.feed.closed, &self.lease) {
+            return Ok(Bound::new(py, ready?)?.into_any());
+        }
         awaitable(py, next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.lease.clone()))
     }
 
@@ -971,6 +999,9 @@ impl PyAsyncFollow {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(ready) = ready_item(py, &self.feed.state, &self.feed.closed, &self.position.lease) {
+            return Ok(Bound::new(py, ready.map_err(|e| with_next_index(e, self.position.get()))?)?.into_any());
+        }
         let position = self.position.clone();
         let step = next_dict(self.feed.state.clone(), self.feed.closed.clone(), self.position.lease.clone());
         awaitable(py, async move { step.await.map_err(|e| with_next_index(e, position.get())) })

@@ -1,0 +1,36 @@
+//! An awaitable whose value is already there: `await` on it returns at once, without an event
+//! loop round trip. Async iterators hand out buffered items through it, so `async for` crosses
+//! into the runtime once per fetched batch instead of once per item.
+
+use pyo3::exceptions::PyStopIteration;
+use pyo3::prelude::*;
+
+/// An already-completed awaitable (``await`` gives its value at once).
+#[pyclass(name = "Ready", module = "avax_data._native")]
+pub struct Ready {
+    value: Option<Py<PyAny>>,
+}
+
+impl Ready {
+    /// Wraps a value.
+    pub fn new(value: Py<PyAny>) -> Self {
+        Ready { value: Some(value) }
+    }
+}
+
+#[pymethods]
+impl Ready {
+    fn __await__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Ends the awaiting with the value (`StopIteration(value)`), once.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<()> {
+        let value = self.value.take().unwrap_or_else(|| py.None());
+        Err(PyStopIteration::new_err((value,)))
+    }
+}
