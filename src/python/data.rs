@@ -1,6 +1,7 @@
 //! Python classes of the Data API client: `DataClient`, `AsyncDataClient`, and the lazy,
 //! resumable `Pager` / `AsyncPager` of the paginated endpoints.
 
+use super::ready::Ready;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -705,6 +706,18 @@ impl PyAsyncPagerIterator {
     }
 
     fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        // An item already fetched is handed out at once, without an event-loop round trip.
+        if !self.feed.closed.load(Ordering::SeqCst) && self.core.remaining() != Some(0) {
+            if let Ok(mut state) = self.feed.state.try_lock() {
+                if let Some(entry) = state.buffer.pop_front() {
+                    if self.core.hand_out(&entry) {
+                        let value = DictOut(entry.item, self.core.cols()).into_pyobject(py)?;
+                        return Ok(Bound::new(py, Ready::new(value.into_any().unbind()))?.into_any());
+                    }
+                    state.buffer.push_front(entry);
+                }
+            }
+        }
         let (state, closed, core) = (self.feed.state.clone(), self.feed.closed.clone(), self.core.clone());
         awaitable(py, async move {
             let mut state = state.lock().await;
