@@ -195,6 +195,12 @@ pub enum Error {
         /// Distinct tokens used by the walk so far.
         pages: u64,
     },
+    /// A newer consumer (iteration, `to_polars`, export) of the same walk took over its position.
+    #[error(
+        "this iterator was superseded: a newer iteration, to_polars() or write_parquet() of the same walk took \
+         over its position (use one consumer at a time)"
+    )]
+    Superseded,
     /// A success answer that could not be decoded.
     #[error("could not decode the answer of {url}: {message}")]
     Decode {

@@ -5,6 +5,8 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use std::future::Future;
+
 use futures::Stream;
 use serde_json::Value;
 
@@ -117,8 +119,13 @@ impl DataClient {
         Ok((value, reply.url))
     }
 
-    /// `GET /v1/chains`: the supported chains (not paginated).
-    pub async fn chains(&self, network: Option<&str>, feature: Option<&str>) -> Result<Vec<Value>> {
+    /// `GET /v1/chains`: the supported chains (not paginated). Checks the filters at once,
+    /// then returns the request to await.
+    pub fn chains(
+        &self,
+        network: Option<&str>,
+        feature: Option<&str>,
+    ) -> Result<impl Future<Output = Result<Vec<Value>>> + Send + 'static> {
         let mut query = Vec::new();
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
@@ -126,21 +133,28 @@ impl DataClient {
         if let Some(f) = opt(feature, params::feature)? {
             query.push(("feature", f));
         }
-        let (mut value, url) = self.get("/v1/chains", &query).await?;
-        take_list(&mut value, "chains", &url)
+        let client = self.clone();
+        Ok(async move {
+            let (mut value, url) = client.get("/v1/chains", &query).await?;
+            take_list(&mut value, "chains", &url)
+        })
     }
 
-    /// `GET /v1/chains/{chainId}`.
-    pub async fn chain(&self, chain_id: &str) -> Result<Value> {
-        let chain_id = params::segment("chain_id", chain_id)?;
-        Ok(self.get(&format!("/v1/chains/{chain_id}"), &[]).await?.0)
+    /// `GET /v1/chains/{chainId}` (the id checked at once).
+    pub fn chain(&self, chain_id: &str) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
+        let path = format!("/v1/chains/{}", params::segment("chain_id", chain_id)?);
+        let client = self.clone();
+        Ok(async move { Ok(client.get(&path, &[]).await?.0) })
     }
 
-    /// `GET /v1/chains/{chainId}/blocks/{blockId}`: `block_id` is a number or a hash.
-    pub async fn block(&self, chain_id: &str, block_id: &str) -> Result<Value> {
+    /// `GET /v1/chains/{chainId}/blocks/{blockId}`: `block_id` is a number or a hash (both
+    /// checked at once).
+    pub fn block(&self, chain_id: &str, block_id: &str) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
-        Ok(self.get(&format!("/v1/chains/{chain_id}/blocks/{block_id}"), &[]).await?.0)
+        let path = format!("/v1/chains/{chain_id}/blocks/{block_id}");
+        let client = self.clone();
+        Ok(async move { Ok(client.get(&path, &[]).await?.0) })
     }
 
     /// `GET /v1/health-check`.
@@ -149,9 +163,9 @@ impl DataClient {
     }
 
     /// `GET /v1/chains/{chainId}/blocks`, newest first.
-    pub fn blocks(&self, chain_id: &str, page_size: i64) -> Result<Paged> {
+    pub fn blocks(&self, chain_id: &str, page_size: Option<i64>) -> Result<Paged> {
         let chain_id = params::segment("chain_id", chain_id)?;
-        let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
+        let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         Ok(Paged {
             path: format!("/v1/chains/{chain_id}/blocks"),
             query: vec![("pageSize", size.to_string())],
@@ -160,8 +174,8 @@ impl DataClient {
     }
 
     /// `GET /v1/blocks`: latest blocks across all chains.
-    pub fn latest_blocks(&self, network: Option<&str>, page_size: i64) -> Result<Paged> {
-        let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
+    pub fn latest_blocks(&self, network: Option<&str>, page_size: Option<i64>) -> Result<Paged> {
+        let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
@@ -175,11 +189,11 @@ impl DataClient {
         chain_id: &str,
         address: &str,
         contract_address: Option<&str>,
-        page_size: i64,
+        page_size: Option<i64>,
     ) -> Result<Paged> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let address = params::segment("address", address)?;
-        let size = params::page_size(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
+        let size = params::page_size_or_max(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         if let Some(c) = contract_address {
             query.push(("contractAddress", params::segment("contract_address", c)?));
@@ -198,11 +212,11 @@ impl DataClient {
         addresses: &[String],
         node_ids: &[String],
         sort_order: Option<&str>,
-        page_size: i64,
+        page_size: Option<i64>,
     ) -> Result<Paged> {
         let network = params::network(network)?;
         let (addresses, node_ids) = params::reward_filters(addresses, node_ids)?;
-        let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
+        let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         if let Some(a) = addresses {
             query.push(("addresses", a));
@@ -217,10 +231,10 @@ impl DataClient {
     }
 
     /// `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices`.
-    pub fn vertices(&self, network: &str, blockchain_id: &str, page_size: i64) -> Result<Paged> {
+    pub fn vertices(&self, network: &str, blockchain_id: &str, page_size: Option<i64>) -> Result<Paged> {
         let network = params::network(network)?;
         let blockchain_id = params::x_chain_id(blockchain_id)?;
-        let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
+        let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         Ok(Paged {
             path: format!("/v1/networks/{network}/blockchains/{blockchain_id}/vertices"),
             query: vec![("pageSize", size.to_string())],
@@ -238,9 +252,9 @@ impl DataClient {
         to: Option<&str>,
         from: Option<&str>,
         network: Option<&str>,
-        page_size: i64,
+        page_size: Option<i64>,
     ) -> Result<Paged> {
-        let size = params::page_size(page_size, params::MAX_PAGE_SIZE)?;
+        let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         for (name, param, value) in [
             ("sourceBlockchainId", "source_blockchain_id", source_blockchain_id),
@@ -262,7 +276,19 @@ impl DataClient {
     /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
     /// becomes [`Error::PageToken`] (expired or unknown token).
     pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
+        self.page_at_most(paged, token, None).await
+    }
+
+    /// Like [`page`](Self::page), asking for at most `at_most` items (a smaller `pageSize`).
+    pub async fn page_at_most(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
         let mut query = paged.query.clone();
+        if let Some(at_most) = at_most.filter(|n| *n > 0) {
+            for (_, value) in query.iter_mut().filter(|(name, _)| *name == "pageSize") {
+                if value.parse::<u64>().is_ok_and(|size| size > at_most) {
+                    *value = at_most.to_string();
+                }
+            }
+        }
         if let Some(t) = token {
             query.push(("pageToken", t.to_string()));
         }
@@ -298,12 +324,22 @@ impl DataClient {
     /// Walks `paged` from `token` (`None`: the first page) until no next token comes back.
     pub fn pages(&self, paged: Paged, token: Option<String>) -> Result<PageStream> {
         let token = token.map(|t| params::page_token(&t)).transpose()?;
+        Ok(Box::pin(self.pages_wanting(Arc::new(paged), token, None)))
+    }
+
+    /// Walks `paged` from `token` until `want` items came back (`None`: to the end); the last
+    /// request asks only for what is left.
+    pub fn pages_wanting(
+        &self,
+        paged: Arc<Paged>,
+        token: Option<String>,
+        want: Option<u64>,
+    ) -> impl futures::Stream<Item = Result<(Page<Value>, Option<String>)>> + Send + 'static {
         let client = self.clone();
-        let paged = Arc::new(paged);
-        Ok(Box::pin(token_pages(token, move |token| {
+        token_pages(token, want, move |token, at_most| {
             let (client, paged) = (client.clone(), paged.clone());
-            async move { client.page(&paged, token.as_deref()).await }
-        })))
+            async move { client.page_at_most(&paged, token.as_deref(), at_most).await }
+        })
     }
 }
 
@@ -399,7 +435,7 @@ mod tests {
         let url = serve(app).await;
         let client = DataClient::new(Some(&url), fast()).unwrap();
         assert!(!format!("{client:?}").contains("sekret"));
-        let paged = client.blocks("43114", 2).unwrap();
+        let paged = client.blocks("43114", Some(2)).unwrap();
         let pages: Vec<_> = client.pages(paged.clone(), None).unwrap().collect().await;
         let numbers: Vec<_> =
             pages.iter().flat_map(|p| p.as_ref().unwrap().0.items.clone()).map(|b| b["blockNumber"].clone()).collect();
@@ -412,11 +448,11 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(client.blocks("43114", 101), Err(Error::InvalidArgument { .. })));
-        assert!(matches!(client.collectibles("1", "0xabc", None, 501), Err(Error::InvalidArgument { .. })));
-        assert!(client.collectibles("1", "0xabc", None, 500).is_ok());
-        assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, 10), Err(Error::InvalidArgument { .. })));
-        assert!(matches!(client.vertices("mainnet", "P", 10), Err(Error::InvalidArgument { .. })));
-        assert!(matches!(client.chains(Some("moon"), None).await, Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.blocks("43114", Some(101)), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.collectibles("1", "0xabc", None, Some(501)), Err(Error::InvalidArgument { .. })));
+        assert!(client.collectibles("1", "0xabc", None, Some(500)).is_ok());
+        assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, Some(10)), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.vertices("mainnet", "P", Some(10)), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(client.chains(Some("moon"), None).map(|_| ()), Err(Error::InvalidArgument { .. })));
     }
 }

@@ -2,6 +2,8 @@
 //! token-paged streams, and the Arrow schemas of its resources (in [`crate::arrow::data`]).
 
 pub mod client;
+pub mod pager;
 pub mod params;
 
 pub use client::{DataClient, DataClientOptions, PageStream, Paged, DEFAULT_DATA_URL};
+pub use pager::{ResourcePager, TokenSource, PREFETCH_PAGES};

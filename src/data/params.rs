@@ -51,6 +51,11 @@ pub fn page_size(value: i64, max: u32) -> Result<u32> {
     Ok(value as u32)
 }
 
+/// A `pageSize` in `1..=max`; `None` takes `max` (bulk walks need the fewest requests).
+pub fn page_size_or_max(value: Option<i64>, max: u32) -> Result<u32> {
+    page_size(value.unwrap_or(i64::from(max)), max)
+}
+
 /// The vertices `blockchainId`: one of the two X-chain ids or `x-chain`.
 pub fn x_chain_id(value: &str) -> Result<String> {
     one_of("blockchain_id", value, &[X_CHAIN_MAINNET, X_CHAIN_FUJI, "x-chain"])

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::params::{self, Interval};
 use crate::data::{DataClient, DataClientOptions, PageStream, Paged};
 use crate::error::{Error, Result};
-use crate::paging::{ordered_chunks, token_pages, Spawned};
+use crate::paging::token_pages;
 use crate::transport::TransportConfig;
 
 /// Default base URL of the hosted Metrics API.
@@ -217,50 +217,15 @@ impl MetricsClient {
 
     /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
     /// in flight, concatenated in the service's order. Needs both `start` and `end`.
-    ///
-    /// The order across shards follows the order seen inside the shards: newest first (the
-    /// hosted service's order) unless a shard lists its items oldest first.
     pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
-        let (Some(start), Some(end)) = (query.start, query.end) else {
-            return Err(Error::invalid("start/end", "missing", "both start and end for a sharded walk"));
-        };
-        let shards = plan_shards(query, start, end, concurrency);
-        let fetched: Vec<Vec<Value>> = ordered_chunks(shards, concurrency, |shard| {
-            let client = self.clone();
-            let paged = query.paged_window(Some(shard.request_start), Some(shard.request_end));
-            Spawned::new(async move { client.shard(paged, shard).await })
-        })
-        .collect::<Vec<_>>()
-        .await
-        .into_iter()
-        .collect::<Result<_>>()?;
-        let ascending = fetched.iter().find_map(|items| {
-            let (first, last) = (point_time(items.first()?)?, point_time(items.last()?)?);
-            (first != last).then_some(first < last)
-        });
-        let ascending = match ascending {
-            Some(a) => Some(a),
-            // No shard showed an order (sparse data): ask the whole window for two items.
-            None if fetched.iter().filter(|items| !items.is_empty()).count() > 1 => {
-                let mut probe = query.clone();
-                probe.page_size = 2;
-                let page = self.data.page(&probe.paged(), None).await?;
-                match (page.items.first().and_then(point_time), page.items.get(1).and_then(point_time)) {
-                    (Some(a), Some(b)) if a != b => Some(a < b),
-                    _ => None,
-                }
-            }
-            None => None,
-        };
-        let ordered: Box<dyn Iterator<Item = Vec<Value>>> =
-            if ascending == Some(true) { Box::new(fetched.into_iter()) } else { Box::new(fetched.into_iter().rev()) };
-        Ok(ordered.flatten().collect())
+        super::series::sharded_items(self, query.clone(), concurrency).await
     }
 
-    async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<Value>> {
+    /// The items of one shard: its window walked page by page, kept by the shard's filter.
+    pub(crate) async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<Value>> {
         let client = self.clone();
         let paged = std::sync::Arc::new(paged);
-        let mut stream = std::pin::pin!(token_pages(None, move |token| {
+        let mut stream = std::pin::pin!(token_pages(None, None, move |token, _| {
             let (client, paged) = (client.clone(), paged.clone());
             async move { client.data.page(&paged, token.as_deref()).await }
         }));

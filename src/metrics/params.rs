@@ -31,8 +31,8 @@ pub const ANY_INTERVAL_METRICS: [&str; 4] = ["activeAddresses", "activeSenders",
 
 /// Largest metric-series `pageSize`.
 pub const MAX_PAGE_SIZE: i64 = 2160;
-/// The service's default metric-series `pageSize`.
-pub const DEFAULT_PAGE_SIZE: i64 = 100;
+/// Our default metric-series `pageSize`: the largest, so bulk walks take the fewest requests.
+pub const DEFAULT_PAGE_SIZE: i64 = MAX_PAGE_SIZE;
 
 /// `network` values.
 pub const NETWORKS: [&str; 3] = ["mainnet", "fuji", "testnet"];

@@ -18,12 +18,10 @@ use super::ranges::{stop_async, AsyncFeed, SyncFeed};
 use super::wait::{awaitable, wait};
 use crate::arrow::data::{self as schema, timestamp_ns, to_batch, Col, Kind, Resource};
 use crate::arrow::ParquetSink;
-use crate::data::{params, DataClient, DataClientOptions, Paged};
+use crate::data::{params, DataClient, DataClientOptions, Paged, PREFETCH_PAGES};
 use crate::error::{Error, Result};
 use crate::paging::{Page, Prefetch};
 
-/// Pages fetched ahead of the consumer.
-const PREFETCH_PAGES: usize = 2;
 
 // ---- JSON -> Python, typed by the resource schema ----
 
@@ -119,14 +117,17 @@ impl<'py> IntoPyObject<'py> for DictsOut {
 
 // ---- arguments ----
 
-fn page_size_arg(value: &Bound<'_, PyAny>, max: u32) -> PyResult<i64> {
+fn page_size_arg(value: &Bound<'_, PyAny>, max: u32) -> PyResult<Option<i64>> {
+    if value.is_none() {
+        return Ok(None);
+    }
     let shown = || value.repr().map(|r| r.to_string()).unwrap_or_default();
     if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
         return Err(invalid("page_size", shown(), format!("an int in [1, {max}]")));
     }
     let n = value.extract::<i64>().map_err(|_| invalid("page_size", shown(), format!("an int in [1, {max}]")))?;
     params::page_size(n, max).map_err(to_py)?;
-    Ok(n)
+    Ok(Some(n))
 }
 
 pub(super) fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<String> {
@@ -950,14 +951,14 @@ impl PyDataClient {
     fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
         let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
-        let chains = wait(py, self.client.chains(network.as_deref(), feature.as_deref()))?;
+        let chains = wait(py, self.client.chains(network.as_deref(), feature.as_deref()).map_err(to_py)?)?;
         DictsOut(chains, None).into_pyobject(py)
     }
 
     /// ``GET /v1/chains/{chainId}``: one chain (EVM chain id or blockchain id) as a dict.
     fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
-        let chain = wait(py, self.client.chain(&chain_id))?;
+        let chain = wait(py, self.client.chain(&chain_id).map_err(to_py)?)?;
         object_to_py(py, &chain, None)
     }
 
@@ -965,7 +966,7 @@ impl PyDataClient {
     fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
-        let block = wait(py, self.client.block(&chain_id, &block_id))?;
+        let block = wait(py, self.client.block(&chain_id, &block_id).map_err(to_py)?)?;
         object_to_py(py, &block, Some(schema::BLOCK))
     }
 
@@ -1050,7 +1051,7 @@ impl PyDataClient {
 fn default_size<'py>(py: Python<'py>, page_size: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
     match page_size.filter(|p| !p.is_none()) {
         Some(p) => Ok(p.clone()),
-        None => Ok(10i64.into_pyobject(py)?.into_any()),
+        None => Ok(py.None().into_bound(py)),
     }
 }
 
@@ -1098,34 +1099,23 @@ impl PyAsyncDataClient {
     fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
         let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
-        if let Some(n) = &network {
-            params::network(n).map_err(to_py)?;
-        }
-        if let Some(f) = &feature {
-            params::feature(f).map_err(to_py)?;
-        }
-        let client = self.client.clone();
-        awaitable(py, async move {
-            let chains = client.chains(network.as_deref(), feature.as_deref()).await.map_err(to_py)?;
-            Ok(DictsOut(chains, None))
-        })
+        let request = self.client.chains(network.as_deref(), feature.as_deref()).map_err(to_py)?;
+        awaitable(py, async move { Ok(DictsOut(request.await.map_err(to_py)?, None)) })
     }
 
     /// Awaitable :meth:`DataClient.chain`.
     fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
-        params::segment("chain_id", &chain_id).map_err(to_py)?;
-        let client = self.client.clone();
-        awaitable(py, async move { Ok(DictOut(client.chain(&chain_id).await.map_err(to_py)?, None)) })
+        let request = self.client.chain(&chain_id).map_err(to_py)?;
+        awaitable(py, async move { Ok(DictOut(request.await.map_err(to_py)?, None)) })
     }
 
     /// Awaitable :meth:`DataClient.block`.
     fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
-        params::segment("chain_id", &chain_id).and_then(|_| params::segment("block_id", &block_id)).map_err(to_py)?;
-        let client = self.client.clone();
-        awaitable(py, async move { Ok(DictOut(client.block(&chain_id, &block_id).await.map_err(to_py)?, Some(schema::BLOCK))) })
+        let request = self.client.block(&chain_id, &block_id).map_err(to_py)?;
+        awaitable(py, async move { Ok(DictOut(request.await.map_err(to_py)?, Some(schema::BLOCK))) })
     }
 
     /// :meth:`DataClient.blocks` as an :class:`AsyncPager`.

@@ -11,6 +11,9 @@ pub fn to_py(err: Error) -> PyErr {
 }
 
 fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
+    if let Error::Superseded = err {
+        return Ok(pyo3::exceptions::PyRuntimeError::new_err(err.to_string()));
+    }
     let exceptions = py.import("avax_data.exceptions")?;
     let kwargs = PyDict::new(py);
     let class = match err {
@@ -74,7 +77,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("items_read", items_read)?;
             exceptions.getattr("PageTokenError")?
         }
-        Error::Closed | Error::Internal(_) => exceptions.getattr("AvaxDataError")?,
+        Error::Closed | Error::Internal(_) | Error::Superseded => exceptions.getattr("AvaxDataError")?,
         Error::PageTokenLoop { token, .. } => {
             kwargs.set_item("page_token", token)?;
             exceptions.getattr("DecodeError")?

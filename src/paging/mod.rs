@@ -9,6 +9,9 @@ use tokio::task::JoinHandle;
 
 use crate::error::Result;
 
+pub mod pager;
+pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
+
 /// Runs `fetch` on each planned chunk with up to `concurrency` calls in flight and yields the
 /// results in plan order (never out of order, whatever finishes first).
 pub fn ordered_chunks<C, T, F, Fut>(
@@ -60,40 +63,59 @@ pub struct Page<T> {
     pub next_page_token: Option<String>,
 }
 
-/// Walks a token-paged endpoint from `first_token`: calls `fetch(token)` until a page comes back
-/// without a next token. Yields `(page, token_it_was_fetched_with)`; stops after the first error.
-/// A next token already used in this walk (a server that loops) is an error at once, never an
-/// endless walk.
+/// Walks a token-paged endpoint from `first_token`: calls `fetch(token, at_most)` until a page
+/// comes back without a next token, or until `want` items came back (`None`: all). `at_most` is
+/// what is still wanted, so the last request asks for no more than that and no request is made
+/// past it. Yields `(page, token_it_was_fetched_with)`; stops after the first error. A next token
+/// already used in this walk (a server that loops) is an error at once, never an endless walk.
 pub fn token_pages<T, F, Fut>(
     first_token: Option<String>,
+    want: Option<u64>,
     fetch: F,
 ) -> impl Stream<Item = Result<(Page<T>, Option<String>)>>
 where
-    F: FnMut(Option<String>) -> Fut,
+    F: FnMut(Option<String>, Option<u64>) -> Fut,
     Fut: Future<Output = Result<Page<T>>>,
 {
+    struct Walk<F> {
+        token: Option<String>,
+        fetch: F,
+        seen: std::collections::HashSet<String>,
+        got: u64,
+    }
     enum State<F> {
-        Next(Option<String>, F, std::collections::HashSet<String>),
+        Next(Walk<F>),
         Fail(crate::error::Error),
         Done,
     }
     let mut seen = std::collections::HashSet::new();
     seen.extend(first_token.clone());
-    stream::unfold(State::Next(first_token, fetch, seen), |state| async move {
-        let (token, mut fetch, mut seen) = match state {
-            State::Next(token, fetch, seen) => (token, fetch, seen),
+    let first = Walk { token: first_token, fetch, seen, got: 0 };
+    stream::unfold(State::Next(first), move |state| async move {
+        let mut walk = match state {
+            State::Next(walk) => walk,
             State::Fail(err) => return Some((Err(err), State::Done)),
             State::Done => return None,
         };
-        match fetch(token.clone()).await {
+        let at_most = want.map(|w| w.saturating_sub(walk.got));
+        if at_most == Some(0) {
+            return None;
+        }
+        match (walk.fetch)(walk.token.clone(), at_most).await {
             Ok(mut page) => {
                 page.next_page_token = page.next_page_token.filter(|t| !t.is_empty());
-                let next = match &page.next_page_token {
+                walk.got = walk.got.saturating_add(page.items.len() as u64);
+                let token = walk.token.take();
+                let next = match page.next_page_token.clone() {
                     // This page is new; the loop is in its next token: hand the page out, then fail.
-                    Some(t) if !seen.insert(t.clone()) => {
-                        State::Fail(crate::error::Error::PageTokenLoop { token: t.clone(), pages: seen.len() as u64 })
+                    Some(t) if walk.seen.contains(&t) => {
+                        State::Fail(crate::error::Error::PageTokenLoop { token: t, pages: walk.seen.len() as u64 })
                     }
-                    Some(t) => State::Next(Some(t.clone()), fetch, seen),
+                    Some(t) => {
+                        walk.seen.insert(t.clone());
+                        walk.token = Some(t);
+                        State::Next(walk)
+                    }
                     None => State::Done,
                 };
                 Some((Ok((page, token)), next))
@@ -119,12 +141,19 @@ impl<T: Send + 'static> Prefetch<T> {
     {
         let (tx, rx) = mpsc::channel(depth.max(1));
         let task = runtime.spawn(async move {
-            let mut stream = std::pin::pin!(stream);
-            while let Some(item) = stream.next().await {
-                let failed = item.is_err();
-                if tx.send(item).await.is_err() || failed {
-                    break;
+            let panic_tx = tx.clone();
+            let drive = async move {
+                let mut stream = std::pin::pin!(stream);
+                while let Some(item) = stream.next().await {
+                    let failed = item.is_err();
+                    if tx.send(item).await.is_err() || failed {
+                        break;
+                    }
                 }
+            };
+            // A panic while fetching or parsing ends the walk with an error, never silently.
+            if let Err(panic) = futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(drive)).await {
+                let _ = panic_tx.send(Err(crate::error::Error::Internal(format!("a background fetch panicked: {}", panic_message(&*panic))))).await;
             }
         });
         Prefetch { rx, task: Some(task) }
@@ -148,6 +177,15 @@ impl<T: Send + 'static> Prefetch<T> {
         self.rx.close();
         while self.rx.try_recv().is_ok() {}
     }
+}
+
+/// The text of a panic payload (`&str` or `String`), else a fixed note.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 impl<T> Drop for Prefetch<T> {
@@ -192,7 +230,7 @@ mod tests {
         // t1 -> t2 -> t1: the third page would repeat the second's rows forever.
         let calls = Arc::new(AtomicUsize::new(0));
         let counter = calls.clone();
-        let results: Vec<_> = token_pages(None, move |token| {
+        let results: Vec<_> = token_pages(None, None, move |token, _| {
             counter.fetch_add(1, Ordering::SeqCst);
             let next = match token.as_deref() {
                 None => "t1",
@@ -213,7 +251,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // a resumed walk whose first token comes back also stops
-        let again: Vec<_> = token_pages(Some("t9".to_string()), |_| async {
+        let again: Vec<_> = token_pages(Some("t9".to_string()), None, |_, _| async {
             Ok(Page { items: vec![0u8], next_page_token: Some("t9".to_string()) })
         })
         .collect()
@@ -223,7 +261,7 @@ mod tests {
 
     #[tokio::test]
     async fn token_pages_follow_tokens_and_stop_on_empty_token() {
-        let pages: Vec<(Page<u32>, Option<String>)> = token_pages(None, |token| async move {
+        let pages: Vec<(Page<u32>, Option<String>)> = token_pages(None, None, |token, _| async move {
             Ok(match token.as_deref() {
                 None => Page { items: vec![1, 2], next_page_token: Some("a".into()) },
                 Some("a") => Page { items: vec![3], next_page_token: Some(String::new()) },
@@ -243,7 +281,7 @@ mod tests {
     async fn token_pages_stop_after_an_error() {
         let calls = Arc::new(AtomicUsize::new(0));
         let c = calls.clone();
-        let results: Vec<Result<(Page<u32>, Option<String>)>> = token_pages(Some("start".into()), move |_| {
+        let results: Vec<Result<(Page<u32>, Option<String>)>> = token_pages(Some("start".into()), None, move |_, _| {
             c.fetch_add(1, Ordering::SeqCst);
             async { Err(Error::invalid("x", 1, "nothing")) }
         })
@@ -275,6 +313,48 @@ mod tests {
             out
         });
         assert_eq!(got, (0..100).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_in_the_background_stream_is_an_error_of_the_walk_not_a_silent_end() {
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let stream = stream::iter(0..3u32).map(|i| if i == 2 { panic!("bad page {i}") } else { Ok(i) });
+        let mut prefetch = Prefetch::spawn(rt.handle(), stream, 1);
+        let got: Vec<Result<u32>> = rt.block_on(async {
+            let mut out = Vec::new();
+            while let Some(item) = prefetch.next().await {
+                out.push(item);
+            }
+            out
+        });
+        assert_eq!(got.len(), 3);
+        assert_eq!((got[0].as_ref().unwrap(), got[1].as_ref().unwrap()), (&0, &1));
+        match &got[2] {
+            Err(Error::Internal(m)) => assert_eq!(m, "a background fetch panicked: bad page 2"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn token_pages_ask_only_for_what_is_wanted_and_stop_there() {
+        let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = asked.clone();
+        let pages: Vec<usize> = token_pages(None, Some(25), move |token, at_most| {
+            log.lock().unwrap().push((token.clone(), at_most));
+            let n = at_most.unwrap().min(10) as usize;
+            let next = format!("t{}", token.map_or(1, |t| t[1..].parse::<u32>().unwrap() + 1));
+            async move { Ok(Page { items: vec![0u8; n], next_page_token: Some(next) }) }
+        })
+        .map(|r| r.unwrap().0.items.len())
+        .collect()
+        .await;
+        assert_eq!(pages, vec![10, 10, 5]);
+        let asked = asked.lock().unwrap().clone();
+        assert_eq!(
+            asked,
+            vec![(None, Some(25)), (Some("t1".to_string()), Some(15)), (Some("t2".to_string()), Some(5))],
+            "the last request asks for what is left and none follows"
+        );
     }
 
     #[test]

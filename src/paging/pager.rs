@@ -1,0 +1,433 @@
+//! The state machine of a resumable walk over pages of JSON items (the Data API and Metrics
+//! API lists): position, limit, background prefetch, resume and one consumer at a time.
+//!
+//! The position is exactly what was handed to the caller: the page holding the next item, how
+//! many of its items were handed out, and how many items in all. Every consumer (an iterator, a
+//! collect, an export) takes a lease; a newer consumer supersedes the older one, which can no
+//! longer move the position, so two consumers never hand out the same items.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use futures::stream::BoxStream;
+use serde_json::Value;
+
+use super::Prefetch;
+use crate::error::{Error, Result};
+
+/// Where a page starts: a page token (`None`: the first page) or a shard of a sharded walk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PageKey {
+    /// A token-paged walk's page, by the token it is fetched with.
+    Token(Option<String>),
+    /// The n-th shard of a sharded walk (in walk order).
+    Shard(usize),
+}
+
+/// One fetched page: its items, where it starts and where the next one starts (`None`: last).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fetched {
+    /// The page's items in walk order.
+    pub items: Vec<Value>,
+    /// Where this page starts.
+    pub at: PageKey,
+    /// Where the next page starts; `None` ends the walk.
+    pub next: Option<PageKey>,
+}
+
+/// What a [`Pager`] walks.
+pub trait PageSource: Send + Sync {
+    /// Where the walk starts.
+    fn first(&self) -> PageKey;
+    /// Pages from `from` in walk order. `want` counts the items needed from the start of the
+    /// `from` page (`None`: all): the source asks for no more and stops once it has them.
+    fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>>;
+    /// Names the walk (its path) in reprs.
+    fn describe(&self) -> String;
+}
+
+/// Where a pager stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Position {
+    /// The page holding the next item.
+    pub at: PageKey,
+    /// Items of that page already handed out.
+    pub offset: usize,
+    /// Items handed out so far.
+    pub items_read: u64,
+    /// The walk handed out its last item.
+    pub exhausted: bool,
+}
+
+impl Position {
+    /// The token of the page holding the next item (`None` at the first page, after the last
+    /// one, or in a sharded walk).
+    pub fn next_page_token(&self) -> Option<&str> {
+        match &self.at {
+            PageKey::Token(t) if !self.exhausted => t.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The position after `taken` more items of `page` were handed out, counted from `skip`.
+    ///
+    /// A page shorter than the items already read from it (a refetch answered short) carries
+    /// the rest of the offset into the next page: a page key counts items from where its page
+    /// starts, so nothing is handed out twice.
+    fn after(&self, page: &Fetched, skip: usize, taken: usize) -> Position {
+        let items_read = self.items_read + taken as u64;
+        let end = skip + taken;
+        if end >= page.items.len() {
+            match &page.next {
+                Some(next) => Position { at: next.clone(), offset: end - page.items.len(), items_read, exhausted: false },
+                None => Position { at: page.at.clone(), offset: end, items_read, exhausted: true },
+            }
+        } else {
+            Position { at: page.at.clone(), offset: end, items_read, exhausted: false }
+        }
+    }
+}
+
+/// A resumable walk over a [`PageSource`]. Cheap to clone; clones share the position.
+#[derive(Clone)]
+pub struct Pager {
+    source: Arc<dyn PageSource>,
+    limit: Option<u64>,
+    depth: usize,
+    position: Arc<Mutex<Position>>,
+    generation: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for Pager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pager").field("walk", &self.source.describe()).field("position", &self.position()).finish()
+    }
+}
+
+/// The right of one consumer to move a pager's position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lease(u64);
+
+impl Pager {
+    /// A walk of `source` handing out at most `limit` items, keeping `depth` pages fetched ahead.
+    pub fn new(source: Arc<dyn PageSource>, limit: Option<u64>, depth: usize) -> Self {
+        let position = Position { at: source.first(), offset: 0, items_read: 0, exhausted: false };
+        Pager {
+            source,
+            limit,
+            depth: depth.max(1),
+            position: Arc::new(Mutex::new(position)),
+            generation: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Where the walk stands.
+    pub fn position(&self) -> Position {
+        self.position.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The `limit` given at creation.
+    pub fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// What the walk is over (its path).
+    pub fn describe(&self) -> String {
+        self.source.describe()
+    }
+
+    /// Items the limit still allows (`None`: no limit).
+    pub fn remaining(&self) -> Option<u64> {
+        self.limit.map(|l| l.saturating_sub(self.position().items_read))
+    }
+
+    /// Completes an error of the walk with the position: a refused page token carries the
+    /// items handed out before it.
+    fn annotate(&self, err: Error) -> Error {
+        match err {
+            Error::PageToken { token, message, status, body, url, .. } => {
+                Error::PageToken { token, items_read: self.position().items_read, message, status, body, url }
+            }
+            other => other,
+        }
+    }
+
+    /// A new consumer's lease; earlier consumers are superseded.
+    fn lease(&self) -> Lease {
+        Lease(self.generation.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+
+    fn check(&self, lease: Lease) -> Result<()> {
+        if self.generation.load(Ordering::SeqCst) == lease.0 {
+            Ok(())
+        } else {
+            Err(Error::Superseded)
+        }
+    }
+
+    /// Moves the position to `to`, if `lease` is still the current one.
+    fn advance(&self, lease: Lease, to: Position) -> Result<()> {
+        let mut position = self.position.lock().unwrap_or_else(|p| p.into_inner());
+        if self.generation.load(Ordering::SeqCst) != lease.0 {
+            return Err(Error::Superseded);
+        }
+        *position = to;
+        Ok(())
+    }
+
+    /// Items this consumer may still hand out: the limit's rest, capped by `cap`.
+    fn room(&self, position: &Position, cap: Option<u64>) -> Option<u64> {
+        let limit = self.limit.map(|l| l.saturating_sub(position.items_read));
+        match (limit, cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The pages from `position` for at most `room` more items; `None` when nothing is left.
+    fn pages_from(&self, position: &Position, room: Option<u64>) -> Option<BoxStream<'static, Result<Fetched>>> {
+        if position.exhausted || room == Some(0) {
+            return None;
+        }
+        let want = room.map(|r| r.saturating_add(position.offset as u64));
+        Some(self.source.pages(position.at.clone(), want))
+    }
+
+    /// A consumer handing out items or pages one at a time (supersedes earlier consumers).
+    pub fn cursor(&self) -> PagerCursor {
+        PagerCursor {
+            pager: self.clone(),
+            lease: self.lease(),
+            feed: Feed::NotStarted,
+            page: None,
+            failed: false,
+        }
+    }
+
+    /// The rest of the walk (at most `cap` more items), page by page through `convert`, all or
+    /// nothing: the position moves once, at the end; after an error it is where the call began.
+    pub async fn collect<T>(&self, cap: Option<u64>, mut convert: impl FnMut(Vec<Value>) -> Result<T>) -> Result<Vec<T>> {
+        let lease = self.lease();
+        let start = self.position();
+        let mut out = Vec::new();
+        let room = self.room(&start, cap);
+        let Some(pages) = self.pages_from(&start, room) else { return Ok(out) };
+        let mut prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.depth);
+        let mut position = start.clone();
+        let done = |position: &Position| {
+            let cap = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
+            position.exhausted || self.room(position, cap) == Some(0)
+        };
+        while let Some(page) = prefetch.next().await {
+            let mut page = page.map_err(|e| self.annotate(e))?;
+            let skip = position.offset;
+            let cap_left = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
+            let taken = take_count(&page, skip, self.room(&position, cap_left));
+            let next = position.after(&page, skip, taken);
+            if taken > 0 {
+                out.push(convert(page.items.drain(skip..skip + taken).collect())?);
+            }
+            position = next;
+            if done(&position) {
+                break;
+            }
+        }
+        self.advance(lease, position)?;
+        Ok(out)
+    }
+
+    /// The rest of the walk page by page into `sink`; the position moves after each page the
+    /// sink took, so after an error it stands right after the last page the sink holds.
+    /// Returns the items handed to the sink.
+    pub async fn drain(&self, mut sink: impl FnMut(Vec<Value>) -> Result<()>) -> Result<u64> {
+        let mut cursor = self.cursor();
+        let mut written = 0;
+        while let Some(items) = cursor.next_page_with(&mut sink).await? {
+            written += items as u64;
+        }
+        Ok(written)
+    }
+}
+
+/// How many of `page`'s items after `skip` may be handed out under `room`.
+fn take_count(page: &Fetched, skip: usize, room: Option<u64>) -> usize {
+    let available = page.items.len().saturating_sub(skip);
+    room.map_or(available, |r| (available as u64).min(r) as usize)
+}
+
+enum Feed {
+    NotStarted,
+    Running(Prefetch<Fetched>),
+    Done,
+}
+
+/// A page being handed out item by item, and how far.
+struct Current {
+    page: Fetched,
+    next: usize,
+}
+
+/// One consumer of a [`Pager`]: hands out items ([`next_item`](Self::next_item)) or pages
+/// ([`next_page`](Self::next_page)), moving the pager's position with each.
+pub struct PagerCursor {
+    pager: Pager,
+    lease: Lease,
+    feed: Feed,
+    page: Option<Current>,
+    failed: bool,
+}
+
+impl PagerCursor {
+    /// The pager this cursor moves.
+    pub fn pager(&self) -> &Pager {
+        &self.pager
+    }
+
+    /// Stops fetching; later calls hand out nothing.
+    pub fn close(&mut self) {
+        if let Feed::Running(p) = &mut self.feed {
+            p.close();
+        }
+        self.feed = Feed::Done;
+        self.page = None;
+    }
+
+    /// An item already fetched, handed out without waiting: `None` when the next item needs a
+    /// fetch (or the walk is over; [`next_item`](Self::next_item) tells which).
+    pub fn ready_item(&mut self) -> Option<Result<Value>> {
+        if let Err(e) = self.pager.check(self.lease) {
+            return Some(Err(e));
+        }
+        let current = self.page.as_mut()?;
+        if current.next >= current.page.items.len() {
+            return None;
+        }
+        let position = self.pager.position();
+        if self.pager.room(&position, None) == Some(0) {
+            return None;
+        }
+        let to = position.after(&current.page, current.next, 1);
+        match self.pager.advance(self.lease, to) {
+            Ok(()) => {
+                // Items before `next` are behind the position: moved out, never needed again.
+                let item = std::mem::take(&mut current.page.items[current.next]);
+                current.next += 1;
+                Some(Ok(item))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// The next item, fetching when needed; `None` at the end of the walk or the limit.
+    pub async fn next_item(&mut self) -> Result<Option<Value>> {
+        loop {
+            if let Some(item) = self.ready_item() {
+                return item.map(Some);
+            }
+            if self.pager.remaining() == Some(0) {
+                self.close();
+                return Ok(None);
+            }
+            let Some(page) = self.fetch().await? else { return Ok(None) };
+            let position = self.pager.position();
+            if position.offset >= page.items.len() {
+                // An empty page (or one already read): the position moves past it.
+                self.pager.advance(self.lease, position.after(&page, position.offset, 0))?;
+                continue;
+            }
+            self.page = Some(Current { page, next: position.offset });
+        }
+    }
+
+    /// The rest of the next page (what the limit allows of it); `None` at the end.
+    pub async fn next_page(&mut self) -> Result<Option<Vec<Value>>> {
+        let mut out = None;
+        self.next_page_with(|items| {
+            out = Some(items);
+            Ok(())
+        })
+        .await?;
+        Ok(out)
+    }
+
+    /// Hands the rest of the next page to `take`; the position moves only when `take`
+    /// succeeds (after a failure the next call fetches that page again). Returns how many
+    /// items were handed, `None` at the end.
+    pub async fn next_page_with(&mut self, mut take: impl FnMut(Vec<Value>) -> Result<()>) -> Result<Option<usize>> {
+        loop {
+            self.pager.check(self.lease)?;
+            let position = self.pager.position();
+            let room = self.pager.room(&position, None);
+            if room == Some(0) {
+                self.close();
+                return Ok(None);
+            }
+            let mut current = match self.page.take() {
+                Some(current) if current.next < current.page.items.len() => current,
+                _ => match self.fetch().await? {
+                    Some(page) => Current { page, next: position.offset },
+                    None => return Ok(None),
+                },
+            };
+            let skip = current.next;
+            let taken = take_count(&current.page, skip, room);
+            let to = position.after(&current.page, skip, taken);
+            if taken == 0 {
+                // An empty page (the service may send one): move on to the next.
+                self.pager.advance(self.lease, to)?;
+                continue;
+            }
+            let items: Vec<Value> = current.page.items[skip..skip + taken].iter_mut().map(std::mem::take).collect();
+            if let Err(e) = take(items) {
+                // The items are gone with the failed call: the next call fetches the page again.
+                self.failed = true;
+                return Err(e);
+            }
+            self.pager.advance(self.lease, to)?;
+            current.next = skip + taken;
+            self.page = Some(current);
+            return Ok(Some(taken));
+        }
+    }
+
+    /// The next fetched page (starting the background walk on first use); `None` at the end.
+    async fn fetch(&mut self) -> Result<Option<Fetched>> {
+        if self.failed {
+            // After an error the walk restarts from the position (a retry of the failed page).
+            self.failed = false;
+            self.feed = Feed::NotStarted;
+        }
+        if let Feed::NotStarted = self.feed {
+            let position = self.pager.position();
+            let room = self.pager.room(&position, None);
+            self.feed = match self.pager.pages_from(&position, room) {
+                Some(pages) => Feed::Running(Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.pager.depth)),
+                None => Feed::Done,
+            };
+        }
+        let Feed::Running(prefetch) = &mut self.feed else { return Ok(None) };
+        match prefetch.next().await {
+            Some(Ok(page)) => Ok(Some(page)),
+            Some(Err(e)) => {
+                self.failed = true;
+                Err(self.pager.annotate(e))
+            }
+            None => {
+                self.feed = Feed::Done;
+                // A walk that ended without its last page saying so would lose rows: the
+                // sources end only after a page without a next key, or at the limit.
+                Ok(None)
+            }
+        }
+    }
+}
+
+impl Drop for PagerCursor {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+#[cfg(test)]
+#[path = "pager_tests.rs"]
+mod tests;
