@@ -8,10 +8,10 @@ use std::sync::Arc;
 use futures::Stream;
 use serde_json::Value;
 
-use super::params;
+use super::{params, shapes};
 use crate::error::{Error, Result};
 use crate::paging::{token_pages, Page};
-use crate::transport::{RateLimitInfo, Transport, TransportConfig};
+use crate::transport::{json_error, snippet, RateLimitInfo, Transport, TransportConfig};
 
 /// Default base URL of the hosted Data API.
 pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
@@ -101,20 +101,24 @@ impl DataClient {
         if self.is_closed() {
             return Err(Error::Closed);
         }
-        let reply = self.inner.transport.get(path, query).await?;
-        let value: Value = serde_json::from_slice(&reply.body).map_err(|e| Error::Decode {
-            message: format!("not JSON: {e}"),
-            url: reply.url.clone(),
-            body: snippet(&reply.body),
-        })?;
-        if !value.is_object() {
-            return Err(Error::Decode {
-                message: "expected a JSON object".into(),
-                url: reply.url,
-                body: snippet(&reply.body),
-            });
-        }
-        Ok((value, reply.url))
+        let decode = |reply: crate::transport::Reply| {
+            let value: Value = serde_json::from_slice(&reply.body)
+                .map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
+            if !value.is_object() {
+                return Err(Error::Decode {
+                    message: "expected a JSON object".into(),
+                    url: reply.url,
+                    body: snippet(&reply.body),
+                });
+            }
+            Ok((value, reply.url))
+        };
+        self.inner.transport.send(reqwest::Method::GET, path, query, None, decode).await
+    }
+
+    /// Hides the client's secrets in an error made from what the server sent.
+    fn redacted<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|e| self.inner.transport.redact_error(e))
     }
 
     /// `GET /v1/chains`: the supported chains (not paginated).
@@ -127,25 +131,31 @@ impl DataClient {
             query.push(("feature", f));
         }
         let (mut value, url) = self.get("/v1/chains", &query).await?;
-        take_list(&mut value, "chains", &url)
+        self.redacted(take_list(&mut value, "chains", &url))
+    }
+
+    async fn get_object(&self, path: &str, resource: &str, required: &[(&str, shapes::JsonType)]) -> Result<Value> {
+        let (value, url) = self.get(path, &[]).await?;
+        self.redacted(shapes::check_object(&value, resource, required, &url))?;
+        Ok(value)
     }
 
     /// `GET /v1/chains/{chainId}`.
     pub async fn chain(&self, chain_id: &str) -> Result<Value> {
         let chain_id = params::segment("chain_id", chain_id)?;
-        Ok(self.get(&format!("/v1/chains/{chain_id}"), &[]).await?.0)
+        self.get_object(&format!("/v1/chains/{chain_id}"), "chain", shapes::CHAIN).await
     }
 
     /// `GET /v1/chains/{chainId}/blocks/{blockId}`: `block_id` is a number or a hash.
     pub async fn block(&self, chain_id: &str, block_id: &str) -> Result<Value> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
-        Ok(self.get(&format!("/v1/chains/{chain_id}/blocks/{block_id}"), &[]).await?.0)
+        self.get_object(&format!("/v1/chains/{chain_id}/blocks/{block_id}"), "block", shapes::BLOCK).await
     }
 
     /// `GET /v1/health-check`.
     pub async fn health(&self) -> Result<Value> {
-        Ok(self.get("/v1/health-check", &[]).await?.0)
+        self.get_object("/v1/health-check", "health", shapes::HEALTH).await
     }
 
     /// `GET /v1/chains/{chainId}/blocks`, newest first.
@@ -262,6 +272,10 @@ impl DataClient {
     /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
     /// becomes [`Error::PageToken`] (expired or unknown token).
     pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
+        self.redacted(self.page_unredacted(paged, token).await)
+    }
+
+    async fn page_unredacted(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
         let mut query = paged.query.clone();
         if let Some(t) = token {
             query.push(("pageToken", t.to_string()));
@@ -325,7 +339,10 @@ pub fn api_message(body: &str) -> Option<String> {
 
 fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
     match value.get_mut(field).map(Value::take) {
-        Some(Value::Array(items)) => Ok(items),
+        Some(Value::Array(items)) => {
+            shapes::check_items(&items, field, url)?;
+            Ok(items)
+        }
         Some(Value::Null) | None => Err(Error::Decode {
             message: format!("the answer has no {field:?} list"),
             url: url.to_string(),
@@ -337,11 +354,6 @@ fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
             body: snippet(other.to_string().as_bytes()),
         }),
     }
-}
-
-fn snippet(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    text.chars().take(500).collect()
 }
 
 #[cfg(test)]

@@ -3,5 +3,6 @@
 
 pub mod client;
 pub mod params;
+pub mod shapes;
 
 pub use client::{DataClient, DataClientOptions, PageStream, Paged, DEFAULT_DATA_URL};
