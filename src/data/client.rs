@@ -425,8 +425,8 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(client.blocks("43114", 101), Err(Error::InvalidArgument { .. })));
-        assert!(matches!(client.collectibles("1", "0xabc", None, 501), Err(Error::InvalidArgument { .. })));
-        assert!(client.collectibles("1", "0xabc", None, 500).is_ok());
+        assert!(matches!(client.collectibles("1", "0x000000000000000000000000000000000000dead", None, 501), Err(Error::InvalidArgument { .. })));
+        assert!(client.collectibles("1", "0x000000000000000000000000000000000000dead", None, 500).is_ok());
         assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, 10), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.vertices("mainnet", "P", 10), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.chains(Some("moon"), None).await, Err(Error::InvalidArgument { .. })));

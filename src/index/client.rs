@@ -99,6 +99,15 @@ pub struct ChainClient {
 
 /// Checks that `id` is a CB58 container id before it is sent.
 pub fn validate_id(id: &str) -> Result<()> {
+    // A 32-byte id and its checksum take at most 50 characters: longer input is refused before
+    // base58 decoding, whose time grows with the square of the length.
+    if id.len() > 60 {
+        return Err(Error::invalid(
+            "id",
+            format!("{:?}", id.chars().take(64).collect::<String>() + "…"),
+            format!("a CB58 container id (32 bytes and a checksum, at most 50 characters); this one has {} bytes", id.len()),
+        ));
+    }
     cb58::decode_id(id).map(|_| ()).map_err(|e| {
         Error::invalid(
             "id",
