@@ -73,7 +73,7 @@ impl DataClient {
                 config.secret_headers.push(name.to_string());
             }
         }
-        let transport = Transport::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)?;
+        let transport = Transport::new(&service_root(base_url.unwrap_or(DEFAULT_DATA_URL)), config)?;
         Ok(DataClient { inner: Arc::new(Inner { transport, closed: AtomicBool::new(false) }) })
     }
 
@@ -321,6 +321,19 @@ impl DataClient {
     }
 }
 
+/// The service root of a base URL: a trailing `/`, and a trailing API version (`/v1`, `/v2`) that
+/// every request path already starts with, are dropped, so `https://host/v1/` does not give
+/// `https://host/v1/v1/...`.
+pub fn service_root(base_url: &str) -> String {
+    let mut root = base_url.trim().trim_end_matches('/');
+    for version in ["/v1", "/v2"] {
+        if let Some(stripped) = root.strip_suffix(version) {
+            root = stripped.trim_end_matches('/');
+        }
+    }
+    root.to_string()
+}
+
 /// The `message` of an error body `{"message": "..." | ["...", ...], "error", "statusCode"}`,
 /// a list joined with `; `; `None` when the body is not such an object.
 pub fn api_message(body: &str) -> Option<String> {
@@ -376,6 +389,15 @@ mod tests {
     fn fast() -> DataClientOptions {
         let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
         DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
+    }
+
+    #[test]
+    fn base_urls_ending_in_an_api_version_are_the_service_root() {
+        for url in ["https://h", "https://h/", "https://h/v1", "https://h/v1/", "https://h/v2", " https://h/v2// "] {
+            assert_eq!(service_root(url), "https://h", "{url}");
+        }
+        assert_eq!(service_root("http://127.0.0.1:9/prefix/v1"), "http://127.0.0.1:9/prefix");
+        assert_eq!(service_root("https://h/v10"), "https://h/v10");
     }
 
     #[test]
