@@ -85,19 +85,25 @@ mod tests {
     #[test]
     fn hops_stay_in_the_origin_end_loops_and_count() {
         let o = u("http://h:1/v1/a");
-        let hop = next_hop(307, &Method::POST, &o, &o, "/v1/b", &[o.clone()], false).unwrap();
-        assert_eq!((hop.url.as_str(), hop.method.clone(), hop.keep_body, hop.cross_origin), ("http://h:1/v1/b", Method::POST, true, false));
-        let hop = next_hop(302, &Method::POST, &o, &o, "b", &[o.clone()], false).unwrap();
+        let hop = next_hop(307, &Method::POST, &o, &o, "/v1/b", std::slice::from_ref(&o), false).unwrap();
+        assert_eq!(
+            (hop.url.as_str(), hop.method.clone(), hop.keep_body, hop.cross_origin),
+            ("http://h:1/v1/b", Method::POST, true, false)
+        );
+        let hop = next_hop(302, &Method::POST, &o, &o, "b", std::slice::from_ref(&o), false).unwrap();
         assert_eq!((hop.url.as_str(), hop.method, hop.keep_body), ("http://h:1/v1/b", Method::GET, false));
-        let err = next_hop(301, &Method::GET, &o, &o, "http://evil:2/x", &[o.clone()], false).unwrap_err();
+        let err = next_hop(301, &Method::GET, &o, &o, "http://evil:2/x", std::slice::from_ref(&o), false).unwrap_err();
         assert_eq!(err, (RedirectKind::CrossOrigin, "http://evil:2/x".to_string()));
-        let hop = next_hop(301, &Method::GET, &o, &o, "http://evil:2/x", &[o.clone()], true).unwrap();
+        let hop = next_hop(301, &Method::GET, &o, &o, "http://evil:2/x", std::slice::from_ref(&o), true).unwrap();
         assert!(hop.cross_origin);
-        let err = next_hop(302, &Method::GET, &o, &o, "/v1/a", &[o.clone()], false).unwrap_err();
+        let err = next_hop(302, &Method::GET, &o, &o, "/v1/a", std::slice::from_ref(&o), false).unwrap_err();
         assert_eq!(err.0, RedirectKind::Loop);
         let visited: Vec<Url> = (0..=MAX_REDIRECTS).map(|i| u(&format!("http://h:1/{i}"))).collect();
         assert_eq!(next_hop(302, &Method::GET, &o, &o, "/next", &visited, false).unwrap_err().0, RedirectKind::TooMany);
-        assert_eq!(next_hop(302, &Method::GET, &o, &o, "ftp://h/x", &[], false).unwrap_err().0, RedirectKind::BadLocation);
+        assert_eq!(
+            next_hop(302, &Method::GET, &o, &o, "ftp://h/x", &[], false).unwrap_err().0,
+            RedirectKind::BadLocation
+        );
         assert!(is_redirect(308) && !is_redirect(304) && !is_redirect(300));
     }
 }
