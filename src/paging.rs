@@ -119,8 +119,17 @@ impl<T: Send + 'static> Prefetch<T> {
     {
         let (tx, rx) = mpsc::channel(depth.max(1));
         let task = runtime.spawn(async move {
+            use futures::FutureExt;
             let mut stream = std::pin::pin!(stream);
-            while let Some(item) = stream.next().await {
+            // A panic while fetching becomes the walk's last item, a typed error: the walk never
+            // ends silently as if it had reached its end.
+            while let Some(item) = match std::panic::AssertUnwindSafe(stream.next()).catch_unwind().await {
+                Ok(next) => next,
+                Err(panic) => Some(Err(crate::error::Error::Internal(format!(
+                    "the walk's background task panicked: {}",
+                    panic_text(&*panic)
+                )))),
+            } {
                 let failed = item.is_err();
                 if tx.send(item).await.is_err() || failed {
                     break;
@@ -150,6 +159,14 @@ impl<T: Send + 'static> Prefetch<T> {
     }
 }
 
+fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".into())
+}
+
 impl<T> Drop for Prefetch<T> {
     fn drop(&mut self) {
         if let Some(task) = self.task.take() {
@@ -165,6 +182,22 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     use std::time::Duration;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_the_background_walk_is_a_typed_error_not_an_end() {
+        let items = futures::stream::iter(0..5u32).map(|i| {
+            assert!(i < 2, "scripted failure at {i}");
+            Ok::<u32, Error>(i)
+        });
+        let mut prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), items, 2);
+        assert_eq!(prefetch.next().await.unwrap().unwrap(), 0);
+        assert_eq!(prefetch.next().await.unwrap().unwrap(), 1);
+        match prefetch.next().await {
+            Some(Err(Error::Internal(message))) => assert!(message.contains("scripted failure at 2"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(prefetch.next().await.is_none());
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn ordered_chunks_keep_plan_order_when_later_chunks_finish_first() {
