@@ -27,6 +27,30 @@ impl std::fmt::Display for TransportKind {
     }
 }
 
+/// Why a redirect was not followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// It pointed to another origin (scheme, host or port) and following such redirects is off.
+    CrossOrigin,
+    /// More hops than allowed ([`crate::transport::MAX_REDIRECTS`]).
+    TooMany,
+    /// It pointed back to a URL already visited by this request.
+    Loop,
+    /// Its `Location` was not a usable http(s) URL.
+    BadLocation,
+}
+
+impl std::fmt::Display for RedirectKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RedirectKind::CrossOrigin => "cross-origin",
+            RedirectKind::TooMany => "too-many",
+            RedirectKind::Loop => "loop",
+            RedirectKind::BadLocation => "bad-location",
+        })
+    }
+}
+
 /// What a JSON-RPC error from the index API means, told apart by its exact message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RpcErrorKind {
@@ -108,7 +132,8 @@ pub enum Error {
     Http {
         /// HTTP status code.
         status: u16,
-        /// Response body as text (whole, never cut).
+        /// Response body as text, secrets redacted; at most 64 KiB, a longer one ends with
+        /// `…[cut: N bytes total]`.
         body: String,
         /// HTTP method.
         method: String,
@@ -117,8 +142,37 @@ pub enum Error {
         /// Seconds the server asked us to wait (`Retry-After`), if it said.
         retry_after: Option<Duration>,
     },
-    /// The index path answered 404: the node runs without `--index-enabled`.
-    #[error("index API not enabled on this node ({url} answered HTTP 404): start the node with --index-enabled=true")]
+    /// A redirect that was not followed: to another origin (unless allowed), a loop, too many
+    /// hops or an unusable `Location`.
+    #[error("{}", redirect_message(*kind, *status, method, from, to, *hops))]
+    Redirect {
+        /// Why it was not followed.
+        kind: RedirectKind,
+        /// The redirect's HTTP status (301, 302, 303, 307, 308).
+        status: u16,
+        /// HTTP method of the request that was redirected.
+        method: String,
+        /// The URL that answered with the redirect, secrets redacted.
+        from: String,
+        /// Where it pointed (its `Location`, resolved), secrets redacted.
+        to: String,
+        /// Redirects followed before this one.
+        hops: u32,
+    },
+    /// A response body passed `max_response_bytes` (counted after decompression); reading stopped
+    /// there.
+    #[error("the answer to {method} {url} is larger than max_response_bytes={limit}; reading stopped there (raise max_response_bytes if such answers are expected)")]
+    BodyTooLarge {
+        /// The limit in bytes.
+        limit: u64,
+        /// HTTP method.
+        method: String,
+        /// Request URL, secrets redacted.
+        url: String,
+    },
+    /// The index path answered 404: the node runs without `--index-enabled` (or the URL given
+    /// is not the node's root, e.g. its EVM RPC `/ext/bc/C/rpc`).
+    #[error("{}", index_disabled_message(url))]
     IndexDisabled {
         /// Request URL.
         url: String,
@@ -211,6 +265,37 @@ pub enum Error {
         /// The start of the body, for diagnosis.
         body: String,
     },
+}
+
+fn index_disabled_message(url: &str) -> String {
+    if let Some(at) = url.find("/ext/bc/") {
+        let root = &url[..at];
+        let tail = url.rsplit("/ext/index/").next().unwrap_or("C/block");
+        return format!(
+            "{url} answered HTTP 404: the node URL given ends in an EVM RPC path (/ext/bc/.../rpc), not the node's root; \
+             the index API is at /ext/index/{tail}: pass the node's root URL, {root}"
+        );
+    }
+    format!("index API not enabled on this node ({url} answered HTTP 404): start the node with --index-enabled=true")
+}
+
+fn redirect_message(kind: RedirectKind, status: u16, method: &str, from: &str, to: &str, hops: u32) -> String {
+    match kind {
+        RedirectKind::CrossOrigin => format!(
+            "HTTP {status} on {method} {from} redirects to another origin, {to}: not followed, so no API key or credential \
+             goes there (use that URL as the base URL, or pass follow_cross_origin_redirects=True to follow it without \
+             secrets)"
+        ),
+        RedirectKind::TooMany => {
+            format!("HTTP {status} on {method} {from} redirects to {to} after {hops} redirects already: too many, stopped")
+        }
+        RedirectKind::Loop => {
+            format!("HTTP {status} on {method} {from} redirects to {to}, already visited: a redirect loop, stopped")
+        }
+        RedirectKind::BadLocation => {
+            format!("HTTP {status} on {method} {from} redirects to {to:?}, which is not an http(s) URL: stopped")
+        }
+    }
 }
 
 impl Error {

@@ -199,3 +199,25 @@ async fn a_tip_at_the_top_of_u64_is_a_clear_error_not_an_empty_walk() {
     let err = results.into_iter().next().unwrap().unwrap_err();
     assert!(err.to_string().contains("tip at index 2**64 - 1"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn batches_over_max_response_bytes_are_asked_for_in_halves() {
+    let (url, node) = serve(script(3000)).await;
+    // one container takes about 270 bytes of JSON: 1024 of them pass 30 kB, 64 do not
+    let mut options = IndexClientOptions::default();
+    options.transport.max_response_bytes = 30_000;
+    let chain = IndexClient::new(&url, options).unwrap().chain(IndexPath::XTx);
+    let mut got = Vec::new();
+    let mut stream = std::pin::pin!(walk_with(chain.clone(), spec(0, Some(3000), 2), None, fast_lag()));
+    while let Some(item) = stream.next().await {
+        got.extend(item.unwrap().iter().map(|c: &Container| c.index));
+    }
+    assert_eq!(got, (0..3000).collect::<Vec<_>>());
+    assert!(node.range_calls.load(Ordering::SeqCst) > 3 * 5, "{}", node.range_calls.load(Ordering::SeqCst));
+    // a single container over the limit is an error, not an endless split
+    let mut options = IndexClientOptions::default();
+    options.transport.max_response_bytes = 100;
+    let chain = IndexClient::new(&url, options).unwrap().chain(IndexPath::XTx);
+    let mut stream = std::pin::pin!(walk_with(chain, spec(0, Some(10), 1), None, fast_lag()));
+    assert!(matches!(stream.next().await, Some(Err(Error::BodyTooLarge { limit: 100, .. }))));
+}

@@ -303,10 +303,10 @@ def test_chains_are_token_paged_and_filtered(m: ad.MetricsClient, service: Servi
 
 
 def test_icm_summary_single_and_grouped(m: ad.MetricsClient, service: Service) -> None:
-    single = m.icm_summary("srcX", "dstY")
+    single = m.icm_summary("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm")
     assert single == {"lastHour": 1, "lastDay": 2, "lastWeek": 3, "lastMonth": 4, "last90Days": 5, "lastYear": 6,
-                      "allTime": 7, "srcBlockchainId": "srcX", "destBlockchainId": "dstY"}
-    assert service.requests[-1][1] == {"srcBlockchainId": "srcX", "destBlockchainId": "dstY"}
+                      "allTime": 7, "srcBlockchainId": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "destBlockchainId": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"}
+    assert service.requests[-1][1] == {"srcBlockchainId": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "destBlockchainId": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"}
     grouped = m.icm_summary(network="mainnet", group_by=["srcBlockchainId", "destBlockchainId"])
     assert service.requests[-1][1] == {"groupBy": "srcBlockchainId,destBlockchainId", "network": "mainnet"}
     assert isinstance(grouped, pl.DataFrame) and grouped.height == 2
@@ -346,7 +346,7 @@ def test_async_client(service: Service) -> None:
             assert df["timestamp"].to_list() == [i["timestamp"] for i in items]
             assert len([c async for c in client.chains()]) == 5
             assert isinstance(await client.icm_summary(group_by="srcBlockchainId"), pl.DataFrame)
-            assert (await client.icm_summary("a"))["srcBlockchainId"] == "a"
+            assert (await client.icm_summary("43114"))["srcBlockchainId"] == "43114"
             with pytest.raises(ad.InvalidParameterError):
                 client.metric("43114", "avgTps", interval="hour")
     asyncio.run(main())

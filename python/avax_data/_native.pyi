@@ -53,6 +53,10 @@ class IndexClient:
         concurrency: int = 4,
         verify_ids: bool = True,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def url(self) -> str:
@@ -196,6 +200,10 @@ class AsyncIndexClient:
         concurrency: int = 4,
         verify_ids: bool = True,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def url(self) -> str:
@@ -383,6 +391,10 @@ class DataClient:
         max_backoff: float = 10.0,
         retry_budget: float = 60.0,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def base_url(self) -> str:
@@ -477,6 +489,10 @@ class AsyncDataClient:
         max_backoff: float = 10.0,
         retry_budget: float = 60.0,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...
@@ -565,6 +581,10 @@ class MetricsClient:
         max_backoff: float = 10.0,
         retry_budget: float = 60.0,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...
@@ -638,6 +658,10 @@ class AsyncMetricsClient:
         max_backoff: float = 10.0,
         retry_budget: float = 60.0,
         headers: Mapping[str, str] | None = None,
+        max_response_bytes: int = 268_435_456,
+        ca_bundle: str | os.PathLike[str] | None = None,
+        danger_accept_invalid_certs: bool = False,
+        follow_cross_origin_redirects: bool = False,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...

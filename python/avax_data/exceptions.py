@@ -6,7 +6,9 @@ what went wrong so that callers can act on it:
 - :class:`InvalidParameterError` (also a :class:`ValueError`): bad input, refused before any
   request is sent;
 - :class:`TransportError` (:class:`ConnectError`, :class:`RequestTimeoutError`): no HTTP answer;
-- :class:`HTTPStatusError` and one subclass per status family: the server said no;
+- :class:`HTTPStatusError` and one subclass per status family: the server said no
+  (:class:`RedirectError`: a redirect not followed);
+- :class:`ResponseTooLargeError`: an answer larger than ``max_response_bytes``;
 - :class:`RPCError` and one subclass per node error message: a JSON-RPC error object;
 - :class:`IntegrityError`: a checksum or id did not match the data;
 - :class:`DecodeError`: a success answer that could not be read.
@@ -34,6 +36,8 @@ __all__ = [
     "NotFoundError",
     "RateLimitError",
     "ServerError",
+    "RedirectError",
+    "ResponseTooLargeError",
     "IndexNotEnabledError",
     "RPCError",
     "ContainerNotFoundError",
@@ -195,6 +199,43 @@ class RateLimitError(HTTPStatusError):
 
 class ServerError(HTTPStatusError):
     """HTTP 5xx: the server failed."""
+
+
+class RedirectError(HTTPStatusError):
+    """A redirect that was not followed (status 301, 302, 303, 307 or 308).
+
+    Redirects are followed within the origin of the request (scheme, host, port), at most 5 in a
+    row. One to another origin is refused so that no API key or credential goes there, unless the
+    client was made with ``follow_cross_origin_redirects=True`` (then it is followed without
+    them). Loops and long chains end here too.
+
+    Attributes:
+        location: where the redirect pointed (resolved, secrets redacted).
+        reason: ``"cross-origin"``, ``"loop"``, ``"too-many"`` or ``"bad-location"``.
+        hops: redirects followed before this one.
+    """
+
+    _attributes = ("location", "reason", "hops")
+
+    location: str | None
+    reason: str | None
+    hops: int | None
+
+
+class ResponseTooLargeError(AvaxDataError):
+    """A response body passed the client's ``max_response_bytes`` (counted after gzip
+    decompression); reading stopped there.
+
+    Attributes:
+        limit: the limit in bytes.
+        method: the HTTP method.
+        url: the request URL, secrets redacted.
+    """
+
+    _attributes = ("limit", "method", "url")
+
+    limit: int | None
+    method: str | None
 
 
 class RPCError(AvaxDataError):

@@ -262,6 +262,9 @@ pub fn data_type(kind: Kind) -> DataType {
 /// Items of one resource as a record batch. Fails (naming the field and value) on a value that
 /// cannot be stored without loss, e.g. a decimal with more than 38 digits.
 pub fn to_batch(resource: Resource, items: &[Value]) -> Result<RecordBatch, String> {
+    if let Some((k, item)) = items.iter().enumerate().find(|(_, v)| !v.is_object()) {
+        return Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(item.to_string().as_bytes())));
+    }
     let values: Vec<Option<&Value>> = items.iter().map(Some).collect();
     let columns = resource
         .columns()
@@ -319,13 +322,15 @@ fn parse_f64(v: &Value) -> Option<f64> {
     }
 }
 
-/// Nanoseconds since the epoch of a Unix-seconds (`ms = false`) or milliseconds value.
+/// Nanoseconds since the epoch of a Unix-seconds (`ms = false`) or milliseconds value; `None`
+/// when it is not a number or falls outside what nanoseconds in an `i64` hold (1677-09-21 to
+/// 2262-04-11), instead of saturating to those dates.
 pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
     let unit: i64 = if ms { 1_000_000 } else { 1_000_000_000 };
     match v {
         Value::Number(n) => match n.as_i64() {
             Some(i) => i.checked_mul(unit),
-            None => n.as_f64().filter(|f| f.is_finite()).map(|f| (f * unit as f64) as i64),
+            None => n.as_f64().map(|f| f * unit as f64).filter(|ns| ns.is_finite() && ns.abs() < 9.2e18).map(|ns| ns as i64),
         },
         Value::String(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
         _ => None,
@@ -387,11 +392,14 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
         TsSec | TsMs => {
             let mut b = TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC");
             for v in values {
-                b.append_option(v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, "a Unix time"))).transpose()?);
+                b.append_option(v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, "a Unix time between 1677-09-21 and 2262-04-11"))).transpose()?);
             }
             Arc::new(b.finish())
         }
         Struct(cols) => {
+            if let Some(v) = values.iter().flatten().find(|v| !v.is_object()) {
+                return Err(bad(name, v, "an object"));
+            }
             let columns = cols.iter().map(|c| build(c.0, c.1, &child(values, c.0))).collect::<Result<Vec<_>, _>>()?;
             let nulls = NullBuffer::from(values.iter().map(|v| v.is_some_and(Value::is_object)).collect::<Vec<_>>());
             Arc::new(StructArray::try_new(fields(cols), columns, Some(nulls)).map_err(|e| e.to_string())?)
@@ -430,6 +438,24 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
             )
         }
     })
+}
+
+#[cfg(test)]
+mod strict_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn out_of_range_timestamps_and_non_objects_are_refused_with_field_and_value() {
+        for huge in [json!(1e20), json!(-1e20), json!(9_300_000_000_i64), json!("99999999999999")] {
+            let err = to_batch(Resource::Block, &[json!({"blockTimestamp": huge})]).unwrap_err();
+            assert!(err.starts_with(&format!("field \"blockTimestamp\": {huge} is not a Unix time")), "{err}");
+        }
+        assert!(to_batch(Resource::Block, &[json!({"blockTimestamp": 1.7e9})]).is_ok());
+        let err = to_batch(Resource::Block, &[json!({"chainId": "1"}), json!(1)]).unwrap_err();
+        assert_eq!(err, "item 1: 1 is not a JSON object");
+        assert!(to_batch(Resource::Block, &[json!(null)]).unwrap_err().contains("null is not a JSON object"));
+    }
 }
 
 #[cfg(test)]

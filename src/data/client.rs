@@ -10,10 +10,10 @@ use std::future::Future;
 use futures::Stream;
 use serde_json::Value;
 
-use super::params;
+use super::{params, shapes};
 use crate::error::{Error, Result};
 use crate::paging::{token_pages, Page};
-use crate::transport::{RateLimitInfo, Transport, TransportConfig};
+use crate::transport::{json_error, snippet, RateLimitInfo, Transport, TransportConfig};
 
 /// Default base URL of the hosted Data API.
 pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
@@ -75,7 +75,7 @@ impl DataClient {
                 config.secret_headers.push(name.to_string());
             }
         }
-        let transport = Transport::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)?;
+        let transport = Transport::new(&service_root(base_url.unwrap_or(DEFAULT_DATA_URL)), config)?;
         Ok(DataClient { inner: Arc::new(Inner { transport, closed: AtomicBool::new(false) }) })
     }
 
@@ -103,20 +103,24 @@ impl DataClient {
         if self.is_closed() {
             return Err(Error::Closed);
         }
-        let reply = self.inner.transport.get(path, query).await?;
-        let value: Value = serde_json::from_slice(&reply.body).map_err(|e| Error::Decode {
-            message: format!("not JSON: {e}"),
-            url: reply.url.clone(),
-            body: snippet(&reply.body),
-        })?;
-        if !value.is_object() {
-            return Err(Error::Decode {
-                message: "expected a JSON object".into(),
-                url: reply.url,
-                body: snippet(&reply.body),
-            });
-        }
-        Ok((value, reply.url))
+        let decode = |reply: crate::transport::Reply| {
+            let value: Value = serde_json::from_slice(&reply.body)
+                .map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
+            if !value.is_object() {
+                return Err(Error::Decode {
+                    message: "expected a JSON object".into(),
+                    url: reply.url,
+                    body: snippet(&reply.body),
+                });
+            }
+            Ok((value, reply.url))
+        };
+        self.inner.transport.send(reqwest::Method::GET, path, query, None, decode).await
+    }
+
+    /// Hides the client's secrets in an error made from what the server sent.
+    fn redacted<T>(&self, result: Result<T>) -> Result<T> {
+        result.map_err(|e| self.inner.transport.redact_error(e))
     }
 
     /// `GET /v1/chains`: the supported chains (not paginated). Checks the filters at once,
@@ -136,15 +140,21 @@ impl DataClient {
         let client = self.clone();
         Ok(async move {
             let (mut value, url) = client.get("/v1/chains", &query).await?;
-            take_list(&mut value, "chains", &url)
+            client.redacted(take_list(&mut value, "chains", &url))
         })
+    }
+
+    async fn get_object(&self, path: &str, resource: &str, required: &[(&str, shapes::JsonType)]) -> Result<Value> {
+        let (value, url) = self.get(path, &[]).await?;
+        self.redacted(shapes::check_object(&value, resource, required, &url))?;
+        Ok(value)
     }
 
     /// `GET /v1/chains/{chainId}` (the id checked at once).
     pub fn chain(&self, chain_id: &str) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
         let path = format!("/v1/chains/{}", params::segment("chain_id", chain_id)?);
         let client = self.clone();
-        Ok(async move { Ok(client.get(&path, &[]).await?.0) })
+        Ok(async move { client.get_object(&path, "chain", shapes::CHAIN).await })
     }
 
     /// `GET /v1/chains/{chainId}/blocks/{blockId}`: `block_id` is a number or a hash (both
@@ -154,12 +164,12 @@ impl DataClient {
         let block_id = params::segment("block_id", block_id)?;
         let path = format!("/v1/chains/{chain_id}/blocks/{block_id}");
         let client = self.clone();
-        Ok(async move { Ok(client.get(&path, &[]).await?.0) })
+        Ok(async move { client.get_object(&path, "block", shapes::BLOCK).await })
     }
 
     /// `GET /v1/health-check`.
     pub async fn health(&self) -> Result<Value> {
-        Ok(self.get("/v1/health-check", &[]).await?.0)
+        self.get_object("/v1/health-check", "health", shapes::HEALTH).await
     }
 
     /// `GET /v1/chains/{chainId}/blocks`, newest first.
@@ -276,11 +286,15 @@ impl DataClient {
     /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
     /// becomes [`Error::PageToken`] (expired or unknown token).
     pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
-        self.page_at_most(paged, token, None).await
+        self.redacted(self.page_unredacted(paged, token, None).await)
     }
 
     /// Like [`page`](Self::page), asking for at most `at_most` items (a smaller `pageSize`).
     pub async fn page_at_most(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
+        self.redacted(self.page_unredacted(paged, token, at_most).await)
+    }
+
+    async fn page_unredacted(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
         let mut query = paged.query.clone();
         if let Some(at_most) = at_most.filter(|n| *n > 0) {
             for (_, value) in query.iter_mut().filter(|(name, _)| *name == "pageSize") {
@@ -343,6 +357,19 @@ impl DataClient {
     }
 }
 
+/// The service root of a base URL: a trailing `/`, and a trailing API version (`/v1`, `/v2`) that
+/// every request path already starts with, are dropped, so `https://host/v1/` does not give
+/// `https://host/v1/v1/...`.
+pub fn service_root(base_url: &str) -> String {
+    let mut root = base_url.trim().trim_end_matches('/');
+    for version in ["/v1", "/v2"] {
+        if let Some(stripped) = root.strip_suffix(version) {
+            root = stripped.trim_end_matches('/');
+        }
+    }
+    root.to_string()
+}
+
 /// The `message` of an error body `{"message": "..." | ["...", ...], "error", "statusCode"}`,
 /// a list joined with `; `; `None` when the body is not such an object.
 pub fn api_message(body: &str) -> Option<String> {
@@ -361,7 +388,10 @@ pub fn api_message(body: &str) -> Option<String> {
 
 fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
     match value.get_mut(field).map(Value::take) {
-        Some(Value::Array(items)) => Ok(items),
+        Some(Value::Array(items)) => {
+            shapes::check_items(&items, field, url)?;
+            Ok(items)
+        }
         Some(Value::Null) | None => Err(Error::Decode {
             message: format!("the answer has no {field:?} list"),
             url: url.to_string(),
@@ -373,11 +403,6 @@ fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
             body: snippet(other.to_string().as_bytes()),
         }),
     }
-}
-
-fn snippet(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    text.chars().take(500).collect()
 }
 
 #[cfg(test)]
@@ -400,6 +425,15 @@ mod tests {
     fn fast() -> DataClientOptions {
         let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
         DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
+    }
+
+    #[test]
+    fn base_urls_ending_in_an_api_version_are_the_service_root() {
+        for url in ["https://h", "https://h/", "https://h/v1", "https://h/v1/", "https://h/v2", " https://h/v2// "] {
+            assert_eq!(service_root(url), "https://h", "{url}");
+        }
+        assert_eq!(service_root("http://127.0.0.1:9/prefix/v1"), "http://127.0.0.1:9/prefix");
+        assert_eq!(service_root("https://h/v10"), "https://h/v10");
     }
 
     #[test]
@@ -449,8 +483,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(client.blocks("43114", Some(101)), Err(Error::InvalidArgument { .. })));
-        assert!(matches!(client.collectibles("1", "0xabc", None, Some(501)), Err(Error::InvalidArgument { .. })));
-        assert!(client.collectibles("1", "0xabc", None, Some(500)).is_ok());
+        let owner = "0x000000000000000000000000000000000000dead";
+        assert!(matches!(client.collectibles("1", owner, None, Some(501)), Err(Error::InvalidArgument { .. })));
+        assert!(client.collectibles("1", owner, None, Some(500)).is_ok());
         assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, Some(10)), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.vertices("mainnet", "P", Some(10)), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.chains(Some("moon"), None).map(|_| ()), Err(Error::InvalidArgument { .. })));

@@ -4,6 +4,7 @@
 pub mod client;
 pub mod pager;
 pub mod params;
+pub mod shapes;
 
 pub use client::{DataClient, DataClientOptions, PageStream, Paged, DEFAULT_DATA_URL};
 pub use pager::{ResourcePager, TokenSource, PREFETCH_PAGES};

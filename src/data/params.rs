@@ -61,13 +61,58 @@ pub fn x_chain_id(value: &str) -> Result<String> {
     one_of("blockchain_id", value, &[X_CHAIN_MAINNET, X_CHAIN_FUJI, "x-chain"])
 }
 
-/// A non-empty path segment (chain id, address, block id) without `/`, `?` or `#`.
+/// Longest CB58 id accepted (32 bytes and a checksum take at most 50 characters).
+pub const MAX_CB58_LEN: usize = 60;
+/// Longest decimal id accepted (2^64 has 20 digits).
+pub const MAX_DECIMAL_LEN: usize = 20;
+/// Longest free-form id accepted (parameters without a grammar of their own).
+pub const MAX_TOKEN_LEN: usize = 128;
+
+const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+fn decimal(v: &str) -> bool {
+    (1..=MAX_DECIMAL_LEN).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn hex_of(v: &str, digits: usize) -> bool {
+    v.len() == digits + 2 && v.starts_with("0x") | v.starts_with("0X") && v.bytes().skip(2).all(|b| b.is_ascii_hexdigit())
+}
+
+fn cb58_text(v: &str) -> bool {
+    (40..=MAX_CB58_LEN).contains(&v.len()) && v.bytes().all(|b| BASE58.contains(&b))
+}
+
+fn token(v: &str) -> bool {
+    (1..=MAX_TOKEN_LEN).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// A user value that becomes a URL path segment or an id filter, checked by the grammar its
+/// parameter names (in time linear in its length, stopping at the first bad byte) and
+/// percent-encoded: `chain_id` is an EVM chain id (decimal) or a CB58 blockchain id; `block_id` a
+/// block number, a 0x block hash or a CB58 id; `address`, `contract_address`, `to`, `from_` a 0x
+/// address of 20 bytes; blockchain ids a decimal chain id, a CB58 id or a 0x hash; any other
+/// parameter letters, digits, `-` and `_`. Empty values, `.`, `..` and encoded forms such as
+/// `%2e%2e` never pass any of these grammars.
 pub fn segment(param: &str, value: &str) -> Result<String> {
     let v = value.trim();
-    if v.is_empty() || v.contains(['/', '?', '#']) || v.chars().any(char::is_whitespace) {
-        return Err(Error::invalid(param, format!("{value:?}"), "a non-empty id without '/', '?', '#' or spaces"));
+    let (ok, allowed) = match param {
+        "chain_id" => (decimal(v) || cb58_text(v), "an EVM chain id (decimal, e.g. \"43114\") or a CB58 blockchain id"),
+        "block_id" => (
+            decimal(v) || hex_of(v, 64) || cb58_text(v),
+            "a block number (decimal), a 0x block hash (64 hex digits) or a CB58 id",
+        ),
+        "address" | "contract_address" | "to" | "from_" => (hex_of(v, 40), "a 0x address (40 hex digits)"),
+        "source_blockchain_id" | "destination_blockchain_id" | "blockchain_id" | "src_blockchain_id"
+        | "dest_blockchain_id" => (
+            decimal(v) || cb58_text(v) || hex_of(v, 64),
+            "a CB58 blockchain id, an EVM chain id (decimal) or a 0x blockchain id (64 hex digits)",
+        ),
+        _ => (token(v), "letters, digits, '-' and '_' (at most 128)"),
+    };
+    if !ok {
+        return Err(Error::invalid(param, format!("{value:?}"), allowed));
     }
-    Ok(v.to_string())
+    Ok(url::form_urlencoded::byte_serialize(v.as_bytes()).collect())
 }
 
 /// A page token: a non-empty string.
@@ -92,6 +137,9 @@ pub fn address(value: &str) -> Result<String> {
             "addresses like 'avax1...', 'P-avax1...' or 'X-fuji1...' (optional P-/X- prefix, then the network prefix avax1/fuji1/local1)",
         )
     };
+    if value.len() > 120 {
+        return Err(bad());
+    }
     let rest = value.strip_prefix("P-").or_else(|| value.strip_prefix("X-")).unwrap_or(value);
     let (hrp, data) = rest.rsplit_once('1').ok_or_else(bad)?;
     if !ADDRESS_HRPS.contains(&hrp) || data.len() < 6 {
@@ -108,7 +156,7 @@ pub fn address(value: &str) -> Result<String> {
 pub fn node_id(value: &str) -> Result<String> {
     let ok = value
         .strip_prefix("NodeID-")
-        .is_some_and(|rest| !rest.is_empty() && bs58::decode(rest).into_vec().is_ok());
+        .is_some_and(|rest| rest.len() <= MAX_CB58_LEN && bs58::decode(rest).into_vec().is_ok());
     if !ok {
         return Err(Error::invalid("node_ids", format!("{value:?}"), "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'"));
     }
@@ -171,8 +219,38 @@ mod tests {
     }
 
     #[test]
-    fn segments_refuse_path_tricks() {
+    fn segments_follow_their_grammar_and_refuse_path_tricks() {
         assert_eq!(segment("chain_id", " 43114 ").unwrap(), "43114");
-        assert!(segment("chain_id", "").is_err() && segment("chain_id", "../x").is_err() && segment("address", "a?b").is_err());
+        assert_eq!(segment("chain_id", X_CHAIN_FUJI).unwrap(), X_CHAIN_FUJI);
+        let hash = format!("0x{}", "ab".repeat(32));
+        assert_eq!(segment("block_id", &hash).unwrap(), hash);
+        assert!(segment("address", "0x000000000000000000000000000000000000dEaD").is_ok());
+        for (param, bad) in [
+            ("chain_id", ""),
+            ("chain_id", "."),
+            ("chain_id", ".."),
+            ("chain_id", "%2e%2e"),
+            ("chain_id", "../x"),
+            ("block_id", "1/2"),
+            ("address", "0xabc"),
+            ("address", "a?b"),
+            ("chain_id", "123456789012345678901"),
+            ("page", "a b"),
+        ] {
+            let err = segment(param, bad).unwrap_err().to_string();
+            assert!(err.starts_with(&format!("invalid {param}=")), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_megabyte_of_input_is_refused_in_linear_time() {
+        let big = "1".repeat(1 << 20);
+        let started = std::time::Instant::now();
+        for param in ["chain_id", "block_id", "address", "blockchain_id", "other"] {
+            assert!(segment(param, &big).is_err());
+        }
+        assert!(node_id(&format!("NodeID-{big}")).is_err());
+        assert!(address(&format!("avax1{}", "q".repeat(1 << 20))).is_err());
+        assert!(started.elapsed() < std::time::Duration::from_millis(500), "{:?}", started.elapsed());
     }
 }

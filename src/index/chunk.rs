@@ -1,7 +1,8 @@
 //! Fetching one planned chunk of a range walk completely, whatever the node behind a balancer
 //! answers: a short answer is re-requested from where it stopped, a "past the tip" answer for an
 //! index known to exist (a lagging node) is retried with backoff and then raised, and the end of
-//! the index is only taken as proven when the node's own tip says so.
+//! the index is only taken as proven when the node's own tip says so. An answer larger than
+//! `max_response_bytes` is asked for again in halves (down to one container per call).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -70,8 +71,10 @@ pub async fn fetch_chunk(
     let mut containers = Vec::new();
     let mut cur = start;
     let mut attempt = 0u32;
+    // Containers asked for per call: halved (down to 1) while answers pass max_response_bytes.
+    let mut batch = count;
     while cur < end {
-        let answer = chain.container_range(cur, end - cur).await;
+        let answer = chain.container_range(cur, (end - cur).min(batch)).await;
         let lagging = match answer {
             Ok(batch) if !batch.is_empty() => {
                 let last = batch.last().map_or(cur, |c| c.index);
@@ -99,6 +102,10 @@ pub async fn fetch_chunk(
                     return Ok(Chunk { containers, at_tip: true });
                 }
                 e
+            }
+            Err(Error::BodyTooLarge { .. }) if batch.min(end - cur) > 1 => {
+                batch = batch.min(end - cur) / 2;
+                continue;
             }
             Err(e) => return Err(e),
         };

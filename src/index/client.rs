@@ -99,6 +99,15 @@ pub struct ChainClient {
 
 /// Checks that `id` is a CB58 container id before it is sent.
 pub fn validate_id(id: &str) -> Result<()> {
+    // A 32-byte id and its checksum take at most 50 characters: longer input is refused before
+    // base58 decoding, whose time grows with the square of the length.
+    if id.len() > 60 {
+        return Err(Error::invalid(
+            "id",
+            format!("{:?}", id.chars().take(64).collect::<String>() + "…"),
+            format!("a CB58 container id (32 bytes and a checksum, at most 50 characters); this one has {} bytes", id.len()),
+        ));
+    }
     cb58::decode_id(id).map(|_| ()).map_err(|e| {
         Error::invalid(
             "id",
@@ -119,17 +128,21 @@ impl ChainClient {
         self.inner.concurrency
     }
 
-    /// Sends one call and returns the raw body and the URL it went to.
-    async fn call(&self, method: &str, params: serde_json::Value) -> Result<(bytes::Bytes, String)> {
+    /// Sends one call and reads its answer with `read` (body, URL): both are retried together, so
+    /// a body that ends early is fetched again like a broken connection.
+    async fn call<T>(&self, method: &str, params: serde_json::Value, read: impl Fn(&[u8], &str) -> Result<T>) -> Result<T> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(Error::Closed);
         }
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let body = rpc::request_body(id, method, params);
-        match self.inner.transport.post_json(&self.path.url_path(), body.into()).await {
-            Ok(reply) => Ok((reply.body, reply.url)),
+        let path = self.path.url_path();
+        let answer = self.inner.transport.send(reqwest::Method::POST, &path, &[], Some(body.into()), |reply| {
+            read(&reply.body, &reply.url)
+        });
+        match answer.await {
             Err(Error::Http { status: 404, url, body, .. }) => Err(Error::IndexDisabled { url, body }),
-            Err(e) => Err(e),
+            other => other,
         }
     }
 
@@ -141,9 +154,11 @@ impl ChainClient {
     }
 
     async fn one_container(&self, method: &str, params: serde_json::Value) -> Result<Container> {
-        let (body, url) = self.call(method, params).await?;
-        let wire: WireContainer = rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
-        self.decode(&wire, &url)
+        self.call(method, params, |body, url| {
+            let wire: WireContainer = rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            self.decode(&wire, url)
+        })
+        .await
     }
 
     /// `index.getLastAccepted`.
@@ -190,50 +205,60 @@ impl ChainClient {
             return Ok(Vec::new());
         }
         let method = "index.getContainerRange";
-        let (body, url) =
-            self.call(method, json!({"startIndex": start, "numToFetch": count, "encoding": "hex"})).await?;
-        let wires = rpc::parse_response::<RangeResult>(&body, method, &url)?.unwrap_or_default().0;
-        if wires.len() as u64 > count {
-            return Err(Error::Integrity {
-                message: format!("asked for {count} containers from {start}, the node sent {}", wires.len()),
-                url,
-            });
-        }
-        let mut out = Vec::with_capacity(wires.len());
-        for (k, wire) in wires.iter().enumerate() {
-            let c = self.decode(wire, &url)?;
-            let expected = start + k as u64;
-            if c.index != expected {
+        let params = json!({"startIndex": start, "numToFetch": count, "encoding": "hex"});
+        self.call(method, params, |body, url| {
+            let wires = rpc::parse_response::<RangeResult>(body, method, url)?.unwrap_or_default().0;
+            if wires.len() as u64 > count {
                 return Err(Error::Integrity {
-                    message: format!(
-                        "range from {start}: position {k} holds container {} instead of {expected}",
-                        c.index
-                    ),
-                    url,
+                    message: format!("asked for {count} containers from {start}, the node sent {}", wires.len()),
+                    url: url.to_string(),
                 });
             }
-            out.push(c);
-        }
-        Ok(out)
+            let mut out = Vec::with_capacity(wires.len());
+            for (k, wire) in wires.iter().enumerate() {
+                let c = self.decode(wire, url)?;
+                let expected = start + k as u64;
+                if c.index != expected {
+                    return Err(Error::Integrity {
+                        message: format!(
+                            "range from {start}: position {k} holds container {} instead of {expected}",
+                            c.index
+                        ),
+                        url: url.to_string(),
+                    });
+                }
+                out.push(c);
+            }
+            Ok(out)
+        })
+        .await
     }
 
     /// `index.getIndex`.
     pub async fn index_of(&self, id: &str) -> Result<u64> {
         validate_id(id)?;
         let method = "index.getIndex";
-        let (body, url) = self.call(method, json!({"id": id, "encoding": "hex"})).await?;
-        let result: IndexResult = rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
-        result.index.value().map_err(|message| Error::Decode { message, url, body: rpc::snippet(&body) })
+        self.call(method, json!({"id": id, "encoding": "hex"}), |body, url| {
+            let result: IndexResult = rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            result.index.value().map_err(|message| Error::Decode {
+                message,
+                url: url.to_string(),
+                body: rpc::snippet(body),
+            })
+        })
+        .await
     }
 
     /// `index.isAccepted` (an unknown id is `false`, not an error).
     pub async fn is_accepted(&self, id: &str) -> Result<bool> {
         validate_id(id)?;
         let method = "index.isAccepted";
-        let (body, url) = self.call(method, json!({"id": id, "encoding": "hex"})).await?;
-        let result: IsAcceptedResult =
-            rpc::parse_response(&body, method, &url)?.ok_or_else(|| null_result(method, &url))?;
-        Ok(result.is_accepted)
+        self.call(method, json!({"id": id, "encoding": "hex"}), |body, url| {
+            let result: IsAcceptedResult =
+                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            Ok(result.is_accepted)
+        })
+        .await
     }
 
     /// The last accepted index, or `None` when nothing has been accepted yet.

@@ -50,10 +50,9 @@ pub fn parse_response<'a, R: Deserialize<'a>>(body: &'a [u8], method: &str, url:
             body: String::new(),
         });
     }
-    let envelope: Envelope<'a, R> = serde_json::from_slice(body).map_err(|e| Error::Decode {
-        message: format!("{method} answered with a body that is not a JSON-RPC response: {e}"),
-        url: url.to_string(),
-        body: snippet(body),
+    let envelope: Envelope<'a, R> = serde_json::from_slice(body).map_err(|e| {
+        let what = format!("{method} answered with a body that is not a JSON-RPC response");
+        crate::transport::json_error(&e, &what, "POST", url, body)
     })?;
     if let Some(err) = envelope.error {
         return Err(Error::Rpc {
@@ -193,6 +192,11 @@ mod tests {
         assert!(err.to_string().contains("empty body"), "{err}");
         let err = parse_response::<IsAcceptedResult>(b"<html>", "index.isAccepted", "u").unwrap_err();
         assert!(matches!(err, Error::Decode { ref body, .. } if body == "<html>"), "{err:?}");
+        // a body that ends early is a broken connection (retried), not a decode error
+        let err = parse_response::<IsAcceptedResult>(br#"{"jsonrpc":"2.0","result":{"isAcc"#, "index.isAccepted", "u").unwrap_err();
+        assert!(matches!(err, Error::Transport { kind: crate::error::TransportKind::Io, .. }) && err.is_retryable(), "{err:?}");
+        let err = parse_response::<IsAcceptedResult>(br#"{"jsonrpc":"2.0","result":{"isAccepted":tru}}"#, "index.isAccepted", "u").unwrap_err();
+        assert!(matches!(err, Error::Decode { .. }), "{err:?}");
     }
 
     #[test]

@@ -420,8 +420,8 @@ mod tests {
         assert_eq!(first.next_page_token.as_deref(), Some("p2"));
         assert_eq!(pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"], 43113);
         assert!(pages.next().await.is_none());
-        let single = client.icm_summary(Some("src"), None, None, None).await.unwrap();
-        assert_eq!(single["srcBlockchainId"], "src");
+        let single = client.icm_summary(Some("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"), None, None, None).await.unwrap();
+        assert_eq!(single["srcBlockchainId"], "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM");
         assert!(client.icm_summary(None, None, Some("srcBlockchainId"), Some("mainnet")).await.unwrap().is_array());
         assert_eq!(client.live_check().await.unwrap()["status"], "ok");
         assert!(client.chains(Some("devnet")).is_err());

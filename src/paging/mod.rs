@@ -205,6 +205,22 @@ mod tests {
     use std::time::Duration;
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_panic_in_the_background_walk_is_a_typed_error_not_an_end() {
+        let items = futures::stream::iter(0..5u32).map(|i| {
+            assert!(i < 2, "scripted failure at {i}");
+            Ok::<u32, Error>(i)
+        });
+        let mut prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), items, 2);
+        assert_eq!(prefetch.next().await.unwrap().unwrap(), 0);
+        assert_eq!(prefetch.next().await.unwrap().unwrap(), 1);
+        match prefetch.next().await {
+            Some(Err(Error::Internal(message))) => assert!(message.contains("scripted failure at 2"), "{message}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(prefetch.next().await.is_none());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn ordered_chunks_keep_plan_order_when_later_chunks_finish_first() {
         let in_flight = Arc::new(AtomicUsize::new(0));
         let peak = Arc::new(AtomicUsize::new(0));

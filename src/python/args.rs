@@ -30,8 +30,21 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
     value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
+/// A `True`/`False` argument (`None`: `default`); anything else is an `InvalidParameterError`.
+pub fn bool_arg(value: Option<&Bound<'_, PyAny>>, param: &str, default: bool) -> PyResult<bool> {
+    match value {
+        None => Ok(default),
+        Some(v) if v.is_none() => Ok(default),
+        Some(v) => match v.cast::<PyBool>() {
+            Ok(flag) => Ok(flag.is_true()),
+            Err(_) => Err(invalid(param, v.repr().map(|r| r.to_string()).unwrap_or_default(), "True or False")),
+        },
+    }
+}
+
 /// The transport options every client takes (`timeout`, `connect_timeout`, `max_retries`,
-/// `backoff`, `max_backoff`, `retry_budget`, `headers`), checked.
+/// `backoff`, `max_backoff`, `retry_budget`, `headers`, `max_response_bytes`, `ca_bundle`,
+/// `danger_accept_invalid_certs`, `follow_cross_origin_redirects`), checked.
 #[allow(clippy::too_many_arguments)]
 pub fn transport_config(
     timeout: f64,
@@ -41,10 +54,20 @@ pub fn transport_config(
     max_backoff: f64,
     retry_budget: f64,
     headers: Option<std::collections::HashMap<String, String>>,
+    max_response_bytes: Option<&Bound<'_, PyAny>>,
+    ca_bundle: Option<&Bound<'_, PyAny>>,
+    danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+    follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<crate::transport::TransportConfig> {
     use super::errors::to_py;
     use crate::transport::config::seconds;
     let defaults = crate::transport::TransportConfig::default();
+    let ca_bundle = match ca_bundle.filter(|v| !v.is_none()) {
+        None => None,
+        Some(v) => Some(v.extract::<std::path::PathBuf>().map_err(|_| {
+            invalid("ca_bundle", v.repr().map(|r| r.to_string()).unwrap_or_default(), "a path (str or os.PathLike) to a PEM file")
+        })?),
+    };
     Ok(crate::transport::TransportConfig {
         timeout: seconds("timeout", timeout, false).map_err(to_py)?,
         connect_timeout: seconds("connect_timeout", connect_timeout, false).map_err(to_py)?,
@@ -55,7 +78,17 @@ pub fn transport_config(
         backoff: seconds("backoff", backoff, true).map_err(to_py)?,
         max_backoff: seconds("max_backoff", max_backoff, true).map_err(to_py)?,
         retry_budget: seconds("retry_budget", retry_budget, true).map_err(to_py)?,
+        // From Python every extra header counts as secret: its value is never shown and it is not
+        // sent to another origin.
+        secret_headers: headers.iter().flatten().map(|(name, _)| name.clone()).collect(),
         headers: headers.unwrap_or_default().into_iter().collect(),
+        max_response_bytes: match max_response_bytes.filter(|v| !v.is_none()) {
+            Some(n) => bounded_arg(n, "max_response_bytes", 1, u64::MAX)?,
+            None => defaults.max_response_bytes,
+        },
+        ca_bundle,
+        danger_accept_invalid_certs: bool_arg(danger_accept_invalid_certs, "danger_accept_invalid_certs", false)?,
+        follow_cross_origin_redirects: bool_arg(follow_cross_origin_redirects, "follow_cross_origin_redirects", false)?,
         ..defaults
     })
 }

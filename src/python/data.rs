@@ -916,7 +916,7 @@ pub struct PyDataClient {
 #[pymethods]
 impl PyDataClient {
     #[new]
-    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None))]
+    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<String>,
@@ -928,8 +928,24 @@ impl PyDataClient {
         max_backoff: f64,
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        let transport = transport_config(
+            timeout,
+            connect_timeout,
+            max_retries,
+            backoff,
+            max_backoff,
+            retry_budget,
+            headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
+        )?;
         Ok(PyDataClient { client: client_arg(api_key, base_url, transport)? })
     }
 
@@ -1065,7 +1081,7 @@ pub struct PyAsyncDataClient {
 #[pymethods]
 impl PyAsyncDataClient {
     #[new]
-    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None))]
+    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<String>,
@@ -1077,8 +1093,24 @@ impl PyAsyncDataClient {
         max_backoff: f64,
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        let transport = transport_config(
+            timeout,
+            connect_timeout,
+            max_retries,
+            backoff,
+            max_backoff,
+            retry_budget,
+            headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
+        )?;
         Ok(PyAsyncDataClient { client: client_arg(api_key, base_url, transport)? })
     }
 

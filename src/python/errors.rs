@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::error::{Error, RpcErrorKind, TransportKind};
+use crate::error::{Error, RedirectKind, RpcErrorKind, TransportKind};
 
 /// Converts a crate error into the matching Python exception.
 pub fn to_py(err: Error) -> PyErr {
@@ -19,7 +19,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     let class = match err {
         Error::InvalidArgument { param, value, allowed } => {
             kwargs.set_item("param", param)?;
-            kwargs.set_item("value", value)?;
+            kwargs.set_item("value", passed_value(py, value))?;
             kwargs.set_item("allowed", allowed)?;
             exceptions.getattr("InvalidParameterError")?
         }
@@ -40,6 +40,32 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("retry_after", retry_after.map(|d| d.as_secs_f64()))?;
             kwargs.set_item("api_message", api_message(py, body)?)?;
             exceptions.getattr("http_error_class")?.call1((status,))?
+        }
+        Error::Redirect { kind, status, method, from, to, hops } => {
+            kwargs.set_item("status", status)?;
+            kwargs.set_item("body", "")?;
+            kwargs.set_item("method", method)?;
+            kwargs.set_item("url", from)?;
+            kwargs.set_item("retry_after", py.None())?;
+            kwargs.set_item("api_message", py.None())?;
+            kwargs.set_item("location", to)?;
+            kwargs.set_item("hops", hops)?;
+            kwargs.set_item(
+                "reason",
+                match kind {
+                    RedirectKind::CrossOrigin => "cross-origin",
+                    RedirectKind::TooMany => "too-many",
+                    RedirectKind::Loop => "loop",
+                    RedirectKind::BadLocation => "bad-location",
+                },
+            )?;
+            exceptions.getattr("RedirectError")?
+        }
+        Error::BodyTooLarge { limit, method, url } => {
+            kwargs.set_item("limit", limit)?;
+            kwargs.set_item("method", method)?;
+            kwargs.set_item("url", url)?;
+            exceptions.getattr("ResponseTooLargeError")?
         }
         Error::IndexDisabled { url, body } => {
             kwargs.set_item("status", 404)?;
@@ -97,6 +123,20 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     };
     let instance = class.call((err.to_string(),), Some(&kwargs))?;
     Ok(PyErr::from_value(instance))
+}
+
+/// The value of an `InvalidArgument` as the user passed it: texts are kept quoted in the message
+/// (`invalid network="devnet"`), but the attribute is the string itself; integers become ints.
+fn passed_value<'py>(py: Python<'py>, shown: &str) -> Bound<'py, PyAny> {
+    if shown.len() >= 2 && shown.starts_with('"') && shown.ends_with('"') {
+        if let Ok(text) = serde_json::from_str::<String>(shown) {
+            return pyo3::types::PyString::new(py, &text).into_any();
+        }
+    }
+    if let Ok(n) = shown.parse::<i64>() {
+        return pyo3::types::PyInt::new(py, n).into_any();
+    }
+    pyo3::types::PyString::new(py, shown).into_any()
 }
 
 /// The `message` of a JSON error body (`{"message": "..." | [...], ...}`): a str, a list of

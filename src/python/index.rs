@@ -32,12 +32,27 @@ fn build_client(
     concurrency: Option<&Bound<'_, PyAny>>,
     verify_ids: bool,
     headers: Option<HashMap<String, String>>,
+    max_response_bytes: Option<&Bound<'_, PyAny>>,
+    ca_bundle: Option<&Bound<'_, PyAny>>,
+    danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+    follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<IndexClient> {
     let url = url
         .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
-    let transport =
-        transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+    let transport = transport_config(
+        timeout,
+        connect_timeout,
+        max_retries,
+        backoff,
+        max_backoff,
+        retry_budget,
+        headers,
+        max_response_bytes,
+        ca_bundle,
+        danger_accept_invalid_certs,
+        follow_cross_origin_redirects,
+    )?;
     let options = IndexClientOptions {
         transport,
         verify: Verify { ids: verify_ids },
@@ -195,7 +210,7 @@ pub struct PyIndexClient {
 #[pymethods]
 impl PyIndexClient {
     #[new]
-    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         url: Option<String>,
@@ -208,6 +223,10 @@ impl PyIndexClient {
         concurrency: Option<&Bound<'_, PyAny>>,
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let client = build_client(
             url,
@@ -220,6 +239,10 @@ impl PyIndexClient {
             concurrency,
             verify_ids,
             headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
         )?;
         Ok(PyIndexClient { client })
     }
@@ -381,7 +404,7 @@ pub struct PyAsyncIndexClient {
 #[pymethods]
 impl PyAsyncIndexClient {
     #[new]
-    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None))]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         url: Option<String>,
@@ -394,6 +417,10 @@ impl PyAsyncIndexClient {
         concurrency: Option<&Bound<'_, PyAny>>,
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let client = build_client(
             url,
@@ -406,6 +433,10 @@ impl PyAsyncIndexClient {
             concurrency,
             verify_ids,
             headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
         )?;
         Ok(PyAsyncIndexClient { client })
     }

@@ -195,7 +195,7 @@ pub struct PyMetricsClient {
 #[pymethods]
 impl PyMetricsClient {
     #[new]
-    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None))]
+    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: Option<String>,
@@ -206,8 +206,24 @@ impl PyMetricsClient {
         max_backoff: f64,
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        let transport = transport_config(
+            timeout,
+            connect_timeout,
+            max_retries,
+            backoff,
+            max_backoff,
+            retry_budget,
+            headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
+        )?;
         Ok(PyMetricsClient { client: client_arg(base_url, transport)? })
     }
 
@@ -297,7 +313,7 @@ pub struct PyAsyncMetricsClient {
 #[pymethods]
 impl PyAsyncMetricsClient {
     #[new]
-    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None))]
+    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: Option<String>,
@@ -308,8 +324,24 @@ impl PyAsyncMetricsClient {
         max_backoff: f64,
         retry_budget: f64,
         headers: Option<HashMap<String, String>>,
+        max_response_bytes: Option<&Bound<'_, PyAny>>,
+        ca_bundle: Option<&Bound<'_, PyAny>>,
+        danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
+        follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let transport = transport_config(timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers)?;
+        let transport = transport_config(
+            timeout,
+            connect_timeout,
+            max_retries,
+            backoff,
+            max_backoff,
+            retry_budget,
+            headers,
+            max_response_bytes,
+            ca_bundle,
+            danger_accept_invalid_certs,
+            follow_cross_origin_redirects,
+        )?;
         Ok(PyAsyncMetricsClient { client: client_arg(base_url, transport)? })
     }
 

@@ -25,7 +25,23 @@ pub struct TransportConfig {
     pub secret_headers: Vec<String>,
     /// `User-Agent` header.
     pub user_agent: String,
+    /// Largest response body read, counted while streaming and after gzip decompression; a
+    /// larger one fails with [`Error::BodyTooLarge`].
+    pub max_response_bytes: u64,
+    /// Extra root certificates (a PEM file) trusted besides the platform's store and the bundled
+    /// web roots. `SSL_CERT_FILE`, when set, is trusted as well.
+    pub ca_bundle: Option<std::path::PathBuf>,
+    /// Accept any TLS certificate, even an invalid or self-signed one. Dangerous: anyone on the
+    /// path can read and change the traffic, API key included.
+    pub danger_accept_invalid_certs: bool,
+    /// Follow a redirect to another origin (scheme, host, port), without the API key, the
+    /// `Authorization`, `Proxy-Authorization` and `Cookie` headers and any header marked secret.
+    /// Off: such a redirect fails with [`Error::Redirect`].
+    pub follow_cross_origin_redirects: bool,
 }
+
+/// Default [`TransportConfig::max_response_bytes`]: 256 MiB.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 256 * 1024 * 1024;
 
 impl Default for TransportConfig {
     fn default() -> Self {
@@ -39,6 +55,10 @@ impl Default for TransportConfig {
             headers: Vec::new(),
             secret_headers: Vec::new(),
             user_agent: concat!("avax-data/", env!("CARGO_PKG_VERSION")).to_string(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            ca_bundle: None,
+            danger_accept_invalid_certs: false,
+            follow_cross_origin_redirects: false,
         }
     }
 }

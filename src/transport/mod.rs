@@ -1,25 +1,33 @@
 //! The HTTP transport shared by the three clients: one pooled reqwest client per client object
 //! (keep-alive, HTTP/2 where offered, gzip), timeouts, retries with backoff that honour
-//! `Retry-After`, error mapping and secret redaction.
+//! `Retry-After`, redirects kept within the origin, bodies read within a limit, error mapping and
+//! secret redaction.
 
+pub mod body;
 pub mod config;
 pub mod rate_headers;
 pub mod redact;
+pub mod redirect;
 pub mod retry;
+pub mod tls;
 
 use std::sync::Mutex;
 use std::time::SystemTime;
 
 use backon::Retryable;
 use bytes::Bytes;
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use reqwest::Method;
 
 pub use config::TransportConfig;
 pub use rate_headers::RateLimitInfo;
+pub use redirect::MAX_REDIRECTS;
 
 use crate::error::{Error, Result, TransportKind};
 use crate::runtime::PerProcess;
+
+/// Headers whose values are always treated as secrets: never shown, never sent to another origin.
+pub const CREDENTIAL_HEADERS: [&str; 3] = ["authorization", "proxy-authorization", "cookie"];
 
 /// A successful (2xx) HTTP answer.
 #[derive(Debug, Clone)]
@@ -40,6 +48,8 @@ pub struct Transport {
     shown_base_url: String,
     config: TransportConfig,
     client: PerProcess<reqwest::Client>,
+    /// Headers sent only to the origin of the base URL (API key, credentials, marked secrets).
+    secret_headers: HeaderMap,
     secrets: Vec<String>,
     rate_limit: Mutex<Option<RateLimitInfo>>,
 }
@@ -50,16 +60,31 @@ impl std::fmt::Debug for Transport {
     }
 }
 
-fn build_client(config: &TransportConfig, headers: &HeaderMap) -> reqwest::Client {
-    reqwest::Client::builder()
+fn build_client(config: &TransportConfig, headers: &HeaderMap, roots: &[reqwest::Certificate]) -> reqwest::Client {
+    let mut builder = reqwest::Client::builder()
         .timeout(config.timeout)
         .connect_timeout(config.connect_timeout)
         .user_agent(config.user_agent.clone())
         .default_headers(headers.clone())
+        .redirect(reqwest::redirect::Policy::none())
+        .tls_built_in_root_certs(true)
         .pool_idle_timeout(std::time::Duration::from_secs(60))
-        .tcp_nodelay(true)
-        .build()
-        .expect("reqwest client options are static and valid")
+        .tcp_nodelay(true);
+    for root in roots {
+        builder = builder.add_root_certificate(root.clone());
+    }
+    if config.danger_accept_invalid_certs {
+        builder = builder.danger_accept_invalid_certs(true);
+    }
+    builder.build().expect("reqwest client options are checked in Transport::new")
+}
+
+/// The request of one hop of an attempt.
+struct Hop {
+    method: Method,
+    url: url::Url,
+    body: Option<Bytes>,
+    with_secrets: bool,
 }
 
 impl Transport {
@@ -75,30 +100,40 @@ impl Transport {
                 "an http:// or https:// URL with a host",
             ));
         }
+        if config.max_response_bytes == 0 {
+            return Err(Error::invalid("max_response_bytes", 0, "an int >= 1 (bytes)"));
+        }
         let mut headers = HeaderMap::new();
+        let mut secret_headers = HeaderMap::new();
         let mut secrets = Vec::new();
         for (name, value) in &config.headers {
             let header = HeaderName::from_bytes(name.as_bytes())
                 .map_err(|_| Error::invalid("headers", format!("{name:?}"), "valid HTTP header names"))?;
             let mut header_value = HeaderValue::from_str(value)
                 .map_err(|_| Error::invalid("headers", format!("{name:?}"), "visible ASCII header values"))?;
-            if config.secret_headers.iter().any(|s| s.eq_ignore_ascii_case(name)) {
+            let secret = config.secret_headers.iter().any(|s| s.eq_ignore_ascii_case(name))
+                || CREDENTIAL_HEADERS.contains(&header.as_str());
+            if secret {
                 header_value.set_sensitive(true);
                 secrets.push(value.clone());
+                secret_headers.append(header, header_value);
+            } else {
+                headers.append(header, header_value);
             }
-            headers.append(header, header_value);
         }
         if let Some(password) = parsed.password() {
             secrets.push(password.to_string());
         }
+        let roots = tls::extra_roots(config.ca_bundle.as_deref())?;
         let client_config = config.clone();
-        let client = PerProcess::new(move || build_client(&client_config, &headers));
+        let client = PerProcess::new(move || build_client(&client_config, &headers, &roots));
         let base_url = base_url.trim().trim_end_matches('/').to_string();
         Ok(Transport {
             shown_base_url: redact::redact_url(&base_url).trim_end_matches('/').to_string(),
             base_url,
             config,
             client,
+            secret_headers,
             secrets,
             rate_limit: Mutex::new(None),
         })
@@ -121,78 +156,175 @@ impl Transport {
         self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Hides secrets (API keys, passwords) in any text about to be shown.
+    /// Hides secrets (API keys, passwords, secret header values) in any text about to be shown.
     pub fn redact(&self, text: &str) -> String {
         redact::redact_secrets(&redact::redact_url(text), &self.secrets)
     }
 
+    /// `err` with every secret hidden in the texts it carries.
+    pub fn redact_error(&self, err: Error) -> Error {
+        redact::redact_error(err, |text| redact::redact_secrets(text, &self.secrets))
+    }
+
     /// `POST` a JSON body to `path`, with retries.
     pub async fn post_json(&self, path: &str, body: Bytes) -> Result<Reply> {
-        self.execute(Method::POST, path, &[], Some(body)).await
+        self.send(Method::POST, path, &[], Some(body), Ok).await
     }
 
     /// `GET` `path` with query parameters, with retries.
     pub async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<Reply> {
-        self.execute(Method::GET, path, query, None).await
+        self.send(Method::GET, path, query, None, Ok).await
     }
 
-    async fn execute(&self, method: Method, path: &str, query: &[(&str, String)], body: Option<Bytes>) -> Result<Reply> {
+    /// Sends a request and reads its answer with `decode`, retrying both: an error of `decode`
+    /// that [`Error::is_retryable`] (a cut or truncated body, see [`json_error`]) is retried like
+    /// a broken connection. Every error that comes out has its secrets hidden.
+    pub async fn send<T>(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(&str, String)],
+        body: Option<Bytes>,
+        decode: impl Fn(Reply) -> Result<T>,
+    ) -> Result<T> {
         let mut url = url::Url::parse(&format!("{}{}", self.base_url, path))
             .map_err(|e| Error::invalid("path", path, format!("a URL path ({e})")))?;
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
         }
         let mut clock = retry::RetryClock::new(&self.config);
-        (|| self.attempt(method.clone(), url.clone(), body.clone()))
+        let decode = &decode;
+        (|| async { decode(self.attempt(method.clone(), url.clone(), body.clone()).await?) })
             .retry(retry::backoff(&self.config))
             .sleep(tokio::time::sleep)
             .when(Error::is_retryable)
             .adjust(|err, scheduled| clock.next_wait(err, scheduled))
             .await
+            .map_err(|e| self.redact_error(e))
     }
 
     async fn attempt(&self, method: Method, url: url::Url, body: Option<Bytes>) -> Result<Reply> {
-        let shown_url = self.redact(url.as_str());
-        let mut request = self.client.get().request(method.clone(), url);
-        if let Some(body) = body {
-            request = request.header(CONTENT_TYPE, "application/json").body(body);
+        let origin = url.clone();
+        let mut visited = vec![url.clone()];
+        let mut hop = Hop { method, url, body, with_secrets: true };
+        loop {
+            let shown_url = self.redact(hop.url.as_str());
+            let response = self.send_hop(&hop, &shown_url).await?;
+            let status = response.status().as_u16();
+            let location = response.headers().get(LOCATION).map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned());
+            if let (true, Some(location)) = (redirect::is_redirect(status), location) {
+                let follow = self.config.follow_cross_origin_redirects;
+                let hops = visited.len() as u32 - 1;
+                match redirect::next_hop(status, &hop.method, &origin, &hop.url, &location, &visited, follow) {
+                    Ok(next) => {
+                        visited.push(next.url.clone());
+                        hop = Hop {
+                            body: if next.keep_body { hop.body.take() } else { None },
+                            with_secrets: hop.with_secrets && !next.cross_origin,
+                            method: next.method,
+                            url: next.url,
+                        };
+                        continue;
+                    }
+                    Err((kind, to)) => {
+                        return Err(Error::Redirect {
+                            kind,
+                            status,
+                            method: hop.method.to_string(),
+                            from: shown_url,
+                            to: self.redact(&to),
+                            hops,
+                        })
+                    }
+                }
+            }
+            return self.read_answer(response, &hop.method, shown_url).await;
         }
-        let transport_error = |e: reqwest::Error| Error::Transport {
-            kind: if e.is_timeout() {
-                TransportKind::Timeout
-            } else if e.is_connect() {
-                TransportKind::Connect
-            } else {
-                TransportKind::Io
-            },
-            message: self.redact(&error_chain(&e.without_url())),
-            method: method.to_string(),
-            url: shown_url.clone(),
-        };
-        let response = request.send().await.map_err(transport_error)?;
+    }
+
+    async fn send_hop(&self, hop: &Hop, shown_url: &str) -> Result<reqwest::Response> {
+        let mut request = self.client.get().request(hop.method.clone(), hop.url.clone());
+        if hop.with_secrets {
+            request = request.headers(self.secret_headers.clone());
+        }
+        if let Some(body) = &hop.body {
+            request = request.header(CONTENT_TYPE, "application/json").body(body.clone());
+        }
+        request.send().await.map_err(|e| self.transport_error(&e, &hop.method, shown_url))
+    }
+
+    async fn read_answer(&self, response: reqwest::Response, method: &Method, shown_url: String) -> Result<Reply> {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         if let Some(info) = RateLimitInfo::from_headers(&headers) {
             *self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(info);
         }
-        let body = response.bytes().await.map_err(transport_error)?;
+        let limit = self.config.max_response_bytes;
         if !(200..300).contains(&status) {
+            // A little more than is kept, so that a secret across the cut is still found whole.
+            let start = body::read_start(response, body::ERROR_BODY_KEEP + 1024, limit).await;
+            let text = self.redact(&String::from_utf8_lossy(&start.bytes));
             return Err(Error::Http {
                 status,
-                body: self.redact(&String::from_utf8_lossy(&body)),
+                body: body::cut_text(&text, body::ERROR_BODY_KEEP, start.total, start.stopped),
                 method: method.to_string(),
                 url: shown_url,
-                retry_after: retry::parse_retry_after(&headers, SystemTime::now()),
+                retry_after: retry::parse_retry_after(&headers, SystemTime::now(), self.config.max_backoff),
             });
         }
+        let body = body::read_limited(response, limit).await.map_err(|e| match e {
+            body::BodyError::TooLarge => Error::BodyTooLarge { limit, method: method.to_string(), url: shown_url.clone() },
+            body::BodyError::Broken(e) => self.transport_error(&e, method, &shown_url),
+        })?;
         Ok(Reply { status, headers, body, url: shown_url })
+    }
+
+    fn transport_error(&self, e: &reqwest::Error, method: &Method, shown_url: &str) -> Error {
+        let kind = if e.is_timeout() {
+            TransportKind::Timeout
+        } else if e.is_connect() {
+            TransportKind::Connect
+        } else {
+            TransportKind::Io
+        };
+        Error::Transport {
+            kind,
+            message: self.redact(&error_chain(e)),
+            method: method.to_string(),
+            url: shown_url.to_string(),
+        }
     }
 }
 
-/// An error and its causes, joined with `: `.
-fn error_chain(err: &dyn std::error::Error) -> String {
+/// A JSON body that did not parse: one that ends early (cut or truncated, `is_eof`) becomes a
+/// retryable [`Error::Transport`], anything else an [`Error::Decode`] with the start of the body.
+pub fn json_error(err: &serde_json::Error, what: &str, method: &str, url: &str, body: &[u8]) -> Error {
+    if err.is_eof() {
+        return Error::Transport {
+            kind: TransportKind::Io,
+            message: format!("the body ended early ({} bytes: cut or truncated JSON, {err})", body.len()),
+            method: method.to_string(),
+            url: url.to_string(),
+        };
+    }
+    Error::Decode { message: format!("{what}: {err}"), url: url.to_string(), body: snippet(body) }
+}
+
+/// At most the first 2 KiB of a body, for error messages, marked when cut.
+pub fn snippet(body: &[u8]) -> String {
+    const MAX: usize = 2048;
+    let text = String::from_utf8_lossy(&body[..body.len().min(MAX + 4)]);
+    body::cut_text(&text, MAX, body.len() as u64, false)
+}
+
+/// A reqwest error and its causes, joined with `: `, without the URL reqwest writes into its
+/// text (the caller shows the redacted URL separately).
+fn error_chain(err: &reqwest::Error) -> String {
     let mut text = err.to_string();
-    let mut source = err.source();
+    if let Some(url) = err.url() {
+        text = text.replace(&format!(" for url ({url})"), "").replace(url.as_str(), "<url>");
+    }
+    let mut source = std::error::Error::source(err);
     while let Some(cause) = source {
         let cause_text = cause.to_string();
         if !text.contains(&cause_text) {

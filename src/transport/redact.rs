@@ -2,6 +2,8 @@
 
 use url::Url;
 
+use crate::error::Error;
+
 const SECRET_QUERY_KEYS: [&str; 6] = ["key", "apikey", "api_key", "api-key", "token", "secret"];
 
 /// The URL with any password and any secret-looking query value replaced by `***`.
@@ -24,13 +26,55 @@ pub fn redact_url(text: &str) -> String {
     url.to_string()
 }
 
-/// Replaces every occurrence of each secret in `text` with `***`.
+/// What a secret is replaced with in bodies and messages.
+pub const REDACTED: &str = "[redacted]";
+
+/// Replaces every occurrence of each secret in `text` with `[redacted]`: as written, and in the
+/// forms a server echoing it may use (percent-encoded, JSON-escaped). Secrets shorter than 4
+/// bytes are left alone (they would blank out ordinary text).
 pub fn redact_secrets(text: &str, secrets: &[String]) -> String {
     let mut out = text.to_string();
     for secret in secrets.iter().filter(|s| s.len() >= 4) {
-        out = out.replace(secret.as_str(), "***");
+        let encoded: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+        let json = serde_json::to_string(secret).unwrap_or_default();
+        let json = json.trim_matches('"').to_string();
+        for form in [secret.clone(), encoded, json] {
+            if !form.is_empty() && out.contains(form.as_str()) {
+                out = out.replace(form.as_str(), REDACTED);
+            }
+        }
     }
     out
+}
+
+/// `err` with `redact` applied to every text it carries that may hold what a server sent or a
+/// URL (messages, bodies, URLs, tokens).
+pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
+    let r = |s: String| redact(&s);
+    match err {
+        Error::Transport { kind, message, method, url } => {
+            Error::Transport { kind, message: r(message), method, url: r(url) }
+        }
+        Error::Http { status, body, method, url, retry_after } => {
+            Error::Http { status, body: r(body), method, url: r(url), retry_after }
+        }
+        Error::Redirect { kind, status, method, from, to, hops } => {
+            Error::Redirect { kind, status, method, from: r(from), to: r(to), hops }
+        }
+        Error::BodyTooLarge { limit, method, url } => Error::BodyTooLarge { limit, method, url: r(url) },
+        Error::IndexDisabled { url, body } => Error::IndexDisabled { url: r(url), body: r(body) },
+        Error::Rpc { kind, code, message, method, url } => {
+            Error::Rpc { kind, code, message: r(message), method, url: r(url) }
+        }
+        Error::Integrity { message, url } => Error::Integrity { message: r(message), url: r(url) },
+        Error::PageToken { token, items_read, message, status, body, url } => {
+            Error::PageToken { token: r(token), items_read, message: r(message), status, body: r(body), url: r(url) }
+        }
+        Error::PageTokenLoop { token, pages } => Error::PageTokenLoop { token: r(token), pages },
+        Error::Decode { message, url, body } => Error::Decode { message: r(message), url: r(url), body: r(body) },
+        Error::Internal(message) => Error::Internal(r(message)),
+        other @ (Error::InvalidArgument { .. } | Error::Closed | Error::Superseded | Error::ContainerDecode { .. }) => other,
+    }
 }
 
 #[cfg(test)]
@@ -44,6 +88,8 @@ mod tests {
             "https://user:***@host/x?apiKey=***&page=2"
         );
         assert_eq!(redact_url("http://127.0.0.1:9650/ext/index/X/tx"), "http://127.0.0.1:9650/ext/index/X/tx");
-        assert_eq!(redact_secrets("bad key s3cr3t-key here", &["s3cr3t-key".into()]), "bad key *** here");
+        assert_eq!(redact_secrets("bad key s3cr3t-key here", &["s3cr3t-key".into()]), "bad key [redacted] here");
+        let secrets = vec!["a b/\"c".to_string(), "xy".to_string()];
+        assert_eq!(redact_secrets(r#"{"k":"a b/\"c","q":"a+b%2F%22c","xy":1}"#, &secrets), r#"{"k":"[redacted]","q":"[redacted]","xy":1}"#);
     }
 }

@@ -9,14 +9,28 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 use super::config::TransportConfig;
 use crate::error::Error;
 
-/// Parses `Retry-After`: delay seconds (integer or decimal) or an HTTP date.
-pub fn parse_retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
-    let text = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+/// Largest `Retry-After` taken as asked (about 31 years); a larger one is treated as unreadable.
+pub const MAX_RETRY_AFTER_SECS: f64 = 1e9;
+
+/// Parses `Retry-After` (RFC 9110): delay seconds (integer or decimal) or an HTTP date. A date in
+/// the past is no wait. A value that is present but unusable (negative, NaN, infinite, beyond
+/// [`MAX_RETRY_AFTER_SECS`], or not a number nor a date) is `unreadable`: the caller's largest
+/// backoff. Never panics, whatever the header holds.
+pub fn parse_retry_after(headers: &HeaderMap, now: SystemTime, unreadable: Duration) -> Option<Duration> {
+    let raw = headers.get(RETRY_AFTER)?;
+    let Ok(text) = raw.to_str() else { return Some(unreadable) };
+    let text = text.trim();
     if let Ok(secs) = text.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+        let usable = secs.is_finite() && (0.0..=MAX_RETRY_AFTER_SECS).contains(&secs);
+        return Some(if usable { Duration::from_secs_f64(secs) } else { unreadable });
     }
-    let when = httpdate::parse_http_date(text).ok()?;
-    Some(when.duration_since(now).unwrap_or(Duration::ZERO))
+    match httpdate::parse_http_date(text) {
+        Ok(when) => {
+            let wait = when.duration_since(now).unwrap_or(Duration::ZERO);
+            Some(if wait.as_secs_f64() <= MAX_RETRY_AFTER_SECS { wait } else { unreadable })
+        }
+        Err(_) => Some(unreadable),
+    }
 }
 
 /// The backoff schedule of a config: `max_retries` delays from `backoff`, doubling to
@@ -31,7 +45,8 @@ pub fn backoff(config: &TransportConfig) -> ExponentialBuilder {
 }
 
 /// Decides each wait: the schedule's delay, raised to the server's `Retry-After`, and none at all
-/// once the total would pass the retry budget.
+/// once the total would pass the retry budget (so a `Retry-After` longer than what is left of the
+/// budget ends the retries at once, with the error carrying it, instead of sleeping).
 pub struct RetryClock {
     budget: Duration,
     spent: Duration,
@@ -77,14 +92,41 @@ mod tests {
     #[test]
     fn retry_after_in_seconds_and_as_a_date() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
-        assert_eq!(parse_retry_after(&with_retry_after("3"), now), Some(Duration::from_secs(3)));
-        assert_eq!(parse_retry_after(&with_retry_after("0.5"), now), Some(Duration::from_millis(500)));
+        let cap = Duration::from_secs(10);
+        let parse = |v: &str| parse_retry_after(&with_retry_after(v), now, cap);
+        assert_eq!(parse("3"), Some(Duration::from_secs(3)));
+        assert_eq!(parse(" 0.5 "), Some(Duration::from_millis(500)));
+        assert_eq!(parse("86400"), Some(Duration::from_secs(86_400)));
         let later = httpdate::fmt_http_date(now + Duration::from_secs(7));
-        assert_eq!(parse_retry_after(&with_retry_after(&later), now), Some(Duration::from_secs(7)));
+        assert_eq!(parse(&later), Some(Duration::from_secs(7)));
         let earlier = httpdate::fmt_http_date(now - Duration::from_secs(7));
-        assert_eq!(parse_retry_after(&with_retry_after(&earlier), now), Some(Duration::ZERO));
-        assert_eq!(parse_retry_after(&with_retry_after("soon"), now), None);
-        assert_eq!(parse_retry_after(&HeaderMap::new(), now), None);
+        assert_eq!(parse(&earlier), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after(&HeaderMap::new(), now, cap), None);
+    }
+
+    #[test]
+    fn unusable_retry_after_values_become_the_largest_backoff_without_panicking() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let cap = Duration::from_millis(1234);
+        for bad in ["1e20", "-1", "-0.5", "NaN", "nan", "inf", "-inf", "infinity", "1e309", "soon", "", "0x10", "1000000001"] {
+            assert_eq!(parse_retry_after(&with_retry_after(bad), now, cap), Some(cap), "{bad:?}");
+        }
+        let mut h = HeaderMap::new();
+        h.insert(RETRY_AFTER, HeaderValue::from_bytes(b"\xff\xfe").unwrap());
+        assert_eq!(parse_retry_after(&h, now, cap), Some(cap));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_header_text_parses_without_panicking(text in "[ -~]{0,40}") {
+            let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+            if let Ok(value) = HeaderValue::from_str(&text) {
+                let mut h = HeaderMap::new();
+                h.insert(RETRY_AFTER, value);
+                let wait = parse_retry_after(&h, now, Duration::from_secs(10)).unwrap();
+                proptest::prop_assert!(wait.as_secs_f64() <= MAX_RETRY_AFTER_SECS);
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,127 @@
+//! The shapes the Data API promises for its single objects (the `required` fields of its OpenAPI
+//! document, with their JSON types) and for list items (objects), checked before an answer is
+//! handed out: a wrong shape is an [`Error::Decode`] naming the field and the value.
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// A JSON type as the OpenAPI document names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonType {
+    /// `"string"`.
+    String,
+    /// `"number"` (integer or not).
+    Number,
+    /// `true` / `false`.
+    Boolean,
+    /// `{...}`.
+    Object,
+}
+
+impl JsonType {
+    fn holds(self, value: &Value) -> bool {
+        match self {
+            JsonType::String => value.is_string(),
+            JsonType::Number => value.is_number(),
+            JsonType::Boolean => value.is_boolean(),
+            JsonType::Object => value.is_object(),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            JsonType::String => "a string",
+            JsonType::Number => "a number",
+            JsonType::Boolean => "true or false",
+            JsonType::Object => "an object",
+        }
+    }
+}
+
+use JsonType::{Boolean, Number, Object, String as Str};
+
+/// `GET /v1/chains/{chainId}` (`GetChainResponse`).
+pub const CHAIN: &[(&str, JsonType)] = &[
+    ("chainId", Str),
+    ("status", Str),
+    ("chainName", Str),
+    ("description", Str),
+    ("vmName", Str),
+    ("rpcUrl", Str),
+    ("isTestnet", Boolean),
+    ("networkToken", Object),
+];
+
+/// `GET /v1/chains/{chainId}/blocks/{blockId}` (`GetEvmBlockResponse`).
+pub const BLOCK: &[(&str, JsonType)] = &[
+    ("chainId", Str),
+    ("blockNumber", Str),
+    ("blockTimestamp", Number),
+    ("blockHash", Str),
+    ("txCount", Number),
+    ("baseFee", Str),
+    ("gasUsed", Str),
+    ("gasLimit", Str),
+    ("gasCost", Str),
+    ("parentHash", Str),
+    ("feesSpent", Str),
+    ("cumulativeTransactions", Str),
+];
+
+/// `GET /v1/health-check` (`HealthCheckResultDto`).
+pub const HEALTH: &[(&str, JsonType)] = &[("status", Str)];
+
+fn shown(value: &Value) -> std::string::String {
+    crate::transport::snippet(value.to_string().as_bytes())
+}
+
+/// Checks that `value` (the answer for `resource`) has every required field with its type.
+pub fn check_object(value: &Value, resource: &str, required: &[(&str, JsonType)], url: &str) -> Result<()> {
+    for (field, kind) in required {
+        match value.get(field) {
+            Some(v) if kind.holds(v) => {}
+            found => {
+                let found = found.map_or_else(|| "nothing (the field is missing)".to_string(), shown);
+                return Err(Error::Decode {
+                    message: format!("{resource}: field {field:?} must be {}, found {found}", kind.name()),
+                    url: url.to_string(),
+                    body: shown(value),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every item of the list `field` is a JSON object.
+pub fn check_items(items: &[Value], field: &str, url: &str) -> Result<()> {
+    match items.iter().position(|item| !item.is_object()) {
+        None => Ok(()),
+        Some(k) => Err(Error::Decode {
+            message: format!("{field}[{k}] must be a JSON object, found {}", shown(&items[k])),
+            url: url.to_string(),
+            body: shown(&items[k]),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn required_fields_and_types_are_named_with_the_value() {
+        let ok = json!({"status": "ok", "details": {}});
+        assert!(check_object(&ok, "health", HEALTH, "u").is_ok());
+        let err = check_object(&json!({"status": 5}), "health", HEALTH, "u").unwrap_err().to_string();
+        assert!(err.contains(r#"field "status" must be a string, found 5"#), "{err}");
+        let err = check_object(&json!({}), "chain", CHAIN, "u").unwrap_err().to_string();
+        assert!(err.contains(r#"field "chainId" must be a string, found nothing"#), "{err}");
+        let items = vec![json!({"a": 1}), json!(1), json!("x")];
+        let err = check_items(&items, "blocks", "u").unwrap_err().to_string();
+        assert!(err.contains("blocks[1] must be a JSON object, found 1"), "{err}");
+        assert!(check_items(&[json!({})], "blocks", "u").is_ok());
+    }
+}
