@@ -198,7 +198,8 @@ pub(crate) const INJECTED_RPC_ERROR: &str = "injected fault: the node could not 
 /// Which index fault a call gets: the first kind of the draw that applies to it. `call.tip` is
 /// lowered for `lagging_tip`, `args.num_to_fetch` for `short_batch`.
 fn choose_fault(faults: IndexFaults, method: &str, call: &mut Call<'_>, args: &mut Args) -> Option<FaultKind> {
-    let returns_containers = matches!(method, "GetContainerRange" | "GetContainerByIndex" | "GetContainerByID" | "GetLastAccepted");
+    let returns_containers =
+        matches!(method, "GetContainerRange" | "GetContainerByIndex" | "GetContainerByID" | "GetLastAccepted");
     for kind in faults.draw.kinds() {
         match kind {
             FaultKind::RpcError => return Some(kind),

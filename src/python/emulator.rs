@@ -200,7 +200,8 @@ impl PyEmulator {
 
     /// Faults injected so far by kind and URL path: ``(kind, path)`` -> count.
     fn fault_counts_by_path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.emulator.fault_counts_by_path().into_iter().map(|((kind, path), n)| ((kind.name(), path), n)).into_py_dict(py)
+        let counts = self.emulator.fault_counts_by_path();
+        counts.into_iter().map(|((kind, path), n)| ((kind.name(), path), n)).into_py_dict(py)
     }
 
     /// Every request received, oldest first, as ``(seconds since start, path)``.
@@ -240,7 +241,8 @@ fn fault_error(err: FaultError) -> PyErr {
 
 /// A rate or option value: a real number (bools refused).
 fn number_arg(value: &Bound<'_, PyAny>, param: &str, key: &str) -> PyResult<f64> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<pyo3::types::PyBool>() || value.is_instance_of::<PyFloat>() {
+    let is_bool = value.is_instance_of::<pyo3::types::PyBool>();
+    if (value.is_instance_of::<PyInt>() && !is_bool) || value.is_instance_of::<PyFloat>() {
         return value.extract::<f64>();
     }
     let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
