@@ -304,6 +304,15 @@ class Emulator:
     X-chain vertices per network); ``data_api_require_key`` answers 401 without a key;
     ``data_api_refused_keys`` are answered 403; ``rate_limit=(limit, window_seconds)`` limits
     each key and sends the ``ratelimit-*`` headers (429 + ``retry-after`` past the limit).
+
+    Fault injection: ``faults`` maps kinds to a rate per request in ``[0, 1]`` (``"500"``,
+    ``"502"``, ``"503"``, ``"429"``, ``"reset"``, ``"cut"``, ``"truncated_json"``,
+    ``"malformed_json"``, ``"slow_body"``, ``"rpc_error"``, ``"bad_checksum"``, ``"short_batch"``,
+    ``"lagging_tip"``, ``"repeated_token"``, ``"redirect_same_origin"``,
+    ``"redirect_cross_origin"``, ``"oversized"``, ``"gzip_bomb"``); ``fault_seed`` makes the same
+    requests fault on every run; ``fault_options`` sets ``retry_after`` (s), ``lag``
+    (containers), ``oversized_bytes``, ``gzip_bomb_bytes``, ``slow_body_pause`` (s). A bad kind,
+    rate or option raises :class:`~avax_data.exceptions.InvalidParameterError` (a ``ValueError``).
     """
 
     def __init__(
@@ -321,7 +330,31 @@ class Emulator:
         data_api_require_key: bool = False,
         data_api_refused_keys: Sequence[str] | None = (),
         rate_limit: tuple[int, float] | None = None,
+        faults: Mapping[str, float] | None = None,
+        fault_seed: int = 0,
+        fault_options: Mapping[str, float] | None = None,
     ) -> None: ...
+    def set_faults(
+        self,
+        faults: Mapping[str, float] | None = None,
+        fault_seed: int = 0,
+        fault_options: Mapping[str, float] | None = None,
+    ) -> None:
+        """Replace the fault plan (``None`` turns faults off); decisions restart from the seed."""
+    def faults(self) -> dict[str, float]:
+        """The fault rates in force: kind -> rate (kinds at 0 left out)."""
+    @property
+    def fault_seed(self) -> int:
+        """The seed of the fault decisions in force."""
+    def fault_counts(self) -> dict[str, int]:
+        """Faults injected so far: kind -> count."""
+    def fault_counts_by_path(self) -> dict[tuple[str, str], int]:
+        """Faults injected so far: ``(kind, path)`` -> count."""
+    def request_log(self) -> list[tuple[float, str]]:
+        """Every request received, oldest first: ``(seconds since start, path)``."""
+    @property
+    def second_url(self) -> str:
+        """The second listener (another origin, same services) that cross-origin redirects use."""
     def advance_clock(self, seconds: float) -> None:
         """Data API: move the emulator clock forward (page tokens expire after 24 h of it)."""
     def set_rate_limit(self, rate_limit: tuple[int, float] | None = None) -> None:

@@ -13,6 +13,7 @@ Subcommands:
     Serve the emulator on a port until Ctrl-C, for clients written in other languages::
 
         avax-data emulator --port 9650 --containers 1000000 --tip-rate 2
+        avax-data emulator --faults 502=0.05,short_batch=0.1 --fault-seed 7
 
 Exit codes: 0 on success, 1 when the package raised an :class:`~avax_data.AvaxDataError` (printed
 as one line ``error: ...``), 2 for bad arguments, 130 after Ctrl-C.
@@ -72,6 +73,20 @@ def _port(text: str) -> int:
     return value
 
 
+def _faults(text: str) -> dict[str, float]:
+    """argparse type: ``kind=rate,kind=rate`` -> ``{kind: rate}`` (rates checked by the emulator)."""
+    faults: dict[str, float] = {}
+    for item in text.split(","):
+        name, sep, rate = item.strip().partition("=")
+        if not sep or not name:
+            raise argparse.ArgumentTypeError(f"{item.strip()!r} is not kind=rate (e.g. 502=0.05,short_batch=0.1)")
+        try:
+            faults[name.strip()] = float(rate)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{item.strip()!r}: the rate {rate!r} is not a number") from None
+    return faults
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``avax-data`` argument parser (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(
@@ -113,6 +128,15 @@ def build_parser() -> argparse.ArgumentParser:
     emu.add_argument("--containers", type=_non_negative_int, default=None, help="initial containers per index path")
     emu.add_argument("--tip-rate", type=_non_negative_float, default=0.0, help="new containers per second on every path")
     emu.add_argument("--latency", type=_non_negative_float, default=0.0, help="seconds added to every response")
+    emu.add_argument(
+        "--faults",
+        type=_faults,
+        default=None,
+        help="fault rates per request, kind=rate[,kind=rate...], e.g. 502=0.05,short_batch=0.1 "
+        "(kinds: 500 502 503 429 reset cut truncated_json malformed_json slow_body rpc_error bad_checksum "
+        "short_batch lagging_tip repeated_token redirect_same_origin redirect_cross_origin oversized gzip_bomb)",
+    )
+    emu.add_argument("--fault-seed", type=_non_negative_int, default=0, help="seed of the fault decisions (default 0)")
     return parser
 
 
@@ -218,9 +242,14 @@ def _serve(args: argparse.Namespace) -> int:
         latency=args.latency,
         host=args.host,
         port=args.port,
+        faults=args.faults,
+        fault_seed=args.fault_seed,
     )
     try:
         print(f"avax-data emulator serving at {emulator.url} (Ctrl-C to stop)")
+        if args.faults:
+            rates = ", ".join(f"{kind}={rate:g}" for kind, rate in emulator.faults().items())
+            print(f"faults: {rates} (seed {args.fault_seed}); other origin for redirects: {emulator.second_url}")
         print("index paths: " + ", ".join(f"{emulator.url}/ext/index/{p}" for p in _PATHS))
         print(
             "try: curl -s -X POST -H 'Content-Type: application/json' "

@@ -14,6 +14,9 @@ use serde_json::value::RawValue;
 use crate::index::cb58;
 use crate::index::IndexPath;
 
+use super::fault_bodies;
+use super::fault_layer::{Applied, IndexFaults};
+use super::faults::FaultKind;
 use super::formats;
 use super::id_index;
 use super::jsonrpc::{self, RpcRequest, BAD_ARGUMENT, PARSE_ERROR, SERVER_ERROR};
@@ -61,12 +64,13 @@ async fn serve(state: Arc<EmulatorState>, path: IndexPath, request: Request) -> 
         let message = format!("rpc: unrecognized Content-Type: {media_type}");
         return go_plain_text(StatusCode::UNSUPPORTED_MEDIA_TYPE, message, false);
     }
+    let faults = request.extensions().get::<IndexFaults>().copied();
     let body = match axum::body::to_bytes(request.into_body(), usize::MAX).await {
         Ok(body) => body,
         // A body cut short reads as truncated JSON: "unexpected EOF".
         Err(_) => axum::body::Bytes::from_static(b"{"),
     };
-    let answer = tokio::task::spawn_blocking(move || answer(&state, path, &body)).await;
+    let answer = tokio::task::spawn_blocking(move || answer(&state, path, &body, faults)).await;
     match answer {
         Ok(answer) => answer.into_response(),
         Err(e) => go_plain_text(StatusCode::INTERNAL_SERVER_ERROR, format!("emulator handler failed: {e}"), false),
@@ -74,10 +78,11 @@ async fn serve(state: Arc<EmulatorState>, path: IndexPath, request: Request) -> 
 }
 
 /// What the JSON-RPC layer writes: a body (none for notifications) and whether the method ran
-/// (gorilla then adds `x-content-type-options: nosniff`).
+/// (gorilla then adds `x-content-type-options: nosniff`); and the fault injected, if any.
 struct Answer {
     body: Option<Vec<u8>>,
     executed: bool,
+    fault: Option<FaultKind>,
 }
 
 impl IntoResponse for Answer {
@@ -93,6 +98,9 @@ impl IntoResponse for Answer {
         };
         if self.executed {
             response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        }
+        if let Some(kind) = self.fault {
+            response.extensions_mut().insert(Applied(kind));
         }
         response
     }
@@ -181,28 +189,66 @@ fn parse_args(params: Option<&RawValue>, fields: &[&str]) -> Result<Args, ()> {
 
 fn error_answer(request: &RpcRequest<'_>, message: &str, executed: bool) -> Answer {
     let body = request.id.map(|id| jsonrpc::error_response(Some(id), SERVER_ERROR, message, None));
-    Answer { body, executed }
+    Answer { body, executed, fault: None }
 }
 
-/// Answers one JSON-RPC body on `path` (blocking: generates containers, may build the id map).
-fn answer(state: &EmulatorState, path: IndexPath, body: &[u8]) -> Answer {
+/// The message of an injected `rpc_error` fault.
+pub(crate) const INJECTED_RPC_ERROR: &str = "injected fault: the node could not answer this call, retry it";
+
+/// Which index fault a call gets: the first kind of the draw that applies to it. `call.tip` is
+/// lowered for `lagging_tip`, `args.num_to_fetch` for `short_batch`.
+fn choose_fault(faults: IndexFaults, method: &str, call: &mut Call<'_>, args: &mut Args) -> Option<FaultKind> {
+    let returns_containers =
+        matches!(method, "GetContainerRange" | "GetContainerByIndex" | "GetContainerByID" | "GetLastAccepted");
+    for kind in faults.draw.kinds() {
+        match kind {
+            FaultKind::RpcError => return Some(kind),
+            FaultKind::LaggingTip if call.tip >= 2 => {
+                call.tip -= faults.lag.min(call.tip - 1);
+                return Some(kind);
+            }
+            FaultKind::ShortBatch if method == "GetContainerRange" => {
+                let n = args.num_to_fetch;
+                let available = call.tip.saturating_sub(args.start_index);
+                // Only a valid call that would answer two or more containers can be cut short.
+                if (1..=MAX_FETCHED_BY_RANGE).contains(&n) && n.min(available) >= 2 {
+                    args.num_to_fetch = 1 + faults.draw.salt % (n.min(available) - 1);
+                    return Some(kind);
+                }
+            }
+            FaultKind::BadChecksum if returns_containers && matches!(args.encoding, Encoding::Hex | Encoding::HexC) => {
+                return Some(kind);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Answers one JSON-RPC body on `path` (blocking: generates containers, may build the id map),
+/// with the index fault of `faults` that applies to the call, if any.
+fn answer(state: &EmulatorState, path: IndexPath, body: &[u8], faults: Option<IndexFaults>) -> Answer {
     let (request, failure) = jsonrpc::decode_request(body);
     if let Some((code, message)) = failure {
         // json2 answers a parse error even without an id; other failures only with one.
         let body = (code == PARSE_ERROR || request.id.is_some())
             .then(|| jsonrpc::error_response(request.id, code, &message, Some(&request)));
-        return Answer { body, executed: false };
+        return Answer { body, executed: false, fault: None };
     }
     let method = match jsonrpc::resolve_method(&request.method, "index", METHODS) {
         Ok(method) => method,
         Err(message) => return error_answer(&request, &message, false),
     };
-    let Ok(args) = parse_args(request.params, argument_fields(method)) else {
+    let Ok(mut args) = parse_args(request.params, argument_fields(method)) else {
         return error_answer(&request, BAD_ARGUMENT, false);
     };
     let mut out = Vec::new();
     jsonrpc::start_result(&mut out);
-    let call = Call { state, path, tip: state.container_count(path) };
+    let mut call = Call { state, path, tip: state.container_count(path) };
+    let fault = faults.and_then(|f| choose_fault(f, method, &mut call, &mut args));
+    if fault == Some(FaultKind::RpcError) && request.id.is_some() {
+        return Answer { fault, ..error_answer(&request, INJECTED_RPC_ERROR, true) };
+    }
     let result = match method {
         "GetContainerByID" => call.container_by_id(&args, &mut out),
         "GetContainerByIndex" => call.container_by_index(&args, &mut out),
@@ -211,14 +257,23 @@ fn answer(state: &EmulatorState, path: IndexPath, body: &[u8]) -> Answer {
         "IsAccepted" => call.is_accepted(&args, &mut out),
         _ => call.last_accepted(&args, &mut out),
     };
+    // A lagging node's error is still its fault; a corrupted checksum needs a container to corrupt.
+    let fault = match (fault, &result) {
+        (Some(FaultKind::BadChecksum), Ok(())) => {
+            fault_bodies::corrupt_checksum(&mut out, faults.map_or(0, |f| f.draw.salt)).map(|()| FaultKind::BadChecksum)
+        }
+        (Some(FaultKind::LaggingTip), _) => fault,
+        (Some(FaultKind::ShortBatch), Ok(())) => fault,
+        _ => None,
+    };
     match result {
-        Err(message) => error_answer(&request, &message, true),
+        Err(message) => Answer { fault, ..error_answer(&request, &message, true) },
         Ok(()) => {
             let body = request.id.map(|id| {
                 jsonrpc::finish(&mut out, Some(id));
                 out
             });
-            Answer { body, executed: true }
+            Answer { body, executed: true, fault }
         }
     }
 }
@@ -398,7 +453,7 @@ mod timing {
         let mut times = Vec::new();
         for _ in 0..5 {
             let t = std::time::Instant::now();
-            let answer = answer(&state, IndexPath::CBlock, body);
+            let answer = answer(&state, IndexPath::CBlock, body, None);
             times.push(t.elapsed());
             assert!(answer.body.unwrap().len() > 1_000_000);
         }

@@ -1,6 +1,6 @@
 //! Middleware wrapped around every route of the emulator (all three services). Behaviour that
-//! applies to any request — counting, added latency, and later fault injection and rate limits —
-//! lives here, in front of the handlers.
+//! applies to any request — counting, the request log, added latency — lives here, in front of the
+//! handlers; fault injection is the next layer in (`fault_layer.rs`).
 
 use std::sync::Arc;
 
@@ -11,9 +11,10 @@ use axum::response::{IntoResponse, Response};
 
 use super::state::EmulatorState;
 
-/// Counts the request, then waits the configured latency before handing it on.
+/// Counts and logs the request, then waits the configured latency before handing it on.
 pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
     state.count_request();
+    state.faults.log(request.method().as_str(), request.uri().path());
     let latency = state.latency();
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;

@@ -4,7 +4,9 @@
 //! synthetic world ([`world`]) answered with the node's exact HTTP and JSON-RPC behaviour, edge
 //! cases and error messages included. The Data API (`/v1`) and Metrics API (`/v2`) slot into the
 //! router (`router()` in this file) next to it, sharing the middleware in `layers.rs` (request
-//! counting, added latency; fault injection later) and the state in `state.rs`.
+//! counting and log, added latency) and `fault_layer.rs` (seeded fault injection, planned in
+//! [`faults`]), and the state in `state.rs`. The emulator listens twice (a second port on the same
+//! host serves the same state), so a redirect fault can point to another origin.
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
@@ -16,6 +18,10 @@
 //! ```
 
 pub mod data_api;
+mod fault_bodies;
+mod fault_conn;
+pub mod fault_layer;
+pub mod faults;
 pub mod formats;
 mod id_index;
 mod index_rpc;
@@ -28,13 +34,14 @@ mod timefmt;
 mod wire;
 pub mod world;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use tokio::sync::oneshot;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::index::{Container, IndexPath};
@@ -42,11 +49,12 @@ use crate::index::{Container, IndexPath};
 use state::EmulatorState;
 
 pub use data_api::{DataWorld, RateLimit};
+pub use faults::{FaultError, FaultKind, FaultOptions, FaultPlan, LoggedRequest};
 pub use timefmt::rfc3339_nano;
 
 /// How an [`Emulator`] starts. `Default` gives seed 0, 10,000 containers per path, a static tip,
 /// the index enabled, no added latency, `127.0.0.1` on any free port, timestamps in UTC; Data API
-/// with 5,000 blocks per chain, keys optional, no refused key, no rate limit.
+/// with 5,000 blocks per chain, keys optional, no refused key, no rate limit; no faults.
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
     /// Seed of the synthetic world: same seed, same containers.
@@ -79,6 +87,8 @@ pub struct EmulatorConfig {
     /// Data API: requests per window allowed per API key (unkeyed requests are not limited);
     /// `None` = no limit and no `ratelimit-*` headers.
     pub rate_limit: Option<RateLimit>,
+    /// Faults to inject: a rate per kind, the seed of the decisions, sizes and timings.
+    pub faults: FaultPlan,
 }
 
 impl Default for EmulatorConfig {
@@ -97,6 +107,7 @@ impl Default for EmulatorConfig {
             data_api_require_key: false,
             data_api_refused_keys: Vec::new(),
             rate_limit: None,
+            faults: FaultPlan::default(),
         }
     }
 }
@@ -108,6 +119,7 @@ fn router(state: Arc<EmulatorState>) -> Router {
         .merge(data_api::router(state.clone()))
         .merge(metrics_api::router())
         .fallback(layers::not_found)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), fault_layer::inject))
         .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
         .with_state(state)
 }
@@ -117,7 +129,8 @@ pub struct Emulator {
     state: Arc<EmulatorState>,
     addr: SocketAddr,
     url: String,
-    stop: Mutex<Option<oneshot::Sender<()>>>,
+    second_url: String,
+    stop: Mutex<Option<watch::Sender<bool>>>,
     task: Mutex<Option<JoinHandle<()>>>,
 }
 
@@ -133,31 +146,41 @@ impl Emulator {
     pub async fn start(config: EmulatorConfig) -> std::io::Result<Emulator> {
         let listener = tokio::net::TcpListener::bind((config.host.as_str(), config.port)).await?;
         let addr = listener.local_addr()?;
-        let host = if addr.ip().is_unspecified() {
-            "127.0.0.1".to_string()
-        } else if addr.is_ipv6() {
-            format!("[{}]", addr.ip())
-        } else {
-            addr.ip().to_string()
-        };
-        let url = format!("http://{host}:{}", addr.port());
+        // The second origin: the same host, another free port.
+        let second = tokio::net::TcpListener::bind((addr.ip(), 0)).await?;
+        let url = base_url(addr);
+        let second_url = base_url(second.local_addr()?);
         let state = Arc::new(EmulatorState::new(&config));
-        let app = router(state.clone());
-        let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            let shutdown = async {
-                let _ = stop_rx.await;
+        let _ = state.faults.origins.set([url.clone(), second_url.clone()]);
+        let app = router(state.clone()).into_make_service_with_connect_info::<fault_conn::Conn>();
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let serve = |listener, rx: watch::Receiver<bool>| {
+            let shutdown = async move {
+                let mut rx = rx;
+                let _ = rx.wait_for(|stop| *stop).await;
             };
-            if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+            axum::serve(listener, app.clone()).with_graceful_shutdown(shutdown)
+        };
+        let first = serve(fault_conn::KillableListener::new(listener, 0), stop_rx.clone());
+        let other = serve(fault_conn::KillableListener::new(second, 1), stop_rx);
+        let task = tokio::spawn(async move {
+            let (a, b) = tokio::join!(first.into_future(), other.into_future());
+            if let Err(e) = a.and(b) {
                 eprintln!("avax-data emulator on {addr} stopped: {e}");
             }
         });
-        Ok(Emulator { state, addr, url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
+        Ok(Emulator { state, addr, url, second_url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
     }
 
     /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).
     pub fn url(&self) -> String {
         self.url.clone()
+    }
+
+    /// Base URL of the second listener (same host, another port): the other origin that
+    /// `redirect_cross_origin` faults point to. It serves the same services and state.
+    pub fn second_url(&self) -> String {
+        self.second_url.clone()
     }
 
     /// The bound port.
@@ -224,11 +247,42 @@ impl Emulator {
         self.state.request_count()
     }
 
+    /// Replaces the fault plan; the per-request decisions restart from request 0 of its seed.
+    /// Counters and the request log are kept.
+    pub fn set_faults(&self, plan: FaultPlan) {
+        self.state.faults.set_plan(plan);
+    }
+
+    /// The fault plan in force.
+    pub fn faults(&self) -> FaultPlan {
+        self.state.faults.plan()
+    }
+
+    /// Faults injected so far, by kind (kinds never injected are absent).
+    pub fn fault_counts(&self) -> BTreeMap<FaultKind, u64> {
+        let mut totals = BTreeMap::new();
+        for ((kind, _), n) in self.state.faults.counts_by_path() {
+            *totals.entry(kind).or_insert(0) += n;
+        }
+        totals
+    }
+
+    /// Faults injected so far, by kind and URL path.
+    pub fn fault_counts_by_path(&self) -> BTreeMap<(FaultKind, String), u64> {
+        self.state.faults.counts_by_path()
+    }
+
+    /// Every request received (at most the last [`faults::REQUEST_LOG_CAPACITY`]), oldest first:
+    /// seconds since start, method, path.
+    pub fn request_log(&self) -> Vec<LoggedRequest> {
+        self.state.faults.request_log()
+    }
+
     /// Stops accepting connections and lets in-flight requests finish. Idempotent; also done on
     /// drop. Returns at once: use [`Emulator::stop`] to wait until the server is gone.
     pub fn shutdown(&self) {
         if let Some(stop) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            let _ = stop.send(());
+            let _ = stop.send(true);
         }
     }
 
@@ -240,6 +294,18 @@ impl Emulator {
             let _ = task.await;
         }
     }
+}
+
+/// `http://host:port` of a bound address (an unspecified address is reached on `127.0.0.1`).
+fn base_url(addr: SocketAddr) -> String {
+    let host = if addr.ip().is_unspecified() {
+        "127.0.0.1".to_string()
+    } else if addr.is_ipv6() {
+        format!("[{}]", addr.ip())
+    } else {
+        addr.ip().to_string()
+    };
+    format!("http://{host}:{}", addr.port())
 }
 
 impl Drop for Emulator {

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use crate::index::IndexPath;
 
 use super::data_api::DataApiState;
+use super::faults::FaultState;
 use super::formats::Source;
 use super::id_index::IdIndex;
 use super::EmulatorConfig;
@@ -37,6 +38,8 @@ pub(crate) struct EmulatorState {
     id_indexes: [IdIndex; 5],
     /// The Data API's world, page tokens, clock, keys and rate limits.
     pub(crate) data: DataApiState,
+    /// The fault plan, its counters and the request log.
+    pub(crate) faults: FaultState,
 }
 
 impl EmulatorState {
@@ -55,6 +58,7 @@ impl EmulatorState {
             requests: AtomicU64::new(0),
             id_indexes: Default::default(),
             data: DataApiState::new(config),
+            faults: FaultState::new(config.faults.clone()),
         }
     }
 

@@ -4,13 +4,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyMapping};
+use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping};
 
 use super::args::u64_arg;
 use super::convert::container_dict;
 use super::errors::{invalid, to_py};
 use super::wait::wait_raw;
-use crate::emulator::{Emulator, EmulatorConfig};
+use crate::emulator::{Emulator, EmulatorConfig, FaultError, FaultKind, FaultPlan};
 use crate::index::IndexPath;
 use crate::transport::config::seconds as to_duration;
 
@@ -20,6 +20,11 @@ use crate::transport::config::seconds as to_duration;
 /// ``containers`` is the initial count per index path (one int for all, or a dict by path);
 /// ``tip_rate`` adds that many containers per second to every path; ``latency`` (seconds) is
 /// added to every request. Use as a context manager, or call ``close()``.
+///
+/// Fault injection: ``faults`` maps kind names (``"502"``, ``"reset"``, ``"short_batch"``, ...) to
+/// a rate per request in ``[0, 1]``; ``fault_seed`` makes the same requests fault on every run;
+/// ``fault_options`` sets sizes and timings (``retry_after``, ``lag``, ``oversized_bytes``,
+/// ``gzip_bomb_bytes``, ``slow_body_pause``).
 #[pyclass(frozen, name = "Emulator", module = "avax_data._native")]
 pub struct PyEmulator {
     emulator: Emulator,
@@ -32,7 +37,7 @@ fn path_arg(path: &str) -> PyResult<IndexPath> {
 #[pymethods]
 impl PyEmulator {
     #[new]
-    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0, data_blocks_per_chain=None, data_api_require_key=false, data_api_refused_keys=None, rate_limit=None))]
+    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0, data_blocks_per_chain=None, data_api_require_key=false, data_api_refused_keys=None, rate_limit=None, faults=None, fault_seed=0, fault_options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -48,6 +53,9 @@ impl PyEmulator {
         data_api_require_key: bool,
         data_api_refused_keys: Option<Vec<String>>,
         rate_limit: Option<(u32, f64)>,
+        faults: Option<&Bound<'_, PyAny>>,
+        fault_seed: u64,
+        fault_options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mut config = EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
         if let Some(n) = data_blocks_per_chain {
@@ -56,6 +64,7 @@ impl PyEmulator {
         config.data_api_require_key = data_api_require_key;
         config.data_api_refused_keys = data_api_refused_keys.unwrap_or_default();
         config.rate_limit = rate_limit.map(rate_limit_arg).transpose()?;
+        config.faults = fault_plan(faults, fault_seed, fault_options)?;
         if !(tip_rate.is_finite() && tip_rate >= 0.0) {
             return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
         }
@@ -159,6 +168,54 @@ impl PyEmulator {
         self.emulator.request_count()
     }
 
+    /// Replace the fault plan: ``faults`` (kind -> rate in ``[0, 1]``; ``None`` or ``{}`` turns
+    /// faults off), ``fault_seed`` and ``fault_options``. Decisions restart from the seed's first
+    /// request; counters and the request log are kept.
+    #[pyo3(signature = (faults=None, fault_seed=0, fault_options=None))]
+    fn set_faults(
+        &self,
+        faults: Option<&Bound<'_, PyAny>>,
+        fault_seed: u64,
+        fault_options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        self.emulator.set_faults(fault_plan(faults, fault_seed, fault_options)?);
+        Ok(())
+    }
+
+    /// The fault rates in force: kind -> rate (kinds at 0 left out).
+    fn faults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.emulator.faults().rates().into_iter().map(|(kind, rate)| (kind.name(), rate)).into_py_dict(py)
+    }
+
+    /// The seed of the fault decisions in force.
+    #[getter]
+    fn fault_seed(&self) -> u64 {
+        self.emulator.faults().seed
+    }
+
+    /// Faults injected so far: kind -> count (kinds never injected left out).
+    fn fault_counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.emulator.fault_counts().into_iter().map(|(kind, n)| (kind.name(), n)).into_py_dict(py)
+    }
+
+    /// Faults injected so far by kind and URL path: ``(kind, path)`` -> count.
+    fn fault_counts_by_path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let counts = self.emulator.fault_counts_by_path();
+        counts.into_iter().map(|((kind, path), n)| ((kind.name(), path), n)).into_py_dict(py)
+    }
+
+    /// Every request received, oldest first, as ``(seconds since start, path)``.
+    fn request_log(&self) -> Vec<(f64, String)> {
+        self.emulator.request_log().into_iter().map(|r| (r.time_s, r.path)).collect()
+    }
+
+    /// ``http://host:port`` of the emulator's second listener: the other origin that
+    /// ``redirect_cross_origin`` faults point to (it serves the same services).
+    #[getter]
+    fn second_url(&self) -> String {
+        self.emulator.second_url()
+    }
+
     /// Stop serving.
     fn close(&self) {
         self.emulator.shutdown();
@@ -176,6 +233,56 @@ impl PyEmulator {
     fn __repr__(&self) -> String {
         format!("Emulator({:?})", self.emulator.url())
     }
+}
+
+fn fault_error(err: FaultError) -> PyErr {
+    invalid(err.parameter, err.value, err.expected)
+}
+
+/// A rate or option value: a real number (bools refused).
+fn number_arg(value: &Bound<'_, PyAny>, param: &str, key: &str) -> PyResult<f64> {
+    let is_bool = value.is_instance_of::<pyo3::types::PyBool>();
+    if (value.is_instance_of::<PyInt>() && !is_bool) || value.is_instance_of::<PyFloat>() {
+        return value.extract::<f64>();
+    }
+    let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
+    Err(invalid(param, format!("{key}={shown}"), "a number"))
+}
+
+/// The items of a ``str -> number`` mapping argument.
+fn number_items(map: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<(String, f64)>> {
+    let shown = || map.repr().map(|r| r.to_string()).unwrap_or_default();
+    let mapping = map.cast::<PyMapping>().map_err(|_| invalid(param, shown(), "a dict of name -> number"))?;
+    let mut items = Vec::new();
+    for item in mapping.items()?.iter() {
+        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
+        let key: String = key.extract().map_err(|_| invalid(param, shown(), "a dict with str keys"))?;
+        let value = number_arg(&value, param, &key)?;
+        items.push((key, value));
+    }
+    Ok(items)
+}
+
+/// ``faults`` (kind -> rate), ``fault_seed`` and ``fault_options`` as a plan.
+fn fault_plan(
+    faults: Option<&Bound<'_, PyAny>>,
+    seed: u64,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<FaultPlan> {
+    let mut plan = FaultPlan::default();
+    plan.seed = seed;
+    if let Some(faults) = faults {
+        for (name, rate) in number_items(faults, "faults")? {
+            let kind = FaultKind::parse(&name).map_err(fault_error)?;
+            plan.set_rate(kind, rate).map_err(fault_error)?;
+        }
+    }
+    if let Some(options) = options {
+        for (name, value) in number_items(options, "fault_options")? {
+            plan.options.set(&name, value).map_err(fault_error)?;
+        }
+    }
+    Ok(plan)
 }
 
 /// `(limit, window_seconds)` as the emulator's rate-limit policy.
