@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from avax_data import Emulator
 from _helpers import StubNode, container_id, to_wire_hex
 
 N = 3000
@@ -174,3 +176,14 @@ def test_async_for_hands_out_buffered_items_in_order_and_resumes_exactly(node: S
     got, failed_at, end = asyncio.run(main())
     assert failed_at == 1124
     assert got == list(range(N)) and end == N
+
+
+@pytest.mark.parametrize(("limit", "page_size", "requests"), [(5, None, 1), (25, 10, 3), (100, None, 1), (101, None, 2)])
+def test_a_pager_limit_costs_no_request_it_does_not_need(limit: int, page_size: int | None, requests: int) -> None:
+    """No page is fetched past `limit=`, and the default page size is the service's largest (100)."""
+    with Emulator(data_blocks_per_chain=1_000, containers=10) as emu, ad.DataClient(base_url=emu.url) as data:
+        before = emu.request_count()
+        rows = list(data.blocks("43114", page_size=page_size, limit=limit))
+        time.sleep(0.2)  # let any prefetch that would overshoot happen before counting
+        assert len(rows) == limit
+        assert emu.request_count() - before == requests

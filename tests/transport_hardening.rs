@@ -361,11 +361,11 @@ async fn secrets_echoed_by_the_server_never_reach_an_error() {
     .await;
     let options = DataClientOptions { transport: fast(0), api_key: Some("sekret-key-123".into()) };
     let client = DataClient::new(Some(&url), options).unwrap();
-    let paged = client.blocks("43114", 10).unwrap();
+    let paged = client.blocks("43114", Some(10)).unwrap();
     let errors = vec![
         client.health().await.unwrap_err(),
         client.page(&paged, None).await.unwrap_err(),
-        client.chain("43114").await.unwrap_err(),
+        client.chain("43114").unwrap().await.unwrap_err(),
         client.health().await.unwrap_err(),
     ];
     assert!(

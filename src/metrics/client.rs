@@ -428,7 +428,7 @@ mod tests {
         assert!(icm_summary_query(None, None, Some("both"), None).unwrap_err().to_string().starts_with("invalid group_by="));
         assert!(client.metric("43114", "txCount", Some("hour"), Some(10), Some(10), None).is_err());
         assert!(client.metric("c", "txCount", None, None, None, None).unwrap_err().to_string().starts_with("invalid chain_id="));
-        assert_eq!(client.metric("43114", "txCount", None, None, None, None).unwrap().page_size, 100);
+        assert_eq!(client.metric("43114", "txCount", None, None, None, None).unwrap().page_size, 2160, "bulk walks default to the largest page");
         client.close();
         assert!(matches!(client.live_check().await, Err(Error::Closed)));
     }

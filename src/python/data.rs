@@ -254,13 +254,10 @@ impl PagerCore {
             let _guard = crate::runtime::runtime().enter();
             return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, 1)), pos.offset);
         }
-        let stream = match self.client.pages((*self.paged).clone(), pos.token.clone()) {
-            Ok(s) => s,
-            Err(e) => {
-                let failed = futures::stream::once(async move { Err::<Fetched, _>(e) });
-                return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), failed, 1)), 0);
-            }
-        };
+        // Items needed from the start of the position's page: the limit's rest plus those
+        // already read of it, so no page is fetched past the limit.
+        let want = self.remaining().map(|r| r.saturating_add(pos.offset as u64));
+        let stream = self.client.pages_wanting(self.paged.clone(), pos.token.clone(), want);
         let _guard = crate::runtime::runtime().enter();
         (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, PREFETCH_PAGES)), pos.offset)
     }
