@@ -31,12 +31,7 @@ fn name(v: &Value) -> &str {
 /// Every vector's `api_hex`, when given, is `hex ‖ checksum`.
 fn check_api_hex(v: &Value, payload: &[u8]) {
     if let Some(api) = v["api_hex"].as_str() {
-        assert_eq!(
-            cb58::decode_hex_with_checksum(api).unwrap(),
-            payload,
-            "{}",
-            name(v)
-        );
+        assert_eq!(cb58::decode_hex_with_checksum(api).unwrap(), payload, "{}", name(v));
     }
 }
 
@@ -45,13 +40,7 @@ fn check_api_hex(v: &Value, payload: &[u8]) {
 fn bech32(hrp: &str, data: &[u8]) -> String {
     const CHARSET: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
     fn polymod(values: &[u8]) -> u32 {
-        let gen = [
-            0x3b6a57b2u32,
-            0x26508e6d,
-            0x1ea119fa,
-            0x3d4233dd,
-            0x2a1462b3,
-        ];
+        let gen = [0x3b6a57b2u32, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3];
         let mut chk = 1u32;
         for &v in values {
             let top = chk >> 25;
@@ -102,115 +91,55 @@ fn pchain_blocks_decode_with_their_published_facts() {
             assert_eq!(u64::from(block.type_id), type_id, "{}", name(v));
         }
         if exp["all other fields zero"] == true {
-            assert_eq!(
-                (block.parent_id, block.height, block.time),
-                ([0; 32], 0, Some(0)),
-                "{}",
-                name(v)
-            );
+            assert_eq!((block.parent_id, block.height, block.time), ([0; 32], 0, Some(0)), "{}", name(v));
         }
         if let Some(t) = exp["tx.typeID"].as_u64() {
             assert_eq!(block.txs.len(), 1);
             assert_eq!(u64::from(block.txs[0].type_id), t);
-            assert_eq!(
-                block.txs[0].body,
-                PTxBody::AdvanceTime {
-                    time: exp["tx.time"].as_u64().unwrap()
-                }
-            );
+            assert_eq!(block.txs[0].body, PTxBody::AdvanceTime { time: exp["tx.time"].as_u64().unwrap() });
         }
     }
     assert_eq!(vs[0].get("expected").unwrap()["typeID"], 29);
-    assert_eq!(
-        pchain::decode_block(&bytes(&vs[0])).unwrap().type_name,
-        "BanffProposalBlock"
-    );
-    assert_eq!(
-        pchain::decode_block(&bytes(&vs[1])).unwrap().type_name,
-        "BanffCommitBlock"
-    );
+    assert_eq!(pchain::decode_block(&bytes(&vs[0])).unwrap().type_name, "BanffProposalBlock");
+    assert_eq!(pchain::decode_block(&bytes(&vs[1])).unwrap().type_name, "BanffCommitBlock");
     let standard = pchain::decode_block(&bytes(&vs[2])).unwrap();
-    assert_eq!(
-        (standard.type_name, standard.txs.len()),
-        ("BanffStandardBlock", 0)
-    );
+    assert_eq!((standard.type_name, standard.txs.len()), ("BanffStandardBlock", 0));
 
     // The Mainnet block at height 1000001 and its ExportTx.
     let v = &vs[3];
     let exp = &v["expected"];
     let block = pchain::decode_block(&bytes(v)).unwrap();
-    assert_eq!(
-        cb(&block.block_id),
-        exp["blockID (request param)"].as_str().unwrap()
-    );
+    assert_eq!(cb(&block.block_id), exp["blockID (request param)"].as_str().unwrap());
     assert_eq!(block.height, exp["height"].as_u64().unwrap());
     assert_eq!(cb(&block.parent_id), exp["parentID"].as_str().unwrap());
-    assert_eq!(
-        (block.type_name, block.time),
-        ("ApricotStandardBlock", None)
-    );
+    assert_eq!((block.type_name, block.time), ("ApricotStandardBlock", None));
     assert_eq!(block.txs.len(), 1);
     let tx = &block.txs[0];
     let etx = &exp["txs[0]"];
     assert_eq!(tx.type_name, etx["type"].as_str().unwrap());
     let base = tx.base.as_ref().unwrap();
-    assert_eq!(
-        u64::from(base.network_id),
-        etx["networkID"].as_u64().unwrap()
-    );
-    assert_eq!(
-        cb(&base.blockchain_id),
-        etx["blockchainID"].as_str().unwrap()
-    );
+    assert_eq!(u64::from(base.network_id), etx["networkID"].as_u64().unwrap());
+    assert_eq!(cb(&base.blockchain_id), etx["blockchainID"].as_str().unwrap());
     assert!(base.memo.is_empty());
     let input = &base.inputs[0];
     let ein = &etx["inputs[0]"];
     assert_eq!(cb(&input.tx_id), ein["txID"].as_str().unwrap());
-    assert_eq!(
-        u64::from(input.output_index),
-        ein["outputIndex"].as_u64().unwrap()
-    );
+    assert_eq!(u64::from(input.output_index), ein["outputIndex"].as_u64().unwrap());
     assert_eq!(cb(&input.asset_id), ein["assetID"].as_str().unwrap());
-    assert_eq!(
-        input.input,
-        Input::Transfer {
-            amount: 13839124063,
-            sig_indices: vec![0]
-        }
-    );
+    assert_eq!(input.input, Input::Transfer { amount: 13839124063, sig_indices: vec![0] });
     assert_eq!(input.input.amount(), ein["amount"].as_u64().unwrap());
-    let PTxBody::Export {
-        destination_chain,
-        outputs,
-    } = &tx.body
-    else {
-        panic!("{:?}", tx.body)
-    };
-    assert_eq!(
-        cb(destination_chain),
-        etx["destinationChain"].as_str().unwrap()
-    );
+    let PTxBody::Export { destination_chain, outputs } = &tx.body else { panic!("{:?}", tx.body) };
+    assert_eq!(cb(destination_chain), etx["destinationChain"].as_str().unwrap());
     let eout = &etx["exportedOutputs[0]"];
     assert_eq!(outputs.len(), 1);
     assert_eq!(cb(&outputs[0].asset_id), eout["assetID"].as_str().unwrap());
     assert_eq!(outputs[0].output.amount(), eout["amount"].as_u64());
-    let Output::Transfer { owners, .. } = &outputs[0].output else {
-        panic!()
-    };
-    assert_eq!(
-        (owners.locktime, owners.threshold, owners.addresses.len()),
-        (0, 1, 1)
-    );
+    let Output::Transfer { owners, .. } = &outputs[0].output else { panic!() };
+    assert_eq!((owners.locktime, owners.threshold, owners.addresses.len()), (0, 1, 1));
     let published = eout["addresses"][0].as_str().unwrap();
-    assert_eq!(
-        format!("P-{}", bech32("avax", &owners.addresses[0])),
-        published
-    );
+    assert_eq!(format!("P-{}", bech32("avax", &owners.addresses[0])), published);
     let creds = tx.credentials.as_ref().unwrap();
-    assert_eq!(
-        hex::encode(creds[0].signatures[0]),
-        etx["credentials[0].signatures[0]"].as_str().unwrap()
-    );
+    assert_eq!(hex::encode(creds[0].signatures[0]), etx["credentials[0].signatures[0]"].as_str().unwrap());
     // consumed = the input, produced = the export; the difference is the 1,000,000 nAVAX fee.
     assert_eq!(tx.consumed.len(), 1);
     assert_eq!(tx.consumed[0].amount, 13839124063);
@@ -219,10 +148,7 @@ fn pchain_blocks_decode_with_their_published_facts() {
     // The mislabeled avm.getBlock example is a Mainnet P-Chain BanffStandardBlock.
     let v = &vs[4];
     let block = pchain::decode_block(&bytes(v)).unwrap();
-    assert_eq!(
-        cb(&block.block_id),
-        v["expected"]["request"]["blockID"].as_str().unwrap()
-    );
+    assert_eq!(cb(&block.block_id), v["expected"]["request"]["blockID"].as_str().unwrap());
     assert_eq!(block.type_name, "BanffStandardBlock");
     assert!(!block.txs.is_empty());
     for tx in &block.txs {
@@ -238,29 +164,13 @@ fn pchain_txs_decode_and_cover_every_type_in_the_vectors() {
     for v in &vs {
         let raw = bytes(v);
         let exp = &v["expected"];
-        let unsigned_only = exp["bytes_are"]
-            .as_str()
-            .is_some_and(|s| s.contains("no credentials"));
-        let tx = if unsigned_only {
-            pchain::decode_unsigned_tx(&raw)
-        } else {
-            pchain::decode_tx(&raw)
-        }
-        .unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        let unsigned_only = exp["bytes_are"].as_str().is_some_and(|s| s.contains("no credentials"));
+        let tx = if unsigned_only { pchain::decode_unsigned_tx(&raw) } else { pchain::decode_tx(&raw) }
+            .unwrap_or_else(|e| panic!("{}: {e}", name(v)));
         // The reference decoding's type name and type ID.
         let reference = &v["decoded"]["unsignedTx"];
-        assert_eq!(
-            tx.type_name,
-            reference["type"].as_str().unwrap(),
-            "{}",
-            name(v)
-        );
-        assert_eq!(
-            u64::from(tx.type_id),
-            reference["typeID"].as_u64().unwrap(),
-            "{}",
-            name(v)
-        );
+        assert_eq!(tx.type_name, reference["type"].as_str().unwrap(), "{}", name(v));
+        assert_eq!(u64::from(tx.type_id), reference["typeID"].as_u64().unwrap(), "{}", name(v));
         // The type the vector's source names (test name or fee-calculator case).
         if let Some(t) = exp["tx name in test"].as_str() {
             assert!(t.starts_with(tx.type_name), "{}: {}", name(v), tx.type_name);
@@ -283,28 +193,16 @@ fn pchain_txs_decode_and_cover_every_type_in_the_vectors() {
             let creds = tx.credentials.as_ref().unwrap();
             let reference_creds = v["decoded"]["credentials"].as_array().unwrap();
             assert_eq!(creds.len(), reference_creds.len(), "{}", name(v));
-            assert_eq!(
-                cb(&tx.tx_id),
-                v["decoded"]["txID"].as_str().unwrap(),
-                "{}",
-                name(v)
-            );
+            assert_eq!(cb(&tx.tx_id), v["decoded"]["txID"].as_str().unwrap(), "{}", name(v));
             assert_eq!(tx.tx_id, cb58::sha256(&raw));
         }
         // Amount totals equal the reference's inputs/outputs summed.
         let sum = |items: &Value, key: &str| -> u128 {
-            items
-                .as_array()
-                .map_or(0, |a| a.iter().map(|o| amount_of(o, key)).sum::<u128>())
+            items.as_array().map_or(0, |a| a.iter().map(|o| amount_of(o, key)).sum::<u128>())
         };
         let consumed: u128 = tx.consumed.iter().map(|a| a.amount).sum();
         let produced: u128 = tx.produced.iter().map(|a| a.amount).sum();
-        assert_eq!(
-            consumed,
-            sum(&reference["inputs"], "transferableInput"),
-            "{}",
-            name(v)
-        );
+        assert_eq!(consumed, sum(&reference["inputs"], "transferableInput"), "{}", name(v));
         assert_eq!(
             produced,
             sum(&reference["outputs"], "transferableOutput")
@@ -357,106 +255,48 @@ fn pchain_vector_details() {
     let v = find("add_permissionless_validator_tx_test.go:expectedUnsignedComplexAddSubnetTxBytes");
     let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
     let base = tx.base.as_ref().unwrap();
-    assert_eq!(
-        base.memo,
-        hex::decode("f09f98850a77656c6c2074686174277301234521").unwrap()
-    );
+    assert_eq!(base.memo, hex::decode("f09f98850a77656c6c2074686174277301234521").unwrap());
     assert_eq!(
         base.outputs[1].output,
         Output::StakeableLock {
             locktime: 87654321,
             output: Box::new(Output::Transfer {
                 amount: 1,
-                owners: avax_data::decode::avax::OutputOwners {
-                    locktime: 12345678,
-                    threshold: 0,
-                    addresses: vec![]
-                },
+                owners: avax_data::decode::avax::OutputOwners { locktime: 12345678, threshold: 0, addresses: vec![] },
             }),
         }
     );
     assert_eq!(base.inputs[1].input.type_id(), 21);
     assert_eq!(base.inputs[1].input.amount(), 17293822569102704639);
-    let PTxBody::AddPermissionlessValidator {
-        validator,
-        subnet_id,
-        signer,
-        shares,
-        ..
-    } = &tx.body
-    else {
-        panic!()
-    };
-    assert_eq!(
-        format!("NodeID-{}", cb(&validator.node_id)),
-        "NodeID-2ZbTY9GatRTrfinAoYiYLcf6CvrPAUYgo"
-    );
-    assert_eq!(
-        (validator.start, validator.end, validator.weight),
-        (12345, 12346, 9)
-    );
-    assert_eq!(
-        cb(subnet_id),
-        "SkB92YpWm4UpburLz9tEKZw2i67H3FF6YkjaU4BkFUDTG9Xm"
-    );
+    let PTxBody::AddPermissionlessValidator { validator, subnet_id, signer, shares, .. } = &tx.body else { panic!() };
+    assert_eq!(format!("NodeID-{}", cb(&validator.node_id)), "NodeID-2ZbTY9GatRTrfinAoYiYLcf6CvrPAUYgo");
+    assert_eq!((validator.start, validator.end, validator.weight), (12345, 12346, 9));
+    assert_eq!(cb(subnet_id), "SkB92YpWm4UpburLz9tEKZw2i67H3FF6YkjaU4BkFUDTG9Xm");
     assert!(signer.public_key().is_none());
-    assert_eq!(
-        u64::from(*shares),
-        v["decoded"]["unsignedTx"]["shares"].as_u64().unwrap()
-    );
+    assert_eq!(u64::from(*shares), v["decoded"]["unsignedTx"]["shares"].as_u64().unwrap());
 
     let v = find("fee/calculator_test ConvertSubnetToL1Tx");
     let tx = pchain::decode_tx(&bytes(v)).unwrap();
-    let PTxBody::ConvertSubnetToL1 {
-        subnet_id,
-        chain_id,
-        address,
-        validators,
-        subnet_auth,
-    } = &tx.body
-    else {
+    let PTxBody::ConvertSubnetToL1 { subnet_id, chain_id, address, validators, subnet_auth } = &tx.body else {
         panic!()
     };
-    assert_eq!(
-        cb(subnet_id),
-        "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof"
-    );
-    assert_eq!(
-        cb(chain_id),
-        "rVPmsy4tQrQhQpRE6embdYnmYtwQi8kQAg1ZdaZGzeVdjc4qT"
-    );
+    assert_eq!(cb(subnet_id), "2DeHa7Qb6sufPkmQcFWG2uCd4pBPv9WB6dkzroiMQhd1NSRtof");
+    assert_eq!(cb(chain_id), "rVPmsy4tQrQhQpRE6embdYnmYtwQi8kQAg1ZdaZGzeVdjc4qT");
     assert!(address.is_empty());
     assert_eq!(validators.len(), 1);
-    assert_eq!(
-        hex::encode(&validators[0].node_id),
-        "c582872c37c81efa2c94ea347af49cdc23a830aa"
-    );
-    assert_eq!(
-        (validators[0].weight, validators[0].balance),
-        (49463, 1000000000)
-    );
+    assert_eq!(hex::encode(&validators[0].node_id), "c582872c37c81efa2c94ea347af49cdc23a830aa");
+    assert_eq!((validators[0].weight, validators[0].balance), (49463, 1000000000));
     assert_eq!(subnet_auth, &vec![0]);
 
     let v = find("add_auto_renewed_validator_tx_test.go:wantBytes");
     let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
-    let PTxBody::AddAutoRenewedValidator {
-        delegation_shares,
-        auto_compound_reward_shares,
-        period,
-        node_id,
-        ..
-    } = &tx.body
+    let PTxBody::AddAutoRenewedValidator { delegation_shares, auto_compound_reward_shares, period, node_id, .. } =
+        &tx.body
     else {
         panic!()
     };
-    assert_eq!(
-        (*delegation_shares, *auto_compound_reward_shares, *period),
-        (1000000, 500000, 17280000)
-    );
-    assert_eq!(
-        hex::encode(node_id),
-        "1122334455667788112233445566778811223344"
-    );
+    assert_eq!((*delegation_shares, *auto_compound_reward_shares, *period), (1000000, 500000, 17280000));
+    assert_eq!(hex::encode(node_id), "1122334455667788112233445566778811223344");
 }
 
 #[test]
@@ -482,10 +322,7 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
     let tx = xchain::decode_tx(&bytes(&vs[0])).unwrap();
     assert_eq!(tx.type_name, "ExportTx");
     assert_eq!(tx.base.network_id, 12345);
-    assert_eq!(
-        cb(&tx.base.blockchain_id),
-        "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
-    );
+    assert_eq!(cb(&tx.base.blockchain_id), "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed");
     let avax_local = "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe";
     assert_eq!(tx.base.outputs.len(), 1);
     assert_eq!(cb(&tx.base.outputs[0].asset_id), avax_local);
@@ -500,17 +337,8 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
         "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
     );
     assert_eq!(tx.base.inputs[0].input.amount(), 300000000000000000);
-    let XTxBody::Export {
-        destination_chain,
-        outputs,
-    } = &tx.body
-    else {
-        panic!("{:?}", tx.body)
-    };
-    assert_eq!(
-        cb(destination_chain),
-        "2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR"
-    );
+    let XTxBody::Export { destination_chain, outputs } = &tx.body else { panic!("{:?}", tx.body) };
+    assert_eq!(cb(destination_chain), "2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR");
     assert_eq!(outputs[0].output.amount(), Some(4000001000000));
     assert_eq!(cb(&tx.consumed[0].asset_id), avax_local);
     assert_eq!(tx.consumed[0].amount, 300000000000000000);
@@ -523,81 +351,40 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
     let doc = &v["expected"]["avm.getTx json (from the same doc)"];
     let tx = xchain::decode_tx(&bytes(v)).unwrap();
     assert_eq!((tx.type_name, tx.body.clone()), ("BaseTx", XTxBody::Base));
-    assert_eq!(
-        u64::from(tx.base.network_id),
-        doc["networkID"].as_u64().unwrap()
-    );
-    assert_eq!(
-        cb(&tx.base.blockchain_id),
-        doc["blockchainID"].as_str().unwrap()
-    );
+    assert_eq!(u64::from(tx.base.network_id), doc["networkID"].as_u64().unwrap());
+    assert_eq!(cb(&tx.base.blockchain_id), doc["blockchainID"].as_str().unwrap());
     let outs = doc["outputs"].as_array().unwrap();
     assert_eq!(tx.base.outputs.len(), outs.len());
     for (o, e) in tx.base.outputs.iter().zip(outs) {
         assert_eq!(cb(&o.asset_id), e["assetID"].as_str().unwrap());
         assert_eq!(o.output.amount(), e["amount"].as_u64());
-        assert_eq!(
-            u64::from(o.output.owners().threshold),
-            e["threshold"].as_u64().unwrap()
-        );
+        assert_eq!(u64::from(o.output.owners().threshold), e["threshold"].as_u64().unwrap());
         let address = format!("X-{}", bech32("avax", &o.output.owners().addresses[0]));
         assert_eq!(address, e["addresses"][0].as_str().unwrap());
     }
     let ins = doc["inputs"].as_array().unwrap();
-    assert_eq!(
-        cb(&tx.base.inputs[0].tx_id),
-        ins[0]["txID"].as_str().unwrap()
-    );
-    assert_eq!(
-        tx.base.inputs[0].input.amount(),
-        ins[0]["amount"].as_u64().unwrap()
-    );
-    let sig = doc["credentials[0].signatures"][0]
-        .as_str()
-        .unwrap()
-        .trim_start_matches("0x");
-    assert_eq!(
-        hex::encode(tx.credentials.as_ref().unwrap()[0].signatures[0]),
-        sig
-    );
+    assert_eq!(cb(&tx.base.inputs[0].tx_id), ins[0]["txID"].as_str().unwrap());
+    assert_eq!(tx.base.inputs[0].input.amount(), ins[0]["amount"].as_u64().unwrap());
+    let sig = doc["credentials[0].signatures"][0].as_str().unwrap().trim_start_matches("0x");
+    assert_eq!(hex::encode(tx.credentials.as_ref().unwrap()[0].signatures[0]), sig);
     assert_eq!(tx.consumed[0].amount, 2352999000000);
     assert_eq!(tx.produced[0].amount, 4999000000 + 2347999000000);
 
     // The serialization tests: credentials, import and export bodies.
     let tx = xchain::decode_tx(&bytes(&vs[3])).unwrap();
     assert_eq!(tx.credentials.as_ref().unwrap().len(), 2);
-    assert_eq!(
-        xchain::decode_tx(&bytes(&vs[4])).unwrap().type_name,
-        "ExportTx"
-    );
-    assert_eq!(
-        xchain::decode_tx(&bytes(&vs[5])).unwrap().type_name,
-        "ImportTx"
-    );
+    assert_eq!(xchain::decode_tx(&bytes(&vs[4])).unwrap().type_name, "ExportTx");
+    assert_eq!(xchain::decode_tx(&bytes(&vs[5])).unwrap().type_name, "ImportTx");
 
     // CreateAssetTx: the published name, symbol, denomination and network.
     let v = &vs[6];
     let exp = &v["expected"];
     let tx = xchain::decode_tx(&bytes(v)).unwrap();
-    assert_eq!(
-        u64::from(tx.base.network_id),
-        exp["networkID"].as_u64().unwrap()
-    );
-    let XTxBody::CreateAsset {
-        name: asset,
-        symbol,
-        denomination,
-        initial_states,
-    } = &tx.body
-    else {
-        panic!()
-    };
+    assert_eq!(u64::from(tx.base.network_id), exp["networkID"].as_u64().unwrap());
+    let XTxBody::CreateAsset { name: asset, symbol, denomination, initial_states } = &tx.body else { panic!() };
     assert_eq!(asset, exp["name"].as_str().unwrap());
     assert_eq!(symbol, exp["symbol"].as_str().unwrap());
-    assert_eq!(
-        u64::from(*denomination),
-        exp["denomination"].as_u64().unwrap()
-    );
+    assert_eq!(u64::from(*denomination), exp["denomination"].as_u64().unwrap());
     assert!(!initial_states.is_empty());
 }
 
@@ -609,38 +396,21 @@ fn constructed_x_standard_block_carries_the_two_doc_txs() {
     let block = xchain::decode_block(&raw).unwrap();
     assert_eq!(u64::from(block.type_id), exp["typeID"].as_u64().unwrap());
     assert_eq!(block.type_name, "StandardBlock");
-    assert_eq!(
-        hex::encode(block.parent_id),
-        exp["parentID_hex"].as_str().unwrap()
-    );
+    assert_eq!(hex::encode(block.parent_id), exp["parentID_hex"].as_str().unwrap());
     assert_eq!(block.height, exp["height"].as_u64().unwrap());
     assert_eq!(block.time, exp["time"].as_u64().unwrap());
-    assert_eq!(
-        hex::encode(block.merkle_root),
-        exp["merkleRoot_hex"].as_str().unwrap()
-    );
+    assert_eq!(hex::encode(block.merkle_root), exp["merkleRoot_hex"].as_str().unwrap());
     assert_eq!(block.block_id, cb58::sha256(&raw));
     let ids: Vec<String> = block.txs.iter().map(|t| cb(&t.tx_id)).collect();
-    let want: Vec<&str> = exp["txIDs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s.as_str().unwrap())
-        .collect();
+    let want: Vec<&str> = exp["txIDs"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
     assert_eq!(ids, want);
     // Trailing bytes and a wrong type ID are refused.
     let mut longer = raw.clone();
     longer.push(0);
-    assert!(xchain::decode_block(&longer)
-        .unwrap_err()
-        .message
-        .contains("trailing"));
+    assert!(xchain::decode_block(&longer).unwrap_err().message.contains("trailing"));
     let mut wrong = raw.clone();
     wrong[5] = 21;
-    assert!(xchain::decode_block(&wrong)
-        .unwrap_err()
-        .message
-        .contains("21"));
+    assert!(xchain::decode_block(&wrong).unwrap_err().message.contains("21"));
 }
 
 /// Every vector's bytes (read once), for the fuzz tests.
@@ -673,35 +443,18 @@ fn decode_everything(data: &[u8]) {
         }
     }
     let mut p_txs = PTxColumns::with_capacity(2);
-    for tx in [
-        check(data, pchain::decode_tx(data)),
-        check(data, pchain::decode_unsigned_tx(data)),
-    ]
-    .iter()
-    .flatten()
-    {
+    for tx in [check(data, pchain::decode_tx(data)), check(data, pchain::decode_unsigned_tx(data))].iter().flatten() {
         p_txs.append(Some(tx));
     }
     let mut p_blocks = PBlockColumns::with_capacity(1);
     p_blocks.append(check(data, pchain::decode_block(data)).as_ref());
     let mut x_txs = XTxColumns::with_capacity(2);
-    for tx in [
-        check(data, xchain::decode_tx(data)),
-        check(data, xchain::decode_unsigned_tx(data)),
-    ]
-    .iter()
-    .flatten()
-    {
+    for tx in [check(data, xchain::decode_tx(data)), check(data, xchain::decode_unsigned_tx(data))].iter().flatten() {
         x_txs.append(Some(tx));
     }
     let mut x_blocks = XBlockColumns::with_capacity(1);
     x_blocks.append(check(data, xchain::decode_block(data)).as_ref());
-    for arrays in [
-        p_txs.finish(),
-        p_blocks.finish(),
-        x_txs.finish(),
-        x_blocks.finish(),
-    ] {
+    for arrays in [p_txs.finish(), p_blocks.finish(), x_txs.finish(), x_blocks.finish()] {
         let len = arrays[0].len();
         assert!(arrays.iter().all(|a| a.len() == len));
     }
@@ -785,10 +538,7 @@ fn every_length_prefix_of_every_vector_set_to_max_is_refused_or_decoded() {
         assert!(!whole.is_empty());
         for cut in 0..v.len() {
             decode_everything(&v[..cut]);
-            assert!(
-                whole.iter().all(|decodes| !decodes(&v[..cut])),
-                "prefix of {cut} bytes decodes"
-            );
+            assert!(whole.iter().all(|decodes| !decodes(&v[..cut])), "prefix of {cut} bytes decodes");
         }
     }
 }
@@ -800,11 +550,7 @@ fn a_count_of_four_billion_fails_at_the_count() {
     data[42..46].copy_from_slice(&[0xFF; 4]);
     let err = xchain::decode_tx(&data).unwrap_err();
     assert_eq!(err.offset, 42);
-    assert!(
-        err.message
-            .starts_with("output count: count 4294967295 needs at least"),
-        "{err}"
-    );
+    assert!(err.message.starts_with("output count: count 4294967295 needs at least"), "{err}");
     // The same inside the X StandardBlock: the doc ExportTx is the block's second tx, after the
     // Mainnet BaseTx (379 bytes standalone, 377 without its codec version) from byte 90.
     let mut block = bytes(&vectors("constructed_examples.json")[0]);

@@ -10,26 +10,16 @@ use avax_data::emulator::{Emulator, EmulatorConfig};
 use serde_json::Value;
 
 async fn start(blocks: u64) -> Emulator {
-    Emulator::start(EmulatorConfig {
-        seed: 21,
-        data_blocks_per_chain: blocks,
-        default_count: 10,
-        ..Default::default()
-    })
-    .await
-    .expect("emulator starts")
+    Emulator::start(EmulatorConfig { seed: 21, data_blocks_per_chain: blocks, default_count: 10, ..Default::default() })
+        .await
+        .expect("emulator starts")
 }
 
 async fn get(emu: &Emulator, path: &str) -> (u16, Value) {
-    let response = reqwest::get(format!("{}{}", emu.url(), path))
-        .await
-        .expect("request sent");
+    let response = reqwest::get(format!("{}{}", emu.url(), path)).await.expect("request sent");
     let status = response.status().as_u16();
     let text = response.text().await.unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}")),
-    )
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}")))
 }
 
 async fn ok(emu: &Emulator, path: &str) -> Value {
@@ -44,18 +34,12 @@ async fn error(emu: &Emulator, path: &str, status: u16, reason: &str) -> Value {
     assert_eq!(body["statusCode"], status);
     assert_eq!(body["error"], reason);
     let m = body["message"].clone();
-    assert!(
-        m.is_string() || m.as_array().is_some_and(|l| !l.is_empty()),
-        "{m}"
-    );
+    assert!(m.is_string() || m.as_array().is_some_and(|l| !l.is_empty()), "{m}");
     m
 }
 
 fn with(path: &str, param: &str) -> String {
-    format!(
-        "{path}{}{param}",
-        if path.contains('?') { '&' } else { '?' }
-    )
+    format!("{path}{}{param}", if path.contains('?') { '&' } else { '?' })
 }
 
 /// Every result of a series, following `nextPageToken`; also the page count.
@@ -79,15 +63,7 @@ async fn all_pages(emu: &Emulator, path: &str, field: &str) -> (Vec<Value>, usiz
 }
 
 fn points(items: &[Value]) -> Vec<(i64, f64)> {
-    items
-        .iter()
-        .map(|v| {
-            (
-                v["timestamp"].as_i64().unwrap(),
-                v["value"].as_f64().unwrap(),
-            )
-        })
-        .collect()
+    items.iter().map(|v| (v["timestamp"].as_i64().unwrap(), v["value"].as_f64().unwrap())).collect()
 }
 
 const ANY: [&str; 4] = ["activeAddresses", "activeSenders", "gasUsed", "txCount"];
@@ -96,11 +72,7 @@ const ANY: [&str; 4] = ["activeAddresses", "activeSenders", "gasUsed", "txCount"
 async fn series_shapes_alignment_and_order() {
     let emu = start(100_000).await;
     let started = Instant::now();
-    let first = ok(
-        &emu,
-        "/v2/chains/43114/metrics/txCount?timeInterval=hour&pageSize=2160",
-    )
-    .await;
+    let first = ok(&emu, "/v2/chains/43114/metrics/txCount?timeInterval=hour&pageSize=2160").await;
     eprintln!("first 100k-block hour series: {:?}", started.elapsed());
     assert!(started.elapsed() < Duration::from_secs(3), "took {:?}", started.elapsed());
     let started = Instant::now();
@@ -112,35 +84,20 @@ async fn series_shapes_alignment_and_order() {
     // 100,000 blocks at 2 s: ~55.6 hours.
     assert!((55..=58).contains(&hours.len()), "{}", hours.len());
     for m in Metric::ALL {
-        let intervals: &[&str] = if m.day_only() {
-            &["day"]
-        } else {
-            &["hour", "day", "week", "month"]
-        };
+        let intervals: &[&str] = if m.day_only() { &["day"] } else { &["hour", "day", "week", "month"] };
         for i in intervals {
             for chain in ["43114", "11111", "total", "mainnet", "testnet"] {
-                let body = ok(
-                    &emu,
-                    &format!(
-                        "/v2/chains/{chain}/metrics/{}?timeInterval={i}&pageSize=2160",
-                        m.as_str()
-                    ),
-                )
-                .await;
+                let body =
+                    ok(&emu, &format!("/v2/chains/{chain}/metrics/{}?timeInterval={i}&pageSize=2160", m.as_str()))
+                        .await;
                 let results = body["results"].as_array().unwrap();
                 assert!(!results.is_empty());
                 for r in results {
                     assert_eq!(r.as_object().unwrap().len(), 2, "{r}");
-                    assert!(
-                        r["value"].is_number() && r["value"].as_f64().unwrap() >= 0.0,
-                        "{r}"
-                    );
+                    assert!(r["value"].is_number() && r["value"].as_f64().unwrap() >= 0.0, "{r}");
                 }
                 let pts = points(results);
-                assert!(
-                    pts.windows(2).all(|w| w[0].0 > w[1].0),
-                    "newest first, no duplicates"
-                );
+                assert!(pts.windows(2).all(|w| w[0].0 > w[1].0), "newest first, no duplicates");
                 for (t, _) in &pts {
                     assert_eq!(t % 3600, 0);
                     let date = chrono::DateTime::from_timestamp(*t, 0).unwrap();
@@ -166,38 +123,19 @@ async fn series_shapes_alignment_and_order() {
     let day = ok(&emu, "/v2/chains/43114/metrics/txCount?timeInterval=day").await;
     assert_eq!(default["results"], day["results"]);
     // The HTTP series equals the Rust API (reversed).
-    let mut rust = metric_series(
-        emu.data_world(),
-        ChainSelector::Chain(43114),
-        Metric::TxCount,
-        Interval::Hour,
-    )
-    .unwrap();
+    let mut rust =
+        metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::TxCount, Interval::Hour).unwrap();
     rust.reverse();
     assert_eq!(hours, rust);
     // Hour sums equal the day, week and month sums; cumulative grows by the daily count.
     let total: f64 = hours.iter().map(|p| p.1).sum();
     for i in ["day", "week", "month"] {
-        let b = ok(
-            &emu,
-            &format!("/v2/chains/43114/metrics/txCount?timeInterval={i}"),
-        )
-        .await;
-        assert_eq!(
-            points(b["results"].as_array().unwrap())
-                .iter()
-                .map(|p| p.1)
-                .sum::<f64>(),
-            total,
-            "{i}"
-        );
+        let b = ok(&emu, &format!("/v2/chains/43114/metrics/txCount?timeInterval={i}")).await;
+        assert_eq!(points(b["results"].as_array().unwrap()).iter().map(|p| p.1).sum::<f64>(), total, "{i}");
     }
     let days = points(day["results"].as_array().unwrap());
-    let cumulative = points(
-        ok(&emu, "/v2/chains/43114/metrics/cumulativeTxCount").await["results"]
-            .as_array()
-            .unwrap(),
-    );
+    let cumulative =
+        points(ok(&emu, "/v2/chains/43114/metrics/cumulativeTxCount").await["results"].as_array().unwrap());
     assert_eq!(cumulative[0].1, total);
     let mut running = 0.0;
     for (d, c) in days.iter().rev().zip(cumulative.iter().rev()) {
@@ -208,13 +146,8 @@ async fn series_shapes_alignment_and_order() {
     let mut per_chain = Vec::new();
     for c in emu.data_world().chains() {
         per_chain.push(
-            metric_series(
-                emu.data_world(),
-                ChainSelector::Chain(c.evm_chain_id),
-                Metric::TxCount,
-                Interval::Day,
-            )
-            .unwrap(),
+            metric_series(emu.data_world(), ChainSelector::Chain(c.evm_chain_id), Metric::TxCount, Interval::Day)
+                .unwrap(),
         );
     }
     let mut sums: HashMap<i64, f64> = HashMap::new();
@@ -223,61 +156,25 @@ async fn series_shapes_alignment_and_order() {
             *sums.entry(*t).or_default() += v;
         }
     }
-    let agg = metric_series(
-        emu.data_world(),
-        ChainSelector::Total,
-        Metric::TxCount,
-        Interval::Day,
-    )
-    .unwrap();
+    let agg = metric_series(emu.data_world(), ChainSelector::Total, Metric::TxCount, Interval::Day).unwrap();
     assert_eq!(agg.len(), sums.len());
     for (t, v) in &agg {
         assert_eq!(sums[t], *v);
     }
-    let aa_total = metric_series(
-        emu.data_world(),
-        ChainSelector::Total,
-        Metric::ActiveAddresses,
-        Interval::Day,
-    )
-    .unwrap();
-    let aa_main = metric_series(
-        emu.data_world(),
-        ChainSelector::Chain(43114),
-        Metric::ActiveAddresses,
-        Interval::Day,
-    )
-    .unwrap();
+    let aa_total =
+        metric_series(emu.data_world(), ChainSelector::Total, Metric::ActiveAddresses, Interval::Day).unwrap();
+    let aa_main =
+        metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::ActiveAddresses, Interval::Day).unwrap();
     let last = aa_total.last().unwrap();
-    assert!(
-        last.1 >= aa_main.last().unwrap().1 && last.1 <= 1000.0,
-        "{last:?}"
-    );
+    assert!(last.1 >= aa_main.last().unwrap().1 && last.1 <= 1000.0, "{last:?}");
     // Averages and maxima are sane: max tps >= avg tps; gas prices within the chain's range.
-    let avg = metric_series(
-        emu.data_world(),
-        ChainSelector::Chain(43114),
-        Metric::AvgTps,
-        Interval::Day,
-    )
-    .unwrap();
-    let max = metric_series(
-        emu.data_world(),
-        ChainSelector::Chain(43114),
-        Metric::MaxTps,
-        Interval::Day,
-    )
-    .unwrap();
+    let avg = metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::AvgTps, Interval::Day).unwrap();
+    let max = metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::MaxTps, Interval::Day).unwrap();
     for (a, m) in avg.iter().zip(&max) {
         assert!(a.1 > 0.0 && m.1 >= a.1, "{a:?} {m:?}");
     }
-    let price = metric_series(
-        emu.data_world(),
-        ChainSelector::Chain(43114),
-        Metric::MaxGasPrice,
-        Interval::Day,
-    )
-    .unwrap();
+    let price =
+        metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::MaxGasPrice, Interval::Day).unwrap();
     assert!(price.iter().all(|p| p.1 >= 1e9 && p.1 <= 62e9));
 }
 
@@ -294,42 +191,23 @@ async fn pagination_and_start_end_filtering() {
     assert_eq!(pages, big.len().div_ceil(7));
     // Default page size 100.
     let default = ok(&emu, path).await;
-    assert_eq!(
-        default["results"].as_array().unwrap().len(),
-        big.len().min(100)
-    );
+    assert_eq!(default["results"].as_array().unwrap().len(), big.len().min(100));
     // start <= t < end.
     let pts = points(&big);
     let (newest, oldest) = (pts[0].0, pts[pts.len() - 1].0);
     let (s, e) = (oldest + 5 * 3600, newest - 3 * 3600);
     let window = points(
-        ok(
-            &emu,
-            &format!("{path}&pageSize=2160&startTimestamp={s}&endTimestamp={e}"),
-        )
-        .await["results"]
+        ok(&emu, &format!("{path}&pageSize=2160&startTimestamp={s}&endTimestamp={e}")).await["results"]
             .as_array()
             .unwrap(),
     );
-    let expected: Vec<_> = pts
-        .iter()
-        .copied()
-        .filter(|(t, _)| *t >= s && *t < e)
-        .collect();
+    let expected: Vec<_> = pts.iter().copied().filter(|(t, _)| *t >= s && *t < e).collect();
     assert_eq!(window, expected);
     assert_eq!(window.first().unwrap().0, e - 3600);
     assert_eq!(window.last().unwrap().0, s);
     // Off-boundary start and end.
     let window = points(
-        ok(
-            &emu,
-            &format!(
-                "{path}&pageSize=2160&startTimestamp={}&endTimestamp={}",
-                s + 1,
-                e + 1
-            ),
-        )
-        .await["results"]
+        ok(&emu, &format!("{path}&pageSize=2160&startTimestamp={}&endTimestamp={}", s + 1, e + 1)).await["results"]
             .as_array()
             .unwrap(),
     );
@@ -340,11 +218,7 @@ async fn pagination_and_start_end_filtering() {
     let mut hi = newest + 3600;
     while hi > oldest {
         let lo = hi - 6 * 3600;
-        let part = ok(
-            &emu,
-            &format!("{path}&pageSize=2160&startTimestamp={lo}&endTimestamp={hi}"),
-        )
-        .await;
+        let part = ok(&emu, &format!("{path}&pageSize=2160&startTimestamp={lo}&endTimestamp={hi}")).await;
         tiled.extend(points(part["results"].as_array().unwrap()));
         hi = lo;
     }
@@ -354,29 +228,12 @@ async fn pagination_and_start_end_filtering() {
     // Tokens: bound to the query, expire after 24 h of the emulator clock.
     let first = ok(&emu, &with(path, "pageSize=5")).await;
     let token = first["nextPageToken"].as_str().unwrap().to_string();
-    error(
-        &emu,
-        &format!("/v2/chains/11111/metrics/txCount?timeInterval=hour&pageToken={token}"),
-        400,
-        "Bad Request",
-    )
-    .await;
-    error(
-        &emu,
-        &with(path, "pageToken=not-a-token"),
-        400,
-        "Bad Request",
-    )
-    .await;
+    error(&emu, &format!("/v2/chains/11111/metrics/txCount?timeInterval=hour&pageToken={token}"), 400, "Bad Request")
+        .await;
+    error(&emu, &with(path, "pageToken=not-a-token"), 400, "Bad Request").await;
     ok(&emu, &with(path, &format!("pageToken={token}"))).await;
     emu.advance_clock(Duration::from_secs(24 * 3600 + 60));
-    error(
-        &emu,
-        &with(path, &format!("pageToken={token}")),
-        400,
-        "Bad Request",
-    )
-    .await;
+    error(&emu, &with(path, &format!("pageToken={token}")), 400, "Bad Request").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -385,13 +242,7 @@ async fn validation_errors() {
     let base = "/v2/chains/43114/metrics";
     for m in Metric::ALL.iter().filter(|m| m.day_only()) {
         for i in ["hour", "week", "month"] {
-            let msg = error(
-                &emu,
-                &format!("{base}/{}?timeInterval={i}", m.as_str()),
-                400,
-                "Bad Request",
-            )
-            .await;
+            let msg = error(&emu, &format!("{base}/{}?timeInterval={i}", m.as_str()), 400, "Bad Request").await;
             assert!(msg.as_str().unwrap().contains("day"), "{msg}");
         }
         ok(&emu, &format!("{base}/{}?timeInterval=day", m.as_str())).await;
@@ -401,54 +252,18 @@ async fn validation_errors() {
             ok(&emu, &format!("{base}/{m}?timeInterval={i}")).await;
         }
     }
-    assert!(error(&emu, &format!("{base}/bogus"), 400, "Bad Request")
-        .await
-        .is_array());
-    assert!(error(
-        &emu,
-        &format!("{base}/txCount?timeInterval=year"),
-        400,
-        "Bad Request"
-    )
-    .await
-    .is_array());
+    assert!(error(&emu, &format!("{base}/bogus"), 400, "Bad Request").await.is_array());
+    assert!(error(&emu, &format!("{base}/txCount?timeInterval=year"), 400, "Bad Request").await.is_array());
     for size in ["0", "2161", "-1", "abc"] {
-        assert!(error(
-            &emu,
-            &format!("{base}/txCount?pageSize={size}"),
-            400,
-            "Bad Request"
-        )
-        .await
-        .is_array());
+        assert!(error(&emu, &format!("{base}/txCount?pageSize={size}"), 400, "Bad Request").await.is_array());
     }
     ok(&emu, &format!("{base}/txCount?pageSize=2160")).await;
     ok(&emu, &format!("{base}/txCount?pageSize=1")).await;
-    for p in [
-        "startTimestamp=-1",
-        "endTimestamp=-5",
-        "startTimestamp=abc",
-        "endTimestamp=1.5",
-    ] {
-        assert!(
-            error(&emu, &format!("{base}/txCount?{p}"), 400, "Bad Request")
-                .await
-                .is_array(),
-            "{p}"
-        );
+    for p in ["startTimestamp=-1", "endTimestamp=-5", "startTimestamp=abc", "endTimestamp=1.5"] {
+        assert!(error(&emu, &format!("{base}/txCount?{p}"), 400, "Bad Request").await.is_array(), "{p}");
     }
-    error(
-        &emu,
-        &format!("{base}/txCount?startTimestamp=100&endTimestamp=99"),
-        400,
-        "Bad Request",
-    )
-    .await;
-    ok(
-        &emu,
-        &format!("{base}/txCount?startTimestamp=0&endTimestamp=0"),
-    )
-    .await;
+    error(&emu, &format!("{base}/txCount?startTimestamp=100&endTimestamp=99"), 400, "Bad Request").await;
+    ok(&emu, &format!("{base}/txCount?startTimestamp=0&endTimestamp=0")).await;
     error(&emu, "/v2/chains/999999/metrics/txCount", 404, "Not Found").await;
     error(&emu, "/v2/chains/fuji/metrics/txCount", 400, "Bad Request").await;
     error(&emu, "/v2/chains/0xabc/metrics/txCount", 400, "Bad Request").await;
@@ -458,20 +273,10 @@ async fn validation_errors() {
     error(&emu, "/v2/chains?network=devnet", 400, "Bad Request").await;
     error(&emu, "/v2/icm/summary?network=devnet", 400, "Bad Request").await;
     error(&emu, "/v2/icm/summary?groupBy=network", 400, "Bad Request").await;
-    error(
-        &emu,
-        "/v2/icm/summary?srcBlockchainId=not_an_id!",
-        400,
-        "Bad Request",
-    )
-    .await;
+    error(&emu, "/v2/icm/summary?srcBlockchainId=not_an_id!", 400, "Bad Request").await;
     error(&emu, "/v2/nothing", 404, "Not Found").await;
     let (status, _) = {
-        let r = reqwest::Client::new()
-            .post(format!("{}/v2/live-check", emu.url()))
-            .send()
-            .await
-            .unwrap();
+        let r = reqwest::Client::new().post(format!("{}/v2/live-check", emu.url())).send().await.unwrap();
         (r.status().as_u16(), ())
     };
     assert_eq!(status, 404);
@@ -487,40 +292,20 @@ async fn chains_and_live_check() {
     for (item, c) in list.iter().zip(emu.data_world().chains()) {
         let mut keys: Vec<_> = item.as_object().unwrap().keys().cloned().collect();
         keys.sort();
-        assert_eq!(
-            keys,
-            [
-                "blockchainId",
-                "chainName",
-                "evmChainId",
-                "network",
-                "subnetId"
-            ]
-        );
+        assert_eq!(keys, ["blockchainId", "chainName", "evmChainId", "network", "subnetId"]);
         assert_eq!(item["evmChainId"].as_u64(), Some(c.evm_chain_id));
         assert_eq!(item["blockchainId"], c.blockchain_id.as_str());
         assert_eq!(item["subnetId"], c.subnet_id.as_str());
         assert_eq!(item["chainName"], c.name);
-        let want = if c.network == avax_data::emulator::data_api::Network::Mainnet {
-            "mainnet"
-        } else {
-            "testnet"
-        };
+        let want = if c.network == avax_data::emulator::data_api::Network::Mainnet { "mainnet" } else { "testnet" };
         assert_eq!(item["network"], want);
     }
     let main = ok(&emu, "/v2/chains?network=mainnet").await;
-    assert!(main["chains"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["network"] == "mainnet"));
+    assert!(main["chains"].as_array().unwrap().iter().all(|c| c["network"] == "mainnet"));
     let fuji = ok(&emu, "/v2/chains?network=fuji").await;
     let testnet = ok(&emu, "/v2/chains?network=testnet").await;
     assert_eq!(fuji, testnet);
-    assert_eq!(
-        main["chains"].as_array().unwrap().len() + fuji["chains"].as_array().unwrap().len(),
-        list.len()
-    );
+    assert_eq!(main["chains"].as_array().unwrap().len() + fuji["chains"].as_array().unwrap().len(), list.len());
     let live = ok(&emu, "/v2/live-check").await;
     assert_eq!(live["status"], "ok");
     assert_eq!(live["info"]["database"]["status"], "up");
@@ -532,11 +317,7 @@ async fn tx_count_matches_data_api_blocks() {
     let emu = start(60_000).await;
     for chain_id in [43114u64, 4337] {
         let days = points(
-            ok(
-                &emu,
-                &format!("/v2/chains/{chain_id}/metrics/txCount?timeInterval=day"),
-            )
-            .await["results"]
+            ok(&emu, &format!("/v2/chains/{chain_id}/metrics/txCount?timeInterval=day")).await["results"]
                 .as_array()
                 .unwrap(),
         );
@@ -573,8 +354,14 @@ async fn tx_count_matches_data_api_blocks() {
         assert!(seen > 1000);
         assert_eq!(metric, sum as f64, "chain {chain_id} day {day}");
         let gas_metric = points(
-            ok(&emu, &format!("/v2/chains/{chain_id}/metrics/gasUsed?timeInterval=day&startTimestamp={day}&endTimestamp={}", day + 1))
-                .await["results"]
+            ok(
+                &emu,
+                &format!(
+                    "/v2/chains/{chain_id}/metrics/gasUsed?timeInterval=day&startTimestamp={day}&endTimestamp={}",
+                    day + 1
+                ),
+            )
+            .await["results"]
                 .as_array()
                 .unwrap(),
         );
@@ -608,79 +395,37 @@ async fn icm_summary_matches_data_api_messages() {
     let all = ok(&emu, "/v2/icm/summary").await["result"].clone();
     assert!(all.is_object());
     assert_eq!(all["allTime"].as_u64().unwrap(), count(String::new()).await);
-    assert_eq!(
-        all["allTime"].as_u64().unwrap(),
-        world.icm_messages().len() as u64
-    );
+    assert_eq!(all["allTime"].as_u64().unwrap(), world.icm_messages().len() as u64);
     assert_eq!(all["srcBlockchainId"], "all");
-    let windows = [
-        "lastHour",
-        "lastDay",
-        "lastWeek",
-        "lastMonth",
-        "last90Days",
-        "lastYear",
-        "allTime",
-    ];
+    let windows = ["lastHour", "lastDay", "lastWeek", "lastMonth", "last90Days", "lastYear", "allTime"];
     let values: Vec<u64> = windows.iter().map(|w| all[*w].as_u64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] <= w[1]), "{values:?}");
     // 5,000 blocks at 2–6 s: every message within the last day, some within the last hour.
     assert!(values[0] > 0 && values[0] < values[6]);
     let now_ms = 1_767_225_600_000i64;
-    let last_hour = world
-        .icm_messages()
-        .iter()
-        .filter(|m| m.source_timestamp_ms >= now_ms - 3_600_000)
-        .count();
+    let last_hour = world.icm_messages().iter().filter(|m| m.source_timestamp_ms >= now_ms - 3_600_000).count();
     assert_eq!(values[0], last_hour as u64);
     for network in ["mainnet", "fuji", "testnet"] {
         let r = ok(&emu, &format!("/v2/icm/summary?network={network}")).await["result"].clone();
-        assert_eq!(
-            r["allTime"].as_u64().unwrap(),
-            count(format!("&network={network}")).await
-        );
+        assert_eq!(r["allTime"].as_u64().unwrap(), count(format!("&network={network}")).await);
     }
     let src = world.icm_messages()[0].source_evm_chain_id;
     let dst = world.icm_messages()[0].destination_evm_chain_id;
-    let src_id = &avax_data::emulator::data_api::chain(src)
-        .unwrap()
-        .blockchain_id;
-    let dst_id = &avax_data::emulator::data_api::chain(dst)
-        .unwrap()
-        .blockchain_id;
-    let pair = ok(
-        &emu,
-        &format!("/v2/icm/summary?srcBlockchainId={src_id}&destBlockchainId={dst_id}"),
-    )
-    .await["result"]
+    let src_id = &avax_data::emulator::data_api::chain(src).unwrap().blockchain_id;
+    let dst_id = &avax_data::emulator::data_api::chain(dst).unwrap().blockchain_id;
+    let pair = ok(&emu, &format!("/v2/icm/summary?srcBlockchainId={src_id}&destBlockchainId={dst_id}")).await["result"]
         .clone();
     assert_eq!(pair["srcBlockchainId"], src_id.as_str());
     assert_eq!(pair["destBlockchainId"], dst_id.as_str());
     assert_eq!(
         pair["allTime"].as_u64().unwrap(),
-        count(format!(
-            "&sourceBlockchainId={src_id}&destinationBlockchainId={dst_id}"
-        ))
-        .await
+        count(format!("&sourceBlockchainId={src_id}&destinationBlockchainId={dst_id}")).await
     );
-    let from_src =
-        ok(&emu, &format!("/v2/icm/summary?srcBlockchainId={src_id}")).await["result"].clone();
-    assert_eq!(
-        from_src["allTime"].as_u64().unwrap(),
-        count(format!("&sourceBlockchainId={src_id}")).await
-    );
+    let from_src = ok(&emu, &format!("/v2/icm/summary?srcBlockchainId={src_id}")).await["result"].clone();
+    assert_eq!(from_src["allTime"].as_u64().unwrap(), count(format!("&sourceBlockchainId={src_id}")).await);
     // Grouped: a list whose allTime counts add up to the ungrouped one.
-    for group in [
-        "srcBlockchainId",
-        "destBlockchainId",
-        "srcBlockchainId,destBlockchainId",
-    ] {
-        let list = ok(
-            &emu,
-            &format!("/v2/icm/summary?network=mainnet&groupBy={group}"),
-        )
-        .await["result"]
-            .clone();
+    for group in ["srcBlockchainId", "destBlockchainId", "srcBlockchainId,destBlockchainId"] {
+        let list = ok(&emu, &format!("/v2/icm/summary?network=mainnet&groupBy={group}")).await["result"].clone();
         let list = list.as_array().unwrap();
         assert!(list.len() >= 2);
         let net = ok(&emu, "/v2/icm/summary?network=mainnet").await["result"].clone();
@@ -708,17 +453,9 @@ async fn icm_summary_matches_data_api_messages() {
             assert_eq!(g["allTime"].as_u64().unwrap(), count(q).await, "{g}");
         }
     }
-    let by_dest = ok(
-        &emu,
-        &format!("/v2/icm/summary?srcBlockchainId={src_id}&groupBy=destBlockchainId"),
-    )
-    .await["result"]
-        .clone();
-    assert!(by_dest
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|g| g["srcBlockchainId"] == src_id.as_str()));
+    let by_dest =
+        ok(&emu, &format!("/v2/icm/summary?srcBlockchainId={src_id}&groupBy=destBlockchainId")).await["result"].clone();
+    assert!(by_dest.as_array().unwrap().iter().all(|g| g["srcBlockchainId"] == src_id.as_str()));
     // An id of no chain: zeros.
     let none = ok(&emu, "/v2/icm/summary?srcBlockchainId=999999").await["result"].clone();
     assert_eq!(none["allTime"], 0);

@@ -54,7 +54,10 @@ async fn walks_stop_cleanly_at_the_tip() {
     let emu = emulator(2500, 0).await;
     let c = chain(&emu, IndexPath::XTx);
     // to the tip
-    assert_eq!(indices(&c, RangeSpec { start: 0, end: None, concurrency: 4, chunk: 1024 }).await, (0..2500).collect::<Vec<_>>());
+    assert_eq!(
+        indices(&c, RangeSpec { start: 0, end: None, concurrency: 4, chunk: 1024 }).await,
+        (0..2500).collect::<Vec<_>>()
+    );
     // past the tip: truncated, and the calls beyond the tip end the walk without an error
     let got = indices(&c, RangeSpec { start: 2000, end: Some(100_000), concurrency: 4, chunk: 1024 }).await;
     assert_eq!(got, (2000..2500).collect::<Vec<_>>());

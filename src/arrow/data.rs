@@ -179,8 +179,13 @@ pub const ICM_MESSAGE: &[Col] = &[
 pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
 
 /// Metrics API supported chain.
-pub const METRICS_CHAIN: &[Col] =
-    &[Col("evmChainId", Int), Col("chainName", Str), Col("blockchainId", Str), Col("subnetId", Str), Col("network", Str)];
+pub const METRICS_CHAIN: &[Col] = &[
+    Col("evmChainId", Int),
+    Col("chainName", Str),
+    Col("blockchainId", Str),
+    Col("subnetId", Str),
+    Col("network", Str),
+];
 
 /// Metrics API ICM summary row (`destBlockchainId` / `srcBlockchainId` null when not grouped by it).
 pub const ICM_SUMMARY: &[Col] = &[
@@ -263,14 +268,14 @@ pub fn data_type(kind: Kind) -> DataType {
 /// cannot be stored without loss, e.g. a decimal with more than 38 digits.
 pub fn to_batch(resource: Resource, items: &[Value]) -> Result<RecordBatch, String> {
     if let Some((k, item)) = items.iter().enumerate().find(|(_, v)| !v.is_object()) {
-        return Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(item.to_string().as_bytes())));
+        return Err(format!(
+            "item {k}: {} is not a JSON object",
+            crate::transport::snippet(item.to_string().as_bytes())
+        ));
     }
     let values: Vec<Option<&Value>> = items.iter().map(Some).collect();
-    let columns = resource
-        .columns()
-        .iter()
-        .map(|c| build(c.0, c.1, &child(&values, c.0)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let columns =
+        resource.columns().iter().map(|c| build(c.0, c.1, &child(&values, c.0))).collect::<Result<Vec<_>, _>>()?;
     RecordBatch::try_new(resource.schema(), columns).map_err(|e| e.to_string())
 }
 
@@ -308,7 +313,9 @@ fn parse_u64(v: &Value) -> Option<u64> {
 
 fn parse_i64(v: &Value) -> Option<i64> {
     match v {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)),
+        Value::Number(n) => {
+            n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64))
+        }
         Value::String(s) => s.trim().parse().ok(),
         _ => None,
     }
@@ -330,7 +337,9 @@ pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
     match v {
         Value::Number(n) => match n.as_i64() {
             Some(i) => i.checked_mul(unit),
-            None => n.as_f64().map(|f| f * unit as f64).filter(|ns| ns.is_finite() && ns.abs() < 9.2e18).map(|ns| ns as i64),
+            None => {
+                n.as_f64().map(|f| f * unit as f64).filter(|ns| ns.is_finite() && ns.abs() < 9.2e18).map(|ns| ns as i64)
+            }
         },
         Value::String(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
         _ => None,
@@ -378,21 +387,32 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
         U64Str => {
             let mut b = UInt64Builder::with_capacity(n);
             for v in values {
-                b.append_option(v.map(|v| parse_u64(v).ok_or_else(|| bad(name, v, "an integer in [0, 2^64)"))).transpose()?);
+                b.append_option(
+                    v.map(|v| parse_u64(v).ok_or_else(|| bad(name, v, "an integer in [0, 2^64)"))).transpose()?,
+                );
             }
             Arc::new(b.finish())
         }
         Dec => {
             let mut b = Decimal128Builder::with_capacity(n);
             for v in values {
-                b.append_option(v.map(|v| parse_decimal(v).ok_or_else(|| bad(name, v, "an integer of at most 38 digits"))).transpose()?);
+                b.append_option(
+                    v.map(|v| parse_decimal(v).ok_or_else(|| bad(name, v, "an integer of at most 38 digits")))
+                        .transpose()?,
+                );
             }
             Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?)
         }
         TsSec | TsMs => {
             let mut b = TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC");
             for v in values {
-                b.append_option(v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, "a Unix time between 1677-09-21 and 2262-04-11"))).transpose()?);
+                b.append_option(
+                    v.map(|v| {
+                        timestamp_ns(v, matches!(kind, TsMs))
+                            .ok_or_else(|| bad(name, v, "a Unix time between 1677-09-21 and 2262-04-11"))
+                    })
+                    .transpose()?,
+                );
             }
             Arc::new(b.finish())
         }
@@ -483,7 +503,10 @@ mod tests {
         assert!(batch.column(3).is_null(0));
         let fees = batch.column(12).as_primitive::<Decimal128Type>();
         assert_eq!(fees.value(0), 36_893_488_147_419_103_232i128); // 2^65
-        assert_eq!(batch.column(10).as_primitive::<Decimal128Type>().value(0), 99999999999999999999999999999999999999i128);
+        assert_eq!(
+            batch.column(10).as_primitive::<Decimal128Type>().value(0),
+            99999999999999999999999999999999999999i128
+        );
         assert!(fees.is_null(1));
         assert!(to_batch(Resource::Block, &[json!({"gasCost": "1".repeat(39)})]).unwrap_err().contains("gasCost"));
     }
@@ -515,8 +538,7 @@ mod tests {
                    "sourceTransaction": {"txHash": "0xs", "timestamp": 1700000000, "gasSpent": "21000"}, "status": status})
         };
         let mut delivered = base("delivered", json!(1.25));
-        delivered["destinationTransaction"] =
-            json!({"txHash": "0xd", "timestamp": 1700000100, "gasSpent": "1", "rewardRedeemer": "0x1", "delivererAddress": "0x2"});
+        delivered["destinationTransaction"] = json!({"txHash": "0xd", "timestamp": 1700000100, "gasSpent": "1", "rewardRedeemer": "0x1", "delivererAddress": "0x2"});
         let mut not_indexed = base("delivered_source_not_indexed", json!("2.5"));
         not_indexed.as_object_mut().unwrap().remove("sourceTransaction");
         not_indexed["destinationTransaction"] = delivered["destinationTransaction"].clone();
@@ -525,7 +547,8 @@ mod tests {
         let dest = batch.column_by_name("destinationTransaction").unwrap();
         assert!(dest.is_null(0) && dest.is_valid(1) && dest.is_valid(2));
         assert!(batch.column_by_name("sourceTransaction").unwrap().is_null(2));
-        let price = batch.column_by_name("rewardDetails").unwrap().as_struct().column_by_name("price").unwrap().as_struct();
+        let price =
+            batch.column_by_name("rewardDetails").unwrap().as_struct().column_by_name("price").unwrap().as_struct();
         let value = price.column_by_name("value").unwrap().as_primitive::<Float64Type>();
         assert_eq!((value.value(0), value.value(1), value.value(2)), (0.5, 1.25, 2.5));
         assert!(value.is_null(3));
@@ -536,7 +559,8 @@ mod tests {
 
     #[test]
     fn metrics_resources() {
-        let points = vec![json!({"timestamp": 1_704_067_200, "value": 12}), json!({"timestamp": 1_704_063_600.0, "value": 1.5})];
+        let points =
+            vec![json!({"timestamp": 1_704_067_200, "value": 12}), json!({"timestamp": 1_704_063_600.0, "value": 1.5})];
         let batch = to_batch(Resource::MetricValue, &points).unwrap();
         let ts = batch.column(0).as_primitive::<TimestampNanosecondType>();
         assert_eq!((ts.value(0), ts.value(1)), (1_704_067_200_000_000_000, 1_704_063_600_000_000_000));

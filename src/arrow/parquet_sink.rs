@@ -84,7 +84,13 @@ mod tests {
 
     fn sample(n: u64) -> Vec<Container> {
         (0..n)
-            .map(|i| Container { id: format!("c{i}"), bytes: vec![7; 3], timestamp_ns: i as i64, index: i, encoding: "hex".into() })
+            .map(|i| Container {
+                id: format!("c{i}"),
+                bytes: vec![7; 3],
+                timestamp_ns: i as i64,
+                index: i,
+                encoding: "hex".into(),
+            })
             .collect()
     }
 
@@ -120,6 +126,9 @@ mod tests {
     #[test]
     fn an_unwritable_path_is_a_clear_error() {
         let err = ParquetSink::create("/nonexistent-dir/x.parquet", container_schema()).err().unwrap().to_string();
-        assert!(err.starts_with("invalid path=/nonexistent-dir/x.parquet: a writable file path (cannot create"), "{err}");
+        assert!(
+            err.starts_with("invalid path=/nonexistent-dir/x.parquet: a writable file path (cannot create"),
+            "{err}"
+        );
     }
 }

@@ -159,7 +159,11 @@ impl DataClient {
 
     /// `GET /v1/chains/{chainId}/blocks/{blockId}`: `block_id` is a number or a hash (both
     /// checked at once).
-    pub fn block(&self, chain_id: &str, block_id: &str) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
+    pub fn block(
+        &self,
+        chain_id: &str,
+        block_id: &str,
+    ) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
         let path = format!("/v1/chains/{chain_id}/blocks/{block_id}");
@@ -486,7 +490,10 @@ mod tests {
         let owner = "0x000000000000000000000000000000000000dead";
         assert!(matches!(client.collectibles("1", owner, None, Some(501)), Err(Error::InvalidArgument { .. })));
         assert!(client.collectibles("1", owner, None, Some(500)).is_ok());
-        assert!(matches!(client.pending_rewards("mainnet", &[], &[], None, Some(10)), Err(Error::InvalidArgument { .. })));
+        assert!(matches!(
+            client.pending_rewards("mainnet", &[], &[], None, Some(10)),
+            Err(Error::InvalidArgument { .. })
+        ));
         assert!(matches!(client.vertices("mainnet", "P", Some(10)), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.chains(Some("moon"), None).map(|_| ()), Err(Error::InvalidArgument { .. })));
     }

@@ -96,7 +96,11 @@ impl ResourcePager {
 
     /// Items as a batch of the resource's schema; a value that does not fit is a decode error.
     pub fn batch(&self, items: &[Value]) -> Result<RecordBatch> {
-        to_batch(self.resource, items).map_err(|message| Error::Decode { message, url: self.url.clone(), body: String::new() })
+        to_batch(self.resource, items).map_err(|message| Error::Decode {
+            message,
+            url: self.url.clone(),
+            body: String::new(),
+        })
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.

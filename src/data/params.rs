@@ -75,7 +75,9 @@ fn decimal(v: &str) -> bool {
 }
 
 fn hex_of(v: &str, digits: usize) -> bool {
-    v.len() == digits + 2 && v.starts_with("0x") | v.starts_with("0X") && v.bytes().skip(2).all(|b| b.is_ascii_hexdigit())
+    v.len() == digits + 2
+        && v.starts_with("0x") | v.starts_with("0X")
+        && v.bytes().skip(2).all(|b| b.is_ascii_hexdigit())
 }
 
 fn cb58_text(v: &str) -> bool {
@@ -102,7 +104,10 @@ pub fn segment(param: &str, value: &str) -> Result<String> {
             "a block number (decimal), a 0x block hash (64 hex digits) or a CB58 id",
         ),
         "address" | "contract_address" | "to" | "from_" => (hex_of(v, 40), "a 0x address (40 hex digits)"),
-        "source_blockchain_id" | "destination_blockchain_id" | "blockchain_id" | "src_blockchain_id"
+        "source_blockchain_id"
+        | "destination_blockchain_id"
+        | "blockchain_id"
+        | "src_blockchain_id"
         | "dest_blockchain_id" => (
             decimal(v) || cb58_text(v) || hex_of(v, 64),
             "a CB58 blockchain id, an EVM chain id (decimal) or a 0x blockchain id (64 hex digits)",
@@ -158,7 +163,11 @@ pub fn node_id(value: &str) -> Result<String> {
         .strip_prefix("NodeID-")
         .is_some_and(|rest| rest.len() <= MAX_CB58_LEN && bs58::decode(rest).into_vec().is_ok());
     if !ok {
-        return Err(Error::invalid("node_ids", format!("{value:?}"), "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'"));
+        return Err(Error::invalid(
+            "node_ids",
+            format!("{value:?}"),
+            "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'",
+        ));
     }
     Ok(value.to_string())
 }
@@ -203,7 +212,11 @@ mod tests {
 
     #[test]
     fn addresses_and_node_ids() {
-        for ok in ["avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz", "P-fuji1x459sj0ssujguq723cljfty4jlae28evjzt7xz", "X-local1qqqqqqq"] {
+        for ok in [
+            "avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
+            "P-fuji1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
+            "X-local1qqqqqqq",
+        ] {
             assert!(address(ok).is_ok(), "{ok}");
         }
         for bad in ["0x1234", "C-avax1x459sj0ssu", "P-eth1x459sj0ssujg", "avax1", "P-avax1BBBBBBBB"] {

@@ -59,11 +59,7 @@ impl OutputOwners {
         let locktime = r.u64("owners locktime")?;
         let threshold = r.u32("owners threshold")?;
         let addresses = read_addresses(r)?;
-        Ok(OutputOwners {
-            locktime,
-            threshold,
-            addresses,
-        })
+        Ok(OutputOwners { locktime, threshold, addresses })
     }
 
     /// Reads an `fx.Owner` interface value: `u32 11` then the owners.
@@ -110,10 +106,7 @@ pub fn expect_type(r: &mut Reader<'_>, want: u32, what: &str) -> Result<(), Deco
     if got == want {
         Ok(())
     } else {
-        Err(DecodeError::new(
-            at,
-            format!("{what}: expected type ID {want}, found type ID {got}"),
-        ))
+        Err(DecodeError::new(at, format!("{what}: expected type ID {want}, found type ID {got}")))
     }
 }
 
@@ -180,10 +173,7 @@ impl Output {
         match (fxs, type_id) {
             (_, 7) => {
                 let amount = r.u64("output amount")?;
-                Ok(Output::Transfer {
-                    amount,
-                    owners: OutputOwners::read(r)?,
-                })
+                Ok(Output::Transfer { amount, owners: OutputOwners::read(r)? })
             }
             (Fxs::Platform, 22) => {
                 if depth >= MAX_DEPTH {
@@ -193,35 +183,19 @@ impl Output {
                 let output = Box::new(Self::read_at_depth(r, fxs, depth + 1)?);
                 Ok(Output::StakeableLock { locktime, output })
             }
-            (Fxs::Avm, 6) => Ok(Output::SecpMint {
-                owners: OutputOwners::read(r)?,
-            }),
+            (Fxs::Avm, 6) => Ok(Output::SecpMint { owners: OutputOwners::read(r)? }),
             (Fxs::Avm, 10) => {
                 let group_id = r.u32("NFT group ID")?;
-                Ok(Output::NftMint {
-                    group_id,
-                    owners: OutputOwners::read(r)?,
-                })
+                Ok(Output::NftMint { group_id, owners: OutputOwners::read(r)? })
             }
             (Fxs::Avm, 11) => {
                 let group_id = r.u32("NFT group ID")?;
                 let payload = r.bytes_u32("NFT payload")?.to_vec();
-                Ok(Output::NftTransfer {
-                    group_id,
-                    payload,
-                    owners: OutputOwners::read(r)?,
-                })
+                Ok(Output::NftTransfer { group_id, payload, owners: OutputOwners::read(r)? })
             }
-            (Fxs::Avm, 15) => Ok(Output::PropertyMint {
-                owners: OutputOwners::read(r)?,
-            }),
-            (Fxs::Avm, 16) => Ok(Output::PropertyOwned {
-                owners: OutputOwners::read(r)?,
-            }),
-            _ => Err(DecodeError::new(
-                at,
-                format!("unknown output type ID {type_id}"),
-            )),
+            (Fxs::Avm, 15) => Ok(Output::PropertyMint { owners: OutputOwners::read(r)? }),
+            (Fxs::Avm, 16) => Ok(Output::PropertyOwned { owners: OutputOwners::read(r)? }),
+            _ => Err(DecodeError::new(at, format!("unknown output type ID {type_id}"))),
         }
     }
 
@@ -274,10 +248,7 @@ impl TransferableOutput {
     /// Reads one transferable output.
     pub fn read(r: &mut Reader<'_>, fxs: Fxs) -> Result<Self, DecodeError> {
         let asset_id = r.array("output asset ID")?;
-        Ok(TransferableOutput {
-            asset_id,
-            output: Output::read(r, fxs)?,
-        })
+        Ok(TransferableOutput { asset_id, output: Output::read(r, fxs)? })
     }
 
     /// Reads a `u32`-counted list of transferable outputs.
@@ -322,10 +293,7 @@ impl Input {
         match (fxs, type_id) {
             (_, 5) => {
                 let amount = r.u64("input amount")?;
-                Ok(Input::Transfer {
-                    amount,
-                    sig_indices: read_sig_indices(r)?,
-                })
+                Ok(Input::Transfer { amount, sig_indices: read_sig_indices(r)? })
             }
             (Fxs::Platform, 21) => {
                 if depth >= MAX_DEPTH {
@@ -335,10 +303,7 @@ impl Input {
                 let input = Box::new(Self::read_at_depth(r, fxs, depth + 1)?);
                 Ok(Input::StakeableLock { locktime, input })
             }
-            _ => Err(DecodeError::new(
-                at,
-                format!("unknown input type ID {type_id}"),
-            )),
+            _ => Err(DecodeError::new(at, format!("unknown input type ID {type_id}"))),
         }
     }
 
@@ -378,12 +343,7 @@ impl TransferableInput {
         let tx_id = r.array("input tx ID")?;
         let output_index = r.u32("input output index")?;
         let asset_id = r.array("input asset ID")?;
-        Ok(TransferableInput {
-            tx_id,
-            output_index,
-            asset_id,
-            input: Input::read(r, fxs)?,
-        })
+        Ok(TransferableInput { tx_id, output_index, asset_id, input: Input::read(r, fxs)? })
     }
 
     /// Reads a `u32`-counted list of transferable inputs.
@@ -420,13 +380,7 @@ impl BaseTx {
         let outputs = TransferableOutput::read_list(r, fxs, "output count")?;
         let inputs = TransferableInput::read_list(r, fxs, "input count")?;
         let memo = r.bytes_u32("memo")?.to_vec();
-        Ok(BaseTx {
-            network_id,
-            blockchain_id,
-            outputs,
-            inputs,
-            memo,
-        })
+        Ok(BaseTx { network_id, blockchain_id, outputs, inputs, memo })
     }
 
     /// Adds this tx's inputs to `consumed` and its outputs to `produced`.
@@ -491,10 +445,7 @@ impl Signer {
                 public_key: r.array("BLS public key")?,
                 signature: r.array("BLS proof of possession")?,
             }),
-            other => Err(DecodeError::new(
-                at,
-                format!("unknown signer type ID {other}"),
-            )),
+            other => Err(DecodeError::new(at, format!("unknown signer type ID {other}"))),
         }
     }
 
@@ -523,22 +474,14 @@ impl Credential {
         let type_id = r.u32("credential type ID")?;
         match (fxs, type_id) {
             (_, 9) | (Fxs::Avm, 14) | (Fxs::Avm, 19) => {}
-            _ => {
-                return Err(DecodeError::new(
-                    at,
-                    format!("unknown credential type ID {type_id}"),
-                ))
-            }
+            _ => return Err(DecodeError::new(at, format!("unknown credential type ID {type_id}"))),
         }
         let n = r.count("signature count", 65)?;
         let mut signatures = Vec::with_capacity(n);
         for _ in 0..n {
             signatures.push(r.array("signature")?);
         }
-        Ok(Credential {
-            type_id,
-            signatures,
-        })
+        Ok(Credential { type_id, signatures })
     }
 
     /// Reads a `u32`-counted list of credentials.
@@ -575,11 +518,7 @@ pub fn read_signed<T>(
     let unsigned = unsigned(r)?;
     let credentials = Credential::read_list(r, fxs)?;
     let tx_id = tx_id(&r.all()[start..r.pos()]);
-    Ok(Framed {
-        unsigned,
-        credentials: Some(credentials),
-        tx_id,
-    })
+    Ok(Framed { unsigned, credentials: Some(credentials), tx_id })
 }
 
 /// Reads a standalone tx: the codec version, then a signed tx (or, when `signed` is false, the
@@ -596,11 +535,7 @@ pub fn read_standalone<T>(
         read_signed(&mut r, fxs, unsigned)?
     } else {
         let unsigned = unsigned(&mut r)?;
-        Framed {
-            unsigned,
-            credentials: None,
-            tx_id: tx_id(&bytes[2..]),
-        }
+        Framed { unsigned, credentials: None, tx_id: tx_id(&bytes[2..]) }
     };
     r.finish("tx")?;
     Ok(framed)
@@ -658,10 +593,7 @@ impl AmountTotals {
 
     /// The totals, sorted by asset ID.
     pub fn into_vec(self) -> Vec<AssetAmount> {
-        self.0
-            .into_iter()
-            .map(|(asset_id, amount)| AssetAmount { asset_id, amount })
-            .collect()
+        self.0.into_iter().map(|(asset_id, amount)| AssetAmount { asset_id, amount }).collect()
     }
 }
 
@@ -676,8 +608,7 @@ mod tests {
     #[test]
     fn transfer_output_and_lock_out_amounts() {
         // LockOut(locktime 5, TransferOutput(amount 9, locktime 0, threshold 1, [addr 0x11..]))
-        let mut bytes =
-            hex("00000016000000000000000500000007000000000000000900000000000000000000000100000001");
+        let mut bytes = hex("00000016000000000000000500000007000000000000000900000000000000000000000100000001");
         bytes.extend([0x11; 20]);
         let mut r = Reader::new(&bytes);
         let out = Output::read(&mut r, Fxs::Platform).unwrap();
@@ -713,13 +644,7 @@ mod tests {
         t.add(&[2; 32], u64::MAX);
         let v = t.into_vec();
         assert_eq!(v.len(), 2);
-        assert_eq!(
-            v[0],
-            AssetAmount {
-                asset_id: [1; 32],
-                amount: 3
-            }
-        );
+        assert_eq!(v[0], AssetAmount { asset_id: [1; 32], amount: 3 });
         assert_eq!(v[1].amount, 2 * u128::from(u64::MAX));
     }
 

@@ -6,9 +6,7 @@
 //! of the §5 table is read ([`PTxBody`]); an unknown type ID is a [`DecodeError`] naming it,
 //! and so are trailing bytes.
 
-pub use super::pchain_txs::{
-    tx_type_name, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx,
-};
+pub use super::pchain_txs::{tx_type_name, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx};
 
 use super::avax::{self, AssetAmount, BaseTx, Credential, Framed, Fxs, Id};
 use super::codec::Reader;
@@ -43,11 +41,7 @@ pub struct PTx {
 impl PTx {
     fn from_framed(framed: Framed<UnsignedPTx>) -> Self {
         let (consumed, produced) = framed.unsigned.totals();
-        let UnsignedPTx {
-            type_id,
-            base,
-            body,
-        } = framed.unsigned;
+        let UnsignedPTx { type_id, base, body } = framed.unsigned;
         PTx {
             tx_id: framed.tx_id,
             type_id,
@@ -129,11 +123,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<PBlock, DecodeError> {
     let type_name = block_type_name(type_id)
         .ok_or_else(|| DecodeError::new(at, format!("unknown P-Chain block type ID {type_id}")))?;
     let mut txs = Vec::new();
-    let time = if type_id >= 29 {
-        Some(r.u64("block time")?)
-    } else {
-        None
-    };
+    let time = if type_id >= 29 { Some(r.u64("block time")?) } else { None };
     if type_id == 29 {
         read_txs(&mut r, &mut txs)?;
     }
@@ -145,15 +135,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<PBlock, DecodeError> {
         _ => {}
     }
     r.finish("block")?;
-    Ok(PBlock {
-        block_id: crate::index::cb58::sha256(bytes),
-        type_id,
-        type_name,
-        time,
-        parent_id,
-        height,
-        txs,
-    })
+    Ok(PBlock { block_id: crate::index::cb58::sha256(bytes), type_id, type_name, time, parent_id, height, txs })
 }
 
 #[cfg(test)]
@@ -169,10 +151,7 @@ mod tests {
         assert_eq!(block.time, Some(0));
         assert!(block.txs.is_empty());
         bytes.push(0);
-        assert!(decode_block(&bytes)
-            .unwrap_err()
-            .message
-            .contains("1 trailing bytes"));
+        assert!(decode_block(&bytes).unwrap_err().message.contains("1 trailing bytes"));
     }
 
     #[test]
@@ -184,18 +163,10 @@ mod tests {
         bytes.extend([9; 32]);
         bytes.extend(0u32.to_be_bytes());
         let block = decode_block(&bytes).unwrap();
-        assert_eq!(
-            (block.type_name, block.height, block.time),
-            ("ApricotProposalBlock", 5, None)
-        );
+        assert_eq!((block.type_name, block.height, block.time), ("ApricotProposalBlock", 5, None));
         let tx = &block.txs[0];
         assert_eq!(tx.type_name, "RewardValidatorTx");
-        assert_eq!(
-            tx.body,
-            PTxBody::RewardValidator {
-                staker_tx_id: [9; 32]
-            }
-        );
+        assert_eq!(tx.body, PTxBody::RewardValidator { staker_tx_id: [9; 32] });
         assert_eq!(tx.tx_id, avax::tx_id(&bytes[6 + 40..]));
         assert_eq!(tx.credentials, Some(vec![]));
     }
@@ -203,15 +174,9 @@ mod tests {
     #[test]
     fn unknown_type_ids_are_named() {
         let err = decode_block(&[0, 0, 0, 0, 0, 5]).unwrap_err();
-        assert_eq!(
-            (err.offset, err.message.as_str()),
-            (2, "unknown P-Chain block type ID 5")
-        );
+        assert_eq!((err.offset, err.message.as_str()), (2, "unknown P-Chain block type ID 5"));
         let err = decode_tx(&[0, 0, 0, 0, 0, 21, 0, 0]).unwrap_err();
-        assert_eq!(
-            (err.offset, err.message.as_str()),
-            (2, "unknown P-Chain tx type ID 21")
-        );
+        assert_eq!((err.offset, err.message.as_str()), (2, "unknown P-Chain tx type ID 21"));
     }
 
     #[test]
@@ -220,12 +185,7 @@ mod tests {
         bytes.extend(1_700_000_000u64.to_be_bytes());
         bytes.extend([0; 4]);
         let tx = decode_tx(&bytes).unwrap();
-        assert_eq!(
-            tx.body,
-            PTxBody::AdvanceTime {
-                time: 1_700_000_000
-            }
-        );
+        assert_eq!(tx.body, PTxBody::AdvanceTime { time: 1_700_000_000 });
         assert!(tx.base.is_none() && tx.consumed.is_empty());
         assert_eq!(tx.tx_id, crate::index::cb58::sha256(&bytes));
 
@@ -233,13 +193,7 @@ mod tests {
         bytes.extend([3; 32]);
         bytes.extend(77u64.to_be_bytes());
         let tx = decode_unsigned_tx(&bytes).unwrap();
-        assert_eq!(
-            tx.body,
-            PTxBody::RewardAutoRenewedValidator {
-                staker_tx_id: [3; 32],
-                timestamp: 77
-            }
-        );
+        assert_eq!(tx.body, PTxBody::RewardAutoRenewedValidator { staker_tx_id: [3; 32], timestamp: 77 });
         assert_eq!(tx.credentials, None);
     }
 
@@ -289,13 +243,7 @@ mod tests {
                 subnet_auth: vec![0],
             }
         );
-        assert_eq!(
-            tx.consumed,
-            vec![AssetAmount {
-                asset_id: [0xAA; 32],
-                amount: 5
-            }]
-        );
+        assert_eq!(tx.consumed, vec![AssetAmount { asset_id: [0xAA; 32], amount: 5 }]);
 
         let mut b = base_header(17);
         b.extend([8; 32]);
@@ -309,12 +257,6 @@ mod tests {
         b.extend(0u32.to_be_bytes());
         let tx = decode_tx(&b).unwrap();
         assert_eq!(tx.type_name, "ImportTx");
-        assert_eq!(
-            tx.consumed,
-            vec![AssetAmount {
-                asset_id: [0xAA; 32],
-                amount: 12
-            }]
-        );
+        assert_eq!(tx.consumed, vec![AssetAmount { asset_id: [0xAA; 32], amount: 12 }]);
     }
 }

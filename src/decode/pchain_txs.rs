@@ -2,8 +2,8 @@
 //! and 33–42, read into [`PTxBody`].
 
 use super::avax::{
-    read_ids, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
-    TransferableInput, TransferableOutput, Validator,
+    read_ids, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer, TransferableInput,
+    TransferableOutput, Validator,
 };
 use super::codec::Reader;
 use super::DecodeError;
@@ -282,10 +282,7 @@ pub struct L1Owner {
 impl L1Owner {
     fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let threshold = r.u32("owner threshold")?;
-        Ok(L1Owner {
-            threshold,
-            addresses: super::avax::read_addresses(r)?,
-        })
+        Ok(L1Owner { threshold, addresses: super::avax::read_addresses(r)? })
     }
 }
 
@@ -339,21 +336,14 @@ impl UnsignedPTx {
         let at = r.pos();
         let type_id = r.u32("tx type ID")?;
         if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(
-                at,
-                format!("unknown P-Chain tx type ID {type_id}"),
-            ));
+            return Err(DecodeError::new(at, format!("unknown P-Chain tx type ID {type_id}")));
         }
         let base = match type_id {
             19 | 20 | 42 => None,
             _ => Some(BaseTx::read(r, Fxs::Platform)?),
         };
         let body = read_body(r, type_id)?;
-        Ok(UnsignedPTx {
-            type_id,
-            base,
-            body,
-        })
+        Ok(UnsignedPTx { type_id, base, body })
     }
 
     /// Per-asset totals: `consumed` = BaseTx inputs + imported inputs; `produced` = BaseTx
@@ -425,9 +415,7 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
                 subnet_auth: read_subnet_auth(r)?,
             }
         }
-        16 => PTxBody::CreateSubnet {
-            owner: OutputOwners::read_typed(r)?,
-        },
+        16 => PTxBody::CreateSubnet { owner: OutputOwners::read_typed(r)? },
         17 => PTxBody::Import {
             source_chain: r.array("source chain")?,
             inputs: TransferableInput::read_list(r, Fxs::Platform, "imported input count")?,
@@ -436,12 +424,8 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
             destination_chain: r.array("destination chain")?,
             outputs: TransferableOutput::read_list(r, Fxs::Platform, "exported output count")?,
         },
-        19 => PTxBody::AdvanceTime {
-            time: r.u64("time")?,
-        },
-        20 => PTxBody::RewardValidator {
-            staker_tx_id: r.array("staker tx ID")?,
-        },
+        19 => PTxBody::AdvanceTime { time: r.u64("time")? },
+        20 => PTxBody::RewardValidator { staker_tx_id: r.array("staker tx ID")? },
         23 => PTxBody::RemoveSubnetValidator {
             node_id: r.array("node ID")?,
             subnet_id: r.array("subnet ID")?,
@@ -502,30 +486,20 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
                     deactivation_owner: L1Owner::read(r)?,
                 });
             }
-            PTxBody::ConvertSubnetToL1 {
-                subnet_id,
-                chain_id,
-                address,
-                validators,
-                subnet_auth: read_subnet_auth(r)?,
-            }
+            PTxBody::ConvertSubnetToL1 { subnet_id, chain_id, address, validators, subnet_auth: read_subnet_auth(r)? }
         }
         36 => PTxBody::RegisterL1Validator {
             balance: r.u64("balance")?,
             proof_of_possession: r.array("BLS proof of possession")?,
             message: r.bytes_u32("warp message")?.to_vec(),
         },
-        37 => PTxBody::SetL1ValidatorWeight {
-            message: r.bytes_u32("warp message")?.to_vec(),
-        },
-        38 => PTxBody::IncreaseL1ValidatorBalance {
-            validation_id: r.array("validation ID")?,
-            balance: r.u64("balance")?,
-        },
-        39 => PTxBody::DisableL1Validator {
-            validation_id: r.array("validation ID")?,
-            disable_auth: read_subnet_auth(r)?,
-        },
+        37 => PTxBody::SetL1ValidatorWeight { message: r.bytes_u32("warp message")?.to_vec() },
+        38 => {
+            PTxBody::IncreaseL1ValidatorBalance { validation_id: r.array("validation ID")?, balance: r.u64("balance")? }
+        }
+        39 => {
+            PTxBody::DisableL1Validator { validation_id: r.array("validation ID")?, disable_auth: read_subnet_auth(r)? }
+        }
         40 => {
             let node_id = r.bytes_u32("node ID")?.to_vec();
             let signer = Signer::read(r)?;

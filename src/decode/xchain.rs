@@ -10,8 +10,8 @@
 //! whose ID is the tx ID) + the amounts secp256k1fx mint operations mint.
 
 use super::avax::{
-    self, read_sig_indices, AmountTotals, AssetAmount, BaseTx, Credential, Framed, Fxs, Id, Output,
-    OutputOwners, TransferableInput, TransferableOutput, MIN_OWNERS_SIZE,
+    self, read_sig_indices, AmountTotals, AssetAmount, BaseTx, Credential, Framed, Fxs, Id, Output, OutputOwners,
+    TransferableInput, TransferableOutput, MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
 use super::DecodeError;
@@ -168,23 +168,13 @@ impl Op {
         let type_id = r.u32("operation type ID")?;
         let sig_indices = match type_id {
             8 | 12 | 13 | 17 | 18 => read_sig_indices(r)?,
-            other => {
-                return Err(DecodeError::new(
-                    at,
-                    format!("unknown operation type ID {other}"),
-                ))
-            }
+            other => return Err(DecodeError::new(at, format!("unknown operation type ID {other}"))),
         };
         Ok(match type_id {
             8 => {
                 let mint_owners = OutputOwners::read(r)?;
                 let amount = r.u64("minted amount")?;
-                Op::SecpMint {
-                    sig_indices,
-                    mint_owners,
-                    amount,
-                    transfer_owners: OutputOwners::read(r)?,
-                }
+                Op::SecpMint { sig_indices, mint_owners, amount, transfer_owners: OutputOwners::read(r)? }
             }
             12 => {
                 let group_id = r.u32("NFT group ID")?;
@@ -194,22 +184,12 @@ impl Op {
                 for _ in 0..n {
                     owners.push(OutputOwners::read(r)?);
                 }
-                Op::NftMint {
-                    sig_indices,
-                    group_id,
-                    payload,
-                    owners,
-                }
+                Op::NftMint { sig_indices, group_id, payload, owners }
             }
             13 => {
                 let group_id = r.u32("NFT group ID")?;
                 let payload = r.bytes_u32("NFT payload")?.to_vec();
-                Op::NftTransfer {
-                    sig_indices,
-                    group_id,
-                    payload,
-                    owners: OutputOwners::read(r)?,
-                }
+                Op::NftTransfer { sig_indices, group_id, payload, owners: OutputOwners::read(r)? }
             }
             17 => Op::PropertyMint {
                 sig_indices,
@@ -261,10 +241,7 @@ impl UnsignedXTx {
         let at = r.pos();
         let type_id = r.u32("tx type ID")?;
         if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(
-                at,
-                format!("unknown X-Chain tx type ID {type_id}"),
-            ));
+            return Err(DecodeError::new(at, format!("unknown X-Chain tx type ID {type_id}")));
         }
         let base = BaseTx::read(r, Fxs::Avm)?;
         let body = match type_id {
@@ -284,12 +261,7 @@ impl UnsignedXTx {
                     }
                     initial_states.push(InitialState { fx_index, outputs });
                 }
-                XTxBody::CreateAsset {
-                    name,
-                    symbol,
-                    denomination,
-                    initial_states,
-                }
+                XTxBody::CreateAsset { name, symbol, denomination, initial_states }
             }
             2 => {
                 let n = r.count("operation count", MIN_OPERATION_SIZE)?;
@@ -299,16 +271,9 @@ impl UnsignedXTx {
                     let m = r.count("operation UTXO count", 36)?;
                     let mut utxo_ids = Vec::with_capacity(m);
                     for _ in 0..m {
-                        utxo_ids.push(UtxoId {
-                            tx_id: r.array("UTXO tx ID")?,
-                            output_index: r.u32("UTXO index")?,
-                        });
+                        utxo_ids.push(UtxoId { tx_id: r.array("UTXO tx ID")?, output_index: r.u32("UTXO index")? });
                     }
-                    operations.push(Operation {
-                        asset_id,
-                        utxo_ids,
-                        op: Op::read(r)?,
-                    });
+                    operations.push(Operation { asset_id, utxo_ids, op: Op::read(r)? });
                 }
                 XTxBody::Operation { operations }
             }
@@ -321,11 +286,7 @@ impl UnsignedXTx {
                 outputs: TransferableOutput::read_list(r, Fxs::Avm, "exported output count")?,
             },
         };
-        Ok(UnsignedXTx {
-            type_id,
-            base,
-            body,
-        })
+        Ok(UnsignedXTx { type_id, base, body })
     }
 
     /// Per-asset `(consumed, produced)` totals (see the module doc); `tx_id` names the asset a
@@ -360,11 +321,7 @@ impl UnsignedXTx {
 impl XTx {
     fn from_framed(framed: Framed<UnsignedXTx>) -> Self {
         let (consumed, produced) = framed.unsigned.totals(&framed.tx_id);
-        let UnsignedXTx {
-            type_id,
-            base,
-            body,
-        } = framed.unsigned;
+        let UnsignedXTx { type_id, base, body } = framed.unsigned;
         XTx {
             tx_id: framed.tx_id,
             type_id,
@@ -421,10 +378,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<XBlock, DecodeError> {
     let at = r.pos();
     let type_id = r.u32("block type ID")?;
     if type_id != 20 {
-        return Err(DecodeError::new(
-            at,
-            format!("unknown X-Chain block type ID {type_id}"),
-        ));
+        return Err(DecodeError::new(at, format!("unknown X-Chain block type ID {type_id}")));
     }
     let parent_id = r.array("parent ID")?;
     let height = r.u64("height")?;
@@ -484,31 +438,12 @@ mod tests {
     fn operation_tx_with_mint_and_burn() {
         let tx = decode_tx(&operation_tx()).unwrap();
         assert_eq!(tx.type_name, "OperationTx");
-        let XTxBody::Operation { operations } = &tx.body else {
-            panic!()
-        };
+        let XTxBody::Operation { operations } = &tx.body else { panic!() };
         assert_eq!(operations.len(), 2);
         assert_eq!(operations[0].op.type_id(), 8);
-        assert_eq!(
-            operations[0].utxo_ids,
-            vec![UtxoId {
-                tx_id: [0x33; 32],
-                output_index: 0
-            }]
-        );
-        assert_eq!(
-            operations[1].op,
-            Op::PropertyBurn {
-                sig_indices: vec![]
-            }
-        );
-        assert_eq!(
-            tx.produced,
-            vec![AssetAmount {
-                asset_id: [0x22; 32],
-                amount: 5
-            }]
-        );
+        assert_eq!(operations[0].utxo_ids, vec![UtxoId { tx_id: [0x33; 32], output_index: 0 }]);
+        assert_eq!(operations[1].op, Op::PropertyBurn { sig_indices: vec![] });
+        assert_eq!(tx.produced, vec![AssetAmount { asset_id: [0x22; 32], amount: 5 }]);
         assert_eq!(tx.credentials.as_ref().unwrap()[0].type_id, 19);
     }
 
@@ -516,15 +451,9 @@ mod tests {
     fn unknown_operation_and_tx_types_are_named() {
         let mut b = operation_tx();
         b[6 + 4 + 32 + 12 + 4 + 32 + 4 + 36 + 3] = 9;
-        assert!(decode_tx(&b)
-            .unwrap_err()
-            .message
-            .contains("unknown operation type ID 9"));
+        assert!(decode_tx(&b).unwrap_err().message.contains("unknown operation type ID 9"));
         let err = decode_tx(&[0, 0, 0, 0, 0, 5]).unwrap_err();
-        assert_eq!(
-            (err.offset, err.message.as_str()),
-            (2, "unknown X-Chain tx type ID 5")
-        );
+        assert_eq!((err.offset, err.message.as_str()), (2, "unknown X-Chain tx type ID 5"));
     }
 
     #[test]
@@ -545,29 +474,10 @@ mod tests {
         b.extend([0; 16]);
         b.extend(0u32.to_be_bytes());
         let tx = decode_tx(&b).unwrap();
-        let XTxBody::CreateAsset {
-            name,
-            initial_states,
-            ..
-        } = &tx.body
-        else {
-            panic!()
-        };
+        let XTxBody::CreateAsset { name, initial_states, .. } = &tx.body else { panic!() };
         assert_eq!(name, "N");
-        assert_eq!(
-            initial_states[0].outputs[0],
-            Output::NftMint {
-                group_id: 7,
-                owners: OutputOwners::default()
-            }
-        );
+        assert_eq!(initial_states[0].outputs[0], Output::NftMint { group_id: 7, owners: OutputOwners::default() });
         // The minted amount is produced under the new asset, whose ID is the tx ID.
-        assert_eq!(
-            tx.produced,
-            vec![AssetAmount {
-                asset_id: tx.tx_id,
-                amount: 9
-            }]
-        );
+        assert_eq!(tx.produced, vec![AssetAmount { asset_id: tx.tx_id, amount: 9 }]);
     }
 }

@@ -105,7 +105,10 @@ pub fn validate_id(id: &str) -> Result<()> {
         return Err(Error::invalid(
             "id",
             format!("{:?}", id.chars().take(64).collect::<String>() + "…"),
-            format!("a CB58 container id (32 bytes and a checksum, at most 50 characters); this one has {} bytes", id.len()),
+            format!(
+                "a CB58 container id (32 bytes and a checksum, at most 50 characters); this one has {} bytes",
+                id.len()
+            ),
         ));
     }
     cb58::decode_id(id).map(|_| ()).map_err(|e| {
@@ -130,16 +133,22 @@ impl ChainClient {
 
     /// Sends one call and reads its answer with `read` (body, URL): both are retried together, so
     /// a body that ends early is fetched again like a broken connection.
-    async fn call<T>(&self, method: &str, params: serde_json::Value, read: impl Fn(&[u8], &str) -> Result<T>) -> Result<T> {
+    async fn call<T>(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+        read: impl Fn(&[u8], &str) -> Result<T>,
+    ) -> Result<T> {
         if self.inner.closed.load(Ordering::SeqCst) {
             return Err(Error::Closed);
         }
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let body = rpc::request_body(id, method, params);
         let path = self.path.url_path();
-        let answer = self.inner.transport.send(reqwest::Method::POST, &path, &[], Some(body.into()), |reply| {
-            read(&reply.body, &reply.url)
-        });
+        let answer = self
+            .inner
+            .transport
+            .send(reqwest::Method::POST, &path, &[], Some(body.into()), |reply| read(&reply.body, &reply.url));
         match answer.await {
             Err(Error::Http { status: 404, url, body, .. }) => Err(Error::IndexDisabled { url, body }),
             other => other,
@@ -155,7 +164,8 @@ impl ChainClient {
 
     async fn one_container(&self, method: &str, params: serde_json::Value) -> Result<Container> {
         self.call(method, params, |body, url| {
-            let wire: WireContainer = rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            let wire: WireContainer =
+                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
             self.decode(&wire, url)
         })
         .await
@@ -239,7 +249,8 @@ impl ChainClient {
         validate_id(id)?;
         let method = "index.getIndex";
         self.call(method, json!({"id": id, "encoding": "hex"}), |body, url| {
-            let result: IndexResult = rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            let result: IndexResult =
+                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
             result.index.value().map_err(|message| Error::Decode {
                 message,
                 url: url.to_string(),

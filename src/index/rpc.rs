@@ -149,7 +149,8 @@ mod tests {
     const C: &str = r#"{"id":"ZGYTSU8w3zUP6VFseGC798vA2Vnxnfj6fz1QPfA9N93bhjJvo","bytes":"0x00","timestamp":"2021-11-04T00:42:55.01643414Z","encoding":"hex","index":"1"}"#;
 
     fn range(body: &str) -> Result<usize, Error> {
-        parse_response::<RangeResult>(body.as_bytes(), "index.getContainerRange", "u").map(|r| r.map_or(0, |r| r.0.len()))
+        parse_response::<RangeResult>(body.as_bytes(), "index.getContainerRange", "u")
+            .map(|r| r.map_or(0, |r| r.0.len()))
     }
 
     #[test]
@@ -176,7 +177,8 @@ mod tests {
             (-32000, "database closed", RpcErrorKind::Other),
         ];
         for (code, message, kind) in cases {
-            let body = serde_json::json!({"jsonrpc":"2.0","error":{"code":code,"message":message,"data":null},"id":1}).to_string();
+            let body = serde_json::json!({"jsonrpc":"2.0","error":{"code":code,"message":message,"data":null},"id":1})
+                .to_string();
             match parse_response::<IsAcceptedResult>(body.as_bytes(), "index.isAccepted", "http://n") {
                 Err(Error::Rpc { kind: k, code: c, message: m, method, .. }) => {
                     assert_eq!((k, c, m.as_str(), method.as_str()), (kind, code, message, "index.isAccepted"));
@@ -193,15 +195,25 @@ mod tests {
         let err = parse_response::<IsAcceptedResult>(b"<html>", "index.isAccepted", "u").unwrap_err();
         assert!(matches!(err, Error::Decode { ref body, .. } if body == "<html>"), "{err:?}");
         // a body that ends early is a broken connection (retried), not a decode error
-        let err = parse_response::<IsAcceptedResult>(br#"{"jsonrpc":"2.0","result":{"isAcc"#, "index.isAccepted", "u").unwrap_err();
-        assert!(matches!(err, Error::Transport { kind: crate::error::TransportKind::Io, .. }) && err.is_retryable(), "{err:?}");
-        let err = parse_response::<IsAcceptedResult>(br#"{"jsonrpc":"2.0","result":{"isAccepted":tru}}"#, "index.isAccepted", "u").unwrap_err();
+        let err = parse_response::<IsAcceptedResult>(br#"{"jsonrpc":"2.0","result":{"isAcc"#, "index.isAccepted", "u")
+            .unwrap_err();
+        assert!(
+            matches!(err, Error::Transport { kind: crate::error::TransportKind::Io, .. }) && err.is_retryable(),
+            "{err:?}"
+        );
+        let err = parse_response::<IsAcceptedResult>(
+            br#"{"jsonrpc":"2.0","result":{"isAccepted":tru}}"#,
+            "index.isAccepted",
+            "u",
+        )
+        .unwrap_err();
         assert!(matches!(err, Error::Decode { .. }), "{err:?}");
     }
 
     #[test]
     fn request_body_is_a_json_rpc_2_object_with_an_id() {
-        let body: serde_json::Value = serde_json::from_slice(&request_body(7, "index.getIndex", serde_json::json!({"id":"x"}))).unwrap();
+        let body: serde_json::Value =
+            serde_json::from_slice(&request_body(7, "index.getIndex", serde_json::json!({"id":"x"}))).unwrap();
         assert_eq!(body["jsonrpc"], "2.0");
         assert_eq!(body["id"], 7);
         assert_eq!(body["method"], "index.getIndex");

@@ -128,7 +128,10 @@ pub struct MetricsClient {
 impl MetricsClient {
     /// A client of `base_url` (default [`DEFAULT_METRICS_URL`]); no key, no auth header.
     pub fn new(base_url: Option<&str>, transport: TransportConfig) -> Result<Self> {
-        let data = DataClient::new(Some(base_url.unwrap_or(DEFAULT_METRICS_URL)), DataClientOptions { transport, api_key: None })?;
+        let data = DataClient::new(
+            Some(base_url.unwrap_or(DEFAULT_METRICS_URL)),
+            DataClientOptions { transport, api_key: None },
+        )?;
         Ok(MetricsClient { data })
     }
 
@@ -316,7 +319,12 @@ mod tests {
         }
         let size: usize = q["pageSize"].parse().unwrap();
         let offset: usize = q.get("pageToken").map_or(0, |t| t.parse().unwrap());
-        let page: Vec<Value> = items.iter().skip(offset).take(size).map(|t| serde_json::json!({"timestamp": t, "value": (*t / 3600) as f64})).collect();
+        let page: Vec<Value> = items
+            .iter()
+            .skip(offset)
+            .take(size)
+            .map(|t| serde_json::json!({"timestamp": t, "value": (*t / 3600) as f64}))
+            .collect();
         let next = (offset + size < items.len()).then(|| (offset + size).to_string());
         axum::Json(serde_json::json!({"results": page, "nextPageToken": next}))
     }
@@ -350,7 +358,10 @@ mod tests {
         // monthly cuts land on the 1st
         let m = client.metric("total", "gasUsed", Some("month"), Some(0), Some(86_400 * 800), Some(1)).unwrap();
         for s in plan_shards(&m, 0, 86_400 * 800, 4).iter().filter_map(|s| s.keep_from) {
-            assert_eq!(chrono::DateTime::from_timestamp(s, 0).unwrap().format("%d %H:%M:%S").to_string(), "01 00:00:00");
+            assert_eq!(
+                chrono::DateTime::from_timestamp(s, 0).unwrap().format("%d %H:%M:%S").to_string(),
+                "01 00:00:00"
+            );
         }
     }
 
@@ -365,22 +376,29 @@ mod tests {
                     for newest_first in [true, false] {
                         let rules = Rules { start_inclusive, end_inclusive, floor_bounds, newest_first };
                         let state = Arc::new(Series { rules, points: points.clone(), requests: AtomicUsize::new(0) });
-                        let app = axum::Router::new().route("/v2/chains/{chain}/metrics/{metric}", get(series)).with_state(state.clone());
+                        let app = axum::Router::new()
+                            .route("/v2/chains/{chain}/metrics/{metric}", get(series))
+                            .with_state(state.clone());
                         let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
                         for (interval, start, end, size) in [
-                            ("hour", t0, t0 + 24 * 30 * hour, 50),          // both edges on boundaries
+                            ("hour", t0, t0 + 24 * 30 * hour, 50),           // both edges on boundaries
                             ("hour", t0 + 1800, t0 + 24 * 30 * hour - 1, 7), // edges inside buckets
                             ("day", t0, t0 + 86_400 * 100, 3),
                             ("day", t0 + 86_400 * 3, t0 + 86_400 * 61, 2),
                             ("week", t0, t0 + 86_400 * 119, 2),
                             ("month", t0, t0 + 86_400 * 119, 1),
                         ] {
-                            let q = client.metric("43114", "txCount", Some(interval), Some(start), Some(end), Some(size)).unwrap();
+                            let q = client
+                                .metric("43114", "txCount", Some(interval), Some(start), Some(end), Some(size))
+                                .unwrap();
                             let seq = sequential(&client, &q).await;
                             assert!(!seq.is_empty());
                             for concurrency in [1, 2, 4, 7] {
                                 let sharded = client.sharded(&q, concurrency).await.unwrap();
-                                assert_eq!(sharded, seq, "{rules:?} {interval} {start}..{end} size {size} concurrency {concurrency}");
+                                assert_eq!(
+                                    sharded, seq,
+                                    "{rules:?} {interval} {start}..{end} size {size} concurrency {concurrency}"
+                                );
                             }
                         }
                     }
@@ -420,15 +438,29 @@ mod tests {
         assert_eq!(first.next_page_token.as_deref(), Some("p2"));
         assert_eq!(pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"], 43113);
         assert!(pages.next().await.is_none());
-        let single = client.icm_summary(Some("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"), None, None, None).await.unwrap();
+        let single = client
+            .icm_summary(Some("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"), None, None, None)
+            .await
+            .unwrap();
         assert_eq!(single["srcBlockchainId"], "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM");
         assert!(client.icm_summary(None, None, Some("srcBlockchainId"), Some("mainnet")).await.unwrap().is_array());
         assert_eq!(client.live_check().await.unwrap()["status"], "ok");
         assert!(client.chains(Some("devnet")).is_err());
-        assert!(icm_summary_query(None, None, Some("both"), None).unwrap_err().to_string().starts_with("invalid group_by="));
+        assert!(icm_summary_query(None, None, Some("both"), None)
+            .unwrap_err()
+            .to_string()
+            .starts_with("invalid group_by="));
         assert!(client.metric("43114", "txCount", Some("hour"), Some(10), Some(10), None).is_err());
-        assert!(client.metric("c", "txCount", None, None, None, None).unwrap_err().to_string().starts_with("invalid chain_id="));
-        assert_eq!(client.metric("43114", "txCount", None, None, None, None).unwrap().page_size, 2160, "bulk walks default to the largest page");
+        assert!(client
+            .metric("c", "txCount", None, None, None, None)
+            .unwrap_err()
+            .to_string()
+            .starts_with("invalid chain_id="));
+        assert_eq!(
+            client.metric("43114", "txCount", None, None, None, None).unwrap().page_size,
+            2160,
+            "bulk walks default to the largest page"
+        );
         client.close();
         assert!(matches!(client.live_check().await, Err(Error::Closed)));
     }

@@ -119,7 +119,10 @@ impl Interval {
 }
 
 fn month_start(year: i32, month: u32) -> i64 {
-    NaiveDate::from_ymd_opt(year, month, 1).and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc().timestamp()).unwrap_or(0)
+    NaiveDate::from_ymd_opt(year, month, 1)
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc().timestamp())
+        .unwrap_or(0)
 }
 
 /// A metric name.
@@ -144,7 +147,10 @@ pub fn interval(metric: &str, value: Option<&str>) -> Result<Option<Interval>> {
         return Err(Error::invalid(
             "interval",
             format!("{value:?}"),
-            format!("day (metric {metric} supports only timeInterval=day; hour, week and month are for {})", ANY_INTERVAL_METRICS.join(", ")),
+            format!(
+                "day (metric {metric} supports only timeInterval=day; hour, week and month are for {})",
+                ANY_INTERVAL_METRICS.join(", ")
+            ),
         ));
     }
     Ok(Some(parsed))
@@ -157,7 +163,11 @@ pub fn chain_id(value: &str) -> Result<String> {
     if evm || AGGREGATE_CHAINS.contains(&v) {
         return Ok(v.to_string());
     }
-    Err(Error::invalid("chain_id", format!("{value:?}"), "an EVM chain id (decimal digits, e.g. \"43114\") or one of total, mainnet, testnet"))
+    Err(Error::invalid(
+        "chain_id",
+        format!("{value:?}"),
+        "an EVM chain id (decimal digits, e.g. \"43114\") or one of total, mainnet, testnet",
+    ))
 }
 
 /// A metric-series page size.
@@ -198,7 +208,11 @@ pub fn group_by(value: &str) -> Result<String> {
     if GROUP_BY.contains(&v.as_str()) {
         Ok(v)
     } else {
-        Err(Error::invalid("group_by", format!("{value:?}"), "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId"))
+        Err(Error::invalid(
+            "group_by",
+            format!("{value:?}"),
+            "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId",
+        ))
     }
 }
 
@@ -226,7 +240,10 @@ mod tests {
             assert_eq!(day, Some(Interval::Day));
             for other in ["hour", "week", "month"] {
                 let r = interval(m, Some(other));
-                let restricted = m.starts_with("cumulative") || m.starts_with("avg") || m.starts_with("max") || ["contracts", "deployers", "feesPaid"].contains(&m);
+                let restricted = m.starts_with("cumulative")
+                    || m.starts_with("avg")
+                    || m.starts_with("max")
+                    || ["contracts", "deployers", "feesPaid"].contains(&m);
                 assert_eq!(r.is_err(), restricted, "{m} {other}");
             }
             assert_eq!(interval(m, None).unwrap(), None);

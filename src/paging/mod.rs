@@ -153,7 +153,12 @@ impl<T: Send + 'static> Prefetch<T> {
             };
             // A panic while fetching or parsing ends the walk with an error, never silently.
             if let Err(panic) = futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(drive)).await {
-                let _ = panic_tx.send(Err(crate::error::Error::Internal(format!("a background fetch panicked: {}", panic_message(&*panic))))).await;
+                let _ = panic_tx
+                    .send(Err(crate::error::Error::Internal(format!(
+                        "a background fetch panicked: {}",
+                        panic_message(&*panic)
+                    ))))
+                    .await;
             }
         });
         Prefetch { rx, task: Some(task) }

@@ -79,7 +79,9 @@ impl Position {
         let end = skip + taken;
         if end >= page.items.len() {
             match &page.next {
-                Some(next) => Position { at: next.clone(), offset: end - page.items.len(), items_read, exhausted: false },
+                Some(next) => {
+                    Position { at: next.clone(), offset: end - page.items.len(), items_read, exhausted: false }
+                }
                 None => Position { at: page.at.clone(), offset: end, items_read, exhausted: true },
             }
         } else {
@@ -195,18 +197,16 @@ impl Pager {
 
     /// A consumer handing out items or pages one at a time (supersedes earlier consumers).
     pub fn cursor(&self) -> PagerCursor {
-        PagerCursor {
-            pager: self.clone(),
-            lease: self.lease(),
-            feed: Feed::NotStarted,
-            page: None,
-            failed: false,
-        }
+        PagerCursor { pager: self.clone(), lease: self.lease(), feed: Feed::NotStarted, page: None, failed: false }
     }
 
     /// The rest of the walk (at most `cap` more items), page by page through `convert`, all or
     /// nothing: the position moves once, at the end; after an error it is where the call began.
-    pub async fn collect<T>(&self, cap: Option<u64>, mut convert: impl FnMut(Vec<Value>) -> Result<T>) -> Result<Vec<T>> {
+    pub async fn collect<T>(
+        &self,
+        cap: Option<u64>,
+        mut convert: impl FnMut(Vec<Value>) -> Result<T>,
+    ) -> Result<Vec<T>> {
         let lease = self.lease();
         let start = self.position();
         let mut out = Vec::new();
@@ -401,7 +401,9 @@ impl PagerCursor {
             let position = self.pager.position();
             let room = self.pager.room(&position, None);
             self.feed = match self.pager.pages_from(&position, room) {
-                Some(pages) => Feed::Running(Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.pager.depth)),
+                Some(pages) => {
+                    Feed::Running(Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.pager.depth))
+                }
                 None => Feed::Done,
             };
         }

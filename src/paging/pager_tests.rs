@@ -35,7 +35,13 @@ struct Script {
 
 impl Script {
     fn new(total: u64, page_size: u64, acts: Vec<Act>) -> Arc<Self> {
-        Arc::new(Script { total, page_size, acts: Mutex::new(acts), requests: AtomicU64::new(0), asked: Mutex::default() })
+        Arc::new(Script {
+            total,
+            page_size,
+            acts: Mutex::new(acts),
+            requests: AtomicU64::new(0),
+            asked: Mutex::default(),
+        })
     }
 
     fn answer(&self, token: Option<String>, at_most: Option<u64>) -> Result<Page<Value>> {
@@ -252,7 +258,9 @@ enum Step {
     Page,
     Collect(Option<u8>),
     /// A sink that fails at its `fail_after`-th page (in the first round only).
-    Drain { fail_after: u8 },
+    Drain {
+        fail_after: u8,
+    },
     NewCursor,
 }
 

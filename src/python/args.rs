@@ -65,7 +65,11 @@ pub fn transport_config(
     let ca_bundle = match ca_bundle.filter(|v| !v.is_none()) {
         None => None,
         Some(v) => Some(v.extract::<std::path::PathBuf>().map_err(|_| {
-            invalid("ca_bundle", v.repr().map(|r| r.to_string()).unwrap_or_default(), "a path (str or os.PathLike) to a PEM file")
+            invalid(
+                "ca_bundle",
+                v.repr().map(|r| r.to_string()).unwrap_or_default(),
+                "a path (str or os.PathLike) to a PEM file",
+            )
         })?),
     };
     Ok(crate::transport::TransportConfig {

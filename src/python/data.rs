@@ -22,7 +22,6 @@ use crate::data::{params, DataClient, DataClientOptions, Paged, PREFETCH_PAGES};
 use crate::error::{Error, Result};
 use crate::paging::{Page, Prefetch};
 
-
 // ---- JSON -> Python, typed by the resource schema ----
 
 fn json_to_py<'py>(py: Python<'py>, value: &Value, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
@@ -152,7 +151,10 @@ fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<Strin
         .try_iter()
         .map_err(|_| invalid(param, shown(), "a list of str or a comma-separated str"))?
         .collect::<PyResult<_>>()?;
-    items.iter().map(|i| str_arg(i, param, "a list of str or a comma-separated str").map(|s| s.trim().to_string())).collect()
+    items
+        .iter()
+        .map(|i| str_arg(i, param, "a list of str or a comma-separated str").map(|s| s.trim().to_string()))
+        .collect()
 }
 
 fn block_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
@@ -166,7 +168,11 @@ pub(super) fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64
     limit.filter(|v| !v.is_none()).map(|l| u64_arg(l, "limit")).transpose()
 }
 
-fn client_arg(api_key: Option<String>, base_url: Option<String>, transport: crate::transport::TransportConfig) -> PyResult<DataClient> {
+fn client_arg(
+    api_key: Option<String>,
+    base_url: Option<String>,
+    transport: crate::transport::TransportConfig,
+) -> PyResult<DataClient> {
     let api_key = api_key.or_else(|| std::env::var("AVAX_DATA_API_KEY").ok()).filter(|k| !k.trim().is_empty());
     let base_url = base_url.or_else(|| std::env::var("AVAX_DATA_API_URL").ok().filter(|u| !u.trim().is_empty()));
     DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(to_py)
@@ -222,16 +228,42 @@ struct Entry {
 }
 
 impl PagerCore {
-    pub(super) fn new(client: &DataClient, paged: Paged, resource: Resource, page_token: Option<String>, limit: Option<u64>) -> PyResult<Self> {
+    pub(super) fn new(
+        client: &DataClient,
+        paged: Paged,
+        resource: Resource,
+        page_token: Option<String>,
+        limit: Option<u64>,
+    ) -> PyResult<Self> {
         let token = page_token.map(|t| params::page_token(&t)).transpose().map_err(to_py)?;
         let position = Position { token, ..Position::default() };
-        Ok(PagerCore { client: client.clone(), paged: Arc::new(paged), whole: None, resource, limit, position: Arc::new(Mutex::new(position)) })
+        Ok(PagerCore {
+            client: client.clone(),
+            paged: Arc::new(paged),
+            whole: None,
+            resource,
+            limit,
+            position: Arc::new(Mutex::new(position)),
+        })
     }
 
     /// A pager over a walk fetched whole by `whole` (`paged` only names it). It has no page
     /// token; a new iteration refetches and skips the items already handed out.
-    pub(super) fn new_whole(client: &DataClient, paged: Paged, resource: Resource, whole: WholeWalk, limit: Option<u64>) -> Self {
-        PagerCore { client: client.clone(), paged: Arc::new(paged), whole: Some(whole), resource, limit, position: Arc::new(Mutex::new(Position::default())) }
+    pub(super) fn new_whole(
+        client: &DataClient,
+        paged: Paged,
+        resource: Resource,
+        whole: WholeWalk,
+        limit: Option<u64>,
+    ) -> Self {
+        PagerCore {
+            client: client.clone(),
+            paged: Arc::new(paged),
+            whole: Some(whole),
+            resource,
+            limit,
+            position: Arc::new(Mutex::new(Position::default())),
+        }
     }
 
     fn pos(&self) -> std::sync::MutexGuard<'_, Position> {
@@ -250,7 +282,10 @@ impl PagerCore {
         }
         if let Some(whole) = &self.whole {
             let fetch = whole();
-            let stream = futures::stream::once(async move { fetch.await.map(|items| (Page { items, next_page_token: None }, None)) });
+            let stream =
+                futures::stream::once(
+                    async move { fetch.await.map(|items| (Page { items, next_page_token: None }, None)) },
+                );
             let _guard = crate::runtime::runtime().enter();
             return (Some(Prefetch::spawn(crate::runtime::runtime().handle(), stream, 1)), pos.offset);
         }
@@ -309,7 +344,8 @@ impl PagerCore {
     /// Hands out (what `limit=` and `cap` allow of) a whole page, skipping `skip` items already
     /// read; `None` when nothing may be handed out any more.
     fn take_page(&self, fetched: Fetched, skip: usize, cap: Option<u64>) -> Option<Vec<Value>> {
-        self.take_page_with(fetched, skip, cap, Ok::<_, std::convert::Infallible>).map(|r| r.unwrap_or_else(|e| match e {}))
+        self.take_page_with(fetched, skip, cap, Ok::<_, std::convert::Infallible>)
+            .map(|r| r.unwrap_or_else(|e| match e {}))
     }
 
     /// Like [`take_page`](Self::take_page), converting the items with `convert` first: the
@@ -356,7 +392,8 @@ impl PagerCore {
             let fetched = fetched.map_err(|e| self.annotate(e))?;
             let cap = limit.map(|l| l.saturating_sub(self.pos().items_read - start_read));
             let resource = self.resource;
-            let taken = self.take_page_with(fetched, std::mem::take(&mut skip), cap, |items| to_batch(resource, &items));
+            let taken =
+                self.take_page_with(fetched, std::mem::take(&mut skip), cap, |items| to_batch(resource, &items));
             let Some(batch) = taken else { break };
             let batch = batch.map_err(|message| Error::Decode {
                 message,
@@ -526,7 +563,9 @@ impl PyPagerIterator {
             self.feed.close();
             return Ok(None);
         }
-        let next = self.feed.next(py, |fetched, buffer| self.core.entries(fetched, self.skip.swap(0, Ordering::SeqCst), buffer));
+        let next = self
+            .feed
+            .next(py, |fetched, buffer| self.core.entries(fetched, self.skip.swap(0, Ordering::SeqCst), buffer));
         let entry = match next {
             Ok(Some(entry)) => entry,
             Ok(None) => return Ok(None),
@@ -821,7 +860,11 @@ impl Lists<'_> {
         Ok((self.0.blocks(&chain_id, size).map_err(to_py)?, Resource::Block))
     }
 
-    fn latest_blocks(&self, network: Option<&Bound<'_, PyAny>>, page_size: &Bound<'_, PyAny>) -> PyResult<(Paged, Resource)> {
+    fn latest_blocks(
+        &self,
+        network: Option<&Bound<'_, PyAny>>,
+        page_size: &Bound<'_, PyAny>,
+    ) -> PyResult<(Paged, Resource)> {
         let network = opt_str(network, "network", NETWORK)?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
         Ok((self.0.latest_blocks(network.as_deref(), size).map_err(to_py)?, Resource::Block))
@@ -854,11 +897,17 @@ impl Lists<'_> {
         let node_ids = list_arg(node_ids, "node_ids")?;
         let sort_order = opt_str(sort_order, "sort_order", "one of asc, desc")?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-        let paged = self.0.pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size).map_err(to_py)?;
+        let paged =
+            self.0.pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size).map_err(to_py)?;
         Ok((paged, Resource::PendingReward))
     }
 
-    fn vertices(&self, network: &Bound<'_, PyAny>, blockchain_id: &Bound<'_, PyAny>, page_size: &Bound<'_, PyAny>) -> PyResult<(Paged, Resource)> {
+    fn vertices(
+        &self,
+        network: &Bound<'_, PyAny>,
+        blockchain_id: &Bound<'_, PyAny>,
+        page_size: &Bound<'_, PyAny>,
+    ) -> PyResult<(Paged, Resource)> {
         let network = str_arg(network, "network", NETWORK)?;
         let blockchain_id = str_arg(blockchain_id, "blockchain_id", "an X-chain blockchain id or 'x-chain'")?;
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
@@ -886,13 +935,26 @@ impl Lists<'_> {
         let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
         let paged = self
             .0
-            .icm_messages(source.as_deref(), destination.as_deref(), blockchain.as_deref(), to.as_deref(), from.as_deref(), network.as_deref(), size)
+            .icm_messages(
+                source.as_deref(),
+                destination.as_deref(),
+                blockchain.as_deref(),
+                to.as_deref(),
+                from.as_deref(),
+                network.as_deref(),
+                size,
+            )
             .map_err(to_py)?;
         Ok((paged, Resource::IcmMessage))
     }
 }
 
-fn pager_core(client: &DataClient, made: (Paged, Resource), page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PagerCore> {
+fn pager_core(
+    client: &DataClient,
+    made: (Paged, Resource),
+    page_token: Option<&Bound<'_, PyAny>>,
+    limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PagerCore> {
     let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
     PagerCore::new(client, made.0, made.1, token, limit_arg(limit)?)
 }
@@ -961,7 +1023,12 @@ impl PyDataClient {
     /// ``GET /v1/chains``: the supported chains, filtered by ``network`` (mainnet, fuji, testnet)
     /// and ``feature`` (nftIndexing, webhooks, teleporter). A list of dicts (not paginated).
     #[pyo3(signature = (network=None, feature=None))]
-    fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    fn chains<'py>(
+        &self,
+        py: Python<'py>,
+        network: Option<&Bound<'py, PyAny>>,
+        feature: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
         let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
         let chains = wait(py, self.client.chains(network.as_deref(), feature.as_deref()).map_err(to_py)?)?;
@@ -976,7 +1043,12 @@ impl PyDataClient {
     }
 
     /// ``GET /v1/chains/{chainId}/blocks/{blockId}``: one block by number (int) or hash (str).
-    fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn block<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: &Bound<'py, PyAny>,
+        block_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
         let block = wait(py, self.client.block(&chain_id, &block_id).map_err(to_py)?)?;
@@ -985,7 +1057,14 @@ impl PyDataClient {
 
     /// ``GET /v1/chains/{chainId}/blocks``: the chain's blocks, newest first (``page_size`` 1-100).
     #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
-    fn blocks(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn blocks(
+        &self,
+        py: Python<'_>,
+        chain_id: &Bound<'_, PyAny>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).blocks(chain_id, &size)?;
         Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -993,7 +1072,14 @@ impl PyDataClient {
 
     /// ``GET /v1/blocks``: the latest blocks across all chains, optionally of one ``network``.
     #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
-    fn latest_blocks(&self, py: Python<'_>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn latest_blocks(
+        &self,
+        py: Python<'_>,
+        network: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).latest_blocks(network, &size)?;
         Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1002,7 +1088,16 @@ impl PyDataClient {
     /// ``balances:listCollectibles``: ERC-721 and ERC-1155 balances of ``address`` (``page_size`` 1-500).
     #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn collectibles(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, address: &Bound<'_, PyAny>, contract_address: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn collectibles(
+        &self,
+        py: Python<'_>,
+        chain_id: &Bound<'_, PyAny>,
+        address: &Bound<'_, PyAny>,
+        contract_address: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).collectibles(chain_id, address, contract_address, &size)?;
         Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1012,7 +1107,17 @@ impl PyDataClient {
     /// (lists or comma-separated str), ``sort_order`` asc or desc.
     #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn pending_rewards(&self, py: Python<'_>, network: &Bound<'_, PyAny>, addresses: Option<&Bound<'_, PyAny>>, node_ids: Option<&Bound<'_, PyAny>>, sort_order: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn pending_rewards(
+        &self,
+        py: Python<'_>,
+        network: &Bound<'_, PyAny>,
+        addresses: Option<&Bound<'_, PyAny>>,
+        node_ids: Option<&Bound<'_, PyAny>>,
+        sort_order: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
         Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1020,7 +1125,15 @@ impl PyDataClient {
 
     /// X-chain vertices, newest first; ``blockchain_id`` is ``"x-chain"`` or the network's X-chain id.
     #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
-    fn vertices(&self, py: Python<'_>, network: &Bound<'_, PyAny>, blockchain_id: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn vertices(
+        &self,
+        py: Python<'_>,
+        network: &Bound<'_, PyAny>,
+        blockchain_id: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
         let x = PyString::new(py, "x-chain").into_any();
         let made = Lists(&self.client).vertices(network, blockchain_id.unwrap_or(&x), &size)?;
@@ -1030,9 +1143,29 @@ impl PyDataClient {
     /// ``GET /v1/icm/messages``: interchain messages, newest first, with the six filters.
     #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn icm_messages(&self, py: Python<'_>, source_blockchain_id: Option<&Bound<'_, PyAny>>, destination_blockchain_id: Option<&Bound<'_, PyAny>>, blockchain_id: Option<&Bound<'_, PyAny>>, to: Option<&Bound<'_, PyAny>>, from_: Option<&Bound<'_, PyAny>>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn icm_messages(
+        &self,
+        py: Python<'_>,
+        source_blockchain_id: Option<&Bound<'_, PyAny>>,
+        destination_blockchain_id: Option<&Bound<'_, PyAny>>,
+        blockchain_id: Option<&Bound<'_, PyAny>>,
+        to: Option<&Bound<'_, PyAny>>,
+        from_: Option<&Bound<'_, PyAny>>,
+        network: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         let size = default_size(py, page_size)?;
-        let made = Lists(&self.client).icm_messages(source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, &size)?;
+        let made = Lists(&self.client).icm_messages(
+            source_blockchain_id,
+            destination_blockchain_id,
+            blockchain_id,
+            to,
+            from_,
+            network,
+            &size,
+        )?;
         Ok(PyPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
@@ -1125,7 +1258,12 @@ impl PyAsyncDataClient {
 
     /// Awaitable :meth:`DataClient.chains`.
     #[pyo3(signature = (network=None, feature=None))]
-    fn chains<'py>(&self, py: Python<'py>, network: Option<&Bound<'py, PyAny>>, feature: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    fn chains<'py>(
+        &self,
+        py: Python<'py>,
+        network: Option<&Bound<'py, PyAny>>,
+        feature: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let network = opt_str(network, "network", NETWORK)?;
         let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
         let request = self.client.chains(network.as_deref(), feature.as_deref()).map_err(to_py)?;
@@ -1140,7 +1278,12 @@ impl PyAsyncDataClient {
     }
 
     /// Awaitable :meth:`DataClient.block`.
-    fn block<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>, block_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn block<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: &Bound<'py, PyAny>,
+        block_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let chain_id = str_arg(chain_id, "chain_id", "an EVM chain id or blockchain id (str)")?;
         let block_id = block_id_arg(block_id)?;
         let request = self.client.block(&chain_id, &block_id).map_err(to_py)?;
@@ -1149,7 +1292,14 @@ impl PyAsyncDataClient {
 
     /// :meth:`DataClient.blocks` as an :class:`AsyncPager`.
     #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
-    fn blocks(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn blocks(
+        &self,
+        py: Python<'_>,
+        chain_id: &Bound<'_, PyAny>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).blocks(chain_id, &size)?;
         Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1157,7 +1307,14 @@ impl PyAsyncDataClient {
 
     /// :meth:`DataClient.latest_blocks` as an :class:`AsyncPager`.
     #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
-    fn latest_blocks(&self, py: Python<'_>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn latest_blocks(
+        &self,
+        py: Python<'_>,
+        network: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).latest_blocks(network, &size)?;
         Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1166,7 +1323,16 @@ impl PyAsyncDataClient {
     /// :meth:`DataClient.collectibles` as an :class:`AsyncPager`.
     #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn collectibles(&self, py: Python<'_>, chain_id: &Bound<'_, PyAny>, address: &Bound<'_, PyAny>, contract_address: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn collectibles(
+        &self,
+        py: Python<'_>,
+        chain_id: &Bound<'_, PyAny>,
+        address: &Bound<'_, PyAny>,
+        contract_address: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).collectibles(chain_id, address, contract_address, &size)?;
         Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1175,7 +1341,17 @@ impl PyAsyncDataClient {
     /// :meth:`DataClient.pending_rewards` as an :class:`AsyncPager`.
     #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn pending_rewards(&self, py: Python<'_>, network: &Bound<'_, PyAny>, addresses: Option<&Bound<'_, PyAny>>, node_ids: Option<&Bound<'_, PyAny>>, sort_order: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn pending_rewards(
+        &self,
+        py: Python<'_>,
+        network: &Bound<'_, PyAny>,
+        addresses: Option<&Bound<'_, PyAny>>,
+        node_ids: Option<&Bound<'_, PyAny>>,
+        sort_order: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let made = Lists(&self.client).pending_rewards(network, addresses, node_ids, sort_order, &size)?;
         Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
@@ -1183,7 +1359,15 @@ impl PyAsyncDataClient {
 
     /// :meth:`DataClient.vertices` as an :class:`AsyncPager`.
     #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
-    fn vertices(&self, py: Python<'_>, network: &Bound<'_, PyAny>, blockchain_id: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn vertices(
+        &self,
+        py: Python<'_>,
+        network: &Bound<'_, PyAny>,
+        blockchain_id: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
         let x = PyString::new(py, "x-chain").into_any();
         let made = Lists(&self.client).vertices(network, blockchain_id.unwrap_or(&x), &size)?;
@@ -1193,9 +1377,29 @@ impl PyAsyncDataClient {
     /// :meth:`DataClient.icm_messages` as an :class:`AsyncPager`.
     #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
     #[allow(clippy::too_many_arguments)]
-    fn icm_messages(&self, py: Python<'_>, source_blockchain_id: Option<&Bound<'_, PyAny>>, destination_blockchain_id: Option<&Bound<'_, PyAny>>, blockchain_id: Option<&Bound<'_, PyAny>>, to: Option<&Bound<'_, PyAny>>, from_: Option<&Bound<'_, PyAny>>, network: Option<&Bound<'_, PyAny>>, page_size: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn icm_messages(
+        &self,
+        py: Python<'_>,
+        source_blockchain_id: Option<&Bound<'_, PyAny>>,
+        destination_blockchain_id: Option<&Bound<'_, PyAny>>,
+        blockchain_id: Option<&Bound<'_, PyAny>>,
+        to: Option<&Bound<'_, PyAny>>,
+        from_: Option<&Bound<'_, PyAny>>,
+        network: Option<&Bound<'_, PyAny>>,
+        page_size: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         let size = default_size(py, page_size)?;
-        let made = Lists(&self.client).icm_messages(source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, &size)?;
+        let made = Lists(&self.client).icm_messages(
+            source_blockchain_id,
+            destination_blockchain_id,
+            blockchain_id,
+            to,
+            from_,
+            network,
+            &size,
+        )?;
         Ok(PyAsyncPager { core: pager_core(&self.client, made, page_token, limit)? })
     }
 
@@ -1230,6 +1434,10 @@ impl PyAsyncDataClient {
     }
 
     fn __repr__(&self) -> String {
-        format!("AsyncDataClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
+        format!(
+            "AsyncDataClient({:?}{})",
+            self.client.base_url(),
+            if self.client.is_closed() { ", closed" } else { "" }
+        )
     }
 }

@@ -57,7 +57,8 @@ impl PyEmulator {
         fault_seed: u64,
         fault_options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut config = EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
+        let mut config =
+            EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
         if let Some(n) = data_blocks_per_chain {
             config.data_blocks_per_chain = crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
         }
@@ -78,7 +79,11 @@ impl PyEmulator {
             Some(n) if n.is_instance_of::<PyInt>() => config.default_count = u64_arg(n, "containers")?,
             Some(map) => {
                 let map = map.cast::<PyMapping>().map_err(|_| {
-                    invalid("containers", map.repr().map(|r| r.to_string()).unwrap_or_default(), "an int or a dict of path -> int")
+                    invalid(
+                        "containers",
+                        map.repr().map(|r| r.to_string()).unwrap_or_default(),
+                        "an int or a dict of path -> int",
+                    )
                 })?;
                 let mut counts = HashMap::new();
                 for item in map.items()?.iter() {
@@ -154,11 +159,20 @@ impl PyEmulator {
     }
 
     /// The container the emulator serves at ``index`` (no network), for comparisons in tests.
-    fn expected_container<'py>(&self, py: Python<'py>, path: &str, index: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    fn expected_container<'py>(
+        &self,
+        py: Python<'py>,
+        path: &str,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let path = path_arg(path)?;
         let index = u64_arg(index, "index")?;
         let (container, _) = self.emulator.expected_container(path, index).ok_or_else(|| {
-            invalid("index", index, format!("an index below the tip ({} containers on {path})", self.emulator.container_count(path)))
+            invalid(
+                "index",
+                index,
+                format!("an index below the tip ({} containers on {path})", self.emulator.container_count(path)),
+            )
         })?;
         container_dict(py, &container)
     }
@@ -264,11 +278,7 @@ fn number_items(map: &Bound<'_, PyAny>, param: &str) -> PyResult<Vec<(String, f6
 }
 
 /// ``faults`` (kind -> rate), ``fault_seed`` and ``fault_options`` as a plan.
-fn fault_plan(
-    faults: Option<&Bound<'_, PyAny>>,
-    seed: u64,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<FaultPlan> {
+fn fault_plan(faults: Option<&Bound<'_, PyAny>>, seed: u64, options: Option<&Bound<'_, PyAny>>) -> PyResult<FaultPlan> {
     let mut plan = FaultPlan::default();
     plan.seed = seed;
     if let Some(faults) = faults {

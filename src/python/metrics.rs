@@ -49,7 +49,8 @@ fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i6
         }
     } else if value.is_instance_of::<PyDate>() {
         let datetime = py.import("datetime")?.getattr("datetime")?;
-        let (y, m, d): (i32, u32, u32) = (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
+        let (y, m, d): (i32, u32, u32) =
+            (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
         datetime.call1((y, m, d, 0, 0, 0, 0, &utc))?
     } else {
         return Err(invalid(param, shown(), TIME));
@@ -59,7 +60,10 @@ fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i6
 }
 
 fn page_size_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
-    value.filter(|v| !v.is_none()).map(|v| bounded_arg(v, "page_size", 1, crate::metrics::params::MAX_PAGE_SIZE as u64).map(|n| n as i64)).transpose()
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| bounded_arg(v, "page_size", 1, crate::metrics::params::MAX_PAGE_SIZE as u64).map(|n| n as i64))
+        .transpose()
 }
 
 /// The checked series request and how it is walked.
@@ -105,7 +109,9 @@ fn series_arg(
         crate::data::params::page_token(t).map_err(to_py)?;
     }
     let sharded = match (query.start, query.end, &token) {
-        (Some(s), Some(e), None) if concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1 => Some(concurrency),
+        (Some(s), Some(e), None) if concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1 => {
+            Some(concurrency)
+        }
         _ => None,
     };
     Ok(Series { query, token, limit, sharded })
@@ -126,7 +132,12 @@ fn series_core(client: &MetricsClient, series: Series) -> PyResult<PagerCore> {
     }
 }
 
-fn chains_core(client: &MetricsClient, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PagerCore> {
+fn chains_core(
+    client: &MetricsClient,
+    network: Option<&Bound<'_, PyAny>>,
+    page_token: Option<&Bound<'_, PyAny>>,
+    limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PagerCore> {
     let network = opt_str(network, "network", NETWORK)?;
     let paged = client.chains(network.as_deref()).map_err(to_py)?;
     let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
@@ -151,7 +162,13 @@ fn summary_args(
             let parts: Vec<String> = g
                 .try_iter()
                 .and_then(|it| it.map(|i| i.and_then(|i| i.extract::<String>())).collect::<PyResult<_>>())
-                .map_err(|_| invalid("group_by", g.repr().map(|r| r.to_string()).unwrap_or_default(), "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId"))?;
+                .map_err(|_| {
+                    invalid(
+                        "group_by",
+                        g.repr().map(|r| r.to_string()).unwrap_or_default(),
+                        "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId",
+                    )
+                })?;
             Some(parts.join(","))
         }
         None => None,
@@ -171,7 +188,9 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
         let SummaryOut(value, grouped) = self;
         let rows = match value {
-            Value::Array(rows) if !grouped && rows.len() == 1 => return object_to_py(py, &rows[0], Some(schema::ICM_SUMMARY)),
+            Value::Array(rows) if !grouped && rows.len() == 1 => {
+                return object_to_py(py, &rows[0], Some(schema::ICM_SUMMARY))
+            }
             Value::Array(rows) => rows,
             Value::Object(_) if !grouped => return object_to_py(py, &value, Some(schema::ICM_SUMMARY)),
             other => vec![other],
@@ -249,14 +268,30 @@ impl PyMetricsClient {
         limit: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyPager> {
-        let series = series_arg(&self.client, chain_id, metric, interval, start, end, page_size, page_token, limit, concurrency)?;
+        let series = series_arg(
+            &self.client,
+            chain_id,
+            metric,
+            interval,
+            start,
+            end,
+            page_size,
+            page_token,
+            limit,
+            concurrency,
+        )?;
         Ok(PyPager { core: series_core(&self.client, series)? })
     }
 
     /// ``GET /v2/chains``: the supported chains as a lazy :class:`Pager`, optionally of one
     /// ``network`` (mainnet, fuji, testnet).
     #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
-    fn chains(&self, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyPager> {
+    fn chains(
+        &self,
+        network: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPager> {
         Ok(PyPager { core: chains_core(&self.client, network, page_token, limit)? })
     }
 
@@ -274,7 +309,10 @@ impl PyMetricsClient {
     ) -> PyResult<Bound<'py, PyAny>> {
         let (src, dest, group_by, network) = summary_args(src_blockchain_id, dest_blockchain_id, group_by, network)?;
         let grouped = group_by.is_some();
-        let value = wait(py, self.client.icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()))?;
+        let value = wait(
+            py,
+            self.client.icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()),
+        )?;
         SummaryOut(value, grouped).into_pyobject(py)
     }
 
@@ -366,13 +404,29 @@ impl PyAsyncMetricsClient {
         limit: Option<&Bound<'_, PyAny>>,
         concurrency: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyAsyncPager> {
-        let series = series_arg(&self.client, chain_id, metric, interval, start, end, page_size, page_token, limit, concurrency)?;
+        let series = series_arg(
+            &self.client,
+            chain_id,
+            metric,
+            interval,
+            start,
+            end,
+            page_size,
+            page_token,
+            limit,
+            concurrency,
+        )?;
         Ok(PyAsyncPager { core: series_core(&self.client, series)? })
     }
 
     /// :meth:`MetricsClient.chains` as an :class:`AsyncPager`.
     #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
-    fn chains(&self, network: Option<&Bound<'_, PyAny>>, page_token: Option<&Bound<'_, PyAny>>, limit: Option<&Bound<'_, PyAny>>) -> PyResult<PyAsyncPager> {
+    fn chains(
+        &self,
+        network: Option<&Bound<'_, PyAny>>,
+        page_token: Option<&Bound<'_, PyAny>>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyAsyncPager> {
         Ok(PyAsyncPager { core: chains_core(&self.client, network, page_token, limit)? })
     }
 
@@ -390,7 +444,10 @@ impl PyAsyncMetricsClient {
         let client = self.client.clone();
         awaitable(py, async move {
             let grouped = group_by.is_some();
-            let value = client.icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).await.map_err(to_py)?;
+            let value = client
+                .icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())
+                .await
+                .map_err(to_py)?;
             Ok(SummaryOut(value, grouped))
         })
     }
@@ -426,6 +483,10 @@ impl PyAsyncMetricsClient {
     }
 
     fn __repr__(&self) -> String {
-        format!("AsyncMetricsClient({:?}{})", self.client.base_url(), if self.client.is_closed() { ", closed" } else { "" })
+        format!(
+            "AsyncMetricsClient({:?}{})",
+            self.client.base_url(),
+            if self.client.is_closed() { ", closed" } else { "" }
+        )
     }
 }

@@ -707,7 +707,12 @@ fn async_decoded(prefetch: Prefetch<(u64, RecordBatch)>, schema: SchemaRef) -> A
 /// An item already buffered, taken without waiting (`None` when the buffer is empty, the feed
 /// is busy in another awaitable, closed, or the lease was superseded: the slow path handles
 /// those). Lets `async for` cost one runtime round trip per batch, not per item.
-fn ready_item(py: Python<'_>, state: &tokio::sync::Mutex<AsyncItemState>, closed: &AtomicBool, lease: &Lease) -> Option<PyResult<Ready>> {
+fn ready_item(
+    py: Python<'_>,
+    state: &tokio::sync::Mutex<AsyncItemState>,
+    closed: &AtomicBool,
+    lease: &Lease,
+) -> Option<PyResult<Ready>> {
     if closed.load(Ordering::SeqCst) || lease.check().is_err() {
         return None;
     }

@@ -91,7 +91,11 @@ impl Transport {
     /// A transport for `base_url` (`http://` or `https://`, with an optional path prefix).
     pub fn new(base_url: &str, config: TransportConfig) -> Result<Self> {
         let parsed = url::Url::parse(base_url.trim()).map_err(|e| {
-            Error::invalid("url", format!("{:?}", redact::redact_url(base_url)), format!("an http:// or https:// URL ({e})"))
+            Error::invalid(
+                "url",
+                format!("{:?}", redact::redact_url(base_url)),
+                format!("an http:// or https:// URL ({e})"),
+            )
         })?;
         if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
             return Err(Error::invalid(
@@ -273,7 +277,9 @@ impl Transport {
             });
         }
         let body = body::read_limited(response, limit).await.map_err(|e| match e {
-            body::BodyError::TooLarge => Error::BodyTooLarge { limit, method: method.to_string(), url: shown_url.clone() },
+            body::BodyError::TooLarge => {
+                Error::BodyTooLarge { limit, method: method.to_string(), url: shown_url.clone() }
+            }
             body::BodyError::Broken(e) => self.transport_error(&e, method, &shown_url),
         })?;
         Ok(Reply { status, headers, body, url: shown_url })

@@ -73,7 +73,9 @@ pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
         Error::PageTokenLoop { token, pages } => Error::PageTokenLoop { token: r(token), pages },
         Error::Decode { message, url, body } => Error::Decode { message: r(message), url: r(url), body: r(body) },
         Error::Internal(message) => Error::Internal(r(message)),
-        other @ (Error::InvalidArgument { .. } | Error::Closed | Error::Superseded | Error::ContainerDecode { .. }) => other,
+        other @ (Error::InvalidArgument { .. } | Error::Closed | Error::Superseded | Error::ContainerDecode { .. }) => {
+            other
+        }
     }
 }
 
@@ -90,6 +92,9 @@ mod tests {
         assert_eq!(redact_url("http://127.0.0.1:9650/ext/index/X/tx"), "http://127.0.0.1:9650/ext/index/X/tx");
         assert_eq!(redact_secrets("bad key s3cr3t-key here", &["s3cr3t-key".into()]), "bad key [redacted] here");
         let secrets = vec!["a b/\"c".to_string(), "xy".to_string()];
-        assert_eq!(redact_secrets(r#"{"k":"a b/\"c","q":"a+b%2F%22c","xy":1}"#, &secrets), r#"{"k":"[redacted]","q":"[redacted]","xy":1}"#);
+        assert_eq!(
+            redact_secrets(r#"{"k":"a b/\"c","q":"a+b%2F%22c","xy":1}"#, &secrets),
+            r#"{"k":"[redacted]","q":"[redacted]","xy":1}"#
+        );
     }
 }

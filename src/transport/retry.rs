@@ -108,7 +108,9 @@ mod tests {
     fn unusable_retry_after_values_become_the_largest_backoff_without_panicking() {
         let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
         let cap = Duration::from_millis(1234);
-        for bad in ["1e20", "-1", "-0.5", "NaN", "nan", "inf", "-inf", "infinity", "1e309", "soon", "", "0x10", "1000000001"] {
+        for bad in
+            ["1e20", "-1", "-0.5", "NaN", "nan", "inf", "-inf", "infinity", "1e309", "soon", "", "0x10", "1000000001"]
+        {
             assert_eq!(parse_retry_after(&with_retry_after(bad), now, cap), Some(cap), "{bad:?}");
         }
         let mut h = HeaderMap::new();

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    Decimal128Builder, ListBuilder, StringViewBuilder, TimestampNanosecondBuilder, UInt32Builder,
-    UInt64Builder, UInt8Builder,
+    Decimal128Builder, ListBuilder, StringViewBuilder, TimestampNanosecondBuilder, UInt32Builder, UInt64Builder,
+    UInt8Builder,
 };
 use arrow_array::{ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
@@ -193,10 +193,7 @@ pub struct AmountsBuilder {
 }
 
 fn amount_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("asset_id", DataType::Utf8View, true),
-        Field::new("amount", decimal_type(), true),
-    ])
+    Fields::from(vec![Field::new("asset_id", DataType::Utf8View, true), Field::new("amount", decimal_type(), true)])
 }
 
 fn list_of(item: DataType) -> FieldRef {
@@ -227,10 +224,8 @@ impl Kind for Amounts {
         b.valid.push(value.is_some());
     }
     fn finish(b: &mut Self::Builder) -> ArrayRef {
-        let children: Vec<ArrayRef> =
-            vec![Arc::new(b.asset_ids.finish()), Arc::new(b.amounts.finish())];
-        let values = StructArray::try_new(amount_fields(), children, None)
-            .expect("equal-length amount children");
+        let children: Vec<ArrayRef> = vec![Arc::new(b.asset_ids.finish()), Arc::new(b.amounts.finish())];
+        let values = StructArray::try_new(amount_fields(), children, None).expect("equal-length amount children");
         let lengths = std::mem::take(&mut b.lengths);
         let valid = std::mem::take(&mut b.valid);
         let list = ListArray::try_new(
@@ -459,10 +454,7 @@ impl<C: RowColumns> BlockColumns<C> {
 
     /// Builders for `capacity` blocks.
     pub fn with_capacity(capacity: usize) -> Self {
-        BlockColumns {
-            common: BlockCommonColumns::with_capacity(capacity),
-            txs: RowList::with_capacity(capacity),
-        }
+        BlockColumns { common: BlockCommonColumns::with_capacity(capacity), txs: RowList::with_capacity(capacity) }
     }
 
     /// Appends one block's facts and txs, or nulls everywhere.
@@ -495,13 +487,7 @@ mod tests {
     #[test]
     fn amounts_and_timestamps_follow_the_conventions() {
         let mut b = Amounts::builder(2);
-        Amounts::append(
-            &mut b,
-            Some(vec![AssetAmount {
-                asset_id: [0; 32],
-                amount: 2 * u128::from(u64::MAX),
-            }]),
-        );
+        Amounts::append(&mut b, Some(vec![AssetAmount { asset_id: [0; 32], amount: 2 * u128::from(u64::MAX) }]));
         Amounts::append(&mut b, None);
         let list = Amounts::finish(&mut b);
         assert_eq!(list.data_type(), &Amounts::data_type());
@@ -509,11 +495,7 @@ mod tests {
         assert!(list.is_null(1));
         let first = list.value(0);
         let s = first.as_any().downcast_ref::<StructArray>().unwrap();
-        let amounts = s
-            .column(1)
-            .as_any()
-            .downcast_ref::<Decimal128Array>()
-            .unwrap();
+        let amounts = s.column(1).as_any().downcast_ref::<Decimal128Array>().unwrap();
         assert_eq!(amounts.value(0), 2 * i128::from(u64::MAX));
 
         let mut t = Ts::builder(2);
@@ -521,10 +503,7 @@ mod tests {
         Ts::append(&mut t, Some(u64::MAX));
         let t = Ts::finish(&mut t);
         assert_eq!(t.data_type(), &timestamp_type());
-        let t = t
-            .as_any()
-            .downcast_ref::<TimestampNanosecondArray>()
-            .unwrap();
+        let t = t.as_any().downcast_ref::<TimestampNanosecondArray>().unwrap();
         assert_eq!(t.value(0), 2_000_000_000);
         assert!(t.is_null(1));
         assert_eq!(amount_to_decimal(DECIMAL_MAX + 1), None);

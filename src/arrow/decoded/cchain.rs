@@ -11,7 +11,9 @@ use arrow_array::{ArrayRef, ListArray, StructArray};
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields};
 
-use super::cols::{append_hex0x, dec, decimal_builder, decimal_type, field, seconds_to_ns, timestamp_builder, timestamp_type};
+use super::cols::{
+    append_hex0x, dec, decimal_builder, decimal_type, field, seconds_to_ns, timestamp_builder, timestamp_type,
+};
 use super::RowColumns;
 use crate::decode::cchain::{CBlock, CTx};
 
@@ -251,7 +253,10 @@ impl RowColumns for CBlockColumns {
         append_hex0x(&mut self.transactions_root, row.map(|b| b.transactions_root.as_slice()));
         append_hex0x(&mut self.receipts_root, row.map(|b| b.receipts_root.as_slice()));
         append_hex0x(&mut self.ext_data_hash, row.map(|b| b.ext_data_hash.as_slice()));
-        append_hex0x(&mut self.parent_beacon_root, row.and_then(|b| b.parent_beacon_root.as_ref()).map(|r| r.as_slice()));
+        append_hex0x(
+            &mut self.parent_beacon_root,
+            row.and_then(|b| b.parent_beacon_root.as_ref()).map(|r| r.as_slice()),
+        );
         self.extra_data.append_option(row.map(|b| b.extra.as_slice()));
         self.header_fields.append_option(row.map(|b| b.header_fields));
         self.tx_count.append_option(row.map(|b| b.transactions.len() as u32));

@@ -13,8 +13,6 @@ pub fn field(name: &str, data_type: DataType) -> FieldRef {
     Arc::new(Field::new(name, data_type, true))
 }
 
-
-
 /// A `Decimal128(38, 0)` builder.
 pub fn decimal_builder(capacity: usize) -> Decimal128Builder {
     Decimal128Builder::with_capacity(capacity).with_precision_and_scale(38, 0).expect("38 digits, scale 0 is valid")
@@ -29,9 +27,6 @@ pub fn timestamp_builder(capacity: usize) -> TimestampNanosecondBuilder {
 pub fn seconds_to_ns(seconds: i128) -> Option<i64> {
     i64::try_from(seconds.checked_mul(1_000_000_000)?).ok()
 }
-
-
-
 
 /// A `u128` that the decoders checked fits `Decimal128(38, 0)`.
 pub fn dec(value: u128) -> i128 {

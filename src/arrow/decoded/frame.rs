@@ -149,7 +149,9 @@ fn decode_block_container<B: InnerBlock>(bytes: &[u8]) -> Decoded<B> {
         Ok(env) => match B::decode(env.inner) {
             Ok(block) => Decoded { envelope: Some(EnvelopeRow::of(&env, Some(block.id()))), inner: Ok(block) },
             Err(e) => match B::decode(bytes) {
-                Ok(raw) if B::MAY_COLLIDE => Decoded { envelope: Some(EnvelopeRow::pre_fork(raw.id())), inner: Ok(raw) },
+                Ok(raw) if B::MAY_COLLIDE => {
+                    Decoded { envelope: Some(EnvelopeRow::pre_fork(raw.id())), inner: Ok(raw) }
+                }
                 _ => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(e.shifted(env.inner_offset)) },
             },
         },
@@ -418,8 +420,9 @@ mod tests {
 
         let x_block = vectors("constructed_examples.json").into_iter().find(|v| v["expected"]["typeID"] == 20).unwrap();
         let bytes = hex::decode(x_block["hex"].as_str().unwrap()).unwrap();
-        let batch = decode_bytes(IndexPath::XBlock, [bytes.as_slice(), &[0, 0, 0, 0, 0, 20]].into_iter(), DecodeMode::Lenient)
-            .unwrap();
+        let batch =
+            decode_bytes(IndexPath::XBlock, [bytes.as_slice(), &[0, 0, 0, 0, 0, 20]].into_iter(), DecodeMode::Lenient)
+                .unwrap();
         let heights = batch.column_by_name("height").unwrap().clone();
         assert_eq!(heights.as_primitive::<UInt64Type>().value(0), 7);
         let errors = batch.column_by_name("decode_error").unwrap().clone();

@@ -5,7 +5,6 @@
 //! decode never leaves half-written columns: it is appended as all-null and the frame's
 //! `decode_error` column says why.
 
-
 use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 

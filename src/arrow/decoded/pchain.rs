@@ -37,8 +37,8 @@ use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 
 use super::avax::{
-    address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns,
-    BlockCommonFacts, Dec, Text, TextList, Ts, TxCommonColumns, TxCommonFacts, U32, U64, U8,
+    address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns, BlockCommonFacts, Dec,
+    Text, TextList, Ts, TxCommonColumns, TxCommonFacts, U32, U64, U8,
 };
 use super::RowColumns;
 use crate::decode::avax::{AmountTotals, Validator};
@@ -152,40 +152,20 @@ impl PTxFacts {
             f.staked = Some(totals.into_vec());
         }
         match &tx.body {
-            PTxBody::AddValidator {
-                validator,
-                rewards_owner,
-                shares,
-                ..
-            } => {
+            PTxBody::AddValidator { validator, rewards_owner, shares, .. } => {
                 f.validator(validator);
                 f.rewards_owner = Some(address_texts(&rewards_owner.addresses));
                 f.shares = Some(*shares);
             }
-            PTxBody::AddSubnetValidator {
-                validator,
-                subnet_id,
-                ..
-            } => {
+            PTxBody::AddSubnetValidator { validator, subnet_id, .. } => {
                 f.validator(validator);
                 f.subnet_id = Some(id_text(subnet_id));
             }
-            PTxBody::AddDelegator {
-                validator,
-                rewards_owner,
-                ..
-            } => {
+            PTxBody::AddDelegator { validator, rewards_owner, .. } => {
                 f.validator(validator);
                 f.rewards_owner = Some(address_texts(&rewards_owner.addresses));
             }
-            PTxBody::CreateChain {
-                subnet_id,
-                chain_name,
-                vm_id,
-                fx_ids,
-                genesis,
-                ..
-            } => {
+            PTxBody::CreateChain { subnet_id, chain_name, vm_id, fx_ids, genesis, .. } => {
                 f.subnet_id = Some(id_text(subnet_id));
                 f.blockchain_name = Some(chain_name.clone());
                 f.vm_id = Some(id_text(vm_id));
@@ -194,16 +174,10 @@ impl PTxFacts {
             }
             PTxBody::CreateSubnet { owner } => f.owner = Some(address_texts(&owner.addresses)),
             PTxBody::Import { source_chain, .. } => f.source_chain = Some(id_text(source_chain)),
-            PTxBody::Export {
-                destination_chain, ..
-            } => f.destination_chain = Some(id_text(destination_chain)),
+            PTxBody::Export { destination_chain, .. } => f.destination_chain = Some(id_text(destination_chain)),
             PTxBody::AdvanceTime { time } => f.time = Some(*time),
-            PTxBody::RewardValidator { staker_tx_id } => {
-                f.staker_tx_id = Some(id_text(staker_tx_id))
-            }
-            PTxBody::RemoveSubnetValidator {
-                node_id, subnet_id, ..
-            } => {
+            PTxBody::RewardValidator { staker_tx_id } => f.staker_tx_id = Some(id_text(staker_tx_id)),
+            PTxBody::RemoveSubnetValidator { node_id, subnet_id, .. } => {
                 f.node_id = Some(node_id_text(node_id));
                 f.subnet_id = Some(id_text(subnet_id));
             }
@@ -239,55 +213,33 @@ impl PTxFacts {
                 f.delegator_rewards_owner = Some(address_texts(&delegator_rewards_owner.addresses));
                 f.shares = Some(*shares);
             }
-            PTxBody::AddPermissionlessDelegator {
-                validator,
-                subnet_id,
-                rewards_owner,
-                ..
-            } => {
+            PTxBody::AddPermissionlessDelegator { validator, subnet_id, rewards_owner, .. } => {
                 f.validator(validator);
                 f.subnet_id = Some(id_text(subnet_id));
                 f.rewards_owner = Some(address_texts(&rewards_owner.addresses));
             }
-            PTxBody::TransferSubnetOwnership {
-                subnet_id, owner, ..
-            } => {
+            PTxBody::TransferSubnetOwnership { subnet_id, owner, .. } => {
                 f.subnet_id = Some(id_text(subnet_id));
                 f.owner = Some(address_texts(&owner.addresses));
             }
             PTxBody::Base => {}
-            PTxBody::ConvertSubnetToL1 {
-                subnet_id,
-                chain_id,
-                address,
-                validators,
-                ..
-            } => {
+            PTxBody::ConvertSubnetToL1 { subnet_id, chain_id, address, validators, .. } => {
                 f.subnet_id = Some(id_text(subnet_id));
                 f.chain_id = Some(id_text(chain_id));
                 f.manager_address = Some(hex_text(address));
                 f.l1_validator_count = Some(len_u32(validators.len()));
                 f.balance = Some(validators.iter().map(|v| u128::from(v.balance)).sum());
             }
-            PTxBody::RegisterL1Validator {
-                balance, message, ..
-            } => {
+            PTxBody::RegisterL1Validator { balance, message, .. } => {
                 f.balance = Some((*balance).into());
                 f.warp_message_len = Some(len_u32(message.len()));
             }
-            PTxBody::SetL1ValidatorWeight { message } => {
-                f.warp_message_len = Some(len_u32(message.len()))
-            }
-            PTxBody::IncreaseL1ValidatorBalance {
-                validation_id,
-                balance,
-            } => {
+            PTxBody::SetL1ValidatorWeight { message } => f.warp_message_len = Some(len_u32(message.len())),
+            PTxBody::IncreaseL1ValidatorBalance { validation_id, balance } => {
                 f.validation_id = Some(id_text(validation_id));
                 f.balance = Some((*balance).into());
             }
-            PTxBody::DisableL1Validator { validation_id, .. } => {
-                f.validation_id = Some(id_text(validation_id))
-            }
+            PTxBody::DisableL1Validator { validation_id, .. } => f.validation_id = Some(id_text(validation_id)),
             PTxBody::AddAutoRenewedValidator {
                 node_id,
                 signer,
@@ -308,20 +260,12 @@ impl PTxFacts {
                 f.auto_compound_reward_shares = Some(*auto_compound_reward_shares);
                 f.period = Some(*period);
             }
-            PTxBody::SetAutoRenewedValidatorConfig {
-                staker_tx_id,
-                auto_compound_reward_shares,
-                period,
-                ..
-            } => {
+            PTxBody::SetAutoRenewedValidatorConfig { staker_tx_id, auto_compound_reward_shares, period, .. } => {
                 f.staker_tx_id = Some(id_text(staker_tx_id));
                 f.auto_compound_reward_shares = Some(*auto_compound_reward_shares);
                 f.period = Some(*period);
             }
-            PTxBody::RewardAutoRenewedValidator {
-                staker_tx_id,
-                timestamp,
-            } => {
+            PTxBody::RewardAutoRenewedValidator { staker_tx_id, timestamp } => {
                 f.staker_tx_id = Some(id_text(staker_tx_id));
                 f.time = Some(*timestamp);
             }
@@ -401,8 +345,7 @@ impl RowColumns for PBlockColumns {
     }
 
     fn append(&mut self, row: Option<&PBlock>) {
-        self.0
-            .append(row.map(|b| (block_facts(b), b.txs.as_slice())));
+        self.0.append(row.map(|b| (block_facts(b), b.txs.as_slice())));
     }
 
     fn finish(&mut self) -> Vec<ArrayRef> {
@@ -424,12 +367,7 @@ mod tests {
 
     fn vectors(json: &str) -> Vec<Vec<u8>> {
         let doc: serde_json::Value = serde_json::from_str(json).unwrap();
-        doc["vectors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap())
-            .collect()
+        doc["vectors"].as_array().unwrap().iter().map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap()).collect()
     }
 
     fn batch<C: RowColumns>(rows: &[Option<&C::Row>]) -> RecordBatch {
@@ -442,12 +380,10 @@ mod tests {
 
     #[test]
     fn block_frame_has_heights_tx_types_and_nested_tx_amounts() {
-        let blocks: Vec<PBlock> = vectors(include_str!(
-            "../../../tests/data/decode/pchain_blocks.json"
-        ))
-        .iter()
-        .map(|b| pchain::decode_block(b).unwrap())
-        .collect();
+        let blocks: Vec<PBlock> = vectors(include_str!("../../../tests/data/decode/pchain_blocks.json"))
+            .iter()
+            .map(|b| pchain::decode_block(b).unwrap())
+            .collect();
         let mut rows: Vec<Option<&PBlock>> = blocks.iter().map(Some).collect();
         rows.push(None);
         let b = batch::<PBlockColumns>(&rows);
@@ -456,180 +392,82 @@ mod tests {
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(
             names,
-            [
-                "block_id",
-                "block_type",
-                "parent_id",
-                "height",
-                "block_time",
-                "tx_count",
-                "tx_ids",
-                "tx_types",
-                "txs"
-            ]
+            ["block_id", "block_type", "parent_id", "height", "block_time", "tx_count", "tx_ids", "tx_types", "txs"]
         );
         assert!(b.schema().fields().iter().all(|f| f.is_nullable()));
-        let heights = b
-            .column_by_name("height")
-            .unwrap()
-            .as_primitive::<UInt64Type>();
+        let heights = b.column_by_name("height").unwrap().as_primitive::<UInt64Type>();
         assert_eq!(heights.value(3), 1000001);
         assert!(heights.is_null(5));
-        let times = b
-            .column_by_name("block_time")
-            .unwrap()
-            .as_primitive::<TimestampNanosecondType>();
+        let times = b.column_by_name("block_time").unwrap().as_primitive::<TimestampNanosecondType>();
         assert!(!times.is_null(0) && times.is_null(3));
+        assert_eq!(b.column_by_name("block_type").unwrap().as_string_view().value(3), "ApricotStandardBlock");
         assert_eq!(
-            b.column_by_name("block_type")
-                .unwrap()
-                .as_string_view()
-                .value(3),
-            "ApricotStandardBlock"
-        );
-        assert_eq!(
-            b.column_by_name("block_id")
-                .unwrap()
-                .as_string_view()
-                .value(3),
+            b.column_by_name("block_id").unwrap().as_string_view().value(3),
             "d7WYmb8VeZNHsny3EJCwMm6QA37s1EHwMxw1Y71V3FqPZ5EFG"
         );
         let tx_types = b.column_by_name("tx_types").unwrap().as_list::<i32>();
         assert_eq!(tx_types.value(3).as_string_view().value(0), "ExportTx");
         assert_eq!(tx_types.value(0).as_string_view().value(0), "AdvanceTimeTx");
-        assert_eq!(
-            b.column_by_name("tx_count")
-                .unwrap()
-                .as_primitive::<UInt32Type>()
-                .value(2),
-            0
-        );
+        assert_eq!(b.column_by_name("tx_count").unwrap().as_primitive::<UInt32Type>().value(2), 0);
 
         let txs = b.column_by_name("txs").unwrap().as_list::<i32>();
         assert!(txs.is_null(5));
         let export = txs.value(3);
         let export = export.as_struct();
+        assert_eq!(export.column_by_name("tx_type").unwrap().as_string_view().value(0), "ExportTx");
         assert_eq!(
-            export
-                .column_by_name("tx_type")
-                .unwrap()
-                .as_string_view()
-                .value(0),
-            "ExportTx"
-        );
-        assert_eq!(
-            export
-                .column_by_name("destination_chain")
-                .unwrap()
-                .as_string_view()
-                .value(0),
+            export.column_by_name("destination_chain").unwrap().as_string_view().value(0),
             "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
         );
-        let consumed = export
-            .column_by_name("consumed")
-            .unwrap()
-            .as_list::<i32>()
-            .value(0);
+        let consumed = export.column_by_name("consumed").unwrap().as_list::<i32>().value(0);
         assert_eq!(
             consumed.as_struct().column(0).as_string_view().value(0),
             "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"
         );
-        assert_eq!(
-            consumed
-                .as_struct()
-                .column(1)
-                .as_primitive::<Decimal128Type>()
-                .value(0),
-            13839124063
-        );
-        assert_eq!(
-            *consumed.as_struct().column(1).data_type(),
-            DataType::Decimal128(38, 0)
-        );
+        assert_eq!(consumed.as_struct().column(1).as_primitive::<Decimal128Type>().value(0), 13839124063);
+        assert_eq!(*consumed.as_struct().column(1).data_type(), DataType::Decimal128(38, 0));
     }
 
     #[test]
     fn tx_frame_fills_type_specific_columns() {
         let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../../tests/data/decode/pchain_txs.json"))
-                .unwrap();
+            serde_json::from_str(include_str!("../../../tests/data/decode/pchain_txs.json")).unwrap();
         let txs: Vec<PTx> = doc["vectors"]
             .as_array()
             .unwrap()
             .iter()
             .map(|v| {
                 let raw = hex::decode(v["hex"].as_str().unwrap()).unwrap();
-                pchain::decode_tx(&raw)
-                    .or_else(|_| pchain::decode_unsigned_tx(&raw))
-                    .unwrap()
+                pchain::decode_tx(&raw).or_else(|_| pchain::decode_unsigned_tx(&raw)).unwrap()
             })
             .collect();
         let rows: Vec<Option<&PTx>> = txs.iter().map(Some).collect();
         let b = batch::<PTxColumns>(&rows);
         let tx_type = b.column_by_name("tx_type").unwrap().as_string_view();
-        let row = |name: &str| {
-            (0..b.num_rows())
-                .find(|&i| tx_type.value(i) == name)
-                .unwrap()
-        };
+        let row = |name: &str| (0..b.num_rows()).find(|&i| tx_type.value(i) == name).unwrap();
 
         let add_validator = row("AddValidatorTx");
         let node = b.column_by_name("node_id").unwrap().as_string_view();
         assert!(node.value(add_validator).starts_with("NodeID-"));
-        assert!(b
-            .column_by_name("subnet_id")
-            .unwrap()
-            .is_null(add_validator));
+        assert!(b.column_by_name("subnet_id").unwrap().is_null(add_validator));
         let staked = b.column_by_name("staked").unwrap().as_list::<i32>();
         assert_eq!(staked.value(add_validator).len(), 1);
         assert!(staked.is_null(row("BaseTx")));
-        let weight = b
-            .column_by_name("weight")
-            .unwrap()
-            .as_primitive::<UInt64Type>();
-        let staked_amount = staked
-            .value(add_validator)
-            .as_struct()
-            .column(1)
-            .as_primitive::<Decimal128Type>()
-            .value(0);
+        let weight = b.column_by_name("weight").unwrap().as_primitive::<UInt64Type>();
+        let staked_amount = staked.value(add_validator).as_struct().column(1).as_primitive::<Decimal128Type>().value(0);
         assert_eq!(i128::from(weight.value(add_validator)), staked_amount);
 
         let convert = row("ConvertSubnetToL1Tx");
-        assert_eq!(
-            b.column_by_name("l1_validator_count")
-                .unwrap()
-                .as_primitive::<UInt32Type>()
-                .value(convert),
-            1
-        );
-        assert_eq!(
-            b.column_by_name("balance")
-                .unwrap()
-                .as_primitive::<Decimal128Type>()
-                .value(convert),
-            1_000_000_000
-        );
-        let credential_count = b
-            .column_by_name("credential_count")
-            .unwrap()
-            .as_primitive::<UInt32Type>();
+        assert_eq!(b.column_by_name("l1_validator_count").unwrap().as_primitive::<UInt32Type>().value(convert), 1);
+        assert_eq!(b.column_by_name("balance").unwrap().as_primitive::<Decimal128Type>().value(convert), 1_000_000_000);
+        let credential_count = b.column_by_name("credential_count").unwrap().as_primitive::<UInt32Type>();
         assert_eq!(credential_count.value(convert), 2);
         assert!(credential_count.is_null(row("AddAutoRenewedValidatorTx")));
-        let period = b
-            .column_by_name("period")
-            .unwrap()
-            .as_primitive::<UInt64Type>();
+        let period = b.column_by_name("period").unwrap().as_primitive::<UInt64Type>();
         assert_eq!(period.value(row("AddAutoRenewedValidatorTx")), 17280000);
         let tx_id = b.column_by_name("tx_id").unwrap().as_string_view();
-        assert_eq!(
-            tx_id.value(convert),
-            "NEDXHk9nctWRwUV6bGv2ayHJQkkwbohqigUV2b682yEy9Goo7"
-        );
-        let network = b
-            .column_by_name("network_id")
-            .unwrap()
-            .as_primitive::<UInt32Type>();
+        assert_eq!(tx_id.value(convert), "NEDXHk9nctWRwUV6bGv2ayHJQkkwbohqigUV2b682yEy9Goo7");
+        let network = b.column_by_name("network_id").unwrap().as_primitive::<UInt32Type>();
         assert_eq!(network.value(convert), 12345);
     }
 }

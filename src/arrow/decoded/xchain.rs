@@ -14,8 +14,7 @@ use arrow_array::ArrayRef;
 use arrow_schema::FieldRef;
 
 use super::avax::{
-    columns, id_text, len_u32, BlockColumns, BlockCommonFacts, Text, TxCommonColumns,
-    TxCommonFacts, U32, U8,
+    columns, id_text, len_u32, BlockColumns, BlockCommonFacts, Text, TxCommonColumns, TxCommonFacts, U32, U8,
 };
 use super::RowColumns;
 use crate::decode::xchain::{XBlock, XTx, XTxBody};
@@ -47,23 +46,14 @@ impl XTxFacts {
         let mut f = XTxFacts::default();
         match &tx.body {
             XTxBody::Base => {}
-            XTxBody::CreateAsset {
-                name,
-                symbol,
-                denomination,
-                ..
-            } => {
+            XTxBody::CreateAsset { name, symbol, denomination, .. } => {
                 f.asset_name = Some(name.clone());
                 f.asset_symbol = Some(symbol.clone());
                 f.denomination = Some(*denomination);
             }
-            XTxBody::Operation { operations } => {
-                f.operation_count = Some(len_u32(operations.len()))
-            }
+            XTxBody::Operation { operations } => f.operation_count = Some(len_u32(operations.len())),
             XTxBody::Import { source_chain, .. } => f.source_chain = Some(id_text(source_chain)),
-            XTxBody::Export {
-                destination_chain, ..
-            } => f.destination_chain = Some(id_text(destination_chain)),
+            XTxBody::Export { destination_chain, .. } => f.destination_chain = Some(id_text(destination_chain)),
         }
         f
     }
@@ -161,12 +151,7 @@ mod tests {
 
     fn hexes(json: &str) -> Vec<Vec<u8>> {
         let doc: serde_json::Value = serde_json::from_str(json).unwrap();
-        doc["vectors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap())
-            .collect()
+        doc["vectors"].as_array().unwrap().iter().map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap()).collect()
     }
 
     #[test]
@@ -180,49 +165,24 @@ mod tests {
             cols.append(Some(tx));
         }
         cols.append(None);
-        let b = RecordBatch::try_new(Arc::new(Schema::new(XTxColumns::fields())), cols.finish())
-            .unwrap();
+        let b = RecordBatch::try_new(Arc::new(Schema::new(XTxColumns::fields())), cols.finish()).unwrap();
         assert_eq!(b.num_rows(), 8);
         let tx_type = b.column_by_name("tx_type").unwrap().as_string_view();
-        assert_eq!(
-            (tx_type.value(0), tx_type.value(1), tx_type.value(6)),
-            ("ExportTx", "BaseTx", "CreateAssetTx")
-        );
+        assert_eq!((tx_type.value(0), tx_type.value(1), tx_type.value(6)), ("ExportTx", "BaseTx", "CreateAssetTx"));
         assert!(tx_type.is_null(7));
         let consumed = b.column_by_name("consumed").unwrap().as_list::<i32>();
         let first = consumed.value(0);
-        let amounts = first
-            .as_struct()
-            .column_by_name("amount")
-            .unwrap()
-            .as_primitive::<Decimal128Type>();
+        let amounts = first.as_struct().column_by_name("amount").unwrap().as_primitive::<Decimal128Type>();
         assert_eq!(amounts.value(0), 300_000_000_000_000_000);
-        let produced = b
-            .column_by_name("produced")
-            .unwrap()
-            .as_list::<i32>()
-            .value(0);
-        let produced = produced
-            .as_struct()
-            .column(1)
-            .as_primitive::<Decimal128Type>()
-            .value(0);
+        let produced = b.column_by_name("produced").unwrap().as_list::<i32>().value(0);
+        let produced = produced.as_struct().column(1).as_primitive::<Decimal128Type>().value(0);
         assert_eq!(produced, 299_995_999_998_000_000 + 4_000_001_000_000);
         assert_eq!(
-            b.column_by_name("destination_chain")
-                .unwrap()
-                .as_string_view()
-                .value(0),
+            b.column_by_name("destination_chain").unwrap().as_string_view().value(0),
             "2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR"
         );
         assert!(b.column_by_name("destination_chain").unwrap().is_null(1));
-        assert_eq!(
-            b.column_by_name("asset_symbol")
-                .unwrap()
-                .as_string_view()
-                .value(6),
-            "VIX"
-        );
+        assert_eq!(b.column_by_name("asset_symbol").unwrap().as_string_view().value(6), "VIX");
         assert_eq!(
             b.column_by_name("tx_id").unwrap().as_string_view().value(1),
             "ZGYTSU8w3zUP6VFseGC798vA2Vnxnfj6fz1QPfA9N93bhjJvo"
@@ -231,46 +191,21 @@ mod tests {
 
     #[test]
     fn block_frame_lists_the_txs() {
-        let raw = &hexes(include_str!(
-            "../../../tests/data/decode/constructed_examples.json"
-        ))[0];
+        let raw = &hexes(include_str!("../../../tests/data/decode/constructed_examples.json"))[0];
         let block = xchain::decode_block(raw).unwrap();
         let mut cols = XBlockColumns::with_capacity(1);
         cols.append(Some(&block));
-        let b = RecordBatch::try_new(
-            Arc::new(Schema::new(XBlockColumns::fields())),
-            cols.finish(),
-        )
-        .unwrap();
-        assert_eq!(
-            b.column_by_name("height")
-                .unwrap()
-                .as_primitive::<UInt64Type>()
-                .value(0),
-            7
-        );
-        let time = b
-            .column_by_name("block_time")
-            .unwrap()
-            .as_primitive::<TimestampNanosecondType>();
+        let b = RecordBatch::try_new(Arc::new(Schema::new(XBlockColumns::fields())), cols.finish()).unwrap();
+        assert_eq!(b.column_by_name("height").unwrap().as_primitive::<UInt64Type>().value(0), 7);
+        let time = b.column_by_name("block_time").unwrap().as_primitive::<TimestampNanosecondType>();
         assert_eq!(time.value(0), 1_682_434_800_000_000_000);
-        let ids = b
-            .column_by_name("tx_ids")
-            .unwrap()
-            .as_list::<i32>()
-            .value(0);
-        assert_eq!(
-            ids.as_string_view().value(1),
-            "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY"
-        );
+        let ids = b.column_by_name("tx_ids").unwrap().as_list::<i32>().value(0);
+        assert_eq!(ids.as_string_view().value(1), "6fXf5hncR8LXvwtM8iezFQBpK5cubV6y1dWgpJCcNyzGB1EzY");
         let txs = b.column_by_name("txs").unwrap().as_list::<i32>().value(0);
         let txs = txs.as_struct();
         assert_eq!(txs.len(), 2);
         assert_eq!(
-            txs.column_by_name("network_id")
-                .unwrap()
-                .as_primitive::<arrow_array::types::UInt32Type>()
-                .value(1),
+            txs.column_by_name("network_id").unwrap().as_primitive::<arrow_array::types::UInt32Type>().value(1),
             12345
         );
     }

@@ -18,10 +18,7 @@ use crate::emulator::state::EmulatorState;
 /// The fixed page size of `/v2/chains`.
 pub const CHAINS_PAGE_SIZE: usize = 10_000;
 
-pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
-    RawQuery(query): RawQuery,
-) -> Response {
+pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
     let data = &state.data;
     let mut params = Params::parse(query.as_deref());
     let network = params.network();

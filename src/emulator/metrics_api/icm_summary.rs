@@ -99,36 +99,19 @@ pub fn icm_summary(world: &DataWorld, filter: &IcmSummaryFilter) -> Vec<IcmCount
     let side = |f: &Option<String>| f.clone().unwrap_or_else(|| ALL.to_string());
     let mut groups: BTreeMap<(String, String), IcmCounts> = BTreeMap::new();
     if filter.group_by.is_none() {
-        let key = (
-            side(&filter.src_blockchain_id),
-            side(&filter.dest_blockchain_id),
-        );
+        let key = (side(&filter.src_blockchain_id), side(&filter.dest_blockchain_id));
         groups.insert(
             key.clone(),
-            IcmCounts {
-                src_blockchain_id: key.0,
-                dest_blockchain_id: key.1,
-                windows: [0; 6],
-                all_time: 0,
-            },
+            IcmCounts { src_blockchain_id: key.0, dest_blockchain_id: key.1, windows: [0; 6], all_time: 0 },
         );
     }
     for m in world.icm_messages() {
-        let (Some(src), Some(dst)) = (
-            chain(m.source_evm_chain_id),
-            chain(m.destination_evm_chain_id),
-        ) else {
+        let (Some(src), Some(dst)) = (chain(m.source_evm_chain_id), chain(m.destination_evm_chain_id)) else {
             continue;
         };
         if filter.network.is_some_and(|n| n != m.network)
-            || filter
-                .src_blockchain_id
-                .as_ref()
-                .is_some_and(|s| *s != src.blockchain_id)
-            || filter
-                .dest_blockchain_id
-                .as_ref()
-                .is_some_and(|d| *d != dst.blockchain_id)
+            || filter.src_blockchain_id.as_ref().is_some_and(|s| *s != src.blockchain_id)
+            || filter.dest_blockchain_id.as_ref().is_some_and(|d| *d != dst.blockchain_id)
         {
             continue;
         }
@@ -140,14 +123,12 @@ pub fn icm_summary(world: &DataWorld, filter: &IcmSummaryFilter) -> Vec<IcmCount
             Some(GroupBy::Dest | GroupBy::Both) => dst.blockchain_id.clone(),
             _ => side(&filter.dest_blockchain_id),
         };
-        let entry = groups
-            .entry((s.clone(), d.clone()))
-            .or_insert_with(|| IcmCounts {
-                src_blockchain_id: s,
-                dest_blockchain_id: d,
-                windows: [0; 6],
-                all_time: 0,
-            });
+        let entry = groups.entry((s.clone(), d.clone())).or_insert_with(|| IcmCounts {
+            src_blockchain_id: s,
+            dest_blockchain_id: d,
+            windows: [0; 6],
+            all_time: 0,
+        });
         entry.all_time += 1;
         for (i, (_, len)) in WINDOWS.iter().enumerate() {
             if m.source_timestamp_ms >= WORLD_NOW_MS - len {
@@ -170,26 +151,14 @@ fn blockchain_filter(params: &Params, name: &str) -> Result<Option<String>, Resp
     if value.bytes().all(|b| b.is_ascii_digit()) || cb58::decode_id(value).is_ok() {
         return Ok(Some(format!("unknown:{value}")));
     }
-    Err(errors::bad_request(format!(
-        "Invalid {name} {value:?}: expected a base58 blockchain id"
-    )))
+    Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id")))
 }
 
-pub(crate) async fn summary(
-    State(state): State<Arc<EmulatorState>>,
-    RawQuery(query): RawQuery,
-) -> Response {
+pub(crate) async fn summary(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
     let group_by = params
-        .one_of(
-            "groupBy",
-            &[
-                "srcBlockchainId",
-                "destBlockchainId",
-                "srcBlockchainId,destBlockchainId",
-            ],
-        )
+        .one_of("groupBy", &["srcBlockchainId", "destBlockchainId", "srcBlockchainId,destBlockchainId"])
         .and_then(|g| GroupBy::parse(&g));
     if let Err(e) = params.finish() {
         return e;
@@ -203,14 +172,8 @@ pub(crate) async fn summary(
         Err(e) => return e,
     };
     // Echo unknown ids as given.
-    let echo =
-        |v: Option<String>| v.map(|s| s.strip_prefix("unknown:").map(str::to_string).unwrap_or(s));
-    let filter = IcmSummaryFilter {
-        src_blockchain_id: src,
-        dest_blockchain_id: dest,
-        network,
-        group_by,
-    };
+    let echo = |v: Option<String>| v.map(|s| s.strip_prefix("unknown:").map(str::to_string).unwrap_or(s));
+    let filter = IcmSummaryFilter { src_blockchain_id: src, dest_blockchain_id: dest, network, group_by };
     let counts = icm_summary(&state.data.world, &filter);
     let fix = |c: &IcmCounts| {
         let mut c = c.clone();

@@ -69,28 +69,16 @@ pub(crate) async fn get_metric(
     let metric = Metric::parse(&metric_name);
     if metric.is_none() {
         let names: Vec<&str> = Metric::ALL.iter().map(|m| m.as_str()).collect();
-        params.problem(format!(
-            "metric must be one of the following values: {}",
-            names.join(", ")
-        ));
+        params.problem(format!("metric must be one of the following values: {}", names.join(", ")));
     }
-    let size = if params.get("pageSize").is_some() {
-        params.page_size(MAX_PAGE_SIZE)
-    } else {
-        DEFAULT_PAGE_SIZE
-    };
+    let size = if params.get("pageSize").is_some() { params.page_size(MAX_PAGE_SIZE) } else { DEFAULT_PAGE_SIZE };
     let interval = params.one_of("timeInterval", &["hour", "day", "week", "month"]);
     let start_ts = timestamp(&mut params, "startTimestamp");
     let end_ts = timestamp(&mut params, "endTimestamp");
     if let Err(e) = params.finish() {
         return e;
     }
-    let (Some(metric), interval) = (
-        metric,
-        interval
-            .and_then(|i| Interval::parse(&i))
-            .unwrap_or(Interval::Day),
-    ) else {
+    let (Some(metric), interval) = (metric, interval.and_then(|i| Interval::parse(&i)).unwrap_or(Interval::Day)) else {
         unreachable!("checked above")
     };
     if let (Some(s), Some(e)) = (start_ts, end_ts) {
@@ -114,20 +102,13 @@ pub(crate) async fn get_metric(
         Err(e) => return e,
     };
     let worker = state.clone();
-    let computed = tokio::task::spawn_blocking(move || {
-        metric_series(&worker.data.world, selector, metric, interval)
-    })
-    .await;
+    let computed =
+        tokio::task::spawn_blocking(move || metric_series(&worker.data.world, selector, metric, interval)).await;
     let series = match computed {
         Ok(Ok(s)) => s,
         Ok(Err(e @ SeriesError::UnknownChain(_))) => return errors::not_found(e.to_string()),
         Ok(Err(e)) => return errors::bad_request(e.to_string()),
-        Err(_) => {
-            return errors::error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                json!("metric computation failed"),
-            )
-        }
+        Err(_) => return errors::error(StatusCode::INTERNAL_SERVER_ERROR, json!("metric computation failed")),
     };
     let items: Vec<(i64, f64)> = series
         .into_iter()
@@ -135,10 +116,7 @@ pub(crate) async fn get_metric(
         .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
         .collect();
     let (page, next) = paging::slice(&state.data, &items, start, size, &fingerprint);
-    let results: Vec<Value> = page
-        .iter()
-        .map(|(t, v)| json!({"value": number(*v), "timestamp": t}))
-        .collect();
+    let results: Vec<Value> = page.iter().map(|(t, v)| json!({"value": number(*v), "timestamp": t})).collect();
     let mut body = json!({ "results": results });
     if let Some(t) = next {
         body["nextPageToken"] = Value::String(t);

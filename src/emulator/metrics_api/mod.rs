@@ -33,14 +33,8 @@ use super::state::EmulatorState;
 pub(crate) fn router() -> Router<Arc<EmulatorState>> {
     Router::new()
         .route("/v2/chains", get(chains::list).fallback(errors::cannot))
-        .route(
-            "/v2/chains/{chain_id}/metrics/{metric}",
-            get(metrics::get_metric).fallback(errors::cannot),
-        )
-        .route(
-            "/v2/icm/summary",
-            get(icm_summary::summary).fallback(errors::cannot),
-        )
+        .route("/v2/chains/{chain_id}/metrics/{metric}", get(metrics::get_metric).fallback(errors::cannot))
+        .route("/v2/icm/summary", get(icm_summary::summary).fallback(errors::cannot))
         .route("/v2/live-check", get(live::check).fallback(errors::cannot))
         .route("/v2/{*rest}", any(errors::cannot))
 }

@@ -116,10 +116,7 @@ impl Metric {
     /// Whether only `timeInterval=day` is supported (all but activeAddresses, activeSenders,
     /// gasUsed and txCount).
     pub fn day_only(self) -> bool {
-        !matches!(
-            self,
-            Metric::ActiveAddresses | Metric::ActiveSenders | Metric::GasUsed | Metric::TxCount
-        )
+        !matches!(self, Metric::ActiveAddresses | Metric::ActiveSenders | Metric::GasUsed | Metric::TxCount)
     }
 }
 
@@ -133,12 +130,7 @@ pub enum Interval {
 }
 
 impl Interval {
-    pub const ALL: [Interval; 4] = [
-        Interval::Hour,
-        Interval::Day,
-        Interval::Week,
-        Interval::Month,
-    ];
+    pub const ALL: [Interval; 4] = [Interval::Hour, Interval::Day, Interval::Week, Interval::Month];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -162,13 +154,9 @@ impl Interval {
             // 1970-01-01 was a Thursday: (day + 3) mod 7 = days since Monday.
             Interval::Week => (day - (day + 3).rem_euclid(7)) * 86_400,
             Interval::Month => {
-                let date = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap()
-                    + chrono::Days::new(day.max(0) as u64);
+                let date = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap() + chrono::Days::new(day.max(0) as u64);
                 let first = NaiveDate::from_ymd_opt(date.year(), date.month(), 1).unwrap();
-                first
-                    .signed_duration_since(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap())
-                    .num_days()
-                    * 86_400
+                first.signed_duration_since(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap()).num_days() * 86_400
             }
         }
     }
@@ -315,19 +303,9 @@ fn block_tx_facts(seed: u64, chain: &Chain, number: u64, out: &mut Vec<TxFacts>)
         let from = skewed(d(1), pool);
         let contract_creation = d(2) % 100 < 3;
         let to = (!contract_creation).then(|| range(d(3), 0, pool - 1));
-        let gas_used = if d(4) % 3 == 0 {
-            21_000
-        } else {
-            range(d(5), 21_000, 300_000)
-        };
-        let priority =
-            (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
-        out.push(TxFacts {
-            from,
-            to,
-            gas_used,
-            gas_price: base + priority,
-        });
+        let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
+        let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
+        out.push(TxFacts { from, to, gas_used, gas_price: base + priority });
     }
 }
 
@@ -387,12 +365,7 @@ fn cache() -> &'static Mutex<HashMap<CacheKey, Arc<Vec<Bucket>>>> {
 
 /// The buckets of `chain` for `interval`, cached.
 fn buckets(world: &DataWorld, chain: &Chain, interval: Interval) -> Arc<Vec<Bucket>> {
-    let key = (
-        world.seed(),
-        world.blocks_per_chain(),
-        chain.evm_chain_id,
-        interval,
-    );
+    let key = (world.seed(), world.blocks_per_chain(), chain.evm_chain_id, interval);
     if let Some(b) = cache().lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return b.clone();
     }
@@ -412,10 +385,7 @@ fn buckets(world: &DataWorld, chain: &Chain, interval: Interval) -> Arc<Vec<Buck
         out
     };
     let built = Arc::new(built);
-    cache()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, built.clone());
+    cache().lock().unwrap_or_else(|e| e.into_inner()).insert(key, built.clone());
     built
 }
 
@@ -546,14 +516,8 @@ pub fn metric_series(
     }
     // Build the chains' hour buckets in parallel the first time.
     let per_chain: Vec<Arc<Vec<Bucket>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = selected
-            .iter()
-            .map(|c| s.spawn(move || buckets(world, c, interval)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("metrics computation panicked"))
-            .collect()
+        let handles: Vec<_> = selected.iter().map(|c| s.spawn(move || buckets(world, c, interval))).collect();
+        handles.into_iter().map(|h| h.join().expect("metrics computation panicked")).collect()
     });
     let mut merged: BTreeMap<i64, Cell> = BTreeMap::new();
     for b in &per_chain {
@@ -591,9 +555,7 @@ mod tests {
                 }
             }
         }
-        assert!(chains()
-            .iter()
-            .all(|c| c.address_pool as usize <= WORDS * 64));
+        assert!(chains().iter().all(|c| c.address_pool as usize <= WORDS * 64));
     }
 
     #[test]
