@@ -400,7 +400,8 @@ def test_to_polars_limit_then_resume_and_pages_with_limit(data):
     pager = data.blocks("43114", page_size=10)
     head = pager.to_polars(limit=15)
     assert head["blockNumber"].to_list() == list(range(59, 44, -1))
-    assert pager.items_read == 15 and pager.page_offset == 5
+    # the second request asked only for the 5 items still wanted: the position is at a page start
+    assert pager.items_read == 15 and pager.page_offset == 0 and pager.next_page_token is not None
     rest = pager.to_polars()
     assert rest["blockNumber"].to_list() == list(range(44, -1, -1))
     assert pager.exhausted and pager.to_polars().height == 0

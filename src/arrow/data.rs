@@ -283,7 +283,11 @@ fn child<'a>(values: &[Option<&'a Value>], name: &str) -> Vec<Option<&'a Value>>
     values.iter().map(|v| v.and_then(|o| o.get(name)).filter(|v| !v.is_null())).collect()
 }
 
-fn bad(name: &str, v: &Value, what: &str) -> String {
+/// What a timestamp field must hold.
+pub const UNIX_TIME: &str = "a Unix time between 1677-09-21 and 2262-04-11";
+
+/// The message of a value that does not fit its column.
+pub fn bad(name: &str, v: &Value, what: &str) -> String {
     format!("field {name:?}: {v} is not {what}")
 }
 
@@ -407,11 +411,8 @@ fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, 
             let mut b = TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC");
             for v in values {
                 b.append_option(
-                    v.map(|v| {
-                        timestamp_ns(v, matches!(kind, TsMs))
-                            .ok_or_else(|| bad(name, v, "a Unix time between 1677-09-21 and 2262-04-11"))
-                    })
-                    .transpose()?,
+                    v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, UNIX_TIME)))
+                        .transpose()?,
                 );
             }
             Arc::new(b.finish())

@@ -5,11 +5,14 @@ pub mod chunk;
 pub mod client;
 pub mod container;
 pub mod cursor;
+pub mod feed;
 pub mod path;
 pub mod range;
 pub mod rpc;
+pub mod walk;
 
 pub use client::{ChainClient, IndexClient, IndexClientOptions, MAX_RANGE};
 pub use container::{Container, Verify};
 pub use path::IndexPath;
 pub use range::{FollowSpec, RangeSpec};
+pub use walk::{FollowWalk, RangeWalk};

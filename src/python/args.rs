@@ -1,116 +1,409 @@
-//! Checks of Python arguments, before any request: each failure names the parameter, the value
-//! and what is allowed.
+//! Checks of Python arguments, before any request: a wrong type or value is an
+//! `InvalidParameterError` (a `ValueError`) naming the parameter, the value and what is allowed.
+//! Only the Python type is checked here; allowed ranges live in the core's `params` modules.
+
+use std::path::PathBuf;
+use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
+use pyo3::types::{PyBool, PyDate, PyDateTime, PyDict, PyFloat, PyInt, PyString};
 
 use super::errors::invalid;
+use crate::arrow::decoded::DecodeMode;
+use crate::transport::config::seconds;
+use crate::transport::TransportConfig;
 
-/// An unsigned 64-bit integer argument (a Python `int`, not a `bool`, not a float).
-pub fn u64_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<u64> {
-    let shown = || value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(invalid(param, shown(), format!("an int >= 0 (got {})", type_name(value))));
-    }
-    value.extract::<u64>().map_err(|_| invalid(param, shown(), "an int in [0, 2**64 - 1]"))
-}
-
-/// An integer argument within `[min, max]`.
-pub fn bounded_arg(value: &Bound<'_, PyAny>, param: &str, min: u64, max: u64) -> PyResult<u64> {
-    let n = u64_arg(value, param).map_err(|_| {
-        invalid(param, value.repr().map(|r| r.to_string()).unwrap_or_default(), format!("an int in [{min}, {max}]"))
-    })?;
-    if n < min || n > max {
-        return Err(invalid(param, n, format!("an int in [{min}, {max}]")));
-    }
-    Ok(n)
+/// How a value is shown in an error: its `repr`.
+pub fn shown(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
 }
 
 fn type_name(value: &Bound<'_, PyAny>) -> String {
     value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// A `True`/`False` argument (`None`: `default`); anything else is an `InvalidParameterError`.
-pub fn bool_arg(value: Option<&Bound<'_, PyAny>>, param: &str, default: bool) -> PyResult<bool> {
-    match value {
-        None => Ok(default),
-        Some(v) if v.is_none() => Ok(default),
-        Some(v) => match v.cast::<PyBool>() {
-            Ok(flag) => Ok(flag.is_true()),
-            Err(_) => Err(invalid(param, v.repr().map(|r| r.to_string()).unwrap_or_default(), "True or False")),
-        },
+/// An unsigned 64-bit integer argument (a Python `int`, not a `bool`, not a float).
+pub fn u64_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<u64> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(invalid(param, shown(value), format!("an int >= 0 (got {})", type_name(value))));
     }
+    value.extract::<u64>().map_err(|_| invalid(param, shown(value), "an int in [0, 2**64 - 1]"))
 }
 
-/// The transport options every client takes (`timeout`, `connect_timeout`, `max_retries`,
-/// `backoff`, `max_backoff`, `retry_budget`, `headers`, `max_response_bytes`, `ca_bundle`,
-/// `danger_accept_invalid_certs`, `follow_cross_origin_redirects`), checked.
-#[allow(clippy::too_many_arguments)]
-pub fn transport_config(
-    timeout: f64,
-    connect_timeout: f64,
-    max_retries: Option<&Bound<'_, PyAny>>,
-    backoff: f64,
-    max_backoff: f64,
-    retry_budget: f64,
-    headers: Option<std::collections::HashMap<String, String>>,
-    max_response_bytes: Option<&Bound<'_, PyAny>>,
-    ca_bundle: Option<&Bound<'_, PyAny>>,
-    danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
-    follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
-) -> PyResult<crate::transport::TransportConfig> {
-    use super::errors::to_py;
-    use crate::transport::config::seconds;
-    let defaults = crate::transport::TransportConfig::default();
-    let ca_bundle = match ca_bundle.filter(|v| !v.is_none()) {
-        None => None,
-        Some(v) => Some(v.extract::<std::path::PathBuf>().map_err(|_| {
-            invalid(
-                "ca_bundle",
-                v.repr().map(|r| r.to_string()).unwrap_or_default(),
-                "a path (str or os.PathLike) to a PEM file",
-            )
-        })?),
-    };
-    Ok(crate::transport::TransportConfig {
-        timeout: seconds("timeout", timeout, false).map_err(to_py)?,
-        connect_timeout: seconds("connect_timeout", connect_timeout, false).map_err(to_py)?,
-        max_retries: match max_retries {
-            Some(n) => bounded_arg(n, "max_retries", 0, 100)? as u32,
-            None => defaults.max_retries,
-        },
-        backoff: seconds("backoff", backoff, true).map_err(to_py)?,
-        max_backoff: seconds("max_backoff", max_backoff, true).map_err(to_py)?,
-        retry_budget: seconds("retry_budget", retry_budget, true).map_err(to_py)?,
-        // From Python every extra header counts as secret: its value is never shown and it is not
-        // sent to another origin.
-        secret_headers: headers.iter().flatten().map(|(name, _)| name.clone()).collect(),
-        headers: headers.unwrap_or_default().into_iter().collect(),
-        max_response_bytes: match max_response_bytes.filter(|v| !v.is_none()) {
-            Some(n) => bounded_arg(n, "max_response_bytes", 1, u64::MAX)?,
-            None => defaults.max_response_bytes,
-        },
-        ca_bundle,
-        danger_accept_invalid_certs: bool_arg(danger_accept_invalid_certs, "danger_accept_invalid_certs", false)?,
-        follow_cross_origin_redirects: bool_arg(follow_cross_origin_redirects, "follow_cross_origin_redirects", false)?,
-        ..defaults
-    })
+/// An integer argument within `[min, max]`.
+pub fn bounded_arg(value: &Bound<'_, PyAny>, param: &str, min: u64, max: u64) -> PyResult<u64> {
+    let n = u64_arg(value, param).map_err(|_| invalid(param, shown(value), format!("an int in [{min}, {max}]")))?;
+    if n < min || n > max {
+        return Err(invalid(param, n, format!("an int in [{min}, {max}]")));
+    }
+    Ok(n)
+}
+
+/// An optional integer within `[min, max]` (`None` stays `None`).
+pub fn opt_bounded(value: Option<&Bound<'_, PyAny>>, param: &str, min: u64, max: u64) -> PyResult<Option<u64>> {
+    value.filter(|v| !v.is_none()).map(|v| bounded_arg(v, param, min, max)).transpose()
+}
+
+/// `True` or `False`.
+pub fn bool_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<bool> {
+    value.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| invalid(param, shown(value), "True or False"))
+}
+
+/// A number (`int` or `float`, not `bool`).
+pub fn number_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<f64> {
+    let numeric =
+        (value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>()) && !value.is_instance_of::<PyBool>();
+    if !numeric {
+        return Err(invalid(param, shown(value), what));
+    }
+    value.extract::<f64>().map_err(|_| invalid(param, shown(value), what))
+}
+
+/// A `str` argument.
+pub fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<String> {
+    value.cast::<PyString>().map(|s| s.to_string()).map_err(|_| invalid(param, shown(value), what))
+}
+
+/// An optional `str` argument (`None` stays `None`).
+pub fn opt_str(value: Option<&Bound<'_, PyAny>>, param: &str, what: &str) -> PyResult<Option<String>> {
+    value.filter(|v| !v.is_none()).map(|v| str_arg(v, param, what)).transpose()
+}
+
+/// A list given as a Python list/tuple of `str` or as a comma-separated `str`.
+pub fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<String>> {
+    const WHAT: &str = "a list of str or a comma-separated str";
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(Vec::new()) };
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(crate::data::params::split_list(&s.to_string()));
+    }
+    let items: Vec<Bound<'_, PyAny>> =
+        value.try_iter().map_err(|_| invalid(param, shown(value), WHAT))?.collect::<PyResult<_>>()?;
+    items.iter().map(|i| str_arg(i, param, WHAT).map(|s| s.trim().to_string())).collect()
+}
+
+/// `limit=`: an int >= 0 or `None`.
+pub fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    limit.filter(|v| !v.is_none()).map(|l| u64_arg(l, "limit")).transpose()
+}
+
+/// `page_token=`: a token from `next_page_token`, or `None`.
+pub fn page_token_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    opt_str(value, "page_token", "a page token (str) from next_page_token")
 }
 
 /// The `decode=` argument: `False` (or `None`) for raw containers, `True` for decoded rows with a
 /// `decode_error` column, `"strict"` to raise on the first container that does not decode.
-pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<crate::arrow::decoded::DecodeMode>> {
-    use crate::arrow::decoded::DecodeMode;
+pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<DecodeMode>> {
     if value.is_none() {
         return Ok(None);
     }
     if let Ok(flag) = value.cast::<PyBool>() {
         return Ok(flag.is_true().then_some(DecodeMode::Lenient));
     }
-    if let Ok(text) = value.extract::<String>() {
-        if text == "strict" {
-            return Ok(Some(DecodeMode::Strict));
-        }
+    if value.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "strict")) {
+        return Ok(Some(DecodeMode::Strict));
     }
-    Err(invalid("decode", value.repr().map(|r| r.to_string()).unwrap_or_default(), "True, False or 'strict'"))
+    Err(invalid("decode", shown(value), "True, False or 'strict'"))
 }
+
+const TIME: &str = "Unix seconds (int >= 0), a datetime (naive = UTC) or a date (00:00 UTC)";
+
+/// `int` seconds, a `datetime` (naive = UTC) or a `date` (00:00 UTC) as Unix seconds.
+pub fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    let py = value.py();
+    if value.is_instance_of::<PyBool>() {
+        return Err(invalid(param, shown(value), TIME));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return value.extract::<i64>().map(Some).map_err(|_| invalid(param, shown(value), TIME));
+    }
+    let datetime = py.import("datetime")?;
+    let utc = datetime.getattr("timezone")?.getattr("utc")?;
+    let aware = if value.is_instance_of::<PyDateTime>() {
+        if value.call_method0("utcoffset")?.is_none() {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("tzinfo", &utc)?;
+            value.call_method("replace", (), Some(&kwargs))?
+        } else {
+            value.clone()
+        }
+    } else if value.is_instance_of::<PyDate>() {
+        let (y, m, d): (i32, u32, u32) =
+            (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
+        datetime.getattr("datetime")?.call1((y, m, d, 0, 0, 0, 0, &utc))?
+    } else {
+        return Err(invalid(param, shown(value), TIME));
+    };
+    let seconds: f64 = aware.call_method0("timestamp")?.extract()?;
+    Ok(Some(seconds.floor() as i64))
+}
+
+// ---- client options (`from_py_with` extractors: each names its parameter) ----
+
+fn seconds_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyResult<f64> {
+    let what = if allow_zero { "a finite number of seconds >= 0" } else { "a finite number of seconds > 0" };
+    let n = number_arg(value, param, what)?;
+    seconds(param, n, allow_zero)?;
+    Ok(n)
+}
+
+/// `timeout=`: seconds > 0.
+pub fn timeout(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "timeout", false)
+}
+
+/// `connect_timeout=`: seconds > 0.
+pub fn connect_timeout(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "connect_timeout", false)
+}
+
+/// `backoff=`: seconds >= 0.
+pub fn backoff(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "backoff", true)
+}
+
+/// `max_backoff=`: seconds >= 0.
+pub fn max_backoff(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "max_backoff", true)
+}
+
+/// `retry_budget=`: seconds >= 0.
+pub fn retry_budget(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "retry_budget", true)
+}
+
+/// `poll_interval=`: seconds > 0.
+pub fn poll_interval(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "poll_interval", false)
+}
+
+/// `max_poll_interval=`: seconds > 0.
+pub fn max_poll_interval(value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    seconds_arg(value, "max_poll_interval", false)
+}
+
+/// `max_retries=`: an int in [0, 100].
+pub fn max_retries(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(bounded_arg(value, "max_retries", 0, 100)? as u32)
+}
+
+/// `max_response_bytes=`: an int >= 1.
+pub fn max_response_bytes(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    bounded_arg(value, "max_response_bytes", 1, u64::MAX)
+}
+
+/// Most range calls in flight a user may ask for.
+pub const MAX_CONCURRENCY: u64 = 64;
+
+/// `concurrency=`: an int in [1, 64].
+pub fn concurrency(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(bounded_arg(value, "concurrency", 1, MAX_CONCURRENCY)? as usize)
+}
+
+/// `verify_ids=`: `True` or `False`.
+pub fn verify_ids(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    bool_arg(value, "verify_ids")
+}
+
+/// `danger_accept_invalid_certs=`: `True` or `False`.
+pub fn danger_accept_invalid_certs(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    bool_arg(value, "danger_accept_invalid_certs")
+}
+
+/// `follow_cross_origin_redirects=`: `True` or `False`.
+pub fn follow_cross_origin_redirects(value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    bool_arg(value, "follow_cross_origin_redirects")
+}
+
+/// `headers=`: a dict of str to str, or `None`.
+pub fn headers(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<(String, String)>>> {
+    const WHAT: &str = "a dict of str header names to str values";
+    if value.is_none() {
+        return Ok(None);
+    }
+    let dict = value.cast::<PyDict>().map_err(|_| invalid("headers", shown(value), WHAT))?;
+    let mut out = Vec::with_capacity(dict.len());
+    for (name, v) in dict.iter() {
+        let name = str_arg(&name, "headers", WHAT)?;
+        // The value is a secret: it is never shown, not even in this error.
+        let v = v.cast::<PyString>().map_err(|_| invalid("headers", format!("{{{name:?}: ...}}"), WHAT))?;
+        out.push((name, v.to_string()));
+    }
+    Ok(Some(out))
+}
+
+/// `ca_bundle=`: a path (str or os.PathLike) to a PEM file, or `None`.
+pub fn ca_bundle(value: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
+        return Err(invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"));
+    }
+    value
+        .extract::<PathBuf>()
+        .map(Some)
+        .map_err(|_| invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"))
+}
+
+/// A file path (str or os.PathLike).
+pub fn path(value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    const WHAT: &str = "a file path (str or os.PathLike)";
+    if value.is_none() || value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
+        return Err(invalid("path", shown(value), WHAT));
+    }
+    value.extract::<PathBuf>().map_err(|_| invalid("path", shown(value), WHAT))
+}
+
+/// An optional `str` option (`url`, `base_url`, `api_key`): `None` or a str.
+fn opt_string(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    str_arg(value, param, "a str or None").map(Some)
+}
+
+/// `url=`: a str or `None`.
+pub fn url(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    opt_string(value, "url")
+}
+
+/// `base_url=`: a str or `None`.
+pub fn base_url(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    opt_string(value, "base_url")
+}
+
+/// `api_key=`: a str or `None`.
+pub fn api_key(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    // The key is a secret: never shown, not even in this error.
+    value.cast::<PyString>().map(|s| Some(s.to_string())).map_err(|_| invalid("api_key", "...", "a str or None"))
+}
+
+/// The transport options every client takes, checked by the extractors above.
+pub struct TransportArgs {
+    pub timeout: f64,
+    pub connect_timeout: f64,
+    pub max_retries: u32,
+    pub backoff: f64,
+    pub max_backoff: f64,
+    pub retry_budget: f64,
+    pub headers: Option<Vec<(String, String)>>,
+    pub max_response_bytes: u64,
+    pub ca_bundle: Option<PathBuf>,
+    pub danger_accept_invalid_certs: bool,
+    pub follow_cross_origin_redirects: bool,
+}
+
+impl TransportArgs {
+    /// The core's transport configuration. Every header given from Python counts as secret:
+    /// its value is never shown and it is not sent to another origin.
+    pub fn config(self) -> PyResult<TransportConfig> {
+        let secs = |v: f64| Duration::from_secs_f64(v);
+        let headers = self.headers.unwrap_or_default();
+        Ok(TransportConfig {
+            timeout: secs(self.timeout),
+            connect_timeout: secs(self.connect_timeout),
+            max_retries: self.max_retries,
+            backoff: secs(self.backoff),
+            max_backoff: secs(self.max_backoff),
+            retry_budget: secs(self.retry_budget),
+            secret_headers: headers.iter().map(|(name, _)| name.clone()).collect(),
+            headers,
+            max_response_bytes: self.max_response_bytes,
+            ca_bundle: self.ca_bundle,
+            danger_accept_invalid_certs: self.danger_accept_invalid_certs,
+            follow_cross_origin_redirects: self.follow_cross_origin_redirects,
+            ..TransportConfig::default()
+        })
+    }
+}
+
+/// Stamps a client class and its async twin whose constructor takes the client's own
+/// arguments followed by the transport options shared by every client, with `close()` and the
+/// context manager of each side (written once here). The state must hold a `client` with
+/// `close()`.
+macro_rules! client_twins {
+    (
+        $(#[doc = $sync_doc:expr])*
+        sync $Sync:ident($sync_name:literal) { $($sync_alias:ident = $sync_ty:ty),* $(,)? }
+        $(#[doc = $async_doc:expr])*
+        async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
+        state { $($field:ident : $fty:ty),* $(,)? }
+        new ($($sig:tt)*) ($($param:ident : $pty:ty = $extract:path),* $(,)?) |$transport:ident| $build:block
+        shared { $($shared:tt)* }
+        sync_only { $($sync_only:tt)* }
+        async_only { $($async_only:tt)* }
+    ) => {
+        $crate::python::mode::twins! {
+            $(#[doc = $sync_doc])*
+            sync $Sync($sync_name) { $($sync_alias = $sync_ty),* }
+            $(#[doc = $async_doc])*
+            async $Async($async_name) { $($async_alias = $async_ty),* }
+            state { $($field : $fty),* }
+            shared {
+                #[new]
+                #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = 3, backoff = 0.2,
+                    max_backoff = 10.0, retry_budget = 60.0, headers = None, max_response_bytes = 268435456,
+                    ca_bundle = None, danger_accept_invalid_certs = false, follow_cross_origin_redirects = false))]
+                #[allow(clippy::too_many_arguments)]
+                fn new(
+                    $(#[pyo3(from_py_with = $extract)] $param: $pty,)*
+                    #[pyo3(from_py_with = $crate::python::args::timeout)] timeout: f64,
+                    #[pyo3(from_py_with = $crate::python::args::connect_timeout)] connect_timeout: f64,
+                    #[pyo3(from_py_with = $crate::python::args::max_retries)] max_retries: u32,
+                    #[pyo3(from_py_with = $crate::python::args::backoff)] backoff: f64,
+                    #[pyo3(from_py_with = $crate::python::args::max_backoff)] max_backoff: f64,
+                    #[pyo3(from_py_with = $crate::python::args::retry_budget)] retry_budget: f64,
+                    #[pyo3(from_py_with = $crate::python::args::headers)] headers: Option<Vec<(String, String)>>,
+                    #[pyo3(from_py_with = $crate::python::args::max_response_bytes)] max_response_bytes: u64,
+                    #[pyo3(from_py_with = $crate::python::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
+                    #[pyo3(from_py_with = $crate::python::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
+                    #[pyo3(from_py_with = $crate::python::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
+                ) -> PyResult<Self> {
+                    let $transport = $crate::python::args::TransportArgs {
+                        timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
+                        max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
+                    }.config()?;
+                    $build
+                }
+
+                /// Close the client (from any thread): later calls raise ``AvaxDataError("the client is
+                /// closed")``. Awaitable on the async client.
+                fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    self.client.close();
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                }
+                $($shared)*
+            }
+            sync_only {
+                fn __enter__(slf: Py<Self>) -> Py<Self> {
+                    slf
+                }
+
+                #[pyo3(signature = (*_exc))]
+                fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) {
+                    self.client.close();
+                }
+                $($sync_only)*
+            }
+            async_only {
+                fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    <M as $crate::python::mode::Mode>::run(py, async move { Ok(slf) })
+                }
+
+                #[pyo3(signature = (*_exc))]
+                fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+                    self.client.close();
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                }
+                $($async_only)*
+            }
+        }
+    };
+}
+
+pub(crate) use client_twins;

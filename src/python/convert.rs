@@ -1,12 +1,17 @@
-//! Rust values to Python objects: container dicts, UTC datetimes, polars DataFrames.
+//! Rust values to Python objects: container dicts, JSON objects typed by their resource's
+//! schema, UTC datetimes, polars DataFrames. Every result reaches Python through one of the
+//! `IntoPyObject` types here.
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
+use serde_json::Value;
 
+use crate::arrow::data::{bad, timestamp_ns, Col, Kind, UNIX_TIME};
+use crate::error::Error;
 use crate::index::Container;
 
 static DATETIME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -75,28 +80,12 @@ impl<'py> IntoPyObject<'py> for DecodedOut {
     }
 }
 
-/// A container, converted to a dict when it reaches Python (for async results).
-pub struct ContainerOut(pub Container);
-
-impl<'py> IntoPyObject<'py> for ContainerOut {
+impl<'py> IntoPyObject<'py> for Container {
     type Target = PyDict;
     type Output = Bound<'py, PyDict>;
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        container_dict(py, &self.0)
-    }
-}
-
-/// A list of containers, converted to a list of dicts when it reaches Python.
-pub struct ContainersOut(pub Vec<Container>);
-
-impl<'py> IntoPyObject<'py> for ContainersOut {
-    type Target = PyList;
-    type Output = Bound<'py, PyList>;
-    type Error = PyErr;
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        let items = self.0.iter().map(|c| container_dict(py, c)).collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, items)
+        container_dict(py, &self)
     }
 }
 
@@ -109,5 +98,102 @@ impl<'py> IntoPyObject<'py> for FrameOut {
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
         polars_frame(py, self.0, self.1)
+    }
+}
+
+// ---- JSON -> Python, typed by the resource schema ----
+
+fn decode_error(field: &str, value: &Value, what: &str) -> PyErr {
+    Error::Decode { message: bad(field, value, what), url: String::new(), body: String::new() }.into()
+}
+
+fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Value, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
+    match (kind, value) {
+        (_, Value::Null) => Ok(py.None().into_bound(py)),
+        (Some(Kind::Dec | Kind::U64Str), Value::String(s)) => {
+            let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                py.get_type::<PyInt>().call1((s.trim(),))
+            } else {
+                Ok(PyString::new(py, s).into_any())
+            }
+        }
+        (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
+            Some(ns) => utc_datetime(py, ns),
+            None => Err(decode_error(field, v, UNIX_TIME)),
+        },
+        (Some(Kind::Float), Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()),
+        (Some(Kind::Float), Value::String(s)) => match s.trim().parse::<f64>() {
+            Ok(f) => Ok(f.into_pyobject(py)?.into_any()),
+            Err(_) => Ok(PyString::new(py, s).into_any()),
+        },
+        (Some(Kind::Struct(cols)), Value::Object(_)) => object_to_py(py, value, Some(cols)),
+        (Some(Kind::StructList(cols)), Value::Array(items)) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, field, item, Some(Kind::Struct(cols)))?)?;
+            }
+            Ok(list.into_any())
+        }
+        (_, Value::Bool(b)) => Ok(PyBool::new(py, *b).to_owned().into_any()),
+        (_, Value::Number(n)) => {
+            if let Some(i) = n.as_i64() {
+                Ok(i.into_pyobject(py)?.into_any())
+            } else if let Some(u) = n.as_u64() {
+                Ok(u.into_pyobject(py)?.into_any())
+            } else {
+                Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any())
+            }
+        }
+        (_, Value::String(s)) => Ok(PyString::new(py, s).into_any()),
+        (_, Value::Array(items)) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, field, item, None)?)?;
+            }
+            Ok(list.into_any())
+        }
+        (_, Value::Object(_)) => object_to_py(py, value, None),
+    }
+}
+
+/// An object as a dict with the API's keys; fields of `cols` typed, others as plain JSON. A
+/// timestamp field that no `datetime` can hold is a `DecodeError` naming the field and value.
+pub fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
+    let dict = PyDict::new(py);
+    if let Value::Object(map) = value {
+        for (key, v) in map {
+            let kind = cols.and_then(|cols| cols.iter().find(|c| c.0 == key)).map(|c| c.1);
+            dict.set_item(key, json_to_py(py, key, v, kind)?)?;
+        }
+    }
+    Ok(dict.into_any())
+}
+
+/// A JSON object converted to a dict (typed by `cols`) when it reaches Python.
+pub struct DictOut(pub Value, pub Option<&'static [Col]>);
+
+impl<'py> IntoPyObject<'py> for DictOut {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        object_to_py(py, &self.0, self.1)
+    }
+}
+
+/// JSON objects converted to a list of dicts (typed by `cols`) when they reach Python.
+pub struct DictsOut(pub Vec<Value>, pub Option<&'static [Col]>);
+
+impl<'py> IntoPyObject<'py> for DictsOut {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        let list = PyList::empty(py);
+        for item in &self.0 {
+            list.append(object_to_py(py, item, self.1)?)?;
+        }
+        Ok(list.into_any())
     }
 }

@@ -1,20 +1,72 @@
 //! Maps crate errors to the exception classes of `avax_data.exceptions`.
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 
 use crate::error::{Error, RedirectKind, RpcErrorKind, TransportKind};
+use crate::index::{FollowWalk, RangeWalk};
+use crate::paging::Pager;
+
+static EXCEPTIONS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
 /// Converts a crate error into the matching Python exception.
 pub fn to_py(err: Error) -> PyErr {
     Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
 }
 
+impl From<Error> for PyErr {
+    fn from(err: Error) -> PyErr {
+        to_py(err)
+    }
+}
+
+/// What a walk's exceptions carry so the caller can resume: read when the error is raised.
+#[derive(Clone)]
+pub enum Resume {
+    /// An index range: `next_index`.
+    Range(RangeWalk),
+    /// A follower: `next_index` (`None` until its start is known).
+    Follow(FollowWalk),
+    /// A pager: `next_page_token`, `page_offset`, `items_read`.
+    Pager(Pager),
+}
+
+impl Resume {
+    /// The index a walk resumes at (`None` for a pager, or a follower not yet anchored).
+    pub fn next_index(&self) -> Option<u64> {
+        match self {
+            Resume::Range(walk) => Some(walk.next_index()),
+            Resume::Follow(walk) => walk.next_index(),
+            Resume::Pager(_) => None,
+        }
+    }
+
+    /// Sets the resume position on `err` (any exception, Ctrl-C's included).
+    pub fn annotate(&self, err: PyErr) -> PyErr {
+        Python::attach(|py| {
+            let value = err.value(py);
+            let _ = match self {
+                Resume::Range(walk) => value.setattr("next_index", walk.next_index()),
+                Resume::Follow(walk) => value.setattr("next_index", walk.next_index()),
+                Resume::Pager(pager) => {
+                    let at = pager.position();
+                    value
+                        .setattr("next_page_token", at.next_page_token())
+                        .and_then(|()| value.setattr("page_offset", at.offset))
+                        .and_then(|()| value.setattr("items_read", at.items_read))
+                }
+            };
+        });
+        err
+    }
+}
+
 fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     if let Error::Superseded = err {
         return Ok(pyo3::exceptions::PyRuntimeError::new_err(err.to_string()));
     }
-    let exceptions = py.import("avax_data.exceptions")?;
+    let exceptions = EXCEPTIONS.get_or_try_init(py, || py.import("avax_data.exceptions").map(Bound::unbind))?.bind(py);
     let kwargs = PyDict::new(py);
     let class = match err {
         Error::InvalidArgument { param, value, allowed } => {

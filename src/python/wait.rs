@@ -10,23 +10,11 @@ use pyo3_async_runtimes::generic::{self, ContextExt, Runtime};
 use pyo3_async_runtimes::TaskLocals;
 use tokio::sync::OnceCell;
 
-use super::errors::to_py;
-
 /// How often a blocked sync call checks for Ctrl-C (well under the promised 250 ms).
 const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Blocks on `fut` with the GIL released. Ctrl-C (or any pending Python signal handler that
 /// raises) cancels the future, dropping its requests, and raises.
-pub fn wait<F, T>(py: Python<'_>, fut: F) -> PyResult<T>
-where
-    F: Future<Output = crate::Result<T>> + Send,
-    T: Send,
-{
-    let outcome = wait_raw(py, fut)?;
-    outcome.map_err(to_py)
-}
-
-/// Like [`wait`] for futures whose output is not a crate result.
 pub fn wait_raw<F, T>(py: Python<'_>, fut: F) -> PyResult<T>
 where
     F: Future<Output = T> + Send,

@@ -1,0 +1,285 @@
+//! Resumable walks as objects: a [`RangeWalk`] (a range, or to the tip) and a [`FollowWalk`]
+//! (endless, polling the tip), each owning its position and handing out consumers.
+//!
+//! The position is exactly what was handed to the caller: items and batches move it as they are
+//! handed out, [`RangeWalk::collect`] moves it once at the end (all or nothing), and
+//! [`RangeWalk::write_parquet`] after each batch the file holds. Every new consumer supersedes
+//! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use arrow_array::RecordBatch;
+use arrow_schema::SchemaRef;
+use futures::{Stream, StreamExt};
+
+use super::cursor::{Cursor, Lease};
+use super::feed::{IndexFeed, Split};
+use super::range::{follow, walk};
+use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
+use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
+use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
+use crate::error::{Error, Result};
+use crate::paging::Prefetch;
+
+/// A record batch of a walk with the index that follows its last row.
+pub type Batch = (u64, RecordBatch);
+
+/// The frame schema of a walk of `path`: decoded, or the raw container columns.
+pub fn walk_schema(path: IndexPath, decode: Option<DecodeMode>) -> Result<SchemaRef> {
+    match decode {
+        Some(_) => decoded_schema(path),
+        None => Ok(container_schema()),
+    }
+}
+
+/// Record batches of containers (decoded when asked), with the index that follows each.
+fn to_batches(
+    path: IndexPath,
+    decode: Option<DecodeMode>,
+    containers: impl Stream<Item = Result<Vec<Container>>> + Send + 'static,
+) -> impl Stream<Item = Result<Batch>> + Send + 'static {
+    containers.map(move |piece| {
+        let piece = piece?;
+        let next = piece.last().map_or(0, |c| c.index.saturating_add(1));
+        let batch = match decode {
+            Some(mode) => decode_containers(path, &piece, mode)?,
+            None => containers_to_batch(&piece),
+        };
+        Ok((next, batch))
+    })
+}
+
+/// Splits containers into items, each with the index after it.
+pub fn container_items(piece: Vec<Container>) -> Result<Vec<(u64, Container)>> {
+    Ok(piece.into_iter().map(|c| (c.index.saturating_add(1), c)).collect())
+}
+
+/// A lazy, resumable walk over `[start, end)` of an index, or to the tip seen when it starts.
+#[derive(Clone)]
+pub struct RangeWalk {
+    chain: ChainClient,
+    start: u64,
+    end: Option<u64>,
+    concurrency: usize,
+    chunk: u64,
+    decode: Option<DecodeMode>,
+    schema: SchemaRef,
+    cursor: Cursor,
+}
+
+impl RangeWalk {
+    /// A walk from `start` to `end` (exclusive; `None`: the tip) in calls of `chunk` containers
+    /// (clamped to `[1, 1024]`), `concurrency` in flight, decoded when `decode` says so.
+    pub fn new(
+        chain: ChainClient,
+        start: u64,
+        end: Option<u64>,
+        concurrency: usize,
+        chunk: u64,
+        decode: Option<DecodeMode>,
+    ) -> Result<Self> {
+        let schema = walk_schema(chain.path(), decode)?;
+        let chunk = chunk.clamp(1, MAX_RANGE);
+        let concurrency = concurrency.max(1);
+        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor: Cursor::new(start) })
+    }
+
+    /// The same walk (sharing its position), decoded as `decode` says; `None` keeps the setting.
+    pub fn with_decode(&self, decode: Option<Option<DecodeMode>>) -> Result<Self> {
+        match decode {
+            None => Ok(self.clone()),
+            Some(decode) => Ok(RangeWalk { decode, schema: walk_schema(self.chain.path(), decode)?, ..self.clone() }),
+        }
+    }
+
+    /// The first index of the walk as created.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// The end (exclusive), or `None` for the tip seen when a walk starts.
+    pub fn end(&self) -> Option<u64> {
+        self.end
+    }
+
+    /// The first index not yet handed out: where the next consumer starts.
+    pub fn next_index(&self) -> u64 {
+        self.cursor.position()
+    }
+
+    /// The schema of this walk's frames.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// Whether items are decoded rows rather than containers.
+    pub fn decode(&self) -> Option<DecodeMode> {
+        self.decode
+    }
+
+    /// The index path walked.
+    pub fn path(&self) -> IndexPath {
+        self.chain.path()
+    }
+
+    fn spec(&self) -> RangeSpec {
+        RangeSpec { start: self.cursor.position(), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
+    }
+
+    fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+        walk(self.chain.clone(), self.spec())
+    }
+
+    /// The rest of the walk as record batches, each with the index after it (the position is
+    /// not moved: consumers do that).
+    pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
+        to_batches(self.chain.path(), self.decode, self.containers())
+    }
+
+    fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.concurrency)
+    }
+
+    /// A consumer of containers (raw walks), one at a time.
+    pub fn container_feed(&self) -> IndexFeed<Vec<Container>, Container> {
+        let lease = self.cursor.lease();
+        IndexFeed::new(lease, self.prefetch(self.containers()), Box::new(container_items))
+    }
+
+    /// A consumer of the walk's record batches split into items by `split`.
+    pub fn batch_feed<T>(&self, split: Split<Batch, T>) -> IndexFeed<Batch, T> {
+        let lease = self.cursor.lease();
+        IndexFeed::new(lease, self.prefetch(self.batches()), split)
+    }
+
+    /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
+    /// after an error it is where the call began.
+    pub async fn collect(&self) -> Result<Vec<RecordBatch>> {
+        let lease = self.cursor.lease();
+        let mut stream = std::pin::pin!(self.batches());
+        let mut out = Vec::new();
+        let mut next = lease.position();
+        while let Some(item) = stream.next().await {
+            let (after, batch) = item?;
+            lease.check().map_err(|_| Error::Superseded)?;
+            out.push(batch);
+            next = after;
+        }
+        lease.advance(next).map_err(|_| Error::Superseded)?;
+        Ok(out)
+    }
+
+    /// Streams the rest of the walk into a Parquet file, moving the position batch by batch;
+    /// returns the rows written. On an error the file is still finalised, holding exactly the
+    /// rows before the position, so the rest can go to a second file without a gap or a repeat.
+    pub async fn write_parquet(&self, path: &Path) -> Result<u64> {
+        let lease = self.cursor.lease();
+        let mut sink = ParquetSink::create(path, self.schema.clone())?;
+        let mut stream = std::pin::pin!(self.batches());
+        while let Some(item) = stream.next().await {
+            let step = item.and_then(|(after, batch)| write_then_advance(&lease, after, || sink.write(&batch)));
+            if let Err(e) = step {
+                // Keep what was written: a valid file of the rows before the position.
+                let _ = sink.finish();
+                return Err(e);
+            }
+        }
+        sink.finish()
+    }
+
+    /// Names the walk in reprs.
+    pub fn describe(&self) -> String {
+        let end = self.end.map_or("None".to_string(), |e| e.to_string());
+        format!("path={:?}, start={}, end={}, next_index={}", self.path().as_str(), self.start, end, self.next_index())
+    }
+}
+
+/// Writes through `write` and moves `lease` to `after`, if the lease is still current.
+fn write_then_advance(lease: &Lease, after: u64, write: impl FnOnce() -> Result<()>) -> Result<()> {
+    lease.check().map_err(|_| Error::Superseded)?;
+    write()?;
+    lease.advance(after).map_err(|_| Error::Superseded)
+}
+
+/// Where a follower stands: the next index to hand out, once known.
+#[derive(Clone)]
+struct Anchor {
+    lease: Lease,
+    known: Arc<AtomicBool>,
+}
+
+impl Anchor {
+    fn set(&self, next: u64) {
+        let _ = self.lease.advance(next);
+        self.known.store(true, Ordering::SeqCst);
+    }
+}
+
+/// An endless walk of newly accepted containers: catches up to the tip, then polls it (with
+/// backoff while idle). One consumer: the walk is its own iterator.
+#[derive(Clone)]
+pub struct FollowWalk {
+    chain: ChainClient,
+    spec: FollowSpec,
+    decode: Option<DecodeMode>,
+    schema: SchemaRef,
+    anchor: Anchor,
+}
+
+impl FollowWalk {
+    /// A follower from `start` (`None`: just after the tip it first sees).
+    pub fn new(
+        chain: ChainClient,
+        start: Option<u64>,
+        poll_interval: Duration,
+        max_poll_interval: Duration,
+        decode: Option<DecodeMode>,
+    ) -> Result<Self> {
+        let schema = walk_schema(chain.path(), decode)?;
+        let spec =
+            FollowSpec { start, poll_interval, max_poll_interval, concurrency: chain.concurrency(), chunk: MAX_RANGE };
+        let lease = Cursor::new(start.unwrap_or(0)).lease();
+        let anchor = Anchor { lease, known: Arc::new(AtomicBool::new(start.is_some())) };
+        Ok(FollowWalk { chain, spec, decode, schema, anchor })
+    }
+
+    /// The first index not yet handed out (`None` until the starting tip is known).
+    pub fn next_index(&self) -> Option<u64> {
+        self.anchor.known.load(Ordering::SeqCst).then(|| self.anchor.lease.position())
+    }
+
+    /// Whether items are decoded rows.
+    pub fn decode(&self) -> Option<DecodeMode> {
+        self.decode
+    }
+
+    /// The schema of decoded rows (or of raw containers).
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+        let anchor = self.anchor.clone();
+        follow(self.chain.clone(), self.spec, move |start| anchor.set(start))
+    }
+
+    fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.chain.concurrency())
+    }
+
+    /// The consumer of containers (raw). A follower has one consumer: feeds share its lease.
+    pub fn container_feed(&self) -> IndexFeed<Vec<Container>, Container> {
+        let lease = self.anchor.lease.clone();
+        IndexFeed::new(lease, self.prefetch(self.containers()), Box::new(container_items))
+    }
+
+    /// The consumer of decoded batches split into items by `split`.
+    pub fn batch_feed<T>(&self, split: Split<Batch, T>) -> IndexFeed<Batch, T> {
+        let lease = self.anchor.lease.clone();
+        let batches = to_batches(self.chain.path(), self.decode, self.containers());
+        IndexFeed::new(lease, self.prefetch(batches), split)
+    }
+}

@@ -1,0 +1,250 @@
+//! The one difference between each sync class and its async twin: how a call's future is run
+//! ([`Blocking`]: waited for with the GIL released and Ctrl-C answered; [`Awaiting`]: an asyncio
+//! awaitable) and how an iterator steps. Every pair of classes is written once, generic over
+//! [`Mode`], and stamped twice by [`twins!`](crate::twins).
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyStopAsyncIteration, PyStopIteration};
+use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
+use tokio::sync::Notify;
+
+use super::errors::Resume;
+use super::ready::Ready;
+use super::wait::{awaitable, wait_raw};
+
+/// A core consumer that an iterator drives: items handed out one at a time.
+pub trait Step: Send + 'static {
+    /// What reaches Python.
+    type Out: for<'py> IntoPyObject<'py> + Send + 'static;
+    /// An item already fetched, without waiting (`None`: the next one needs a wait).
+    fn ready(&mut self) -> Option<crate::Result<Self::Out>>;
+    /// The next item, waiting when needed; `None` at the end.
+    fn next(&mut self) -> impl Future<Output = crate::Result<Option<Self::Out>>> + Send + '_;
+    /// Stops fetching; later steps hand out nothing.
+    fn close(&mut self);
+}
+
+/// A flag that a `close()` from any thread sets, waking a step that is waiting.
+#[derive(Default)]
+pub struct Closed {
+    flag: AtomicBool,
+    wake: Notify,
+}
+
+impl Closed {
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        self.wake.notify_waiters();
+    }
+
+    /// `fut`'s output, or `None` when the flag is set first.
+    async fn race<F: Future>(&self, fut: F) -> Option<F::Output> {
+        let notified = self.wake.notified();
+        let mut notified = std::pin::pin!(notified);
+        notified.as_mut().enable();
+        if self.is_set() {
+            return None;
+        }
+        tokio::select! {
+            out = fut => Some(out),
+            () = notified => None,
+        }
+    }
+}
+
+/// The state of a Python iterator: one core consumer, used by one step at a time.
+pub struct Iter<S> {
+    state: Arc<tokio::sync::Mutex<S>>,
+    closed: Arc<Closed>,
+    resume: Resume,
+}
+
+impl<S: Step> Iter<S> {
+    /// Drives `step`; errors carry the resume position `resume` reads.
+    pub fn new(step: S, resume: Resume) -> Self {
+        Iter { state: Arc::new(tokio::sync::Mutex::new(step)), closed: Arc::default(), resume }
+    }
+
+    /// Stops the iterator from any thread, waking a step that waits; later steps stop.
+    pub fn close(&self) {
+        self.closed.set();
+        if let Ok(mut step) = self.state.try_lock() {
+            step.close();
+        }
+    }
+
+    /// Where the walk resumes.
+    pub fn resume(&self) -> &Resume {
+        &self.resume
+    }
+}
+
+fn busy() -> PyErr {
+    PyRuntimeError::new_err("this iterator is already being advanced in another thread or task")
+}
+
+/// How calls run and iterators step: the only difference between twins.
+pub trait Mode: 'static {
+    /// Runs a call: its result, or an awaitable of it.
+    fn run<'py, T>(
+        py: Python<'py>,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: for<'a> IntoPyObject<'a> + Send + 'static;
+
+    /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>>;
+
+    /// The exception that ends an iteration.
+    fn stop() -> PyErr;
+}
+
+/// Sync classes: calls block with the GIL released and answer Ctrl-C.
+pub struct Blocking;
+
+/// Async classes: calls return asyncio awaitables on the shared runtime.
+pub struct Awaiting;
+
+impl Mode for Blocking {
+    fn run<'py, T>(
+        py: Python<'py>,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: for<'a> IntoPyObject<'a> + Send + 'static,
+    {
+        wait_raw(py, fut)??.into_bound_py_any(py)
+    }
+
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>> {
+        // One step at a time: a second thread gets an error, never the same item.
+        let mut step = iter.state.try_lock().map_err(|_| busy())?;
+        if iter.closed.is_set() {
+            step.close();
+            return Err(Self::stop());
+        }
+        let outcome = match step.ready() {
+            Some(item) => Ok(Some(item.map(Some))),
+            None => wait_raw(py, iter.closed.race(step.next())),
+        };
+        match outcome {
+            Err(interrupt) => {
+                step.close();
+                iter.closed.set();
+                Err(iter.resume.annotate(interrupt))
+            }
+            Ok(Some(Ok(Some(item)))) => item.into_bound_py_any(py),
+            Ok(Some(Err(e))) => Err(iter.resume.annotate(e.into())),
+            Ok(None) | Ok(Some(Ok(None))) => {
+                step.close();
+                Err(Self::stop())
+            }
+        }
+    }
+
+    fn stop() -> PyErr {
+        PyStopIteration::new_err(())
+    }
+}
+
+impl Mode for Awaiting {
+    fn run<'py, T>(
+        py: Python<'py>,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: for<'a> IntoPyObject<'a> + Send + 'static,
+    {
+        awaitable(py, fut)
+    }
+
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>> {
+        // An item already fetched is handed out through an already-completed awaitable: no
+        // event-loop round trip per item.
+        if !iter.closed.is_set() {
+            if let Ok(mut step) = iter.state.try_lock() {
+                if let Some(item) = step.ready() {
+                    let value = item.map_err(|e| iter.resume.annotate(e.into()))?.into_bound_py_any(py)?;
+                    return Bound::new(py, Ready::new(value.unbind())).map(Bound::into_any);
+                }
+            }
+        }
+        let (state, closed, resume) = (iter.state.clone(), iter.closed.clone(), iter.resume.clone());
+        awaitable(py, async move {
+            let mut step = state.lock_owned().await;
+            if closed.is_set() {
+                step.close();
+                return Err(Self::stop());
+            }
+            match closed.race(step.next()).await {
+                Some(Ok(Some(item))) => Ok(item),
+                Some(Err(e)) => Err(resume.annotate(e.into())),
+                None | Some(Ok(None)) => {
+                    step.close();
+                    Err(Self::stop())
+                }
+            }
+        })
+    }
+
+    fn stop() -> PyErr {
+        PyStopAsyncIteration::new_err(())
+    }
+}
+
+/// Stamps a sync class and its async twin from one definition.
+///
+/// `shared` methods are written once, generic over the alias `M` (the [`Mode`]) and over the
+/// aliases each side declares (e.g. `BatchesOf = PyBatchIterator` / `BatchesOf = PyAsyncBatchIterator`) and `CLASS_NAME`; `sync` and
+/// `async` blocks hold what only one side has (`__iter__` / `__aiter__`, context managers).
+macro_rules! twins {
+    (
+        $(#[doc = $sync_doc:expr])*
+        sync $Sync:ident($sync_name:literal) { $($sync_alias:ident = $sync_ty:ty),* $(,)? }
+        $(#[doc = $async_doc:expr])*
+        async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
+        state { $($field:ident : $fty:ty),* $(,)? }
+        shared { $($shared:tt)* }
+        sync_only { $($sync_only:tt)* }
+        async_only { $($async_only:tt)* }
+    ) => {
+        $(#[doc = $sync_doc])*
+        #[::pyo3::pyclass(frozen, name = $sync_name, module = "avax_data._native")]
+        pub struct $Sync { $(pub(crate) $field: $fty),* }
+
+        $(#[doc = $async_doc])*
+        #[::pyo3::pyclass(frozen, name = $async_name, module = "avax_data._native")]
+        pub struct $Async { $(pub(crate) $field: $fty),* }
+
+        const _: () = {
+            #[allow(dead_code)]
+            type M = $crate::python::mode::Blocking;
+            #[allow(dead_code)]
+            const CLASS_NAME: &str = $sync_name;
+            $(#[allow(dead_code)] type $sync_alias = $sync_ty;)*
+            #[::pyo3::pymethods]
+            impl $Sync { $($shared)* $($sync_only)* }
+        };
+
+        const _: () = {
+            #[allow(dead_code)]
+            type M = $crate::python::mode::Awaiting;
+            #[allow(dead_code)]
+            const CLASS_NAME: &str = $async_name;
+            $(#[allow(dead_code)] type $async_alias = $async_ty;)*
+            #[::pyo3::pymethods]
+            impl $Async { $($shared)* $($async_only)* }
+        };
+    };
+}
+
+pub(crate) use twins;

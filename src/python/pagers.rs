@@ -1,0 +1,153 @@
+//! `Pager` and `AsyncPager`: lazy, resumable walks over the Data API's and Metrics API's lists,
+//! adapting the core [`ResourcePager`].
+
+use pyo3::prelude::*;
+
+use super::args::limit_arg;
+use super::convert::FrameOut;
+use super::errors::Resume;
+use super::iters::{iter, PagerItems, PagerPages};
+use super::iters::{PyAsyncPageIterator, PyAsyncPagerIterator, PyPageIterator, PyPagerIterator};
+use super::mode::{twins, Mode};
+use crate::arrow::data::Resource;
+use crate::data::ResourcePager;
+
+/// The name of a resource's frame schema, as Python shows it.
+pub fn resource_name(r: Resource) -> &'static str {
+    match r {
+        Resource::Block => "block",
+        Resource::Collectible => "collectible",
+        Resource::PendingReward => "pending_reward",
+        Resource::Vertex => "vertex",
+        Resource::IcmMessage => "icm_message",
+        Resource::MetricValue => "metric_value",
+        Resource::MetricsChain => "metrics_chain",
+        Resource::IcmSummary => "icm_summary",
+    }
+}
+
+/// A Python string literal of `s` (as `repr` shows it).
+fn py_str(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// Runs a call of a pager; its errors (Ctrl-C's included) carry where the walk resumes.
+fn pager_call<'py, M: Mode, T>(
+    py: Python<'py>,
+    pager: &ResourcePager,
+    fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: for<'a> IntoPyObject<'a> + Send + 'static,
+{
+    let resume = Resume::Pager(pager.pager.clone());
+    let inner = resume.clone();
+    M::run(py, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| resume.annotate(e))
+}
+
+twins! {
+    /// A lazy, resumable walk over a paginated list of the Data API or the Metrics API.
+    ///
+    /// Iterating gives dicts (API field names; decimal-string integers as ``int``, Unix times as
+    /// timezone-aware UTC ``datetime``); ``pages()`` gives one list of dicts per page;
+    /// ``to_polars()`` and ``write_parquet()`` give typed frames. The next pages are fetched while
+    /// you work on the current one. The position (``next_page_token`` + ``page_offset``,
+    /// ``items_read``) is exactly what was handed to you: every new consumer resumes there, so
+    /// nothing is lost or repeated after a ``break``, an error or Ctrl-C; every exception out of
+    /// the walk carries ``next_page_token``, ``page_offset`` and ``items_read``. An expired or
+    /// refused page token raises :class:`PageTokenError`.
+    sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator }
+    /// Asynchronous twin of :class:`Pager`: ``async for`` dicts, ``pages()``, awaitable exports.
+    async PyAsyncPager("AsyncPager") { ItemsOf = PyAsyncPagerIterator, PagesOf = PyAsyncPageIterator }
+    state { pager: ResourcePager }
+    shared {
+        /// Token of the page holding the next unread item (``None`` at the first page, after
+        /// the last one, or in a sharded walk). Pass it as ``page_token=`` to resume later.
+        #[getter]
+        fn next_page_token(&self) -> Option<String> {
+            self.pager.position().next_page_token().map(str::to_string)
+        }
+
+        /// Items of the ``next_page_token`` page already handed out (0 at a page boundary).
+        #[getter]
+        fn page_offset(&self) -> usize {
+            self.pager.position().offset
+        }
+
+        /// Items handed out so far.
+        #[getter]
+        fn items_read(&self) -> u64 {
+            self.pager.position().items_read
+        }
+
+        /// Whether the walk handed out its last item.
+        #[getter]
+        fn exhausted(&self) -> bool {
+            self.pager.position().exhausted
+        }
+
+        /// The ``limit=`` given, or ``None``.
+        #[getter]
+        fn limit(&self) -> Option<u64> {
+            self.pager.pager.limit()
+        }
+
+        /// Polars schema name of the resource (``block``, ``collectible``, ...).
+        #[getter]
+        fn resource(&self) -> &'static str {
+            resource_name(self.pager.resource)
+        }
+
+        /// Iterate pages: one list of dicts per page (what ``limit=`` allows of it).
+        fn pages(&self) -> PagesOf {
+            let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
+            PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        }
+
+        /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame, all or
+        /// nothing: after an error the position is where the call started.
+        #[pyo3(signature = (limit=None))]
+        fn to_polars<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            let limit = limit_arg(limit)?;
+            let pager = self.pager.clone();
+            let schema = pager.resource.schema();
+            pager_call::<M, _>(py, &self.pager, async move { Ok(FrameOut(pager.to_batches(limit).await?, schema)) })
+        }
+
+        /// Stream the rest of the walk into a Parquet file; returns the rows written. On an
+        /// error the file is still finalised, holding exactly the items before the position.
+        fn write_parquet<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = super::args::path)] path: std::path::PathBuf,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let pager = self.pager.clone();
+            pager_call::<M, _>(py, &self.pager, async move { pager.write_parquet(&path).await })
+        }
+
+        fn __repr__(&self) -> String {
+            let at = self.pager.position();
+            let token = at.next_page_token().map_or("None".to_string(), py_str);
+            format!(
+                "{CLASS_NAME}(path={}, resource={}, items_read={}, next_page_token={token}, page_offset={}, exhausted={})",
+                py_str(&self.pager.pager.describe()),
+                py_str(resource_name(self.pager.resource)),
+                at.items_read,
+                at.offset,
+                if at.exhausted { "True" } else { "False" },
+            )
+        }
+    }
+    sync_only {
+        fn __iter__(&self) -> ItemsOf {
+            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
+            ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        }
+    }
+    async_only {
+        fn __aiter__(&self) -> ItemsOf {
+            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
+            ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        }
+    }
+}
