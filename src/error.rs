@@ -256,7 +256,7 @@ pub enum Error {
     )]
     Superseded,
     /// A success answer that could not be decoded.
-    #[error("could not decode the answer of {url}: {message}")]
+    #[error("could not decode the answer{}: {message}", of_url(url))]
     Decode {
         /// What went wrong.
         message: String,
@@ -319,5 +319,14 @@ impl Error {
             Error::Http { retry_after, .. } => *retry_after,
             _ => None,
         }
+    }
+}
+
+/// ` of URL`, or nothing when the URL is not known.
+fn of_url(url: &str) -> String {
+    if url.is_empty() {
+        String::new()
+    } else {
+        format!(" of {url}")
     }
 }
