@@ -22,10 +22,7 @@ all re-exported here.
 
 from __future__ import annotations
 
-import datetime
-from typing import TypedDict
-
-from . import _native, decode, exceptions
+from . import _native, decode, exceptions, types
 from ._native import (
     AsyncDataClient,
     AsyncMetricsClient,
@@ -51,49 +48,10 @@ from ._native import (
     Range,
     RangeIterator,
 )
-from .exceptions import (
-    AvaxDataError,
-    BadRequestError,
-    ConnectError,
-    ContainerNotFoundError,
-    DecodeError,
-    EmptyIndexError,
-    ForbiddenError,
-    HTTPStatusError,
-    IndexNotEnabledError,
-    IndexOutOfRangeError,
-    IntegrityError,
-    InvalidParameterError,
-    MethodNotFoundError,
-    NotFoundError,
-    PageTokenError,
-    RateLimitError,
-    RedirectError,
-    RequestTimeoutError,
-    ResponseTooLargeError,
-    RPCError,
-    RPCInvalidArgumentError,
-    ServerError,
-    TransportError,
-    UnauthorizedError,
-    http_error_class,
-)
+from .exceptions import *  # noqa: F403 (the exception classes, as listed in exceptions.__all__)
 
 from .decode import decode_container, decode_frame, transactions
-
-
-class Container(TypedDict):
-    """A container (block, vertex or transaction) as the node's index returns it.
-
-    Keys: ``id`` (CB58 str), ``bytes`` (checksum verified and stripped), ``timestamp``
-    (timezone-aware ``datetime`` in UTC), ``index`` (int, from 0), ``encoding`` (``"hex"``).
-    """
-
-    id: str
-    bytes: bytes
-    timestamp: datetime.datetime
-    index: int
-    encoding: str
+from .types import Container, Decode, DecodedRow, RateLimitInfo, TimeArg
 
 
 __version__: str = _native.__version__
@@ -114,6 +72,10 @@ __all__ = [
     "AsyncBatchIterator",
     "AsyncFollow",
     "Container",
+    "DecodedRow",
+    "Decode",
+    "RateLimitInfo",
+    "TimeArg",
     # Data API client
     "DataClient",
     "AsyncDataClient",
@@ -133,6 +95,7 @@ __all__ = [
     "transactions",
     # Emulator
     "Emulator",
-    # Exceptions
-    *exceptions.__all__,
+    "exceptions",
+    "types",
 ]
+__all__ += exceptions.__all__

@@ -62,13 +62,23 @@ class AvaxDataError(Exception):
     Attributes:
         message: the human-readable explanation (also ``str(exc)``).
         url: the request URL concerned, with any secret redacted, or ``None``.
+        next_index: out of an index walk (a ``Range`` or ``Follow``): the first index not handed
+            to you, where the walk resumes; ``None`` otherwise.
+        next_page_token: out of a pager: the token of the page holding the next item not handed
+            to you (``None`` at the first page); ``page_offset`` items of it were handed out.
+        page_offset: out of a pager: items of the ``next_page_token`` page already handed out.
+        items_read: out of a pager: items handed out before the error.
     """
 
     #: Names of the attributes this class (and its bases) always carry.
-    _attributes: tuple[str, ...] = ("url",)
+    _attributes: tuple[str, ...] = ("url", "next_index", "next_page_token", "page_offset", "items_read")
 
     message: str
     url: str | None
+    next_index: int | None
+    next_page_token: str | None
+    page_offset: int | None
+    items_read: int | None
 
     def __init__(self, message: str = "", **attrs: Any) -> None:
         super().__init__(message)
@@ -168,10 +178,9 @@ class PageTokenError(BadRequestError):
         items_read: items the pager had handed out before the refusal.
     """
 
-    _attributes = ("page_token", "items_read")
+    _attributes = ("page_token",)
 
     page_token: str | None
-    items_read: int | None
 
 
 class UnauthorizedError(HTTPStatusError):

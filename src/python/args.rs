@@ -193,6 +193,16 @@ pub fn max_response_bytes(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     bounded_arg(value, "max_response_bytes", 1, u64::MAX)
 }
 
+/// `start=` of a range: an int >= 0.
+pub fn start(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    u64_arg(value, "start")
+}
+
+/// `batch_size=`: an int in [1, 1024].
+pub fn batch_size(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    bounded_arg(value, "batch_size", 1, crate::index::MAX_RANGE)
+}
+
 /// Most range calls in flight a user may ask for.
 pub const MAX_CONCURRENCY: u64 = 64;
 

@@ -7,6 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping};
 
 use super::args::u64_arg;
+
+/// `n=`: an int >= 0.
+fn count_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    u64_arg(value, "n")
+}
 use super::convert::container_dict;
 use super::errors::{invalid, to_py};
 use super::wait::wait_raw;
@@ -37,7 +42,7 @@ fn path_arg(path: &str) -> PyResult<IndexPath> {
 #[pymethods]
 impl PyEmulator {
     #[new]
-    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1".to_string(), port=0, utc_offset_minutes=0, data_blocks_per_chain=None, data_api_require_key=false, data_api_refused_keys=None, rate_limit=None, faults=None, fault_seed=0, fault_options=None))]
+    #[pyo3(signature = (*, seed=0, containers=None, tip_rate=0.0, index_enabled=true, latency=0.0, host="127.0.0.1", port=0, utc_offset_minutes=0, data_blocks_per_chain=None, data_api_require_key=false, data_api_refused_keys=None, rate_limit=None, faults=None, fault_seed=0, fault_options=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -46,7 +51,7 @@ impl PyEmulator {
         tip_rate: f64,
         index_enabled: bool,
         latency: f64,
-        host: String,
+        host: &str,
         port: u16,
         utc_offset_minutes: i32,
         data_blocks_per_chain: Option<&Bound<'_, PyAny>>,
@@ -57,8 +62,14 @@ impl PyEmulator {
         fault_seed: u64,
         fault_options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut config =
-            EmulatorConfig { seed, index_enabled, host, port, utc_offset_minutes, ..EmulatorConfig::default() };
+        let mut config = EmulatorConfig {
+            seed,
+            index_enabled,
+            host: host.to_string(),
+            port,
+            utc_offset_minutes,
+            ..EmulatorConfig::default()
+        };
         if let Some(n) = data_blocks_per_chain {
             config.data_blocks_per_chain = crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
         }
@@ -140,9 +151,8 @@ impl PyEmulator {
     }
 
     /// Accept ``n`` more containers on ``path``; returns the new count.
-    #[pyo3(signature = (path, n=None))]
-    fn advance(&self, path: &str, n: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
-        let n = n.map(|n| u64_arg(n, "n")).transpose()?.unwrap_or(1);
+    #[pyo3(signature = (path, n=1))]
+    fn advance(&self, path: &str, #[pyo3(from_py_with = count_arg)] n: u64) -> PyResult<u64> {
         Ok(self.emulator.advance(path_arg(path)?, n))
     }
 

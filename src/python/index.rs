@@ -91,13 +91,12 @@ impl<'py> IntoPyObject<'py> for OneOut {
 
 fn range_walk(
     chain: &ChainClient,
-    start: &Bound<'_, PyAny>,
+    start: u64,
     count: Option<&Bound<'_, PyAny>>,
     concurrency: Option<&Bound<'_, PyAny>>,
-    batch_size: &Bound<'_, PyAny>,
+    chunk: u64,
     decode: Option<DecodeMode>,
 ) -> PyResult<RangeWalk> {
-    let start = u64_arg(start, "start")?;
     let end = match count.filter(|c| !c.is_none()) {
         None => None,
         Some(count) => {
@@ -109,7 +108,6 @@ fn range_walk(
         Some(c) => super::args::concurrency(c)?,
         None => chain.concurrency(),
     };
-    let chunk = bounded_arg(batch_size, "batch_size", 1, MAX_RANGE)?;
     Ok(RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode)?)
 }
 
@@ -225,20 +223,15 @@ twins! {
         ///
         /// Calls of at most ``batch_size`` (<= 1024) containers, ``concurrency`` in flight
         /// (default: the client's), delivered in index order.
-        #[pyo3(signature = (start=None, count=None, *, concurrency=None, batch_size=None, decode=None))]
+        #[pyo3(signature = (start=0, count=None, *, concurrency=None, batch_size=1024, decode=None))]
         fn range(
             &self,
-            py: Python<'_>,
-            start: Option<&Bound<'_, PyAny>>,
+            #[pyo3(from_py_with = super::args::start)] start: u64,
             count: Option<&Bound<'_, PyAny>>,
             concurrency: Option<&Bound<'_, PyAny>>,
-            batch_size: Option<&Bound<'_, PyAny>>,
+            #[pyo3(from_py_with = super::args::batch_size)] batch_size: u64,
             decode: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<RangeOf> {
-            let zero = 0u32.into_pyobject(py)?.into_any();
-            let full = (MAX_RANGE as u32).into_pyobject(py)?.into_any();
-            let start = start.filter(|s| !s.is_none()).unwrap_or(&zero);
-            let batch_size = batch_size.filter(|b| !b.is_none()).unwrap_or(&full);
             let decode = decode_for(&self.chain, decode)?;
             Ok(RangeOf { walk: range_walk(&self.chain, start, count, concurrency, batch_size, decode)? })
         }
