@@ -148,82 +148,58 @@ fn seconds_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyRes
     Ok(n)
 }
 
-/// `timeout=`: seconds > 0.
-pub fn timeout(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "timeout", false)
-}
-
-/// `connect_timeout=`: seconds > 0.
-pub fn connect_timeout(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "connect_timeout", false)
-}
-
-/// `backoff=`: seconds >= 0.
-pub fn backoff(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "backoff", true)
-}
-
-/// `max_backoff=`: seconds >= 0.
-pub fn max_backoff(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "max_backoff", true)
-}
-
-/// `retry_budget=`: seconds >= 0.
-pub fn retry_budget(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "retry_budget", true)
-}
-
-/// `poll_interval=`: seconds > 0.
-pub fn poll_interval(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "poll_interval", false)
-}
-
-/// `max_poll_interval=`: seconds > 0.
-pub fn max_poll_interval(value: &Bound<'_, PyAny>) -> PyResult<f64> {
-    seconds_arg(value, "max_poll_interval", false)
-}
-
-/// `max_retries=`: an int in [0, 100].
-pub fn max_retries(value: &Bound<'_, PyAny>) -> PyResult<u32> {
-    Ok(bounded_arg(value, "max_retries", 0, 100)? as u32)
-}
-
-/// `max_response_bytes=`: an int >= 1.
-pub fn max_response_bytes(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    bounded_arg(value, "max_response_bytes", 1, u64::MAX)
-}
-
-/// `start=` of a range: an int >= 0.
-pub fn start(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    u64_arg(value, "start")
-}
-
-/// `batch_size=`: an int in [1, 1024].
-pub fn batch_size(value: &Bound<'_, PyAny>) -> PyResult<u64> {
-    bounded_arg(value, "batch_size", 1, crate::index::MAX_RANGE)
-}
-
 /// Most range calls in flight a user may ask for.
 pub const MAX_CONCURRENCY: u64 = 64;
 
-/// `concurrency=`: an int in [1, 64].
-pub fn concurrency(value: &Bound<'_, PyAny>) -> PyResult<usize> {
-    Ok(bounded_arg(value, "concurrency", 1, MAX_CONCURRENCY)? as usize)
+/// `from_py_with` extractors, one per parameter name: each checks its value and names the
+/// parameter in its error.
+macro_rules! extractors {
+    ($($(#[doc = $doc:expr])* $name:ident -> $ty:ty = $check:expr;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(value: &Bound<'_, PyAny>) -> PyResult<$ty> {
+                let check: fn(&Bound<'_, PyAny>, &str) -> PyResult<$ty> = $check;
+                check(value, stringify!($name))
+            }
+        )*
+    };
 }
 
-/// `verify_ids=`: `True` or `False`.
-pub fn verify_ids(value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    bool_arg(value, "verify_ids")
-}
-
-/// `danger_accept_invalid_certs=`: `True` or `False`.
-pub fn danger_accept_invalid_certs(value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    bool_arg(value, "danger_accept_invalid_certs")
-}
-
-/// `follow_cross_origin_redirects=`: `True` or `False`.
-pub fn follow_cross_origin_redirects(value: &Bound<'_, PyAny>) -> PyResult<bool> {
-    bool_arg(value, "follow_cross_origin_redirects")
+extractors! {
+    /// `timeout=`: seconds > 0.
+    timeout -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `connect_timeout=`: seconds > 0.
+    connect_timeout -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `backoff=`: seconds >= 0.
+    backoff -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `max_backoff=`: seconds >= 0.
+    max_backoff -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `retry_budget=`: seconds >= 0.
+    retry_budget -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `poll_interval=`: seconds > 0.
+    poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `max_poll_interval=`: seconds > 0.
+    max_poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `max_retries=`: an int in [0, 100].
+    max_retries -> u32 = |v, p| Ok(bounded_arg(v, p, 0, 100)? as u32);
+    /// `max_response_bytes=`: an int >= 1.
+    max_response_bytes -> u64 = |v, p| bounded_arg(v, p, 1, u64::MAX);
+    /// `start=` of a range: an int >= 0.
+    start -> u64 = u64_arg;
+    /// `batch_size=`: an int in [1, 1024].
+    batch_size -> u64 = |v, p| bounded_arg(v, p, 1, crate::index::MAX_RANGE);
+    /// `concurrency=`: an int in [1, 64].
+    concurrency -> usize = |v, p| Ok(bounded_arg(v, p, 1, MAX_CONCURRENCY)? as usize);
+    /// `verify_ids=`: `True` or `False`.
+    verify_ids -> bool = bool_arg;
+    /// `danger_accept_invalid_certs=`: `True` or `False`.
+    danger_accept_invalid_certs -> bool = bool_arg;
+    /// `follow_cross_origin_redirects=`: `True` or `False`.
+    follow_cross_origin_redirects -> bool = bool_arg;
+    /// `url=`: a str or `None`.
+    url -> Option<String> = opt_string;
+    /// `base_url=`: a str or `None`.
+    base_url -> Option<String> = opt_string;
 }
 
 /// `headers=`: a dict of str to str, or `None`.
@@ -272,16 +248,6 @@ fn opt_string(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Option<String>>
         return Ok(None);
     }
     str_arg(value, param, "a str or None").map(Some)
-}
-
-/// `url=`: a str or `None`.
-pub fn url(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    opt_string(value, "url")
-}
-
-/// `base_url=`: a str or `None`.
-pub fn base_url(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    opt_string(value, "base_url")
 }
 
 /// `api_key=`: a str or `None`.

@@ -33,6 +33,17 @@ pub enum Resume {
 }
 
 impl Resume {
+    /// Runs a call of the walk (in mode `M`); its errors, Ctrl-C's included, carry where the
+    /// walk resumes.
+    pub fn run<'py, M: super::mode::Mode, T: super::mode::ToPy>(
+        self,
+        py: Python<'py>,
+        fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
+    ) -> super::mode::PyAnyResult<'py> {
+        let inner = self.clone();
+        M::run(py, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| self.annotate(e))
+    }
+
     /// The index a walk resumes at (`None` for a pager, or a follower not yet anchored).
     pub fn next_index(&self) -> Option<u64> {
         match self {
@@ -85,21 +96,12 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             })?
         }
         Error::Http { status, body, method, url, retry_after } => {
-            kwargs.set_item("status", status)?;
-            kwargs.set_item("body", body)?;
-            kwargs.set_item("method", method)?;
-            kwargs.set_item("url", url)?;
+            http_attrs(&kwargs, *status, body, method, url)?;
             kwargs.set_item("retry_after", retry_after.map(|d| d.as_secs_f64()))?;
-            kwargs.set_item("api_message", api_message(py, body)?)?;
             exceptions.getattr("http_error_class")?.call1((status,))?
         }
         Error::Redirect { kind, status, method, from, to, hops } => {
-            kwargs.set_item("status", status)?;
-            kwargs.set_item("body", "")?;
-            kwargs.set_item("method", method)?;
-            kwargs.set_item("url", from)?;
-            kwargs.set_item("retry_after", py.None())?;
-            kwargs.set_item("api_message", py.None())?;
+            http_attrs(&kwargs, *status, "", method, from)?;
             kwargs.set_item("location", to)?;
             kwargs.set_item("hops", hops)?;
             kwargs.set_item(
@@ -120,10 +122,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("ResponseTooLargeError")?
         }
         Error::IndexDisabled { url, body } => {
-            kwargs.set_item("status", 404)?;
-            kwargs.set_item("body", body)?;
-            kwargs.set_item("method", "POST")?;
-            kwargs.set_item("url", url)?;
+            http_attrs(&kwargs, 404, body, "POST", url)?;
             exceptions.getattr("IndexNotEnabledError")?
         }
         Error::Rpc { kind, code, message, method, url } => {
@@ -145,12 +144,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("IntegrityError")?
         }
         Error::PageToken { token, items_read, status, body, url, .. } => {
-            kwargs.set_item("status", status)?;
-            kwargs.set_item("body", body)?;
-            kwargs.set_item("method", "GET")?;
-            kwargs.set_item("url", url)?;
-            kwargs.set_item("retry_after", py.None())?;
-            kwargs.set_item("api_message", api_message(py, body)?)?;
+            http_attrs(&kwargs, *status, body, "GET", url)?;
             kwargs.set_item("page_token", token)?;
             kwargs.set_item("items_read", items_read)?;
             exceptions.getattr("PageTokenError")?
@@ -175,6 +169,15 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     };
     let instance = class.call((err.to_string(),), Some(&kwargs))?;
     Ok(PyErr::from_value(instance))
+}
+
+/// The attributes of every `HTTPStatusError`: `status`, `body`, `method`, `url`, `api_message`.
+fn http_attrs(kwargs: &Bound<'_, PyDict>, status: u16, body: &str, method: &str, url: &str) -> PyResult<()> {
+    kwargs.set_item("status", status)?;
+    kwargs.set_item("body", body)?;
+    kwargs.set_item("method", method)?;
+    kwargs.set_item("url", url)?;
+    kwargs.set_item("api_message", api_message(kwargs.py(), body)?)
 }
 
 /// The value of an `InvalidArgument` as the user passed it: texts are kept quoted in the message

@@ -61,32 +61,14 @@ fn decode_for(chain: &ChainClient, decode: Option<&Bound<'_, PyAny>>) -> PyResul
 }
 
 /// One container as it reaches Python: its dict, or the dict of its decoded row.
-fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResult<OneOut> {
+fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResult<IndexItem> {
     Ok(match decode {
-        None => OneOut::Item(IndexItem::Container(c)),
+        None => IndexItem::Container(c),
         Some(mode) => {
             let batch = decode_containers(path, std::slice::from_ref(&c), mode)?;
-            OneOut::Decoded(DecodedOut(batch, decoded_schema(path)?))
+            IndexItem::Decoded(DecodedOut(batch, decoded_schema(path)?))
         }
     })
-}
-
-/// A single container call's result.
-enum OneOut {
-    Item(IndexItem),
-    Decoded(DecodedOut),
-}
-
-impl<'py> IntoPyObject<'py> for OneOut {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        match self {
-            OneOut::Item(item) => item.into_pyobject(py),
-            OneOut::Decoded(d) => d.into_pyobject(py),
-        }
-    }
 }
 
 fn range_walk(

@@ -8,7 +8,7 @@ use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use serde_json::Value;
 
-use super::convert::{frame_dicts, DictOut, DictsOut, FrameOut};
+use super::convert::{frame_dicts, DecodedOut, DictOut, DictsOut, FrameOut};
 use super::mode::{Iter, Step};
 use crate::arrow::data::Col;
 use crate::error::{Error, Result};
@@ -39,10 +39,14 @@ pub enum IndexItems {
     Decoded(IndexFeed<Batch, Py<PyAny>>),
 }
 
-/// One item of [`IndexItems`].
+/// One item of [`IndexItems`], or a single container call's result.
 pub enum IndexItem {
+    /// A container (becomes its dict).
     Container(Container),
+    /// A decoded row already converted.
     Row(Py<PyAny>),
+    /// One decoded container, converted when it reaches Python.
+    Decoded(DecodedOut),
 }
 
 impl<'py> IntoPyObject<'py> for IndexItem {
@@ -53,6 +57,7 @@ impl<'py> IntoPyObject<'py> for IndexItem {
         match self {
             IndexItem::Container(c) => c.into_pyobject(py).map(Bound::into_any),
             IndexItem::Row(row) => Ok(row.into_bound(py)),
+            IndexItem::Decoded(d) => d.into_pyobject(py),
         }
     }
 }

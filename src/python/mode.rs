@@ -16,6 +16,11 @@ use super::errors::Resume;
 use super::ready::Ready;
 use super::wait::{awaitable, wait_raw};
 
+/// What a call's future may produce: anything that becomes a Python object.
+pub trait ToPy: for<'a> IntoPyObject<'a> + Send + 'static {}
+
+impl<T: for<'a> IntoPyObject<'a> + Send + 'static> ToPy for T {}
+
 /// A core consumer that an iterator drives: items handed out one at a time.
 pub trait Step: Send + 'static {
     /// What reaches Python.
@@ -91,18 +96,16 @@ fn busy() -> PyErr {
     PyRuntimeError::new_err("this iterator is already being advanced in another thread or task")
 }
 
+/// A Python object, or the exception raised instead.
+pub type PyAnyResult<'py> = PyResult<Bound<'py, PyAny>>;
+
 /// How calls run and iterators step: the only difference between twins.
 pub trait Mode: 'static {
     /// Runs a call: its result, or an awaitable of it.
-    fn run<'py, T>(
-        py: Python<'py>,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyResult<Bound<'py, PyAny>>
-    where
-        T: for<'a> IntoPyObject<'a> + Send + 'static;
+    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py>;
 
     /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
-    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>>;
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py>;
 
     /// The exception that ends an iteration.
     fn stop() -> PyErr;
@@ -115,17 +118,11 @@ pub struct Blocking;
 pub struct Awaiting;
 
 impl Mode for Blocking {
-    fn run<'py, T>(
-        py: Python<'py>,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyResult<Bound<'py, PyAny>>
-    where
-        T: for<'a> IntoPyObject<'a> + Send + 'static,
-    {
+    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py> {
         wait_raw(py, fut)??.into_bound_py_any(py)
     }
 
-    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>> {
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
         // One step at a time: a second thread gets an error, never the same item.
         let mut step = iter.state.try_lock().map_err(|_| busy())?;
         if iter.closed.is_set() {
@@ -157,17 +154,11 @@ impl Mode for Blocking {
 }
 
 impl Mode for Awaiting {
-    fn run<'py, T>(
-        py: Python<'py>,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyResult<Bound<'py, PyAny>>
-    where
-        T: for<'a> IntoPyObject<'a> + Send + 'static,
-    {
+    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py> {
         awaitable(py, fut)
     }
 
-    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyResult<Bound<'py, PyAny>> {
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
         // An item already fetched is handed out through an already-completed awaitable: no
         // event-loop round trip per item.
         if !iter.closed.is_set() {
@@ -225,26 +216,27 @@ macro_rules! twins {
         #[::pyo3::pyclass(frozen, name = $async_name, module = "avax_data._native")]
         pub struct $Async { $(pub(crate) $field: $fty),* }
 
-        const _: () = {
-            #[allow(dead_code)]
-            type M = $crate::python::mode::Blocking;
-            #[allow(dead_code)]
-            const CLASS_NAME: &str = $sync_name;
-            $(#[allow(dead_code)] type $sync_alias = $sync_ty;)*
-            #[::pyo3::pymethods]
-            impl $Sync { $($shared)* $($sync_only)* }
-        };
+        $crate::python::mode::twin_impl!($Sync, $sync_name, $crate::python::mode::Blocking,
+            { $($sync_alias = $sync_ty),* } { $($shared)* $($sync_only)* });
+        $crate::python::mode::twin_impl!($Async, $async_name, $crate::python::mode::Awaiting,
+            { $($async_alias = $async_ty),* } { $($shared)* $($async_only)* });
+    };
+}
 
+/// One half of [`twins!`]: the methods of `$class`, with `M` the mode, `CLASS_NAME` its Python
+/// name and the side's aliases in scope.
+macro_rules! twin_impl {
+    ($class:ident, $name:literal, $mode:ty, { $($alias:ident = $ty:ty),* } { $($body:tt)* }) => {
         const _: () = {
             #[allow(dead_code)]
-            type M = $crate::python::mode::Awaiting;
+            type M = $mode;
             #[allow(dead_code)]
-            const CLASS_NAME: &str = $async_name;
-            $(#[allow(dead_code)] type $async_alias = $async_ty;)*
+            const CLASS_NAME: &str = $name;
+            $(#[allow(dead_code)] type $alias = $ty;)*
             #[::pyo3::pymethods]
-            impl $Async { $($shared)* $($async_only)* }
+            impl $class { $($body)* }
         };
     };
 }
 
-pub(crate) use twins;
+pub(crate) use {twin_impl, twins};

@@ -8,7 +8,7 @@ use super::convert::FrameOut;
 use super::errors::Resume;
 use super::iters::{iter, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerIterator, PyPageIterator, PyPagerIterator};
-use super::mode::{twins, Mode};
+use super::mode::twins;
 use crate::arrow::data::Resource;
 use crate::data::ResourcePager;
 
@@ -29,20 +29,6 @@ pub fn resource_name(r: Resource) -> &'static str {
 /// A Python string literal of `s` (as `repr` shows it).
 fn py_str(s: &str) -> String {
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
-/// Runs a call of a pager; its errors (Ctrl-C's included) carry where the walk resumes.
-fn pager_call<'py, M: Mode, T>(
-    py: Python<'py>,
-    pager: &ResourcePager,
-    fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    T: for<'a> IntoPyObject<'a> + Send + 'static,
-{
-    let resume = Resume::Pager(pager.pager.clone());
-    let inner = resume.clone();
-    M::run(py, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| resume.annotate(e))
 }
 
 twins! {
@@ -111,7 +97,7 @@ twins! {
             let limit = limit_arg(limit)?;
             let pager = self.pager.clone();
             let schema = pager.resource.schema();
-            pager_call::<M, _>(py, &self.pager, async move { Ok(FrameOut(pager.to_batches(limit).await?, schema)) })
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { Ok(FrameOut(pager.to_batches(limit).await?, schema)) })
         }
 
         /// Stream the rest of the walk into a Parquet file; returns the rows written. On an
@@ -122,7 +108,7 @@ twins! {
             #[pyo3(from_py_with = super::args::path)] path: std::path::PathBuf,
         ) -> PyResult<Bound<'py, PyAny>> {
             let pager = self.pager.clone();
-            pager_call::<M, _>(py, &self.pager, async move { pager.write_parquet(&path).await })
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { pager.write_parquet(&path).await })
         }
 
         fn __repr__(&self) -> String {

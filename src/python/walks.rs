@@ -31,19 +31,6 @@ fn follow_items(walk: &FollowWalk) -> IndexItems {
     }
 }
 
-/// Runs a call of a walk; its errors (Ctrl-C's included) carry where the walk resumes.
-fn walk_call<'py, M: Mode, T>(
-    py: Python<'py>,
-    resume: Resume,
-    fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    T: for<'a> IntoPyObject<'a> + Send + 'static,
-{
-    let inner = resume.clone();
-    M::run(py, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| resume.annotate(e))
-}
-
 twins! {
     /// A lazy, resumable, ordered walk over an index range.
     ///
@@ -89,7 +76,7 @@ twins! {
         fn to_polars<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let (resume, schema) = (Resume::Range(walk.clone()), walk.schema());
-            walk_call::<M, _>(py, resume, async move { Ok(FrameOut(walk.collect().await?, schema)) })
+            resume.run::<M, _>(py, async move { Ok(FrameOut(walk.collect().await?, schema)) })
         }
 
         /// Stream the (remaining) range into a Parquet file in constant memory; returns the rows
@@ -105,7 +92,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let resume = Resume::Range(walk.clone());
-            walk_call::<M, _>(py, resume, async move { walk.write_parquet(&path).await })
+            resume.run::<M, _>(py, async move { walk.write_parquet(&path).await })
         }
 
         fn __repr__(&self) -> String {
