@@ -34,6 +34,8 @@ from ._native import (
     Pager,
     PagerIterator,
     PageIterator,
+    PagerBatchIterator,
+    AsyncPagerBatchIterator,
     AsyncBatchIterator,
     AsyncChain,
     AsyncFollow,
@@ -51,7 +53,7 @@ from ._native import (
 from .exceptions import *  # noqa: F403 (the exception classes, as listed in exceptions.__all__)
 
 from .decode import decode_container, decode_frame, transactions
-from .types import Container, Decode, DecodedRow, RateLimitInfo, TimeArg
+from .types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg
 
 
 __version__: str = _native.__version__
@@ -71,6 +73,7 @@ __all__ = [
     "AsyncRangeIterator",
     "AsyncBatchIterator",
     "AsyncFollow",
+    "Compression",
     "Container",
     "DecodedRow",
     "Decode",
@@ -82,9 +85,11 @@ __all__ = [
     "Pager",
     "PagerIterator",
     "PageIterator",
+    "PagerBatchIterator",
     "AsyncPager",
     "AsyncPagerIterator",
     "AsyncPageIterator",
+    "AsyncPagerBatchIterator",
     # Metrics API client
     "MetricsClient",
     "AsyncMetricsClient",

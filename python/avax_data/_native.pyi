@@ -6,18 +6,18 @@ are generated from them by ``tools/async_stubs.py`` below the marker at the end 
 """
 
 import os
-from typing import Any, AsyncIterator, Iterator, Literal, Mapping, Sequence, final, overload
+from typing import IO, Any, AsyncIterator, Iterator, Literal, Mapping, Sequence, final, overload
 
 import polars as pl
 
-from avax_data.types import Container, Decode, DecodedRow, RateLimitInfo, TimeArg
+from avax_data.types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg
 
 __version__: str
 __all__ = [
     "__version__", "IndexClient", "Chain", "AsyncIndexClient", "AsyncChain", "Range", "RangeIterator", "BatchIterator",
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
-    "MetricsClient", "AsyncMetricsClient", "Emulator", "decode_bytes",
+    "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes",
 ]
 
 def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
@@ -126,8 +126,21 @@ class Range:
         """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
     def to_polars(self, *, decode: Decode = None) -> pl.DataFrame:
         """The whole (remaining) range as one DataFrame, all or nothing."""
-    def write_parquet(self, path: str | os.PathLike[str], *, decode: Decode = None) -> int:
-        """Stream the (remaining) range into a Parquet file in constant memory; returns rows written."""
+    def to_arrow(self, *, decode: Decode = None) -> Any:
+        """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
+    def to_pandas(self, *, decode: Decode = None) -> Any:
+        """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+    def write_parquet(
+        self,
+        path: str | os.PathLike[str] | IO[bytes],
+        *,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        decode: Decode = None,
+    ) -> int:
+        """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
 
 @final
 class RangeIterator(Iterator[Container]):
@@ -152,6 +165,8 @@ class BatchIterator(Iterator[pl.DataFrame]):
     def __next__(self) -> pl.DataFrame: ...
     def close(self) -> None:
         """Stop fetching (from any thread or task); the iteration then ends."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the batches as an Arrow C stream; each batch read moves the position."""
 
 @final
 class Follow(Iterator[Container]):
@@ -377,10 +392,20 @@ class Pager:
     def __iter__(self) -> PagerIterator: ...
     def pages(self) -> PageIterator:
         """Iterate pages: one list of dicts per page."""
+    def batches(self) -> PagerBatchIterator:
+        """Iterate pages as polars DataFrames of the resource."""
     def to_polars(self, limit: int | None = None) -> pl.DataFrame:
         """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
-    def write_parquet(self, path: str | os.PathLike[str]) -> int:
-        """Stream the rest of the walk into a Parquet file; returns the rows written."""
+    def to_arrow(self, limit: int | None = None) -> Any:
+        """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
+    def to_pandas(self, limit: int | None = None) -> Any:
+        """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+    def write_parquet(
+        self, path: str | os.PathLike[str] | IO[bytes], *, compression: Compression = "snappy", row_group_size: int = 65536
+    ) -> int:
+        """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
 
 @final
 class PagerIterator(Iterator[dict[str, Any]]):
@@ -399,6 +424,17 @@ class PageIterator(Iterator[list[dict[str, Any]]]):
     def __next__(self) -> list[dict[str, Any]]: ...
     def close(self) -> None:
         """Stop fetching (from any thread or task); the iteration then ends."""
+
+@final
+class PagerBatchIterator(Iterator[pl.DataFrame]):
+    """Iterator of a pager's pages as polars DataFrames of its resource."""
+
+    def __iter__(self) -> PagerBatchIterator: ...
+    def __next__(self) -> pl.DataFrame: ...
+    def close(self) -> None:
+        """Stop fetching (from any thread or task); the iteration then ends."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the pages as an Arrow C stream; each batch read moves the position."""
 
 @final
 class Ready:
@@ -600,8 +636,21 @@ class AsyncRange:
         """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
     async def to_polars(self, *, decode: Decode = None) -> pl.DataFrame:
         """The whole (remaining) range as one DataFrame, all or nothing."""
-    async def write_parquet(self, path: str | os.PathLike[str], *, decode: Decode = None) -> int:
-        """Stream the (remaining) range into a Parquet file in constant memory; returns rows written."""
+    async def to_arrow(self, *, decode: Decode = None) -> Any:
+        """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
+    async def to_pandas(self, *, decode: Decode = None) -> Any:
+        """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+    async def write_parquet(
+        self,
+        path: str | os.PathLike[str] | IO[bytes],
+        *,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        decode: Decode = None,
+    ) -> int:
+        """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
 
 @final
 class AsyncRangeIterator(AsyncIterator[Container]):
@@ -626,6 +675,8 @@ class AsyncBatchIterator(AsyncIterator[pl.DataFrame]):
     async def __anext__(self) -> pl.DataFrame: ...
     def close(self) -> None:
         """Stop fetching (from any thread or task); the iteration then ends."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the batches as an Arrow C stream; each batch read moves the position."""
 
 @final
 class AsyncFollow(AsyncIterator[Container]):
@@ -828,10 +879,20 @@ class AsyncPager:
     def __aiter__(self) -> AsyncPagerIterator: ...
     def pages(self) -> AsyncPageIterator:
         """Iterate pages: one list of dicts per page."""
+    def batches(self) -> AsyncPagerBatchIterator:
+        """Iterate pages as polars DataFrames of the resource."""
     async def to_polars(self, limit: int | None = None) -> pl.DataFrame:
         """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
-    async def write_parquet(self, path: str | os.PathLike[str]) -> int:
-        """Stream the rest of the walk into a Parquet file; returns the rows written."""
+    async def to_arrow(self, limit: int | None = None) -> Any:
+        """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
+    async def to_pandas(self, limit: int | None = None) -> Any:
+        """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+    async def write_parquet(
+        self, path: str | os.PathLike[str] | IO[bytes], *, compression: Compression = "snappy", row_group_size: int = 65536
+    ) -> int:
+        """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
 
 @final
 class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):
@@ -850,3 +911,14 @@ class AsyncPageIterator(AsyncIterator[list[dict[str, Any]]]):
     async def __anext__(self) -> list[dict[str, Any]]: ...
     def close(self) -> None:
         """Stop fetching (from any thread or task); the iteration then ends."""
+
+@final
+class AsyncPagerBatchIterator(AsyncIterator[pl.DataFrame]):
+    """Asynchronous twin of :class:`PagerBatchIterator`: the same methods, awaitable where it blocks."""
+
+    def __aiter__(self) -> AsyncPagerBatchIterator: ...
+    async def __anext__(self) -> pl.DataFrame: ...
+    def close(self) -> None:
+        """Stop fetching (from any thread or task); the iteration then ends."""
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        """The rest of the pages as an Arrow C stream; each batch read moves the position."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from typing import Any, Literal, TypeAlias, TypedDict
 
-__all__ = ["Container", "DecodedRow", "Decode", "RateLimitInfo", "TimeArg"]
+__all__ = ["Compression", "Container", "DecodedRow", "Decode", "RateLimitInfo", "TimeArg"]
 
 
 class Container(TypedDict):
@@ -42,3 +42,6 @@ Decode: TypeAlias = bool | Literal["strict"] | None
 
 TimeArg: TypeAlias = int | datetime.datetime | datetime.date
 """A time argument: Unix seconds, a ``datetime`` (naive means UTC) or a ``date`` (00:00 UTC)."""
+
+Compression: TypeAlias = Literal["snappy", "zstd", "lz4", "gzip", "none"]
+"""Parquet codecs of ``write_parquet(compression=...)``."""

@@ -5,6 +5,8 @@ pub mod containers;
 pub mod data;
 pub mod decoded;
 pub mod parquet_sink;
+pub mod reader;
 
 pub use containers::{container_schema, containers_to_batch};
-pub use parquet_sink::ParquetSink;
+pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
+pub use reader::WalkReader;

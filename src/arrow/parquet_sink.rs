@@ -1,53 +1,110 @@
 //! Writes record batches into a Parquet file as they come: memory stays at one row group.
 
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, GzipLevel, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use crate::error::{Error, Result};
 
-/// Rows per Parquet row group: bounds the writer's memory.
+/// Default rows per Parquet row group: bounds the writer's memory.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
 
-/// A Parquet file being written. The file appears under its name only when [`finish`] succeeds;
-/// until then it is written to a temporary name beside it.
-///
-/// [`finish`]: ParquetSink::finish
+/// The compressions a Parquet export can use.
+pub const COMPRESSIONS: &str = "one of snappy, zstd, lz4, gzip, none";
+
+/// How a Parquet file is written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ParquetOptions {
+    /// The codec of every column.
+    pub compression: Compression,
+    /// Most rows per row group.
+    pub row_group_size: usize,
+}
+
+impl Default for ParquetOptions {
+    fn default() -> Self {
+        ParquetOptions { compression: Compression::SNAPPY, row_group_size: ROW_GROUP_ROWS }
+    }
+}
+
+impl ParquetOptions {
+    /// Options from a codec name ([`COMPRESSIONS`]) and a row group size (>= 1), checked.
+    pub fn new(compression: &str, row_group_size: u64) -> Result<Self> {
+        let compression = match compression.to_ascii_lowercase().as_str() {
+            "snappy" => Compression::SNAPPY,
+            "zstd" => Compression::ZSTD(ZstdLevel::default()),
+            "lz4" => Compression::LZ4_RAW,
+            "gzip" => Compression::GZIP(GzipLevel::default()),
+            "none" | "uncompressed" => Compression::UNCOMPRESSED,
+            _ => return Err(Error::invalid("compression", format!("{compression:?}"), COMPRESSIONS)),
+        };
+        if row_group_size == 0 || row_group_size > (1 << 30) {
+            return Err(Error::invalid("row_group_size", row_group_size, "an int in [1, 2**30]"));
+        }
+        Ok(ParquetOptions { compression, row_group_size: row_group_size as usize })
+    }
+}
+
+/// Where a Parquet file goes.
+pub enum Target {
+    /// A file path: written beside it and moved to its name only when complete.
+    Path(PathBuf),
+    /// Any writer (a Python file object, a socket, memory): written in place.
+    Writer(Box<dyn Write + Send>),
+}
+
+impl<P: AsRef<Path>> From<P> for Target {
+    fn from(path: P) -> Self {
+        Target::Path(path.as_ref().to_path_buf())
+    }
+}
+
+/// A Parquet file being written. To a path, the file appears under its name only when
+/// [`finish`](ParquetSink::finish) succeeds; until then it is written to a temporary name beside it.
 pub struct ParquetSink {
-    writer: Option<ArrowWriter<File>>,
-    tmp_path: PathBuf,
-    path: PathBuf,
+    writer: Option<ArrowWriter<Box<dyn Write + Send>>>,
+    /// `(temporary, final)` paths of a path target.
+    paths: Option<(PathBuf, PathBuf)>,
+    name: String,
     rows: u64,
 }
 
-fn io_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::invalid("path", path.display(), format!("a writable file path ({what}: {e})"))
+fn io_error(name: &str, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::invalid("path", name, format!("a writable file path ({what}: {e})"))
 }
 
 impl ParquetSink {
-    /// Creates the writer (snappy-compressed, row groups of [`ROW_GROUP_ROWS`]).
-    pub fn create(path: impl AsRef<Path>, schema: SchemaRef) -> Result<Self> {
-        let path = path.as_ref().to_path_buf();
-        let file_name = path.file_name().ok_or_else(|| io_error(&path, "no file name", "empty"))?;
-        let tmp_path = path.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
-        let file = File::create(&tmp_path).map_err(|e| io_error(&path, "cannot create", e))?;
+    /// Starts a file at `target` with `schema`, written as `options` say.
+    pub fn create(target: impl Into<Target>, schema: SchemaRef, options: ParquetOptions) -> Result<Self> {
+        let (out, paths, name): (Box<dyn Write + Send>, _, _) = match target.into() {
+            Target::Path(path) => {
+                let name = path.display().to_string();
+                let file_name = path.file_name().ok_or_else(|| io_error(&name, "no file name", "empty"))?;
+                let tmp = path.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
+                let file = File::create(&tmp).map_err(|e| io_error(&name, "cannot create", e))?;
+                (Box::new(file), Some((tmp, path)), name)
+            }
+            Target::Writer(w) => (w, None, "the file object".to_string()),
+        };
         let props = WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+            .set_compression(options.compression)
+            .set_max_row_group_row_count(Some(options.row_group_size))
             .build();
-        let writer = ArrowWriter::try_new(file, schema, Some(props)).map_err(|e| io_error(&path, "parquet", e))?;
-        Ok(ParquetSink { writer: Some(writer), tmp_path, path, rows: 0 })
+        let writer = ArrowWriter::try_new(out, schema, Some(props)).map_err(|e| io_error(&name, "parquet", e))?;
+        Ok(ParquetSink { writer: Some(writer), paths, name, rows: 0 })
     }
 
     /// Appends a batch.
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let writer = self.writer.as_mut().expect("write after finish");
-        writer.write(batch).map_err(|e| io_error(&self.path, "write failed", e))?;
+        let writer =
+            self.writer.as_mut().ok_or_else(|| Error::Internal("a Parquet sink written after finish".into()))?;
+        writer.write(batch).map_err(|e| io_error(&self.name, "write failed", e))?;
         self.rows += batch.num_rows() as u64;
         Ok(())
     }
@@ -57,20 +114,24 @@ impl ParquetSink {
         self.rows
     }
 
-    /// Closes the file and moves it to its name; returns the rows written.
+    /// Closes the file (and moves a path target to its name); returns the rows written.
     pub fn finish(mut self) -> Result<u64> {
-        let writer = self.writer.take().expect("finish once");
-        writer.close().map_err(|e| io_error(&self.path, "close failed", e))?;
-        std::fs::rename(&self.tmp_path, &self.path).map_err(|e| io_error(&self.path, "rename failed", e))?;
+        let writer = self.writer.take().ok_or_else(|| Error::Internal("a Parquet sink finished twice".into()))?;
+        let mut out = writer.into_inner().map_err(|e| io_error(&self.name, "close failed", e))?;
+        out.flush().map_err(|e| io_error(&self.name, "flush failed", e))?;
+        drop(out);
+        if let Some((tmp, path)) = self.paths.take() {
+            std::fs::rename(&tmp, &path).map_err(|e| io_error(&self.name, "rename failed", e))?;
+        }
         Ok(self.rows)
     }
 }
 
 impl Drop for ParquetSink {
     fn drop(&mut self) {
-        if self.writer.is_some() {
+        if let (Some(_), Some((tmp, _))) = (&self.writer, &self.paths) {
             // Not finished (an error or a cancellation): leave no half-written file behind.
-            let _ = std::fs::remove_file(&self.tmp_path);
+            let _ = std::fs::remove_file(tmp);
         }
     }
 }
@@ -99,7 +160,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("avax-data-sink-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.parquet");
-        let mut sink = ParquetSink::create(&path, container_schema()).unwrap();
+        let mut sink = ParquetSink::create(&path, container_schema(), ParquetOptions::default()).unwrap();
         sink.write(&containers_to_batch(&sample(5))).unwrap();
         sink.write(&containers_to_batch(&sample(3))).unwrap();
         assert!(!path.exists(), "the file appears only when finished");
@@ -116,7 +177,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("d.parquet");
         {
-            let mut sink = ParquetSink::create(&path, container_schema()).unwrap();
+            let mut sink = ParquetSink::create(&path, container_schema(), ParquetOptions::default()).unwrap();
             sink.write(&containers_to_batch(&sample(2))).unwrap();
         }
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
@@ -125,7 +186,10 @@ mod tests {
 
     #[test]
     fn an_unwritable_path_is_a_clear_error() {
-        let err = ParquetSink::create("/nonexistent-dir/x.parquet", container_schema()).err().unwrap().to_string();
+        let err = ParquetSink::create("/nonexistent-dir/x.parquet", container_schema(), ParquetOptions::default())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.starts_with("invalid path=/nonexistent-dir/x.parquet: a writable file path (cannot create"),
             "{err}"

@@ -1,7 +1,6 @@
 //! Pagers over the lists of the Data and Metrics APIs: a token-paged walk as a [`PageSource`],
 //! and [`ResourcePager`], which hands a walk's pages out as Arrow batches of its resource.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
@@ -11,9 +10,9 @@ use serde_json::Value;
 
 use super::{params, DataClient, Paged};
 use crate::arrow::data::{to_batch, Resource};
-use crate::arrow::ParquetSink;
+use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{Fetched, PageKey, PageSource, Pager, Position};
+use crate::paging::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -103,6 +102,29 @@ impl ResourcePager {
         })
     }
 
+    /// The next page `cursor` hands out, as a batch of the resource; the position moves only
+    /// once the batch is made (`None` at the end).
+    pub async fn next_batch(&self, cursor: &mut PagerCursor) -> Result<Option<RecordBatch>> {
+        let mut out = None;
+        cursor
+            .next_page_with(|items| {
+                out = Some(self.batch(&items)?);
+                Ok(())
+            })
+            .await?;
+        Ok(out)
+    }
+
+    /// A new consumer reading the rest of the walk as an Arrow stream of page batches; each
+    /// batch read moves the position. The reading thread waits on the shared runtime.
+    pub fn reader(&self) -> WalkReader {
+        let (pager, mut cursor) = (self.clone(), self.pager.cursor());
+        WalkReader::new(
+            self.resource.schema(),
+            Box::new(move || crate::runtime::runtime().block_on(pager.next_batch(&mut cursor))),
+        )
+    }
+
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
     pub async fn to_batches(&self, limit: Option<u64>) -> Result<Vec<RecordBatch>> {
         self.pager.collect(limit, |items| self.batch(&items)).await
@@ -111,8 +133,8 @@ impl ResourcePager {
     /// Streams the rest of the walk into a Parquet file; returns the rows written. On an error
     /// the file is still finalised, holding exactly the items before the pager's position, so
     /// the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(&self, path: &Path) -> Result<u64> {
-        let mut sink = ParquetSink::create(path, self.resource.schema())?;
+    pub async fn write_parquet(&self, target: Target, options: ParquetOptions) -> Result<u64> {
+        let mut sink = ParquetSink::create(target, self.resource.schema(), options)?;
         let drained = self.pager.drain(|items| sink.write(&self.batch(&items)?)).await;
         let rows = sink.finish();
         drained?;

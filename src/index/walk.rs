@@ -6,7 +6,6 @@
 //! [`RangeWalk::write_parquet`] after each batch the file holds. Every new consumer supersedes
 //! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +19,7 @@ use super::feed::{IndexFeed, Split};
 use super::range::{follow, walk};
 use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
-use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
+use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::Prefetch;
 
@@ -155,6 +154,18 @@ impl RangeWalk {
         IndexFeed::new(lease, self.prefetch(self.batches()), split)
     }
 
+    /// A consumer of whole record batches (the position moves past each batch handed out).
+    pub fn frame_feed(&self) -> IndexFeed<Batch, RecordBatch> {
+        self.batch_feed(Box::new(|(next, batch): Batch| Ok(vec![(next, batch)])))
+    }
+
+    /// A new consumer reading the rest of the walk as an Arrow stream; each batch read moves
+    /// the position. The reading thread waits on the shared runtime.
+    pub fn reader(&self) -> WalkReader {
+        let mut feed = self.frame_feed();
+        WalkReader::new(self.schema(), Box::new(move || crate::runtime::runtime().block_on(feed.next())))
+    }
+
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
     /// after an error it is where the call began.
     pub async fn collect(&self) -> Result<Vec<RecordBatch>> {
@@ -175,9 +186,9 @@ impl RangeWalk {
     /// Streams the rest of the walk into a Parquet file, moving the position batch by batch;
     /// returns the rows written. On an error the file is still finalised, holding exactly the
     /// rows before the position, so the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(&self, path: &Path) -> Result<u64> {
+    pub async fn write_parquet(&self, target: Target, options: ParquetOptions) -> Result<u64> {
         let lease = self.cursor.lease();
-        let mut sink = ParquetSink::create(path, self.schema.clone())?;
+        let mut sink = ParquetSink::create(target, self.schema.clone(), options)?;
         let mut stream = std::pin::pin!(self.batches());
         while let Some(item) = stream.next().await {
             let step = item.and_then(|(after, batch)| write_then_advance(&lease, after, || sink.write(&batch)));

@@ -196,6 +196,8 @@ extractors! {
     danger_accept_invalid_certs -> bool = bool_arg;
     /// `follow_cross_origin_redirects=`: `True` or `False`.
     follow_cross_origin_redirects -> bool = bool_arg;
+    /// `row_group_size=`: rows per Parquet row group, an int >= 1.
+    row_group_size -> u64 = |v, p| bounded_arg(v, p, 1, 1 << 30);
     /// `url=`: a str or `None`.
     url -> Option<String> = opt_string;
     /// `base_url=`: a str or `None`.
@@ -233,13 +235,10 @@ pub fn ca_bundle(value: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
         .map_err(|_| invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"))
 }
 
-/// A file path (str or os.PathLike).
-pub fn path(value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
-    const WHAT: &str = "a file path (str or os.PathLike)";
-    if value.is_none() || value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
-        return Err(invalid("path", shown(value), WHAT));
-    }
-    value.extract::<PathBuf>().map_err(|_| invalid("path", shown(value), WHAT))
+/// `compression=` of a Parquet export: a codec name (a str; its value is checked by the core).
+pub fn compression<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let what = crate::arrow::parquet_sink::COMPRESSIONS;
+    value.cast::<PyString>().map_err(|_| invalid("compression", shown(value), what))?.to_str()
 }
 
 /// An optional `str` option (`url`, `base_url`, `api_key`): `None` or a str.

@@ -89,15 +89,63 @@ impl<'py> IntoPyObject<'py> for Container {
     }
 }
 
-/// Record batches, converted to one polars DataFrame when they reach Python.
-pub struct FrameOut(pub Vec<RecordBatch>, pub SchemaRef);
+/// What a frame becomes in Python.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    /// A `polars.DataFrame`.
+    Polars,
+    /// A `pyarrow.Table` (needs pyarrow).
+    Arrow,
+    /// A `pandas.DataFrame` (needs pandas and pyarrow).
+    Pandas,
+}
+
+/// Record batches, converted to one frame of `kind` when they reach Python (zero-copy through the
+/// Arrow PyCapsule interface for polars and pyarrow).
+pub struct FrameOut(pub Vec<RecordBatch>, pub SchemaRef, pub FrameKind);
+
+static PYARROW_TABLE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `module.attr`, or an `ImportError` saying what needs it and how to install it.
+fn optional<'py>(py: Python<'py>, module: &str, needed_by: &str) -> PyResult<Bound<'py, PyModule>> {
+    py.import(module).map_err(|e| {
+        pyo3::exceptions::PyImportError::new_err(format!("{needed_by} needs {module} (pip install {module}): {e}"))
+    })
+}
+
+/// A `pyarrow.Table` of `batches` (no copy).
+pub fn arrow_table<'py>(py: Python<'py>, batches: Vec<RecordBatch>, schema: SchemaRef) -> PyResult<Bound<'py, PyAny>> {
+    let table = Bound::new(py, pyo3_arrow::PyTable::try_new(batches, schema)?)?;
+    let constructor = PYARROW_TABLE
+        .get_or_try_init(py, || optional(py, "pyarrow", "to_arrow()")?.getattr("table").map(Bound::unbind))?;
+    constructor.bind(py).call1((table,))
+}
+
+/// The Arrow C stream capsule of `reader` (the `__arrow_c_stream__` protocol): the consumer
+/// pulls the batches, each moving the walk's position.
+pub fn arrow_stream<'py>(
+    py: Python<'py>,
+    reader: crate::arrow::WalkReader,
+    requested_schema: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let reader = Bound::new(py, pyo3_arrow::PyRecordBatchReader::new(Box::new(reader)))?;
+    reader.call_method1(intern!(py, "__arrow_c_stream__"), (requested_schema,))
+}
 
 impl<'py> IntoPyObject<'py> for FrameOut {
     type Target = PyAny;
     type Output = Bound<'py, PyAny>;
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        polars_frame(py, self.0, self.1)
+        let FrameOut(batches, schema, kind) = self;
+        match kind {
+            FrameKind::Polars => polars_frame(py, batches, schema),
+            FrameKind::Arrow => arrow_table(py, batches, schema),
+            FrameKind::Pandas => {
+                optional(py, "pandas", "to_pandas()")?;
+                arrow_table(py, batches, schema)?.call_method0(intern!(py, "to_pandas"))
+            }
+        }
     }
 }
 

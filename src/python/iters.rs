@@ -8,9 +8,10 @@ use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
 use serde_json::Value;
 
-use super::convert::{frame_dicts, DecodedOut, DictOut, DictsOut, FrameOut};
+use super::convert::{arrow_stream, frame_dicts, DecodedOut, DictOut, DictsOut, FrameKind, FrameOut};
 use super::mode::{Iter, Step};
 use crate::arrow::data::Col;
+use crate::data::ResourcePager;
 use crate::error::{Error, Result};
 use crate::index::feed::{IndexFeed, Split};
 use crate::index::walk::Batch;
@@ -102,9 +103,67 @@ pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
     })
 }
 
-/// Batches handed out whole, as polars frames.
-pub fn frames(schema: SchemaRef) -> Split<Batch, FrameOut> {
-    Box::new(move |(next, batch): Batch| Ok(vec![(next, FrameOut(vec![batch], schema.clone()))]))
+/// A consumer handing out whole record batches.
+pub trait BatchSource: Send + 'static {
+    /// The next batch; `None` at the end.
+    fn next_batch(&mut self) -> impl std::future::Future<Output = Result<Option<RecordBatch>>> + Send + '_;
+    /// Stops fetching.
+    fn close(&mut self);
+}
+
+/// A range's batches.
+impl BatchSource for IndexFeed<Batch, RecordBatch> {
+    fn next_batch(&mut self) -> impl std::future::Future<Output = Result<Option<RecordBatch>>> + Send + '_ {
+        self.next()
+    }
+    fn close(&mut self) {
+        IndexFeed::close(self)
+    }
+}
+
+/// A pager's pages as batches of its resource.
+pub struct PagerBatches(pub ResourcePager, pub PagerCursor);
+
+impl BatchSource for PagerBatches {
+    async fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        self.0.next_batch(&mut self.1).await
+    }
+    fn close(&mut self) {
+        self.1.close()
+    }
+}
+
+/// Batches handed to Python as polars frames of `schema`.
+pub struct Frames<B>(pub B, pub SchemaRef);
+
+impl<B: BatchSource> Step for Frames<B> {
+    type Out = FrameOut;
+    fn ready(&mut self) -> Option<Result<FrameOut>> {
+        None
+    }
+    async fn next(&mut self) -> Result<Option<FrameOut>> {
+        Ok(self.0.next_batch().await?.map(|b| FrameOut(vec![b], self.1.clone(), FrameKind::Polars)))
+    }
+    fn close(&mut self) {
+        self.0.close()
+    }
+}
+
+/// The rest of a batch iterator as an Arrow C stream (each batch read moves the position).
+fn stream_of<'py, B: BatchSource>(
+    py: Python<'py>,
+    iter: &Iter<Frames<B>>,
+    requested_schema: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state = iter.state();
+    let schema = state.try_lock().map(|s| s.1.clone()).map_err(|_| super::mode::busy())?;
+    let next = move || {
+        crate::runtime::runtime().block_on(async {
+            let mut step = state.lock().await;
+            step.0.next_batch().await
+        })
+    };
+    arrow_stream(py, crate::arrow::WalkReader::new(schema, Box::new(next)), requested_schema)
 }
 
 /// A pager's items, as dicts typed by the resource's columns.
@@ -198,13 +257,34 @@ iterator_twins! {
 }
 
 iterator_twins! {
-    /// Iterator of a range's polars DataFrames (one per call to the node).
-    PyBatchIterator("BatchIterator"), PyAsyncBatchIterator("AsyncBatchIterator"), IndexFeed<Batch, FrameOut>;
+    /// Iterator of a range's polars DataFrames (one per call to the node); also an Arrow stream
+    /// (``__arrow_c_stream__``) of the batches not yet handed out.
+    PyBatchIterator("BatchIterator"), PyAsyncBatchIterator("AsyncBatchIterator"), Frames<IndexFeed<Batch, RecordBatch>>;
     shared {
         /// The first index not yet handed out.
         #[getter]
         fn next_index(&self) -> u64 {
             self.iter.resume().next_index().unwrap_or_default()
+        }
+
+        /// The rest of the batches as an Arrow C stream (pyarrow, DuckDB and polars read it
+        /// without a copy); each batch read moves the position.
+        #[pyo3(signature = (requested_schema=None))]
+        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            stream_of(py, &self.iter, requested_schema)
+        }
+    }
+}
+
+iterator_twins! {
+    /// Iterator of a pager's pages as polars DataFrames of its resource; also an Arrow stream
+    /// (``__arrow_c_stream__``) of the pages not yet handed out.
+    PyPagerBatchIterator("PagerBatchIterator"), PyAsyncPagerBatchIterator("AsyncPagerBatchIterator"), Frames<PagerBatches>;
+    shared {
+        /// The rest of the pages as an Arrow C stream; each batch read moves the position.
+        #[pyo3(signature = (requested_schema=None))]
+        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            stream_of(py, &self.iter, requested_schema)
         }
     }
 }

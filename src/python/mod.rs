@@ -12,6 +12,7 @@ mod metrics;
 mod mode;
 mod pagers;
 mod ready;
+mod target;
 mod wait;
 mod walks;
 
@@ -43,6 +44,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pagers::PyAsyncPager>()?;
     m.add_class::<iters::PyAsyncPagerIterator>()?;
     m.add_class::<iters::PyAsyncPageIterator>()?;
+    m.add_class::<iters::PyPagerBatchIterator>()?;
+    m.add_class::<iters::PyAsyncPagerBatchIterator>()?;
     m.add_class::<metrics::PyMetricsClient>()?;
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;

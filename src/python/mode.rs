@@ -90,9 +90,15 @@ impl<S: Step> Iter<S> {
     pub fn resume(&self) -> &Resume {
         &self.resume
     }
+
+    /// The consumer, for another driver (an Arrow stream) to step.
+    pub fn state(&self) -> Arc<tokio::sync::Mutex<S>> {
+        self.state.clone()
+    }
 }
 
-fn busy() -> PyErr {
+/// The error of a second thread stepping an iterator that is being stepped.
+pub fn busy() -> PyErr {
     PyRuntimeError::new_err("this iterator is already being advanced in another thread or task")
 }
 

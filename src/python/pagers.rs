@@ -4,10 +4,11 @@
 use pyo3::prelude::*;
 
 use super::args::limit_arg;
-use super::convert::FrameOut;
+use super::convert::{arrow_stream, FrameKind, FrameOut};
 use super::errors::Resume;
-use super::iters::{iter, PagerItems, PagerPages};
-use super::iters::{PyAsyncPageIterator, PyAsyncPagerIterator, PyPageIterator, PyPagerIterator};
+use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
+use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
+use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::twins;
 use crate::arrow::data::Resource;
 use crate::data::ResourcePager;
@@ -26,6 +27,19 @@ pub fn resource_name(r: Resource) -> &'static str {
     }
 }
 
+/// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
+fn collect<'py, M: super::mode::Mode>(
+    py: Python<'py>,
+    pager: &ResourcePager,
+    limit: Option<&Bound<'py, PyAny>>,
+    kind: FrameKind,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (limit, owned) = (limit_arg(limit)?, pager.clone());
+    let schema = pager.resource.schema();
+    Resume::Pager(pager.pager.clone())
+        .run::<M, _>(py, async move { Ok(FrameOut(owned.to_batches(limit).await?, schema, kind)) })
+}
+
 /// A Python string literal of `s` (as `repr` shows it).
 fn py_str(s: &str) -> String {
     format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
@@ -42,9 +56,13 @@ twins! {
     /// nothing is lost or repeated after a ``break``, an error or Ctrl-C; every exception out of
     /// the walk carries ``next_page_token``, ``page_offset`` and ``items_read``. An expired or
     /// refused page token raises :class:`PageTokenError`.
-    sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator }
+    sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator, BatchesOf = PyPagerBatchIterator }
     /// Asynchronous twin of :class:`Pager`: ``async for`` dicts, ``pages()``, awaitable exports.
-    async PyAsyncPager("AsyncPager") { ItemsOf = PyAsyncPagerIterator, PagesOf = PyAsyncPageIterator }
+    async PyAsyncPager("AsyncPager") {
+        ItemsOf = PyAsyncPagerIterator,
+        PagesOf = PyAsyncPageIterator,
+        BatchesOf = PyAsyncPagerBatchIterator,
+    }
     state { pager: ResourcePager }
     shared {
         /// Token of the page holding the next unread item (``None`` at the first page, after
@@ -90,25 +108,53 @@ twins! {
             PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
         }
 
+        /// Iterate pages as polars DataFrames of the resource (what ``limit=`` allows of each).
+        fn batches(&self) -> BatchesOf {
+            let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
+            BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        }
+
         /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame, all or
         /// nothing: after an error the position is where the call started.
         #[pyo3(signature = (limit=None))]
         fn to_polars<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            let limit = limit_arg(limit)?;
-            let pager = self.pager.clone();
-            let schema = pager.resource.schema();
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { Ok(FrameOut(pager.to_batches(limit).await?, schema)) })
+            collect::<M>(py, &self.pager, limit, FrameKind::Polars)
         }
 
-        /// Stream the rest of the walk into a Parquet file; returns the rows written. On an
-        /// error the file is still finalised, holding exactly the items before the position.
+        /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
+        #[pyo3(signature = (limit=None))]
+        fn to_arrow<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.pager, limit, FrameKind::Arrow)
+        }
+
+        /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
+        #[pyo3(signature = (limit=None))]
+        fn to_pandas<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.pager, limit, FrameKind::Pandas)
+        }
+
+        /// The rest of the walk as an Arrow C stream, one batch per page (``pyarrow.table(pager)``,
+        /// ``polars.DataFrame(pager)``, DuckDB); each batch read moves the position.
+        #[pyo3(signature = (requested_schema=None))]
+        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            arrow_stream(py, self.pager.reader(), requested_schema)
+        }
+
+        /// Stream the rest of the walk into a Parquet file (a path, or a binary file object);
+        /// returns the rows written. On an error the file is still finalised, holding exactly the
+        /// items before the position. ``compression``: snappy, zstd, lz4, gzip or none;
+        /// ``row_group_size``: rows per row group.
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536))]
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
-            #[pyo3(from_py_with = super::args::path)] path: std::path::PathBuf,
+            #[pyo3(from_py_with = super::target::target)] path: crate::arrow::Target,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
         ) -> PyResult<Bound<'py, PyAny>> {
+            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let pager = self.pager.clone();
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { pager.write_parquet(&path).await })
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { pager.write_parquet(path, options).await })
         }
 
         fn __repr__(&self) -> String {

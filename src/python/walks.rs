@@ -3,9 +3,9 @@
 use pyo3::prelude::*;
 
 use super::args::decode_arg;
-use super::convert::FrameOut;
+use super::convert::{arrow_stream, FrameKind, FrameOut};
 use super::errors::Resume;
-use super::iters::{decoded_rows, frames, iter, IndexItems};
+use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
 use super::mode::{twins, Iter, Mode};
 use crate::index::{FollowWalk, RangeWalk};
@@ -13,6 +13,18 @@ use crate::index::{FollowWalk, RangeWalk};
 /// A method's `decode=` override: `None` keeps the walk's own setting.
 fn decode_override(decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Option<crate::arrow::decoded::DecodeMode>>> {
     decode.map(decode_arg).transpose()
+}
+
+/// The rest of a range as one frame of `kind`, all or nothing.
+fn collect<'py, M: Mode>(
+    py: Python<'py>,
+    walk: &RangeWalk,
+    decode: Option<&Bound<'py, PyAny>>,
+    kind: FrameKind,
+) -> PyResult<Bound<'py, PyAny>> {
+    let walk = walk.with_decode(decode_override(decode)?)?;
+    let (resume, schema) = (Resume::Range(walk.clone()), walk.schema());
+    resume.run::<M, _>(py, async move { Ok(FrameOut(walk.collect().await?, schema, kind)) })
 }
 
 /// The items of a range consumer: raw containers or decoded rows.
@@ -66,33 +78,55 @@ twins! {
         #[pyo3(signature = (*, decode=None))]
         fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
             let walk = self.walk.with_decode(decode_override(decode)?)?;
-            let feed = walk.batch_feed(frames(walk.schema()));
-            Ok(BatchesOf { iter: iter(feed, Resume::Range(walk)) })
+            let step = Frames(walk.frame_feed(), walk.schema());
+            Ok(BatchesOf { iter: iter(step, Resume::Range(walk)) })
         }
 
         /// The whole (remaining) range as one polars DataFrame, all or nothing: after an error
         /// ``next_index`` is where the call started. ``decode`` as in :meth:`batches`.
         #[pyo3(signature = (*, decode=None))]
         fn to_polars<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            let walk = self.walk.with_decode(decode_override(decode)?)?;
-            let (resume, schema) = (Resume::Range(walk.clone()), walk.schema());
-            resume.run::<M, _>(py, async move { Ok(FrameOut(walk.collect().await?, schema)) })
+            collect::<M>(py, &self.walk, decode, FrameKind::Polars)
         }
 
-        /// Stream the (remaining) range into a Parquet file in constant memory; returns the rows
-        /// written. On an error the file is still finalised with exactly the rows before the
-        /// error's ``next_index`` (also this range's), so the rest can go to a second file.
-        /// ``decode`` as in :meth:`batches`.
-        #[pyo3(signature = (path, *, decode=None))]
+        /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
+        #[pyo3(signature = (*, decode=None))]
+        fn to_arrow<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.walk, decode, FrameKind::Arrow)
+        }
+
+        /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
+        #[pyo3(signature = (*, decode=None))]
+        fn to_pandas<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.walk, decode, FrameKind::Pandas)
+        }
+
+        /// The rest of the range as an Arrow C stream (``pyarrow.table(rng)``,
+        /// ``duckdb.from_arrow(rng)``, ``polars.DataFrame(rng)`` read it without a copy); each batch
+        /// read moves ``next_index``.
+        #[pyo3(signature = (requested_schema=None))]
+        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            arrow_stream(py, self.walk.reader(), requested_schema)
+        }
+
+        /// Stream the (remaining) range into a Parquet file (a path, or a binary file object) in
+        /// constant memory; returns the rows written. On an error the file is still finalised
+        /// with exactly the rows before the error's ``next_index`` (also this range's), so the
+        /// rest can go to a second file. ``compression``: snappy, zstd, lz4, gzip or none;
+        /// ``row_group_size``: rows per row group. ``decode`` as in :meth:`batches`.
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None))]
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
-            #[pyo3(from_py_with = super::args::path)] path: std::path::PathBuf,
+            #[pyo3(from_py_with = super::target::target)] path: crate::arrow::Target,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             decode: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
+            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let resume = Resume::Range(walk.clone());
-            resume.run::<M, _>(py, async move { walk.write_parquet(&path).await })
+            resume.run::<M, _>(py, async move { walk.write_parquet(path, options).await })
         }
 
         fn __repr__(&self) -> String {
