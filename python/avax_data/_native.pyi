@@ -10,7 +10,7 @@ from typing import IO, Any, AsyncIterator, Iterator, Literal, Mapping, Sequence,
 
 import polars as pl
 
-from avax_data.types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg
+from avax_data.types import Compression, Container, Decode, DecodedRow, Progress, RateLimitInfo, TimeArg
 
 __version__: str
 __all__ = [
@@ -101,6 +101,7 @@ class Chain:
         poll_interval: float = 1.0,
         max_poll_interval: float = 30.0,
         decode: Decode = None,
+        progress: Progress = None,
     ) -> Follow:
         """An endless iterator of newly accepted containers from ``start`` (default: after the tip)."""
 
@@ -117,18 +118,21 @@ class Range:
         """First index of the range as created."""
     @property
     def end(self) -> int | None:
-        """End of the range (exclusive), or ``None`` for "to the tip when the walk starts"."""
+        """End of the range (exclusive): as given, or for a walk to the tip the index after the tip
+        once a walk has read it (``None`` before)."""
     @property
     def next_index(self) -> int:
         """The first index not yet handed out: where the next iteration resumes."""
     def __iter__(self) -> RangeIterator: ...
-    def batches(self, *, decode: Decode = None) -> BatchIterator:
+    def items(self, *, decode: Decode = None, progress: Progress = None) -> RangeIterator:
+        """Iterate the items (what ``for`` does); ``progress`` shows the rows handed out."""
+    def batches(self, *, decode: Decode = None, progress: Progress = None) -> BatchIterator:
         """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
-    def to_polars(self, *, decode: Decode = None) -> pl.DataFrame:
+    def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> pl.DataFrame:
         """The whole (remaining) range as one DataFrame, all or nothing."""
-    def to_arrow(self, *, decode: Decode = None) -> Any:
+    def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Any:
         """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
-    def to_pandas(self, *, decode: Decode = None) -> Any:
+    def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Any:
         """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
@@ -139,6 +143,7 @@ class Range:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         decode: Decode = None,
+        progress: Progress = None,
     ) -> int:
         """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
 
@@ -390,20 +395,27 @@ class Pager:
     def resource(self) -> str:
         """Polars schema name of the resource (``block``, ``collectible``, ...)."""
     def __iter__(self) -> PagerIterator: ...
-    def pages(self) -> PageIterator:
+    def items(self, *, progress: Progress = None) -> PagerIterator:
+        """Iterate the items (what ``for`` does); ``progress`` shows the items handed out."""
+    def pages(self, *, progress: Progress = None) -> PageIterator:
         """Iterate pages: one list of dicts per page."""
-    def batches(self) -> PagerBatchIterator:
+    def batches(self, *, progress: Progress = None) -> PagerBatchIterator:
         """Iterate pages as polars DataFrames of the resource."""
-    def to_polars(self, limit: int | None = None) -> pl.DataFrame:
+    def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> pl.DataFrame:
         """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
-    def to_arrow(self, limit: int | None = None) -> Any:
+    def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Any:
         """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
-    def to_pandas(self, limit: int | None = None) -> Any:
+    def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Any:
         """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
     def write_parquet(
-        self, path: str | os.PathLike[str] | IO[bytes], *, compression: Compression = "snappy", row_group_size: int = 65536
+        self,
+        path: str | os.PathLike[str] | IO[bytes],
+        *,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
     ) -> int:
         """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
 
@@ -615,6 +627,7 @@ class AsyncChain:
         poll_interval: float = 1.0,
         max_poll_interval: float = 30.0,
         decode: Decode = None,
+        progress: Progress = None,
     ) -> AsyncFollow:
         """An endless iterator of newly accepted containers from ``start`` (default: after the tip)."""
 
@@ -627,18 +640,21 @@ class AsyncRange:
         """First index of the range as created."""
     @property
     def end(self) -> int | None:
-        """End of the range (exclusive), or ``None`` for "to the tip when the walk starts"."""
+        """End of the range (exclusive): as given, or for a walk to the tip the index after the tip
+        once a walk has read it (``None`` before)."""
     @property
     def next_index(self) -> int:
         """The first index not yet handed out: where the next iteration resumes."""
     def __aiter__(self) -> AsyncRangeIterator: ...
-    def batches(self, *, decode: Decode = None) -> AsyncBatchIterator:
+    def items(self, *, decode: Decode = None, progress: Progress = None) -> AsyncRangeIterator:
+        """Iterate the items (what ``for`` does); ``progress`` shows the rows handed out."""
+    def batches(self, *, decode: Decode = None, progress: Progress = None) -> AsyncBatchIterator:
         """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
-    async def to_polars(self, *, decode: Decode = None) -> pl.DataFrame:
+    async def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> pl.DataFrame:
         """The whole (remaining) range as one DataFrame, all or nothing."""
-    async def to_arrow(self, *, decode: Decode = None) -> Any:
+    async def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Any:
         """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
-    async def to_pandas(self, *, decode: Decode = None) -> Any:
+    async def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Any:
         """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
@@ -649,6 +665,7 @@ class AsyncRange:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         decode: Decode = None,
+        progress: Progress = None,
     ) -> int:
         """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
 
@@ -877,20 +894,27 @@ class AsyncPager:
     def resource(self) -> str:
         """Polars schema name of the resource (``block``, ``collectible``, ...)."""
     def __aiter__(self) -> AsyncPagerIterator: ...
-    def pages(self) -> AsyncPageIterator:
+    def items(self, *, progress: Progress = None) -> AsyncPagerIterator:
+        """Iterate the items (what ``for`` does); ``progress`` shows the items handed out."""
+    def pages(self, *, progress: Progress = None) -> AsyncPageIterator:
         """Iterate pages: one list of dicts per page."""
-    def batches(self) -> AsyncPagerBatchIterator:
+    def batches(self, *, progress: Progress = None) -> AsyncPagerBatchIterator:
         """Iterate pages as polars DataFrames of the resource."""
-    async def to_polars(self, limit: int | None = None) -> pl.DataFrame:
+    async def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> pl.DataFrame:
         """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
-    async def to_arrow(self, limit: int | None = None) -> Any:
+    async def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Any:
         """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
-    async def to_pandas(self, limit: int | None = None) -> Any:
+    async def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Any:
         """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
     async def write_parquet(
-        self, path: str | os.PathLike[str] | IO[bytes], *, compression: Compression = "snappy", row_group_size: int = 65536
+        self,
+        path: str | os.PathLike[str] | IO[bytes],
+        *,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
     ) -> int:
         """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
 

@@ -5,9 +5,9 @@ in annotations and in ``isinstance``-free code alike."""
 from __future__ import annotations
 
 import datetime
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import Any, Literal, Protocol, TypeAlias, TypedDict
 
-__all__ = ["Compression", "Container", "DecodedRow", "Decode", "RateLimitInfo", "TimeArg"]
+__all__ = ["Compression", "Container", "DecodedRow", "Decode", "Progress", "ProgressBar", "RateLimitInfo", "TimeArg"]
 
 
 class Container(TypedDict):
@@ -45,3 +45,16 @@ TimeArg: TypeAlias = int | datetime.datetime | datetime.date
 
 Compression: TypeAlias = Literal["snappy", "zstd", "lz4", "gzip", "none"]
 """Parquet codecs of ``write_parquet(compression=...)``."""
+
+
+class ProgressBar(Protocol):
+    """What ``progress=`` accepts besides ``True``: a bar advanced by the rows handed out (a
+    ``tqdm`` bar, or anything with ``update(n)``)."""
+
+    def update(self, n: int) -> object:
+        """Advance the bar by ``n``."""
+
+
+Progress: TypeAlias = bool | ProgressBar | None
+"""``progress=``: ``None``/``False`` (no bar), ``True`` (a ``tqdm.auto`` bar, a widget in Jupyter; needs tqdm)
+or a tqdm bar of your own (any object with ``update(n)``), which is advanced and left open."""

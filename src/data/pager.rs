@@ -12,7 +12,7 @@ use super::{params, DataClient, Paged};
 use crate::arrow::data::{to_batch, Resource};
 use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
+use crate::paging::{Fetched, OnRows, PageKey, PageSource, Pager, PagerCursor, Position};
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -126,16 +126,33 @@ impl ResourcePager {
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
-    pub async fn to_batches(&self, limit: Option<u64>) -> Result<Vec<RecordBatch>> {
-        self.pager.collect(limit, |items| self.batch(&items)).await
+    pub async fn to_batches(&self, limit: Option<u64>, on_rows: &mut OnRows<'_>) -> Result<Vec<RecordBatch>> {
+        self.pager
+            .collect(limit, |items| {
+                on_rows(items.len() as u64);
+                self.batch(&items)
+            })
+            .await
     }
 
     /// Streams the rest of the walk into a Parquet file; returns the rows written. On an error
     /// the file is still finalised, holding exactly the items before the pager's position, so
     /// the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(&self, target: Target, options: ParquetOptions) -> Result<u64> {
+    pub async fn write_parquet(
+        &self,
+        target: Target,
+        options: ParquetOptions,
+        on_rows: &mut OnRows<'_>,
+    ) -> Result<u64> {
         let mut sink = ParquetSink::create(target, self.resource.schema(), options)?;
-        let drained = self.pager.drain(|items| sink.write(&self.batch(&items)?)).await;
+        let drained = self
+            .pager
+            .drain(|items| {
+                sink.write(&self.batch(&items)?)?;
+                on_rows(items.len() as u64);
+                Ok(())
+            })
+            .await;
         let rows = sink.finish();
         drained?;
         rows

@@ -7,21 +7,22 @@
 //! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use futures::{Stream, StreamExt};
+use futures::stream::{self, Stream, StreamExt, TryStreamExt};
 
+use super::chunk::LagPolicy;
 use super::cursor::{Cursor, Lease};
 use super::feed::{IndexFeed, Split};
-use super::range::{follow, walk};
+use super::range::{after_tip, follow, walk, walk_with};
 use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::Prefetch;
+use crate::paging::{OnRows, Prefetch};
 
 /// A record batch of a walk with the index that follows its last row.
 pub type Batch = (u64, RecordBatch);
@@ -67,6 +68,7 @@ pub struct RangeWalk {
     decode: Option<DecodeMode>,
     schema: SchemaRef,
     cursor: Cursor,
+    resolved: Arc<Mutex<Option<u64>>>,
 }
 
 impl RangeWalk {
@@ -83,7 +85,8 @@ impl RangeWalk {
         let schema = walk_schema(chain.path(), decode)?;
         let chunk = chunk.clamp(1, MAX_RANGE);
         let concurrency = concurrency.max(1);
-        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor: Cursor::new(start) })
+        let cursor = Cursor::new(start);
+        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor, resolved: Arc::default() })
     }
 
     /// The same walk (sharing its position), decoded as `decode` says; `None` keeps the setting.
@@ -129,7 +132,28 @@ impl RangeWalk {
     }
 
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
-        walk(self.chain.clone(), self.spec())
+        let (chain, spec, resolved) = (self.chain.clone(), self.spec(), self.resolved.clone());
+        if spec.end.is_some() {
+            return walk(chain, spec).boxed();
+        }
+        // To the tip: read it first, so the walk's end is known (a total for progress).
+        stream::once(async move {
+            let tip = chain.tip().await?;
+            let end = match tip {
+                Some(tip) => after_tip(&chain, tip)?,
+                None => spec.start,
+            };
+            *resolved.lock().unwrap_or_else(|p| p.into_inner()) = Some(end);
+            Ok(walk_with(chain, RangeSpec { end: Some(end), ..spec }, tip, LagPolicy::default()))
+        })
+        .try_flatten()
+        .boxed()
+    }
+
+    /// The end (exclusive) of the walk: as given, or, walking to the tip, the index after the
+    /// tip the last consumer read (`None` before any did).
+    pub fn end_known(&self) -> Option<u64> {
+        self.end.or(*self.resolved.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// The rest of the walk as record batches, each with the index after it (the position is
@@ -168,7 +192,7 @@ impl RangeWalk {
 
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
     /// after an error it is where the call began.
-    pub async fn collect(&self) -> Result<Vec<RecordBatch>> {
+    pub async fn collect(&self, on_rows: &mut OnRows<'_>) -> Result<Vec<RecordBatch>> {
         let lease = self.cursor.lease();
         let mut stream = std::pin::pin!(self.batches());
         let mut out = Vec::new();
@@ -176,6 +200,7 @@ impl RangeWalk {
         while let Some(item) = stream.next().await {
             let (after, batch) = item?;
             lease.check().map_err(|_| Error::Superseded)?;
+            on_rows(batch.num_rows() as u64);
             out.push(batch);
             next = after;
         }
@@ -186,12 +211,21 @@ impl RangeWalk {
     /// Streams the rest of the walk into a Parquet file, moving the position batch by batch;
     /// returns the rows written. On an error the file is still finalised, holding exactly the
     /// rows before the position, so the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(&self, target: Target, options: ParquetOptions) -> Result<u64> {
+    pub async fn write_parquet(
+        &self,
+        target: Target,
+        options: ParquetOptions,
+        on_rows: &mut OnRows<'_>,
+    ) -> Result<u64> {
         let lease = self.cursor.lease();
         let mut sink = ParquetSink::create(target, self.schema.clone(), options)?;
         let mut stream = std::pin::pin!(self.batches());
         while let Some(item) = stream.next().await {
-            let step = item.and_then(|(after, batch)| write_then_advance(&lease, after, || sink.write(&batch)));
+            let step = item.and_then(|(after, batch)| {
+                write_then_advance(&lease, after, || sink.write(&batch))?;
+                on_rows(batch.num_rows() as u64);
+                Ok(())
+            });
             if let Err(e) = step {
                 // Keep what was written: a valid file of the rows before the position.
                 let _ = sink.finish();
@@ -201,10 +235,10 @@ impl RangeWalk {
         sink.finish()
     }
 
-    /// Names the walk in reprs.
+    /// Names the walk in reprs (as Python keyword arguments).
     pub fn describe(&self) -> String {
-        let end = self.end.map_or("None".to_string(), |e| e.to_string());
-        format!("path={:?}, start={}, end={}, next_index={}", self.path().as_str(), self.start, end, self.next_index())
+        let end = self.end_known().map_or("None".to_string(), |e| e.to_string());
+        format!("path='{}', start={}, end={}, next_index={}", self.path().as_str(), self.start, end, self.next_index())
     }
 }
 

@@ -221,19 +221,23 @@ twins! {
         /// An endless iterator of newly accepted containers from ``start`` (default: after the tip).
         ///
         /// Polls every ``poll_interval`` seconds, doubling the wait up to ``max_poll_interval``
-        /// while nothing new comes. Stop it with ``close()`` or Ctrl-C.
-        #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0, decode=None))]
+        /// while nothing new comes. Stop it with ``close()`` or Ctrl-C. ``progress`` (``True`` or a tqdm
+        /// bar) counts the containers handed out.
+        #[pyo3(signature = (start=None, *, poll_interval=1.0, max_poll_interval=30.0, decode=None, progress=None))]
         fn follow(
             &self,
+            py: Python<'_>,
             start: Option<&Bound<'_, PyAny>>,
             #[pyo3(from_py_with = super::args::poll_interval)] poll_interval: f64,
             #[pyo3(from_py_with = super::args::max_poll_interval)] max_poll_interval: f64,
             decode: Option<&Bound<'_, PyAny>>,
+            progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<FollowOf> {
             let start = start.filter(|s| !s.is_none()).map(|s| u64_arg(s, "start")).transpose()?;
             let decode = decode_for(&self.chain, decode)?;
             let (every, longest) = (Duration::from_secs_f64(poll_interval), Duration::from_secs_f64(max_poll_interval));
-            let (walk, iter) = follow_state(FollowWalk::new(self.chain.clone(), start, every, longest, decode)?);
+            let walk = FollowWalk::new(self.chain.clone(), start, every, longest, decode)?;
+            let (walk, iter) = follow_state(py, walk, progress)?;
             Ok(FollowOf { walk, iter })
         }
 

@@ -147,6 +147,9 @@ impl<B: BatchSource> Step for Frames<B> {
     fn close(&mut self) {
         self.0.close()
     }
+    fn rows(out: &FrameOut) -> u64 {
+        out.0.iter().map(|b| b.num_rows() as u64).sum()
+    }
 }
 
 /// The rest of a batch iterator as an Arrow C stream (each batch read moves the position).
@@ -198,6 +201,9 @@ impl Step for PagerPages {
     }
     fn close(&mut self) {
         self.0.close()
+    }
+    fn rows(out: &DictsOut) -> u64 {
+        out.0.len() as u64
     }
 }
 
@@ -301,7 +307,11 @@ iterator_twins! {
     shared {}
 }
 
-/// An iterator over `step` that annotates its errors with `resume`.
-pub fn iter<S: Step>(step: S, resume: super::errors::Resume) -> Iter<S> {
-    Iter::new(step, resume)
+/// An iterator over `step` that annotates its errors with `resume` and counts rows on `bar`.
+pub fn iter<S: Step>(
+    step: S,
+    resume: super::errors::Resume,
+    bar: Option<std::sync::Arc<super::progress::Bar>>,
+) -> Iter<S> {
+    Iter::new(step, resume, bar)
 }

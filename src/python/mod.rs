@@ -11,6 +11,7 @@ mod iters;
 mod metrics;
 mod mode;
 mod pagers;
+mod progress;
 mod ready;
 mod target;
 mod wait;

@@ -13,6 +13,7 @@ use pyo3::IntoPyObjectExt;
 use tokio::sync::Notify;
 
 use super::errors::Resume;
+use super::progress::Bar;
 use super::ready::Ready;
 use super::wait::{awaitable, wait_raw};
 
@@ -31,6 +32,10 @@ pub trait Step: Send + 'static {
     fn next(&mut self) -> impl Future<Output = crate::Result<Option<Self::Out>>> + Send + '_;
     /// Stops fetching; later steps hand out nothing.
     fn close(&mut self);
+    /// The rows an item holds (progress counts them).
+    fn rows(_out: &Self::Out) -> u64 {
+        1
+    }
 }
 
 /// A flag that a `close()` from any thread sets, waking a step that is waiting.
@@ -70,12 +75,38 @@ pub struct Iter<S> {
     state: Arc<tokio::sync::Mutex<S>>,
     closed: Arc<Closed>,
     resume: Resume,
+    progress: Option<Arc<Bar>>,
+}
+
+impl<S> Clone for Iter<S> {
+    fn clone(&self) -> Self {
+        Iter {
+            state: self.state.clone(),
+            closed: self.closed.clone(),
+            resume: self.resume.clone(),
+            progress: self.progress.clone(),
+        }
+    }
 }
 
 impl<S: Step> Iter<S> {
-    /// Drives `step`; errors carry the resume position `resume` reads.
-    pub fn new(step: S, resume: Resume) -> Self {
-        Iter { state: Arc::new(tokio::sync::Mutex::new(step)), closed: Arc::default(), resume }
+    /// Drives `step`; errors carry the resume position `resume` reads; `progress` counts rows.
+    pub fn new(step: S, resume: Resume, progress: Option<Arc<Bar>>) -> Self {
+        Iter { state: Arc::new(tokio::sync::Mutex::new(step)), closed: Arc::default(), resume, progress }
+    }
+
+    /// `item` is handed out: progress counts its rows.
+    fn handed(&self, py: Python<'_>, item: &S::Out) {
+        if let Some(bar) = &self.progress {
+            bar.advance(py, S::rows(item));
+        }
+    }
+
+    /// The iteration ended (at its end, on an error or closed): a bar made for it closes.
+    fn ended(&self, py: Python<'_>) {
+        if let Some(bar) = &self.progress {
+            bar.finish(py);
+        }
     }
 
     /// Stops the iterator from any thread, waking a step that waits; later steps stop.
@@ -140,15 +171,23 @@ impl Mode for Blocking {
             None => wait_raw(py, iter.closed.race(step.next())),
         };
         match outcome {
+            Ok(Some(Ok(Some(item)))) => {
+                iter.handed(py, &item);
+                return item.into_bound_py_any(py);
+            }
             Err(interrupt) => {
                 step.close();
                 iter.closed.set();
+                iter.ended(py);
                 Err(iter.resume.annotate(interrupt))
             }
-            Ok(Some(Ok(Some(item)))) => item.into_bound_py_any(py),
-            Ok(Some(Err(e))) => Err(iter.resume.annotate(e.into())),
+            Ok(Some(Err(e))) => {
+                iter.ended(py);
+                Err(iter.resume.annotate(e.into()))
+            }
             Ok(None) | Ok(Some(Ok(None))) => {
                 step.close();
+                iter.ended(py);
                 Err(Self::stop())
             }
         }
@@ -170,23 +209,37 @@ impl Mode for Awaiting {
         if !iter.closed.is_set() {
             if let Ok(mut step) = iter.state.try_lock() {
                 if let Some(item) = step.ready() {
-                    let value = item.map_err(|e| iter.resume.annotate(e.into()))?.into_bound_py_any(py)?;
+                    let item = item.map_err(|e| iter.resume.annotate(e.into()))?;
+                    iter.handed(py, &item);
+                    let value = item.into_bound_py_any(py)?;
                     return Bound::new(py, Ready::new(value.unbind())).map(Bound::into_any);
                 }
             }
         }
-        let (state, closed, resume) = (iter.state.clone(), iter.closed.clone(), iter.resume.clone());
+        let this = iter.clone();
+        let (state, closed) = (iter.state.clone(), iter.closed.clone());
         awaitable(py, async move {
             let mut step = state.lock_owned().await;
-            if closed.is_set() {
-                step.close();
-                return Err(Self::stop());
-            }
-            match closed.race(step.next()).await {
-                Some(Ok(Some(item))) => Ok(item),
-                Some(Err(e)) => Err(resume.annotate(e.into())),
+            let outcome = if closed.is_set() { None } else { closed.race(step.next()).await };
+            let end = |this: &Iter<S>| {
+                if this.progress.is_some() {
+                    Python::attach(|py| this.ended(py));
+                }
+            };
+            match outcome {
+                Some(Ok(Some(item))) => {
+                    if this.progress.is_some() {
+                        Python::attach(|py| this.handed(py, &item));
+                    }
+                    Ok(item)
+                }
+                Some(Err(e)) => {
+                    end(&this);
+                    Err(this.resume.annotate(e.into()))
+                }
                 None | Some(Ok(None)) => {
                     step.close();
+                    end(&this);
                     Err(Self::stop())
                 }
             }

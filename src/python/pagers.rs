@@ -1,6 +1,8 @@
 //! `Pager` and `AsyncPager`: lazy, resumable walks over the Data API's and Metrics API's lists,
 //! adapting the core [`ResourcePager`].
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 
 use super::args::limit_arg;
@@ -10,6 +12,7 @@ use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::twins;
+use super::progress::{bar, finish_detached, on_rows, Bar};
 use crate::arrow::data::Resource;
 use crate::data::ResourcePager;
 
@@ -27,17 +30,37 @@ pub fn resource_name(r: Resource) -> &'static str {
     }
 }
 
+/// The bar of a consumer of `pager` starting now that takes at most `cap` items: its total is
+/// what the limits leave (unknown without one).
+fn pager_bar(
+    py: Python<'_>,
+    pager: &ResourcePager,
+    cap: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Arc<Bar>>> {
+    let total = match (pager.pager.remaining(), cap) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    bar(py, progress, &pager.pager.describe(), move || total)
+}
+
 /// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
 fn collect<'py, M: super::mode::Mode>(
     py: Python<'py>,
     pager: &ResourcePager,
     limit: Option<&Bound<'py, PyAny>>,
     kind: FrameKind,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (limit, owned) = (limit_arg(limit)?, pager.clone());
-    let schema = pager.resource.schema();
-    Resume::Pager(pager.pager.clone())
-        .run::<M, _>(py, async move { Ok(FrameOut(owned.to_batches(limit).await?, schema, kind)) })
+    let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
+    let mut rows = on_rows(&bar);
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, async move {
+        let batches = owned.to_batches(limit, &mut rows).await;
+        finish_detached(&bar);
+        Ok(FrameOut(batches?, schema, kind))
+    })
 }
 
 /// A Python string literal of `s` (as `repr` shows it).
@@ -102,35 +125,64 @@ twins! {
             resource_name(self.pager.resource)
         }
 
-        /// Iterate pages: one list of dicts per page (what ``limit=`` allows of it).
-        fn pages(&self) -> PagesOf {
+        /// Iterate pages: one list of dicts per page (what ``limit=`` allows of it); ``progress``
+        /// (``True`` or a tqdm bar) shows the items handed out.
+        #[pyo3(signature = (*, progress=None))]
+        fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
             let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
-            PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
         }
 
-        /// Iterate pages as polars DataFrames of the resource (what ``limit=`` allows of each).
-        fn batches(&self) -> BatchesOf {
+        /// Iterate pages as polars DataFrames of the resource; ``progress`` as in :meth:`pages`.
+        #[pyo3(signature = (*, progress=None))]
+        fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
             let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
-            BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
+        }
+
+        /// Iterate the items (what ``for`` does); ``progress`` as in :meth:`pages`.
+        #[pyo3(signature = (*, progress=None))]
+        fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
+            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
         }
 
         /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame, all or
-        /// nothing: after an error the position is where the call started.
-        #[pyo3(signature = (limit=None))]
-        fn to_polars<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Polars)
+        /// nothing: after an error the position is where the call started. ``progress`` as in
+        /// :meth:`pages`.
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_polars<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.pager, limit, FrameKind::Polars, progress)
         }
 
         /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
-        #[pyo3(signature = (limit=None))]
-        fn to_arrow<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Arrow)
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_arrow<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.pager, limit, FrameKind::Arrow, progress)
         }
 
         /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
-        #[pyo3(signature = (limit=None))]
-        fn to_pandas<'py>(&self, py: Python<'py>, limit: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Pandas)
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_pandas<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.pager, limit, FrameKind::Pandas, progress)
         }
 
         /// The rest of the walk as an Arrow C stream, one batch per page (``pyarrow.table(pager)``,
@@ -143,18 +195,24 @@ twins! {
         /// Stream the rest of the walk into a Parquet file (a path, or a binary file object);
         /// returns the rows written. On an error the file is still finalised, holding exactly the
         /// items before the position. ``compression``: snappy, zstd, lz4, gzip or none;
-        /// ``row_group_size``: rows per row group.
-        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536))]
+        /// ``row_group_size``: rows per row group. ``progress`` as in :meth:`pages`.
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, progress=None))]
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
             #[pyo3(from_py_with = super::target::target)] path: crate::arrow::Target,
             #[pyo3(from_py_with = super::args::compression)] compression: &str,
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
+            progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
-            let pager = self.pager.clone();
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move { pager.write_parquet(path, options).await })
+            let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
+            let mut rows = on_rows(&bar);
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move {
+                let written = pager.write_parquet(path, options, &mut rows).await;
+                finish_detached(&bar);
+                written
+            })
         }
 
         fn __repr__(&self) -> String {
@@ -171,15 +229,13 @@ twins! {
         }
     }
     sync_only {
-        fn __iter__(&self) -> ItemsOf {
-            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
-            ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        fn __iter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None)
         }
     }
     async_only {
-        fn __aiter__(&self) -> ItemsOf {
-            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
-            ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone())) }
+        fn __aiter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None)
         }
     }
 }

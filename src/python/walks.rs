@@ -1,5 +1,7 @@
 //! `Range` and `Follow` (and their async twins): lazy, resumable index walks for Python.
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 
 use super::args::decode_arg;
@@ -8,11 +10,19 @@ use super::errors::Resume;
 use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
 use super::mode::{twins, Iter, Mode};
+use super::progress::{bar, finish_detached, on_rows, Bar};
 use crate::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
 fn decode_override(decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Option<crate::arrow::decoded::DecodeMode>>> {
     decode.map(decode_arg).transpose()
+}
+
+/// The bar of a consumer of `walk` starting now: its total is the rest up to the end, known
+/// once the walk's end is.
+fn range_bar(py: Python<'_>, walk: &RangeWalk, progress: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Arc<Bar>>> {
+    let (start, owned) = (walk.next_index(), walk.clone());
+    bar(py, progress, walk.path().as_str(), move || owned.end_known().map(|end| end.saturating_sub(start)))
 }
 
 /// The rest of a range as one frame of `kind`, all or nothing.
@@ -21,10 +31,16 @@ fn collect<'py, M: Mode>(
     walk: &RangeWalk,
     decode: Option<&Bound<'py, PyAny>>,
     kind: FrameKind,
+    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let walk = walk.with_decode(decode_override(decode)?)?;
-    let (resume, schema) = (Resume::Range(walk.clone()), walk.schema());
-    resume.run::<M, _>(py, async move { Ok(FrameOut(walk.collect().await?, schema, kind)) })
+    let (resume, schema, bar) = (Resume::Range(walk.clone()), walk.schema(), range_bar(py, &walk, progress)?);
+    let mut rows = on_rows(&bar);
+    resume.run::<M, _>(py, async move {
+        let batches = walk.collect(&mut rows).await;
+        finish_detached(&bar);
+        Ok(FrameOut(batches?, schema, kind))
+    })
 }
 
 /// The items of a range consumer: raw containers or decoded rows.
@@ -50,9 +66,9 @@ twins! {
     /// ``next_index``, which advances as items are handed to you, so a walk can be resumed after a
     /// ``break``, an error or Ctrl-C without losing or repeating anything. The walk stops at ``end``
     /// or at the tip; a short or lagging answer is re-requested, never taken for the end.
-    sync PyRange("Range") { BatchesOf = PyBatchIterator }
+    sync PyRange("Range") { BatchesOf = PyBatchIterator, ItemsOf = PyRangeIterator }
     /// Asynchronous twin of :class:`Range`: ``async for``, ``batches()``, awaitable exports.
-    async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator }
+    async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator, ItemsOf = PyAsyncRangeIterator }
     state { walk: RangeWalk }
     shared {
         /// First index of the range as created.
@@ -61,10 +77,11 @@ twins! {
             self.walk.start()
         }
 
-        /// End of the range (exclusive), or ``None`` for "to the tip when the walk starts".
+        /// End of the range (exclusive): as given, or for a walk to the tip the index after the
+        /// tip once a walk has read it (``None`` before).
         #[getter]
         fn end(&self) -> Option<u64> {
-            self.walk.end()
+            self.walk.end_known()
         }
 
         /// The first index not yet handed out: where the next iteration resumes.
@@ -74,31 +91,68 @@ twins! {
         }
 
         /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
-        /// ``decode`` (``True``, ``"strict"`` or ``False``) overrides the range's own setting.
-        #[pyo3(signature = (*, decode=None))]
-        fn batches(&self, decode: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
+        /// ``decode`` (``True``, ``"strict"`` or ``False``) overrides the range's own setting;
+        /// ``progress`` (``True`` or a tqdm bar) shows the rows handed out.
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn batches(
+            &self,
+            py: Python<'_>,
+            decode: Option<&Bound<'_, PyAny>>,
+            progress: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<BatchesOf> {
             let walk = self.walk.with_decode(decode_override(decode)?)?;
+            let bar = range_bar(py, &walk, progress)?;
             let step = Frames(walk.frame_feed(), walk.schema());
-            Ok(BatchesOf { iter: iter(step, Resume::Range(walk)) })
+            Ok(BatchesOf { iter: iter(step, Resume::Range(walk), bar) })
+        }
+
+        /// Iterate the items (what ``for`` does), with ``decode`` and ``progress`` as in
+        /// :meth:`batches`.
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn items(
+            &self,
+            py: Python<'_>,
+            decode: Option<&Bound<'_, PyAny>>,
+            progress: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<ItemsOf> {
+            let walk = self.walk.with_decode(decode_override(decode)?)?;
+            let bar = range_bar(py, &walk, progress)?;
+            Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
         }
 
         /// The whole (remaining) range as one polars DataFrame, all or nothing: after an error
-        /// ``next_index`` is where the call started. ``decode`` as in :meth:`batches`.
-        #[pyo3(signature = (*, decode=None))]
-        fn to_polars<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Polars)
+        /// ``next_index`` is where the call started. ``decode`` and ``progress`` as in
+        /// :meth:`batches`.
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn to_polars<'py>(
+            &self,
+            py: Python<'py>,
+            decode: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.walk, decode, FrameKind::Polars, progress)
         }
 
         /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
-        #[pyo3(signature = (*, decode=None))]
-        fn to_arrow<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Arrow)
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn to_arrow<'py>(
+            &self,
+            py: Python<'py>,
+            decode: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.walk, decode, FrameKind::Arrow, progress)
         }
 
         /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
-        #[pyo3(signature = (*, decode=None))]
-        fn to_pandas<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Pandas)
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn to_pandas<'py>(
+            &self,
+            py: Python<'py>,
+            decode: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, &self.walk, decode, FrameKind::Pandas, progress)
         }
 
         /// The rest of the range as an Arrow C stream (``pyarrow.table(rng)``,
@@ -113,8 +167,9 @@ twins! {
         /// constant memory; returns the rows written. On an error the file is still finalised
         /// with exactly the rows before the error's ``next_index`` (also this range's), so the
         /// rest can go to a second file. ``compression``: snappy, zstd, lz4, gzip or none;
-        /// ``row_group_size``: rows per row group. ``decode`` as in :meth:`batches`.
-        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None))]
+        /// ``row_group_size``: rows per row group. ``decode`` and ``progress`` as in :meth:`batches`.
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None, progress=None))]
+        #[allow(clippy::too_many_arguments)]
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
@@ -122,11 +177,17 @@ twins! {
             #[pyo3(from_py_with = super::args::compression)] compression: &str,
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             decode: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
-            let resume = Resume::Range(walk.clone());
-            resume.run::<M, _>(py, async move { walk.write_parquet(path, options).await })
+            let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
+            let mut rows = on_rows(&bar);
+            resume.run::<M, _>(py, async move {
+                let written = walk.write_parquet(path, options, &mut rows).await;
+                finish_detached(&bar);
+                written
+            })
         }
 
         fn __repr__(&self) -> String {
@@ -134,13 +195,13 @@ twins! {
         }
     }
     sync_only {
-        fn __iter__(&self) -> PyRangeIterator {
-            PyRangeIterator { iter: iter(range_items(&self.walk), Resume::Range(self.walk.clone())) }
+        fn __iter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None, None)
         }
     }
     async_only {
-        fn __aiter__(&self) -> PyAsyncRangeIterator {
-            PyAsyncRangeIterator { iter: iter(range_items(&self.walk), Resume::Range(self.walk.clone())) }
+        fn __aiter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None, None)
         }
     }
 }
@@ -190,9 +251,13 @@ twins! {
     }
 }
 
-/// Starts a follower (sync or async class alike).
-pub fn follow_state(walk: FollowWalk) -> (FollowWalk, Iter<IndexItems>) {
-    let items = follow_items(&walk);
-    let resume = Resume::Follow(walk.clone());
-    (walk, iter(items, resume))
+/// Starts a follower (sync or async class alike); `progress` counts what it hands out.
+pub fn follow_state(
+    py: Python<'_>,
+    walk: FollowWalk,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(FollowWalk, Iter<IndexItems>)> {
+    let (items, resume) = (follow_items(&walk), Resume::Follow(walk.clone()));
+    let bar = bar(py, progress, "follow", || None)?;
+    Ok((walk, iter(items, resume, bar)))
 }
