@@ -173,7 +173,7 @@ impl Mode for Blocking {
         match outcome {
             Ok(Some(Ok(Some(item)))) => {
                 iter.handed(py, &item);
-                return item.into_bound_py_any(py);
+                item.into_bound_py_any(py)
             }
             Err(interrupt) => {
                 step.close();
