@@ -136,6 +136,8 @@ class Range:
         """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+    def _repr_html_(self) -> str:
+        """An HTML table of the walk and its position, for Jupyter."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -409,6 +411,8 @@ class Pager:
         """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+    def _repr_html_(self) -> str:
+        """An HTML table of the position, for Jupyter."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -658,6 +662,8 @@ class AsyncRange:
         """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+    async def _repr_html_(self) -> str:
+        """An HTML table of the walk and its position, for Jupyter."""
     async def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -908,6 +914,8 @@ class AsyncPager:
         """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+    async def _repr_html_(self) -> str:
+        """An HTML table of the position, for Jupyter."""
     async def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],

@@ -234,12 +234,6 @@ impl RangeWalk {
         }
         sink.finish()
     }
-
-    /// Names the walk in reprs (as Python keyword arguments).
-    pub fn describe(&self) -> String {
-        let end = self.end_known().map_or("None".to_string(), |e| e.to_string());
-        format!("path='{}', start={}, end={}, next_index={}", self.path().as_str(), self.start, end, self.next_index())
-    }
 }
 
 /// Writes through `write` and moves `lease` to `after`, if the lease is still current.

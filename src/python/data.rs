@@ -259,7 +259,7 @@ client_twins! {
 
         fn __repr__(&self) -> String {
             let closed = if self.client.is_closed() { ", closed" } else { "" };
-            format!("{CLASS_NAME}({:?}{closed})", self.client.base_url())
+            format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.base_url()))
         }
     }
     sync_only {}

@@ -255,7 +255,7 @@ impl PyEmulator {
     }
 
     fn __repr__(&self) -> String {
-        format!("Emulator({:?})", self.emulator.url())
+        format!("Emulator({})", super::show::py_str(&self.emulator.url()))
     }
 }
 

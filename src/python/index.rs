@@ -127,7 +127,7 @@ client_twins! {
 
         fn __repr__(&self) -> String {
             let closed = if self.client.is_closed() { ", closed" } else { "" };
-            format!("{CLASS_NAME}({:?}{closed})", self.client.url())
+            format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.url()))
         }
     }
     sync_only {}
@@ -242,7 +242,7 @@ twins! {
         }
 
         fn __repr__(&self) -> String {
-            format!("{CLASS_NAME}({:?})", self.chain.path().as_str())
+            format!("{CLASS_NAME}({})", super::show::py_str(self.chain.path().as_str()))
         }
     }
     sync_only {}

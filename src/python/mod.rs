@@ -13,6 +13,7 @@ mod mode;
 mod pagers;
 mod progress;
 mod ready;
+mod show;
 mod target;
 mod wait;
 mod walks;

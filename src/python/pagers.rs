@@ -13,6 +13,7 @@ use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerI
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::twins;
 use super::progress::{bar, finish_detached, on_rows, Bar};
+use super::show::{html, py_bool, py_opt, py_str, repr};
 use crate::arrow::data::Resource;
 use crate::data::ResourcePager;
 
@@ -45,6 +46,20 @@ fn pager_bar(
     bar(py, progress, &pager.pager.describe(), move || total)
 }
 
+/// What a pager shows of itself in reprs.
+fn fields(pager: &ResourcePager) -> Vec<(&'static str, String)> {
+    let at = pager.position();
+    vec![
+        ("path", py_str(&pager.pager.describe())),
+        ("resource", py_str(resource_name(pager.resource))),
+        ("items_read", at.items_read.to_string()),
+        ("next_page_token", py_opt(at.next_page_token().map(py_str))),
+        ("page_offset", at.offset.to_string()),
+        ("exhausted", py_bool(at.exhausted)),
+        ("limit", py_opt(pager.pager.limit())),
+    ]
+}
+
 /// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
 fn collect<'py, M: super::mode::Mode>(
     py: Python<'py>,
@@ -61,11 +76,6 @@ fn collect<'py, M: super::mode::Mode>(
         finish_detached(&bar);
         Ok(FrameOut(batches?, schema, kind))
     })
-}
-
-/// A Python string literal of `s` (as `repr` shows it).
-fn py_str(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
 twins! {
@@ -216,16 +226,12 @@ twins! {
         }
 
         fn __repr__(&self) -> String {
-            let at = self.pager.position();
-            let token = at.next_page_token().map_or("None".to_string(), py_str);
-            format!(
-                "{CLASS_NAME}(path={}, resource={}, items_read={}, next_page_token={token}, page_offset={}, exhausted={})",
-                py_str(&self.pager.pager.describe()),
-                py_str(resource_name(self.pager.resource)),
-                at.items_read,
-                at.offset,
-                if at.exhausted { "True" } else { "False" },
-            )
+            repr(CLASS_NAME, &fields(&self.pager))
+        }
+
+        /// An HTML table of the position, for Jupyter.
+        fn _repr_html_(&self) -> String {
+            html(CLASS_NAME, &fields(&self.pager))
         }
     }
     sync_only {

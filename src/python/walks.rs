@@ -11,6 +11,7 @@ use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
 use super::mode::{twins, Iter, Mode};
 use super::progress::{bar, finish_detached, on_rows, Bar};
+use super::show::{html, py_bool, py_opt, py_str, repr};
 use crate::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
@@ -41,6 +42,17 @@ fn collect<'py, M: Mode>(
         finish_detached(&bar);
         Ok(FrameOut(batches?, schema, kind))
     })
+}
+
+/// What a range shows of itself in reprs.
+fn range_fields(walk: &RangeWalk) -> Vec<(&'static str, String)> {
+    vec![
+        ("path", py_str(walk.path().as_str())),
+        ("start", walk.start().to_string()),
+        ("end", py_opt(walk.end_known())),
+        ("next_index", walk.next_index().to_string()),
+        ("decode", py_bool(walk.decode().is_some())),
+    ]
 }
 
 /// The items of a range consumer: raw containers or decoded rows.
@@ -191,7 +203,12 @@ twins! {
         }
 
         fn __repr__(&self) -> String {
-            format!("{}({})", CLASS_NAME, self.walk.describe())
+            repr(CLASS_NAME, &range_fields(&self.walk))
+        }
+
+        /// An HTML table of the walk and its position, for Jupyter.
+        fn _repr_html_(&self) -> String {
+            html(CLASS_NAME, &range_fields(&self.walk))
         }
     }
     sync_only {
@@ -228,7 +245,7 @@ twins! {
         }
 
         fn __repr__(&self) -> String {
-            format!("{}(next_index={:?})", CLASS_NAME, self.walk.next_index())
+            repr(CLASS_NAME, &[("next_index", py_opt(self.walk.next_index()))])
         }
     }
     sync_only {
