@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from . import _native, decode, exceptions, types
 from ._native import (
+    reset_logging,
     AsyncDataClient,
     AsyncMetricsClient,
     MetricsClient,
@@ -60,6 +61,7 @@ __version__: str = _native.__version__
 
 __all__ = [
     "__version__",
+    "reset_logging",
     # Index RPC client
     "IndexClient",
     "Chain",

@@ -17,8 +17,12 @@ __all__ = [
     "__version__", "IndexClient", "Chain", "AsyncIndexClient", "AsyncChain", "Range", "RangeIterator", "BatchIterator",
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
-    "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes",
+    "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
 ]
+
+def reset_logging() -> None:
+    """Make the Rust core follow the current ``logging`` configuration (levels of the ``avax_data``
+    loggers are cached; creating a client does this too)."""
 
 def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
     """Decode container bytes (checksum stripped) of index ``path`` into a DataFrame, one row per item."""

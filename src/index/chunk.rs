@@ -74,11 +74,20 @@ pub async fn fetch_chunk(
     // Containers asked for per call: halved (down to 1) while answers pass max_response_bytes.
     let mut batch = count;
     while cur < end {
-        let answer = chain.container_range(cur, (end - cur).min(batch)).await;
+        let asked = (end - cur).min(batch);
+        let answer = chain.container_range(cur, asked).await;
         let lagging = match answer {
             Ok(batch) if !batch.is_empty() => {
                 let last = batch.last().map_or(cur, |c| c.index);
                 known.saw(last);
+                if (batch.len() as u64) < asked && last + 1 < end {
+                    log::info!(
+                        "{}: getContainerRange from {cur} answered {} of {asked} containers; asking again from {}",
+                        chain.path(),
+                        batch.len(),
+                        last + 1
+                    );
+                }
                 cur = last.checked_add(1).ok_or_else(|| top_of_u64(&chain))?;
                 containers.extend(batch);
                 attempt = 0;
@@ -103,8 +112,12 @@ pub async fn fetch_chunk(
                 }
                 e
             }
-            Err(Error::BodyTooLarge { .. }) if batch.min(end - cur) > 1 => {
+            Err(Error::BodyTooLarge { limit, .. }) if batch.min(end - cur) > 1 => {
                 batch = batch.min(end - cur) / 2;
+                log::info!(
+                    "{}: an answer from {cur} passed max_response_bytes ({limit}); asking for {batch} per call",
+                    chain.path()
+                );
                 continue;
             }
             Err(e) => return Err(e),
@@ -115,6 +128,12 @@ pub async fn fetch_chunk(
         }
         let wait = lag.first_wait.saturating_mul(1u32 << attempt.min(16)).min(lag.max_wait);
         attempt += 1;
+        log::info!(
+            "{}: the node says {cur} is past its tip although it exists (a lagging node): retry {attempt} of {} in {:.2} s",
+            chain.path(),
+            lag.retries,
+            wait.as_secs_f64()
+        );
         tokio::time::sleep(wait).await;
     }
     Ok(Chunk { containers, at_tip: false })

@@ -127,6 +127,15 @@ impl RangeWalk {
         self.chain.path()
     }
 
+    /// A lease for a new consumer (superseding earlier ones).
+    fn lease(&self) -> Lease {
+        let lease = self.cursor.lease();
+        if lease.position() != self.start {
+            log::debug!("{}: a new consumer resumes the walk at index {}", self.path(), lease.position());
+        }
+        lease
+    }
+
     fn spec(&self) -> RangeSpec {
         RangeSpec { start: self.cursor.position(), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
     }
@@ -168,13 +177,13 @@ impl RangeWalk {
 
     /// A consumer of containers (raw walks), one at a time.
     pub fn container_feed(&self) -> IndexFeed<Vec<Container>, Container> {
-        let lease = self.cursor.lease();
+        let lease = self.lease();
         IndexFeed::new(lease, self.prefetch(self.containers()), Box::new(container_items))
     }
 
     /// A consumer of the walk's record batches split into items by `split`.
     pub fn batch_feed<T>(&self, split: Split<Batch, T>) -> IndexFeed<Batch, T> {
-        let lease = self.cursor.lease();
+        let lease = self.lease();
         IndexFeed::new(lease, self.prefetch(self.batches()), split)
     }
 
@@ -193,7 +202,7 @@ impl RangeWalk {
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
     /// after an error it is where the call began.
     pub async fn collect(&self, on_rows: &mut OnRows<'_>) -> Result<Vec<RecordBatch>> {
-        let lease = self.cursor.lease();
+        let lease = self.lease();
         let mut stream = std::pin::pin!(self.batches());
         let mut out = Vec::new();
         let mut next = lease.position();
@@ -217,7 +226,7 @@ impl RangeWalk {
         options: ParquetOptions,
         on_rows: &mut OnRows<'_>,
     ) -> Result<u64> {
-        let lease = self.cursor.lease();
+        let lease = self.lease();
         let mut sink = ParquetSink::create(target, self.schema.clone(), options)?;
         let mut stream = std::pin::pin!(self.batches());
         while let Some(item) = stream.next().await {

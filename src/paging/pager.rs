@@ -156,6 +156,16 @@ impl Pager {
 
     /// A new consumer's lease; earlier consumers are superseded.
     fn lease(&self) -> Lease {
+        let at = self.position();
+        if at.items_read > 0 {
+            log::debug!(
+                "{}: a new consumer resumes after {} items (page token {:?}, offset {})",
+                self.source.describe(),
+                at.items_read,
+                at.next_page_token(),
+                at.offset
+            );
+        }
         Lease(self.generation.fetch_add(1, Ordering::SeqCst) + 1)
     }
 

@@ -339,6 +339,7 @@ macro_rules! client_twins {
                     #[pyo3(from_py_with = $crate::python::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
                     #[pyo3(from_py_with = $crate::python::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
                 ) -> PyResult<Self> {
+                    $crate::python::logs::reset();
                     let $transport = $crate::python::args::TransportArgs {
                         timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
                         max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,

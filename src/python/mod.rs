@@ -8,6 +8,7 @@ mod emulator;
 mod errors;
 mod index;
 mod iters;
+mod logs;
 mod metrics;
 mod mode;
 mod pagers;
@@ -25,6 +26,8 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    logs::install(m.py())?;
+    m.add_function(wrap_pyfunction!(logs::reset_logging, m)?)?;
     m.add_class::<index::PyIndexClient>()?;
     m.add_class::<index::PyChain>()?;
     m.add_class::<index::PyAsyncIndexClient>()?;

@@ -1,0 +1,34 @@
+"""Log records of the Rust core reach Python's ``logging`` under the ``avax_data`` logger: a
+re-requested short answer and a waited-for lagging node at INFO, a resumed walk at DEBUG; with the
+logger above a level, nothing of that level is emitted."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+import avax_data as ad
+
+
+def test_resumes_and_re_requests_are_logged(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="avax_data")
+    with ad.Emulator(containers=3_000, faults={"short_batch": 0.5}, fault_seed=3) as emu:
+        with ad.IndexClient(emu.url, concurrency=1) as node:
+            rng = node.chain("X/tx").range(0, 3_000)
+            for c in rng:
+                if c["index"] == 10:
+                    break
+            assert rng.to_polars().height == 2_989
+    records = [(r.name, r.levelno, r.getMessage()) for r in caplog.records if r.name.startswith("avax_data")]
+    assert any(level == logging.INFO and "asking again from" in msg and name == "avax_data.index.chunk"
+               for name, level, msg in records), records
+    assert any(level == logging.DEBUG and "resumes the walk at index 11" in msg for _, level, msg in records), records
+
+
+def test_a_level_above_leaves_the_records_out(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="avax_data")
+    ad.reset_logging()
+    with ad.Emulator(containers=2_000, faults={"short_batch": 0.5}, fault_seed=3) as emu:
+        assert ad.IndexClient(emu.url).chain("X/tx").range(0, 2_000).to_polars().height == 2_000
+    assert not [r for r in caplog.records if r.name.startswith("avax_data") and r.levelno < logging.WARNING]
