@@ -12,7 +12,7 @@ use super::{params, DataClient, Paged};
 use crate::arrow::data::{to_batch, Resource};
 use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{Fetched, OnRows, PageKey, PageSource, Pager, PagerCursor, Position};
+use crate::paging::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -126,7 +126,11 @@ impl ResourcePager {
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
-    pub async fn to_batches(&self, limit: Option<u64>, on_rows: &mut OnRows<'_>) -> Result<Vec<RecordBatch>> {
+    pub async fn to_batches(
+        &self,
+        limit: Option<u64>,
+        mut on_rows: impl FnMut(u64) + Send,
+    ) -> Result<Vec<RecordBatch>> {
         self.pager
             .collect(limit, |items| {
                 on_rows(items.len() as u64);
@@ -142,7 +146,7 @@ impl ResourcePager {
         &self,
         target: Target,
         options: ParquetOptions,
-        on_rows: &mut OnRows<'_>,
+        mut on_rows: impl FnMut(u64) + Send,
     ) -> Result<u64> {
         let mut sink = ParquetSink::create(target, self.resource.schema(), options)?;
         let drained = self

@@ -22,7 +22,7 @@ use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE}
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{OnRows, Prefetch};
+use crate::paging::Prefetch;
 
 /// A record batch of a walk with the index that follows its last row.
 pub type Batch = (u64, RecordBatch);
@@ -201,7 +201,7 @@ impl RangeWalk {
 
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
     /// after an error it is where the call began.
-    pub async fn collect(&self, on_rows: &mut OnRows<'_>) -> Result<Vec<RecordBatch>> {
+    pub async fn collect(&self, mut on_rows: impl FnMut(u64) + Send) -> Result<Vec<RecordBatch>> {
         let lease = self.lease();
         let mut stream = std::pin::pin!(self.batches());
         let mut out = Vec::new();
@@ -224,7 +224,7 @@ impl RangeWalk {
         &self,
         target: Target,
         options: ParquetOptions,
-        on_rows: &mut OnRows<'_>,
+        mut on_rows: impl FnMut(u64) + Send,
     ) -> Result<u64> {
         let lease = self.lease();
         let mut sink = ParquetSink::create(target, self.schema.clone(), options)?;

@@ -54,12 +54,6 @@ impl<T> Drop for Spawned<T> {
     }
 }
 
-/// Told how many rows a walk's consumer took, as it takes them (progress reporting).
-pub type OnRows<'a> = dyn FnMut(u64) + Send + 'a;
-
-/// An [`OnRows`] that does nothing.
-pub fn no_progress(_: u64) {}
-
 /// One page of a token-paged endpoint.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {

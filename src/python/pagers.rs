@@ -12,7 +12,7 @@ use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::twins;
-use super::progress::{bar, finish_detached, on_rows, Bar};
+use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
 use crate::arrow::data::Resource;
 use crate::data::ResourcePager;
@@ -70,11 +70,10 @@ fn collect<'py, M: super::mode::Mode>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (limit, owned) = (limit_arg(limit)?, pager.clone());
     let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
-    let mut rows = on_rows(&bar);
+    let rows = on_rows(&bar);
     Resume::Pager(pager.pager.clone()).run::<M, _>(py, async move {
-        let batches = owned.to_batches(limit, &mut rows).await;
-        finish_detached(&bar);
-        Ok(FrameOut(batches?, schema, kind))
+        let batches = finished(bar, owned.to_batches(limit, rows)).await?;
+        Ok(FrameOut(batches, schema, kind))
     })
 }
 
@@ -217,12 +216,9 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
-            let mut rows = on_rows(&bar);
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, async move {
-                let written = pager.write_parquet(path, options, &mut rows).await;
-                finish_detached(&bar);
-                written
-            })
+            let rows = on_rows(&bar);
+            let export = async move { finished(bar, pager.write_parquet(path, options, rows)).await };
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, export)
         }
 
         fn __repr__(&self) -> String {

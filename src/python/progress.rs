@@ -98,9 +98,11 @@ pub fn on_rows(bar: &Option<Arc<Bar>>) -> impl FnMut(u64) + Send + 'static {
     }
 }
 
-/// Closes `bar` (made for one consumer) from a thread without the GIL.
-pub fn finish_detached(bar: &Option<Arc<Bar>>) {
-    if let Some(bar) = bar {
+/// `fut` (a consumer counting rows on `bar`), closing the bar when it ends, well or not.
+pub async fn finished<T>(bar: Option<Arc<Bar>>, fut: impl std::future::Future<Output = T>) -> T {
+    let out = fut.await;
+    if let Some(bar) = &bar {
         Python::attach(|py| bar.finish(py));
     }
+    out
 }

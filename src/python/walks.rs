@@ -10,7 +10,7 @@ use super::errors::Resume;
 use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
 use super::mode::{twins, Iter, Mode};
-use super::progress::{bar, finish_detached, on_rows, Bar};
+use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
 use crate::index::{FollowWalk, RangeWalk};
 
@@ -36,11 +36,10 @@ fn collect<'py, M: Mode>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let walk = walk.with_decode(decode_override(decode)?)?;
     let (resume, schema, bar) = (Resume::Range(walk.clone()), walk.schema(), range_bar(py, &walk, progress)?);
-    let mut rows = on_rows(&bar);
+    let rows = on_rows(&bar);
     resume.run::<M, _>(py, async move {
-        let batches = walk.collect(&mut rows).await;
-        finish_detached(&bar);
-        Ok(FrameOut(batches?, schema, kind))
+        let batches = finished(bar, walk.collect(rows)).await?;
+        Ok(FrameOut(batches, schema, kind))
     })
 }
 
@@ -194,12 +193,8 @@ twins! {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
-            let mut rows = on_rows(&bar);
-            resume.run::<M, _>(py, async move {
-                let written = walk.write_parquet(path, options, &mut rows).await;
-                finish_detached(&bar);
-                written
-            })
+            let rows = on_rows(&bar);
+            resume.run::<M, _>(py, async move { finished(bar, walk.write_parquet(path, options, rows)).await })
         }
 
         fn __repr__(&self) -> String {
