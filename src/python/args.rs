@@ -351,7 +351,8 @@ macro_rules! client_twins {
                 /// closed")``. Awaitable on the async client.
                 fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
                 }
                 $($shared)*
             }
@@ -374,7 +375,8 @@ macro_rules! client_twins {
                 #[pyo3(signature = (*_exc))]
                 fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
                 }
                 $($async_only)*
             }
