@@ -347,8 +347,20 @@ macro_rules! client_twins {
                     $build
                 }
 
-                /// Close the client (from any thread): later calls raise ``AvaxDataError("the client is
-                /// closed")``. Awaitable on the async client.
+                /// Close the client, from any thread.
+                ///
+                /// Later calls raise ``AvaxDataError("the client is closed")``. Leaving a ``with`` (``async with``) block closes the client too. On an async
+                /// client it is awaited: ``await client.close()``.
+                ///
+                /// Example:
+                ///     >>> node = ad.IndexClient(emu.url)
+                ///     >>> node.close()
+                ///     >>> node
+                ///     IndexClient('http://127.0.0.1:...', closed)
+                ///     >>> node.chain("X/tx").last_accepted()
+                ///     Traceback (most recent call last):
+                ///     ...
+                ///     avax_data.exceptions.AvaxDataError: the client is closed
                 fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
                     // `None`, not `()` (which would reach Python as an empty tuple).
