@@ -55,7 +55,7 @@ NO_EXAMPLE = {
     "avax_data.testing.avax_index_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
 }
 
-#: Doctests that need an optional dependency, by a string in their source.
+#: Examples that need an optional dependency (the ``arrow``/``pandas`` extras), by a string in their code.
 NEEDS = {"to_arrow": "pyarrow", "to_pandas": "pandas", "pyarrow": "pyarrow", "duckdb": "duckdb"}
 
 OPTIONS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -168,10 +168,11 @@ def test_the_exemptions_are_still_needed() -> None:
 @pytest.mark.parametrize("doc", list(EXAMPLES), ids=[names[0] for names in EXAMPLES.values()])
 def test_docstring_examples_run(doc: str, doc_globals: dict[str, Any]) -> None:
     names = EXAMPLES[doc]
-    for needle, module in NEEDS.items():
-        if needle in doc and importlib.util.find_spec(module) is None:
-            pytest.skip(f"needs {module}")
     test = PARSER.get_doctest(doc, dict(doc_globals), names[0], names[0], 0)
+    code = "".join(example.source for example in test.examples)
+    for needle, module in NEEDS.items():
+        if needle in code and importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module}")
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=OPTIONS)
     result = runner.run(test, out=report.append, clear_globs=True)
