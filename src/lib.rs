@@ -14,7 +14,9 @@ pub mod paging;
 pub mod runtime;
 pub mod transport;
 
-#[cfg(feature = "python")]
+// The bindings' doc comments are Python docstrings whose examples are Python doctests
+// (tests/test_docstrings.py), not Rust: rustdoc does not collect them.
+#[cfg(all(feature = "python", not(doctest)))]
 mod python;
 
 pub use error::{Error, Result};

@@ -245,3 +245,17 @@ def test_async_cancellation_leaves_client_usable() -> None:
 
     with ad.Emulator(containers=100_000, latency=0.2) as emu:
         assert asyncio.run(main(emu)) == emu.expected_container("X/tx", 5)
+
+
+def test_close_returns_none(emu: ad.Emulator) -> None:
+    """``close()`` gives ``None`` on every client (awaited on the async ones), not an empty tuple."""
+    assert ad.IndexClient(emu.url).close() is None
+    assert ad.DataClient(base_url=emu.url).close() is None
+    assert ad.MetricsClient(base_url=emu.url).close() is None
+
+    async def closes() -> list[object]:
+        clients = [ad.AsyncIndexClient(emu.url), ad.AsyncDataClient(base_url=emu.url),
+                   ad.AsyncMetricsClient(base_url=emu.url)]
+        return [await c.close() for c in clients]
+
+    assert asyncio.run(closes()) == [None, None, None]

@@ -1,23 +1,42 @@
-"""avax-data: fast, typed, resumable access to Avalanche's node Index RPC, with an offline emulator.
+"""avax-data: fast, typed, resumable access to Avalanche's Index RPC, Data API and Metrics API.
 
-Quick start::
+- :class:`IndexClient` reads a node's index (``/ext/index/...``): every accepted block, vertex and
+  transaction of the C-, P- and X-chains, one at a time or walked as a lazy, resumable
+  :class:`Range` into dicts, polars DataFrames or Parquet files.
+- :class:`DataClient` reads the Data API (``/v1/...``) and :class:`MetricsClient` the Metrics API
+  (``/v2/...``); their lists are lazy, resumable :class:`Pager` objects.
+- Each client has an async twin (:class:`AsyncIndexClient`, :class:`AsyncDataClient`,
+  :class:`AsyncMetricsClient`) with the same methods, awaited.
+- :class:`Emulator` serves all three services offline, from a seed; errors are the classes of
+  :mod:`avax_data.exceptions`, all re-exported here.
 
-    import avax_data as ad
+The examples in the docstrings run as doctests (``python -m pytest tests/test_docstrings.py``)
+against the emulator, with three names defined once for all of them:
 
-    with ad.Emulator(containers=10_000) as emu:            # or a real node's URL
-        with ad.IndexClient(emu.url) as node:
-            xtx = node.chain("X/tx")                        # C/block, P/block, X/tx, X/block, X/vtx
-            print(xtx.last_accepted()["index"])             # dict: id, bytes, timestamp, index, encoding
-            df = xtx.range(start=0).to_polars()             # whole index as a polars DataFrame
-            xtx.range(0, 5_000).write_parquet("x_tx.parquet")  # streamed, constant memory
-        with ad.DataClient(base_url=emu.url) as data:       # hosted Data API; AVAX_DATA_API_KEY
-            data.chains(network="mainnet")                  # list of dicts
-            df = data.blocks("43114", page_size=100).to_polars(limit=1_000)   # lazy, resumable Pager
-        with ad.MetricsClient(base_url=emu.url) as metrics:  # hosted Metrics API; AVAX_METRICS_API_URL
-            metrics.metric("43114", "txCount", interval="day", start=..., end=...).to_polars()
+>>> import avax_data as ad
+>>> import polars as pl
+>>> emu = ad.Emulator(containers=1_000, data_blocks_per_chain=500)
 
-The Rust core lives in ``avax_data._native``; errors are the classes of ``avax_data.exceptions``,
-all re-exported here.
+``emu`` is shared by the examples, so those that change an emulator (advance it, inject faults)
+start their own. Against the real services, pass a node's URL instead of ``emu.url``, and leave
+``base_url`` out for the hosted APIs.
+
+Example:
+    >>> with ad.IndexClient(emu.url) as node:              # a node: ad.IndexClient("http://127.0.0.1:9650")
+    ...     xtx = node.chain("X/tx")                        # C/block, P/block, X/tx, X/block, X/vtx
+    ...     print(xtx.last_accepted()["index"])             # a dict: id, bytes, timestamp, index, encoding
+    ...     print(xtx.range(start=0).to_polars().height)    # the whole index as a DataFrame
+    999
+    1000
+    >>> with ad.DataClient(base_url=emu.url) as data:      # the hosted Data API: ad.DataClient()
+    ...     print(data.blocks("43114").to_polars(limit=100).height)   # a lazy, resumable Pager
+    100
+    >>> with ad.MetricsClient(base_url=emu.url) as metrics:
+    ...     print(metrics.live_check()["status"])
+    ok
+    >>> ad.__version__ == ad._native.__version__
+    True
+    >>> emu.close()
 """
 
 from __future__ import annotations

@@ -21,21 +21,16 @@ __all__ = [
 ]
 
 def reset_logging() -> None:
-    """Make the Rust core follow the current ``logging`` configuration (levels of the ``avax_data``
-    loggers are cached; creating a client does this too)."""
+    """Make the Rust core follow the current Python ``logging`` configuration."""
 
 def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
-    """Decode container bytes (checksum stripped) of index ``path`` into a DataFrame, one row per item."""
+    """Decode container bytes of one index into a polars DataFrame, one row per item, in order."""
 
 # ---- Index RPC client ----
 
 @final
 class IndexClient:
-    """Synchronous client of a node's Index RPC (``/ext/index/...``).
-
-    ``url`` defaults to the ``AVAX_NODE_URL`` environment variable, then
-    ``https://api.avax.network``. Every wait releases the GIL and answers Ctrl-C within 250 ms.
-    """
+    """Synchronous client of a node's Index RPC (``/ext/index/...``)."""
 
     def __new__(
         cls,
@@ -57,37 +52,41 @@ class IndexClient:
     ) -> IndexClient: ...
     @property
     def url(self) -> str:
-        """The node's base URL (secrets redacted)."""
+        """The node's base URL, with any password in it redacted."""
     def chain(self, path: str) -> Chain:
-        """A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``."""
+        """A handle on one index of the node (no request is sent)."""
     def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     def __enter__(self) -> IndexClient: ...
     def __exit__(self, *_exc: object) -> None: ...
 
 @final
 class Chain:
-    """One index path of a node, with the six index methods and lazy range walks."""
+    """One index of a node: the six Index RPC methods and lazy, resumable walks."""
 
     @property
     def path(self) -> str:
-        """The short path, e.g. ``C/block``."""
+        """The index path, e.g. ``"C/block"``."""
     @overload
-    def last_accepted(self, *, decode: Literal[False, None] = None) -> Container: ...
+    def last_accepted(self, *, decode: Literal[False, None] = None) -> Container:
+        """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow: ...
+    def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow:
+        """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
     def container(
         self, index: int | None = None, *, id: str | None = None, decode: Literal[False, None] = None
-    ) -> Container: ...
+    ) -> Container:
+        """One container, by its index or by its id."""
     @overload
-    def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> DecodedRow: ...
+    def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> DecodedRow:
+        """One container, by its index or by its id."""
     def container_range(self, start: int, count: int) -> list[Container]:
-        """``index.getContainerRange``: one call, ``count`` in [0, 1024]; 0 answers ``[]`` locally."""
+        """Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``)."""
     def index_of(self, id: str) -> int:
-        """``index.getIndex``: the index of the container with this id."""
+        """The position of the container with this id (``index.getIndex``)."""
     def is_accepted(self, id: str) -> bool:
-        """``index.isAccepted``: whether this id is in the index (unknown ids are ``False``)."""
+        """Whether the container with this id is accepted in the index (``index.isAccepted``)."""
     def range(
         self,
         start: int = 0,
@@ -97,7 +96,7 @@ class Chain:
         batch_size: int = 1024,
         decode: Decode = None,
     ) -> Range:
-        """A lazy walk over ``[start, start+count)``, or to the tip seen when the walk starts."""
+        """A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts."""
     def follow(
         self,
         start: int | None = None,
@@ -107,41 +106,36 @@ class Chain:
         decode: Decode = None,
         progress: Progress = None,
     ) -> Follow:
-        """An endless iterator of newly accepted containers from ``start`` (default: after the tip)."""
+        """An endless iterator of the containers accepted from ``start`` on, as they come."""
 
 @final
 class Range:
-    """A lazy, resumable, ordered walk over an index range.
-
-    Iterating gives dicts; ``batches()`` gives polars DataFrames. Each new iteration starts at
-    ``next_index``, which advances as items are handed to you, so a walk can be resumed.
-    """
+    """A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`."""
 
     @property
     def start(self) -> int:
-        """First index of the range as created."""
+        """The first index of the range as created (it does not move; see :attr:`next_index`)."""
     @property
     def end(self) -> int | None:
-        """End of the range (exclusive): as given, or for a walk to the tip the index after the tip
-        once a walk has read it (``None`` before)."""
+        """The end of the range (exclusive), once known."""
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out: where the next iteration resumes."""
+        """The first index not yet handed to you: where the next consumer starts."""
     def __iter__(self) -> RangeIterator: ...
     def items(self, *, decode: Decode = None, progress: Progress = None) -> RangeIterator:
-        """Iterate the items (what ``for`` does); ``progress`` shows the rows handed out."""
+        """Iterate the rest of the range one item at a time (what ``for`` does)."""
     def batches(self, *, decode: Decode = None, progress: Progress = None) -> BatchIterator:
-        """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
+        """Iterate the rest of the range as polars DataFrames, one per call to the node."""
     def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> pl.DataFrame:
-        """The whole (remaining) range as one DataFrame, all or nothing."""
+        """The rest of the range as one polars DataFrame, all or nothing."""
     def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Any:
-        """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
+        """The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
     def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Any:
-        """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+        """The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+        """The rest of the range as an Arrow C stream (the Arrow PyCapsule interface)."""
     def _repr_html_(self) -> str:
-        """An HTML table of the walk and its position, for Jupyter."""
+        """An HTML table of the walk and its position, which Jupyter shows for a range."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -151,37 +145,37 @@ class Range:
         decode: Decode = None,
         progress: Progress = None,
     ) -> int:
-        """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
+        """Stream the rest of the range into a Parquet file, in constant memory."""
 
 @final
 class RangeIterator(Iterator[Container]):
-    """Iterator of a range's items (container dicts, or decoded rows)."""
+    """Iterator of a range's items: container dicts, or decoded rows."""
 
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out."""
+        """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __iter__(self) -> RangeIterator: ...
     def __next__(self) -> Container: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class BatchIterator(Iterator[pl.DataFrame]):
-    """Iterator of a range's polars DataFrames (one per call to the node)."""
+    """Iterator of a range's polars DataFrames, one per call to the node."""
 
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out."""
+        """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __iter__(self) -> BatchIterator: ...
     def __next__(self) -> pl.DataFrame: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the batches as an Arrow C stream; each batch read moves the position."""
+        """The rest of the batches as an Arrow C stream (the Arrow PyCapsule interface)."""
 
 @final
 class Follow(Iterator[Container]):
-    """Endless iterator of newly accepted containers; polls the tip with backoff while idle."""
+    """An endless iterator of accepted containers, made by :meth:`Chain.follow`."""
 
     @property
     def next_index(self) -> int | None:
@@ -189,20 +183,13 @@ class Follow(Iterator[Container]):
     def __iter__(self) -> Follow: ...
     def __next__(self) -> Container: ...
     def close(self) -> None:
-        """Stop following (from any thread or task); the iteration then ends."""
+        """Stop following, from any thread or task; the iteration then ends."""
 
 # ---- Data API client ----
 
 @final
 class DataClient:
-    """Synchronous client of the hosted Data API (``/v1/...``).
-
-    ``api_key`` defaults to ``AVAX_DATA_API_KEY`` (optional: a key gives higher rate limits); it
-    is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in a
-    ``repr``, an exception or a URL. ``base_url`` defaults to ``AVAX_DATA_API_URL``, then
-    ``https://data-api.avax.network``. Bad parameters raise
-    :class:`~avax_data.exceptions.InvalidParameterError` (a ``ValueError``) before any request.
-    """
+    """Synchronous client of the hosted Data API (``/v1/...``)."""
 
     def __new__(
         cls,
@@ -223,23 +210,22 @@ class DataClient:
     ) -> DataClient: ...
     @property
     def base_url(self) -> str:
-        """The base URL (secrets redacted)."""
+        """The service root, with any password in it redacted."""
     @property
     def rate_limit(self) -> RateLimitInfo | None:
-        """The last ``ratelimit-policy/limit/remaining/reset`` headers seen, or ``None``."""
+        """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
     def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]:
-        """``GET /v1/chains`` (not paginated); ``network`` mainnet|fuji|testnet, ``feature``
-        nftIndexing|webhooks|teleporter."""
+        """The chains the service supports (``GET /v1/chains``; not paginated)."""
     def chain(self, chain_id: str) -> dict[str, Any]:
-        """``GET /v1/chains/{chainId}``: an EVM chain id or a blockchain id."""
+        """One chain (``GET /v1/chains/{chainId}``)."""
     def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]:
-        """``GET /v1/chains/{chainId}/blocks/{blockId}``: by number (int) or hash (str)."""
+        """One block of an EVM chain, by number or by hash."""
     def health(self) -> dict[str, Any]:
-        """``GET /v1/health-check``."""
+        """The service's health report (``GET /v1/health-check``)."""
     def blocks(
         self, chain_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
     ) -> Pager:
-        """Blocks of a chain, newest first; ``page_size`` 1-100 (default: 100)."""
+        """The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``)."""
     def latest_blocks(
         self,
         *,
@@ -248,7 +234,7 @@ class DataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> Pager:
-        """Latest blocks across all chains (``GET /v1/blocks``), optionally of one network."""
+        """The latest blocks across all chains, newest first (``GET /v1/blocks``)."""
     def collectibles(
         self,
         chain_id: str,
@@ -259,7 +245,7 @@ class DataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> Pager:
-        """ERC-721 and ERC-1155 balances of a wallet; ``page_size`` 1-500 (default: 500)."""
+        """The NFTs (ERC-721 and ERC-1155) a wallet holds on a chain."""
     def pending_rewards(
         self,
         network: str,
@@ -271,8 +257,7 @@ class DataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> Pager:
-        """Pending staking rewards; at least one of ``addresses`` (``[P-|X-]avax1...``) and
-        ``node_ids`` (``NodeID-...``), as lists or comma-separated str; ``sort_order`` asc|desc."""
+        """Pending staking rewards of P-chain addresses or validators."""
     def vertices(
         self,
         network: str,
@@ -282,7 +267,7 @@ class DataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> Pager:
-        """X-chain vertices; ``blockchain_id`` is ``x-chain`` (default) or the network's X-chain id."""
+        """X-chain vertices (the DAG era), newest first."""
     def icm_messages(
         self,
         *,
@@ -296,9 +281,9 @@ class DataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> Pager:
-        """Interchain (ICM) messages, newest first; ``from_`` is sent as ``from``."""
+        """Interchain (ICM, Teleporter) messages, newest first (``GET /v1/icm/messages``)."""
     def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     def __enter__(self) -> DataClient: ...
     def __exit__(self, *_exc: object) -> None: ...
 
@@ -306,11 +291,7 @@ class DataClient:
 
 @final
 class MetricsClient:
-    """Synchronous client of the hosted Metrics API (``/v2/...``; no API key, no auth header).
-
-    ``base_url`` defaults to ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``.
-    Every parameter is checked before any request.
-    """
+    """Synchronous client of the hosted Metrics API (``/v2/...``)."""
 
     def __new__(
         cls,
@@ -330,7 +311,7 @@ class MetricsClient:
     ) -> MetricsClient: ...
     @property
     def base_url(self) -> str:
-        """The base URL."""
+        """The service root, with any password in it redacted."""
     def metric(
         self,
         chain_id: str | int,
@@ -344,16 +325,9 @@ class MetricsClient:
         limit: int | None = None,
         concurrency: int | None = None,
     ) -> Pager:
-        """``GET /v2/chains/{chainId}/metrics/{metric}``: a metric's time series.
-
-        Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order
-        (newest first on the hosted service). With both ``start`` and ``end`` (no ``limit`` or
-        ``page_token``) and ``concurrency`` > 1 (default 4), the window is fetched as sub-windows
-        side by side and handed out in order as they complete; the result equals the sequential
-        walk exactly.
-        """
+        """A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``)."""
     def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> Pager:
-        """``GET /v2/chains``: supported chains, token-paged; ``network``: mainnet, fuji or testnet."""
+        """The chains the Metrics API covers (``GET /v2/chains``), token-paged."""
     def icm_summary(
         self,
         src_blockchain_id: str | None = None,
@@ -362,11 +336,11 @@ class MetricsClient:
         group_by: str | Sequence[str] | None = None,
         network: str | None = None,
     ) -> dict[str, Any] | pl.DataFrame:
-        """``GET /v2/icm/summary``: rolling ICM message counts; a DataFrame when grouped."""
+        """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> dict[str, Any]:
-        """``GET /v2/live-check``: the health report."""
+        """The service's health report (``GET /v2/live-check``)."""
     def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     def __enter__(self) -> MetricsClient: ...
     def __exit__(self, *_exc: object) -> None: ...
 
@@ -374,49 +348,43 @@ class MetricsClient:
 
 @final
 class Pager:
-    """A lazy, resumable walk over a paginated Data API or Metrics API list.
-
-    ``for item in pager`` gives dicts, ``pager.pages()`` one list of dicts per page,
-    ``to_polars()`` / ``write_parquet()`` typed frames. The position (``next_page_token`` +
-    ``page_offset``, ``items_read``) is exactly what was handed out; every exception out of the
-    walk carries it. ``limit=`` caps the items handed out in total.
-    """
+    """A lazy, resumable walk over a paginated list of the Data API or the Metrics API."""
 
     @property
     def next_page_token(self) -> str | None:
-        """Token of the page holding the next unread item (``None`` at the first page or the end)."""
+        """The token of the page holding the next item not handed out."""
     @property
     def page_offset(self) -> int:
-        """Items of that page already handed out (0 at a page boundary)."""
+        """How many items of the :attr:`next_page_token` page were handed out."""
     @property
     def items_read(self) -> int:
-        """Items handed out so far."""
+        """The items handed out so far, by every consumer of the pager."""
     @property
     def exhausted(self) -> bool:
-        """Whether the walk handed out its last item."""
+        """Whether the walk handed out the last item of the list."""
     @property
     def limit(self) -> int | None:
-        """The ``limit=`` given, or ``None``."""
+        """The ``limit=`` given to the list method, or ``None``."""
     @property
     def resource(self) -> str:
-        """Polars schema name of the resource (``block``, ``collectible``, ...)."""
+        """The name of the resource, which picks the frame schema."""
     def __iter__(self) -> PagerIterator: ...
     def items(self, *, progress: Progress = None) -> PagerIterator:
-        """Iterate the items (what ``for`` does); ``progress`` shows the items handed out."""
+        """Iterate the rest of the walk one item at a time (what ``for`` does)."""
     def pages(self, *, progress: Progress = None) -> PageIterator:
-        """Iterate pages: one list of dicts per page."""
+        """Iterate the rest of the walk page by page."""
     def batches(self, *, progress: Progress = None) -> PagerBatchIterator:
-        """Iterate pages as polars DataFrames of the resource."""
+        """Iterate the rest of the walk as polars DataFrames of the resource, one per page."""
     def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> pl.DataFrame:
-        """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
+        """The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing."""
     def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Any:
-        """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
+        """The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
     def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Any:
-        """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+        """The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+        """The rest of the walk as an Arrow C stream, one batch per page."""
     def _repr_html_(self) -> str:
-        """An HTML table of the position, for Jupyter."""
+        """An HTML table of the position, which Jupyter shows for a pager."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -425,25 +393,25 @@ class Pager:
         row_group_size: int = 65536,
         progress: Progress = None,
     ) -> int:
-        """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
+        """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
 
 @final
 class PagerIterator(Iterator[dict[str, Any]]):
-    """Iterator of a pager's items (dicts with the API's field names)."""
+    """Iterator of a pager's items: dicts with the API's field names."""
 
     def __iter__(self) -> PagerIterator: ...
     def __next__(self) -> dict[str, Any]: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class PageIterator(Iterator[list[dict[str, Any]]]):
-    """Iterator of a pager's pages (one list of dicts per page)."""
+    """Iterator of a pager's pages: one list of dicts per page."""
 
     def __iter__(self) -> PageIterator: ...
     def __next__(self) -> list[dict[str, Any]]: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class PagerBatchIterator(Iterator[pl.DataFrame]):
@@ -452,14 +420,13 @@ class PagerBatchIterator(Iterator[pl.DataFrame]):
     def __iter__(self) -> PagerBatchIterator: ...
     def __next__(self) -> pl.DataFrame: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the pages as an Arrow C stream; each batch read moves the position."""
+        """The rest of the pages as an Arrow C stream (the Arrow PyCapsule interface)."""
 
 @final
 class Ready:
-    """An already-completed awaitable: ``await`` gives its value at once. Async iterators hand out
-    items that are already fetched through it, so ``async for`` costs about what ``for`` does."""
+    """An awaitable that is already complete: ``await`` gives its value at once."""
 
     def __await__(self) -> Ready: ...
     def __iter__(self) -> Ready: ...
@@ -469,27 +436,7 @@ class Ready:
 
 @final
 class Emulator:
-    """The offline emulator of the services, served in-process on a loopback port.
-
-    Containers are a pure function of ``seed`` and their index, so large indexes cost no memory.
-    ``containers`` is the initial count per index path (one int for all, or a dict by path);
-    ``tip_rate`` adds that many containers per second to every path; ``latency`` (seconds) is
-    added to every request.
-
-    Data API: ``data_blocks_per_chain`` blocks per EVM chain (default 5,000; also the number of
-    X-chain vertices per network); ``data_api_require_key`` answers 401 without a key;
-    ``data_api_refused_keys`` are answered 403; ``rate_limit=(limit, window_seconds)`` limits
-    each key and sends the ``ratelimit-*`` headers (429 + ``retry-after`` past the limit).
-
-    Fault injection: ``faults`` maps kinds to a rate per request in ``[0, 1]`` (``"500"``,
-    ``"502"``, ``"503"``, ``"429"``, ``"reset"``, ``"cut"``, ``"truncated_json"``,
-    ``"malformed_json"``, ``"slow_body"``, ``"rpc_error"``, ``"bad_checksum"``, ``"short_batch"``,
-    ``"lagging_tip"``, ``"repeated_token"``, ``"redirect_same_origin"``,
-    ``"redirect_cross_origin"``, ``"oversized"``, ``"gzip_bomb"``); ``fault_seed`` makes the same
-    requests fault on every run; ``fault_options`` sets ``retry_after`` (s), ``lag``
-    (containers), ``oversized_bytes``, ``gzip_bomb_bytes``, ``slow_body_pause`` (s). A bad kind,
-    rate or option raises :class:`~avax_data.exceptions.InvalidParameterError` (a ``ValueError``).
-    """
+    """The offline emulator of the Index RPC, the Data API and the Metrics API."""
 
     def __new__(
         cls,
@@ -516,46 +463,47 @@ class Emulator:
         fault_seed: int = 0,
         fault_options: Mapping[str, float] | None = None,
     ) -> None:
-        """Replace the fault plan (``None`` turns faults off); decisions restart from the seed."""
+        """Replace the fault plan."""
     def faults(self) -> dict[str, float]:
-        """The fault rates in force: kind -> rate (kinds at 0 left out)."""
+        """The fault rates in force: kind to rate (kinds at 0 left out)."""
     @property
     def fault_seed(self) -> int:
         """The seed of the fault decisions in force."""
     def fault_counts(self) -> dict[str, int]:
-        """Faults injected so far: kind -> count."""
+        """The faults injected so far: kind to count (kinds never injected left out)."""
     def fault_counts_by_path(self) -> dict[tuple[str, str], int]:
-        """Faults injected so far: ``(kind, path)`` -> count."""
+        """The faults injected so far by kind and URL path: ``(kind, path)`` to count."""
     def request_log(self) -> list[tuple[float, str]]:
-        """Every request received, oldest first: ``(seconds since start, path)``."""
+        """Every request received, oldest first, as ``(seconds since start, URL path)``."""
     @property
     def second_url(self) -> str:
-        """The second listener (another origin, same services) that cross-origin redirects use."""
+        """The URL of the emulator's second listener: another origin, serving the same services."""
     def advance_clock(self, seconds: float) -> None:
-        """Data API: move the emulator clock forward (page tokens expire after 24 h of it)."""
+        """Data API: move the emulator's clock forward (page tokens expire after 24 h of it)."""
     def set_rate_limit(self, rate_limit: tuple[int, float] | None = None) -> None:
-        """Data API: set ``(limit, window_seconds)`` per key, or remove the limit (``None``)."""
+        """Data API: set or remove the rate limit of each API key."""
     def set_data_api_require_key(self, require: bool) -> None:
-        """Data API: answer 401 to requests without an API key (or stop doing so)."""
+        """Data API: answer 401 to requests without an API key (``True``), or serve them (``False``)."""
     def set_data_api_refused_keys(self, keys: Sequence[str]) -> None:
-        """Data API: the API keys answered with 403."""
+        """Data API: the API keys answered with 403 from now on (replacing the previous list)."""
     @property
     def url(self) -> str:
-        """``http://host:port`` of the running emulator."""
+        """The base URL of the running emulator, ``http://host:port``: the URL of every service."""
     @property
-    def port(self) -> int: ...
+    def port(self) -> int:
+        """The port it listens on (a free one unless ``port=`` was given)."""
     def container_count(self, path: str) -> int:
-        """How many containers the index path holds now."""
+        """How many containers an index path holds now."""
     def advance(self, path: str, n: int = 1) -> int:
-        """Accept ``n`` more containers on ``path``; returns the new count."""
+        """Accept more containers on an index path, as a node does when blocks arrive."""
     def set_index_enabled(self, enabled: bool) -> None:
-        """Serve (or stop serving, with HTTP 404) the index paths."""
+        """Serve the index paths, or answer them with HTTP 404."""
     def set_latency(self, seconds: float) -> None:
-        """Delay every later response by ``seconds``."""
+        """Delay every later response."""
     def expected_container(self, path: str, index: int) -> Container:
-        """The container the emulator serves at ``index`` (no network), for comparisons in tests."""
+        """The container the emulator serves at an index, computed without a request."""
     def request_count(self) -> int:
-        """Requests served so far (all paths)."""
+        """The requests received so far, on every path."""
     def close(self) -> None:
         """Stop serving."""
     def __enter__(self) -> Emulator: ...
@@ -587,11 +535,11 @@ class AsyncIndexClient:
     ) -> AsyncIndexClient: ...
     @property
     def url(self) -> str:
-        """The node's base URL (secrets redacted)."""
+        """The node's base URL, with any password in it redacted."""
     def chain(self, path: str) -> AsyncChain:
-        """A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``."""
+        """A handle on one index of the node (no request is sent)."""
     async def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncIndexClient: ...
     async def __aexit__(self, *_exc: object) -> None: ...
 
@@ -601,23 +549,27 @@ class AsyncChain:
 
     @property
     def path(self) -> str:
-        """The short path, e.g. ``C/block``."""
+        """The index path, e.g. ``"C/block"``."""
     @overload
-    async def last_accepted(self, *, decode: Literal[False, None] = None) -> Container: ...
+    async def last_accepted(self, *, decode: Literal[False, None] = None) -> Container:
+        """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    async def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow: ...
+    async def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow:
+        """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
     async def container(
         self, index: int | None = None, *, id: str | None = None, decode: Literal[False, None] = None
-    ) -> Container: ...
+    ) -> Container:
+        """One container, by its index or by its id."""
     @overload
-    async def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> DecodedRow: ...
+    async def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> DecodedRow:
+        """One container, by its index or by its id."""
     async def container_range(self, start: int, count: int) -> list[Container]:
-        """``index.getContainerRange``: one call, ``count`` in [0, 1024]; 0 answers ``[]`` locally."""
+        """Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``)."""
     async def index_of(self, id: str) -> int:
-        """``index.getIndex``: the index of the container with this id."""
+        """The position of the container with this id (``index.getIndex``)."""
     async def is_accepted(self, id: str) -> bool:
-        """``index.isAccepted``: whether this id is in the index (unknown ids are ``False``)."""
+        """Whether the container with this id is accepted in the index (``index.isAccepted``)."""
     def range(
         self,
         start: int = 0,
@@ -627,7 +579,7 @@ class AsyncChain:
         batch_size: int = 1024,
         decode: Decode = None,
     ) -> AsyncRange:
-        """A lazy walk over ``[start, start+count)``, or to the tip seen when the walk starts."""
+        """A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts."""
     def follow(
         self,
         start: int | None = None,
@@ -637,7 +589,7 @@ class AsyncChain:
         decode: Decode = None,
         progress: Progress = None,
     ) -> AsyncFollow:
-        """An endless iterator of newly accepted containers from ``start`` (default: after the tip)."""
+        """An endless iterator of the containers accepted from ``start`` on, as they come."""
 
 @final
 class AsyncRange:
@@ -645,29 +597,28 @@ class AsyncRange:
 
     @property
     def start(self) -> int:
-        """First index of the range as created."""
+        """The first index of the range as created (it does not move; see :attr:`next_index`)."""
     @property
     def end(self) -> int | None:
-        """End of the range (exclusive): as given, or for a walk to the tip the index after the tip
-        once a walk has read it (``None`` before)."""
+        """The end of the range (exclusive), once known."""
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out: where the next iteration resumes."""
+        """The first index not yet handed to you: where the next consumer starts."""
     def __aiter__(self) -> AsyncRangeIterator: ...
     def items(self, *, decode: Decode = None, progress: Progress = None) -> AsyncRangeIterator:
-        """Iterate the items (what ``for`` does); ``progress`` shows the rows handed out."""
+        """Iterate the rest of the range one item at a time (what ``for`` does)."""
     def batches(self, *, decode: Decode = None, progress: Progress = None) -> AsyncBatchIterator:
-        """Iterate polars DataFrames of up to ``batch_size`` rows (``decode`` overrides the range's)."""
+        """Iterate the rest of the range as polars DataFrames, one per call to the node."""
     async def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> pl.DataFrame:
-        """The whole (remaining) range as one DataFrame, all or nothing."""
+        """The rest of the range as one polars DataFrame, all or nothing."""
     async def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Any:
-        """The whole (remaining) range as a ``pyarrow.Table`` (needs pyarrow), all or nothing."""
+        """The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
     async def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Any:
-        """The whole (remaining) range as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+        """The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the range as an Arrow C stream; each batch read moves ``next_index``."""
+        """The rest of the range as an Arrow C stream (the Arrow PyCapsule interface)."""
     async def _repr_html_(self) -> str:
-        """An HTML table of the walk and its position, for Jupyter."""
+        """An HTML table of the walk and its position, which Jupyter shows for a range."""
     async def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -677,7 +628,7 @@ class AsyncRange:
         decode: Decode = None,
         progress: Progress = None,
     ) -> int:
-        """Stream the (remaining) range into a Parquet file or binary file object; returns rows written."""
+        """Stream the rest of the range into a Parquet file, in constant memory."""
 
 @final
 class AsyncRangeIterator(AsyncIterator[Container]):
@@ -685,11 +636,11 @@ class AsyncRangeIterator(AsyncIterator[Container]):
 
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out."""
+        """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __aiter__(self) -> AsyncRangeIterator: ...
     async def __anext__(self) -> Container: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class AsyncBatchIterator(AsyncIterator[pl.DataFrame]):
@@ -697,13 +648,13 @@ class AsyncBatchIterator(AsyncIterator[pl.DataFrame]):
 
     @property
     def next_index(self) -> int:
-        """The first index not yet handed out."""
+        """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __aiter__(self) -> AsyncBatchIterator: ...
     async def __anext__(self) -> pl.DataFrame: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the batches as an Arrow C stream; each batch read moves the position."""
+        """The rest of the batches as an Arrow C stream (the Arrow PyCapsule interface)."""
 
 @final
 class AsyncFollow(AsyncIterator[Container]):
@@ -715,7 +666,7 @@ class AsyncFollow(AsyncIterator[Container]):
     def __aiter__(self) -> AsyncFollow: ...
     async def __anext__(self) -> Container: ...
     def close(self) -> None:
-        """Stop following (from any thread or task); the iteration then ends."""
+        """Stop following, from any thread or task; the iteration then ends."""
 
 @final
 class AsyncDataClient:
@@ -740,23 +691,22 @@ class AsyncDataClient:
     ) -> AsyncDataClient: ...
     @property
     def base_url(self) -> str:
-        """The base URL (secrets redacted)."""
+        """The service root, with any password in it redacted."""
     @property
     def rate_limit(self) -> RateLimitInfo | None:
-        """The last ``ratelimit-policy/limit/remaining/reset`` headers seen, or ``None``."""
+        """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
     async def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]:
-        """``GET /v1/chains`` (not paginated); ``network`` mainnet|fuji|testnet, ``feature``
-        nftIndexing|webhooks|teleporter."""
+        """The chains the service supports (``GET /v1/chains``; not paginated)."""
     async def chain(self, chain_id: str) -> dict[str, Any]:
-        """``GET /v1/chains/{chainId}``: an EVM chain id or a blockchain id."""
+        """One chain (``GET /v1/chains/{chainId}``)."""
     async def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]:
-        """``GET /v1/chains/{chainId}/blocks/{blockId}``: by number (int) or hash (str)."""
+        """One block of an EVM chain, by number or by hash."""
     async def health(self) -> dict[str, Any]:
-        """``GET /v1/health-check``."""
+        """The service's health report (``GET /v1/health-check``)."""
     def blocks(
         self, chain_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
     ) -> AsyncPager:
-        """Blocks of a chain, newest first; ``page_size`` 1-100 (default: 100)."""
+        """The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``)."""
     def latest_blocks(
         self,
         *,
@@ -765,7 +715,7 @@ class AsyncDataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> AsyncPager:
-        """Latest blocks across all chains (``GET /v1/blocks``), optionally of one network."""
+        """The latest blocks across all chains, newest first (``GET /v1/blocks``)."""
     def collectibles(
         self,
         chain_id: str,
@@ -776,7 +726,7 @@ class AsyncDataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> AsyncPager:
-        """ERC-721 and ERC-1155 balances of a wallet; ``page_size`` 1-500 (default: 500)."""
+        """The NFTs (ERC-721 and ERC-1155) a wallet holds on a chain."""
     def pending_rewards(
         self,
         network: str,
@@ -788,8 +738,7 @@ class AsyncDataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> AsyncPager:
-        """Pending staking rewards; at least one of ``addresses`` (``[P-|X-]avax1...``) and
-        ``node_ids`` (``NodeID-...``), as lists or comma-separated str; ``sort_order`` asc|desc."""
+        """Pending staking rewards of P-chain addresses or validators."""
     def vertices(
         self,
         network: str,
@@ -799,7 +748,7 @@ class AsyncDataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> AsyncPager:
-        """X-chain vertices; ``blockchain_id`` is ``x-chain`` (default) or the network's X-chain id."""
+        """X-chain vertices (the DAG era), newest first."""
     def icm_messages(
         self,
         *,
@@ -813,9 +762,9 @@ class AsyncDataClient:
         page_token: str | None = None,
         limit: int | None = None,
     ) -> AsyncPager:
-        """Interchain (ICM) messages, newest first; ``from_`` is sent as ``from``."""
+        """Interchain (ICM, Teleporter) messages, newest first (``GET /v1/icm/messages``)."""
     async def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncDataClient: ...
     async def __aexit__(self, *_exc: object) -> None: ...
 
@@ -841,7 +790,7 @@ class AsyncMetricsClient:
     ) -> AsyncMetricsClient: ...
     @property
     def base_url(self) -> str:
-        """The base URL."""
+        """The service root, with any password in it redacted."""
     def metric(
         self,
         chain_id: str | int,
@@ -855,16 +804,9 @@ class AsyncMetricsClient:
         limit: int | None = None,
         concurrency: int | None = None,
     ) -> AsyncPager:
-        """``GET /v2/chains/{chainId}/metrics/{metric}``: a metric's time series.
-
-        Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order
-        (newest first on the hosted service). With both ``start`` and ``end`` (no ``limit`` or
-        ``page_token``) and ``concurrency`` > 1 (default 4), the window is fetched as sub-windows
-        side by side and handed out in order as they complete; the result equals the sequential
-        walk exactly.
-        """
+        """A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``)."""
     def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
-        """``GET /v2/chains``: supported chains, token-paged; ``network``: mainnet, fuji or testnet."""
+        """The chains the Metrics API covers (``GET /v2/chains``), token-paged."""
     async def icm_summary(
         self,
         src_blockchain_id: str | None = None,
@@ -873,11 +815,11 @@ class AsyncMetricsClient:
         group_by: str | Sequence[str] | None = None,
         network: str | None = None,
     ) -> dict[str, Any] | pl.DataFrame:
-        """``GET /v2/icm/summary``: rolling ICM message counts; a DataFrame when grouped."""
+        """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     async def live_check(self) -> dict[str, Any]:
-        """``GET /v2/live-check``: the health report."""
+        """The service's health report (``GET /v2/live-check``)."""
     async def close(self) -> None:
-        """Close the client: later calls raise ``AvaxDataError("the client is closed")``."""
+        """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncMetricsClient: ...
     async def __aexit__(self, *_exc: object) -> None: ...
 
@@ -887,39 +829,39 @@ class AsyncPager:
 
     @property
     def next_page_token(self) -> str | None:
-        """Token of the page holding the next unread item (``None`` at the first page or the end)."""
+        """The token of the page holding the next item not handed out."""
     @property
     def page_offset(self) -> int:
-        """Items of that page already handed out (0 at a page boundary)."""
+        """How many items of the :attr:`next_page_token` page were handed out."""
     @property
     def items_read(self) -> int:
-        """Items handed out so far."""
+        """The items handed out so far, by every consumer of the pager."""
     @property
     def exhausted(self) -> bool:
-        """Whether the walk handed out its last item."""
+        """Whether the walk handed out the last item of the list."""
     @property
     def limit(self) -> int | None:
-        """The ``limit=`` given, or ``None``."""
+        """The ``limit=`` given to the list method, or ``None``."""
     @property
     def resource(self) -> str:
-        """Polars schema name of the resource (``block``, ``collectible``, ...)."""
+        """The name of the resource, which picks the frame schema."""
     def __aiter__(self) -> AsyncPagerIterator: ...
     def items(self, *, progress: Progress = None) -> AsyncPagerIterator:
-        """Iterate the items (what ``for`` does); ``progress`` shows the items handed out."""
+        """Iterate the rest of the walk one item at a time (what ``for`` does)."""
     def pages(self, *, progress: Progress = None) -> AsyncPageIterator:
-        """Iterate pages: one list of dicts per page."""
+        """Iterate the rest of the walk page by page."""
     def batches(self, *, progress: Progress = None) -> AsyncPagerBatchIterator:
-        """Iterate pages as polars DataFrames of the resource."""
+        """Iterate the rest of the walk as polars DataFrames of the resource, one per page."""
     async def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> pl.DataFrame:
-        """The rest of the walk (at most ``limit`` more items) as a typed DataFrame, all or nothing."""
+        """The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing."""
     async def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Any:
-        """Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow)."""
+        """The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
     async def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Any:
-        """Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow)."""
+        """The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the walk as an Arrow C stream, one batch per page; each batch read moves the position."""
+        """The rest of the walk as an Arrow C stream, one batch per page."""
     async def _repr_html_(self) -> str:
-        """An HTML table of the position, for Jupyter."""
+        """An HTML table of the position, which Jupyter shows for a pager."""
     async def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -928,7 +870,7 @@ class AsyncPager:
         row_group_size: int = 65536,
         progress: Progress = None,
     ) -> int:
-        """Stream the rest of the walk into a Parquet file or binary file object; returns the rows written."""
+        """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
 
 @final
 class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):
@@ -937,7 +879,7 @@ class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):
     def __aiter__(self) -> AsyncPagerIterator: ...
     async def __anext__(self) -> dict[str, Any]: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class AsyncPageIterator(AsyncIterator[list[dict[str, Any]]]):
@@ -946,7 +888,7 @@ class AsyncPageIterator(AsyncIterator[list[dict[str, Any]]]):
     def __aiter__(self) -> AsyncPageIterator: ...
     async def __anext__(self) -> list[dict[str, Any]]: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
 
 @final
 class AsyncPagerBatchIterator(AsyncIterator[pl.DataFrame]):
@@ -955,6 +897,6 @@ class AsyncPagerBatchIterator(AsyncIterator[pl.DataFrame]):
     def __aiter__(self) -> AsyncPagerBatchIterator: ...
     async def __anext__(self) -> pl.DataFrame: ...
     def close(self) -> None:
-        """Stop fetching (from any thread or task); the iteration then ends."""
+        """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        """The rest of the pages as an Arrow C stream; each batch read moves the position."""
+        """The rest of the pages as an Arrow C stream (the Arrow PyCapsule interface)."""

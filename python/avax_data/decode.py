@@ -8,6 +8,11 @@ transaction.
 Bytes are the container without the Index API's 4-byte checksum, as :class:`Chain` hands them
 out in ``bytes``. Each index has its own decoder: ``C/block``, ``P/block``, ``X/block`` and
 ``X/tx`` (``X/vtx`` has no published layout).
+
+Example:
+    >>> raw = ad.IndexClient(emu.url).chain("P/block").range(0, 3).to_polars()   # raw bytes
+    >>> ad.decode_frame("P/block", raw)["block_type"].to_list()
+    ['ApricotStandardBlock', 'ApricotProposalBlock', 'ApricotCommitBlock']
 """
 
 from __future__ import annotations
@@ -38,11 +43,13 @@ def decode_container(path: str, data: bytes, *, strict: bool = False) -> dict[st
         InvalidParameterError: an unknown path, or ``X/vtx``.
         DecodeError: with ``strict=True``, bytes that do not decode.
 
-    Example::
-
-        >>> import avax_data as ad
-        >>> ad.decode_container("C/block", b"\\x00")["decode_error"] is not None
-        True
+    Example:
+        >>> c = ad.IndexClient(emu.url).chain("C/block").container(3)
+        >>> row = ad.decode_container("C/block", c["bytes"])
+        >>> row["number"], row["tx_count"], row["decode_error"]
+        (3, 27, None)
+        >>> ad.decode_container("C/block", b"\\x00")["decode_error"]
+        'block: expected an RLP list, found a string at byte 0'
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise _invalid("data", data, "bytes")
@@ -64,9 +71,23 @@ def decode_frame(
         column: the name of that column.
         strict: raise ``DecodeError`` on the first row that does not decode.
 
+    Returns:
+        The frame's columns, then the decoded columns of the index and ``decode_error``.
+
     Raises:
-        InvalidParameterError: an unknown path, ``X/vtx``, a missing or non-binary column.
+        InvalidParameterError: an unknown path, ``X/vtx``, a missing or non-binary column, or
+            a column with nulls.
         DecodeError: with ``strict=True``, a row that does not decode.
+
+    Example:
+        >>> raw = ad.IndexClient(emu.url).chain("C/block").range(0, 3).to_polars()
+        >>> decoded = ad.decode_frame("C/block", raw)
+        >>> decoded.columns[:5], decoded["number"].to_list()
+        (['id', 'bytes', 'timestamp', 'index', 'encoding'], [0, 1, 2])
+        >>> ad.decode_frame("C/block", raw, column="id")
+        Traceback (most recent call last):
+        ...
+        avax_data.exceptions.InvalidParameterError: invalid column='id': a Binary column of the frame (columns: [...])
     """
     if not isinstance(frame, pl.DataFrame):
         raise _invalid("frame", frame, "a polars DataFrame")
@@ -95,6 +116,14 @@ def transactions(blocks: pl.DataFrame) -> pl.DataFrame:
 
     Raises:
         InvalidParameterError: a frame without a ``transactions`` list column.
+
+    Example:
+        >>> blocks = ad.IndexClient(emu.url).chain("C/block").range(0, 3, decode=True).to_polars()
+        >>> blocks["tx_count"].to_list()
+        [28, 17, 13]
+        >>> txs = ad.transactions(blocks)
+        >>> txs.height, txs.columns[:4]
+        (58, ['block_number', 'position', 'hash', 'type'])
     """
     if not isinstance(blocks, pl.DataFrame) or "transactions" not in blocks.columns:
         raise _invalid("blocks", type(blocks).__name__, "a decoded C/block DataFrame with a 'transactions' column")

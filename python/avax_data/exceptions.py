@@ -16,6 +16,18 @@ what went wrong so that callers can act on it:
 Each class is built as ``Cls(message, **attrs)``. The attributes a class documents are always
 present (``None`` when not given); extra keyword attributes are kept as well. ``str(exc)`` is the
 message. Exceptions survive pickling (for ``multiprocessing``) with their attributes.
+
+Example:
+    >>> import pickle
+    >>> try:
+    ...     ad.IndexClient(emu.url).chain("X/tx").container(5_000)
+    ... except ad.RPCError as exc:
+    ...     error = exc
+    >>> type(error).__name__, error.code, error.rpc_message
+    ('IndexOutOfRangeError', -32000, 'no container at index 5000')
+    >>> copy = pickle.loads(pickle.dumps(error))
+    >>> type(copy).__name__, copy.method, str(copy) == str(error)
+    ('IndexOutOfRangeError', 'index.getContainerByIndex', True)
 """
 
 from __future__ import annotations
@@ -68,6 +80,19 @@ class AvaxDataError(Exception):
             to you (``None`` at the first page); ``page_offset`` items of it were handed out.
         page_offset: out of a pager: items of the ``next_page_token`` page already handed out.
         items_read: out of a pager: items handed out before the error.
+
+    Example:
+        Catch every error of the package, and resume a walk where it stopped:
+
+        >>> with ad.Emulator(containers=100, faults={"502": 1.0}) as failing:
+        ...     rng = ad.IndexClient(failing.url, max_retries=0).chain("X/tx").range(0, 100)
+        ...     try:
+        ...         rng.to_polars()
+        ...     except ad.AvaxDataError as exc:
+        ...         print(type(exc).__name__, exc.next_index)
+        ServerError 0
+        >>> ad.AvaxDataError("the client is closed", url=None, attempt=3).attempt   # extra attributes are kept
+        3
     """
 
     #: Names of the attributes this class (and its bases) always carry.
@@ -111,7 +136,14 @@ class InvalidParameterError(AvaxDataError, ValueError):
     Attributes:
         param: the parameter's name as you wrote it (e.g. ``"count"``).
         value: the value given.
-        allowed: a description of the allowed values (e.g. ``"an integer in [0, 1024]"``).
+        allowed: a description of the allowed values (e.g. ``"an int in [0, 1024]"``).
+
+    Example:
+        >>> try:
+        ...     ad.IndexClient(emu.url).chain("X/tx").container_range(0, 2_000)
+        ... except ValueError as exc:            # an InvalidParameterError is a ValueError
+        ...     print(type(exc).__name__, exc.param, exc.value, exc.allowed)
+        InvalidParameterError count 2000 an int in [0, 1024]
     """
 
     _attributes = ("param", "value", "allowed")
@@ -127,6 +159,14 @@ class TransportError(AvaxDataError):
     Attributes:
         method: the HTTP method (``"POST"``, ``"GET"``).
         url: the request URL, secrets redacted.
+
+    Example:
+        >>> node = ad.IndexClient("http://127.0.0.1:1", max_retries=0)     # nothing listens there
+        >>> try:
+        ...     node.chain("X/tx").last_accepted()
+        ... except ad.TransportError as exc:
+        ...     print(type(exc).__name__, exc.method, exc.url)
+        ConnectError POST http://127.0.0.1:1/ext/index/X/tx
     """
 
     _attributes = ("method", "url")
@@ -135,11 +175,29 @@ class TransportError(AvaxDataError):
 
 
 class ConnectError(TransportError):
-    """Could not connect to the server (refused, name resolution, TLS handshake)."""
+    """Could not connect to the server (refused, name resolution, TLS handshake).
+
+    Example:
+        >>> try:
+        ...     ad.DataClient(base_url="http://127.0.0.1:1", max_retries=0).health()
+        ... except ad.ConnectError as exc:
+        ...     print(exc.method, exc.url)
+        GET http://127.0.0.1:1/v1/health-check
+    """
 
 
 class RequestTimeoutError(TransportError):
-    """The connect timeout or the request timeout ran out."""
+    """The connect timeout or the request timeout ran out (after any retries).
+
+    Example:
+        >>> with ad.Emulator(containers=10, latency=0.5) as slow:
+        ...     node = ad.IndexClient(slow.url, timeout=0.05, max_retries=0)
+        ...     try:
+        ...         node.chain("X/tx").last_accepted()
+        ...     except ad.RequestTimeoutError as exc:
+        ...         print(exc.method, "timed out")
+        POST timed out
+    """
 
 
 class HTTPStatusError(AvaxDataError):
@@ -153,6 +211,13 @@ class HTTPStatusError(AvaxDataError):
         retry_after: seconds the server asked to wait (``Retry-After``), or ``None``.
         api_message: the ``message`` of a JSON error body (``{"message": ..., "error": ...,
             "statusCode": ...}``, as the Data API sends): a ``str``, a ``list[str]``, or ``None``.
+
+    Example:
+        >>> try:
+        ...     ad.DataClient(base_url=emu.url).block("43114", 10**6)
+        ... except ad.HTTPStatusError as exc:
+        ...     print(type(exc).__name__, exc.status, exc.method, exc.api_message)
+        NotFoundError 404 GET Block 1000000 not found on chain 43114
     """
 
     _attributes = ("status", "body", "method", "url", "retry_after", "api_message")
@@ -165,17 +230,40 @@ class HTTPStatusError(AvaxDataError):
 
 
 class BadRequestError(HTTPStatusError):
-    """HTTP 400: the server refused the request's parameters."""
+    """HTTP 400: the server refused the request's parameters.
+
+    Example:
+        >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_token="not-a-token")
+        >>> try:
+        ...     pager.to_polars()
+        ... except ad.BadRequestError as exc:      # here its subclass PageTokenError
+        ...     print(type(exc).__name__, exc.status)
+        PageTokenError 400
+    """
 
 
 class PageTokenError(BadRequestError):
-    """HTTP 400 to a request carrying a page token: the token expired (tokens live 24 hours) or
-    is unknown. The walk is not restarted from the first page silently (that would repeat rows):
+    """HTTP 400 to a request carrying a page token: the token expired or is unknown.
+
+    Tokens live 24 hours. The walk is not restarted from the first page silently (that would repeat rows):
     start a new walk without ``page_token`` when you want that.
 
     Attributes:
         page_token: the refused token.
         items_read: items the pager had handed out before the refusal.
+
+    Example:
+        >>> with ad.Emulator(data_blocks_per_chain=100) as local:
+        ...     data = ad.DataClient(base_url=local.url)
+        ...     first = data.blocks("43114", page_size=10)
+        ...     _ = first.to_polars(limit=10)
+        ...     token = first.next_page_token
+        ...     local.advance_clock(25 * 3600)               # tokens live 24 hours
+        ...     try:
+        ...         data.blocks("43114", page_size=10, page_token=token).to_polars()
+        ...     except ad.PageTokenError as exc:
+        ...         print(exc.page_token == token, exc.items_read)
+        True 0
     """
 
     _attributes = ("page_token",)
@@ -184,30 +272,87 @@ class PageTokenError(BadRequestError):
 
 
 class UnauthorizedError(HTTPStatusError):
-    """HTTP 401: missing or invalid credentials."""
+    """HTTP 401: missing or invalid credentials.
+
+    Example:
+        >>> with ad.Emulator(data_api_require_key=True) as local:
+        ...     try:
+        ...         ad.DataClient(base_url=local.url).health()       # no key
+        ...     except ad.UnauthorizedError as exc:
+        ...         print(exc.status, exc.api_message)
+        401 An API key is required: send it in the x-glacier-api-key header
+    """
 
 
 class ForbiddenError(HTTPStatusError):
-    """HTTP 403: the credentials do not allow this request."""
+    """HTTP 403: the credentials do not allow this request.
+
+    Example:
+        >>> with ad.Emulator(data_api_refused_keys=["revoked"]) as local:
+        ...     try:
+        ...         ad.DataClient("revoked", base_url=local.url).chain("43114")
+        ...     except ad.ForbiddenError as exc:
+        ...         print(exc.status, "revoked" in str(exc))      # the key is never shown
+        403 False
+    """
 
 
 class NotFoundError(HTTPStatusError):
-    """HTTP 404: no such resource."""
+    """HTTP 404: no such resource.
+
+    Example:
+        >>> try:
+        ...     ad.DataClient(base_url=emu.url).chain("999999")
+        ... except ad.NotFoundError as exc:
+        ...     print(exc.status, exc.api_message)
+        404 Chain 999999 not found
+    """
 
 
 class IndexNotEnabledError(NotFoundError):
     """HTTP 404 on an index path: the node runs without ``--index-enabled``.
 
     Public nodes do not serve the index API; run your own node with ``--index-enabled=true``.
+
+    Example:
+        >>> with ad.Emulator(index_enabled=False) as plain_node:
+        ...     try:
+        ...         ad.IndexClient(plain_node.url).chain("X/tx").last_accepted()
+        ...     except ad.IndexNotEnabledError as exc:
+        ...         print(exc.status, isinstance(exc, ad.NotFoundError))
+        404 True
     """
 
 
 class RateLimitError(HTTPStatusError):
-    """HTTP 429: too many requests; ``retry_after`` tells how long the server asked to wait."""
+    """HTTP 429: too many requests; ``retry_after`` tells how long the server asked to wait.
+
+    Raised after the retries, or at once when the wait asked for is longer than what is left of
+    the client's ``retry_budget``.
+
+    Example:
+        >>> with ad.Emulator(rate_limit=(1, 60)) as limited:
+        ...     data = ad.DataClient("my-key", base_url=limited.url, retry_budget=5.0)
+        ...     _ = data.health()
+        ...     try:
+        ...         data.health()                 # asks for a 60 s wait: past the 5 s budget
+        ...     except ad.RateLimitError as exc:
+        ...         print(exc.status, exc.retry_after)
+        429 60.0
+    """
 
 
 class ServerError(HTTPStatusError):
-    """HTTP 5xx: the server failed."""
+    """HTTP 5xx: the server failed (after the retries).
+
+    Example:
+        >>> with ad.Emulator(faults={"503": 1.0}) as failing:
+        ...     try:
+        ...         ad.DataClient(base_url=failing.url, max_retries=1, backoff=0.0).health()
+        ...     except ad.ServerError as exc:
+        ...         print(exc.status, exc.api_message)
+        503 Service Unavailable (injected fault)
+    """
 
 
 class RedirectError(HTTPStatusError):
@@ -222,6 +367,14 @@ class RedirectError(HTTPStatusError):
         location: where the redirect pointed (resolved, secrets redacted).
         reason: ``"cross-origin"``, ``"loop"``, ``"too-many"`` or ``"bad-location"``.
         hops: redirects followed before this one.
+
+    Example:
+        >>> with ad.Emulator(containers=10, faults={"redirect_cross_origin": 1.0}) as moved:
+        ...     try:
+        ...         ad.IndexClient(moved.url).chain("X/tx").last_accepted()
+        ...     except ad.RedirectError as exc:
+        ...         print(exc.status, exc.reason, exc.location.startswith(moved.second_url))
+        307 cross-origin True
     """
 
     _attributes = ("location", "reason", "hops")
@@ -232,13 +385,22 @@ class RedirectError(HTTPStatusError):
 
 
 class ResponseTooLargeError(AvaxDataError):
-    """A response body passed the client's ``max_response_bytes`` (counted after gzip
-    decompression); reading stopped there.
+    """A response body passed the client's ``max_response_bytes``; reading stopped there.
+
+    The body is counted after gzip decompression.
 
     Attributes:
         limit: the limit in bytes.
         method: the HTTP method.
         url: the request URL, secrets redacted.
+
+    Example:
+        >>> node = ad.IndexClient(emu.url, max_response_bytes=100)
+        >>> try:
+        ...     node.chain("X/tx").last_accepted()
+        ... except ad.ResponseTooLargeError as exc:
+        ...     print(exc.limit, exc.method)
+        100 POST
     """
 
     _attributes = ("limit", "method", "url")
@@ -255,6 +417,14 @@ class RPCError(AvaxDataError):
         rpc_message: the node's exact message.
         method: the JSON-RPC method called (e.g. ``"index.getContainerByIndex"``).
         url: the request URL.
+
+    Example:
+        >>> with ad.Emulator(containers=10, faults={"rpc_error": 1.0}) as failing:
+        ...     try:
+        ...         ad.IndexClient(failing.url, max_retries=0).chain("X/tx").last_accepted()
+        ...     except ad.RPCError as exc:
+        ...         print(exc.code, exc.method)
+        -32000 index.getLastAccepted
     """
 
     _attributes = ("code", "rpc_message", "method", "url")
@@ -265,27 +435,78 @@ class RPCError(AvaxDataError):
 
 
 class ContainerNotFoundError(RPCError):
-    """The node has no container with this id (``not found``)."""
+    """The node has no container with this id (``not found``).
+
+    Example:
+        >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        >>> try:
+        ...     xtx.container(id="11111111111111111111111111111111LpoYY")
+        ... except ad.ContainerNotFoundError as exc:
+        ...     print(exc.rpc_message, exc.method)
+        not found index.getContainerByID
+    """
 
 
 class IndexOutOfRangeError(RPCError):
-    """The index asked for is past the tip (``no container at index N``, ``start index ...``)."""
+    """The index asked for is past the tip (``no container at index N``, ``start index ...``).
+
+    Example:
+        >>> try:
+        ...     ad.IndexClient(emu.url).chain("C/block").container(1_000)     # the tip is 999
+        ... except ad.IndexOutOfRangeError as exc:
+        ...     print(exc.rpc_message)
+        no container at index 1000
+    """
 
 
 class EmptyIndexError(RPCError):
-    """The index holds no container yet (``no containers have been accepted``)."""
+    """The index holds no container yet (``no containers have been accepted``).
+
+    Example:
+        >>> with ad.Emulator(containers=0) as empty:
+        ...     try:
+        ...         ad.IndexClient(empty.url).chain("X/tx").last_accepted()
+        ...     except ad.EmptyIndexError as exc:
+        ...         print(exc.rpc_message)
+        no containers have been accepted
+    """
 
 
 class RPCInvalidArgumentError(RPCError):
-    """The node could not read an argument (``couldn't unmarshal an argument ...``)."""
+    """The node could not read an argument (``couldn't unmarshal an argument ...``).
+
+    The client checks its arguments first, so this means a node that reads them differently.
+
+    Example:
+        >>> exc = ad.RPCInvalidArgumentError("couldn't unmarshal an argument", code=-32000)
+        >>> isinstance(exc, ad.RPCError), exc.code, exc.rpc_message
+        (True, -32000, None)
+    """
 
 
 class MethodNotFoundError(RPCError):
-    """The node does not know the method (``rpc: can't find method ...``)."""
+    """The node does not know the method (``rpc: can't find method ...``).
+
+    A node whose version has no such index method.
+
+    Example:
+        >>> exc = ad.MethodNotFoundError("rpc: can't find method", method="index.getIndex")
+        >>> isinstance(exc, ad.RPCError), exc.method
+        (True, 'index.getIndex')
+    """
 
 
 class IntegrityError(AvaxDataError):
-    """Data failed a check: a container's checksum, or its id against sha256 of its bytes."""
+    """Data failed a check: a container's checksum, or its id against the rule of its index.
+
+    Example:
+        >>> with ad.Emulator(containers=10, faults={"bad_checksum": 1.0}) as corrupt:
+        ...     try:
+        ...         ad.IndexClient(corrupt.url).chain("X/tx").range(0, 10).to_polars()
+        ...     except ad.IntegrityError as exc:
+        ...         print("checksum mismatch" in str(exc), exc.next_index)
+        True 0
+    """
 
 
 class DecodeError(AvaxDataError):
@@ -298,6 +519,19 @@ class DecodeError(AvaxDataError):
         index: that container's index in the node's index (``None`` for bytes you passed).
         id: that container's id (``None`` for bytes you passed).
         offset: the byte where decoding stopped.
+
+    Example:
+        >>> try:
+        ...     ad.decode_container("C/block", b"\\x00", strict=True)
+        ... except ad.DecodeError as exc:
+        ...     print(exc.path, exc.offset)
+        C/block 0
+        >>> with ad.Emulator(containers=10, faults={"malformed_json": 1.0}) as broken:
+        ...     try:
+        ...         ad.IndexClient(broken.url, max_retries=0).chain("X/tx").last_accepted()
+        ...     except ad.DecodeError as exc:
+        ...         print(exc.url.endswith("/ext/index/X/tx"), exc.body[:10])
+        True {"jsonrpc"
     """
 
     _attributes = ("url", "body", "path", "index", "id", "offset")
@@ -323,6 +557,16 @@ def http_error_class(status: int) -> type[HTTPStatusError]:
 
     ``400``, ``401``, ``403``, ``404`` and ``429`` have their own classes, every ``5xx`` is a
     :class:`ServerError`, and any other status a plain :class:`HTTPStatusError`.
+
+    Args:
+        status: the HTTP status code.
+
+    Returns:
+        The exception class.
+
+    Example:
+        >>> [ad.http_error_class(s).__name__ for s in (404, 429, 503, 418)]
+        ['NotFoundError', 'RateLimitError', 'ServerError', 'HTTPStatusError']
     """
     if status in _BY_STATUS:
         return _BY_STATUS[status]

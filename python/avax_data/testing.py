@@ -1,15 +1,14 @@
 """Test helpers: the offline :class:`Emulator` and pytest fixtures.
 
 The emulator serves the node's Index RPC on a loopback port, in-process, from a deterministic
-synthetic world (container ``i`` of a path is a function of the seed and ``i``)::
+synthetic world (container ``i`` of a path is a function of the seed and ``i``):
 
-    from avax_data.testing import Emulator
-    import avax_data as ad
-
-    with Emulator(seed=0, containers=1_000) as emu:
-        node = ad.IndexClient(emu.url)
-        last = node.chain("X/tx").last_accepted()
-        assert last == emu.expected_container("X/tx", 999)
+>>> from avax_data.testing import Emulator
+>>> import avax_data as ad
+>>> with Emulator(seed=0, containers=1_000) as emu:
+...     node = ad.IndexClient(emu.url)
+...     last = node.chain("X/tx").last_accepted()
+...     assert last == emu.expected_container("X/tx", 999)
 
 Installing ``avax-data`` registers this module as a pytest plugin (entry point ``pytest11``), so
 every test suite gets three fixtures, each fresh for each test function:
@@ -58,8 +57,10 @@ if pytest is not None:
 
     @pytest.fixture
     def avax_emulator(request: pytest.FixtureRequest) -> Iterator[Emulator]:
-        """A fresh :class:`Emulator` for one test, closed after it: ``seed=0`` and default sizes, or
-        the keyword arguments of the test's ``@pytest.mark.avax_emulator(...)`` marker."""
+        """A fresh :class:`Emulator` for one test, closed after it.
+
+        It has ``seed=0`` and the default sizes, or the keyword arguments of the test's
+        ``@pytest.mark.avax_emulator(...)`` marker."""
         marker = request.node.get_closest_marker("avax_emulator")
         kwargs: dict[str, Any] = {"seed": 0}
         if marker is not None:
@@ -74,8 +75,9 @@ if pytest is not None:
 
     @pytest.fixture
     def avax_emulator_factory() -> Iterator[Callable[..., Emulator]]:
-        """``make(**kwargs)`` starts an :class:`Emulator` with those keyword arguments (``seed``
-        defaults to 0); every emulator it started is closed after the test."""
+        """A function ``make(**kwargs)`` that starts an :class:`Emulator`, closed after the test.
+
+        ``seed`` defaults to 0; every emulator it started is closed after the test."""
         started: list[Emulator] = []
 
         def make(**kwargs: Any) -> Emulator:

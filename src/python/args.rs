@@ -347,11 +347,24 @@ macro_rules! client_twins {
                     $build
                 }
 
-                /// Close the client (from any thread): later calls raise ``AvaxDataError("the client is
-                /// closed")``. Awaitable on the async client.
+                /// Close the client, from any thread.
+                ///
+                /// Later calls raise ``AvaxDataError("the client is closed")``. Leaving a ``with`` (``async with``) block closes the client too. On an async
+                /// client it is awaited: ``await client.close()``.
+                ///
+                /// Example:
+                ///     >>> node = ad.IndexClient(emu.url)
+                ///     >>> node.close()
+                ///     >>> node
+                ///     IndexClient('http://127.0.0.1:...', closed)
+                ///     >>> node.chain("X/tx").last_accepted()
+                ///     Traceback (most recent call last):
+                ///     ...
+                ///     avax_data.exceptions.AvaxDataError: the client is closed
                 fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
                 }
                 $($shared)*
             }
@@ -374,7 +387,8 @@ macro_rules! client_twins {
                 #[pyo3(signature = (*_exc))]
                 fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(()) })
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
                 }
                 $($async_only)*
             }

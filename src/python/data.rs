@@ -68,15 +68,61 @@ fn pager(
 client_twins! {
     /// Synchronous client of the hosted Data API (``/v1/...``).
     ///
-    /// ``api_key`` defaults to the ``AVAX_DATA_API_KEY`` environment variable (optional: a key gives
-    /// higher rate limits); it is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and
-    /// never shown in a ``repr``, an exception or a URL. ``base_url`` defaults to
-    /// ``AVAX_DATA_API_URL``, then ``https://data-api.avax.network``. Retries connection errors,
-    /// timeouts, 5xx and 429 (waiting ``Retry-After``) within ``retry_budget`` seconds. Parameters
-    /// are checked before any request (:class:`InvalidParameterError`, a ``ValueError``).
+    /// It reads chains, blocks, NFTs, pending staking rewards, X-chain vertices, ICM messages
+    /// and the health check. Single objects come back as dicts with the API's field names (decimal-string integers as
+    /// ``int``, Unix times as timezone-aware UTC ``datetime``); lists as a lazy, resumable
+    /// :class:`Pager`. Parameters are checked before any request. Connection errors, timeouts,
+    /// 5xx and 429 are retried (waiting ``Retry-After``) within ``retry_budget`` seconds. Use it
+    /// as a context manager, or call :meth:`close`.
+    ///
+    /// Args:
+    ///     api_key: the API key (str), optional: a key gives higher rate limits. Default
+    ///         ``None``: the ``AVAX_DATA_API_KEY`` environment variable, else no key. It is sent
+    ///         under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in a
+    ///         ``repr``, an exception, a log line or a URL.
+    ///     base_url: the service root (str). Default ``None``: ``AVAX_DATA_API_URL``, then
+    ///         ``https://data-api.avax.network``; a URL ending in ``/v1`` is taken as the root.
+    ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
+    ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
+    ///         follow_cross_origin_redirects: the transport options of :class:`IndexClient`,
+    ///         with the same defaults.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a bad option, raised by the constructor before any request.
+    ///
+    /// Example:
+    ///     The examples run against the offline emulator as ``emu``; in full:
+    ///
+    ///     >>> import avax_data as ad
+    ///     >>> emu = ad.Emulator(containers=1_000, data_blocks_per_chain=500)
+    ///     >>> data = ad.DataClient(base_url=emu.url)        # the real service: ad.DataClient()
+    ///     >>> data.chain("43114")["chainName"]
+    ///     'Avalanche (C-Chain)'
+    ///     >>> data.blocks("43114", limit=3).to_polars()["blockNumber"].to_list()   # newest first
+    ///     [499, 498, 497]
+    ///     >>> data.close()
+    ///     >>> with ad.DataClient("my-key", base_url=emu.url, max_retries=5) as keyed:
+    ///     ...     print(keyed)                                  # the key is never shown
+    ///     DataClient('http://127.0.0.1:...')
+    ///     >>> emu.close()
     sync PyDataClient("DataClient") { PagerOf = PyPager }
-    /// Asynchronous twin of :class:`DataClient` (same options): single-object methods return
-    /// awaitables, list methods return an :class:`AsyncPager` (``async for``).
+    /// Asynchronous twin of :class:`DataClient`: the same options and methods.
+    ///
+    /// Single-object methods (``chains``, ``chain``, ``block``, ``health``) are awaited; list
+    /// methods return at once an :class:`AsyncPager` to walk with ``async for`` (its exports
+    /// are awaited). The shared method docstrings show the sync calls. Use it as an
+    /// ``async with`` context manager, or ``await client.close()``.
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         chain = await data.chain("43114")
+    ///     ...         numbers = [b["blockNumber"] async for b in data.blocks("43114", limit=3)]
+    ///     ...         frame = await data.vertices("mainnet").to_polars(limit=5)
+    ///     ...         return chain["chainName"], numbers, frame.height
+    ///     >>> asyncio.run(main())
+    ///     ('Avalanche (C-Chain)', [499, 498, 497], 5)
     async PyAsyncDataClient("AsyncDataClient") { PagerOf = PyAsyncPager }
     state { client: DataClient }
     new (api_key = None, *, base_url = None,) (
@@ -86,20 +132,60 @@ client_twins! {
         Ok(Self { client: build_client(api_key, base_url, transport)? })
     }
     shared {
-        /// The base URL (secrets redacted).
+        /// The service root, with any password in it redacted.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url="https://data-api.example/v1").base_url
+        ///     'https://data-api.example'
         #[getter]
         fn base_url(&self) -> String {
             self.client.base_url().to_string()
         }
 
-        /// The last rate-limit headers seen: ``{"policy", "limit", "remaining", "reset"}`` or ``None``.
+        /// The last ``ratelimit-*`` headers the service sent, or ``None`` before any.
+        ///
+        /// A dict ``{"policy": str, "limit": int, "remaining": int, "reset": int}`` (``None``
+        /// for a header not sent); see :class:`avax_data.RateLimitInfo`. The service sends them
+        /// to requests with an API key.
+        ///
+        /// Example:
+        ///     >>> with ad.Emulator(rate_limit=(100, 60)) as limited:
+        ///     ...     data = ad.DataClient("my-key", base_url=limited.url)
+        ///     ...     print(data.rate_limit)
+        ///     ...     _ = data.health()
+        ///     ...     print(data.rate_limit)
+        ///     None
+        ///     {'policy': '100;w=60', 'limit': 100, 'remaining': 99, 'reset': None}
         #[getter]
         fn rate_limit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
             rate_limit_dict(py, &self.client)
         }
 
-        /// ``GET /v1/chains``: the supported chains, filtered by ``network`` (mainnet, fuji, testnet)
-        /// and ``feature`` (nftIndexing, webhooks, teleporter). A list of dicts (not paginated).
+        /// The chains the service supports (``GET /v1/chains``; not paginated).
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///     feature: ``"nftIndexing"``, ``"webhooks"`` or ``"teleporter"``; default ``None``:
+        ///         all.
+        ///
+        /// Returns:
+        ///     list[dict]: one dict per chain (``chainId``, ``chainName``, ``platformChainId``,
+        ///     ``enabledFeatures``, ...).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an unknown ``network`` or ``feature``.
+        ///     HTTPStatusError: the service said no (:class:`UnauthorizedError`,
+        ///         :class:`RateLimitError`, :class:`ServerError`, ...).
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> [c["chainId"] for c in data.chains(network="mainnet", feature="nftIndexing")]
+        ///     ['43114', '4337']
+        ///     >>> data.chains(network="moon")
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid network="moon": one of mainnet, fuji, testnet
         #[pyo3(signature = (network=None, feature=None))]
         fn chains<'py>(
             &self,
@@ -113,13 +199,60 @@ client_twins! {
             M::run(py, async move { Ok(DictsOut(request.await?, None)) })
         }
 
-        /// ``GET /v1/chains/{chainId}``: one chain (EVM chain id or blockchain id) as a dict.
+        /// One chain (``GET /v1/chains/{chainId}``).
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"``) or a CB58 blockchain id (str).
+        ///
+        /// Returns:
+        ///     dict: the chain, as in :meth:`chains`.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an id that is neither (checked before any request).
+        ///     NotFoundError: no such chain.
+        ///     AvaxDataError: any other failure, as in :meth:`chains`.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> c = data.chain("43114")
+        ///     >>> c["chainName"], c["platformChainId"]
+        ///     ('Avalanche (C-Chain)', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5')
+        ///     >>> data.chain("2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5")["chainId"]
+        ///     '43114'
+        ///     >>> try:
+        ///     ...     data.chain("999999")
+        ///     ... except ad.NotFoundError as exc:
+        ///     ...     print(exc.status, exc.api_message)
+        ///     404 Chain 999999 not found
         fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let request = self.client.chain(&str_arg(chain_id, "chain_id", CHAIN_ID)?)?;
             M::run(py, async move { Ok(DictOut(request.await?, None)) })
         }
 
-        /// ``GET /v1/chains/{chainId}/blocks/{blockId}``: one block by number (int) or hash (str).
+        /// One block of an EVM chain, by number or by hash.
+        ///
+        /// ``GET /v1/chains/{chainId}/blocks/{blockId}``.
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     block_id: a block number (int >= 0) or a block hash (``"0x..."``).
+        ///
+        /// Returns:
+        ///     dict: ``chainId``, ``blockNumber`` (int), ``blockTimestamp`` (UTC ``datetime``),
+        ///     ``blockHash``, ``txCount``, ``baseFee``, ``gasUsed`` (ints), ...
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a negative number, a malformed id or hash.
+        ///     NotFoundError: no such block.
+        ///     AvaxDataError: any other failure, as in :meth:`chains`.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> b = data.block("43114", 5)
+        ///     >>> b["blockNumber"], b["txCount"], b["blockTimestamp"].year
+        ///     (5, 32, 2025)
+        ///     >>> data.block("43114", b["blockHash"])["blockNumber"]
+        ///     5
         fn block<'py>(
             &self,
             py: Python<'py>,
@@ -131,13 +264,50 @@ client_twins! {
             M::run(py, async move { Ok(DictOut(request.await?, Some(schema::BLOCK))) })
         }
 
-        /// ``GET /v1/health-check``: the service's health report as a dict.
+        /// The service's health report (``GET /v1/health-check``).
+        ///
+        /// Returns:
+        ///     dict: ``{"status": "ok", "info": ..., "error": ..., "details": ...}``.
+        ///
+        /// Raises:
+        ///     ServerError: the service is unhealthy (HTTP 503), after the retries.
+        ///     AvaxDataError: any other failure, as in :meth:`chains`.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).health()["status"]
+        ///     'ok'
         fn health<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
             M::run(py, async move { Ok(DictOut(client.health().await?, None)) })
         }
 
-        /// ``GET /v1/chains/{chainId}/blocks``: the chain's blocks, newest first (``page_size`` 1-100).
+        /// The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``).
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     page_size: items per request, an int in [1, 100]; default ``None``: 100, the
+        ///         largest (fewest requests).
+        ///     page_token: start from this saved token (a pager's ``next_page_token``).
+        ///     limit: most items handed out in total, an int >= 0; default ``None``: all. No page
+        ///         past it is fetched, and the last asks only for what is left.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``chainId``, ``blockNumber``, ``blockTimestamp``, ``blockHash``,
+        ///     ``txCount``, ``baseFee``, ``gasUsed``, ...); frames of the ``block`` schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request. Errors of the service
+        ///         come from the pager's consumers (see :class:`Pager`).
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> df = data.blocks("43114", page_size=10, limit=25).to_polars()
+        ///     >>> df.height, df["blockNumber"][0], df["blockNumber"][-1]
+        ///     (25, 499, 475)
+        ///     >>> data.blocks("43114", page_size=1000)
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid page_size=1000: an int in [1, 100]
         #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
         fn blocks(
             &self,
@@ -151,7 +321,24 @@ client_twins! {
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
         }
 
-        /// ``GET /v1/blocks``: the latest blocks across all chains, optionally of one ``network``.
+        /// The latest blocks across all chains, newest first (``GET /v1/blocks``).
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///     page_size: items per request, an int in [1, 100]; default ``None``: 100.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: block dicts as in :meth:`blocks`, of every chain.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> data.latest_blocks(network="fuji", limit=2).to_polars().select("chainId", "blockNumber").rows()
+        ///     [('43113', 499), ('779672', 499)]
         #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
         fn latest_blocks(
             &self,
@@ -165,7 +352,32 @@ client_twins! {
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
         }
 
-        /// ``balances:listCollectibles``: ERC-721 and ERC-1155 balances of ``address`` (``page_size`` 1-500).
+        /// The NFTs (ERC-721 and ERC-1155) a wallet holds on a chain.
+        ///
+        /// ``GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles``.
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     address: the wallet, ``0x`` and 40 hex digits.
+        ///     contract_address: only this NFT contract; default ``None``: all.
+        ///     page_size: items per request, an int in [1, 500]; default ``None``: 500.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``address``, ``name``, ``symbol``, ``ercType``, ``tokenId`` (str),
+        ///     ``metadata``, ``balance`` (int; ERC-1155 only)); frames of the ``collectible``
+        ///     schema, both kinds in one frame.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> owner = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"     # holds NFTs on the emulator
+        ///     >>> nfts = data.collectibles("43114", owner).to_polars()
+        ///     >>> nfts.height, sorted(nfts["ercType"].unique())
+        ///     (160, ['ERC-1155', 'ERC-721'])
         #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
         #[allow(clippy::too_many_arguments)]
         fn collectibles(
@@ -185,8 +397,40 @@ client_twins! {
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Collectible, page_token, limit)? })
         }
 
-        /// ``rewards:listPending``: pending staking rewards; at least one of ``addresses`` /
-        /// ``node_ids`` (lists or comma-separated str), ``sort_order`` asc or desc.
+        /// Pending staking rewards of P-chain addresses or validators.
+        ///
+        /// ``GET /v1/networks/{network}/rewards:listPending``.
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``.
+        ///     addresses: P-chain addresses (``[P-]avax1...``, ``fuji1...``), a list or a
+        ///         comma-separated str.
+        ///     node_ids: validators (``NodeID-...``), a list or a comma-separated str; give at
+        ///         least one of ``addresses`` and ``node_ids``.
+        ///     sort_order: ``"asc"`` or ``"desc"``; default ``None``: the service's.
+        ///     page_size: items per request, an int in [1, 100]; default ``None``: 100.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``addresses``, ``txHash``, ``amountStaked`` (int), ``nodeId``,
+        ///     ``startTimestamp``, ``endTimestamp``, ``rewardType``, ``progress``,
+        ///     ``estimatedReward``); frames of the ``pending_reward`` schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: neither ``addresses`` nor ``node_ids``, a malformed address
+        ///         or node id, a bad ``sort_order``; before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> node = "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE"
+        ///     >>> rewards = data.pending_rewards("mainnet", node_ids=node).to_polars()
+        ///     >>> rewards.height, rewards["rewardType"][0]
+        ///     (5, 'VALIDATOR')
+        ///     >>> data.pending_rewards("mainnet")
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid addresses/node_ids=none: at least one of addresses or node_ids
         #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
         #[allow(clippy::too_many_arguments)]
         fn pending_rewards(
@@ -207,7 +451,30 @@ client_twins! {
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::PendingReward, page_token, limit)? })
         }
 
-        /// X-chain vertices, newest first; ``blockchain_id`` is ``"x-chain"`` or the network's X-chain id.
+        /// X-chain vertices (the DAG era), newest first.
+        ///
+        /// ``GET /v1/networks/{network}/blockchains/{blockchainId}/vertices``.
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``.
+        ///     blockchain_id: ``"x-chain"`` (default ``None`` means it) or the network's X-chain
+        ///         id.
+        ///     page_size: items per request, an int in [1, 100]; default ``None``: 100.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``vertexHash``, ``parentHashes``, ``vertexHeight``, ``vertexIndex``,
+        ///     ``vertexTimestamp``, ``txCount``, ``transactions``, ``vertexSizeBytes``); frames
+        ///     of the ``vertex`` schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument (another chain's id), before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> data.vertices("mainnet", limit=3).to_polars()["vertexHeight"].to_list()
+        ///     [499, 498, 497]
         #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
         fn vertices(
             &self,
@@ -224,7 +491,33 @@ client_twins! {
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Vertex, page_token, limit)? })
         }
 
-        /// ``GET /v1/icm/messages``: interchain messages, newest first, with the six filters.
+        /// Interchain (ICM, Teleporter) messages, newest first (``GET /v1/icm/messages``).
+        ///
+        /// Args:
+        ///     source_blockchain_id: only messages sent from this blockchain id.
+        ///     destination_blockchain_id: only messages sent to this blockchain id.
+        ///     blockchain_id: only messages from or to this blockchain id.
+        ///     to: only messages to this address.
+        ///     from_: only messages from this address (sent as ``from``).
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///     page_size: items per request, an int in [1, 100]; default ``None``: 100.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``messageId``, ``sourceBlockchainId``, ``destinationBlockchainId``,
+        ///     ``status``: ``pending``, ``delivered`` or ``delivered_source_not_indexed``, ...);
+        ///     frames of the ``icm_message`` schema, every status in one frame.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> c_chain = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
+        ///     >>> msgs = data.icm_messages(source_blockchain_id=c_chain, limit=3).to_polars()
+        ///     >>> msgs["status"].to_list()
+        ///     ['pending', 'delivered', 'pending']
         #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
         #[allow(clippy::too_many_arguments)]
         fn icm_messages(

@@ -19,17 +19,62 @@ use crate::emulator::{Emulator, EmulatorConfig, FaultError, FaultKind, FaultPlan
 use crate::index::IndexPath;
 use crate::transport::config::seconds as to_duration;
 
-/// The offline emulator of the services, served in-process on a loopback port.
+/// The offline emulator of the Index RPC, the Data API and the Metrics API.
 ///
-/// Containers are a pure function of ``seed`` and their index, so large indexes cost no memory.
-/// ``containers`` is the initial count per index path (one int for all, or a dict by path);
-/// ``tip_rate`` adds that many containers per second to every path; ``latency`` (seconds) is
-/// added to every request. Use as a context manager, or call ``close()``.
+/// It serves them in-process, on a loopback port. Its world is generated from ``seed`` on demand: container ``i`` of a path is a function of
+/// the seed and ``i``, so large indexes cost no memory, and the same arguments give the same
+/// answers on every run. It answers as the services do, errors included. Point any client at
+/// :attr:`url`. Use it as a context manager, or call :meth:`close`.
 ///
-/// Fault injection: ``faults`` maps kind names (``"502"``, ``"reset"``, ``"short_batch"``, ...) to
-/// a rate per request in ``[0, 1]``; ``fault_seed`` makes the same requests fault on every run;
-/// ``fault_options`` sets sizes and timings (``retry_after``, ``lag``, ``oversized_bytes``,
-/// ``gzip_bomb_bytes``, ``slow_body_pause``).
+/// Args:
+///     seed: the world's seed, an int >= 0; default 0.
+///     containers: the initial containers per index path: one int for all, or a dict by path
+///         (``{"X/tx": 5_000}``; paths left out keep the default); default ``None``: 10,000.
+///     tip_rate: containers added per second to every path, >= 0; default 0.0.
+///     index_enabled: serve the index paths; ``False`` answers HTTP 404 as a node without
+///         ``--index-enabled``; default ``True``.
+///     latency: seconds added to every response, >= 0; default 0.0.
+///     host: the address to listen on; default ``"127.0.0.1"``.
+///     port: the port, 0 (default) for a free one.
+///     utc_offset_minutes: the offset of the node's timestamps, in (-1440, 1440); default 0.
+///     data_blocks_per_chain: Data API blocks per EVM chain (also the X-chain vertices per
+///         network), an int >= 1; default ``None``: 5,000.
+///     data_api_require_key: answer 401 to Data API requests without a key; default ``False``.
+///     data_api_refused_keys: Data API keys answered with 403; default ``None``.
+///     rate_limit: ``(limit, window_seconds)`` per Data API key: the ``ratelimit-*`` headers,
+///         and 429 with ``retry-after`` past the limit; default ``None``: no limit.
+///     faults: fault kinds to a rate per request in [0, 1]: ``"500"``, ``"502"``, ``"503"``,
+///         ``"429"``, ``"reset"``, ``"cut"``, ``"truncated_json"``, ``"malformed_json"``,
+///         ``"slow_body"``, ``"rpc_error"``, ``"bad_checksum"``, ``"short_batch"``,
+///         ``"lagging_tip"``, ``"repeated_token"``, ``"redirect_same_origin"``,
+///         ``"redirect_cross_origin"``, ``"oversized"``, ``"gzip_bomb"``; default ``None``.
+///     fault_seed: the seed of the fault decisions: the same requests fault on every run;
+///         default 0.
+///     fault_options: sizes and timings of the faults: ``retry_after`` (s), ``lag``
+///         (containers), ``oversized_bytes``, ``gzip_bomb_bytes``, ``slow_body_pause`` (s);
+///         default ``None``.
+///
+/// Raises:
+///     InvalidParameterError: a bad argument (an unknown path or fault kind, a rate outside
+///         [0, 1], a negative latency, ...).
+///     OSError: it could not listen on ``host``:``port``.
+///
+/// Example:
+///     >>> import avax_data as ad
+///     >>> with ad.Emulator(seed=0, containers={"X/tx": 500}) as local:
+///     ...     node = ad.IndexClient(local.url)
+///     ...     tip = node.chain("X/tx").last_accepted()
+///     ...     print(tip["index"], tip == local.expected_container("X/tx", 499))
+///     499 True
+///
+///     Faults make a client's retries and errors testable, the same way on every run:
+///
+///     >>> faults = {"short_batch": 0.5, "502": 0.1}
+///     >>> with ad.Emulator(containers=1_000, faults=faults, fault_seed=7) as flaky:
+///     ...     node = ad.IndexClient(flaky.url, backoff=0.01, concurrency=1)
+///     ...     rows = node.chain("X/tx").range(0, 1_000, batch_size=100).to_polars()
+///     ...     print(rows["index"].to_list() == list(range(1_000)), sorted(flaky.fault_counts().items()))
+///     True [('502', 1), ('short_batch', 5)]
 #[pyclass(frozen, name = "Emulator", module = "avax_data._native")]
 pub struct PyEmulator {
     emulator: Emulator,
@@ -109,66 +154,211 @@ impl PyEmulator {
         Ok(PyEmulator { emulator })
     }
 
-    /// Data API: move the emulator clock forward by ``seconds`` (page tokens expire after 24 h
-    /// of this clock).
+    /// Data API: move the emulator's clock forward (page tokens expire after 24 h of it).
+    ///
+    /// Args:
+    ///     seconds: how far, a number >= 0.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a negative or non-finite ``seconds``.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(data_blocks_per_chain=100) as local:
+    ///     ...     data = ad.DataClient(base_url=local.url)
+    ///     ...     pager = data.blocks("43114", page_size=10)
+    ///     ...     _ = pager.to_polars(limit=10)
+    ///     ...     local.advance_clock(25 * 3600)
+    ///     ...     try:
+    ///     ...         pager.to_polars()
+    ///     ...     except ad.PageTokenError as exc:
+    ///     ...         print("refused after", exc.items_read, "items")
+    ///     refused after 10 items
     fn advance_clock(&self, seconds: f64) -> PyResult<()> {
         self.emulator.advance_clock(to_duration("seconds", seconds, true).map_err(to_py)?);
         Ok(())
     }
 
-    /// Data API: set (``(limit, window_seconds)``) or remove (``None``) the per-key rate limit.
+    /// Data API: set or remove the rate limit of each API key.
+    ///
+    /// Args:
+    ///     rate_limit: ``(limit, window_seconds)``, or ``None`` (default) to remove it.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a limit of 0 or a window that is not > 0.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator() as local:
+    ///     ...     local.set_rate_limit((1, 60))
+    ///     ...     data = ad.DataClient("my-key", base_url=local.url, max_retries=0)
+    ///     ...     _ = data.health()
+    ///     ...     try:
+    ///     ...         data.health()
+    ///     ...     except ad.RateLimitError as exc:
+    ///     ...         print(exc.status, exc.retry_after)
+    ///     ...     local.set_rate_limit(None)
+    ///     ...     print(data.health()["status"])
+    ///     429 60.0
+    ///     ok
     #[pyo3(signature = (rate_limit=None))]
     fn set_rate_limit(&self, rate_limit: Option<(u32, f64)>) -> PyResult<()> {
         self.emulator.set_rate_limit(rate_limit.map(rate_limit_arg).transpose()?);
         Ok(())
     }
 
-    /// Data API: answer 401 to requests without an API key (or stop doing so).
+    /// Data API: answer 401 to requests without an API key (``True``), or serve them (``False``).
+    ///
+    /// Args:
+    ///     require: whether a key is required.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator() as local:
+    ///     ...     local.set_data_api_require_key(True)
+    ///     ...     try:
+    ///     ...         ad.DataClient(base_url=local.url).health()
+    ///     ...     except ad.UnauthorizedError as exc:
+    ///     ...         print(exc.status)
+    ///     ...     print(ad.DataClient("my-key", base_url=local.url).health()["status"])
+    ///     401
+    ///     ok
     fn set_data_api_require_key(&self, require: bool) {
         self.emulator.set_data_api_require_key(require);
     }
 
-    /// Data API: the API keys answered with 403.
+    /// Data API: the API keys answered with 403 from now on (replacing the previous list).
+    ///
+    /// Args:
+    ///     keys: a list of keys (an empty list refuses none).
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator() as local:
+    ///     ...     local.set_data_api_refused_keys(["revoked"])
+    ///     ...     try:
+    ///     ...         ad.DataClient("revoked", base_url=local.url).health()
+    ///     ...     except ad.ForbiddenError as exc:
+    ///     ...         print(exc.status)
+    ///     403
     fn set_data_api_refused_keys(&self, keys: Vec<String>) {
         self.emulator.set_data_api_refused_keys(&keys);
     }
 
-    /// ``http://host:port`` of the running emulator.
+    /// The base URL of the running emulator, ``http://host:port``: the URL of every service.
+    ///
+    /// Example:
+    ///     >>> emu.url
+    ///     'http://127.0.0.1:...'
     #[getter]
     fn url(&self) -> String {
         self.emulator.url()
     }
 
-    /// The port it listens on.
+    /// The port it listens on (a free one unless ``port=`` was given).
+    ///
+    /// Example:
+    ///     >>> emu.url.endswith(f":{emu.port}")
+    ///     True
     #[getter]
     fn port(&self) -> u16 {
         self.emulator.port()
     }
 
-    /// How many containers the index path holds now.
+    /// How many containers an index path holds now.
+    ///
+    /// Args:
+    ///     path: ``"C/block"``, ``"P/block"``, ``"X/tx"``, ``"X/block"`` or ``"X/vtx"``.
+    ///
+    /// Returns:
+    ///     int: the count (its last index is one less).
+    ///
+    /// Raises:
+    ///     InvalidParameterError: an unknown path.
+    ///
+    /// Example:
+    ///     >>> emu.container_count("X/tx")
+    ///     1000
     fn container_count(&self, path: &str) -> PyResult<u64> {
         Ok(self.emulator.container_count(path_arg(path)?))
     }
 
-    /// Accept ``n`` more containers on ``path``; returns the new count.
+    /// Accept more containers on an index path, as a node does when blocks arrive.
+    ///
+    /// Args:
+    ///     path: the index path.
+    ///     n: how many, an int >= 0; default 1.
+    ///
+    /// Returns:
+    ///     int: the new count.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: an unknown path or a negative ``n``.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     print(local.advance("X/tx", 5), local.container_count("X/tx"))
+    ///     15 15
     #[pyo3(signature = (path, n=1))]
     fn advance(&self, path: &str, #[pyo3(from_py_with = count_arg)] n: u64) -> PyResult<u64> {
         Ok(self.emulator.advance(path_arg(path)?, n))
     }
 
-    /// Serve (or stop serving, with HTTP 404) the index paths.
+    /// Serve the index paths, or answer them with HTTP 404.
+    ///
+    /// ``False`` makes it a node without ``--index-enabled``.
+    ///
+    /// Args:
+    ///     enabled: whether the index is served.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     local.set_index_enabled(False)
+    ///     ...     try:
+    ///     ...         ad.IndexClient(local.url).chain("X/tx").last_accepted()
+    ///     ...     except ad.IndexNotEnabledError as exc:
+    ///     ...         print(exc.status)
+    ///     404
     fn set_index_enabled(&self, enabled: bool) {
         self.emulator.set_index_enabled(enabled);
     }
 
-    /// Delay every later response by ``seconds``.
+    /// Delay every later response.
+    ///
+    /// Args:
+    ///     seconds: the delay, a number >= 0 (0 removes it).
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a negative or non-finite delay.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     local.set_latency(0.5)
+    ///     ...     try:
+    ///     ...         ad.IndexClient(local.url, timeout=0.05, max_retries=0).chain("X/tx").last_accepted()
+    ///     ...     except ad.RequestTimeoutError:
+    ///     ...         print("timed out")
+    ///     timed out
     fn set_latency(&self, seconds: f64) -> PyResult<()> {
         let latency: Duration = to_duration("seconds", seconds, true).map_err(to_py)?;
         self.emulator.set_latency(latency);
         Ok(())
     }
 
-    /// The container the emulator serves at ``index`` (no network), for comparisons in tests.
+    /// The container the emulator serves at an index, computed without a request.
+    ///
+    /// The expected value in tests.
+    ///
+    /// Args:
+    ///     path: the index path.
+    ///     index: the index, an int below :meth:`container_count`.
+    ///
+    /// Returns:
+    ///     dict: the container dict a client returns for it.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: an unknown path, or an index at or past the tip.
+    ///
+    /// Example:
+    ///     >>> node = ad.IndexClient(emu.url)
+    ///     >>> node.chain("P/block").container(7) == emu.expected_container("P/block", 7)
+    ///     True
     fn expected_container<'py>(
         &self,
         py: Python<'py>,
@@ -187,14 +377,46 @@ impl PyEmulator {
         container_dict(py, &container)
     }
 
-    /// Requests served so far (all paths).
+    /// The requests received so far, on every path.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     _ = ad.IndexClient(local.url).chain("X/tx").container_range(0, 5)
+    ///     ...     print(local.request_count())
+    ///     1
     fn request_count(&self) -> u64 {
         self.emulator.request_count()
     }
 
-    /// Replace the fault plan: ``faults`` (kind -> rate in ``[0, 1]``; ``None`` or ``{}`` turns
-    /// faults off), ``fault_seed`` and ``fault_options``. Decisions restart from the seed's first
-    /// request; counters and the request log are kept.
+    /// Replace the fault plan.
+    ///
+    /// Decisions restart from the seed's first request; the counters and the request log are
+    /// kept.
+    ///
+    /// Args:
+    ///     faults: fault kind to rate per request in [0, 1] (the kinds of :class:`Emulator`);
+    ///         ``None`` (default) or ``{}`` turns faults off.
+    ///     fault_seed: the seed of the decisions; default 0.
+    ///     fault_options: sizes and timings, as in :class:`Emulator`; default ``None``.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: an unknown kind or option, a rate outside [0, 1].
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     local.set_faults({"500": 1.0})
+    ///     ...     try:
+    ///     ...         ad.IndexClient(local.url, max_retries=0).chain("X/tx").last_accepted()
+    ///     ...     except ad.ServerError as exc:
+    ///     ...         print(exc.status)
+    ///     ...     local.set_faults(None)
+    ///     ...     print(ad.IndexClient(local.url).chain("X/tx").last_accepted()["index"])
+    ///     500
+    ///     9
+    ///     >>> ad.Emulator(faults={"502": 2})
+    ///     Traceback (most recent call last):
+    ///     ...
+    ///     avax_data.exceptions.InvalidParameterError: invalid faults=502=2: a rate (probability per request) in [0, 1]
     #[pyo3(signature = (faults=None, fault_seed=0, fault_options=None))]
     fn set_faults(
         &self,
@@ -206,41 +428,94 @@ impl PyEmulator {
         Ok(())
     }
 
-    /// The fault rates in force: kind -> rate (kinds at 0 left out).
+    /// The fault rates in force: kind to rate (kinds at 0 left out).
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(faults={"502": 0.1, "reset": 0.0}) as local:
+    ///     ...     print(local.faults())
+    ///     {'502': 0.1}
     fn faults<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.emulator.faults().rates().into_iter().map(|(kind, rate)| (kind.name(), rate)).into_py_dict(py)
     }
 
     /// The seed of the fault decisions in force.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(faults={"502": 0.1}, fault_seed=7) as local:
+    ///     ...     print(local.fault_seed)
+    ///     7
     #[getter]
     fn fault_seed(&self) -> u64 {
         self.emulator.faults().seed
     }
 
-    /// Faults injected so far: kind -> count (kinds never injected left out).
+    /// The faults injected so far: kind to count (kinds never injected left out).
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10, faults={"502": 1.0}) as local:
+    ///     ...     node = ad.IndexClient(local.url, max_retries=2, backoff=0.0)
+    ///     ...     try:
+    ///     ...         node.chain("X/tx").last_accepted()
+    ///     ...     except ad.ServerError:
+    ///     ...         print(local.fault_counts())           # the call and its 2 retries
+    ///     {'502': 3}
     fn fault_counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         self.emulator.fault_counts().into_iter().map(|(kind, n)| (kind.name(), n)).into_py_dict(py)
     }
 
-    /// Faults injected so far by kind and URL path: ``(kind, path)`` -> count.
+    /// The faults injected so far by kind and URL path: ``(kind, path)`` to count.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10, faults={"500": 1.0}) as local:
+    ///     ...     try:
+    ///     ...         ad.IndexClient(local.url, max_retries=0).chain("P/block").last_accepted()
+    ///     ...     except ad.ServerError:
+    ///     ...         print(local.fault_counts_by_path())
+    ///     {('500', '/ext/index/P/block'): 1}
     fn fault_counts_by_path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let counts = self.emulator.fault_counts_by_path();
         counts.into_iter().map(|((kind, path), n)| ((kind.name(), path), n)).into_py_dict(py)
     }
 
-    /// Every request received, oldest first, as ``(seconds since start, path)``.
+    /// Every request received, oldest first, as ``(seconds since start, URL path)``.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as local:
+    ///     ...     _ = ad.DataClient(base_url=local.url).health()
+    ///     ...     _ = ad.IndexClient(local.url).chain("C/block").last_accepted()
+    ///     ...     print([path for _, path in local.request_log()])
+    ///     ['/v1/health-check', '/ext/index/C/block']
     fn request_log(&self) -> Vec<(f64, String)> {
         self.emulator.request_log().into_iter().map(|r| (r.time_s, r.path)).collect()
     }
 
-    /// ``http://host:port`` of the emulator's second listener: the other origin that
-    /// ``redirect_cross_origin`` faults point to (it serves the same services).
+    /// The URL of the emulator's second listener: another origin, serving the same services.
+    ///
+    /// ``redirect_cross_origin`` faults point there.
+    ///
+    /// Example:
+    ///     >>> emu.second_url != emu.url
+    ///     True
+    ///     >>> ad.IndexClient(emu.second_url).chain("X/tx").last_accepted()["index"]
+    ///     999
     #[getter]
     fn second_url(&self) -> String {
         self.emulator.second_url()
     }
 
     /// Stop serving.
+    ///
+    /// Later requests to it fail to connect. Leaving a ``with`` block closes it too.
+    ///
+    /// Example:
+    ///     >>> local = ad.Emulator(containers=10)
+    ///     >>> node = ad.IndexClient(local.url, max_retries=0)
+    ///     >>> local.close()
+    ///     >>> try:
+    ///     ...     node.chain("X/tx").last_accepted()
+    ///     ... except ad.ConnectError:
+    ///     ...     print("gone")
+    ///     gone
     fn close(&self) {
         self.emulator.shutdown();
     }

@@ -221,7 +221,18 @@ macro_rules! iterator_twins {
             async $Async($async_name) {}
             state { iter: $crate::python::mode::Iter<$step> }
             shared {
-                /// Stop fetching (from any thread or task); the iteration then ends.
+                /// Stop fetching, from any thread or task; the iteration then ends.
+                ///
+                /// The walk's position stays where the last item handed out left it, so a new
+                /// consumer of the same walk resumes there.
+                ///
+                /// Example:
+                ///     >>> it = ad.IndexClient(emu.url).chain("X/tx").range(0, 100).items()
+                ///     >>> next(it)["index"]
+                ///     0
+                ///     >>> it.close()
+                ///     >>> next(it, "ended")
+                ///     'ended'
                 fn close(&self) {
                     self.iter.close();
                 }
@@ -250,11 +261,37 @@ macro_rules! iterator_twins {
 }
 
 iterator_twins! {
-    /// Iterator of a range's items (container dicts, or decoded rows), fetched ahead in the
-    /// background; ``next_index`` is where the walk resumes.
+    /// Iterator of a range's items: container dicts, or decoded rows.
+    ///
+    /// Made by ``iter(range)`` or :meth:`Range.items`. Items are fetched ahead in the background; ``next_index`` is where the walk resumes. The
+    /// async twin (``AsyncRangeIterator``, from ``AsyncRange``) is stepped with ``async for`` or
+    /// ``await anext(it)``; items already fetched are handed out without an event-loop round
+    /// trip.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, carrying ``next_index``.
+    ///     RuntimeError: a newer consumer of the same range superseded this iterator, or another
+    ///         thread is advancing it.
+    ///
+    /// Example:
+    ///     >>> it = iter(ad.IndexClient(emu.url).chain("X/tx").range(0, 10))
+    ///     >>> [next(it)["index"] for _ in range(3)], it.next_index
+    ///     ([0, 1, 2], 3)
+    ///     >>> import asyncio
+    ///     >>> async def first_two():
+    ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+    ///     ...         it = node.chain("X/tx").range(0, 10).items()
+    ///     ...         return [(await anext(it))["index"] for _ in range(2)]
+    ///     >>> asyncio.run(first_two())
+    ///     [0, 1]
     PyRangeIterator("RangeIterator"), PyAsyncRangeIterator("AsyncRangeIterator"), IndexItems;
     shared {
-        /// The first index not yet handed out.
+        /// The first index not yet handed out by this iterator's walk: where it resumes.
+        ///
+        /// Example:
+        ///     >>> it = ad.IndexClient(emu.url).chain("X/tx").range(100, 10).items()
+        ///     >>> next(it)["index"], it.next_index
+        ///     (100, 101)
         #[getter]
         fn next_index(&self) -> u64 {
             self.iter.resume().next_index().unwrap_or_default()
@@ -263,18 +300,56 @@ iterator_twins! {
 }
 
 iterator_twins! {
-    /// Iterator of a range's polars DataFrames (one per call to the node); also an Arrow stream
-    /// (``__arrow_c_stream__``) of the batches not yet handed out.
+    /// Iterator of a range's polars DataFrames, one per call to the node.
+    ///
+    /// Made by :meth:`Range.batches`. It is also an Arrow stream (``__arrow_c_stream__``) of the batches not yet handed out.
+    /// The async twin (``AsyncBatchIterator``, from ``AsyncRange.batches()``) is stepped with
+    /// ``async for``.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, carrying ``next_index``.
+    ///     RuntimeError: a newer consumer of the same range superseded this iterator.
+    ///
+    /// Example:
+    ///     >>> frames = ad.IndexClient(emu.url).chain("X/tx").range(0, 30, batch_size=10).batches()
+    ///     >>> [f["index"].min() for f in frames]
+    ///     [0, 10, 20]
+    ///     >>> import asyncio
+    ///     >>> async def heights():
+    ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+    ///     ...         rng = node.chain("X/tx").range(0, 30, batch_size=10)
+    ///     ...         return [f.height async for f in rng.batches()]
+    ///     >>> asyncio.run(heights())
+    ///     [10, 10, 10]
     PyBatchIterator("BatchIterator"), PyAsyncBatchIterator("AsyncBatchIterator"), Frames<IndexFeed<Batch, RecordBatch>>;
     shared {
-        /// The first index not yet handed out.
+        /// The first index not yet handed out by this iterator's walk: where it resumes.
+        ///
+        /// Example:
+        ///     >>> frames = ad.IndexClient(emu.url).chain("X/tx").range(0, 30, batch_size=10).batches()
+        ///     >>> next(frames).height, frames.next_index
+        ///     (10, 10)
         #[getter]
         fn next_index(&self) -> u64 {
             self.iter.resume().next_index().unwrap_or_default()
         }
 
-        /// The rest of the batches as an Arrow C stream (pyarrow, DuckDB and polars read it
-        /// without a copy); each batch read moves the position.
+        /// The rest of the batches as an Arrow C stream (the Arrow PyCapsule interface).
+        ///
+        /// pyarrow, DuckDB and polars read it without a copy; each batch read moves the position.
+        ///
+        /// Args:
+        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+        ///
+        /// Returns:
+        ///     A PyCapsule holding an ``ArrowArrayStream``.
+        ///
+        /// Example:
+        ///     >>> frames = ad.IndexClient(emu.url).chain("X/tx").range(0, 30, batch_size=10).batches()
+        ///     >>> next(frames).height
+        ///     10
+        ///     >>> pl.DataFrame(frames)["index"].to_list()[:3]      # the 20 rows left
+        ///     [10, 11, 12]
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             stream_of(py, &self.iter, requested_schema)
@@ -283,11 +358,43 @@ iterator_twins! {
 }
 
 iterator_twins! {
-    /// Iterator of a pager's pages as polars DataFrames of its resource; also an Arrow stream
-    /// (``__arrow_c_stream__``) of the pages not yet handed out.
+    /// Iterator of a pager's pages as polars DataFrames of its resource.
+    ///
+    /// Made by :meth:`Pager.batches`. It is also an Arrow stream (``__arrow_c_stream__``) of the pages not yet handed out. The
+    /// async twin (``AsyncPagerBatchIterator``, from ``AsyncPager.batches()``) is stepped with
+    /// ``async for``.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, carrying
+    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+    ///
+    /// Example:
+    ///     >>> data = ad.DataClient(base_url=emu.url)
+    ///     >>> pages = data.blocks("43114", page_size=10, limit=25).batches()
+    ///     >>> [page.height for page in pages]
+    ///     [10, 10, 5]
+    ///     >>> import asyncio
+    ///     >>> async def heights():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         return [p.height async for p in data.blocks("43114", page_size=10, limit=25).batches()]
+    ///     >>> asyncio.run(heights())
+    ///     [10, 10, 5]
     PyPagerBatchIterator("PagerBatchIterator"), PyAsyncPagerBatchIterator("AsyncPagerBatchIterator"), Frames<PagerBatches>;
     shared {
-        /// The rest of the pages as an Arrow C stream; each batch read moves the position.
+        /// The rest of the pages as an Arrow C stream (the Arrow PyCapsule interface).
+        ///
+        /// Each batch read moves the position.
+        ///
+        /// Args:
+        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+        ///
+        /// Returns:
+        ///     A PyCapsule holding an ``ArrowArrayStream``.
+        ///
+        /// Example:
+        ///     >>> pages = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=30).batches()
+        ///     >>> pl.DataFrame(pages)["blockNumber"].to_list()[:3]
+        ///     [499, 498, 497]
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             stream_of(py, &self.iter, requested_schema)
@@ -296,13 +403,51 @@ iterator_twins! {
 }
 
 iterator_twins! {
-    /// Iterator of a pager's items (dicts with the API's field names).
+    /// Iterator of a pager's items: dicts with the API's field names.
+    ///
+    /// Made by ``iter(pager)`` or :meth:`Pager.items`. The next pages are fetched in the background. The async twin (``AsyncPagerIterator``,
+    /// from ``AsyncPager``) is stepped with ``async for`` or ``await anext(it)``.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, carrying
+    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+    ///     RuntimeError: a newer consumer of the same pager superseded this iterator, or another
+    ///         thread is advancing it.
+    ///
+    /// Example:
+    ///     >>> it = iter(ad.DataClient(base_url=emu.url).blocks("43114", limit=3))
+    ///     >>> [block["blockNumber"] for block in it]
+    ///     [499, 498, 497]
+    ///     >>> import asyncio
+    ///     >>> async def newest():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         return (await anext(data.blocks("43114").items()))["blockNumber"]
+    ///     >>> asyncio.run(newest())
+    ///     499
     PyPagerIterator("PagerIterator"), PyAsyncPagerIterator("AsyncPagerIterator"), PagerItems;
     shared {}
 }
 
 iterator_twins! {
-    /// Iterator of a pager's pages (one list of dicts per page).
+    /// Iterator of a pager's pages: one list of dicts per page.
+    ///
+    /// Made by :meth:`Pager.pages`. The async twin (``AsyncPageIterator``, from ``AsyncPager.pages()``) is stepped with
+    /// ``async for``.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, carrying
+    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+    ///
+    /// Example:
+    ///     >>> pages = ad.DataClient(base_url=emu.url).blocks("43114", page_size=2, limit=5).pages()
+    ///     >>> [[b["blockNumber"] for b in page] for page in pages]
+    ///     [[499, 498], [497, 496], [495]]
+    ///     >>> import asyncio
+    ///     >>> async def sizes():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         return [len(p) async for p in data.blocks("43114", page_size=2, limit=5).pages()]
+    ///     >>> asyncio.run(sizes())
+    ///     [2, 2, 1]
     PyPageIterator("PageIterator"), PyAsyncPageIterator("AsyncPageIterator"), PagerPages;
     shared {}
 }

@@ -27,8 +27,33 @@ pub fn reset() {
     }
 }
 
-/// Make the Rust core follow the current Python ``logging`` configuration (levels of the
-/// ``avax_data`` loggers are cached; creating a client does this too).
+/// Make the Rust core follow the current Python ``logging`` configuration.
+///
+/// The core's log records (re-requested short answers, waits for a lagging node, halved
+/// batches at INFO; resumed walks at DEBUG) go to the ``avax_data`` loggers
+/// (``avax_data.index.walk``, ...). Their levels are cached on the Rust side, so a disabled
+/// level costs nothing; creating a client refreshes the cache, and so does this function, for
+/// a level changed after the client was made.
+///
+/// Example:
+///     >>> import logging
+///     >>> node = ad.IndexClient(emu.url)
+///     >>> records = []
+///     >>> class Keep(logging.Handler):
+///     ...     def emit(self, record):
+///     ...         records.append(f"{record.name} {record.levelname}: {record.getMessage()}")
+///     >>> log, keep = logging.getLogger("avax_data"), Keep()
+///     >>> log.addHandler(keep)
+///     >>> log.setLevel(logging.DEBUG)
+///     >>> ad.reset_logging()                  # the client was made before: refresh the levels
+///     >>> rng = node.chain("X/tx").range(0, 100)
+///     >>> first = next(iter(rng))
+///     >>> rest = rng.to_polars()              # a new consumer resumes the walk
+///     >>> records
+///     ['avax_data.index.walk DEBUG: X/tx: a new consumer resumes the walk at index 1']
+///     >>> log.removeHandler(keep)
+///     >>> log.setLevel(logging.NOTSET)
+///     >>> ad.reset_logging()
 #[pyfunction]
 pub fn reset_logging() {
     reset();

@@ -73,30 +73,117 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
 }
 
 client_twins! {
-    /// Synchronous client of the hosted Metrics API (``/v2/...``; no API key).
+    /// Synchronous client of the hosted Metrics API (``/v2/...``).
     ///
-    /// ``base_url`` defaults to ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``.
-    /// Same transport options as :class:`DataClient`. Parameters are checked before any request
-    /// (:class:`InvalidParameterError`, a ``ValueError``).
+    /// It reads chain metric time series, the supported chains and the ICM summary; it needs no
+    /// API key and sends no auth header.
+    ///
+    /// Lists come back as a lazy, resumable :class:`Pager` (a metric series over a window is
+    /// fetched as sub-windows side by side). Parameters are checked before any request. Use it as
+    /// a context manager, or call :meth:`close`.
+    ///
+    /// Args:
+    ///     base_url: the service root (str, keyword only). Default ``None``:
+    ///         ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``; a URL ending in
+    ///         ``/v2`` is taken as the root.
+    ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
+    ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
+    ///         follow_cross_origin_redirects: the transport options of :class:`IndexClient`,
+    ///         with the same defaults.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a bad option, raised by the constructor before any request.
+    ///
+    /// Example:
+    ///     The examples run against the offline emulator as ``emu``; in full:
+    ///
+    ///     >>> import avax_data as ad
+    ///     >>> emu = ad.Emulator(containers=1_000, data_blocks_per_chain=500)
+    ///     >>> metrics = ad.MetricsClient(base_url=emu.url)    # the real service: ad.MetricsClient()
+    ///     >>> [p["value"] for p in metrics.metric("43114", "txCount", interval="day")]
+    ///     [9916.0]
+    ///     >>> metrics.close()
+    ///     >>> emu.close()
     sync PyMetricsClient("MetricsClient") { PagerOf = PyPager }
-    /// Asynchronous twin of :class:`MetricsClient`: ``metric`` / ``chains`` return an
-    /// :class:`AsyncPager`, ``icm_summary`` / ``live_check`` are awaitable.
+    /// Asynchronous twin of :class:`MetricsClient`: the same options and methods.
+    ///
+    /// ``metric()`` and ``chains()`` return at once an :class:`AsyncPager` to walk with
+    /// ``async for`` (its exports are awaited); ``icm_summary()`` and ``live_check()`` are
+    /// awaited. The shared method docstrings show the sync calls.
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncMetricsClient(base_url=emu.url) as metrics:
+    ///     ...         series = await metrics.metric("43114", "activeAddresses", interval="day").to_polars()
+    ///     ...         names = [c["chainName"] async for c in metrics.chains(network="mainnet", limit=2)]
+    ///     ...         status = (await metrics.live_check())["status"]
+    ///     ...         return series["value"].to_list(), names, status
+    ///     >>> asyncio.run(main())
+    ///     ([1000.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
     new (*, base_url = None,) (base_url: Option<String> = super::args::base_url,) |transport| {
         Ok(Self { client: build_client(base_url, transport)? })
     }
     shared {
-        /// The base URL.
+        /// The service root, with any password in it redacted.
+        ///
+        /// Example:
+        ///     >>> ad.MetricsClient(base_url="https://metrics.example/v2").base_url
+        ///     'https://metrics.example'
         #[getter]
         fn base_url(&self) -> String {
             self.client.base_url().to_string()
         }
 
-        /// ``GET /v2/chains/{chainId}/metrics/{metric}``: a metric's time series as a lazy
-        /// :class:`Pager` of ``{"timestamp": datetime UTC, "value": float}``, newest first; with
-        /// both ``start`` and ``end`` (and no ``limit``/``page_token``) the window is fetched as
-        /// ``concurrency`` sub-windows side by side, handed out in the service's order.
+        /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
+        ///
+        /// Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order,
+        /// newest first on the hosted service (``df.sort("timestamp")`` for oldest first). With
+        /// both ``start`` and ``end``, no ``limit`` or ``page_token``, and ``concurrency`` > 1,
+        /// the window is fetched as up to ``concurrency`` sub-windows side by side, handed out in
+        /// the service's order as they complete; the result equals the page-by-page walk exactly.
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"`` or ``43114``), or ``"total"``,
+        ///         ``"mainnet"`` or ``"testnet"``.
+        ///     metric: one of ``activeAddresses``, ``activeSenders``, ``cumulativeTxCount``,
+        ///         ``cumulativeAddresses``, ``cumulativeContracts``, ``cumulativeDeployers``,
+        ///         ``contracts``, ``deployers``, ``gasUsed``, ``txCount``, ``avgGps``, ``maxGps``,
+        ///         ``avgTps``, ``maxTps``, ``avgGasPrice``, ``maxGasPrice``, ``feesPaid``.
+        ///     interval: ``"hour"``, ``"day"``, ``"week"`` or ``"month"`` (only
+        ///         ``activeAddresses``, ``activeSenders``, ``gasUsed`` and ``txCount`` take all
+        ///         four; the others only ``"day"``); default ``None``: the service's default.
+        ///     start: the window's start (``startTimestamp``): int Unix seconds >= 0, a
+        ///         ``datetime`` (naive means UTC) or a ``date`` (00:00 UTC); default ``None``.
+        ///     end: the window's end (``endTimestamp``), as ``start``, after it; default ``None``.
+        ///     page_size: items per request, an int in [1, 2160]; default ``None``: 2160.
+        ///     page_token: start from this saved token (a page-by-page walk).
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///     concurrency: sub-windows fetched side by side, an int in [1, 64]; default
+        ///         ``None``: 4.
+        ///
+        /// Returns:
+        ///     Pager: the points; frames of the ``metric_value`` schema (``timestamp``
+        ///     Datetime("ns", "UTC"), ``value`` Float64).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an unknown metric, an interval the metric does not take,
+        ///         bad times (negative, ``start`` after ``end``), a bad page size; before any
+        ///         request. Errors of the service come from the pager's consumers.
+        ///
+        /// Example:
+        ///     >>> import datetime as dt
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> series = metrics.metric(43114, "txCount", interval="hour",
+        ///     ...                         start=dt.date(2025, 12, 31), end=dt.datetime(2026, 1, 1))
+        ///     >>> [(p["timestamp"].isoformat(), p["value"]) for p in series]
+        ///     [('2025-12-31T23:00:00+00:00', 9916.0)]
+        ///     >>> metrics.metric("43114", "avgTps", interval="hour")
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid interval="hour": day (metric avgTps supports only timeInterval=day; ...)
         #[pyo3(signature = (chain_id, metric, *, interval=None, start=None, end=None, page_size=None, page_token=None, limit=None, concurrency=None))]
         #[allow(clippy::too_many_arguments)]
         fn metric(
@@ -123,8 +210,24 @@ client_twins! {
             Ok(PagerOf { pager: series_pager(&self.client, query, token, limit, concurrency)? })
         }
 
-        /// ``GET /v2/chains``: the supported chains as a lazy :class:`Pager`, optionally of one
-        /// ``network`` (mainnet, fuji, testnet).
+        /// The chains the Metrics API covers (``GET /v2/chains``), token-paged.
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``evmChainId``, ``chainName``, ``blockchainId``, ``subnetId``,
+        ///     ``network``); frames of the ``metrics_chain`` schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///
+        /// Example:
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.chains(network="testnet").to_polars()["evmChainId"].to_list()
+        ///     [43113, 173750, 779672, 11111]
         #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
         fn chains(
             &self,
@@ -139,9 +242,33 @@ client_twins! {
             Ok(PagerOf { pager })
         }
 
-        /// ``GET /v2/icm/summary``: rolling ICM message counts. A dict for a single result; a polars
-        /// DataFrame (``srcBlockchainId``, ``destBlockchainId``, ``lastHour`` .. ``allTime``) when
-        /// ``group_by`` is given or the service answers a list.
+        /// Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``).
+        ///
+        /// Args:
+        ///     src_blockchain_id: only messages from this blockchain id; default ``None``: all.
+        ///     dest_blockchain_id: only messages to this blockchain id; default ``None``: all.
+        ///     group_by: ``"srcBlockchainId"``, ``"destBlockchainId"``, both comma-separated, or
+        ///         a list of the two names; default ``None``: one total.
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///
+        /// Returns:
+        ///     dict | polars.DataFrame: a dict for a single result (``srcBlockchainId``,
+        ///     ``destBlockchainId``, ``lastHour``, ``lastDay``, ``lastWeek``, ``lastMonth``,
+        ///     ``last90Days``, ``lastYear``, ``allTime``); a DataFrame of those columns when
+        ///     ``group_by`` is given or the service answers a list.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///     HTTPStatusError: the service said no (:class:`BadRequestError`,
+        ///         :class:`ServerError`, ...).
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.icm_summary(network="mainnet")["allTime"]
+        ///     300
+        ///     >>> metrics.icm_summary(group_by=["srcBlockchainId", "destBlockchainId"]).shape
+        ///     (12, 9)
         #[pyo3(signature = (src_blockchain_id=None, dest_blockchain_id=None, *, group_by=None, network=None))]
         fn icm_summary<'py>(
             &self,
@@ -166,7 +293,18 @@ client_twins! {
             })
         }
 
-        /// ``GET /v2/live-check``: the health report as a dict.
+        /// The service's health report (``GET /v2/live-check``).
+        ///
+        /// Returns:
+        ///     dict: ``{"status": "ok", "info": ..., "error": ..., "details": ...}``.
+        ///
+        /// Raises:
+        ///     ServerError: the service is unhealthy (HTTP 503), after the retries.
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> ad.MetricsClient(base_url=emu.url).live_check()["status"]
+        ///     'ok'
         fn live_check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
             M::run(py, async move { Ok(DictOut(client.live_check().await?, None)) })

@@ -21,7 +21,15 @@ mod walks;
 
 use pyo3::prelude::*;
 
-/// avax_data._native: the Rust core of avax-data.
+/// avax_data._native: the Rust extension of avax-data (the clients, walks and emulator).
+///
+/// Its classes and functions are re-exported by ``avax_data``; import them from there.
+///
+/// Example:
+///     >>> ad.IndexClient is ad._native.IndexClient
+///     True
+///     >>> ad._native.__version__ == ad.__version__
+///     True
 #[pymodule]
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {

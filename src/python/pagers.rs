@@ -80,16 +80,66 @@ fn collect<'py, M: super::mode::Mode>(
 twins! {
     /// A lazy, resumable walk over a paginated list of the Data API or the Metrics API.
     ///
-    /// Iterating gives dicts (API field names; decimal-string integers as ``int``, Unix times as
-    /// timezone-aware UTC ``datetime``); ``pages()`` gives one list of dicts per page;
-    /// ``to_polars()`` and ``write_parquet()`` give typed frames. The next pages are fetched while
-    /// you work on the current one. The position (``next_page_token`` + ``page_offset``,
-    /// ``items_read``) is exactly what was handed to you: every new consumer resumes there, so
-    /// nothing is lost or repeated after a ``break``, an error or Ctrl-C; every exception out of
-    /// the walk carries ``next_page_token``, ``page_offset`` and ``items_read``. An expired or
-    /// refused page token raises :class:`PageTokenError`.
+    /// Made by the list methods of :class:`DataClient` and :class:`MetricsClient`; nothing is
+    /// sent until you consume it. Iterating gives dicts (the API's field names; decimal-string
+    /// integers as ``int``, Unix times as timezone-aware UTC ``datetime``); :meth:`pages` gives
+    /// one list of dicts per page; :meth:`batches`, :meth:`to_polars` and :meth:`write_parquet`
+    /// give typed frames. The next pages are fetched while you work on the current one (two
+    /// ahead at most), and ``limit=`` on the list method caps the items handed out in total
+    /// without fetching a page it does not need.
+    ///
+    /// The resume contract: the position (:attr:`next_page_token` + :attr:`page_offset`,
+    /// :attr:`items_read`) is exactly what was handed to you. Every new consumer resumes there,
+    /// so nothing is lost or repeated after a ``break``, an error or Ctrl-C; ``to_polars()`` is
+    /// all or nothing; one consumer at a time (a new one supersedes the previous iterator). A
+    /// later process resumes with ``page_token=next_page_token`` and skips ``page_offset`` items.
+    ///
+    /// Raises:
+    ///     PageTokenError: the service refused a page token (expired after 24 h, or unknown);
+    ///         the walk is never restarted from page one behind your back.
+    ///     DecodeError: an answer that cannot be read, or a page token repeated within the walk.
+    ///     AvaxDataError: any other failure (:class:`HTTPStatusError` and its subclasses,
+    ///         :class:`TransportError`). Every exception out of a walk carries
+    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+    ///
+    /// Example:
+    ///     >>> data = ad.DataClient(base_url=emu.url)
+    ///     >>> pager = data.blocks("43114", page_size=10)
+    ///     >>> for block in pager:
+    ///     ...     if block["blockNumber"] == 487:
+    ///     ...         break
+    ///     >>> pager.items_read, pager.page_offset                 # 13 read, 3 of the second page
+    ///     (13, 3)
+    ///     >>> pager.to_polars(limit=3)["blockNumber"].to_list()  # resumes at the next item
+    ///     [486, 485, 484]
+    ///
+    ///     In another process, resume from the saved token and offset:
+    ///
+    ///     >>> token, skip = pager.next_page_token, pager.page_offset
+    ///     >>> again = data.blocks("43114", page_size=10, page_token=token)
+    ///     >>> again.to_polars(limit=skip + 2)["blockNumber"].to_list()[skip:]
+    ///     [483, 482]
     sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator, BatchesOf = PyPagerBatchIterator }
-    /// Asynchronous twin of :class:`Pager`: ``async for`` dicts, ``pages()``, awaitable exports.
+    /// Asynchronous twin of :class:`Pager`.
+    ///
+    /// Made by the list methods of :class:`AsyncDataClient` and :class:`AsyncMetricsClient`.
+    /// ``async for`` gives the dicts; ``items()``, ``pages()`` and ``batches()`` return async
+    /// iterators; ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are
+    /// awaited. The resume contract, the properties and the exceptions are those of
+    /// :class:`Pager` (the shared method docstrings show the sync calls).
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         pager = data.blocks("43114", page_size=10)
+    ///     ...         async for block in pager:
+    ///     ...             if block["blockNumber"] == 490:
+    ///     ...                 break
+    ///     ...         frame = await pager.to_polars(limit=5)
+    ///     ...         return pager.items_read, frame["blockNumber"].to_list()
+    ///     >>> asyncio.run(main())
+    ///     (15, [489, 488, 487, 486, 485])
     async PyAsyncPager("AsyncPager") {
         ItemsOf = PyAsyncPagerIterator,
         PagesOf = PyAsyncPageIterator,
@@ -97,45 +147,106 @@ twins! {
     }
     state { pager: ResourcePager }
     shared {
-        /// Token of the page holding the next unread item (``None`` at the first page, after
-        /// the last one, or in a sharded walk). Pass it as ``page_token=`` to resume later.
+        /// The token of the page holding the next item not handed out.
+        ///
+        /// ``None`` at the first page, after the last one, or in a sharded metric walk. Pass it
+        /// as ``page_token=`` to resume later, skipping :attr:`page_offset` items.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10)
+        ///     >>> pager.next_page_token is None
+        ///     True
+        ///     >>> _ = pager.to_polars(limit=10)
+        ///     >>> isinstance(pager.next_page_token, str)       # the second page's
+        ///     True
         #[getter]
         fn next_page_token(&self) -> Option<String> {
             self.pager.position().next_page_token().map(str::to_string)
         }
 
-        /// Items of the ``next_page_token`` page already handed out (0 at a page boundary).
+        /// How many items of the :attr:`next_page_token` page were handed out.
+        ///
+        /// 0 at a page boundary.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10)
+        ///     >>> it = iter(pager)
+        ///     >>> [next(it)["blockNumber"] for _ in range(14)][-1]
+        ///     486
+        ///     >>> pager.page_offset                     # 4 of the second page's 10
+        ///     4
         #[getter]
         fn page_offset(&self) -> usize {
             self.pager.position().offset
         }
 
-        /// Items handed out so far.
+        /// The items handed out so far, by every consumer of the pager.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
+        ///     >>> first = next(iter(pager))
+        ///     >>> _ = pager.to_polars(limit=4)
+        ///     >>> pager.items_read
+        ///     5
         #[getter]
         fn items_read(&self) -> u64 {
             self.pager.position().items_read
         }
 
-        /// Whether the walk handed out its last item.
+        /// Whether the walk handed out the last item of the list.
+        ///
+        /// A walk stopped by ``limit=`` is not exhausted.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> pager = data.vertices("mainnet")              # 500 vertices on the emulator
+        ///     >>> pager.to_polars().height, pager.exhausted
+        ///     (500, True)
         #[getter]
         fn exhausted(&self) -> bool {
             self.pager.position().exhausted
         }
 
-        /// The ``limit=`` given, or ``None``.
+        /// The ``limit=`` given to the list method, or ``None``.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114", limit=25).limit
+        ///     25
         #[getter]
         fn limit(&self) -> Option<u64> {
             self.pager.pager.limit()
         }
 
-        /// Polars schema name of the resource (``block``, ``collectible``, ...).
+        /// The name of the resource, which picks the frame schema.
+        ///
+        /// One of ``block``, ``collectible``, ``pending_reward``, ``vertex``, ``icm_message``,
+        /// ``metric_value``, ``metrics_chain``.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet").resource
+        ///     'vertex'
         #[getter]
         fn resource(&self) -> &'static str {
             resource_name(self.pager.resource)
         }
 
-        /// Iterate pages: one list of dicts per page (what ``limit=`` allows of it); ``progress``
-        /// (``True`` or a tqdm bar) shows the items handed out.
+        /// Iterate the rest of the walk page by page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
+        ///         yours (anything with ``update(n)``), advanced by the items handed out.
+        ///
+        /// Returns:
+        ///     PageIterator: one list of dicts per page (what ``limit=`` allows of it).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=25)
+        ///     >>> [len(page) for page in pager.pages()]
+        ///     [10, 10, 5]
         #[pyo3(signature = (*, progress=None))]
         fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
             let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
@@ -143,7 +254,23 @@ twins! {
             Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
         }
 
-        /// Iterate pages as polars DataFrames of the resource; ``progress`` as in :meth:`pages`.
+        /// Iterate the rest of the walk as polars DataFrames of the resource, one per page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerBatchIterator: the frames (the schema of :meth:`to_polars`), also readable as
+        ///     an Arrow stream.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", page_size=100, limit=250)
+        ///     >>> [frame.height for frame in pager.batches()]
+        ///     [100, 100, 50]
         #[pyo3(signature = (*, progress=None))]
         fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
             let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
@@ -151,7 +278,22 @@ twins! {
             Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
         }
 
-        /// Iterate the items (what ``for`` does); ``progress`` as in :meth:`pages`.
+        /// Iterate the rest of the walk one item at a time (what ``for`` does).
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerIterator: dicts with the API's field names.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=2)
+        ///     >>> [(b["blockNumber"], b["txCount"]) for b in pager.items()]
+        ///     [(499, ...), (498, ...)]
         #[pyo3(signature = (*, progress=None))]
         fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
             let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
@@ -159,9 +301,31 @@ twins! {
             Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
         }
 
-        /// The rest of the walk (at most ``limit`` more items) as one polars DataFrame, all or
-        /// nothing: after an error the position is where the call started. ``progress`` as in
-        /// :meth:`pages`.
+        /// The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing.
+        ///
+        /// After an error the position is where the call started, so a second call retries the
+        /// same items. Columns follow the resource's schema (big integers ``Decimal(38, 0)``,
+        /// times ``Datetime("ns", "UTC")``); fields the schema does not list stay in the dicts.
+        ///
+        /// Args:
+        ///     limit: most items to take now, an int >= 0; default ``None``: all that are left
+        ///         (within the list method's ``limit=``).
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     polars.DataFrame: one row per item.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a negative or non-int ``limit``, a bad ``progress``.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
+        ///     >>> df = pager.to_polars(limit=3)
+        ///     >>> df["blockNumber"].to_list(), df.schema["baseFee"]
+        ///     ([499, 498, 497], Decimal(precision=38, scale=0))
+        ///     >>> pager.to_polars(limit=2)["blockNumber"].to_list()      # the next two
+        ///     [496, 495]
         #[pyo3(signature = (limit=None, *, progress=None))]
         fn to_polars<'py>(
             &self,
@@ -172,7 +336,22 @@ twins! {
             collect::<M>(py, &self.pager, limit, FrameKind::Polars, progress)
         }
 
-        /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
+        /// The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pyarrow.Table: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114").to_arrow(limit=7).num_rows
+        ///     7
         #[pyo3(signature = (limit=None, *, progress=None))]
         fn to_arrow<'py>(
             &self,
@@ -183,7 +362,23 @@ twins! {
             collect::<M>(py, &self.pager, limit, FrameKind::Arrow, progress)
         }
 
-        /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
+        /// The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> df = ad.DataClient(base_url=emu.url).blocks("43114").to_pandas(limit=2)
+        ///     >>> df["blockNumber"].tolist()
+        ///     [499, 498]
         #[pyo3(signature = (limit=None, *, progress=None))]
         fn to_pandas<'py>(
             &self,
@@ -194,17 +389,54 @@ twins! {
             collect::<M>(py, &self.pager, limit, FrameKind::Pandas, progress)
         }
 
-        /// The rest of the walk as an Arrow C stream, one batch per page (``pyarrow.table(pager)``,
-        /// ``polars.DataFrame(pager)``, DuckDB); each batch read moves the position.
+        /// The rest of the walk as an Arrow C stream, one batch per page.
+        ///
+        /// The Arrow PyCapsule interface: Arrow readers take the pager itself: ``pyarrow.table(pager)``,
+        /// ``polars.DataFrame(pager)``, ``duckdb.from_arrow(pager)``. Each batch read moves the
+        /// position.
+        ///
+        /// Args:
+        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+        ///
+        /// Returns:
+        ///     A PyCapsule holding an ``ArrowArrayStream``.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=30)
+        ///     >>> pl.DataFrame(pager).height, pager.items_read
+        ///     (30, 30)
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             arrow_stream(py, self.pager.reader(), requested_schema)
         }
 
-        /// Stream the rest of the walk into a Parquet file (a path, or a binary file object);
-        /// returns the rows written. On an error the file is still finalised, holding exactly the
-        /// items before the position. ``compression``: snappy, zstd, lz4, gzip or none;
-        /// ``row_group_size``: rows per row group. ``progress`` as in :meth:`pages`.
+        /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
+        ///
+        /// On an error the file is still finalised, holding exactly the items before the
+        /// position, so the rest can go to a second file.
+        ///
+        /// Args:
+        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
+        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
+        ///     row_group_size: rows per row group, an int >= 1; default 65536.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     int: the rows written.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``compression``, ``row_group_size`` or ``path``.
+        ///     OSError: the file cannot be written.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> import io
+        ///     >>> buf = io.BytesIO()
+        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet", limit=120).write_parquet(buf)
+        ///     120
+        ///     >>> _ = buf.seek(0)
+        ///     >>> pl.read_parquet(buf).columns[:3]
+        ///     ['vertexHash', 'parentHashes', 'vertexHeight']
         #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, progress=None))]
         fn write_parquet<'py>(
             &self,
@@ -225,7 +457,12 @@ twins! {
             repr(CLASS_NAME, &fields(&self.pager))
         }
 
-        /// An HTML table of the position, for Jupyter.
+        /// An HTML table of the position, which Jupyter shows for a pager.
+        ///
+        /// Example:
+        ///     >>> html = ad.DataClient(base_url=emu.url).blocks("43114")._repr_html_()
+        ///     >>> html.startswith("<table>"), "next_page_token" in html
+        ///     (True, True)
         fn _repr_html_(&self) -> String {
             html(CLASS_NAME, &fields(&self.pager))
         }

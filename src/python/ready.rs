@@ -5,7 +5,23 @@
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
 
-/// An already-completed awaitable (``await`` gives its value at once).
+/// An awaitable that is already complete: ``await`` gives its value at once.
+///
+/// Async iterators hand out the items they already fetched through it, so ``async for``
+/// crosses into the runtime once per fetched batch instead of once per item, and costs about
+/// what ``for`` does. You meet it only as what ``__anext__()`` returns; it is not created
+/// directly.
+///
+/// Example:
+///     >>> import asyncio
+///     >>> async def second_step():
+///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+///     ...         it = node.chain("X/tx").range(0, 10).__aiter__()
+///     ...         first = await it.__anext__()      # fetches the batch
+///     ...         step = it.__anext__()             # already fetched: a Ready
+///     ...         return type(step).__name__, (await step)["index"]
+///     >>> asyncio.run(second_step())
+///     ('Ready', 1)
 #[pyclass(name = "Ready", module = "avax_data._native")]
 pub struct Ready {
     value: Option<Py<PyAny>>,

@@ -71,39 +71,145 @@ fn follow_items(walk: &FollowWalk) -> IndexItems {
 }
 
 twins! {
-    /// A lazy, resumable, ordered walk over an index range.
+    /// A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`.
     ///
-    /// Iterating gives dicts; ``batches()`` gives polars DataFrames. Each new iteration starts at
-    /// ``next_index``, which advances as items are handed to you, so a walk can be resumed after a
-    /// ``break``, an error or Ctrl-C without losing or repeating anything. The walk stops at ``end``
-    /// or at the tip; a short or lagging answer is re-requested, never taken for the end.
+    /// Iterating gives container dicts (or decoded rows); :meth:`batches` gives polars
+    /// DataFrames; :meth:`to_polars`, :meth:`to_arrow`, :meth:`to_pandas` and
+    /// :meth:`write_parquet` take the rest at once. The walk stops at ``end`` or at the tip; a
+    /// short or lagging answer is re-requested, never taken for the end.
+    ///
+    /// The resume contract: :attr:`next_index` is the first index not yet handed to you, and it
+    /// moves only when rows are handed to you. Every new consumer starts there, so a ``break``,
+    /// an error or Ctrl-C loses and repeats nothing. ``to_polars()`` is all or nothing;
+    /// ``write_parquet()`` on an error still finalises the file with the rows before
+    /// ``next_index``. Every exception out of a walk carries ``exc.next_index``. One consumer
+    /// at a time: a new one supersedes the previous iterator, whose next ``next()`` raises
+    /// ``RuntimeError``.
+    ///
+    /// Raises:
+    ///     IndexOutOfRangeError: the node lags behind an index known to exist (after about 3 s
+    ///         of retries).
+    ///     IntegrityError: a container whose checksum or id does not match its bytes.
+    ///     DecodeError: an answer that cannot be read, or with ``decode="strict"`` a container
+    ///         that does not decode.
+    ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`HTTPStatusError`,
+    ///         :class:`RPCError`, :class:`ResponseTooLargeError`); all carry ``next_index``.
+    ///
+    /// Example:
+    ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+    ///     >>> rng = xtx.range(0, 100)
+    ///     >>> for c in rng:
+    ///     ...     if c["index"] == 41:
+    ///     ...         break
+    ///     >>> rng.next_index                  # 0..41 were handed out
+    ///     42
+    ///     >>> rest = rng.to_polars()          # resumes there
+    ///     >>> rest["index"][0], rest.height, rng.next_index
+    ///     (42, 58, 100)
+    ///
+    ///     An error carries the position to resume from:
+    ///
+    ///     >>> with ad.Emulator(containers=100, faults={"500": 1.0}) as failing:
+    ///     ...     node = ad.IndexClient(failing.url, max_retries=0)
+    ///     ...     try:
+    ///     ...         node.chain("X/tx").range(0, 100).to_polars()
+    ///     ...     except ad.ServerError as exc:
+    ///     ...         print(exc.status, exc.next_index)
+    ///     500 0
     sync PyRange("Range") { BatchesOf = PyBatchIterator, ItemsOf = PyRangeIterator }
-    /// Asynchronous twin of :class:`Range`: ``async for``, ``batches()``, awaitable exports.
+    /// Asynchronous twin of :class:`Range`, made by :meth:`AsyncChain.range`.
+    ///
+    /// ``async for`` gives the items; ``items()`` and ``batches()`` return async iterators;
+    /// ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are awaited.
+    /// The resume contract, the properties and the exceptions are those of :class:`Range`
+    /// (the shared method docstrings show the sync calls).
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+    ///     ...         rng = node.chain("X/tx").range(0, 250, batch_size=100)
+    ///     ...         heights = [frame.height async for frame in rng.batches()]
+    ///     ...         again = node.chain("X/tx").range(0, 50)
+    ///     ...         async for c in again:
+    ///     ...             if c["index"] == 9:
+    ///     ...                 break
+    ///     ...         rest = await again.to_polars()
+    ///     ...         return heights, rest.height, again.next_index
+    ///     >>> asyncio.run(main())
+    ///     ([100, 100, 50], 40, 50)
     async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator, ItemsOf = PyAsyncRangeIterator }
     state { walk: RangeWalk }
     shared {
-        /// First index of the range as created.
+        /// The first index of the range as created (it does not move; see :attr:`next_index`).
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(10, 5).start
+        ///     10
         #[getter]
         fn start(&self) -> u64 {
             self.walk.start()
         }
 
-        /// End of the range (exclusive): as given, or for a walk to the tip the index after the
-        /// tip once a walk has read it (``None`` before).
+        /// The end of the range (exclusive), once known.
+        ///
+        /// ``start + count``, or for a walk to the tip the index after the tip once a consumer
+        /// has read it (``None`` before).
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> xtx.range(10, 5).end
+        ///     15
+        ///     >>> rng = xtx.range(995)
+        ///     >>> rng.end is None
+        ///     True
+        ///     >>> _ = rng.to_polars()
+        ///     >>> rng.end
+        ///     1000
         #[getter]
         fn end(&self) -> Option<u64> {
             self.walk.end_known()
         }
 
-        /// The first index not yet handed out: where the next iteration resumes.
+        /// The first index not yet handed to you: where the next consumer starts.
+        ///
+        /// Save it to resume in another process: ``chain.range(saved, ...)``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
+        ///     >>> it = iter(rng)
+        ///     >>> next(it)["index"], next(it)["index"], rng.next_index
+        ///     (0, 1, 2)
         #[getter]
         fn next_index(&self) -> u64 {
             self.walk.next_index()
         }
 
-        /// Iterate polars DataFrames of up to ``batch_size`` rows (one per call to the node).
-        /// ``decode`` (``True``, ``"strict"`` or ``False``) overrides the range's own setting;
-        /// ``progress`` (``True`` or a tqdm bar) shows the rows handed out.
+        /// Iterate the rest of the range as polars DataFrames, one per call to the node.
+        ///
+        /// Each has up to ``batch_size`` rows, in index order.
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it (as in :meth:`Chain.range`).
+        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
+        ///         yours (anything with ``update(n)``), advanced by the rows handed out.
+        ///
+        /// Returns:
+        ///     BatchIterator: the frames (the raw schema: ``id``, ``bytes``, ``timestamp``,
+        ///     ``index``, ``encoding``), also readable as an Arrow stream.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100)
+        ///     >>> [frame.height for frame in rng.batches()]
+        ///     [100, 100, 50]
+        ///     >>> frame = next(ad.IndexClient(emu.url).chain("X/tx").range(0, 10).batches())
+        ///     >>> frame.columns
+        ///     ['id', 'bytes', 'timestamp', 'index', 'encoding']
         #[pyo3(signature = (*, decode=None, progress=None))]
         fn batches(
             &self,
@@ -117,8 +223,24 @@ twins! {
             Ok(BatchesOf { iter: iter(step, Resume::Range(walk), bar) })
         }
 
-        /// Iterate the items (what ``for`` does), with ``decode`` and ``progress`` as in
-        /// :meth:`batches`.
+        /// Iterate the rest of the range one item at a time (what ``for`` does).
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it (decoded items are dicts of the decoded row).
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
+        ///
+        /// Returns:
+        ///     RangeIterator: container dicts (or decoded rows), fetched ahead in the background.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)
+        ///     >>> [row["tx_type"] for row in rng.items(decode=True)]
+        ///     ['ExportTx', 'CreateAssetTx', 'BaseTx']
         #[pyo3(signature = (*, decode=None, progress=None))]
         fn items(
             &self,
@@ -131,9 +253,38 @@ twins! {
             Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
         }
 
-        /// The whole (remaining) range as one polars DataFrame, all or nothing: after an error
-        /// ``next_index`` is where the call started. ``decode`` and ``progress`` as in
-        /// :meth:`batches`.
+        /// The rest of the range as one polars DataFrame, all or nothing.
+        ///
+        /// Rows never pass through Python: the Rust core builds Arrow columns and polars takes
+        /// them without a copy. After an error ``next_index`` is where the call started, so a
+        /// second call retries the whole rest.
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
+        ///
+        /// Returns:
+        ///     polars.DataFrame: ``id`` (String), ``bytes`` (Binary), ``timestamp``
+        ///     (Datetime("ns", "UTC")), ``index`` (UInt64), ``encoding`` (String); decoded:
+        ///     ``id``, ``timestamp``, ``index``, the typed columns, ``decode_error``, ``bytes``.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> df = xtx.range(0, 500).to_polars()
+        ///     >>> df.height, df.schema["timestamp"]
+        ///     (500, Datetime(time_unit='ns', time_zone='UTC'))
+        ///     >>> class Bar:                      # any object with update(n) counts the rows
+        ///     ...     n = 0
+        ///     ...     def update(self, k):
+        ///     ...         self.n += k
+        ///     >>> bar = Bar()
+        ///     >>> xtx.range(0, 300).to_polars(progress=bar).height, bar.n
+        ///     (300, 300)
         #[pyo3(signature = (*, decode=None, progress=None))]
         fn to_polars<'py>(
             &self,
@@ -144,7 +295,23 @@ twins! {
             collect::<M>(py, &self.walk, decode, FrameKind::Polars, progress)
         }
 
-        /// Like :meth:`to_polars`, as a ``pyarrow.Table`` (needs pyarrow; no copy).
+        /// The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
+        ///
+        /// Args:
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pyarrow.Table: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> table = ad.IndexClient(emu.url).chain("X/tx").range(0, 10).to_arrow()
+        ///     >>> table.num_rows, table.column_names[:2]
+        ///     (10, ['id', 'bytes'])
         #[pyo3(signature = (*, decode=None, progress=None))]
         fn to_arrow<'py>(
             &self,
@@ -155,7 +322,23 @@ twins! {
             collect::<M>(py, &self.walk, decode, FrameKind::Arrow, progress)
         }
 
-        /// Like :meth:`to_polars`, as a ``pandas.DataFrame`` (needs pandas and pyarrow).
+        /// The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
+        ///
+        /// Args:
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> df = ad.IndexClient(emu.url).chain("X/tx").range(0, 3).to_pandas()
+        ///     >>> df["index"].tolist()
+        ///     [0, 1, 2]
         #[pyo3(signature = (*, decode=None, progress=None))]
         fn to_pandas<'py>(
             &self,
@@ -166,19 +349,57 @@ twins! {
             collect::<M>(py, &self.walk, decode, FrameKind::Pandas, progress)
         }
 
-        /// The rest of the range as an Arrow C stream (``pyarrow.table(rng)``,
-        /// ``duckdb.from_arrow(rng)``, ``polars.DataFrame(rng)`` read it without a copy); each batch
-        /// read moves ``next_index``.
+        /// The rest of the range as an Arrow C stream (the Arrow PyCapsule interface).
+        ///
+        /// Arrow readers take the range itself: ``pyarrow.table(rng)``, ``duckdb.from_arrow(rng)``,
+        /// ``polars.DataFrame(rng)`` read it without a copy. Each batch read moves ``next_index``.
+        ///
+        /// Args:
+        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+        ///
+        /// Returns:
+        ///     A PyCapsule holding an ``ArrowArrayStream``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
+        ///     >>> pl.DataFrame(rng).height, rng.next_index
+        ///     (10, 10)
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             arrow_stream(py, self.walk.reader(), requested_schema)
         }
 
-        /// Stream the (remaining) range into a Parquet file (a path, or a binary file object) in
-        /// constant memory; returns the rows written. On an error the file is still finalised
-        /// with exactly the rows before the error's ``next_index`` (also this range's), so the
-        /// rest can go to a second file. ``compression``: snappy, zstd, lz4, gzip or none;
-        /// ``row_group_size``: rows per row group. ``decode`` and ``progress`` as in :meth:`batches`.
+        /// Stream the rest of the range into a Parquet file, in constant memory.
+        ///
+        /// On an error the file is still finalised, holding exactly the rows before the error's
+        /// ``next_index`` (also this range's), so the rest can go to a second file without a
+        /// row lost or repeated.
+        ///
+        /// Args:
+        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
+        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
+        ///     row_group_size: rows per row group, an int >= 1; default 65536.
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     int: the rows written.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``compression``, ``row_group_size``, ``decode`` or
+        ///         ``path``.
+        ///     OSError: the file cannot be written.
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> import io
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 100)
+        ///     >>> buf = io.BytesIO()
+        ///     >>> rng.write_parquet(buf, compression="zstd")
+        ///     100
+        ///     >>> _ = buf.seek(0)
+        ///     >>> pl.read_parquet(buf)["index"].max()
+        ///     99
         #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None, progress=None))]
         #[allow(clippy::too_many_arguments)]
         fn write_parquet<'py>(
@@ -201,7 +422,12 @@ twins! {
             repr(CLASS_NAME, &range_fields(&self.walk))
         }
 
-        /// An HTML table of the walk and its position, for Jupyter.
+        /// An HTML table of the walk and its position, which Jupyter shows for a range.
+        ///
+        /// Example:
+        ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)._repr_html_()
+        ///     >>> html.startswith("<table>"), "next_index" in html
+        ///     (True, True)
         fn _repr_html_(&self) -> String {
             html(CLASS_NAME, &range_fields(&self.walk))
         }
@@ -219,22 +445,68 @@ twins! {
 }
 
 twins! {
-    /// Endless iterator of newly accepted containers; polls the tip with backoff while idle.
+    /// An endless iterator of accepted containers, made by :meth:`Chain.follow`.
     ///
-    /// Without ``start`` it begins just after the tip it first sees; ``next_index`` is ``None``
-    /// until that first poll has answered. Stop it with ``close()`` (from any thread) or Ctrl-C.
+    /// It polls the tip, backing off while idle. Without ``start`` it begins just after the tip
+    /// it first sees; ``next_index`` is ``None`` until that first poll has answered. Stop it with
+    /// :meth:`close` (from any thread) or Ctrl-C; a later ``next()`` raises ``StopIteration``.
+    ///
+    /// Raises:
+    ///     AvaxDataError: out of ``next()``: a failed poll (after the client's retries) or a
+    ///         container that fails its checks; it carries ``next_index``, where a new follower
+    ///         resumes (``chain.follow(start=exc.next_index)``).
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator(containers=10) as growing, ad.IndexClient(growing.url) as node:
+    ///     ...     follow = node.chain("X/tx").follow(start=9, poll_interval=0.05)
+    ///     ...     print(next(follow)["index"])
+    ///     ...     _ = growing.advance("X/tx", 2)      # two containers are accepted
+    ///     ...     print([next(follow)["index"] for _ in range(2)], follow.next_index)
+    ///     ...     follow.close()
+    ///     9
+    ///     [10, 11] 12
     sync PyFollow("Follow") {}
-    /// Async twin of :class:`Follow` (``async for``).
+    /// Asynchronous twin of :class:`Follow`, made by :meth:`AsyncChain.follow`: ``async for``.
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+    ///     ...         follow = node.chain("X/tx").follow(start=997)
+    ///     ...         seen = []
+    ///     ...         async for c in follow:
+    ///     ...             seen.append(c["index"])
+    ///     ...             if c["index"] == 999:
+    ///     ...                 follow.close()
+    ///     ...         return seen
+    ///     >>> asyncio.run(main())
+    ///     [997, 998, 999]
     async PyAsyncFollow("AsyncFollow") {}
     state { walk: FollowWalk, iter: Iter<IndexItems> }
     shared {
         /// The first index not yet handed out (``None`` until the starting tip is known).
+        ///
+        /// Example:
+        ///     >>> follow = ad.IndexClient(emu.url).chain("X/tx").follow(start=5)
+        ///     >>> next(follow)["index"], follow.next_index
+        ///     (5, 6)
+        ///     >>> follow.close()
         #[getter]
         fn next_index(&self) -> Option<u64> {
             self.walk.next_index()
         }
 
-        /// Stop following (from any thread or task); the iteration then ends.
+        /// Stop following, from any thread or task; the iteration then ends.
+        ///
+        /// A ``next()`` waiting for new containers is woken and ends too.
+        ///
+        /// Example:
+        ///     >>> follow = ad.IndexClient(emu.url).chain("X/tx").follow(start=0)
+        ///     >>> next(follow)["index"]
+        ///     0
+        ///     >>> follow.close()
+        ///     >>> list(follow)
+        ///     []
         fn close(&self) {
             self.iter.close();
         }
