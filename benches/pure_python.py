@@ -237,24 +237,29 @@ def check() -> None:
     import avax_data as ad
     from polars.testing import assert_frame_equal
 
-    async def ours(url: str, end: int) -> tuple[dict[str, pl.DataFrame], pl.DataFrame, pl.DataFrame]:
+    # From genesis (pre-fork blocks) and across height 4,096 (Granite envelopes).
+    ranges = [(0, 600), (4000, 600)]
+    paths = ("C/block", "P/block", "X/block", "X/tx")
+
+    async def ours(url: str, end: int) -> tuple[dict[tuple[str, int], pl.DataFrame], pl.DataFrame, pl.DataFrame]:
         async with PurePythonClient(url) as py:
-            frames = {path: await py.index_range(path, 0, 3000) for path in ("C/block", "P/block", "X/block", "X/tx")}
+            frames = {(path, s): await py.index_range(path, s, n) for path in paths for s, n in ranges}
             return (frames, await py.blocks("43114", page_size=100, limit=450),
                     await py.metric("43114", "txCount", interval="hour", start=end - 30 * 86400, end=end))
 
-    with ad.Emulator(containers=3000, data_blocks_per_chain=20_000) as emu:
+    with ad.Emulator(containers=5000, data_blocks_per_chain=20_000) as emu:
         with ad.MetricsClient(base_url=emu.url) as m:
             end = int(m.metric("43114", "txCount", interval="hour", limit=1).to_polars()["timestamp"][0].timestamp()) + 3600
             theirs_metric = m.metric("43114", "txCount", interval="hour", start=end - 30 * 86400, end=end,
                                      page_size=100).to_polars()
         frames, blocks, metric = asyncio.run(ours(emu.url, end))
         with ad.IndexClient(emu.url) as node, ad.DataClient(base_url=emu.url) as data:
-            for path, frame in frames.items():
-                assert_frame_equal(frame, node.chain(path).range(0, 3000).to_polars())
+            for (path, start), frame in frames.items():
+                assert_frame_equal(frame, node.chain(path).range(start, dict(ranges)[start]).to_polars())
             assert_frame_equal(blocks, data.blocks("43114", page_size=100, limit=450).to_polars())
         assert_frame_equal(metric, theirs_metric)
-    print("pure-Python frames equal avax_data's: C/block, P/block, X/block, X/tx ranges, Data API blocks, Metrics")
+    print("pure-Python frames equal avax_data's: C/block, P/block, X/block, X/tx ranges (pre-fork to Granite), "
+          "Data API blocks, Metrics")
 
 
 if __name__ == "__main__":
