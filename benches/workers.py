@@ -33,7 +33,7 @@ def vm_hwm_mb() -> float:
 
 
 def perf_control(command: str) -> None:
-    """Tells a ``perf record --control`` (``profile.py``) to start or stop recording, if any."""
+    """Tells a ``perf record --control`` (``perf_profile.py``) to start or stop recording, if any."""
     fifos = os.environ.get("AVAX_BENCH_PERF_CTL")
     if fifos:
         ctl, ack = fifos.split(",")

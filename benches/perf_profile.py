@@ -1,9 +1,9 @@
 """Where a client's CPU goes: ``perf record`` of one measured run of ``workers.py``, grouped.
 
-    python benches/profile.py                                   # avax_data, 200,000 C/block to a DataFrame
-    python benches/profile.py --path X/tx --count 200000
-    python benches/profile.py --task data --count 200000        # Data API blocks by pages of 100
-    python benches/profile.py --contender pure-python --count 20000
+    python benches/perf_profile.py                                   # avax_data, 200,000 C/block to a DataFrame
+    python benches/perf_profile.py --path X/tx --count 200000
+    python benches/perf_profile.py --task data --count 200000        # Data API blocks by pages of 100
+    python benches/perf_profile.py --contender pure-python --count 20000
 
 Starts the emulator in its own process (so its CPU is not in the profile), records the worker
 with ``perf record -e cpu-clock`` (software clock: works without hardware counters) only while
