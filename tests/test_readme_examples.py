@@ -1,11 +1,10 @@
-"""The README's "Decoding containers" examples run as written against the emulator, and the
-notebook's code cells run top to bottom (no saved state, no network)."""
+"""The README's "Decoding containers" examples run as written against the emulator (the notebooks
+are executed by tests/test_notebooks.py)."""
 
 from __future__ import annotations
 
 import contextlib
 import io
-import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,13 +36,3 @@ def test_the_decoding_examples_run() -> None:
     assert "AddPermissionlessValidatorTx" not in printed and "node_id" in printed
     assert "CreateAssetTx" in printed and "block_time" in printed
 
-
-def test_the_notebooks_run_top_to_bottom(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        cells = json.loads(notebook.read_text())["cells"]
-        namespace: dict[str, object] = {}
-        with contextlib.redirect_stdout(io.StringIO()):
-            for k, cell in enumerate(cells):
-                if cell["cell_type"] == "code":
-                    exec(compile("".join(cell["source"]), f"{notebook.name}[{k}]", "exec"), namespace)
