@@ -104,7 +104,8 @@ def containers(text: str) -> int | dict[str, int]:
     """``5000`` (every index path) or ``X/tx=5000,C/block=100`` (per path; the others get 0)."""
     if "=" not in text:
         return non_negative_int(text)
-    return {chain_path(path): non_negative_int(count) for path, count in _pairs(text, "path=count", "X/tx=5000,C/block=100")}
+    pairs = _pairs(text, "path=count", "X/tx=5000,C/block=100")
+    return {chain_path(path): non_negative_int(count) for path, count in pairs}
 
 
 def _rate(name: str, text: str) -> float:

@@ -81,7 +81,9 @@ avax-data data icm-messages --network mainnet -o - | head""",
     chain = _json_command(
         actions, "chain", parents=[client], help="one chain (JSON)",
         description="GET /v1/chains/{chainId}: one chain, by EVM chain id or blockchain id.",
-        examples="avax-data data chain 43114 --emulator\navax-data data chain 2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5",
+        examples="""
+avax-data data chain 43114 --emulator
+avax-data data chain 2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5""",
     )
     chain.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id (43114) or blockchain id")
 
@@ -150,7 +152,7 @@ avax-data data pending-rewards mainnet --node-ids NodeID-a,NodeID-b --sort-order
         description="Export interchain (ICM) messages, newest first, with optional filters.",
         examples="""
 avax-data data icm-messages --emulator --limit 500 -o icm.parquet
-avax-data data icm-messages --network mainnet --source-blockchain-id 2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5 -o -""",
+avax-data data icm-messages --network mainnet --to 0xf77630568aaf8f63edfa7b28718df8201227db02 -o -""",
     )
     for flag in ("--source-blockchain-id", "--destination-blockchain-id", "--blockchain-id", "--to", "--from"):
         icm.add_argument(flag, dest=flag[2:].replace("-", "_") + ("_" if flag == "--from" else ""), default=None,

@@ -28,6 +28,9 @@ from .state import StateFile
 
 __all__ = ["Source", "Export", "Interrupted", "Resumable", "ExportResult", "add_export_options", "run_export"]
 
+# Errors that a resumed run would meet again: no "--resume continues" hint for them.
+_NOT_RESUMABLE = (CliError, InvalidParameterError)
+
 #: Rows per chunk (part file / state checkpoint) unless ``--chunk-rows`` says.
 DEFAULT_CHUNK_ROWS = 50_000
 
@@ -190,15 +193,20 @@ def run_export(export: Export, source: Source) -> ExportResult:
         if state is not None:
             state.remove()
         sink.cleanup()
-    except KeyboardInterrupt:
-        raise Interrupted(str(state.path) if state is not None else None) from None
-    except Exception as error:
-        if state is not None and state.exists() and not isinstance(error, (CliError, InvalidParameterError)):
-            raise Resumable(error, str(state.path)) from error
-        raise
-    finally:
+    except BaseException as error:
         progress.close()
         sink.close()
+        if saved is None and rows == 0 and state is not None:  # nothing to resume: leave no files behind
+            sink.discard()
+            state.remove()
+            state = None
+        if isinstance(error, KeyboardInterrupt):
+            raise Interrupted(str(state.path) if state is not None else None) from None
+        if state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
+            raise Resumable(error, str(state.path)) from error
+        raise
+    progress.close()
+    sink.close()
     seconds = time.perf_counter() - began
     if not export.quiet:
         where = "stdout" if export.out == STDOUT else export.out

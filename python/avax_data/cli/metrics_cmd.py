@@ -94,9 +94,8 @@ def _stamp(value: Any) -> Any:
 
 def run_series(args: argparse.Namespace) -> int:
     """``metrics series``."""
-    options: dict[str, Any] = {
-        name: getattr(args, name) for name in ("interval", "start", "end", "page_size") if getattr(args, name) is not None
-    }
+    names = ("interval", "start", "end", "page_size")
+    options: dict[str, Any] = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     walk = {"chain_id": args.chain_id, "metric": args.metric, **options, "start": _stamp(args.start),
             "end": _stamp(args.end), "limit": args.limit, "emulator": embedded_identity(args)}
     stem = f"{args.chain_id}_{args.metric}".lower()

@@ -7,6 +7,7 @@ export does not slow down measurably.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -69,9 +70,12 @@ class Progress:
                 if use_tqdm:
                     raise
             else:
+                # A terminal of unknown size (0 x 0, e.g. a bare pty) gets 80 x 24: tqdm hides its bar
+                # on a screen of 0 rows.
+                sized = _columns(self.stream) > 0
                 self._bar = tqdm(
                     total=total, initial=initial, unit="rows", file=self.stream, mininterval=_MIN_INTERVAL,
-                    dynamic_ncols=True, leave=True,
+                    dynamic_ncols=sized, ncols=None if sized else 80, nrows=None if sized else 24, leave=True,
                 )
 
     def update(self, rows: int) -> None:
@@ -109,6 +113,14 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
         self.enabled = False
+
+
+def _columns(stream: TextIO) -> int:
+    """Columns of the terminal ``stream`` writes to (0 when unknown)."""
+    try:
+        return os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return 0
 
 
 def _isatty(stream: TextIO) -> bool:

@@ -47,6 +47,9 @@ class Sink:
     def cleanup(self) -> None:
         """Remove what only a resumed export would need (after the state file is gone)."""
 
+    def discard(self) -> None:
+        """Remove everything this export wrote (it failed before its first chunk)."""
+
     def close(self) -> None:
         """Release open files (on success or failure)."""
 
@@ -99,6 +102,9 @@ class ParquetParts(Sink):
     def cleanup(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def discard(self) -> None:
+        self.cleanup()
+
 
 class AppendFile(Sink):
     """CSV or NDJSON appended to ``OUT``; the checkpoint is the offset after the last complete chunk."""
@@ -142,6 +148,10 @@ class AppendFile(Sink):
         if self.fmt == "csv" and self.offset == 0 and empty is not None:
             self.write(empty.clear())  # a CSV of no rows still has its header
         self.close()
+
+    def discard(self) -> None:
+        self.close()
+        self.out.unlink(missing_ok=True)
 
     def close(self) -> None:
         if self.file is not None:
