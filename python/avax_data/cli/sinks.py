@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import sys
@@ -65,7 +66,7 @@ class ParquetParts(Sink):
     def open(self, checkpoint: dict[str, Any] | None) -> None:
         if checkpoint is None:
             shutil.rmtree(self.dir, ignore_errors=True)
-            self.dir.mkdir(parents=True)
+            self.dir.mkdir()  # in the output's directory, which must exist
             self.parts = []
             return
         self.parts = list(checkpoint.get("parts", []))
@@ -168,7 +169,9 @@ class Stdout(Sink):
         pass
 
     def write(self, frame: pl.DataFrame) -> None:
-        for_ndjson(frame).write_ndjson(sys.stdout.buffer)
+        buffer = io.BytesIO()  # Python's own write: a closed pipe is a BrokenPipeError (exit 0)
+        for_ndjson(frame).write_ndjson(buffer)
+        sys.stdout.buffer.write(buffer.getvalue())
         sys.stdout.buffer.flush()
 
     def checkpoint(self) -> dict[str, Any]:
