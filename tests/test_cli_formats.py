@@ -109,9 +109,8 @@ def test_unwritable_output_exits_1(capsys, tmp_path: Path) -> None:
 
 
 def test_closed_stdout_pipe_ends_quietly() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "avax_data", "index", "range", "--emulator", "--emulator-containers", "2000", "-o", "-",
-                             "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = ["index", "range", "--emulator", "--emulator-containers", "2000", "-o", "-", "-q"]
+    proc = subprocess.Popen([sys.executable, "-m", "avax_data", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()  # as `| head -1` does

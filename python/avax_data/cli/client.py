@@ -105,6 +105,7 @@ def open_client(args: argparse.Namespace, service: str) -> Iterator[Any]:
     try:
         url = emulator.url if emulator is not None else args.url
         kwargs = client_kwargs(args, service)
+        client: Any
         if service == "index":
             client = _native.IndexClient(url, **kwargs)
         elif service == "data":

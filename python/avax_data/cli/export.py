@@ -134,11 +134,56 @@ def _jsonable(walk: dict[str, Any]) -> dict[str, Any]:
 
 def run_export(export: Export, source: Source) -> ExportResult:
     """Walk ``source`` into the export's output; resumable through the state file."""
-    began = time.perf_counter()
-    sink = make_sink(export.out, export.fmt)
-    state = StateFile(export.out) if sink.resumable else None
-    saved: dict[str, Any] | None = None
-    if state is not None and state.exists():
+    return _Run(export, source).run()
+
+
+class _Run:
+    """One run of an export: state check, the chunk loop, completion or a resumable stop."""
+
+    def __init__(self, export: Export, source: Source) -> None:
+        self.export = export
+        self.source = source
+        self.sink = make_sink(export.out, export.fmt)
+        self.state = StateFile(export.out) if self.sink.resumable else None
+        self.saved: dict[str, Any] | None = None
+        self.rows = 0
+
+    def run(self) -> ExportResult:
+        began = time.perf_counter()
+        self.saved = self._saved_state()
+        self.source.start(self.saved["position"] if self.saved else None)  # may refuse: no file written yet
+        self.rows = int(self.saved["rows_written"]) if self.saved else 0
+        self.sink.open(self.saved.get("sink") if self.saved else None)
+        progress = Progress(self.source.total, initial=self.rows, quiet=self.export.quiet)
+        try:
+            self._save()
+            self._pump(progress)
+            if self.state is not None:
+                self.state.remove()
+            self.sink.cleanup()
+        except BaseException as error:
+            progress.close()
+            self.sink.close()
+            stopped = self._stopped(error)
+            if stopped is error:
+                raise
+            raise stopped from (None if isinstance(error, KeyboardInterrupt) else error)
+        progress.close()
+        self.sink.close()
+        seconds = time.perf_counter() - began
+        if not self.export.quiet:
+            where = "stdout" if self.export.out == STDOUT else self.export.out
+            print(f"wrote {self.rows:,} rows to {where} ({self.export.fmt}) in {seconds:.2f} s", file=sys.stderr,
+                  flush=True)
+        return ExportResult(self.rows, seconds, self.export.out, self.export.fmt)
+
+    def _saved_state(self) -> dict[str, Any] | None:
+        """The state of an interrupted run of this export (with ``--resume``), else ``None``."""
+        export, state = self.export, self.state
+        if state is None or not state.exists():
+            if export.resume and state is not None and not export.quiet:
+                print(f"no state file {state.path}: starting the export afresh", file=sys.stderr)
+            return None
         if not export.resume:
             raise CliError(
                 f"{state.path} exists: an earlier export to {export.out} did not finish",
@@ -147,68 +192,54 @@ def run_export(export: Export, source: Source) -> ExportResult:
             )
         saved = state.load()
         state.check_same_walk(saved, export.command, export.walk, export.fmt)
-    elif export.resume and not export.quiet:
-        print(f"no state file {state.path if state else ''}: starting the export afresh", file=sys.stderr)
+        return saved
 
-    source.start(saved["position"] if saved else None)  # may refuse (e.g. --start past the tip): no file yet
-    rows = int(saved["rows_written"]) if saved else 0
-    sink.open(saved.get("sink") if saved else None)
-
-    def save() -> None:
-        if state is not None:
-            state.save({
-                "command": export.command,
-                "walk": export.walk,
-                "format": export.fmt,
-                "output": export.out,
-                "position": source.position(),
-                "rows_written": rows,
-                "sink": sink.checkpoint(),
+    def _save(self) -> None:
+        """Record the position after the last complete chunk (atomically)."""
+        if self.state is not None:
+            self.state.save({
+                "command": self.export.command,
+                "walk": self.export.walk,
+                "format": self.export.fmt,
+                "output": self.export.out,
+                "position": self.source.position(),
+                "rows_written": self.rows,
+                "sink": self.sink.checkpoint(),
             })
 
-    progress = Progress(source.total, initial=rows, quiet=export.quiet)
-    pending: list[pl.DataFrame] = []
-    pending_rows = 0
-    empty: pl.DataFrame | None = None
-    try:
-        save()
-        for frame in source.frames(export.chunk_rows):
+    def _write(self, pending: list[pl.DataFrame]) -> None:
+        frame = pl.concat(pending) if len(pending) > 1 else pending[0]
+        self.sink.write(frame)
+        self.rows += frame.height
+        self._save()
+
+    def _pump(self, progress: Progress) -> None:
+        """Gather frames into chunks of about ``chunk_rows`` rows, write each, complete the output."""
+        pending: list[pl.DataFrame] = []
+        pending_rows = 0
+        empty: pl.DataFrame | None = None
+        for frame in self.source.frames(self.export.chunk_rows):
             if frame is not None:
-                if empty is None:
-                    empty = frame.clear()
+                empty = frame.clear() if empty is None else empty
                 if frame.height:
                     pending.append(frame)
                     pending_rows += frame.height
                     progress.update(frame.height)
-            if pending and (frame is None or pending_rows >= export.chunk_rows):
-                sink.write(pl.concat(pending) if len(pending) > 1 else pending[0])
-                rows += pending_rows
+            if pending and (frame is None or pending_rows >= self.export.chunk_rows):
+                self._write(pending)
                 pending, pending_rows = [], 0
-                save()
         if pending:
-            sink.write(pl.concat(pending) if len(pending) > 1 else pending[0])
-            rows += pending_rows
-            save()
-        sink.finalize(empty if empty is not None else source.empty())
-        if state is not None:
-            state.remove()
-        sink.cleanup()
-    except BaseException as error:
-        progress.close()
-        sink.close()
-        if saved is None and rows == 0 and state is not None:  # nothing to resume: leave no files behind
-            sink.discard()
-            state.remove()
-            state = None
+            self._write(pending)
+        self.sink.finalize(empty if empty is not None else self.source.empty())
+
+    def _stopped(self, error: BaseException) -> BaseException:
+        """The exception to raise for a run that stopped with ``error``."""
+        if self.saved is None and self.rows == 0 and self.state is not None:
+            self.sink.discard()  # nothing to resume: leave no files behind
+            self.state.remove()
+            self.state = None
         if isinstance(error, KeyboardInterrupt):
-            raise Interrupted(str(state.path) if state is not None else None) from None
-        if state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
-            raise Resumable(error, str(state.path)) from error
-        raise
-    progress.close()
-    sink.close()
-    seconds = time.perf_counter() - began
-    if not export.quiet:
-        where = "stdout" if export.out == STDOUT else export.out
-        print(f"wrote {rows:,} rows to {where} ({export.fmt}) in {seconds:.2f} s", file=sys.stderr, flush=True)
-    return ExportResult(rows, seconds, export.out, export.fmt)
+            return Interrupted(str(self.state.path) if self.state is not None else None)
+        if self.state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
+            return Resumable(error, str(self.state.path))
+        return error

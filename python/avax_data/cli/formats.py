@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -62,7 +63,7 @@ def _hex(expr: pl.Expr) -> pl.Expr:
     return pl.concat_str([pl.lit("0x"), expr.bin.encode("hex")])
 
 
-def _has_binary(dtype: pl.DataType) -> bool:
+def _has_binary(dtype: Any) -> bool:
     if isinstance(dtype, pl.Struct):
         return any(_has_binary(field.dtype) for field in dtype.fields)
     if isinstance(dtype, (pl.List, pl.Array)):
@@ -70,7 +71,7 @@ def _has_binary(dtype: pl.DataType) -> bool:
     return dtype == pl.Binary
 
 
-def _binary_to_hex(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+def _binary_to_hex(expr: pl.Expr, dtype: Any) -> pl.Expr:
     """``expr`` with every Binary inside it (at any depth) as hex strings."""
     if not _has_binary(dtype):
         return expr
@@ -78,9 +79,8 @@ def _binary_to_hex(expr: pl.Expr, dtype: pl.DataType) -> pl.Expr:
         fields = [_binary_to_hex(expr.struct.field(f.name), f.dtype).alias(f.name) for f in dtype.fields]
         return pl.when(expr.is_null()).then(None).otherwise(pl.struct(fields))
     if isinstance(dtype, (pl.List, pl.Array)):
-        return expr.list.eval(_binary_to_hex(pl.element(), dtype.inner)) if isinstance(dtype, pl.List) else (
-            expr.arr.to_list().list.eval(_binary_to_hex(pl.element(), dtype.inner))
-        )
+        items = expr.list if isinstance(dtype, pl.List) else expr.arr.to_list().list
+        return items.eval(_binary_to_hex(pl.element(), dtype.inner))
     return _hex(expr)
 
 

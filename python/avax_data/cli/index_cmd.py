@@ -84,7 +84,7 @@ avax-data index range --chain X/block -o blocks.csv --resume      # continue aft
         description="Follow an index path: export every container accepted from --start (default: the next one)\n"
         "on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).",
         examples="""
-avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o - 
+avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o -
 avax-data index follow --url http://127.0.0.1:9650 --chain X/tx --start 0 --count 100000 -o x.parquet
 avax-data index follow --chain P/block --poll-interval 2 -o p.ndjson --resume""",
     )

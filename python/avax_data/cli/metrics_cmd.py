@@ -35,7 +35,7 @@ avax-data metrics icm-summary --emulator --group-by srcBlockchainId""",
         "order (newest first). With --start and --end the window is fetched in concurrent sub-windows\n"
         "(--concurrency, default 4); the rows equal the sequential walk's.",
         examples="""
-avax-data metrics series 43114 txCount --emulator --interval hour -o - 
+avax-data metrics series 43114 txCount --emulator --interval hour -o -
 avax-data metrics series total activeAddresses --interval week --limit 52 -o weeks.csv
 avax-data metrics series 43114 gasUsed --interval day --start 2024-01-01 --end 1735689600 -o gas.parquet""",
     )
