@@ -1,7 +1,8 @@
 """Where an export's chunks go, chunk by complete chunk, so it can be resumed.
 
-- :class:`ParquetParts`: each chunk is a complete Parquet file in ``OUT.parts/`` (written to a
-  temporary name, then renamed); at the end the parts are streamed into ``OUT`` and removed.
+- :class:`ParquetParts`: each chunk is a complete (uncompressed) Parquet file in ``OUT.parts/``
+  (written to a temporary name, then renamed); at the end the parts are streamed into ``OUT``
+  (snappy, as ``Range.write_parquet``) and removed.
 - :class:`AppendFile`: CSV or NDJSON appended to ``OUT``; after each chunk the byte offset is
   recorded, and a resumed export first truncates the file to it (dropping a torn last chunk).
 - :class:`Stdout`: NDJSON on stdout, flushed after each chunk (not resumable).
@@ -85,7 +86,7 @@ class ParquetParts(Sink):
     def write(self, frame: pl.DataFrame) -> None:
         name = f"part-{len(self.parts):06d}.parquet"
         tmp = self.dir / (name + ".tmp")
-        frame.write_parquet(tmp)
+        frame.write_parquet(tmp, compression="uncompressed")  # temporary: compressed once, in finalize
         os.replace(tmp, self.dir / name)
         self.parts.append(name)
 
@@ -94,10 +95,11 @@ class ParquetParts(Sink):
 
     def finalize(self, empty: pl.DataFrame | None) -> None:
         tmp = self.out.with_name(self.out.name + ".tmp")
+        # snappy, as Range.write_parquet writes: cheaper to encode than polars' default zstd
         if self.parts:
-            pl.scan_parquet([str(self.dir / name) for name in self.parts]).sink_parquet(tmp)
+            pl.scan_parquet([str(self.dir / name) for name in self.parts]).sink_parquet(tmp, compression="snappy")
         else:
-            (empty if empty is not None else pl.DataFrame()).write_parquet(tmp)
+            (empty if empty is not None else pl.DataFrame()).write_parquet(tmp, compression="snappy")
         os.replace(tmp, self.out)
 
     def cleanup(self) -> None:
