@@ -20,6 +20,7 @@ from typing import Any
 import polars as pl
 
 from ..exceptions import InvalidParameterError
+from .argtypes import positive_int
 from .errors import EXIT_USAGE, CliError
 from .formats import STDOUT, resolve_format
 from .progress import Progress
@@ -108,14 +109,8 @@ def add_export_options(parser: argparse.ArgumentParser, *, default_stem: str) ->
                        "else parquet)")
     group.add_argument("--resume", action="store_true",
                        help="continue an interrupted export from its state file OUT.avax-state.json")
-    group.add_argument("--chunk-rows", type=_positive, default=DEFAULT_CHUNK_ROWS, metavar="N",
+    group.add_argument("--chunk-rows", type=positive_int, default=DEFAULT_CHUNK_ROWS, metavar="N",
                        help="rows per chunk: a Parquet part file and a resume point")
-
-
-def _positive(text: str) -> int:
-    from .argtypes import positive_int
-
-    return positive_int(text)
 
 
 def export_from_args(args: argparse.Namespace, command: str, walk: dict[str, Any], default_stem: str) -> Export:
