@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -13,14 +16,16 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from avax_data.cli import build_parser
 from test_index import closed_port_url
 from test_range import SCHEMA
 
 
-def run(*args: str, cwd: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+def run(*args: str, cwd: Path | None = None, timeout: float = 600, env: dict | None = None
+        ) -> subprocess.CompletedProcess:
     """``python -m avax_data ARGS``."""
     return subprocess.run([sys.executable, "-m", "avax_data", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=timeout)
+                          cwd=cwd, timeout=timeout, env=env)
 
 
 def test_walk_emulator(tmp_path: Path) -> None:
@@ -66,24 +71,65 @@ def test_walk_against_a_url(tmp_path: Path) -> None:
     assert pl.read_parquet(out).height == 1234
 
 
-def test_walk_node_error_exit_1(tmp_path: Path) -> None:
+def test_walk_node_error_exit_3(tmp_path: Path) -> None:
     proc = run("walk", "--url", closed_port_url(), "--out", str(tmp_path / "x.parquet"))
-    assert proc.returncode == 1
+    assert proc.returncode == 3
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert lines[0].endswith("(is the service running at that address? check --url, or use --emulator)")
     assert "Traceback" not in proc.stderr
+    assert not list(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize(
     "args",
     [["walk", "--emulator", "--chain", "Y/tx"], ["walk", "--count", "-1"], ["walk", "--url", "x", "--emulator"],
-     ["walk", "--concurrency", "0"], ["emulator", "--port", "70000"], ["frobnicate"]],
+     ["walk", "--concurrency", "0"], ["emulator", "--port", "70000"], ["frobnicate"], ["index"],
+     ["index", "range", "--format", "xlsx"], ["data", "blocks"], ["metrics", "series", "43114"],
+     ["index", "range", "--emulator", "--header", "no-separator"], ["emulator", "--rate-limit", "10"],
+     ["emulator", "--containers", "X/tx=1,Q/tx=2"], ["metrics", "series", "1", "txCount", "--start", "yesterday"]],
 )
 def test_bad_arguments_exit_2(args: list[str], tmp_path: Path) -> None:
     proc = run(*args, cwd=tmp_path)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and lines[0].endswith("--help)"), proc.stderr
     assert not list(tmp_path.iterdir())
+
+
+def _subcommands(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*prefix, name), sub
+                yield from _subcommands(sub, (*prefix, name))
+
+
+def test_every_subcommand_has_examples_in_its_help() -> None:
+    commands = dict(_subcommands(build_parser()))
+    assert set(commands) >= {
+        ("index",), ("index", "range"), ("index", "follow"), ("index", "last"), ("index", "container"),
+        ("data",), *[("data", e) for e in ("chains", "chain", "block", "blocks", "latest-blocks", "collectibles",
+                                           "pending-rewards", "vertices", "icm-messages", "health")],
+        ("metrics",), ("metrics", "series"), ("metrics", "chains"), ("metrics", "icm-summary"), ("walk",),
+        ("emulator",),
+    }
+    for path, sub in commands.items():
+        text = sub.format_help()
+        examples = text.split("examples:\n", 1)[1].splitlines()
+        assert examples and all(line.startswith(f"  avax-data {path[0]}") for line in examples if line), path
+        if path[0] in ("index", "data", "metrics", "walk") and len(path) > 1 or path == ("walk",):
+            for flag in ("--emulator", "--timeout", "--max-retries", "--header", "--ca-bundle", "--quiet"):
+                assert flag in text, (path, flag)
+
+
+def test_api_key_is_never_shown() -> None:
+    text = dict(_subcommands(build_parser()))[("data", "blocks")].format_help()
+    assert "--api-key KEY" in text and "AVAX_DATA_API_KEY" in text
+    proc = run("data", "chain", "43114", "--url", closed_port_url(), "--api-key", "sekrit-key-42",
+               "--max-retries", "0", env={**os.environ, "AVAX_DATA_API_KEY": "other-secret-7"})
+    assert proc.returncode == 3
+    assert "sekrit" not in proc.stderr + proc.stdout and "other-secret" not in proc.stderr + proc.stdout
 
 
 def test_console_script_installed() -> None:
@@ -108,10 +154,58 @@ def test_emulator_server_mode() -> None:
         with urllib.request.urlopen(req, timeout=30) as resp:
             assert json.loads(resp.read())["result"]["index"] == "49"
         rest = "".join(proc.stdout.readline() for _ in range(2))
-        assert "curl" in rest
+        assert "curl" in rest and "Data API" in rest
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    req = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, dict(resp.headers), resp.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def test_emulator_knobs(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--seed", "9", "--containers",
+         "X/tx=7,c/block=3", "--data-blocks", "40", "--data-api-require-key", "--data-api-refused-keys",
+         "bad-key-1,bad-key-2", "--rate-limit", "3/60", "--utc-offset-minutes", "120", "--index-disabled"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        url = next(word for word in proc.stdout.readline().split() if word.startswith("http://"))
+        assert _get(url + "/v1/chains")[0] == 401  # a key is required
+        assert _get(url + "/v1/chains", {"x-glacier-api-key": "bad-key-2"})[0] == 403
+        key = {"x-glacier-api-key": "good-key-123"}
+        status, headers, body = _get(url + "/v1/chains/43114/blocks?pageSize=100", key)
+        assert status == 200 and len(json.loads(body)["blocks"]) == 40
+        assert {k.lower(): v for k, v in headers.items()}["ratelimit-limit"] == "3"
+        assert [_get(url + "/v1/health-check", key)[0] for _ in range(3)] == [200, 200, 429]
+        # the index is disabled (404); the emulator with these knobs is otherwise the same world
+        assert run("index", "last", "--url", url, "--chain", "X/tx").returncode == 3
+        with ad.Emulator(seed=9, containers={"X/tx": 7, "C/block": 3}, utc_offset_minutes=120) as twin:
+            expected = twin.expected_container("X/tx", 6)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    proc2 = subprocess.Popen(
+        [sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--seed", "9", "--containers",
+         "X/tx=7,c/block=3", "--utc-offset-minutes", "120", "--latency", "0.01", "--tip-rate", "0",
+         "--faults", "503=0", "--fault-seed", "3", "--fault-options", "retry_after=1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc2.stdout is not None
+        url = next(word for word in proc2.stdout.readline().split() if word.startswith("http://"))
+        last = json.loads(run("index", "last", "--url", url, "--chain", "X/tx").stdout)
+        assert last["id"] == expected["id"] and last["index"] == 6
+        assert json.loads(run("index", "last", "--url", url, "--chain", "C/block").stdout)["index"] == 2
+    finally:
+        proc2.send_signal(signal.SIGINT)
+        proc2.wait(timeout=30)

@@ -1,0 +1,91 @@
+"""The top-level parser and ``main``: dispatch, and every failure turned into an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from ..exceptions import AvaxDataError
+from .data_cmd import add_data_commands
+from .errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, exit_code_and_line, print_error
+from .export import Interrupted, Resumable
+from .index_cmd import add_index_commands, add_walk_command
+from .metrics_cmd import add_metrics_commands
+from .parser import HelpFormatter, Parser
+from .serve import add_emulator_command
+
+__all__ = ["build_parser", "main"]
+
+_EXAMPLES = """examples:
+  avax-data walk --emulator --chain X/tx --out x_tx.parquet
+  avax-data index range --url http://127.0.0.1:9650 --chain C/block --decode --count 50000 -o c.parquet
+  avax-data index follow --chain P/block -o - | jq .id
+  avax-data data blocks 43114 --limit 10000 -o blocks.csv --resume
+  avax-data metrics series 43114 txCount --interval day --start 2024-01-01 --end 2024-04-01 -o tx.parquet
+  avax-data emulator --port 9650
+
+exit codes: 0 done, 1 the output could not be written, 2 bad usage, 3 service error, 130 interrupted
+"""
+
+
+def build_parser() -> Parser:
+    """The ``avax-data`` argument parser (exposed for documentation and tests)."""
+    parser = Parser(
+        prog="avax-data",
+        description="Typed, resumable access to Avalanche's node Index RPC, Data API and Metrics API, with an\n"
+        "offline emulator. Exports write Parquet, CSV or NDJSON; single objects print JSON.",
+        epilog=_EXAMPLES,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    add_index_commands(sub)
+    add_data_commands(sub)
+    add_metrics_commands(sub)
+    add_walk_command(sub)
+    add_emulator_command(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        from .. import __version__
+
+        print(f"avax-data {__version__}")
+        return EXIT_OK
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.handler(args))
+    except Interrupted as stop:
+        hint = " (run the same command with --resume to continue)" if stop.state else ""
+        print_error(f"interrupted{hint}")
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print_error("interrupted")
+        return EXIT_INTERRUPTED
+    except Resumable as failure:
+        code, line = exit_code_and_line(failure.cause)
+        print_error(line[:-1] + "; then --resume continues the export)" if line.endswith(")") else line)
+        return code
+    except (CliError, AvaxDataError, OSError) as error:
+        if isinstance(error, BrokenPipeError):  # the reader of stdout went away (| head)
+            _silence_stdout()
+            return EXIT_OK
+        code, line = exit_code_and_line(error)
+        print_error(line)
+        return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass

@@ -1,0 +1,164 @@
+"""argparse ``type=`` functions: each turns one argument's text into a value or refuses it.
+
+A refusal raises :class:`argparse.ArgumentTypeError`, which the parser reports as one line
+``error: argument --x: ...`` with exit code 2, before any request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import math
+
+__all__ = [
+    "INDEX_PATHS",
+    "non_negative_int",
+    "positive_int",
+    "non_negative_float",
+    "positive_float",
+    "port",
+    "chain_path",
+    "containers",
+    "faults",
+    "fault_options",
+    "header",
+    "rate_limit",
+    "time_arg",
+    "block_id",
+]
+
+#: The five index paths a node serves, in their canonical spelling.
+INDEX_PATHS = ("C/block", "P/block", "X/tx", "X/block", "X/vtx")
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1."""
+    value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be >= 1")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value >= 0.0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0."""
+    value = non_negative_float(text)
+    if value == 0.0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
+    return value
+
+
+def port(text: str) -> int:
+    """A TCP port number (0 picks a free one)."""
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port in [0, 65535]")
+    return value
+
+
+def chain_path(text: str) -> str:
+    """An index path in any accepted spelling (``x/tx``, ``/ext/index/X/tx``) -> ``X/tx``."""
+    short = text.strip()
+    if short.startswith("/ext/index/"):
+        short = short[len("/ext/index/") :]
+    chain, _, kind = short.strip("/").partition("/")
+    canonical = f"{chain.upper()}/{kind.lower()}"
+    if canonical not in INDEX_PATHS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an index path; allowed: {', '.join(INDEX_PATHS)}")
+    return canonical
+
+
+def _pairs(text: str, form: str, example: str) -> list[tuple[str, str]]:
+    """``a=1,b=2`` -> ``[("a", "1"), ("b", "2")]``."""
+    pairs = []
+    for item in text.split(","):
+        name, sep, value = item.strip().partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise argparse.ArgumentTypeError(f"{item.strip()!r} is not {form} (e.g. {example})")
+        pairs.append((name.strip(), value.strip()))
+    return pairs
+
+
+def containers(text: str) -> int | dict[str, int]:
+    """``5000`` (every index path) or ``X/tx=5000,C/block=100`` (per path; the others get 0)."""
+    if "=" not in text:
+        return non_negative_int(text)
+    pairs = _pairs(text, "path=count", "X/tx=5000,C/block=100")
+    return {chain_path(path): non_negative_int(count) for path, count in pairs}
+
+
+def _rate(name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}={text}: {text!r} is not a number") from None
+
+
+def faults(text: str) -> dict[str, float]:
+    """``kind=rate,kind=rate`` -> ``{kind: rate}`` (kinds and rates are checked by the emulator)."""
+    return {name: _rate(name, value) for name, value in _pairs(text, "kind=rate", "502=0.05,short_batch=0.1")}
+
+
+def fault_options(text: str) -> dict[str, float]:
+    """``retry_after=1,lag=5`` -> ``{name: number}`` (names checked by the emulator)."""
+    return {name: _rate(name, value) for name, value in _pairs(text, "name=value", "retry_after=1,lag=5")}
+
+
+def header(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` (also ``NAME: VALUE``) -> ``(name, value)``; the value is never echoed."""
+    cuts = [i for i in (text.find("="), text.find(":")) if i > 0]
+    if cuts and text[: min(cuts)].strip():
+        cut = min(cuts)
+        return text[:cut].strip(), text[cut + 1 :].strip()
+    raise argparse.ArgumentTypeError("a header is NAME=VALUE or 'NAME: VALUE' (the text given is not shown)")
+
+
+def rate_limit(text: str) -> tuple[int, float]:
+    """``LIMIT/SECONDS`` (e.g. ``100/60``: 100 requests per key per minute)."""
+    limit, sep, window = text.partition("/")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{text!r} is not LIMIT/SECONDS (e.g. 100/60)")
+    return positive_int(limit.strip()), positive_float(window.strip())
+
+
+def time_arg(text: str) -> int | dt.date | dt.datetime:
+    """Unix seconds (``1704067200``), a date (``2024-01-01``, 00:00 UTC) or an ISO 8601 time
+    (``2024-01-01T12:00:00Z``; naive means UTC)."""
+    value = text.strip()
+    if value.isdigit():
+        return int(value)
+    try:
+        if len(value) == 10:
+            return dt.date.fromisoformat(value)
+        return dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a time: give Unix seconds, YYYY-MM-DD or an ISO 8601 time"
+        ) from None
+
+
+def block_id(text: str) -> int | str:
+    """A block number (digits) or a block hash (anything else, checked by the client)."""
+    value = text.strip()
+    return int(value) if value.isdigit() else value

@@ -1,0 +1,66 @@
+"""``--emulator``: run a command against an emulator started in the same process.
+
+The emulator's world is a pure function of its seed and sizes, so an export from an embedded
+emulator is the same on every run (and can be resumed by position, see :mod:`.state`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .._native import Emulator
+from . import argtypes
+
+__all__ = ["add_embedded_options", "start_embedded", "embedded_identity"]
+
+#: Containers per index path of the embedded emulator unless ``--emulator-containers`` says.
+DEFAULT_CONTAINERS = 100_000
+
+
+def add_embedded_options(parser: argparse.ArgumentParser | Any) -> None:
+    """The ``--emulator-*`` knobs (``--emulator`` itself is added with the URL options)."""
+    group = parser.add_argument_group("embedded emulator (with --emulator)")
+    group.add_argument("--emulator-seed", type=argtypes.non_negative_int, default=0, metavar="N",
+                       help="the emulated world's seed (default 0)")
+    group.add_argument("--emulator-containers", type=argtypes.containers, default=DEFAULT_CONTAINERS,
+                       metavar="N|PATH=N,...",
+                       help=f"containers on every index path, or per path (default {DEFAULT_CONTAINERS:,})")
+    group.add_argument("--emulator-data-blocks", type=argtypes.positive_int, default=None, metavar="N",
+                       help="Data API blocks per EVM chain (default: the emulator's, 5000)")
+    group.add_argument("--emulator-tip-rate", type=argtypes.non_negative_float, default=0.0, metavar="PER_S",
+                       help="new containers per second on every index path (default 0)")
+    group.add_argument("--emulator-latency", type=argtypes.non_negative_float, default=0.0, metavar="SECONDS",
+                       help="seconds added to every response (default 0)")
+    group.add_argument("--emulator-faults", type=argtypes.faults, default=None, metavar="KIND=RATE,...",
+                       help="injected faults per request (kinds: see avax-data emulator --help)")
+    group.add_argument("--emulator-fault-seed", type=argtypes.non_negative_int, default=0, metavar="N",
+                       help="seed of the fault decisions (default 0)")
+
+
+def start_embedded(args: argparse.Namespace, *, quiet: bool) -> Emulator:
+    """Start the emulator the ``--emulator-*`` arguments describe and say where it listens."""
+    emulator = Emulator(
+        seed=args.emulator_seed,
+        containers=args.emulator_containers,
+        tip_rate=args.emulator_tip_rate,
+        latency=args.emulator_latency,
+        data_blocks_per_chain=args.emulator_data_blocks,
+        faults=args.emulator_faults,
+        fault_seed=args.emulator_fault_seed,
+    )
+    if not quiet:
+        print(f"embedded emulator at {emulator.url}", file=sys.stderr, flush=True)
+    return emulator
+
+
+def embedded_identity(args: argparse.Namespace) -> dict[str, Any] | None:
+    """What defines the embedded emulator's world (for the resume state), or ``None`` without one."""
+    if not getattr(args, "emulator", False):
+        return None
+    return {
+        "seed": args.emulator_seed,
+        "containers": args.emulator_containers,
+        "data_blocks": args.emulator_data_blocks,
+    }

@@ -1,0 +1,216 @@
+"""``avax-data index range|follow|last|container`` (the node's Index RPC) and ``walk``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import argtypes
+from .client import client_parent, open_client
+from .embedded import embedded_identity
+from .export import add_export_options, export_from_args, run_export
+from .jsonout import emit_json
+from .parser import Parser, add_command
+from .sources import FollowSource, RangeSource
+
+__all__ = ["add_index_commands", "add_walk_command"]
+
+_PATHS = ", ".join(argtypes.INDEX_PATHS)
+
+
+def _decode(text: str) -> Any:
+    """``--decode`` alone is ``True``; ``--decode strict`` raises on bytes that do not decode."""
+    if text != "strict":
+        raise argparse.ArgumentTypeError(f"{text!r}: --decode takes no value, or 'strict'")
+    return "strict"
+
+
+def _add_chain_and_decode(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--chain", type=argtypes.chain_path, default="X/tx", metavar="PATH",
+                        help=f"index path, one of {_PATHS} (default X/tx)")
+    parser.add_argument("--decode", nargs="?", const=True, default=None, type=_decode, metavar="strict",
+                        help="decoded containers: typed columns per chain (X/vtx has no decoder); "
+                        "'--decode strict' fails on bytes that do not decode instead of filling decode_error")
+
+
+def _stem(chain: str) -> str:
+    """``X/tx`` -> ``x_tx``."""
+    return chain.replace("/", "_").lower()
+
+
+def _add_range_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_chain_and_decode(parser)
+    parser.add_argument("--start", type=argtypes.non_negative_int, default=0, metavar="INDEX",
+                        help="first index (default 0); past the tip is an error (exit 2)")
+    parser.add_argument("--count", type=argtypes.non_negative_int, default=None, metavar="N",
+                        help="how many containers (default: up to the tip when the export starts)")
+    parser.add_argument("--batch-size", type=argtypes.positive_int, default=None, metavar="N",
+                        help="containers per request, 1-1024 (default 1024)")
+    add_export_options(parser, default_stem="<chain>, e.g. x_tx")
+
+
+def add_index_commands(sub: argparse._SubParsersAction) -> None:
+    """Add ``index`` and its actions to the top-level subparsers."""
+    index = add_command(
+        sub, "index", help="the node's Index RPC: export ranges, follow the tip, read containers",
+        description="Read a node's Index RPC (/ext/index/...): every accepted container of C/block, "
+        "P/block, X/tx, X/block and X/vtx.",
+        examples="""
+avax-data index range --emulator --chain X/tx --count 5000 -o x_tx.parquet
+avax-data index follow --url http://127.0.0.1:9650 --chain C/block --decode -o - | head
+avax-data index last --chain P/block
+avax-data index container --chain X/tx --index 42""",
+    )
+    actions = index.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    client = client_parent("index")
+
+    rng = add_command(
+        actions, "range", parents=[client],
+        help="export an index range to Parquet, CSV or NDJSON",
+        description="Export the containers [--start, --start + --count) of an index path, or up to the tip,\n"
+        "in order, resumably (--resume continues an interrupted export from its last complete chunk).",
+        examples="""
+avax-data index range --emulator --chain X/tx -o x_tx.parquet
+avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --decode -o c.parquet
+avax-data index range --chain P/block --count 1000 -o - | jq .id
+avax-data index range --chain X/block -o blocks.csv --resume      # continue after Ctrl-C or a failure""",
+    )
+    _add_range_arguments(rng)
+    rng.set_defaults(handler=run_range)
+
+    follow = add_command(
+        actions, "follow", parents=[client],
+        help="export new containers as they are accepted",
+        description="Follow an index path: export every container accepted from --start (default: the next one)\n"
+        "on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).",
+        examples="""
+avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o -
+avax-data index follow --url http://127.0.0.1:9650 --chain X/tx --start 0 --count 100000 -o x.parquet
+avax-data index follow --chain P/block --poll-interval 2 -o p.ndjson --resume""",
+    )
+    _add_chain_and_decode(follow)
+    follow.add_argument("--start", type=argtypes.non_negative_int, default=None, metavar="INDEX",
+                        help="first index (default: the one after the tip); past tip + 1 is an error")
+    follow.add_argument("--count", type=argtypes.positive_int, default=None, metavar="N",
+                        help="stop after N containers (default: until Ctrl-C)")
+    follow.add_argument("--batch-size", type=argtypes.positive_int, default=None, metavar="N",
+                        help="containers per request, 1-1024 (default 1024)")
+    follow.add_argument("--poll-interval", type=argtypes.positive_float, default=1.0, metavar="SECONDS",
+                        help="first wait when caught up with the tip, doubled while nothing new arrives")
+    follow.add_argument("--max-poll-interval", type=argtypes.positive_float, default=30.0, metavar="SECONDS",
+                        help="longest wait between polls")
+    add_export_options(follow, default_stem="<chain>, e.g. c_block")
+    follow.set_defaults(handler=run_follow)
+
+    last = add_command(
+        actions, "last", parents=[client],
+        help="print the last accepted container as JSON",
+        description="Print the most recently accepted container of an index path (index.getLastAccepted) as JSON.",
+        examples="""
+avax-data index last --emulator --chain X/tx
+avax-data index last --url http://127.0.0.1:9650 --chain C/block --decode""",
+    )
+    _add_chain_and_decode(last)
+    last.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
+    last.set_defaults(handler=run_last)
+
+    container = add_command(
+        actions, "container", parents=[client],
+        help="print one container, by index or id, as JSON",
+        description="Print one container (index.getContainerByIndex / index.getContainerByID) as JSON.",
+        examples="""
+avax-data index container --emulator --chain X/tx --index 42
+avax-data index container --chain C/block --id 2Ts5... --decode -o block.json""",
+    )
+    _add_chain_and_decode(container)
+    which = container.add_mutually_exclusive_group(required=True)
+    which.add_argument("--index", type=argtypes.non_negative_int, metavar="N", help="the container's index")
+    which.add_argument("--id", metavar="ID", help="the container's CB58 id")
+    container.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
+    container.set_defaults(handler=run_container)
+
+
+def add_walk_command(sub: argparse._SubParsersAction) -> None:
+    """``walk``: ``index range`` to Parquet, followed by a summary read back from the file."""
+    walk = add_command(
+        sub, "walk", parents=[client_parent("index")],
+        help="walk an index into a Parquet file and print a summary (index range + summary)",
+        description="Walk an index path into a file (as 'avax-data index range') and print a summary read back\n"
+        "from it: rows, index range, first and last time, container bytes, file size, rows per second.",
+        examples="""
+avax-data walk --emulator --chain X/tx --out x_tx.parquet
+avax-data walk --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --concurrency 8""",
+    )
+    _add_range_arguments(walk)
+    walk.add_argument("--seed", dest="emulator_seed", type=argtypes.non_negative_int, default=0, metavar="N",
+                      help="same as --emulator-seed")
+    walk.set_defaults(handler=run_walk)
+
+
+def _range_walk(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "chain": args.chain,
+        "start": args.start,
+        "count": args.count,
+        "decode": args.decode,
+        "emulator": embedded_identity(args),
+    }
+
+
+def run_range(args: argparse.Namespace) -> int:
+    """``index range``."""
+    export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
+    with open_client(args, "index") as client:
+        chain = client.chain(args.chain)
+        run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode))
+    return 0
+
+
+def run_walk(args: argparse.Namespace) -> int:
+    """``walk``: ``index range`` plus a summary on stdout."""
+    from .summary import summary_lines
+
+    export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
+    with open_client(args, "index") as client:
+        chain = client.chain(args.chain)
+        print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
+        result = run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
+                                                decode=args.decode))
+    if result.out != "-":
+        print("\n".join(summary_lines(result)), flush=True)
+    return 0
+
+
+def run_follow(args: argparse.Namespace) -> int:
+    """``index follow``."""
+    walk = {"chain": args.chain, "start": args.start, "count": args.count, "decode": args.decode,
+            "emulator": embedded_identity(args)}
+    export = export_from_args(args, "index follow", walk, _stem(args.chain))
+    if export.out == "-":
+        export.chunk_rows = 1  # stream each batch as it arrives
+    with open_client(args, "index") as client:
+        source = FollowSource(client.chain(args.chain), args.start, args.count, batch_size=args.batch_size,
+                              decode=args.decode, poll_interval=args.poll_interval,
+                              max_poll_interval=args.max_poll_interval)
+        run_export(export, source)
+    return 0
+
+
+def run_last(args: argparse.Namespace) -> int:
+    """``index last``."""
+    with open_client(args, "index") as client:
+        emit_json(client.chain(args.chain).last_accepted(decode=args.decode), args.out)
+    return 0
+
+
+def run_container(args: argparse.Namespace) -> int:
+    """``index container``."""
+    with open_client(args, "index") as client:
+        chain = client.chain(args.chain)
+        if args.id is not None:
+            item = chain.container(id=args.id, decode=args.decode)
+        else:
+            item = chain.container(args.index, decode=args.decode)
+        emit_json(item, args.out)
+    return 0
+
