@@ -9,7 +9,7 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 use serde_json::Value;
 
-use super::{params, DataClient, Paged};
+use super::{page_token, Paged, RestClient};
 use crate::arrow::data::{to_batch, Resource};
 use crate::arrow::ParquetSink;
 use crate::error::{Error, Result};
@@ -20,15 +20,15 @@ pub const PREFETCH_PAGES: usize = 2;
 
 /// A token-paged list (`paged` on `client`) as a [`PageSource`].
 pub struct TokenSource {
-    client: DataClient,
+    client: RestClient,
     paged: Arc<Paged>,
     first: Option<String>,
 }
 
 impl TokenSource {
     /// The walk of `paged` from `page_token` (checked: a token the service could have issued).
-    pub fn new(client: &DataClient, paged: Paged, page_token: Option<String>) -> Result<Self> {
-        let first = page_token.map(|t| params::page_token(&t)).transpose()?;
+    pub fn new(client: &RestClient, paged: Paged, token: Option<String>) -> Result<Self> {
+        let first = token.map(|t| page_token(&t)).transpose()?;
         Ok(TokenSource { client: client.clone(), paged: Arc::new(paged), first })
     }
 }
@@ -78,7 +78,7 @@ impl ResourcePager {
 
     /// A token-paged list of `client` from `page_token`.
     pub fn tokens(
-        client: &DataClient,
+        client: &RestClient,
         paged: Paged,
         resource: Resource,
         page_token: Option<String>,
