@@ -21,6 +21,7 @@ use crate::arrow::ParquetSink;
 use crate::data::{params, DataClient, DataClientOptions, Paged, PREFETCH_PAGES};
 use crate::error::{Error, Result};
 use crate::paging::{Page, Prefetch};
+use crate::rest::RestClient;
 
 // ---- JSON -> Python, typed by the resource schema ----
 
@@ -208,7 +209,7 @@ pub(super) type WholeWalk = Arc<dyn Fn() -> futures::future::BoxFuture<'static, 
 /// Data or Metrics API (`paged` on `client`), or a `whole` walk fetched at once.
 #[derive(Clone)]
 pub(super) struct PagerCore {
-    client: DataClient,
+    client: RestClient,
     paged: Arc<Paged>,
     whole: Option<WholeWalk>,
     resource: Resource,
@@ -229,7 +230,7 @@ struct Entry {
 
 impl PagerCore {
     pub(super) fn new(
-        client: &DataClient,
+        client: &RestClient,
         paged: Paged,
         resource: Resource,
         page_token: Option<String>,
@@ -250,7 +251,7 @@ impl PagerCore {
     /// A pager over a walk fetched whole by `whole` (`paged` only names it). It has no page
     /// token; a new iteration refetches and skips the items already handed out.
     pub(super) fn new_whole(
-        client: &DataClient,
+        client: &RestClient,
         paged: Paged,
         resource: Resource,
         whole: WholeWalk,

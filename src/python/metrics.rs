@@ -126,9 +126,9 @@ fn series_core(client: &MetricsClient, series: Series) -> PyResult<PagerCore> {
                 let (client, query) = (owned.clone(), query.clone());
                 Box::pin(async move { client.sharded(&query, concurrency).await })
             });
-            Ok(PagerCore::new_whole(client.pager_client(), paged, Resource::MetricValue, whole, series.limit))
+            Ok(PagerCore::new_whole(client, paged, Resource::MetricValue, whole, series.limit))
         }
-        None => PagerCore::new(client.pager_client(), paged, Resource::MetricValue, series.token, series.limit),
+        None => PagerCore::new(client, paged, Resource::MetricValue, series.token, series.limit),
     }
 }
 
@@ -141,7 +141,7 @@ fn chains_core(
     let network = opt_str(network, "network", NETWORK)?;
     let paged = client.chains(network.as_deref()).map_err(to_py)?;
     let token = opt_str(page_token, "page_token", "a page token (str) from next_page_token")?;
-    PagerCore::new(client.pager_client(), paged, Resource::MetricsChain, token, limit_arg(limit)?)
+    PagerCore::new(client, paged, Resource::MetricsChain, token, limit_arg(limit)?)
 }
 
 /// `(src, dest, group_by, network)` of an ICM summary call, checked.
