@@ -8,7 +8,7 @@ use futures::{StreamExt, TryStreamExt};
 use serde_json::Value;
 
 use super::client::{plan_shards, point_time, MetricQuery, MetricsClient, Shard};
-use crate::arrow::data::Resource;
+use crate::arrow::Resource;
 use crate::error::{Error, Result};
 use crate::paging::{ordered_chunks, Fetched, PageKey, PageSource, Spawned};
 use crate::rest::{ResourcePager, TokenSource};

@@ -10,8 +10,8 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use super::{page_token, Paged, RestClient};
-use crate::arrow::data::{to_batch, Resource};
 use crate::arrow::ParquetSink;
+use crate::arrow::{to_batch, Resource};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, PageKey, PageSource, Pager, Position};
 
