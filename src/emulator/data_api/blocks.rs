@@ -15,14 +15,14 @@ use super::errors;
 use super::paging;
 use super::params::Params;
 use super::world::{chains, Chain, DataWorld};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path(chain_id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let data = &state.data;
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     if let Err(e) = params.finish() {
@@ -55,10 +55,10 @@ fn page(blocks: Vec<Value>, next: Option<String>) -> Response {
 }
 
 pub(crate) async fn get_one(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, block_id)): Path<(String, String)>,
 ) -> Response {
-    let world = &state.data.world;
+    let world = &state.world;
     let chain = match lookup(&chain_id) {
         Ok(c) => c,
         Err(e) => return e,
@@ -106,8 +106,8 @@ fn decode(pos: u128) -> Option<Key> {
     (pos > 0).then(|| (((pos - 1) >> 16) as i64, ((pos - 1) & 0xffff) as usize))
 }
 
-pub(crate) async fn list_all_chains(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list_all_chains(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Response {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     let network = params.network();

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::errors;
 use super::params::Params;
 use super::world::{chains, find_chain, Chain};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 pub(crate) async fn list(RawQuery(query): RawQuery) -> Response {
     let mut params = Params::parse(query.as_deref());
@@ -33,7 +33,7 @@ pub(crate) fn lookup(chain_id: &str) -> Result<&'static Chain, Response> {
     find_chain(chain_id).ok_or_else(|| errors::not_found(format!("Chain {chain_id} not found")))
 }
 
-pub(crate) async fn get_one(State(_state): State<Arc<EmulatorState>>, Path(chain_id): Path<String>) -> Response {
+pub(crate) async fn get_one(State(_state): State<Arc<DataApiState>>, Path(chain_id): Path<String>) -> Response {
     match lookup(&chain_id) {
         Ok(chain) => errors::ok(chain.to_json()),
         Err(e) => e,

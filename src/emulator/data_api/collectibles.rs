@@ -19,7 +19,7 @@ use super::errors;
 use super::paging;
 use super::params::Params;
 use super::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 /// One NFT holding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,11 +168,11 @@ fn is_address(text: &str) -> bool {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, address)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let data = &state.data;
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(500);
     let contract = params.get("contractAddress").map(str::to_string);

@@ -26,7 +26,7 @@ use super::world::{
     block_transactions, chains, derive, digest, find_chain, hex0x, pool_address, range, Chain, DataWorld, Feature,
     Network,
 };
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// The Teleporter messenger contract (the same address on every chain).
@@ -278,8 +278,8 @@ fn chain_filter(name: &str, value: &str) -> Result<Option<&'static Chain>, Respo
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id")))
 }
 
-pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Response {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     let network = params.network();

@@ -22,7 +22,7 @@ use super::errors;
 use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, skewed, Network, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// `rewardType`.
@@ -207,11 +207,11 @@ fn split(text: Option<&str>) -> Vec<String> {
 }
 
 pub(crate) async fn list_pending(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path(network): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let data = &state.data;
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network_parsed = path_network(&mut params, &network);
     let size = params.page_size(100);

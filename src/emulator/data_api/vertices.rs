@@ -15,7 +15,7 @@ use super::errors;
 use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// One X-chain vertex.
@@ -92,11 +92,11 @@ impl DataWorld {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((network_text, blockchain_id)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let data = &state.data;
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network = path_network(&mut params, &network_text);
     let allowed = [X_CHAIN_MAINNET_ID, X_CHAIN_FUJI_ID, "x-chain"];

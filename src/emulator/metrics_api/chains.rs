@@ -13,13 +13,13 @@ use super::errors;
 use crate::emulator::data_api::paging;
 use crate::emulator::data_api::params::Params;
 use crate::emulator::data_api::world::{chains, Network};
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 
 /// The fixed page size of `/v2/chains`.
 pub const CHAINS_PAGE_SIZE: usize = 10_000;
 
-pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Response {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
     if let Err(e) = params.finish() {

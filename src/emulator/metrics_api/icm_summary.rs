@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use super::errors;
 use crate::emulator::data_api::params::Params;
 use crate::emulator::data_api::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 use crate::index::cb58;
 
 /// The label of a side neither filtered nor grouped.
@@ -154,7 +154,7 @@ fn blockchain_filter(params: &Params, name: &str) -> Result<Option<String>, Resp
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id")))
 }
 
-pub(crate) async fn summary(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
+pub(crate) async fn summary(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Response {
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
     let group_by = params
@@ -174,7 +174,7 @@ pub(crate) async fn summary(State(state): State<Arc<EmulatorState>>, RawQuery(qu
     // Echo unknown ids as given.
     let echo = |v: Option<String>| v.map(|s| s.strip_prefix("unknown:").map(str::to_string).unwrap_or(s));
     let filter = IcmSummaryFilter { src_blockchain_id: src, dest_blockchain_id: dest, network, group_by };
-    let counts = icm_summary(&state.data.world, &filter);
+    let counts = icm_summary(&state.world, &filter);
     let fix = |c: &IcmCounts| {
         let mut c = c.clone();
         c.src_blockchain_id = echo(Some(c.src_blockchain_id)).unwrap_or_default();

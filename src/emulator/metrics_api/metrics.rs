@@ -27,7 +27,7 @@ use super::errors;
 use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
 use crate::emulator::data_api::paging;
 use crate::emulator::data_api::params::Params;
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 
 /// Largest `pageSize`.
 pub const MAX_PAGE_SIZE: u32 = 2_160;
@@ -61,7 +61,7 @@ pub(crate) fn number(v: f64) -> Value {
 }
 
 pub(crate) async fn get_metric(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, metric_name)): Path<(String, String)>,
     RawQuery(query): RawQuery,
 ) -> Response {
@@ -97,13 +97,12 @@ pub(crate) async fn get_metric(
         return errors::bad_request(SeriesError::DayOnly(metric, interval).to_string());
     }
     let fingerprint = params.fingerprint(&format!("v2/metrics/{chain_id}/{}", metric.as_str()));
-    let start = match paging::start(&state.data, &params, &fingerprint) {
+    let start = match paging::start(&state, &params, &fingerprint) {
         Ok(s) => s,
         Err(e) => return e,
     };
     let worker = state.clone();
-    let computed =
-        tokio::task::spawn_blocking(move || metric_series(&worker.data.world, selector, metric, interval)).await;
+    let computed = tokio::task::spawn_blocking(move || metric_series(&worker.world, selector, metric, interval)).await;
     let series = match computed {
         Ok(Ok(s)) => s,
         Ok(Err(e @ SeriesError::UnknownChain(_))) => return errors::not_found(e.to_string()),
@@ -115,7 +114,7 @@ pub(crate) async fn get_metric(
         .rev()
         .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
         .collect();
-    let (page, next) = paging::slice(&state.data, &items, start, size, &fingerprint);
+    let (page, next) = paging::slice(&state, &items, start, size, &fingerprint);
     let results: Vec<Value> = page.iter().map(|(t, v)| json!({"value": number(*v), "timestamp": t})).collect();
     let mut body = json!({ "results": results });
     if let Some(t) = next {
