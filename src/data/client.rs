@@ -234,6 +234,7 @@ impl DataClient {
 mod tests {
     use super::*;
     use crate::error::Error;
+    use crate::rest::testing::{no_retries, serve};
     use axum::extract::{Query, Request};
     use axum::http::StatusCode;
     use axum::response::IntoResponse;
@@ -241,16 +242,8 @@ mod tests {
     use futures::StreamExt;
     use std::collections::HashMap;
 
-    async fn serve(app: axum::Router) -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        format!("http://{addr}")
-    }
-
     fn fast() -> DataClientOptions {
-        let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
-        DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
+        DataClientOptions { transport: no_retries(), api_key: Some("sekret-key-123".into()) }
     }
 
     #[tokio::test]

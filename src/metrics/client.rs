@@ -239,21 +239,11 @@ pub fn icm_summary_query(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rest::testing::{no_retries, serve};
     use axum::extract::{Query, State};
     use axum::routing::get;
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicUsize, Ordering};
-
-    async fn serve(app: axum::Router) -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        format!("http://{addr}")
-    }
-
-    fn fast() -> TransportConfig {
-        TransportConfig { max_retries: 0, ..TransportConfig::default() }
-    }
 
     /// How the scripted service reads its bounds.
     #[derive(Clone, Copy, Debug)]
@@ -311,7 +301,7 @@ mod tests {
 
     #[test]
     fn shards_cut_on_bucket_starts_and_cover_the_window() {
-        let client = MetricsClient::new(Some("http://127.0.0.1:9"), fast()).unwrap();
+        let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
         let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
         let shards = plan_shards(&q, 0, 100 * 3600, 4);
         assert_eq!(shards.len(), 4);
@@ -350,7 +340,7 @@ mod tests {
                         let app = axum::Router::new()
                             .route("/v2/chains/{chain}/metrics/{metric}", get(series))
                             .with_state(state.clone());
-                        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+                        let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
                         for (interval, start, end, size) in [
                             ("hour", t0, t0 + 24 * 30 * hour, 50),           // both edges on boundaries
                             ("hour", t0 + 1800, t0 + 24 * 30 * hour - 1, 7), // edges inside buckets
@@ -402,7 +392,7 @@ mod tests {
                 }),
             )
             .route("/v2/live-check", get(|| async { axum::Json(serde_json::json!({"status": "ok", "info": {"db": {"status": "up"}}})) }));
-        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+        let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
         let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
         let first = pages.next().await.unwrap().unwrap().0;
         assert_eq!(first.items[0]["network"], "mainnet");

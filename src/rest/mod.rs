@@ -7,6 +7,8 @@
 pub mod client;
 pub mod json;
 pub mod pager;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use client::{page_token, PageStream, Paged, RestClient};
 pub use json::{api_message, check_items, service_root, take_list};
