@@ -11,6 +11,7 @@ pub mod error;
 pub mod index;
 pub mod metrics;
 pub mod paging;
+pub mod rest;
 pub mod runtime;
 pub mod transport;
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import hashlib
 import http.client
 import json
+import signal
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -275,3 +280,35 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.01)
     return predicate()
+
+
+@contextlib.contextmanager
+def emulator_process(*args: str) -> Iterator[subprocess.Popen[str]]:
+    """``avax-data emulator --port 0 ARGS`` in a subprocess (text pipes). Leaving the block
+    normally sends Ctrl-C, which must stop the server cleanly (exit status 0); the process is
+    killed whatever happens."""
+    proc = subprocess.Popen([sys.executable, "-m", "avax_data", "emulator", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def assert_bucket_starts(items: list[dict[str, Any]], interval: str) -> None:
+    """Every item's ``timestamp`` starts a bucket of ``interval``: on the hour, at 00:00 UTC for
+    a day, on a Monday for a week, on the 1st for a month."""
+    assert items
+    for item in items:
+        t: dt.datetime = item["timestamp"]
+        assert (t.minute, t.second, t.microsecond) == (0, 0, 0), t
+        if interval != "hour":
+            assert t.hour == 0, t
+        if interval == "week":
+            assert t.weekday() == 0, t
+        if interval == "month":
+            assert t.day == 1, t

@@ -9,6 +9,9 @@ use avax_data::emulator::data_api::{chains, known_owner_addresses, rewards, worl
 use avax_data::emulator::{Emulator, EmulatorConfig, RateLimit};
 use serde_json::Value;
 
+mod common;
+use common::{all_pages, error, error_body, get, get_with, is_uuid_v4, ok, with};
+
 const BLOCKS: u64 = 230;
 
 async fn start(config: EmulatorConfig) -> Emulator {
@@ -19,88 +22,8 @@ async fn start_small() -> Emulator {
     start(EmulatorConfig { seed: 11, data_blocks_per_chain: BLOCKS, default_count: 10, ..Default::default() }).await
 }
 
-struct Answer {
-    status: u16,
-    headers: reqwest::header::HeaderMap,
-    body: Value,
-}
-
-async fn get_with(emu: &Emulator, path: &str, headers: &[(&str, &str)]) -> Answer {
-    let mut request = reqwest::Client::new().get(format!("{}{}", emu.url(), path));
-    for (k, v) in headers {
-        request = request.header(*k, *v);
-    }
-    let response = request.send().await.expect("request sent");
-    let status = response.status().as_u16();
-    let headers = response.headers().clone();
-    let text = response.text().await.unwrap();
-    let body = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}"));
-    if status < 300 {
-        assert_eq!(headers["content-type"], "application/json; charset=utf-8");
-    }
-    Answer { status, headers, body }
-}
-
-async fn get(emu: &Emulator, path: &str) -> Answer {
-    get_with(emu, path, &[]).await
-}
-
-async fn ok(emu: &Emulator, path: &str) -> Value {
-    let a = get(emu, path).await;
-    assert_eq!(a.status, 200, "{path}: {}", a.body);
-    a.body
-}
-
-/// Asserts the service's error body; returns its message.
-fn error_body(a: &Answer, status: u16, reason: &str) -> Value {
-    assert_eq!(a.status, status, "{}", a.body);
-    assert_eq!(a.body["statusCode"], status, "{}", a.body);
-    assert_eq!(a.body["error"], reason);
-    let m = a.body["message"].clone();
-    assert!(m.is_string() || m.as_array().is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string)), "{m}");
-    m
-}
-
 async fn bad_request(emu: &Emulator, path: &str) -> Value {
-    error_body(&get(emu, path).await, 400, "Bad Request")
-}
-
-fn with(path: &str, param: &str) -> String {
-    format!("{path}{}{param}", if path.contains('?') { '&' } else { '?' })
-}
-
-/// Every item of a paginated list, following `nextPageToken` to the end; also the page count.
-async fn all_pages(emu: &Emulator, path: &str, field: &str) -> (Vec<Value>, usize) {
-    let mut items = Vec::new();
-    let mut token: Option<String> = None;
-    let mut pages = 0;
-    loop {
-        let url = match &token {
-            Some(t) => with(path, &format!("pageToken={t}")),
-            None => path.to_string(),
-        };
-        let body = ok(emu, &url).await;
-        pages += 1;
-        items.extend(body[field].as_array().unwrap_or_else(|| panic!("{field} in {body}")).iter().cloned());
-        match body.get("nextPageToken") {
-            Some(Value::String(t)) => {
-                assert!(is_uuid_v4(t), "{t}");
-                token = Some(t.clone());
-            }
-            Some(other) => panic!("nextPageToken {other}"),
-            None => return (items, pages),
-        }
-    }
-}
-
-fn is_uuid_v4(t: &str) -> bool {
-    let b = t.as_bytes();
-    b.len() == 36
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { *c == b'-' } else { c.is_ascii_hexdigit() })
-        && b[14] == b'4'
-        && b"89ab".contains(&b[19])
+    error(emu, path, 400, "Bad Request").await
 }
 
 fn s<'a>(v: &'a Value, k: &str) -> &'a str {

@@ -11,7 +11,6 @@ typed error at once, with the walk's resume position.
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 import urllib.error
@@ -21,6 +20,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import emulator_process
 from avax_data.testing import Emulator
 
 KINDS = ["reset", "500", "502", "503", "429", "redirect_same_origin", "redirect_cross_origin", "rpc_error",
@@ -147,22 +147,12 @@ def test_factory_starts_emulators_with_faults(avax_emulator_factory) -> None:
 # ---- command line ----
 
 def test_cli_serves_with_faults() -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--containers", "50",
-         "--faults", "503=1,short_batch=0.1", "--fault-seed", "7"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with emulator_process("--containers", "50", "--faults", "503=1,short_batch=0.1", "--fault-seed", "7") as proc:
         assert proc.stdout is not None
         url = next(word for word in proc.stdout.readline().split() if word.startswith("http://"))
         faults_line = proc.stdout.readline()
         assert "503=1" in faults_line and "short_batch=0.1" in faults_line and "seed 7" in faults_line
         assert status_of(url) == 503
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.mark.parametrize(("value", "word"), [("503", "kind=rate"), ("503=x", "not a number"), ("404=0.1", "404"),

@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import assert_bucket_starts
 
 UTC = dt.timezone.utc
 HOUR = 3600
@@ -225,17 +226,7 @@ def test_series_items_frames_and_the_request_sent(m: ad.MetricsClient, service: 
 
 @pytest.mark.parametrize("interval", ["hour", "day", "week", "month"])
 def test_bucket_alignment(m: ad.MetricsClient, interval: str) -> None:
-    items = list(m.metric("43114", "txCount", interval=interval, page_size=2160))
-    assert items
-    for item in items:
-        t = item["timestamp"]
-        assert (t.minute, t.second, t.microsecond) == (0, 0, 0)
-        if interval != "hour":
-            assert t.hour == 0
-        if interval == "week":
-            assert t.weekday() == 0
-        if interval == "month":
-            assert t.day == 1
+    assert_bucket_starts(list(m.metric("43114", "txCount", interval=interval, page_size=2160)), interval)
 
 
 @pytest.mark.parametrize("interval,start,end,size", [

@@ -12,6 +12,7 @@ import urllib.request
 import pytest
 
 import avax_data as ad
+from _helpers import assert_bucket_starts
 
 UTC = dt.timezone.utc
 
@@ -57,16 +58,7 @@ def test_live_check_and_chains(world: ad.Emulator) -> None:
 def test_bucket_alignment(world: ad.Emulator, chain: str, interval: str) -> None:
     with ad.MetricsClient(base_url=world.url) as m:
         items = list(m.metric(chain, "txCount", interval=interval, page_size=2160, limit=5000))
-    assert items
-    for item in items:
-        t = item["timestamp"]
-        assert (t.minute, t.second) == (0, 0)
-        if interval != "hour":
-            assert t.hour == 0
-        if interval == "week":
-            assert t.weekday() == 0
-        if interval == "month":
-            assert t.day == 1
+    assert_bucket_starts(items, interval)
 
 
 @pytest.mark.parametrize("interval", ["hour", "day"])

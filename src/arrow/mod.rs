@@ -1,12 +1,20 @@
 //! Typed rows to Arrow record batches (view types for strings and binaries, so polars takes
 //! them without re-encoding), and a streaming Parquet sink.
+//!
+//! The Data and Metrics APIs' JSON objects go through one builder ([`json`]) driven by each
+//! resource's column table ([`data`], [`metrics`]); [`Resource`] names them all.
 
 pub mod containers;
 pub mod data;
 pub mod decoded;
+pub mod json;
+pub mod metrics;
 pub mod parquet_sink;
 pub mod reader;
+pub mod resource;
 
 pub use containers::{container_schema, containers_to_batch};
+pub use json::{timestamp_ns, Col, Kind};
 pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
 pub use reader::WalkReader;
+pub use resource::{to_batch, Resource};

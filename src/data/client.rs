@@ -1,19 +1,16 @@
 //! `DataClient`: one method per Data API endpoint. Single objects come back as JSON values;
-//! lists as token-paged streams built on [`crate::paging::token_pages`].
-
-use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+//! lists as [`Paged`] requests walked by the [`RestClient`] underneath (token-paged streams built
+//! on [`crate::paging::token_pages`]).
 
 use std::future::Future;
+use std::ops::Deref;
 
-use futures::Stream;
 use serde_json::Value;
 
 use super::{params, shapes};
-use crate::error::{Error, Result};
-use crate::paging::{token_pages, Page};
-use crate::transport::{json_error, snippet, RateLimitInfo, Transport, TransportConfig};
+use crate::error::Result;
+use crate::rest::{take_list, Paged, RestClient};
+use crate::transport::TransportConfig;
 
 /// Default base URL of the hosted Data API.
 pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
@@ -29,29 +26,19 @@ pub struct DataClientOptions {
     pub api_key: Option<String>,
 }
 
-/// A walk over a paginated endpoint: `(page, token it was fetched with)`.
-pub type PageStream = Pin<Box<dyn Stream<Item = Result<(Page<Value>, Option<String>)>> + Send>>;
-
-/// What a paginated call asks for; [`DataClient::pages`] walks it from a token.
-#[derive(Debug, Clone)]
-pub struct Paged {
-    /// Path under the base URL.
-    pub path: String,
-    /// Query parameters other than `pageToken`.
-    pub query: Vec<(&'static str, String)>,
-    /// The field holding the list in each answer (`blocks`, `vertices`, ...).
-    pub items_field: &'static str,
-}
-
-struct Inner {
-    transport: Transport,
-    closed: AtomicBool,
-}
-
-/// Client of the hosted Data API. Cheap to clone (shares one connection pool).
+/// Client of the hosted Data API. Cheap to clone (shares one connection pool). The
+/// [`RestClient`] it stands on (base URL, rate-limit headers, close, the token-paged walks
+/// [`RestClient::page`] and [`RestClient::pages`]) is reached through `Deref`.
 #[derive(Clone)]
 pub struct DataClient {
-    inner: Arc<Inner>,
+    rest: RestClient,
+}
+
+impl Deref for DataClient {
+    type Target = RestClient;
+    fn deref(&self) -> &RestClient {
+        &self.rest
+    }
 }
 
 impl std::fmt::Debug for DataClient {
@@ -75,52 +62,7 @@ impl DataClient {
                 config.secret_headers.push(name.to_string());
             }
         }
-        let transport = Transport::new(&service_root(base_url.unwrap_or(DEFAULT_DATA_URL)), config)?;
-        Ok(DataClient { inner: Arc::new(Inner { transport, closed: AtomicBool::new(false) }) })
-    }
-
-    /// The base URL (secrets redacted).
-    pub fn base_url(&self) -> &str {
-        self.inner.transport.base_url()
-    }
-
-    /// The last `ratelimit-*` headers seen.
-    pub fn rate_limit(&self) -> Option<RateLimitInfo> {
-        self.inner.transport.rate_limit()
-    }
-
-    /// Closes the client: later calls fail with [`Error::Closed`].
-    pub fn close(&self) {
-        self.inner.closed.store(true, Ordering::SeqCst);
-    }
-
-    /// Whether [`close`](Self::close) was called.
-    pub fn is_closed(&self) -> bool {
-        self.inner.closed.load(Ordering::SeqCst)
-    }
-
-    pub(crate) async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Value, String)> {
-        if self.is_closed() {
-            return Err(Error::Closed);
-        }
-        let decode = |reply: crate::transport::Reply| {
-            let value: Value = serde_json::from_slice(&reply.body)
-                .map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
-            if !value.is_object() {
-                return Err(Error::Decode {
-                    message: "expected a JSON object".into(),
-                    url: reply.url,
-                    body: snippet(&reply.body),
-                });
-            }
-            Ok((value, reply.url))
-        };
-        self.inner.transport.send(reqwest::Method::GET, path, query, None, decode).await
-    }
-
-    /// Hides the client's secrets in an error made from what the server sent.
-    fn redacted<T>(&self, result: Result<T>) -> Result<T> {
-        result.map_err(|e| self.inner.transport.redact_error(e))
+        Ok(DataClient { rest: RestClient::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)? })
     }
 
     /// `GET /v1/chains`: the supported chains (not paginated). Checks the filters at once,
@@ -286,132 +228,13 @@ impl DataClient {
         }
         Ok(Paged { path: "/v1/icm/messages".into(), query, items_field: "messages" })
     }
-
-    /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
-    /// becomes [`Error::PageToken`] (expired or unknown token).
-    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
-        self.redacted(self.page_unredacted(paged, token, None).await)
-    }
-
-    /// Like [`page`](Self::page), asking for at most `at_most` items (a smaller `pageSize`).
-    pub async fn page_at_most(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
-        self.redacted(self.page_unredacted(paged, token, at_most).await)
-    }
-
-    async fn page_unredacted(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
-        let mut query = paged.query.clone();
-        if let Some(at_most) = at_most.filter(|n| *n > 0) {
-            for (_, value) in query.iter_mut().filter(|(name, _)| *name == "pageSize") {
-                if value.parse::<u64>().is_ok_and(|size| size > at_most) {
-                    *value = at_most.to_string();
-                }
-            }
-        }
-        if let Some(t) = token {
-            query.push(("pageToken", t.to_string()));
-        }
-        let (mut value, url) = match self.get(&paged.path, &query).await {
-            Err(Error::Http { status: 400, body, url, .. }) if token.is_some() => {
-                let message = api_message(&body).unwrap_or_else(|| body.clone());
-                return Err(Error::PageToken {
-                    token: token.unwrap_or_default().to_string(),
-                    items_read: 0,
-                    message,
-                    status: 400,
-                    body,
-                    url,
-                });
-            }
-            other => other?,
-        };
-        let next_page_token = match value.get("nextPageToken") {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            None | Some(Value::Null) | Some(Value::String(_)) => None,
-            Some(other) => {
-                return Err(Error::Decode {
-                    message: format!("nextPageToken must be a string, found {other}: the walk cannot go on"),
-                    url,
-                    body: other.to_string(),
-                })
-            }
-        };
-        let items = take_list(&mut value, paged.items_field, &url)?;
-        Ok(Page { items, next_page_token })
-    }
-
-    /// Walks `paged` from `token` (`None`: the first page) until no next token comes back.
-    pub fn pages(&self, paged: Paged, token: Option<String>) -> Result<PageStream> {
-        let token = token.map(|t| params::page_token(&t)).transpose()?;
-        Ok(Box::pin(self.pages_wanting(Arc::new(paged), token, None)))
-    }
-
-    /// Walks `paged` from `token` until `want` items came back (`None`: to the end); the last
-    /// request asks only for what is left.
-    pub fn pages_wanting(
-        &self,
-        paged: Arc<Paged>,
-        token: Option<String>,
-        want: Option<u64>,
-    ) -> impl futures::Stream<Item = Result<(Page<Value>, Option<String>)>> + Send + 'static {
-        let client = self.clone();
-        token_pages(token, want, move |token, at_most| {
-            let (client, paged) = (client.clone(), paged.clone());
-            async move { client.page_at_most(&paged, token.as_deref(), at_most).await }
-        })
-    }
-}
-
-/// The service root of a base URL: a trailing `/`, and a trailing API version (`/v1`, `/v2`) that
-/// every request path already starts with, are dropped, so `https://host/v1/` does not give
-/// `https://host/v1/v1/...`.
-pub fn service_root(base_url: &str) -> String {
-    let mut root = base_url.trim().trim_end_matches('/');
-    for version in ["/v1", "/v2"] {
-        if let Some(stripped) = root.strip_suffix(version) {
-            root = stripped.trim_end_matches('/');
-        }
-    }
-    root.to_string()
-}
-
-/// The `message` of an error body `{"message": "..." | ["...", ...], "error", "statusCode"}`,
-/// a list joined with `; `; `None` when the body is not such an object.
-pub fn api_message(body: &str) -> Option<String> {
-    match serde_json::from_str::<Value>(body).ok()?.get("message")? {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(items) => Some(
-            items
-                .iter()
-                .map(|i| i.as_str().map(String::from).unwrap_or_else(|| i.to_string()))
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-        _ => None,
-    }
-}
-
-fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
-    match value.get_mut(field).map(Value::take) {
-        Some(Value::Array(items)) => {
-            shapes::check_items(&items, field, url)?;
-            Ok(items)
-        }
-        Some(Value::Null) | None => Err(Error::Decode {
-            message: format!("the answer has no {field:?} list"),
-            url: url.to_string(),
-            body: snippet(value.to_string().as_bytes()),
-        }),
-        Some(other) => Err(Error::Decode {
-            message: format!("{field:?} is not a list"),
-            url: url.to_string(),
-            body: snippet(other.to_string().as_bytes()),
-        }),
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
+    use crate::rest::testing::{no_retries, serve};
     use axum::extract::{Query, Request};
     use axum::http::StatusCode;
     use axum::response::IntoResponse;
@@ -419,39 +242,8 @@ mod tests {
     use futures::StreamExt;
     use std::collections::HashMap;
 
-    async fn serve(app: axum::Router) -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        format!("http://{addr}")
-    }
-
     fn fast() -> DataClientOptions {
-        let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
-        DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
-    }
-
-    #[test]
-    fn base_urls_ending_in_an_api_version_are_the_service_root() {
-        for url in ["https://h", "https://h/", "https://h/v1", "https://h/v1/", "https://h/v2", " https://h/v2// "] {
-            assert_eq!(service_root(url), "https://h", "{url}");
-        }
-        assert_eq!(service_root("http://127.0.0.1:9/prefix/v1"), "http://127.0.0.1:9/prefix");
-        assert_eq!(service_root("https://h/v10"), "https://h/v10");
-    }
-
-    #[test]
-    fn error_messages_come_as_text_or_list() {
-        assert_eq!(
-            api_message(r#"{"message":"bad pageSize","error":"Bad Request","statusCode":400}"#).as_deref(),
-            Some("bad pageSize")
-        );
-        assert_eq!(
-            api_message(r#"{"message":["a must be x","b must be y"],"statusCode":400}"#).as_deref(),
-            Some("a must be x; b must be y")
-        );
-        assert_eq!(api_message("<html>"), None);
-        assert_eq!(api_message(r#"{"error":"x"}"#), None);
+        DataClientOptions { transport: no_retries(), api_key: Some("sekret-key-123".into()) }
     }
 
     #[tokio::test]

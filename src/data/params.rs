@@ -120,13 +120,8 @@ pub fn segment(param: &str, value: &str) -> Result<String> {
     Ok(url::form_urlencoded::byte_serialize(v.as_bytes()).collect())
 }
 
-/// A page token: a non-empty string.
-pub fn page_token(value: &str) -> Result<String> {
-    if value.trim().is_empty() {
-        return Err(Error::invalid("page_token", format!("{value:?}"), "a non-empty page token (or None)"));
-    }
-    Ok(value.trim().to_string())
-}
+/// A page token: a non-empty string (the check both REST services share).
+pub use crate::rest::page_token;
 
 /// Splits a comma-separated list into trimmed, non-empty items.
 pub fn split_list(value: &str) -> Vec<String> {

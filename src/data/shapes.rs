@@ -1,6 +1,7 @@
 //! The shapes the Data API promises for its single objects (the `required` fields of its OpenAPI
-//! document, with their JSON types) and for list items (objects), checked before an answer is
-//! handed out: a wrong shape is an [`Error::Decode`] naming the field and the value.
+//! document, with their JSON types), checked before an answer is handed out: a wrong shape is an
+//! [`Error::Decode`] naming the field and the value. (List items are checked to be objects by
+//! [`crate::rest::check_items`], for both services.)
 
 use serde_json::Value;
 
@@ -94,18 +95,6 @@ pub fn check_object(value: &Value, resource: &str, required: &[(&str, JsonType)]
     Ok(())
 }
 
-/// Checks that every item of the list `field` is a JSON object.
-pub fn check_items(items: &[Value], field: &str, url: &str) -> Result<()> {
-    match items.iter().position(|item| !item.is_object()) {
-        None => Ok(()),
-        Some(k) => Err(Error::Decode {
-            message: format!("{field}[{k}] must be a JSON object, found {}", shown(&items[k])),
-            url: url.to_string(),
-            body: shown(&items[k]),
-        }),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,9 +108,5 @@ mod tests {
         assert!(err.contains(r#"field "status" must be a string, found 5"#), "{err}");
         let err = check_object(&json!({}), "chain", CHAIN, "u").unwrap_err().to_string();
         assert!(err.contains(r#"field "chainId" must be a string, found nothing"#), "{err}");
-        let items = vec![json!({"a": 1}), json!(1), json!("x")];
-        let err = check_items(&items, "blocks", "u").unwrap_err().to_string();
-        assert!(err.contains("blocks[1] must be a JSON object, found 1"), "{err}");
-        assert!(check_items(&[json!({})], "blocks", "u").is_ok());
     }
 }

@@ -8,66 +8,27 @@
 
 pub use super::pchain_txs::{tx_type_name, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx};
 
-use super::avax::{self, AssetAmount, BaseTx, Credential, Framed, Fxs, Id};
+use super::avax::Id;
 use super::codec::Reader;
+use super::tx::Tx;
 use super::DecodeError;
 
 /// Smallest encoded P-Chain tx inside a block: an AdvanceTimeTx with no credentials.
 const MIN_TX_SIZE: usize = 4 + 8 + 4;
 
-/// A decoded P-Chain tx.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PTx {
-    /// `sha256(0x0000 ‖ signed tx bytes)`; for a tx decoded by [`decode_unsigned_tx`], the hash
-    /// of the unsigned bytes (what the signatures sign).
-    pub tx_id: Id,
-    /// The tx type ID.
-    pub type_id: u32,
-    /// The tx type's name, e.g. `"AddPermissionlessValidatorTx"`.
-    pub type_name: &'static str,
-    /// The BaseTx fields; `None` for AdvanceTimeTx, RewardValidatorTx and
-    /// RewardAutoRenewedValidatorTx.
-    pub base: Option<BaseTx>,
-    /// The type-specific fields.
-    pub body: PTxBody,
-    /// The credentials; `None` for an unsigned tx.
-    pub credentials: Option<Vec<Credential>>,
-    /// Per-asset amounts spent (see [`UnsignedPTx::totals`]).
-    pub consumed: Vec<AssetAmount>,
-    /// Per-asset amounts created, stake included (see [`UnsignedPTx::totals`]).
-    pub produced: Vec<AssetAmount>,
-}
-
-impl PTx {
-    fn from_framed(framed: Framed<UnsignedPTx>) -> Self {
-        let (consumed, produced) = framed.unsigned.totals();
-        let UnsignedPTx { type_id, base, body } = framed.unsigned;
-        PTx {
-            tx_id: framed.tx_id,
-            type_id,
-            type_name: tx_type_name(type_id).unwrap_or("unknown"),
-            base,
-            body,
-            credentials: framed.credentials,
-            consumed: consumed.into_vec(),
-            produced: produced.into_vec(),
-        }
-    }
-
-    /// Reads a signed tx without a codec version, as txs sit inside blocks.
-    pub fn read_signed(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        avax::read_signed(r, Fxs::Platform, UnsignedPTx::read).map(Self::from_framed)
-    }
-}
+/// A decoded P-Chain tx: `base` is `None` for AdvanceTimeTx, RewardValidatorTx and
+/// RewardAutoRenewedValidatorTx; `consumed` and `produced` as [`UnsignedPTx::totals`] counts them
+/// (stake included in `produced`).
+pub type PTx = Tx<UnsignedPTx>;
 
 /// Decodes a standalone signed P-Chain tx (`u16 codec version ‖ unsigned ‖ credentials`).
 pub fn decode_tx(bytes: &[u8]) -> Result<PTx, DecodeError> {
-    avax::read_standalone(bytes, Fxs::Platform, true, UnsignedPTx::read).map(PTx::from_framed)
+    PTx::decode(bytes)
 }
 
 /// Decodes `u16 codec version ‖ unsigned tx` with no credentials.
 pub fn decode_unsigned_tx(bytes: &[u8]) -> Result<PTx, DecodeError> {
-    avax::read_standalone(bytes, Fxs::Platform, false, UnsignedPTx::read).map(PTx::from_framed)
+    PTx::decode_unsigned(bytes)
 }
 
 /// A decoded P-Chain block.
@@ -141,6 +102,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<PBlock, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::avax::{self, AssetAmount};
 
     #[test]
     fn banff_commit_block_with_zero_fields() {

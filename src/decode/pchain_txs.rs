@@ -6,6 +6,7 @@ use super::avax::{
     TransferableOutput, Validator,
 };
 use super::codec::Reader;
+use super::tx::UnsignedTx;
 use super::DecodeError;
 
 /// The fields a P-Chain tx type adds (after its `BaseTx`, for the types that have one).
@@ -328,6 +329,24 @@ pub struct UnsignedPTx {
     pub base: Option<BaseTx>,
     /// The type-specific fields.
     pub body: PTxBody,
+}
+
+impl UnsignedTx for UnsignedPTx {
+    type Base = Option<BaseTx>;
+    type Body = PTxBody;
+    const FXS: Fxs = Fxs::Platform;
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        UnsignedPTx::read(r)
+    }
+    fn type_name(type_id: u32) -> Option<&'static str> {
+        tx_type_name(type_id)
+    }
+    fn totals(&self, _tx_id: &Id) -> (AmountTotals, AmountTotals) {
+        UnsignedPTx::totals(self)
+    }
+    fn into_parts(self) -> (u32, Option<BaseTx>, PTxBody) {
+        (self.type_id, self.base, self.body)
+    }
 }
 
 impl UnsignedPTx {

@@ -10,10 +10,11 @@
 //! whose ID is the tx ID) + the amounts secp256k1fx mint operations mint.
 
 use super::avax::{
-    self, read_sig_indices, AmountTotals, AssetAmount, BaseTx, Credential, Framed, Fxs, Id, Output, OutputOwners,
-    TransferableInput, TransferableOutput, MIN_OWNERS_SIZE,
+    read_sig_indices, AmountTotals, BaseTx, Fxs, Id, Output, OutputOwners, TransferableInput, TransferableOutput,
+    MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
+use super::tx::{Tx, UnsignedTx};
 use super::DecodeError;
 
 /// Smallest encoded AVM tx inside a block: a BaseTx with nothing in it and no credentials.
@@ -23,26 +24,8 @@ const MIN_OPERATION_SIZE: usize = 32 + 4 + 4 + 4;
 /// Smallest typed output body: type ID and `OutputOwners`.
 const MIN_OUTPUT_SIZE: usize = 4 + MIN_OWNERS_SIZE;
 
-/// A decoded X-Chain tx.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct XTx {
-    /// `sha256(0x0000 ‖ signed tx bytes)` (for an unsigned tx, the hash of its bytes).
-    pub tx_id: Id,
-    /// The tx type ID (0–4).
-    pub type_id: u32,
-    /// `"BaseTx"`, `"CreateAssetTx"`, `"OperationTx"`, `"ImportTx"` or `"ExportTx"`.
-    pub type_name: &'static str,
-    /// The common fields.
-    pub base: BaseTx,
-    /// The type-specific fields.
-    pub body: XTxBody,
-    /// The credentials; `None` for an unsigned tx.
-    pub credentials: Option<Vec<Credential>>,
-    /// Per-asset amounts spent (see the module doc).
-    pub consumed: Vec<AssetAmount>,
-    /// Per-asset amounts created (see the module doc).
-    pub produced: Vec<AssetAmount>,
-}
+/// A decoded X-Chain tx: `consumed` and `produced` as the module doc counts them.
+pub type XTx = Tx<UnsignedXTx>;
 
 /// The fields an AVM tx type adds after its BaseTx.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -235,6 +218,24 @@ pub struct UnsignedXTx {
     pub body: XTxBody,
 }
 
+impl UnsignedTx for UnsignedXTx {
+    type Base = BaseTx;
+    type Body = XTxBody;
+    const FXS: Fxs = Fxs::Avm;
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        UnsignedXTx::read(r)
+    }
+    fn type_name(type_id: u32) -> Option<&'static str> {
+        tx_type_name(type_id)
+    }
+    fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
+        UnsignedXTx::totals(self, tx_id)
+    }
+    fn into_parts(self) -> (u32, BaseTx, XTxBody) {
+        (self.type_id, self.base, self.body)
+    }
+}
+
 impl UnsignedXTx {
     /// Reads `u32 typeID` and the tx fields.
     pub fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
@@ -318,36 +319,14 @@ impl UnsignedXTx {
     }
 }
 
-impl XTx {
-    fn from_framed(framed: Framed<UnsignedXTx>) -> Self {
-        let (consumed, produced) = framed.unsigned.totals(&framed.tx_id);
-        let UnsignedXTx { type_id, base, body } = framed.unsigned;
-        XTx {
-            tx_id: framed.tx_id,
-            type_id,
-            type_name: tx_type_name(type_id).unwrap_or("unknown"),
-            base,
-            body,
-            credentials: framed.credentials,
-            consumed: consumed.into_vec(),
-            produced: produced.into_vec(),
-        }
-    }
-
-    /// Reads a signed tx without a codec version, as txs sit inside blocks.
-    pub fn read_signed(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        avax::read_signed(r, Fxs::Avm, UnsignedXTx::read).map(Self::from_framed)
-    }
-}
-
 /// Decodes a standalone signed X-Chain tx (`u16 codec version ‖ unsigned ‖ credentials`).
 pub fn decode_tx(bytes: &[u8]) -> Result<XTx, DecodeError> {
-    avax::read_standalone(bytes, Fxs::Avm, true, UnsignedXTx::read).map(XTx::from_framed)
+    XTx::decode(bytes)
 }
 
 /// Decodes `u16 codec version ‖ unsigned tx` with no credentials.
 pub fn decode_unsigned_tx(bytes: &[u8]) -> Result<XTx, DecodeError> {
-    avax::read_standalone(bytes, Fxs::Avm, false, UnsignedXTx::read).map(XTx::from_framed)
+    XTx::decode_unsigned(bytes)
 }
 
 /// A decoded X-Chain StandardBlock.
@@ -405,6 +384,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<XBlock, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::avax::AssetAmount;
 
     /// An OperationTx with a secp mint (5 units of asset 0x22..) and a property burn.
     fn operation_tx() -> Vec<u8> {

@@ -1,16 +1,19 @@
 //! The emulator's shared, thread-safe state: knobs that tests turn while it runs, the growing tip
-//! of each index, counters. Handlers and the [`super::Emulator`] handle share one `Arc` of it.
+//! of each index, counters. Handlers and the [`super::Emulator`] handle share one `Arc` of it;
+//! the Data and Metrics API routers get only their part ([`DataApiState`]), so the services do
+//! not depend on this module.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::index::IndexPath;
 
+use super::config::EmulatorConfig;
 use super::data_api::DataApiState;
 use super::faults::FaultState;
 use super::formats::Source;
 use super::id_index::IdIndex;
-use super::EmulatorConfig;
 
 fn slot(path: IndexPath) -> usize {
     match path {
@@ -36,8 +39,9 @@ pub(crate) struct EmulatorState {
     latency_ns: AtomicU64,
     requests: AtomicU64,
     id_indexes: [IdIndex; 5],
-    /// The Data API's world, page tokens, clock, keys and rate limits.
-    pub(crate) data: DataApiState,
+    /// The Data API's world, page tokens, clock, keys and rate limits (the Metrics API serves
+    /// the same world and tokens); its routers hold this `Arc`.
+    pub(crate) data: Arc<DataApiState>,
     /// The fault plan, its counters and the request log.
     pub(crate) faults: FaultState,
 }
@@ -57,7 +61,13 @@ impl EmulatorState {
             latency_ns: AtomicU64::new(duration_ns(config.latency)),
             requests: AtomicU64::new(0),
             id_indexes: Default::default(),
-            data: DataApiState::new(config),
+            data: Arc::new(DataApiState::new(
+                config.seed,
+                config.data_blocks_per_chain,
+                config.data_api_require_key,
+                &config.data_api_refused_keys,
+                config.rate_limit,
+            )),
             faults: FaultState::new(config.faults.clone()),
         }
     }

@@ -1,14 +1,16 @@
-//! `MetricsClient`: one method per Metrics API endpoint (`/v2/...`), on the Data API client's
-//! transport and token-paged machinery ([`DataClient::page`], [`DataClient::pages`]), plus the
+//! `MetricsClient`: one method per Metrics API endpoint (`/v2/...`), on its own [`RestClient`]
+//! (transport and token-paged walks, [`RestClient::page`], [`RestClient::pages`]), plus the
 //! sharded walk of a metric series over a time window.
+
+use std::ops::Deref;
+use std::sync::Arc;
 
 use futures::StreamExt;
 use serde_json::Value;
 
 use super::params::{self, Interval};
-use crate::data::{DataClient, DataClientOptions, PageStream, Paged};
 use crate::error::{Error, Result};
-use crate::paging::token_pages;
+use crate::rest::{Paged, RestClient};
 use crate::transport::TransportConfig;
 
 /// Default base URL of the hosted Metrics API.
@@ -119,40 +121,25 @@ pub fn point_time(item: &Value) -> Option<i64> {
     }
 }
 
-/// Client of the hosted Metrics API (no authentication). Cheap to clone.
+/// Client of the hosted Metrics API (no authentication). Cheap to clone. The [`RestClient`] it
+/// stands on (base URL, close, the token-paged walks [`RestClient::page`] and
+/// [`RestClient::pages`]) is reached through `Deref`.
 #[derive(Clone, Debug)]
 pub struct MetricsClient {
-    data: DataClient,
+    rest: RestClient,
+}
+
+impl Deref for MetricsClient {
+    type Target = RestClient;
+    fn deref(&self) -> &RestClient {
+        &self.rest
+    }
 }
 
 impl MetricsClient {
     /// A client of `base_url` (default [`DEFAULT_METRICS_URL`]); no key, no auth header.
     pub fn new(base_url: Option<&str>, transport: TransportConfig) -> Result<Self> {
-        let data = DataClient::new(
-            Some(base_url.unwrap_or(DEFAULT_METRICS_URL)),
-            DataClientOptions { transport, api_key: None },
-        )?;
-        Ok(MetricsClient { data })
-    }
-
-    /// The token-paging client underneath (shared transport).
-    pub fn pager_client(&self) -> &DataClient {
-        &self.data
-    }
-
-    /// The base URL.
-    pub fn base_url(&self) -> &str {
-        self.data.base_url()
-    }
-
-    /// Closes the client: later calls fail with [`Error::Closed`].
-    pub fn close(&self) {
-        self.data.close();
-    }
-
-    /// Whether [`close`](Self::close) was called.
-    pub fn is_closed(&self) -> bool {
-        self.data.is_closed()
+        Ok(MetricsClient { rest: RestClient::new(base_url.unwrap_or(DEFAULT_METRICS_URL), transport)? })
     }
 
     /// Checks a metric-series request (before any request is sent).
@@ -192,7 +179,7 @@ impl MetricsClient {
         network: Option<&str>,
     ) -> Result<Value> {
         let query = icm_summary_query(src_blockchain_id, dest_blockchain_id, group_by, network)?;
-        let (mut value, url) = self.data.get("/v2/icm/summary", &query).await?;
+        let (mut value, url) = self.get("/v2/icm/summary", &query).await?;
         match value.get_mut("result").map(Value::take) {
             Some(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
             _ => Err(Error::Decode {
@@ -205,17 +192,7 @@ impl MetricsClient {
 
     /// `GET /v2/live-check`: the health report.
     pub async fn live_check(&self) -> Result<Value> {
-        Ok(self.data.get("/v2/live-check", &[]).await?.0)
-    }
-
-    /// One page of `paged` from `token` (see [`DataClient::page`]).
-    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<crate::paging::Page<Value>> {
-        self.data.page(paged, token).await
-    }
-
-    /// The token-paged walk of `paged` from `token`.
-    pub fn pages(&self, paged: Paged, token: Option<String>) -> Result<PageStream> {
-        self.data.pages(paged, token)
+        Ok(self.get("/v2/live-check", &[]).await?.0)
     }
 
     /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
@@ -226,12 +203,7 @@ impl MetricsClient {
 
     /// The items of one shard: its window walked page by page, kept by the shard's filter.
     pub(crate) async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<Value>> {
-        let client = self.clone();
-        let paged = std::sync::Arc::new(paged);
-        let mut stream = std::pin::pin!(token_pages(None, None, move |token, _| {
-            let (client, paged) = (client.clone(), paged.clone());
-            async move { client.data.page(&paged, token.as_deref()).await }
-        }));
+        let mut stream = std::pin::pin!(self.pages_wanting(Arc::new(paged), None, None));
         let mut out = Vec::new();
         while let Some(page) = stream.next().await {
             let (page, _) = page?;
@@ -267,22 +239,11 @@ pub fn icm_summary_query(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rest::testing::{no_retries, serve};
     use axum::extract::{Query, State};
     use axum::routing::get;
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-
-    async fn serve(app: axum::Router) -> String {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        format!("http://{addr}")
-    }
-
-    fn fast() -> TransportConfig {
-        TransportConfig { max_retries: 0, ..TransportConfig::default() }
-    }
 
     /// How the scripted service reads its bounds.
     #[derive(Clone, Copy, Debug)]
@@ -340,7 +301,7 @@ mod tests {
 
     #[test]
     fn shards_cut_on_bucket_starts_and_cover_the_window() {
-        let client = MetricsClient::new(Some("http://127.0.0.1:9"), fast()).unwrap();
+        let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
         let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
         let shards = plan_shards(&q, 0, 100 * 3600, 4);
         assert_eq!(shards.len(), 4);
@@ -379,7 +340,7 @@ mod tests {
                         let app = axum::Router::new()
                             .route("/v2/chains/{chain}/metrics/{metric}", get(series))
                             .with_state(state.clone());
-                        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+                        let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
                         for (interval, start, end, size) in [
                             ("hour", t0, t0 + 24 * 30 * hour, 50),           // both edges on boundaries
                             ("hour", t0 + 1800, t0 + 24 * 30 * hour - 1, 7), // edges inside buckets
@@ -431,7 +392,7 @@ mod tests {
                 }),
             )
             .route("/v2/live-check", get(|| async { axum::Json(serde_json::json!({"status": "ok", "info": {"db": {"status": "up"}}})) }));
-        let client = MetricsClient::new(Some(&serve(app).await), fast()).unwrap();
+        let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
         let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
         let first = pages.next().await.unwrap().unwrap().0;
         assert_eq!(first.items[0]["network"], "mainnet");

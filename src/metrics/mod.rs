@@ -1,6 +1,6 @@
 //! The hosted Metrics API (`/v2/...`): a typed client with parameter checks before the network,
-//! token-paged streams, a sharded walk of metric series over time windows, and the Arrow
-//! schemas of its resources (in [`crate::arrow::data`]).
+//! on its own [`crate::rest::RestClient`] (token-paged streams), a sharded walk of metric series
+//! over time windows, and the Arrow schemas of its resources (in [`crate::arrow::metrics`]).
 
 pub mod client;
 pub mod params;

@@ -8,10 +8,10 @@ use futures::{StreamExt, TryStreamExt};
 use serde_json::Value;
 
 use super::client::{plan_shards, point_time, MetricQuery, MetricsClient, Shard};
-use crate::arrow::data::Resource;
-use crate::data::{ResourcePager, TokenSource};
+use crate::arrow::Resource;
 use crate::error::{Error, Result};
 use crate::paging::{ordered_chunks, Fetched, PageKey, PageSource, Spawned};
+use crate::rest::{ResourcePager, TokenSource};
 
 /// The shards of a sharded walk, in the order their items are handed out.
 pub struct ShardSource {
@@ -129,7 +129,7 @@ pub fn series_pager(
     let source: Arc<dyn PageSource> = if sharded {
         Arc::new(ShardSource::new(client, query, concurrency)?)
     } else {
-        Arc::new(TokenSource::new(client.pager_client(), query.paged(), page_token)?)
+        Arc::new(TokenSource::new(client, query.paged(), page_token)?)
     };
     Ok(ResourcePager::new(source, Resource::MetricValue, limit, url))
 }

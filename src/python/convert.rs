@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 use serde_json::Value;
 
-use crate::arrow::data::{bad, timestamp_ns, Col, Kind, UNIX_TIME};
+use crate::arrow::json::{bad, timestamp_ns, Col, Kind, UNIX_TIME};
 use crate::error::Error;
 use crate::index::Container;
 

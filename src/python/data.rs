@@ -9,7 +9,8 @@ use super::convert::{DictOut, DictsOut};
 use super::errors::invalid;
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
-use crate::arrow::data::{self as schema, Resource};
+use crate::arrow::data as schema;
+use crate::arrow::Resource;
 use crate::data::{params, DataClient, DataClientOptions, Paged, ResourcePager};
 
 const NETWORK: &str = "one of mainnet, fuji, testnet";

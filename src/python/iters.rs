@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::convert::{arrow_stream, frame_dicts, DecodedOut, DictOut, DictsOut, FrameKind, FrameOut};
 use super::mode::{Iter, Step};
-use crate::arrow::data::Col;
+use crate::arrow::Col;
 use crate::data::ResourcePager;
 use crate::error::{Error, Result};
 use crate::index::feed::{IndexFeed, Split};

@@ -10,7 +10,8 @@ use super::convert::{object_to_py, polars_frame, DictOut};
 use super::errors::invalid;
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
-use crate::arrow::data::{self as schema, to_batch, Resource};
+use crate::arrow::metrics as schema;
+use crate::arrow::{to_batch, Resource};
 use crate::data::ResourcePager;
 use crate::error::Error;
 use crate::metrics::client::icm_summary_query;
@@ -238,7 +239,7 @@ client_twins! {
             let network = opt_str(network, "network", NETWORK)?;
             let paged = self.client.chains(network.as_deref())?;
             let (token, limit) = (page_token_arg(page_token)?, limit_arg(limit)?);
-            let pager = ResourcePager::tokens(self.client.pager_client(), paged, Resource::MetricsChain, token, limit)?;
+            let pager = ResourcePager::tokens(&self.client, paged, Resource::MetricsChain, token, limit)?;
             Ok(PagerOf { pager })
         }
 

@@ -14,7 +14,7 @@ use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::twins;
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
-use crate::arrow::data::Resource;
+use crate::arrow::Resource;
 use crate::data::ResourcePager;
 
 /// The name of a resource's frame schema, as Python shows it.

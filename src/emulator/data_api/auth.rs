@@ -23,7 +23,7 @@ use axum::response::Response;
 use serde_json::Value;
 
 use super::errors;
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 /// A rate-limit policy: `limit` requests per `window`, per API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,8 +118,8 @@ fn set(headers: &mut HeaderMap, name: &'static str, value: String) {
 }
 
 /// The middleware: key checks, then the rate limit, then the route.
-pub(crate) async fn guard(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
-    let auth = &state.data.auth;
+pub(crate) async fn guard(State(state): State<Arc<DataApiState>>, request: Request, next: Next) -> Response {
+    let auth = &state.auth;
     let Some(key) = api_key(request.headers()) else {
         if auth.require_key.load(Ordering::Acquire) {
             return errors::error(

@@ -7,62 +7,42 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Value};
 
 use super::chains::lookup;
-use super::errors;
+use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::world::{chains, Chain, DataWorld};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path(chain_id): Path<String>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let data = &state.data;
+) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
-    if let Err(e) = params.finish() {
-        return e;
-    }
-    let chain = match lookup(&chain_id) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    params.finish()?;
+    let chain = lookup(&chain_id)?;
     let fingerprint = params.fingerprint(&format!("blocks/{}", chain.evm_chain_id));
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let world = &data.world;
     let total = world.blocks_per_chain() as u128;
     let from = start.min(total);
     let to = (from + size as u128).min(total);
     let blocks: Vec<Value> =
         (from..to).filter_map(|offset| world.block(chain, world.tip() - offset as u64)).map(|b| b.to_json()).collect();
-    page(blocks, paging::next_token(data, to < total, &fingerprint, to))
-}
-
-fn page(blocks: Vec<Value>, next: Option<String>) -> Response {
-    let mut body = json!({ "blocks": blocks });
-    if let Some(token) = next {
-        body["nextPageToken"] = Value::String(token);
-    }
-    errors::ok(body)
+    paging::with_next(json!({ "blocks": blocks }), paging::next_token(data, to < total, &fingerprint, to))
 }
 
 pub(crate) async fn get_one(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, block_id)): Path<(String, String)>,
-) -> Response {
-    let world = &state.data.world;
-    let chain = match lookup(&chain_id) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+) -> Answer {
+    let world = &state.world;
+    let chain = lookup(&chain_id)?;
     let number = if !block_id.is_empty() && block_id.bytes().all(|b| b.is_ascii_digit()) {
         block_id.parse::<u64>().ok()
     } else if block_id.len() == 66
@@ -71,13 +51,13 @@ pub(crate) async fn get_one(
     {
         world.block_number_by_hash(chain, &block_id)
     } else {
-        return errors::bad_request(format!(
+        return Err(errors::bad_request(format!(
             "Invalid blockId {block_id:?}: expected a block number or a 0x-prefixed 32-byte block hash"
-        ));
+        )));
     };
     match number.and_then(|n| world.block(chain, n)) {
-        Some(block) => errors::ok(block.to_json()),
-        None => errors::not_found(format!("Block {block_id} not found on chain {}", chain.evm_chain_id)),
+        Some(block) => Ok(errors::ok(block.to_json())),
+        None => Err(errors::not_found(format!("Block {block_id} not found on chain {}", chain.evm_chain_id))),
     }
 }
 
@@ -106,19 +86,14 @@ fn decode(pos: u128) -> Option<Key> {
     (pos > 0).then(|| (((pos - 1) >> 16) as i64, ((pos - 1) & 0xffff) as usize))
 }
 
-pub(crate) async fn list_all_chains(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list_all_chains(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     let network = params.network();
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let fingerprint = params.fingerprint("blocks");
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let world = &data.world;
     let cursor = decode(start);
     let mut heads: Vec<(&Chain, Option<u64>)> = chains()
@@ -141,5 +116,5 @@ pub(crate) async fn list_all_chains(State(state): State<Arc<EmulatorState>>, Raw
     }
     let more = heads.iter().any(|(_, n)| n.is_some());
     let next = last.and_then(|k| paging::next_token(data, more, &fingerprint, encode(k)));
-    page(blocks, next)
+    paging::with_next(json!({ "blocks": blocks }), next)
 }

@@ -7,25 +7,23 @@ use axum::extract::{Path, RawQuery, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use super::params::Params;
 use super::world::{chains, find_chain, Chain};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
-pub(crate) async fn list(RawQuery(query): RawQuery) -> Response {
+pub(crate) async fn list(RawQuery(query): RawQuery) -> Answer {
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
     let feature = params.feature();
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let list: Vec<Value> = chains()
         .iter()
         .filter(|c| network.is_none_or(|n| c.network == n))
         .filter(|c| feature.is_none_or(|f| c.has(f)))
         .map(Chain::to_json)
         .collect();
-    errors::ok(json!({ "chains": list }))
+    Ok(errors::ok(json!({ "chains": list })))
 }
 
 /// The chain of a `chainId` path parameter, or the 404.
@@ -33,9 +31,6 @@ pub(crate) fn lookup(chain_id: &str) -> Result<&'static Chain, Response> {
     find_chain(chain_id).ok_or_else(|| errors::not_found(format!("Chain {chain_id} not found")))
 }
 
-pub(crate) async fn get_one(State(_state): State<Arc<EmulatorState>>, Path(chain_id): Path<String>) -> Response {
-    match lookup(&chain_id) {
-        Ok(chain) => errors::ok(chain.to_json()),
-        Err(e) => e,
-    }
+pub(crate) async fn get_one(State(_state): State<Arc<DataApiState>>, Path(chain_id): Path<String>) -> Answer {
+    Ok(errors::ok(lookup(&chain_id)?.to_json()))
 }

@@ -11,15 +11,14 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::chains::lookup;
-use super::errors;
+use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 
 /// One NFT holding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,43 +167,30 @@ fn is_address(text: &str) -> bool {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, address)): Path<(String, String)>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let data = &state.data;
+) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(500);
     let contract = params.get("contractAddress").map(str::to_string);
     if contract.as_deref().is_some_and(|c| !is_address(c)) {
         params.problem("contractAddress must be an Ethereum address".to_string());
     }
-    if let Err(e) = params.finish() {
-        return e;
-    }
-    let chain = match lookup(&chain_id) {
-        Ok(c) => c,
-        Err(e) => return e,
-    };
+    params.finish()?;
+    let chain = lookup(&chain_id)?;
     if !is_address(&address) {
-        return errors::bad_request(format!("Invalid address {address:?}: expected 0x followed by 40 hex digits"));
+        return Err(errors::bad_request(format!("Invalid address {address:?}: expected 0x followed by 40 hex digits")));
     }
     let route = format!("collectibles/{}/{}", chain.evm_chain_id, address.to_ascii_lowercase());
     let fingerprint = params.fingerprint(&route).to_ascii_lowercase();
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let mut items = data.world.collectibles(chain, &address);
     if let Some(c) = contract {
         items.retain(|item| item.contract.eq_ignore_ascii_case(&c));
     }
-    let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
-    let mut body = json!({ "collectibleBalances": page.iter().map(Collectible::to_json).collect::<Vec<_>>() });
-    if let Some(token) = next {
-        body["nextPageToken"] = json!(token);
-    }
-    errors::ok(body)
+    paging::list_page(data, "collectibleBalances", &items, (start, size), &fingerprint, Collectible::to_json)
 }
 
 #[cfg(test)]

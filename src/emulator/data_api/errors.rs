@@ -12,6 +12,9 @@ pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
     response
 }
 
+/// What a handler answers: `Err` holds the error answer, so checks read `check(...)?`.
+pub(crate) type Answer = Result<Response, Response>;
+
 /// 200 with `body`.
 pub(crate) fn ok(body: Value) -> Response {
     json_response(StatusCode::OK, &body)

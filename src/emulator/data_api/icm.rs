@@ -19,14 +19,14 @@ use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::world::{
     block_transactions, chains, derive, digest, find_chain, hex0x, pool_address, range, Chain, DataWorld, Feature,
     Network,
 };
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// The Teleporter messenger contract (the same address on every chain).
@@ -278,29 +278,24 @@ fn chain_filter(name: &str, value: &str) -> Result<Option<&'static Chain>, Respo
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id")))
 }
 
-pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     let network = params.network();
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let mut filters = Vec::new();
     for name in ["sourceBlockchainId", "destinationBlockchainId", "blockchainId"] {
         match params.get(name).map(|v| chain_filter(name, v)) {
             None => filters.push((name, None)),
             Some(Ok(c)) => filters.push((name, Some(c.map(|c| c.evm_chain_id).unwrap_or(0)))),
-            Some(Err(e)) => return e,
+            Some(Err(e)) => return Err(e),
         }
     }
     let from = params.get("from").map(str::to_ascii_lowercase);
     let to = params.get("to").map(str::to_ascii_lowercase);
     let fingerprint = params.fingerprint("icm/messages");
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let items: Vec<&IcmMessage> = data
         .world
         .icm_messages()
@@ -317,12 +312,7 @@ pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query
         .filter(|m| from.as_deref().is_none_or(|f| m.from == f))
         .filter(|m| to.as_deref().is_none_or(|t| m.to == t))
         .collect();
-    let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
-    let mut body = json!({ "messages": page.iter().map(|m| m.to_json()).collect::<Vec<_>>() });
-    if let Some(token) = next {
-        body["nextPageToken"] = json!(token);
-    }
-    errors::ok(body)
+    paging::list_page(data, "messages", &items, (start, size), &fingerprint, |m| m.to_json())
 }
 
 #[cfg(test)]

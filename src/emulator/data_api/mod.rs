@@ -40,9 +40,6 @@ pub use world::{
     Feature, Network, Tx,
 };
 
-use super::state::EmulatorState;
-use super::EmulatorConfig;
-
 /// The Data API's part of the emulator state.
 pub(crate) struct DataApiState {
     pub(crate) world: DataWorld,
@@ -52,12 +49,20 @@ pub(crate) struct DataApiState {
 }
 
 impl DataApiState {
-    pub(crate) fn new(config: &EmulatorConfig) -> DataApiState {
+    /// The world of `seed` with `blocks_per_chain`, no token issued yet, the key rules and the
+    /// rate limit (per key) given.
+    pub(crate) fn new(
+        seed: u64,
+        blocks_per_chain: u64,
+        require_key: bool,
+        refused_keys: &[String],
+        rate_limit: Option<RateLimit>,
+    ) -> DataApiState {
         DataApiState {
-            world: DataWorld::new(config.seed, config.data_blocks_per_chain),
+            world: DataWorld::new(seed, blocks_per_chain),
             clock: paging::Clock::new(),
-            tokens: paging::TokenStore::new(config.seed),
-            auth: auth::AuthState::new(config.data_api_require_key, &config.data_api_refused_keys, config.rate_limit),
+            tokens: paging::TokenStore::new(seed),
+            auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
         }
     }
 
@@ -79,9 +84,9 @@ impl DataApiState {
     }
 }
 
-/// The `/v1` routes, behind the key and rate-limit checks. Another method on a known path, or any
-/// unknown `/v1` path, gets Express's JSON 404 `Cannot {METHOD} {path}`.
-pub(crate) fn router(state: Arc<EmulatorState>) -> Router<Arc<EmulatorState>> {
+/// The `/v1` routes over `state`, behind the key and rate-limit checks. Another method on a known
+/// path, or any unknown `/v1` path, gets Express's JSON 404 `Cannot {METHOD} {path}`.
+pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>) -> Router<S> {
     Router::new()
         .route("/v1/chains", get(chains::list).fallback(errors::cannot))
         .route("/v1/chains/{chain_id}", get(chains::get_one).fallback(errors::cannot))
@@ -100,5 +105,6 @@ pub(crate) fn router(state: Arc<EmulatorState>) -> Router<Arc<EmulatorState>> {
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot))
         .route("/v1/{*rest}", any(errors::cannot))
-        .route_layer(axum::middleware::from_fn_with_state(state, auth::guard))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
+        .with_state(state)
 }

@@ -18,6 +18,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::response::Response;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
 
 use super::errors;
 use super::params::Params;
@@ -148,6 +149,28 @@ pub(crate) fn slice<'a, T>(
     let from = usize::try_from(start).unwrap_or(usize::MAX).min(items.len());
     let to = from.saturating_add(size).min(items.len());
     (&items[from..to], next_token(state, to < items.len(), fingerprint, to as u128))
+}
+
+/// 200 with `body` and, when there is a next page, its `nextPageToken`.
+pub(crate) fn with_next(mut body: Value, next: Option<String>) -> errors::Answer {
+    if let Some(token) = next {
+        body["nextPageToken"] = Value::String(token);
+    }
+    Ok(errors::ok(body))
+}
+
+/// 200 with `{field: page, nextPageToken}`: the page of `items` from `start` (`size` at most),
+/// each as `to_json` writes it.
+pub(crate) fn list_page<T>(
+    state: &super::DataApiState,
+    field: &str,
+    items: &[T],
+    (start, size): (u128, usize),
+    fingerprint: &str,
+    to_json: impl Fn(&T) -> Value,
+) -> errors::Answer {
+    let (page, next) = slice(state, items, start, size, fingerprint);
+    with_next(json!({ field: page.iter().map(to_json).collect::<Vec<_>>() }), next)
 }
 
 #[cfg(test)]

@@ -15,14 +15,13 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, skewed, Network, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// `rewardType`.
@@ -207,43 +206,38 @@ fn split(text: Option<&str>) -> Vec<String> {
 }
 
 pub(crate) async fn list_pending(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path(network): Path<String>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let data = &state.data;
+) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network_parsed = path_network(&mut params, &network);
     let size = params.page_size(100);
     let order = params.one_of("sortOrder", &["asc", "desc"]);
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let network = network_parsed.expect("checked");
     let addresses = split(params.get("addresses"));
     let node_ids = split(params.get("nodeIds"));
     if addresses.is_empty() && node_ids.is_empty() {
-        return errors::bad_request("One of addresses or nodeIds is required");
+        return Err(errors::bad_request("One of addresses or nodeIds is required"));
     }
     let mut wanted = Vec::new();
     for a in &addresses {
         let bare = a.strip_prefix("P-").or_else(|| a.strip_prefix("X-")).unwrap_or(a);
         if !bare.starts_with(&format!("{}1", network.hrp())) || bare.len() < 10 {
-            return errors::bad_request(format!(
+            return Err(errors::bad_request(format!(
                 "Invalid address {a}: expected an address starting with {hrp}1, P-{hrp}1 or X-{hrp}1",
                 hrp = network.hrp()
-            ));
+            )));
         }
         wanted.push(bare.to_string());
     }
     if let Some(bad) = node_ids.iter().find(|n| !n.starts_with("NodeID-")) {
-        return errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-..."));
+        return Err(errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-...")));
     }
     let fingerprint = params.fingerprint(&format!("rewards/{}", network.as_str()));
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let mut items: Vec<&PendingReward> = data
         .world
         .pending_rewards(network)
@@ -257,12 +251,7 @@ pub(crate) async fn list_pending(
     if order.as_deref() == Some("desc") {
         items.reverse();
     }
-    let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
-    let mut body = json!({ "pendingRewards": page.iter().map(|r| r.to_json()).collect::<Vec<_>>() });
-    if let Some(token) = next {
-        body["nextPageToken"] = json!(token);
-    }
-    errors::ok(body)
+    paging::list_page(data, "pendingRewards", &items, (start, size), &fingerprint, |r| r.to_json())
 }
 
 #[cfg(test)]

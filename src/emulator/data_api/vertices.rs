@@ -8,14 +8,13 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
-use crate::emulator::state::EmulatorState;
+use super::DataApiState;
 use crate::index::cb58;
 
 /// One X-chain vertex.
@@ -92,11 +91,11 @@ impl DataWorld {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((network_text, blockchain_id)): Path<(String, String)>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let data = &state.data;
+) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network = path_network(&mut params, &network_text);
     let allowed = [X_CHAIN_MAINNET_ID, X_CHAIN_FUJI_ID, "x-chain"];
@@ -104,21 +103,16 @@ pub(crate) async fn list(
         params.problem(format!("blockchainId must be one of the following values: {}", allowed.join(", ")));
     }
     let size = params.page_size(100);
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let network = network.expect("checked");
     if blockchain_id != "x-chain" && blockchain_id != network.x_chain_id() {
-        return errors::bad_request(format!(
+        return Err(errors::bad_request(format!(
             "blockchainId {blockchain_id} is not the X-Chain of network {network_text}; use {} or x-chain",
             network.x_chain_id()
-        ));
+        )));
     }
     let fingerprint = params.fingerprint(&format!("vertices/{}", network.as_str()));
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let world = &data.world;
     let total = world.vertex_count() as u128;
     let from = start.min(total);
@@ -127,14 +121,11 @@ pub(crate) async fn list(
         .filter_map(|offset| world.vertex(network, world.vertex_count() - 1 - offset as u64))
         .map(|v| v.to_json())
         .collect();
-    let mut body = json!({
+    let body = json!({
         "vertices": vertices,
         "chainInfo": {"chainName": "x-chain", "network": network_text},
     });
-    if let Some(token) = paging::next_token(data, to < total, &fingerprint, to) {
-        body["nextPageToken"] = json!(token);
-    }
-    errors::ok(body)
+    paging::with_next(body, paging::next_token(data, to < total, &fingerprint, to))
 }
 
 #[cfg(test)]

@@ -946,21 +946,20 @@ mod tests {
     }
 
     #[test]
-    fn a_million_block_world_starts_and_serves_its_tip_quickly() {
-        let started = std::time::Instant::now();
+    fn a_million_block_world_serves_its_tip_and_the_blocks_below_it_chained() {
         let w = DataWorld::new(0, 1_000_000);
         let c = chain(43114).unwrap();
         let tip = w.block(c, w.tip()).unwrap();
+        assert_eq!(tip.number, 999_999);
         assert!(tip.cumulative_transactions > 1_000_000);
-        let first = started.elapsed();
-        // The tip's hash needs the whole hash chain (a million keccak'd headers) once; blocks
-        // near it are then cheap.
-        let again = std::time::Instant::now();
+        // The tip's hash needs the whole hash chain (a million keccak'd headers) once; the blocks
+        // below it come from the cached chain, each the parent of the one above.
+        let mut child = tip;
         for n in (w.tip() - 100..w.tip()).rev() {
-            w.block(c, n).unwrap();
+            let block = w.block(c, n).unwrap();
+            assert_eq!((block.number, &block.hash), (n, &child.parent_hash));
+            assert_eq!(block.cumulative_transactions + u64::from(child.tx_count), child.cumulative_transactions);
+            child = block;
         }
-        println!("1M-block world: tip {first:?}, 100 more blocks {:?}", again.elapsed());
-        assert!(again.elapsed() < std::time::Duration::from_millis(200), "{:?}", again.elapsed());
-        assert!(started.elapsed() < std::time::Duration::from_secs(8), "{:?}", started.elapsed());
     }
 }

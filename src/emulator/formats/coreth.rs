@@ -10,34 +10,17 @@
 use alloy_rlp::Encodable;
 use sha3::{Digest, Keccak256};
 
+use super::hex_array;
+
 /// keccak256 of `data`.
 pub fn keccak256(data: &[u8]) -> [u8; 32] {
     Keccak256::digest(data).into()
 }
 
 /// keccak256(rlp([])): the `sha3Uncles` of a block without uncles.
-pub const EMPTY_UNCLE_HASH: [u8; 32] = hex32("1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347");
+pub const EMPTY_UNCLE_HASH: [u8; 32] = hex_array("1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347");
 /// keccak256(0x80): the root of an empty trie, and coreth's `extDataHash` of empty extData.
-pub const EMPTY_ROOT: [u8; 32] = hex32("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421");
-
-const fn hex32(text: &str) -> [u8; 32] {
-    let t = text.as_bytes();
-    let mut out = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        out[i] = (nibble(t[2 * i]) << 4) | nibble(t[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-const fn nibble(c: u8) -> u8 {
-    match c {
-        b'0'..=b'9' => c - b'0',
-        b'a'..=b'f' => c - b'a' + 10,
-        _ => panic!("not lowercase hex"),
-    }
-}
+pub const EMPTY_ROOT: [u8; 32] = hex_array("56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421");
 
 /// Appends an RLP list whose payload `body` writes (straight into `out`, no temporary buffer).
 pub fn rlp_list(out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {

@@ -38,6 +38,15 @@ use crate::index::IndexPath;
 use super::data_api::world::chain;
 use super::world;
 
+/// `text` (lowercase hex, no prefix) as an array, at compile time; a constant that is not hex of
+/// `N` bytes fails the build.
+pub(crate) const fn hex_array<const N: usize>(text: &str) -> [u8; N] {
+    match hex::const_decode_to_array(text.as_bytes()) {
+        Ok(bytes) => bytes,
+        Err(_) => panic!("not the hex of an array of this length"),
+    }
+}
+
 /// What a container depends on besides its path and index: the seed, and the Data API's blocks
 /// per chain (the C-chain's block times, hence its hashes, depend on it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,30 +6,24 @@
 use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::Answer;
 use crate::emulator::data_api::paging;
 use crate::emulator::data_api::params::Params;
 use crate::emulator::data_api::world::{chains, Network};
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 
 /// The fixed page size of `/v2/chains`.
 pub const CHAINS_PAGE_SIZE: usize = 10_000;
 
-pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
-    let data = &state.data;
+pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
+    let data = &*state;
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let fingerprint = params.fingerprint("v2/chains");
-    let start = match paging::start(data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(data, &params, &fingerprint)?;
     let items: Vec<Value> = chains()
         .iter()
         .filter(|c| network.is_none_or(|n| c.network == n))
@@ -43,10 +37,5 @@ pub(crate) async fn list(State(state): State<Arc<EmulatorState>>, RawQuery(query
             })
         })
         .collect();
-    let (page, next) = paging::slice(data, &items, start, CHAINS_PAGE_SIZE, &fingerprint);
-    let mut body = json!({ "chains": page });
-    if let Some(t) = next {
-        body["nextPageToken"] = Value::String(t);
-    }
-    errors::ok(body)
+    paging::list_page(data, "chains", &items, (start, CHAINS_PAGE_SIZE), &fingerprint, Value::clone)
 }

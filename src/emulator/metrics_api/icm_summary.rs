@@ -21,10 +21,10 @@ use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use crate::emulator::data_api::params::Params;
 use crate::emulator::data_api::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 use crate::index::cb58;
 
 /// The label of a side neither filtered nor grouped.
@@ -154,27 +154,19 @@ fn blockchain_filter(params: &Params, name: &str) -> Result<Option<String>, Resp
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id")))
 }
 
-pub(crate) async fn summary(State(state): State<Arc<EmulatorState>>, RawQuery(query): RawQuery) -> Response {
+pub(crate) async fn summary(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
     let mut params = Params::parse(query.as_deref());
     let network = params.network();
     let group_by = params
         .one_of("groupBy", &["srcBlockchainId", "destBlockchainId", "srcBlockchainId,destBlockchainId"])
         .and_then(|g| GroupBy::parse(&g));
-    if let Err(e) = params.finish() {
-        return e;
-    }
-    let src = match blockchain_filter(&params, "srcBlockchainId") {
-        Ok(v) => v,
-        Err(e) => return e,
-    };
-    let dest = match blockchain_filter(&params, "destBlockchainId") {
-        Ok(v) => v,
-        Err(e) => return e,
-    };
+    params.finish()?;
+    let src = blockchain_filter(&params, "srcBlockchainId")?;
+    let dest = blockchain_filter(&params, "destBlockchainId")?;
     // Echo unknown ids as given.
     let echo = |v: Option<String>| v.map(|s| s.strip_prefix("unknown:").map(str::to_string).unwrap_or(s));
     let filter = IcmSummaryFilter { src_blockchain_id: src, dest_blockchain_id: dest, network, group_by };
-    let counts = icm_summary(&state.data.world, &filter);
+    let counts = icm_summary(&state.world, &filter);
     let fix = |c: &IcmCounts| {
         let mut c = c.clone();
         c.src_blockchain_id = echo(Some(c.src_blockchain_id)).unwrap_or_default();
@@ -186,5 +178,5 @@ pub(crate) async fn summary(State(state): State<Arc<EmulatorState>>, RawQuery(qu
     } else {
         counts.first().map(fix).unwrap_or(Value::Null)
     };
-    errors::ok(json!({ "result": result }))
+    Ok(errors::ok(json!({ "result": result })))
 }

@@ -20,14 +20,13 @@ use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
 use axum::http::StatusCode;
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors;
+use super::errors::{self, Answer};
 use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
 use crate::emulator::data_api::paging;
 use crate::emulator::data_api::params::Params;
-use crate::emulator::state::EmulatorState;
+use crate::emulator::data_api::DataApiState;
 
 /// Largest `pageSize`.
 pub const MAX_PAGE_SIZE: u32 = 2_160;
@@ -61,10 +60,10 @@ pub(crate) fn number(v: f64) -> Value {
 }
 
 pub(crate) async fn get_metric(
-    State(state): State<Arc<EmulatorState>>,
+    State(state): State<Arc<DataApiState>>,
     Path((chain_id, metric_name)): Path<(String, String)>,
     RawQuery(query): RawQuery,
-) -> Response {
+) -> Answer {
     let mut params = Params::parse(query.as_deref());
     let metric = Metric::parse(&metric_name);
     if metric.is_none() {
@@ -75,51 +74,46 @@ pub(crate) async fn get_metric(
     let interval = params.one_of("timeInterval", &["hour", "day", "week", "month"]);
     let start_ts = timestamp(&mut params, "startTimestamp");
     let end_ts = timestamp(&mut params, "endTimestamp");
-    if let Err(e) = params.finish() {
-        return e;
-    }
+    params.finish()?;
     let (Some(metric), interval) = (metric, interval.and_then(|i| Interval::parse(&i)).unwrap_or(Interval::Day)) else {
         unreachable!("checked above")
     };
     if let (Some(s), Some(e)) = (start_ts, end_ts) {
         if s > e {
-            return errors::bad_request(format!(
+            return Err(errors::bad_request(format!(
                 "startTimestamp ({s}) must be less than or equal to endTimestamp ({e})"
-            ));
+            )));
         }
     }
     let Some(selector) = ChainSelector::parse(&chain_id) else {
-        return errors::bad_request(format!(
+        return Err(errors::bad_request(format!(
             "Invalid chainId {chain_id:?}: expected a supported EVM chain id or one of total, mainnet, testnet"
-        ));
+        )));
     };
     if metric.day_only() && interval != Interval::Day {
-        return errors::bad_request(SeriesError::DayOnly(metric, interval).to_string());
+        return Err(errors::bad_request(SeriesError::DayOnly(metric, interval).to_string()));
     }
     let fingerprint = params.fingerprint(&format!("v2/metrics/{chain_id}/{}", metric.as_str()));
-    let start = match paging::start(&state.data, &params, &fingerprint) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
+    let start = paging::start(&state, &params, &fingerprint)?;
     let worker = state.clone();
-    let computed =
-        tokio::task::spawn_blocking(move || metric_series(&worker.data.world, selector, metric, interval)).await;
+    let computed = tokio::task::spawn_blocking(move || metric_series(&worker.world, selector, metric, interval)).await;
     let series = match computed {
         Ok(Ok(s)) => s,
-        Ok(Err(e @ SeriesError::UnknownChain(_))) => return errors::not_found(e.to_string()),
-        Ok(Err(e)) => return errors::bad_request(e.to_string()),
-        Err(_) => return errors::error(StatusCode::INTERNAL_SERVER_ERROR, json!("metric computation failed")),
+        Ok(Err(e @ SeriesError::UnknownChain(_))) => return Err(errors::not_found(e.to_string())),
+        Ok(Err(e)) => return Err(errors::bad_request(e.to_string())),
+        Err(_) => return Err(errors::error(StatusCode::INTERNAL_SERVER_ERROR, json!("metric computation failed"))),
     };
     let items: Vec<(i64, f64)> = series
         .into_iter()
         .rev()
         .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
         .collect();
-    let (page, next) = paging::slice(&state.data, &items, start, size, &fingerprint);
-    let results: Vec<Value> = page.iter().map(|(t, v)| json!({"value": number(*v), "timestamp": t})).collect();
-    let mut body = json!({ "results": results });
-    if let Some(t) = next {
-        body["nextPageToken"] = Value::String(t);
-    }
-    errors::ok(body)
+    paging::list_page(
+        &state,
+        "results",
+        &items,
+        (start, size),
+        &fingerprint,
+        |(t, v)| json!({"value": number(*v), "timestamp": t}),
+    )
 }

@@ -8,8 +8,8 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 use serde_json::Value;
 
-use super::{params, DataClient, Paged};
-use crate::arrow::data::{to_batch, Resource};
+use super::{page_token, Paged, RestClient};
+use crate::arrow::{to_batch, Resource};
 use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
@@ -19,15 +19,15 @@ pub const PREFETCH_PAGES: usize = 2;
 
 /// A token-paged list (`paged` on `client`) as a [`PageSource`].
 pub struct TokenSource {
-    client: DataClient,
+    client: RestClient,
     paged: Arc<Paged>,
     first: Option<String>,
 }
 
 impl TokenSource {
     /// The walk of `paged` from `page_token` (checked: a token the service could have issued).
-    pub fn new(client: &DataClient, paged: Paged, page_token: Option<String>) -> Result<Self> {
-        let first = page_token.map(|t| params::page_token(&t)).transpose()?;
+    pub fn new(client: &RestClient, paged: Paged, token: Option<String>) -> Result<Self> {
+        let first = token.map(|t| page_token(&t)).transpose()?;
         Ok(TokenSource { client: client.clone(), paged: Arc::new(paged), first })
     }
 }
@@ -77,7 +77,7 @@ impl ResourcePager {
 
     /// A token-paged list of `client` from `page_token`.
     pub fn tokens(
-        client: &DataClient,
+        client: &RestClient,
         paged: Paged,
         resource: Resource,
         page_token: Option<String>,

@@ -1,0 +1,54 @@
+//! Arrow schemas of the Metrics API resources: each described once as a tree of [`Col`]s for
+//! the shared JSON -> Arrow builder ([`super::json`]).
+
+use super::json::{Col, Kind::*};
+
+/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64).
+pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
+
+/// Metrics API supported chain.
+pub const METRICS_CHAIN: &[Col] = &[
+    Col("evmChainId", Int),
+    Col("chainName", Str),
+    Col("blockchainId", Str),
+    Col("subnetId", Str),
+    Col("network", Str),
+];
+
+/// Metrics API ICM summary row (`destBlockchainId` / `srcBlockchainId` null when not grouped by it).
+pub const ICM_SUMMARY: &[Col] = &[
+    Col("srcBlockchainId", Str),
+    Col("destBlockchainId", Str),
+    Col("lastHour", Int),
+    Col("lastDay", Int),
+    Col("lastWeek", Int),
+    Col("lastMonth", Int),
+    Col("last90Days", Int),
+    Col("lastYear", Int),
+    Col("allTime", Int),
+];
+
+#[cfg(test)]
+mod tests {
+    use crate::arrow::{to_batch, Resource};
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, TimestampNanosecondType};
+    use arrow_array::Array;
+    use serde_json::json;
+
+    #[test]
+    fn metrics_resources() {
+        let points =
+            vec![json!({"timestamp": 1_704_067_200, "value": 12}), json!({"timestamp": 1_704_063_600.0, "value": 1.5})];
+        let batch = to_batch(Resource::MetricValue, &points).unwrap();
+        let ts = batch.column(0).as_primitive::<TimestampNanosecondType>();
+        assert_eq!((ts.value(0), ts.value(1)), (1_704_067_200_000_000_000, 1_704_063_600_000_000_000));
+        let v = batch.column(1).as_primitive::<Float64Type>();
+        assert_eq!((v.value(0), v.value(1)), (12.0, 1.5));
+        let chain = json!({"evmChainId": 43114, "chainName": "c_chain", "blockchainId": "b", "subnetId": "s", "network": "mainnet"});
+        assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 5);
+        let row = json!({"srcBlockchainId": "a", "lastHour": 1, "allTime": 9});
+        let b = to_batch(Resource::IcmSummary, &[row]).unwrap();
+        assert!(b.column_by_name("destBlockchainId").unwrap().is_null(0));
+    }
+}

@@ -1,0 +1,61 @@
+//! The resources of the Data and Metrics APIs that have a frame schema, one enum over both
+//! services' tables, and their items as Arrow record batches.
+
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{Schema, SchemaRef};
+use serde_json::Value;
+
+use super::json::{fields, objects_to_batch, Col};
+use super::{data, metrics};
+
+/// A Data API or Metrics API resource with a frame schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resource {
+    /// Blocks of a chain, and latest blocks.
+    Block,
+    /// Collectible balances.
+    Collectible,
+    /// Pending rewards.
+    PendingReward,
+    /// X-chain vertices.
+    Vertex,
+    /// ICM messages.
+    IcmMessage,
+    /// Metric series points (Metrics API).
+    MetricValue,
+    /// Supported chains (Metrics API).
+    MetricsChain,
+    /// ICM summary rows (Metrics API).
+    IcmSummary,
+}
+
+impl Resource {
+    /// Its columns.
+    pub fn columns(self) -> &'static [Col] {
+        match self {
+            Resource::Block => data::BLOCK,
+            Resource::Collectible => data::COLLECTIBLE,
+            Resource::PendingReward => data::PENDING_REWARD,
+            Resource::Vertex => data::VERTEX,
+            Resource::IcmMessage => data::ICM_MESSAGE,
+            Resource::MetricValue => metrics::METRIC_VALUE,
+            Resource::MetricsChain => metrics::METRICS_CHAIN,
+            Resource::IcmSummary => metrics::ICM_SUMMARY,
+        }
+    }
+
+    /// Its Arrow schema.
+    pub fn schema(self) -> SchemaRef {
+        use std::sync::OnceLock;
+        static SCHEMAS: [OnceLock<SchemaRef>; 8] = [const { OnceLock::new() }; 8];
+        SCHEMAS[self as usize].get_or_init(|| Arc::new(Schema::new(fields(self.columns())))).clone()
+    }
+}
+
+/// Items of one resource as a record batch. Fails (naming the field and value) on a value that
+/// cannot be stored without loss, e.g. a decimal with more than 38 digits.
+pub fn to_batch(resource: Resource, items: &[Value]) -> Result<RecordBatch, String> {
+    objects_to_batch(resource.columns(), resource.schema(), items)
+}
