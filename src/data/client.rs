@@ -427,7 +427,10 @@ mod tests {
     }
 
     fn fast() -> DataClientOptions {
-        let transport = TransportConfig { max_retries: 0, ..TransportConfig::default() };
+        let transport = TransportConfig {
+            retry: crate::transport::RetryPolicy { max_retries: 0, ..Default::default() },
+            ..TransportConfig::default()
+        };
         DataClientOptions { transport, api_key: Some("sekret-key-123".into()) }
     }
 

@@ -281,7 +281,10 @@ mod tests {
     }
 
     fn fast() -> TransportConfig {
-        TransportConfig { max_retries: 0, ..TransportConfig::default() }
+        TransportConfig {
+            retry: crate::transport::RetryPolicy { max_retries: 0, ..Default::default() },
+            ..TransportConfig::default()
+        }
     }
 
     /// How the scripted service reads its bounds.
