@@ -145,6 +145,11 @@ impl MetricsClient {
         self.data.base_url()
     }
 
+    /// The retry policy in force.
+    pub fn retry_policy(&self) -> &crate::transport::RetryPolicy {
+        self.data.retry_policy()
+    }
+
     /// Closes the client: later calls fail with [`Error::Closed`].
     pub fn close(&self) {
         self.data.close();
