@@ -80,6 +80,7 @@ from .exceptions import (
 )
 
 from .decode import decode_container, decode_frame, transactions
+from .retry import RetryPolicy
 
 
 class Container(TypedDict):
@@ -126,6 +127,8 @@ __all__ = [
     # Metrics API client
     "MetricsClient",
     "AsyncMetricsClient",
+    # Retries
+    "RetryPolicy",
     # Decoding
     "decode",
     "decode_container",
