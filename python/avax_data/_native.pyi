@@ -6,6 +6,8 @@ from typing import Any, AsyncIterator, Iterator, Literal, Mapping, Sequence, Typ
 
 import polars as pl
 
+from avax_data.retry import RetryPolicy
+
 __version__: str
 
 Decode: TypeAlias = bool | Literal["strict"] | None
@@ -46,10 +48,10 @@ class IndexClient:
         *,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         concurrency: int = 4,
         verify_ids: bool = True,
         headers: Mapping[str, str] | None = None,
@@ -57,10 +59,16 @@ class IndexClient:
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def url(self) -> str:
         """The node's base URL (secrets redacted)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     def chain(self, path: str) -> Chain:
         """A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``."""
     def close(self) -> None:
@@ -193,10 +201,10 @@ class AsyncIndexClient:
         *,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         concurrency: int = 4,
         verify_ids: bool = True,
         headers: Mapping[str, str] | None = None,
@@ -204,10 +212,16 @@ class AsyncIndexClient:
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def url(self) -> str:
         """The node's base URL (secrets redacted)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     def chain(self, path: str) -> AsyncChain:
         """A handle on one index path."""
     async def close(self) -> None:
@@ -350,8 +364,12 @@ class Emulator:
         """Faults injected so far: kind -> count."""
     def fault_counts_by_path(self) -> dict[tuple[str, str], int]:
         """Faults injected so far: ``(kind, path)`` -> count."""
-    def request_log(self) -> list[tuple[float, str]]:
-        """Every request received, oldest first: ``(seconds since start, path)``."""
+    @overload
+    def request_log(self, *, with_status: Literal[False] = False) -> list[tuple[float, str]]:
+        """Every request received, oldest first: ``(seconds since start, path)``; with
+        ``with_status=True``, ``(seconds since start, path, status)`` (``None`` while being served)."""
+    @overload
+    def request_log(self, *, with_status: Literal[True]) -> list[tuple[float, str, int | None]]: ...
     @property
     def second_url(self) -> str:
         """The second listener (another origin, same services) that cross-origin redirects use."""
@@ -419,19 +437,25 @@ class DataClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268_435_456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def base_url(self) -> str:
         """The base URL (secrets redacted)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     @property
     def rate_limit(self) -> RateLimitInfo | None:
         """The last ``ratelimit-policy/limit/remaining/reset`` headers seen, or ``None``."""
@@ -517,18 +541,24 @@ class AsyncDataClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268_435_456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     @property
     def rate_limit(self) -> RateLimitInfo | None: ...
     async def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]: ...
@@ -609,18 +639,24 @@ class MetricsClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268_435_456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     def metric(
         self,
         chain_id: str | int,
@@ -686,18 +722,24 @@ class AsyncMetricsClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268_435_456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> None: ...
     @property
     def base_url(self) -> str: ...
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force."""
     def metric(
         self,
         chain_id: str | int,

@@ -975,7 +975,7 @@ pub struct PyDataClient {
 #[pymethods]
 impl PyDataClient {
     #[new]
-    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<String>,
@@ -983,14 +983,17 @@ impl PyDataClient {
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         headers: Option<HashMap<String, String>>,
         max_response_bytes: Option<&Bound<'_, PyAny>>,
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let transport = transport_config(
             timeout,
@@ -1004,6 +1007,9 @@ impl PyDataClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyDataClient { client: client_arg(api_key, base_url, transport)? })
     }
@@ -1012,6 +1018,12 @@ impl PyDataClient {
     #[getter]
     fn base_url(&self) -> String {
         self.client.base_url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// The last rate-limit headers seen: ``{"policy", "limit", "remaining", "reset"}`` or ``None``.
@@ -1211,7 +1223,7 @@ pub struct PyAsyncDataClient {
 #[pymethods]
 impl PyAsyncDataClient {
     #[new]
-    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (api_key=None, *, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         api_key: Option<String>,
@@ -1219,14 +1231,17 @@ impl PyAsyncDataClient {
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         headers: Option<HashMap<String, String>>,
         max_response_bytes: Option<&Bound<'_, PyAny>>,
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let transport = transport_config(
             timeout,
@@ -1240,6 +1255,9 @@ impl PyAsyncDataClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyAsyncDataClient { client: client_arg(api_key, base_url, transport)? })
     }
@@ -1248,6 +1266,12 @@ impl PyAsyncDataClient {
     #[getter]
     fn base_url(&self) -> String {
         self.client.base_url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// The last rate-limit headers seen: ``{"policy", "limit", "remaining", "reset"}`` or ``None``.

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping};
+use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping, PyTuple};
 
 use super::args::u64_arg;
 use super::convert::container_dict;
@@ -218,9 +218,17 @@ impl PyEmulator {
         counts.into_iter().map(|((kind, path), n)| ((kind.name(), path), n)).into_py_dict(py)
     }
 
-    /// Every request received, oldest first, as ``(seconds since start, path)``.
-    fn request_log(&self) -> Vec<(f64, String)> {
-        self.emulator.request_log().into_iter().map(|r| (r.time_s, r.path)).collect()
+    /// Every request received, oldest first, as ``(seconds since start, path)``; with
+    /// ``with_status=True`` as ``(seconds since start, path, status)``, the status answered
+    /// (``None`` while the request is being served).
+    #[pyo3(signature = (*, with_status=false))]
+    fn request_log<'py>(&self, py: Python<'py>, with_status: bool) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let log = self.emulator.request_log().into_iter();
+        if with_status {
+            log.map(|r| (r.time_s, r.path, r.status).into_pyobject(py)).collect()
+        } else {
+            log.map(|r| (r.time_s, r.path).into_pyobject(py)).collect()
+        }
     }
 
     /// ``http://host:port`` of the emulator's second listener: the other origin that

@@ -26,9 +26,9 @@ fn build_client(
     timeout: f64,
     connect_timeout: f64,
     max_retries: Option<&Bound<'_, PyAny>>,
-    backoff: f64,
-    max_backoff: f64,
-    retry_budget: f64,
+    backoff: Option<f64>,
+    max_backoff: Option<f64>,
+    retry_budget: Option<f64>,
     concurrency: Option<&Bound<'_, PyAny>>,
     verify_ids: bool,
     headers: Option<HashMap<String, String>>,
@@ -36,6 +36,9 @@ fn build_client(
     ca_bundle: Option<&Bound<'_, PyAny>>,
     danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
     follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+    rate_limit: Option<&Bound<'_, PyAny>>,
+    compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+    retry: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<IndexClient> {
     let url = url
         .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
@@ -52,6 +55,9 @@ fn build_client(
         ca_bundle,
         danger_accept_invalid_certs,
         follow_cross_origin_redirects,
+        rate_limit,
+        compute_units_per_minute,
+        retry,
     )?;
     let options = IndexClientOptions {
         transport,
@@ -210,16 +216,16 @@ pub struct PyIndexClient {
 #[pymethods]
 impl PyIndexClient {
     #[new]
-    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         concurrency: Option<&Bound<'_, PyAny>>,
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
@@ -227,6 +233,9 @@ impl PyIndexClient {
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let client = build_client(
             url,
@@ -243,6 +252,9 @@ impl PyIndexClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyIndexClient { client })
     }
@@ -251,6 +263,12 @@ impl PyIndexClient {
     #[getter]
     fn url(&self) -> String {
         self.client.url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// A handle on one index path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``.
@@ -404,16 +422,16 @@ pub struct PyAsyncIndexClient {
 #[pymethods]
 impl PyAsyncIndexClient {
     #[new]
-    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (url=None, *, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, concurrency=None, verify_ids=true, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         concurrency: Option<&Bound<'_, PyAny>>,
         verify_ids: bool,
         headers: Option<HashMap<String, String>>,
@@ -421,6 +439,9 @@ impl PyAsyncIndexClient {
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let client = build_client(
             url,
@@ -437,6 +458,9 @@ impl PyAsyncIndexClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyAsyncIndexClient { client })
     }
@@ -445,6 +469,12 @@ impl PyAsyncIndexClient {
     #[getter]
     fn url(&self) -> String {
         self.client.url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// A handle on one index path.

@@ -214,21 +214,24 @@ pub struct PyMetricsClient {
 #[pymethods]
 impl PyMetricsClient {
     #[new]
-    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         headers: Option<HashMap<String, String>>,
         max_response_bytes: Option<&Bound<'_, PyAny>>,
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let transport = transport_config(
             timeout,
@@ -242,6 +245,9 @@ impl PyMetricsClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyMetricsClient { client: client_arg(base_url, transport)? })
     }
@@ -250,6 +256,12 @@ impl PyMetricsClient {
     #[getter]
     fn base_url(&self) -> String {
         self.client.base_url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// ``GET /v2/chains/{chainId}/metrics/{metric}``: a metric's time series as a lazy
@@ -351,21 +363,24 @@ pub struct PyAsyncMetricsClient {
 #[pymethods]
 impl PyAsyncMetricsClient {
     #[new]
-    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=0.2, max_backoff=10.0, retry_budget=60.0, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None))]
+    #[pyo3(signature = (*, base_url=None, timeout=30.0, connect_timeout=10.0, max_retries=None, backoff=None, max_backoff=None, retry_budget=None, headers=None, max_response_bytes=None, ca_bundle=None, danger_accept_invalid_certs=None, follow_cross_origin_redirects=None, rate_limit=None, compute_units_per_minute=None, retry=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         base_url: Option<String>,
         timeout: f64,
         connect_timeout: f64,
         max_retries: Option<&Bound<'_, PyAny>>,
-        backoff: f64,
-        max_backoff: f64,
-        retry_budget: f64,
+        backoff: Option<f64>,
+        max_backoff: Option<f64>,
+        retry_budget: Option<f64>,
         headers: Option<HashMap<String, String>>,
         max_response_bytes: Option<&Bound<'_, PyAny>>,
         ca_bundle: Option<&Bound<'_, PyAny>>,
         danger_accept_invalid_certs: Option<&Bound<'_, PyAny>>,
         follow_cross_origin_redirects: Option<&Bound<'_, PyAny>>,
+        rate_limit: Option<&Bound<'_, PyAny>>,
+        compute_units_per_minute: Option<&Bound<'_, PyAny>>,
+        retry: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let transport = transport_config(
             timeout,
@@ -379,6 +394,9 @@ impl PyAsyncMetricsClient {
             ca_bundle,
             danger_accept_invalid_certs,
             follow_cross_origin_redirects,
+            rate_limit,
+            compute_units_per_minute,
+            retry,
         )?;
         Ok(PyAsyncMetricsClient { client: client_arg(base_url, transport)? })
     }
@@ -387,6 +405,12 @@ impl PyAsyncMetricsClient {
     #[getter]
     fn base_url(&self) -> String {
         self.client.base_url().to_string()
+    }
+
+    /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+    #[getter]
+    fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::args::retry_policy_object(py, self.client.retry_policy())
     }
 
     /// :meth:`MetricsClient.metric` as an :class:`AsyncPager`.
