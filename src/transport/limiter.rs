@@ -2,8 +2,9 @@
 //! rate, a compute-unit budget per minute, and the waits the service itself asks for.
 //!
 //! - **Request rate** (`rate_limit`, requests per second): a GCRA limiter (governor) with a burst
-//!   of one, so requests leave at least `1/rate` apart; over any window of `w` seconds at most
-//!   `floor(w * rate) + 1` requests are sent.
+//!   of [`request_burst`] requests (50 ms worth, at least one), so that timer wake-ups a
+//!   millisecond late are caught up instead of lowering the rate; over any window of `w` seconds
+//!   at most `floor(w * rate) + burst` requests are sent.
 //! - **Compute units** (`compute_units_per_minute` = N): each request is charged its operation's
 //!   weight ([`super::weights`]) from a bucket of `min(N, 200)` units that refills at N per
 //!   minute; over any window of `w` seconds at most `w * N / 60 + min(N, 200)` units are spent. A
@@ -81,6 +82,12 @@ pub struct Limiter {
     holds: Mutex<Holds>,
 }
 
+/// Requests that may leave together under `rate_limit`: what 50 ms of the rate allows, at least
+/// one (one up to 39 requests/s, 2 at 40/s, 5 at 100/s).
+pub fn request_burst(rate: f64) -> NonZeroU32 {
+    NonZeroU32::new((rate / 20.0).floor().clamp(1.0, f64::from(u32::MAX)) as u32).unwrap_or(NonZeroU32::MIN)
+}
+
 /// `1 / per_second` seconds, rounded up to the nanosecond (so the rate is never exceeded).
 fn period(seconds_per_cell: f64) -> Duration {
     Duration::from_nanos((seconds_per_cell * 1e9).ceil().clamp(1.0, u64::MAX as f64) as u64)
@@ -92,7 +99,7 @@ impl Limiter {
     pub fn new(rate_limit: Option<f64>, compute_units_per_minute: Option<u32>) -> Self {
         let clock = TokioClock { origin: Instant::now() };
         let requests = rate_limit.filter(|r| r.is_finite() && *r > 0.0).and_then(|rate| {
-            let quota = Quota::with_period(period(1.0 / rate))?;
+            let quota = Quota::with_period(period(1.0 / rate))?.allow_burst(request_burst(rate));
             Some(RateLimiter::direct_with_clock(quota, clock))
         });
         let units = compute_units_per_minute.and_then(NonZeroU32::new).and_then(|per_minute| {
@@ -221,8 +228,9 @@ mod tests {
     const BUDGET: Duration = Duration::from_secs(60);
 
     #[tokio::test(start_paused = true)]
-    async fn n_requests_at_rate_r_take_at_least_n_minus_one_over_r() {
-        for (rate, n) in [(5.0, 11u32), (0.5, 4), (3.0, 10), (250.0, 100)] {
+    async fn n_requests_at_rate_r_take_at_least_n_minus_burst_over_r() {
+        for (rate, n) in [(5.0, 11u32), (0.5, 4), (3.0, 10), (39.0, 50), (250.0, 100)] {
+            let burst = request_burst(rate).get();
             let limiter = Limiter::new(Some(rate), None);
             let start = Instant::now();
             let mut sent = Vec::new();
@@ -230,15 +238,20 @@ mod tests {
                 assert_eq!(limiter.admit(20, BUDGET).await, Admission::Go { server_wait: Duration::ZERO });
                 sent.push(start.elapsed());
             }
-            let least = Duration::from_secs_f64(f64::from(n - 1) / rate);
-            assert!(sent[n as usize - 1] >= least, "rate {rate}: {:?} < {least:?}", sent[n as usize - 1]);
+            let last = sent[n as usize - 1];
+            let least = Duration::from_secs_f64(f64::from(n - burst) / rate);
+            assert!(last >= least, "rate {rate}: {last:?} < {least:?}");
             // tokio's timer wakes on whole milliseconds: at most 1 ms late per wait.
             let most = least + Duration::from_millis(u64::from(n));
-            assert!(sent[n as usize - 1] <= most, "rate {rate}: waited too long, {:?}", sent[n as usize - 1]);
-            for pair in sent.windows(2) {
-                assert!(pair[1] - pair[0] >= Duration::from_secs_f64(1.0 / rate), "rate {rate}: {pair:?}");
+            assert!(last <= most, "rate {rate}: waited too long, {last:?}");
+            // Over any window of w seconds, at most floor(w * rate) + burst requests.
+            for (i, first) in sent.iter().enumerate() {
+                let w = 1.0;
+                let within = sent[i..].iter().take_while(|t| (**t - *first).as_secs_f64() < w).count();
+                assert!(within as f64 <= (w * rate).floor() + f64::from(burst), "rate {rate}: {within} in {w} s");
             }
         }
+        assert_eq!([1.0, 39.9, 40.0, 100.0, 1e9].map(|r| request_burst(r).get()), [1, 1, 2, 5, 50_000_000]);
     }
 
     #[tokio::test(start_paused = true)]
@@ -288,14 +301,14 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn rate_and_units_apply_together() {
-        let limiter = Limiter::new(Some(100.0), Some(60));
+        let limiter = Limiter::new(Some(10.0), Some(60));
         let start = Instant::now();
         for _ in 0..3 {
             limiter.admit(20, BUDGET).await;
         }
-        // 60 units in the bucket pay the three at once (the rate spaces them by 10 ms); the
+        // 60 units in the bucket pay the three at once, and the rate spaces them by 100 ms; the
         // fourth waits 20 s for 20 units.
-        assert_eq!(start.elapsed(), Duration::from_millis(20));
+        assert_eq!(start.elapsed(), Duration::from_millis(200));
         limiter.admit(20, BUDGET).await;
         assert_eq!(start.elapsed(), Duration::from_secs(20));
     }
