@@ -189,8 +189,9 @@ impl Transport {
     }
 
     /// Sends a request and reads its answer with `decode`, retrying both: an error of `decode`
-    /// that [`Error::is_retryable`] (a cut or truncated body, see [`json_error`]) is retried like
-    /// a broken connection. Every error that comes out has its secrets hidden.
+    /// that the retry policy retries (a cut or truncated body, see [`json_error`]) is retried like
+    /// a broken connection. Each attempt first waits for the client's rate limits. Every error
+    /// that comes out has its secrets hidden.
     pub async fn send<T>(
         &self,
         method: Method,
