@@ -107,6 +107,7 @@ async fn a_rate_of_0_15_over_2000_requests_faults_exactly_the_planned_ones() {
     assert_eq!(log.len(), 2000);
     assert!(log.iter().all(|r| r.method == "POST" && r.path == "/ext/index/X/tx"));
     assert!(log.windows(2).all(|w| w[0].time_s <= w[1].time_s));
+    assert_eq!(log.iter().map(|r| r.status.unwrap()).collect::<Vec<_>>(), statuses, "the log has each answer's status");
 
     // Rate 0: never; the same seed set again: the same decisions again.
     emu.set_faults(FaultPlan::new([("502", 0.0)], 11).unwrap());

@@ -367,7 +367,7 @@ def test_env_key(monkeypatch):
             assert c.health()["status"] == "ok"
 
 
-def test_rate_limit_headers_429_then_success_and_then_error():
+def test_rate_limit_headers_a_wait_instead_of_a_429_and_then_error():
     with ad.Emulator(data_blocks_per_chain=5, rate_limit=(2, 1.0)) as emu:
         with ad.DataClient(KEY, base_url=emu.url, max_retries=5, retry_budget=10.0) as c:
             assert c.rate_limit is None
@@ -376,9 +376,11 @@ def test_rate_limit_headers_429_then_success_and_then_error():
             assert info["limit"] == 2 and info["policy"] and info["remaining"] is not None
             before = emu.request_count()
             for _ in range(3):
-                c.health()  # the third waits retry-after, then succeeds
-            assert emu.request_count() > before + 3
-        with ad.DataClient(KEY, base_url=emu.url, max_retries=0) as c:
+                c.health()  # after `remaining: 0` the client waits out the window: no 429
+            assert emu.request_count() == before + 3
+            assert 429 not in [status for _, _, status in emu.request_log(with_status=True)]
+        # No budget to wait: the request goes out and meets the 429.
+        with ad.DataClient(KEY, base_url=emu.url, max_retries=0, retry_budget=0) as c:
             with pytest.raises(ad.RateLimitError) as e:
                 for _ in range(5):
                     c.health()

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use avax_data::error::{Error, TransportKind};
-use avax_data::transport::{Transport, TransportConfig};
+use avax_data::transport::{RetryPolicy, Transport, TransportConfig};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::any;
@@ -47,9 +47,12 @@ async fn serve(answers: Vec<Answer>) -> (String, Arc<Script>) {
 
 fn fast(max_retries: u32) -> TransportConfig {
     TransportConfig {
-        max_retries,
-        backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
+        retry: RetryPolicy {
+            max_retries,
+            backoff: Duration::from_millis(5),
+            max_backoff: Duration::from_millis(20),
+            ..RetryPolicy::default()
+        },
         timeout: Duration::from_secs(5),
         ..TransportConfig::default()
     }
@@ -100,7 +103,8 @@ async fn rate_limit_waits_retry_after_then_succeeds() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_after_beyond_the_budget_fails_at_once_and_carries_retry_after() {
     let (url, script) = serve(vec![(429, vec![("retry-after", "120".into())], "limit")]).await;
-    let config = TransportConfig { retry_budget: Duration::from_secs(5), ..fast(5) };
+    let config =
+        TransportConfig { retry: RetryPolicy { retry_budget: Duration::from_secs(5), ..fast(5).retry }, ..fast(5) };
     let t = Transport::new(&url, config).unwrap();
     let started = Instant::now();
     match t.get("/x", &[]).await {

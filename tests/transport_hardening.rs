@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use avax_data::data::client::{DataClient, DataClientOptions};
 use avax_data::error::{Error, RedirectKind, TransportKind};
-use avax_data::transport::{Transport, TransportConfig};
+use avax_data::transport::{RetryPolicy, Transport, TransportConfig};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode};
@@ -78,9 +78,12 @@ async fn raw_server(raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static) -> (
 
 fn fast(max_retries: u32) -> TransportConfig {
     TransportConfig {
-        max_retries,
-        backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(50),
+        retry: RetryPolicy {
+            max_retries,
+            backoff: Duration::from_millis(5),
+            max_backoff: Duration::from_millis(50),
+            ..RetryPolicy::default()
+        },
         timeout: Duration::from_secs(10),
         ..TransportConfig::default()
     }
@@ -119,7 +122,8 @@ async fn unreadable_retry_after_values_wait_max_backoff_and_never_panic() {
 async fn a_retry_after_date_past_the_budget_raises_at_once_with_retry_after() {
     let later = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(3600));
     let (url, count, _) = scripted(move |_, _| status(429, &[("retry-after", &later)], "later")).await;
-    let config = TransportConfig { retry_budget: Duration::from_secs(30), ..fast(5) };
+    let config =
+        TransportConfig { retry: RetryPolicy { retry_budget: Duration::from_secs(30), ..fast(5).retry }, ..fast(5) };
     let t = Transport::new(&url, config).unwrap();
     let started = Instant::now();
     let err = t.get("/x", &[]).await.unwrap_err();

@@ -74,6 +74,7 @@ from .exceptions import *  # noqa: F403 (the exception classes, as listed in exc
 
 from .decode import decode_container, decode_frame, transactions
 from .types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg
+from .retry import RetryPolicy
 
 
 __version__: str = _native.__version__
@@ -114,6 +115,8 @@ __all__ = [
     # Metrics API client
     "MetricsClient",
     "AsyncMetricsClient",
+    # Retries
+    "RetryPolicy",
     # Decoding
     "decode",
     "decode_container",

@@ -10,6 +10,7 @@ from typing import IO, Any, AsyncIterator, Iterator, Literal, Mapping, Sequence,
 
 import polars as pl
 
+from avax_data.retry import RetryPolicy
 from avax_data.types import Compression, Container, Decode, DecodedRow, Progress, RateLimitInfo, TimeArg
 
 __version__: str
@@ -40,21 +41,27 @@ class IndexClient:
         verify_ids: bool = True,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> IndexClient: ...
     @property
     def url(self) -> str:
         """The node's base URL, with any password in it redacted."""
     def chain(self, path: str) -> Chain:
         """A handle on one index of the node (no request is sent)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     def close(self) -> None:
         """Close the client, from any thread."""
     def __enter__(self) -> IndexClient: ...
@@ -198,15 +205,18 @@ class DataClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> DataClient: ...
     @property
     def base_url(self) -> str:
@@ -282,6 +292,9 @@ class DataClient:
         limit: int | None = None,
     ) -> Pager:
         """Interchain (ICM, Teleporter) messages, newest first (``GET /v1/icm/messages``)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     def close(self) -> None:
         """Close the client, from any thread."""
     def __enter__(self) -> DataClient: ...
@@ -299,15 +312,18 @@ class MetricsClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> MetricsClient: ...
     @property
     def base_url(self) -> str:
@@ -339,6 +355,9 @@ class MetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> dict[str, Any]:
         """The service's health report (``GET /v2/live-check``)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     def close(self) -> None:
         """Close the client, from any thread."""
     def __enter__(self) -> MetricsClient: ...
@@ -473,7 +492,11 @@ class Emulator:
         """The faults injected so far: kind to count (kinds never injected left out)."""
     def fault_counts_by_path(self) -> dict[tuple[str, str], int]:
         """The faults injected so far by kind and URL path: ``(kind, path)`` to count."""
-    def request_log(self) -> list[tuple[float, str]]:
+    @overload
+    def request_log(self, *, with_status: Literal[False] = False) -> list[tuple[float, str]]:
+        """Every request received, oldest first, as ``(seconds since start, URL path)``."""
+    @overload
+    def request_log(self, *, with_status: Literal[True]) -> list[tuple[float, str, int | None]]:
         """Every request received, oldest first, as ``(seconds since start, URL path)``."""
     @property
     def second_url(self) -> str:
@@ -523,21 +546,27 @@ class AsyncIndexClient:
         verify_ids: bool = True,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> AsyncIndexClient: ...
     @property
     def url(self) -> str:
         """The node's base URL, with any password in it redacted."""
     def chain(self, path: str) -> AsyncChain:
         """A handle on one index of the node (no request is sent)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     async def close(self) -> None:
         """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncIndexClient: ...
@@ -679,15 +708,18 @@ class AsyncDataClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> AsyncDataClient: ...
     @property
     def base_url(self) -> str:
@@ -763,6 +795,9 @@ class AsyncDataClient:
         limit: int | None = None,
     ) -> AsyncPager:
         """Interchain (ICM, Teleporter) messages, newest first (``GET /v1/icm/messages``)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     async def close(self) -> None:
         """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncDataClient: ...
@@ -778,15 +813,18 @@ class AsyncMetricsClient:
         base_url: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
-        max_retries: int = 3,
-        backoff: float = 0.2,
-        max_backoff: float = 10.0,
-        retry_budget: float = 60.0,
+        max_retries: int | None = None,
+        backoff: float | None = None,
+        max_backoff: float | None = None,
+        retry_budget: float | None = None,
         headers: Mapping[str, str] | None = None,
         max_response_bytes: int = 268435456,
         ca_bundle: str | os.PathLike[str] | None = None,
         danger_accept_invalid_certs: bool = False,
         follow_cross_origin_redirects: bool = False,
+        rate_limit: float | None = None,
+        compute_units_per_minute: int | None = None,
+        retry: RetryPolicy | None = None,
     ) -> AsyncMetricsClient: ...
     @property
     def base_url(self) -> str:
@@ -818,6 +856,9 @@ class AsyncMetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     async def live_check(self) -> dict[str, Any]:
         """The service's health report (``GET /v2/live-check``)."""
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
     async def close(self) -> None:
         """Close the client, from any thread."""
     async def __aenter__(self) -> AsyncMetricsClient: ...

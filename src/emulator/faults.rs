@@ -331,6 +331,9 @@ pub struct LoggedRequest {
     pub method: String,
     /// URL path (no query).
     pub path: String,
+    /// The status of the emulator's answer (`None` while it is being served). A `reset` or
+    /// `cut` fault shows the status of the answer whose connection it broke.
+    pub status: Option<u16>,
 }
 
 /// The request log keeps at most this many entries (the oldest are dropped).
@@ -341,7 +344,8 @@ pub(crate) struct FaultState {
     plan: RwLock<FaultPlan>,
     next: AtomicU64,
     counts: Mutex<BTreeMap<(FaultKind, String), u64>>,
-    log: Mutex<std::collections::VecDeque<LoggedRequest>>,
+    /// The log, and the sequence number of its first entry (entries dropped so far).
+    log: Mutex<(std::collections::VecDeque<LoggedRequest>, u64)>,
     started: Instant,
     /// The two listeners' base URLs: `[primary, second]`, set once both listen.
     pub(crate) origins: OnceLock<[String; 2]>,
@@ -393,22 +397,35 @@ impl FaultState {
         self.counts.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Appends a request to the log.
-    pub(crate) fn log(&self, method: &str, path: &str) {
+    /// Appends a request to the log; returns its sequence number, for [`FaultState::log_status`].
+    pub(crate) fn log(&self, method: &str, path: &str) -> u64 {
         let entry = LoggedRequest {
             time_s: self.started.elapsed().as_secs_f64(),
             method: method.to_string(),
             path: path.to_string(),
+            status: None,
         };
-        let mut log = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let (log, first) = &mut *guard;
         if log.len() >= REQUEST_LOG_CAPACITY {
             log.pop_front();
+            *first += 1;
         }
         log.push_back(entry);
+        *first + log.len() as u64 - 1
+    }
+
+    /// Records the status answered to the request logged as `seq` (if it is still in the log).
+    pub(crate) fn log_status(&self, seq: u64, status: u16) {
+        let mut guard = self.log.lock().unwrap_or_else(|e| e.into_inner());
+        let (log, first) = &mut *guard;
+        if let Some(entry) = seq.checked_sub(*first).and_then(|i| log.get_mut(i as usize)) {
+            entry.status = Some(status);
+        }
     }
 
     pub(crate) fn request_log(&self) -> Vec<LoggedRequest> {
-        self.log.lock().unwrap_or_else(|e| e.into_inner()).iter().cloned().collect()
+        self.log.lock().unwrap_or_else(|e| e.into_inner()).0.iter().cloned().collect()
     }
 
     /// The gzip bomb of `size` inflated bytes (built once per size, then shared).

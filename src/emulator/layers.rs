@@ -11,15 +11,18 @@ use axum::response::{IntoResponse, Response};
 
 use super::state::EmulatorState;
 
-/// Counts and logs the request, then waits the configured latency before handing it on.
+/// Counts and logs the request, waits the configured latency before handing it on, and logs the
+/// status of the answer.
 pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
     state.count_request();
-    state.faults.log(request.method().as_str(), request.uri().path());
+    let seq = state.faults.log(request.method().as_str(), request.uri().path());
     let latency = state.latency();
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    state.faults.log_status(seq, response.status().as_u16());
+    response
 }
 
 /// Go's `http.NotFound`: 404, `404 page not found\n`, as a node answers a path it does not serve.

@@ -215,7 +215,7 @@ impl Emulator {
     }
 
     /// Every request received (at most the last [`faults::REQUEST_LOG_CAPACITY`]), oldest first:
-    /// seconds since start, method, path.
+    /// seconds since start, method, path, status answered.
     pub fn request_log(&self) -> Vec<LoggedRequest> {
         self.state.faults.request_log()
     }

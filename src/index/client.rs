@@ -69,6 +69,11 @@ impl IndexClient {
         self.inner.transport.base_url()
     }
 
+    /// The retry policy in force.
+    pub fn retry_policy(&self) -> &crate::transport::RetryPolicy {
+        &self.inner.transport.config().retry
+    }
+
     /// The default number of range calls in flight.
     pub fn concurrency(&self) -> usize {
         self.inner.concurrency

@@ -11,7 +11,7 @@ use pyo3::types::{PyBool, PyDate, PyDateTime, PyDict, PyFloat, PyInt, PyString};
 use super::errors::invalid;
 use crate::arrow::decoded::DecodeMode;
 use crate::transport::config::seconds;
-use crate::transport::TransportConfig;
+use crate::transport::{RetryPolicy, TransportConfig};
 
 /// How a value is shown in an error: its `repr`.
 pub fn shown(value: &Bound<'_, PyAny>) -> String {
@@ -170,18 +170,32 @@ extractors! {
     timeout -> f64 = |v, p| seconds_arg(v, p, false);
     /// `connect_timeout=`: seconds > 0.
     connect_timeout -> f64 = |v, p| seconds_arg(v, p, false);
-    /// `backoff=`: seconds >= 0.
-    backoff -> f64 = |v, p| seconds_arg(v, p, true);
-    /// `max_backoff=`: seconds >= 0.
-    max_backoff -> f64 = |v, p| seconds_arg(v, p, true);
-    /// `retry_budget=`: seconds >= 0.
-    retry_budget -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `backoff=`: seconds >= 0, or `None` for the retry policy's default.
+    backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `max_backoff=`: seconds >= 0, or `None`.
+    max_backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `retry_budget=`: seconds >= 0, or `None`.
+    retry_budget -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `rate_limit=`: requests per second > 0, or `None` for no limit.
+    rate_limit -> Option<f64> = |v, p| or_none(v, |v| {
+        let what = "a number of requests per second > 0 (at most 1e9), or None";
+        let rate = number_arg(v, p, what)?;
+        if rate.is_finite() && rate > 0.0 && rate <= crate::transport::config::MAX_RATE_LIMIT {
+            Ok(rate)
+        } else {
+            Err(invalid(p, shown(v), what))
+        }
+    });
+    /// `compute_units_per_minute=`: an int >= 1, or `None` for no budget.
+    compute_units_per_minute -> Option<u32> = |v, p| or_none(v, |v| Ok(bounded_arg(v, p, 1, u64::from(u32::MAX))? as u32));
+    /// `retry=`: an `avax_data.RetryPolicy`, or `None`.
+    retry -> Option<RetryPolicy> = |v, p| or_none(v, |v| retry_policy_arg(v, p));
     /// `poll_interval=`: seconds > 0.
     poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
     /// `max_poll_interval=`: seconds > 0.
     max_poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
-    /// `max_retries=`: an int in [0, 100].
-    max_retries -> u32 = |v, p| Ok(bounded_arg(v, p, 0, 100)? as u32);
+    /// `max_retries=`: an int in [0, 100], or `None`.
+    max_retries -> Option<u32> = |v, p| or_none(v, |v| Ok(bounded_arg(v, p, 0, 100)? as u32));
     /// `max_response_bytes=`: an int >= 1.
     max_response_bytes -> u64 = |v, p| bounded_arg(v, p, 1, u64::MAX);
     /// `start=` of a range: an int >= 0.
@@ -202,6 +216,51 @@ extractors! {
     url -> Option<String> = opt_string;
     /// `base_url=`: a str or `None`.
     base_url -> Option<String> = opt_string;
+}
+
+/// `None` as `None`, anything else through `check`.
+fn or_none<T>(value: &Bound<'_, PyAny>, check: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        check(value).map(Some)
+    }
+}
+
+fn retry_policy_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("avax_data.retry")?.getattr("RetryPolicy")
+}
+
+/// The `retry=` argument: an `avax_data.RetryPolicy` (checked when it was made), read by
+/// attribute.
+fn retry_policy_arg(policy: &Bound<'_, PyAny>, param: &str) -> PyResult<RetryPolicy> {
+    if !policy.is_instance(&retry_policy_class(policy.py())?)? {
+        return Err(invalid(param, shown(policy), format!("an avax_data.RetryPolicy (got {})", type_name(policy))));
+    }
+    let secs = |name: &str| -> PyResult<Duration> {
+        let value: f64 = policy.getattr(name)?.extract()?;
+        Ok(seconds(name, value, true)?)
+    };
+    Ok(RetryPolicy {
+        max_retries: policy.getattr("max_retries")?.extract()?,
+        backoff: secs("backoff")?,
+        max_backoff: secs("max_backoff")?,
+        jitter: policy.getattr("jitter")?.extract()?,
+        retry_budget: secs("retry_budget")?,
+        statuses: policy.getattr("statuses")?.extract()?,
+    })
+}
+
+/// The `retry` property of a client: its policy as an `avax_data.RetryPolicy`.
+pub fn retry_policy_object<'py>(py: Python<'py>, policy: &RetryPolicy) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("max_retries", policy.max_retries)?;
+    kwargs.set_item("backoff", policy.backoff.as_secs_f64())?;
+    kwargs.set_item("max_backoff", policy.max_backoff.as_secs_f64())?;
+    kwargs.set_item("jitter", policy.jitter)?;
+    kwargs.set_item("retry_budget", policy.retry_budget.as_secs_f64())?;
+    kwargs.set_item("statuses", pyo3::types::PyTuple::new(py, &policy.statuses)?)?;
+    retry_policy_class(py)?.call((), Some(&kwargs))
 }
 
 /// `headers=`: a dict of str to str, or `None`.
@@ -262,10 +321,13 @@ pub fn api_key(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
 pub struct TransportArgs {
     pub timeout: f64,
     pub connect_timeout: f64,
-    pub max_retries: u32,
-    pub backoff: f64,
-    pub max_backoff: f64,
-    pub retry_budget: f64,
+    pub max_retries: Option<u32>,
+    pub backoff: Option<f64>,
+    pub max_backoff: Option<f64>,
+    pub retry_budget: Option<f64>,
+    pub retry: Option<RetryPolicy>,
+    pub rate_limit: Option<f64>,
+    pub compute_units_per_minute: Option<u32>,
     pub headers: Option<Vec<(String, String)>>,
     pub max_response_bytes: u64,
     pub ca_bundle: Option<PathBuf>,
@@ -278,14 +340,41 @@ impl TransportArgs {
     /// its value is never shown and it is not sent to another origin.
     pub fn config(self) -> PyResult<TransportConfig> {
         let secs = |v: f64| Duration::from_secs_f64(v);
+        let retry = match self.retry {
+            Some(policy) => {
+                let loose = [
+                    ("max_retries", self.max_retries.is_some()),
+                    ("backoff", self.backoff.is_some()),
+                    ("max_backoff", self.max_backoff.is_some()),
+                    ("retry_budget", self.retry_budget.is_some()),
+                ];
+                if let Some((name, _)) = loose.iter().find(|(_, given)| *given) {
+                    return Err(invalid(
+                        "retry",
+                        format!("{policy:?} with {name}="),
+                        "a RetryPolicy, or max_retries/backoff/max_backoff/retry_budget, not both",
+                    ));
+                }
+                policy
+            }
+            None => {
+                let default = RetryPolicy::default();
+                RetryPolicy {
+                    max_retries: self.max_retries.unwrap_or(default.max_retries),
+                    backoff: self.backoff.map_or(default.backoff, secs),
+                    max_backoff: self.max_backoff.map_or(default.max_backoff, secs),
+                    retry_budget: self.retry_budget.map_or(default.retry_budget, secs),
+                    ..default
+                }
+            }
+        };
         let headers = self.headers.unwrap_or_default();
-        Ok(TransportConfig {
+        let config = TransportConfig {
             timeout: secs(self.timeout),
             connect_timeout: secs(self.connect_timeout),
-            max_retries: self.max_retries,
-            backoff: secs(self.backoff),
-            max_backoff: secs(self.max_backoff),
-            retry_budget: secs(self.retry_budget),
+            retry,
+            rate_limit: self.rate_limit,
+            compute_units_per_minute: self.compute_units_per_minute,
             secret_headers: headers.iter().map(|(name, _)| name.clone()).collect(),
             headers,
             max_response_bytes: self.max_response_bytes,
@@ -293,7 +382,8 @@ impl TransportArgs {
             danger_accept_invalid_certs: self.danger_accept_invalid_certs,
             follow_cross_origin_redirects: self.follow_cross_origin_redirects,
             ..TransportConfig::default()
-        })
+        };
+        Ok(config.checked()?)
     }
 }
 
@@ -321,30 +411,48 @@ macro_rules! client_twins {
             state { $($field : $fty),* }
             shared {
                 #[new]
-                #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = 3, backoff = 0.2,
-                    max_backoff = 10.0, retry_budget = 60.0, headers = None, max_response_bytes = 268435456,
-                    ca_bundle = None, danger_accept_invalid_certs = false, follow_cross_origin_redirects = false))]
+                #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = None, backoff = None,
+                    max_backoff = None, retry_budget = None, headers = None, max_response_bytes = 268435456,
+                    ca_bundle = None, danger_accept_invalid_certs = false, follow_cross_origin_redirects = false,
+                    rate_limit = None, compute_units_per_minute = None, retry = None))]
                 #[allow(clippy::too_many_arguments)]
                 fn new(
                     $(#[pyo3(from_py_with = $extract)] $param: $pty,)*
                     #[pyo3(from_py_with = $crate::python::args::timeout)] timeout: f64,
                     #[pyo3(from_py_with = $crate::python::args::connect_timeout)] connect_timeout: f64,
-                    #[pyo3(from_py_with = $crate::python::args::max_retries)] max_retries: u32,
-                    #[pyo3(from_py_with = $crate::python::args::backoff)] backoff: f64,
-                    #[pyo3(from_py_with = $crate::python::args::max_backoff)] max_backoff: f64,
-                    #[pyo3(from_py_with = $crate::python::args::retry_budget)] retry_budget: f64,
+                    #[pyo3(from_py_with = $crate::python::args::max_retries)] max_retries: Option<u32>,
+                    #[pyo3(from_py_with = $crate::python::args::backoff)] backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::python::args::max_backoff)] max_backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::python::args::retry_budget)] retry_budget: Option<f64>,
                     #[pyo3(from_py_with = $crate::python::args::headers)] headers: Option<Vec<(String, String)>>,
                     #[pyo3(from_py_with = $crate::python::args::max_response_bytes)] max_response_bytes: u64,
                     #[pyo3(from_py_with = $crate::python::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
                     #[pyo3(from_py_with = $crate::python::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
                     #[pyo3(from_py_with = $crate::python::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
+                    #[pyo3(from_py_with = $crate::python::args::rate_limit)] rate_limit: Option<f64>,
+                    #[pyo3(from_py_with = $crate::python::args::compute_units_per_minute)] compute_units_per_minute: Option<u32>,
+                    #[pyo3(from_py_with = $crate::python::args::retry)] retry: Option<$crate::transport::RetryPolicy>,
                 ) -> PyResult<Self> {
                     $crate::python::logs::reset();
                     let $transport = $crate::python::args::TransportArgs {
                         timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
                         max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
+                        retry, rate_limit, compute_units_per_minute,
                     }.config()?;
                     $build
+                }
+
+                /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+                ///
+                /// It is ``retry=`` as given, or the defaults with ``max_retries``, ``backoff``,
+                /// ``max_backoff`` and ``retry_budget`` applied.
+                ///
+                /// Example:
+                ///     >>> ad.IndexClient(emu.url, max_retries=1).retry.max_retries
+                ///     1
+                #[getter]
+                fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::python::args::retry_policy_object(py, self.client.retry_policy())
                 }
 
                 /// Close the client, from any thread.

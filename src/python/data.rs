@@ -85,7 +85,8 @@ client_twins! {
     ///         ``https://data-api.avax.network``; a URL ending in ``/v1`` is taken as the root.
     ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
     ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
-    ///         follow_cross_origin_redirects: the transport options of :class:`IndexClient`,
+    ///         follow_cross_origin_redirects, retry, rate_limit, compute_units_per_minute: the
+    ///         transport options of :class:`IndexClient`,
     ///         with the same defaults.
     ///
     /// Raises:

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping};
+use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping, PyTuple};
 
 use super::args::u64_arg;
 
@@ -479,14 +479,25 @@ impl PyEmulator {
 
     /// Every request received, oldest first, as ``(seconds since start, URL path)``.
     ///
+    /// With ``with_status=True`` each is ``(seconds since start, URL path, status)``, the HTTP
+    /// status answered (``None`` while the request is being served).
+    ///
     /// Example:
     ///     >>> with ad.Emulator(containers=10) as local:
     ///     ...     _ = ad.DataClient(base_url=local.url).health()
     ///     ...     _ = ad.IndexClient(local.url).chain("C/block").last_accepted()
     ///     ...     print([path for _, path in local.request_log()])
+    ///     ...     print([status for _, _, status in local.request_log(with_status=True)])
     ///     ['/v1/health-check', '/ext/index/C/block']
-    fn request_log(&self) -> Vec<(f64, String)> {
-        self.emulator.request_log().into_iter().map(|r| (r.time_s, r.path)).collect()
+    ///     [200, 200]
+    #[pyo3(signature = (*, with_status = false))]
+    fn request_log<'py>(&self, py: Python<'py>, with_status: bool) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let log = self.emulator.request_log().into_iter();
+        if with_status {
+            log.map(|r| (r.time_s, r.path, r.status).into_pyobject(py)).collect()
+        } else {
+            log.map(|r| (r.time_s, r.path).into_pyobject(py)).collect()
+        }
     }
 
     /// The URL of the emulator's second listener: another origin, serving the same services.

@@ -111,10 +111,17 @@ client_twins! {
     ///         4-byte checksum of the bytes is always verified.
     ///     timeout: seconds for one request, > 0; default 30.0.
     ///     connect_timeout: seconds to connect, > 0; default 10.0.
-    ///     max_retries: retries of one request, an int in [0, 100]; 0 turns retries off; default 3.
-    ///     backoff: first retry delay in seconds (jittered, doubling), >= 0; default 0.2.
-    ///     max_backoff: cap of one retry delay in seconds, >= 0; default 10.0.
-    ///     retry_budget: cap of the seconds spent retrying one call, >= 0; default 60.0.
+    ///     max_retries: retries of one request, an int in [0, 100]; 0 turns retries off; default
+    ///         ``None``: 3.
+    ///     backoff: first retry delay in seconds (jittered, doubling), >= 0; ``None``: 0.2.
+    ///     max_backoff: cap of one retry delay in seconds, >= 0; ``None``: 10.0.
+    ///     retry_budget: cap of the seconds spent waiting to retry one call, >= 0; ``None``: 60.0.
+    ///     retry: an :class:`avax_data.RetryPolicy` (also the statuses retried and jitter),
+    ///         instead of the four options above; giving both is an error.
+    ///     rate_limit: most requests per second this client sends (every walk and thread of it
+    ///         shares it), a number > 0, or ``None`` (default) for no limit.
+    ///     compute_units_per_minute: a budget of the Data and Metrics APIs' compute units per
+    ///         minute (each operation's weight: 1, 10, 20, 50 or 100), an int >= 1, or ``None``.
     ///     headers: extra request headers, a dict of str to str, or ``None``. Their values are
     ///         secrets: never shown, never sent to another origin.
     ///     max_response_bytes: largest body read (counted after gzip decompression), an int >= 1;

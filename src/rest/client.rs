@@ -70,6 +70,11 @@ impl RestClient {
         self.inner.transport.rate_limit()
     }
 
+    /// The retry policy in force.
+    pub fn retry_policy(&self) -> &crate::transport::RetryPolicy {
+        &self.inner.transport.config().retry
+    }
+
     /// Closes the client: later calls fail with [`Error::Closed`].
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::SeqCst);

@@ -12,5 +12,8 @@ pub(crate) async fn serve(app: axum::Router) -> String {
 
 /// A transport that never retries (the scripted answers are final).
 pub(crate) fn no_retries() -> TransportConfig {
-    TransportConfig { max_retries: 0, ..TransportConfig::default() }
+    TransportConfig {
+        retry: crate::transport::RetryPolicy { max_retries: 0, ..Default::default() },
+        ..TransportConfig::default()
+    }
 }

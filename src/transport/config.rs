@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::policy::RetryPolicy;
 use crate::error::{Error, Result};
 
 /// Timeouts, retries and headers of one client.
@@ -11,14 +12,14 @@ pub struct TransportConfig {
     pub timeout: Duration,
     /// Connect timeout.
     pub connect_timeout: Duration,
-    /// Retries after the first attempt (0 turns retrying off).
-    pub max_retries: u32,
-    /// First backoff delay; it doubles each retry, with jitter.
-    pub backoff: Duration,
-    /// Largest single backoff delay.
-    pub max_backoff: Duration,
-    /// Most time spent waiting between retries of one request, `Retry-After` waits included.
-    pub retry_budget: Duration,
+    /// When and how failed requests are retried.
+    pub retry: RetryPolicy,
+    /// Client-side request rate, in requests per second (> 0), shared by every request of the
+    /// client; `None`: no limit. See [`super::limiter`].
+    pub rate_limit: Option<f64>,
+    /// Client-side budget of compute units per minute (> 0), each request charged its
+    /// operation's weight ([`super::weights`]); `None`: no budget.
+    pub compute_units_per_minute: Option<u32>,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
     /// Header names whose values are secrets: sent, but never shown.
@@ -48,10 +49,9 @@ impl Default for TransportConfig {
         TransportConfig {
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
-            max_retries: 3,
-            backoff: Duration::from_millis(200),
-            max_backoff: Duration::from_secs(10),
-            retry_budget: Duration::from_secs(60),
+            retry: RetryPolicy::default(),
+            rate_limit: None,
+            compute_units_per_minute: None,
             headers: Vec::new(),
             secret_headers: Vec::new(),
             user_agent: concat!("avax-data/", env!("CARGO_PKG_VERSION")).to_string(),
@@ -62,6 +62,33 @@ impl Default for TransportConfig {
         }
     }
 }
+
+impl TransportConfig {
+    /// The config with its retry policy normalised, or the first refused option (named as the
+    /// Python keyword is).
+    pub fn checked(mut self) -> Result<Self> {
+        if self.max_response_bytes == 0 {
+            return Err(Error::invalid("max_response_bytes", 0, "an int >= 1 (bytes)"));
+        }
+        if let Some(rate) = self.rate_limit {
+            if !(rate.is_finite() && rate > 0.0 && rate <= MAX_RATE_LIMIT) {
+                return Err(Error::invalid(
+                    "rate_limit",
+                    rate,
+                    format!("a finite number of requests per second > 0 and <= {MAX_RATE_LIMIT:e}"),
+                ));
+            }
+        }
+        if self.compute_units_per_minute == Some(0) {
+            return Err(Error::invalid("compute_units_per_minute", 0, "an int >= 1 (compute units per minute)"));
+        }
+        self.retry = self.retry.checked()?;
+        Ok(self)
+    }
+}
+
+/// Largest `rate_limit` accepted, in requests per second (one request per nanosecond).
+pub const MAX_RATE_LIMIT: f64 = 1e9;
 
 /// Seconds given as `f64` to a [`Duration`], refusing negative, NaN and infinite values.
 pub fn seconds(param: &str, value: f64, allow_zero: bool) -> Result<Duration> {
@@ -76,6 +103,18 @@ pub fn seconds(param: &str, value: f64, allow_zero: bool) -> Result<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rate_limit_and_compute_units_are_checked() {
+        let ok = TransportConfig { rate_limit: Some(0.5), compute_units_per_minute: Some(1), ..Default::default() };
+        assert!(ok.checked().is_ok());
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 2e9] {
+            let err = TransportConfig { rate_limit: Some(bad), ..Default::default() }.checked().unwrap_err();
+            assert!(err.to_string().starts_with(&format!("invalid rate_limit={bad}: a finite number")), "{err}");
+        }
+        let err = TransportConfig { compute_units_per_minute: Some(0), ..Default::default() }.checked().unwrap_err();
+        assert_eq!(err.to_string(), "invalid compute_units_per_minute=0: an int >= 1 (compute units per minute)");
+    }
 
     #[test]
     fn seconds_refuses_bad_values_with_the_parameter_name() {

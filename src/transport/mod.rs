@@ -1,15 +1,19 @@
 //! The HTTP transport shared by the three clients: one pooled reqwest client per client object
 //! (keep-alive, HTTP/2 where offered, gzip), timeouts, retries with backoff that honour
-//! `Retry-After`, redirects kept within the origin, bodies read within a limit, error mapping and
-//! secret redaction.
+//! `Retry-After`, client-side rate limits (request rate, compute units, the service's
+//! `ratelimit-*` waits), redirects kept within the origin, bodies read within a limit, error
+//! mapping and secret redaction.
 
 pub mod body;
 pub mod config;
+pub mod limiter;
+pub mod policy;
 pub mod rate_headers;
 pub mod redact;
 pub mod redirect;
 pub mod retry;
 pub mod tls;
+pub mod weights;
 
 use std::sync::Mutex;
 use std::time::SystemTime;
@@ -20,6 +24,8 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION
 use reqwest::Method;
 
 pub use config::TransportConfig;
+pub use limiter::Limiter;
+pub use policy::RetryPolicy;
 pub use rate_headers::RateLimitInfo;
 pub use redirect::MAX_REDIRECTS;
 
@@ -42,7 +48,7 @@ pub struct Reply {
     pub url: String,
 }
 
-/// One service's HTTP connection pool with its retry policy.
+/// One service's HTTP connection pool with its retry policy and rate limits.
 pub struct Transport {
     base_url: String,
     shown_base_url: String,
@@ -52,6 +58,8 @@ pub struct Transport {
     secret_headers: HeaderMap,
     secrets: Vec<String>,
     rate_limit: Mutex<Option<RateLimitInfo>>,
+    /// The client-side rate limits, shared by every request of this transport.
+    limiter: Limiter,
 }
 
 impl std::fmt::Debug for Transport {
@@ -104,9 +112,7 @@ impl Transport {
                 "an http:// or https:// URL with a host",
             ));
         }
-        if config.max_response_bytes == 0 {
-            return Err(Error::invalid("max_response_bytes", 0, "an int >= 1 (bytes)"));
-        }
+        let config = config.checked()?;
         let mut headers = HeaderMap::new();
         let mut secret_headers = HeaderMap::new();
         let mut secrets = Vec::new();
@@ -132,6 +138,7 @@ impl Transport {
         let client_config = config.clone();
         let client = PerProcess::new(move || build_client(&client_config, &headers, &roots));
         let base_url = base_url.trim().trim_end_matches('/').to_string();
+        let limiter = Limiter::new(config.rate_limit, config.compute_units_per_minute);
         Ok(Transport {
             shown_base_url: redact::redact_url(&base_url).trim_end_matches('/').to_string(),
             base_url,
@@ -140,6 +147,7 @@ impl Transport {
             secret_headers,
             secrets,
             rate_limit: Mutex::new(None),
+            limiter,
         })
     }
 
@@ -181,8 +189,9 @@ impl Transport {
     }
 
     /// Sends a request and reads its answer with `decode`, retrying both: an error of `decode`
-    /// that [`Error::is_retryable`] (a cut or truncated body, see [`json_error`]) is retried like
-    /// a broken connection. Every error that comes out has its secrets hidden.
+    /// that the retry policy retries (a cut or truncated body, see [`json_error`]) is retried like
+    /// a broken connection. Each attempt first waits for the client's rate limits. Every error
+    /// that comes out has its secrets hidden.
     pub async fn send<T>(
         &self,
         method: Method,
@@ -196,23 +205,58 @@ impl Transport {
         if !query.is_empty() {
             url.query_pairs_mut().extend_pairs(query.iter().map(|(k, v)| (*k, v.as_str())));
         }
-        let mut clock = retry::RetryClock::new(&self.config);
+        let policy = &self.config.retry;
+        let clock = retry::RetryClock::new(policy);
+        let weight = weights::weight(method.as_str(), path);
         let decode = &decode;
-        (|| async { decode(self.attempt(method.clone(), url.clone(), body.clone()).await?) })
-            .retry(retry::backoff(&self.config))
+        let clock = &clock;
+        (|| async { decode(self.attempt(method.clone(), url.clone(), body.clone(), weight, clock).await?) })
+            .retry(retry::backoff(policy))
             .sleep(tokio::time::sleep)
-            .when(Error::is_retryable)
+            .when(|err| policy.retries(err))
             .adjust(|err, scheduled| clock.next_wait(err, scheduled))
             .await
             .map_err(|e| self.redact_error(e))
     }
 
-    async fn attempt(&self, method: Method, url: url::Url, body: Option<Bytes>) -> Result<Reply> {
+    /// Waits for the rate limits, charging the service's waits to the retry budget; a wait
+    /// longer than the budget left fails at once as a 429 that was not sent.
+    async fn admit(&self, weight: u32, clock: &retry::RetryClock, method: &Method, shown_url: &str) -> Result<()> {
+        let left = clock.left();
+        match self.limiter.admit(weight, left).await {
+            limiter::Admission::Go { server_wait } => {
+                clock.charge(server_wait);
+                Ok(())
+            }
+            limiter::Admission::TooLong { wait } => Err(Error::Http {
+                status: 429,
+                body: format!(
+                    "not sent: the service asked this client to wait {:.3} s more (ratelimit-reset or Retry-After), \
+                     longer than what is left of retry_budget ({:.3} s)",
+                    wait.as_secs_f64(),
+                    left.as_secs_f64()
+                ),
+                method: method.to_string(),
+                url: shown_url.to_string(),
+                retry_after: Some(wait),
+            }),
+        }
+    }
+
+    async fn attempt(
+        &self,
+        method: Method,
+        url: url::Url,
+        body: Option<Bytes>,
+        weight: u32,
+        clock: &retry::RetryClock,
+    ) -> Result<Reply> {
         let origin = url.clone();
         let mut visited = vec![url.clone()];
         let mut hop = Hop { method, url, body, with_secrets: true };
         loop {
             let shown_url = self.redact(hop.url.as_str());
+            self.admit(weight, clock, &hop.method, &shown_url).await?;
             let response = self.send_hop(&hop, &shown_url).await?;
             let status = response.status().as_u16();
             let location = response.headers().get(LOCATION).map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned());
@@ -260,7 +304,12 @@ impl Transport {
     async fn read_answer(&self, response: reqwest::Response, method: &Method, shown_url: String) -> Result<Reply> {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
-        if let Some(info) = RateLimitInfo::from_headers(&headers) {
+        let info = RateLimitInfo::from_headers(&headers);
+        let unreadable = self.config.retry.max_backoff;
+        let retry_after =
+            (status >= 400).then(|| retry::parse_retry_after(&headers, SystemTime::now(), unreadable)).flatten();
+        self.limiter.on_answer(status, info.as_ref(), retry_after, unreadable);
+        if let Some(info) = info {
             *self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(info);
         }
         let limit = self.config.max_response_bytes;
@@ -273,7 +322,7 @@ impl Transport {
                 body: body::cut_text(&text, body::ERROR_BODY_KEEP, start.total, start.stopped),
                 method: method.to_string(),
                 url: shown_url,
-                retry_after: retry::parse_retry_after(&headers, SystemTime::now(), self.config.max_backoff),
+                retry_after,
             });
         }
         let body = body::read_limited(response, limit).await.map_err(|e| match e {

@@ -1,12 +1,13 @@
 //! Retry policy: jittered exponential backoff (backon) that honours `Retry-After`, within a
 //! bounded total wait.
 
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use backon::{BackoffBuilder, ExponentialBuilder};
 use reqwest::header::{HeaderMap, RETRY_AFTER};
 
-use super::config::TransportConfig;
+use super::policy::RetryPolicy;
 use crate::error::Error;
 
 /// Largest `Retry-After` taken as asked (about 31 years); a larger one is treated as unreadable.
@@ -33,49 +34,69 @@ pub fn parse_retry_after(headers: &HeaderMap, now: SystemTime, unreadable: Durat
     }
 }
 
-/// The backoff schedule of a config: `max_retries` delays from `backoff`, doubling to
-/// `max_backoff`, with jitter.
-pub fn backoff(config: &TransportConfig) -> ExponentialBuilder {
-    ExponentialBuilder::default()
-        .with_min_delay(config.backoff)
-        .with_max_delay(config.max_backoff.max(config.backoff))
+/// The backoff schedule of a policy: `max_retries` delays from `backoff`, doubling to
+/// `max_backoff`, with jitter when the policy says so.
+pub fn backoff(policy: &RetryPolicy) -> ExponentialBuilder {
+    let builder = ExponentialBuilder::default()
+        .with_min_delay(policy.backoff)
+        .with_max_delay(policy.max_backoff.max(policy.backoff))
         .with_factor(2.0)
-        .with_jitter()
-        .with_max_times(config.max_retries as usize)
+        .with_max_times(policy.max_retries as usize);
+    if policy.jitter {
+        builder.with_jitter()
+    } else {
+        builder
+    }
 }
 
 /// Decides each wait: the schedule's delay, raised to the server's `Retry-After`, and none at all
 /// once the total would pass the retry budget (so a `Retry-After` longer than what is left of the
-/// budget ends the retries at once, with the error carrying it, instead of sleeping).
+/// budget ends the retries at once, with the error carrying it, instead of sleeping). The
+/// limiter's waits for `ratelimit-reset` are charged to the same budget ([`RetryClock::charge`]).
 pub struct RetryClock {
     budget: Duration,
-    spent: Duration,
+    spent: Mutex<Duration>,
 }
 
 impl RetryClock {
-    /// A clock with the config's budget.
-    pub fn new(config: &TransportConfig) -> Self {
-        RetryClock { budget: config.retry_budget, spent: Duration::ZERO }
+    /// A clock with the policy's budget.
+    pub fn new(policy: &RetryPolicy) -> Self {
+        RetryClock { budget: policy.retry_budget, spent: Mutex::new(Duration::ZERO) }
+    }
+
+    fn spent(&self) -> std::sync::MutexGuard<'_, Duration> {
+        self.spent.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// What is left of the budget.
+    pub fn left(&self) -> Duration {
+        self.budget.saturating_sub(*self.spent())
+    }
+
+    /// Counts a wait taken outside the retry schedule (the service's `ratelimit-reset`).
+    pub fn charge(&self, wait: Duration) {
+        *self.spent() += wait;
     }
 
     /// The wait before the next attempt after `err`, or `None` to give up.
-    pub fn next_wait(&mut self, err: &Error, scheduled: Option<Duration>) -> Option<Duration> {
+    pub fn next_wait(&self, err: &Error, scheduled: Option<Duration>) -> Option<Duration> {
         let scheduled = scheduled?;
         let wait = match err.retry_after() {
             Some(asked) => asked.max(scheduled),
             None => scheduled,
         };
-        if self.spent + wait > self.budget {
+        let mut spent = self.spent();
+        if *spent + wait > self.budget {
             return None;
         }
-        self.spent += wait;
+        *spent += wait;
         Some(wait)
     }
 }
 
 /// Builds the schedule of one request (a helper so callers need not import backon).
-pub fn schedule(config: &TransportConfig) -> impl Iterator<Item = Duration> {
-    backoff(config).build()
+pub fn schedule(policy: &RetryPolicy) -> impl Iterator<Item = Duration> {
+    backoff(policy).build()
 }
 
 #[cfg(test)]
@@ -133,26 +154,39 @@ mod tests {
 
     #[test]
     fn schedule_has_max_retries_entries_within_bounds() {
-        let config = TransportConfig {
+        let policy = RetryPolicy {
             max_retries: 5,
             backoff: Duration::from_millis(100),
             max_backoff: Duration::from_millis(400),
-            ..TransportConfig::default()
+            ..RetryPolicy::default()
         };
-        let delays: Vec<Duration> = schedule(&config).collect();
+        let delays: Vec<Duration> = schedule(&policy).collect();
         assert_eq!(delays.len(), 5);
         for d in &delays {
             // jitter adds up to one more delay on top of the base
             assert!(*d >= Duration::from_millis(100) && *d <= Duration::from_millis(800), "{d:?}");
         }
-        let none = TransportConfig { max_retries: 0, ..TransportConfig::default() };
+        let none = RetryPolicy { max_retries: 0, ..RetryPolicy::default() };
         assert_eq!(schedule(&none).count(), 0);
     }
 
     #[test]
+    fn without_jitter_the_schedule_doubles_exactly_up_to_max_backoff() {
+        let policy = RetryPolicy {
+            max_retries: 5,
+            backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(400),
+            jitter: false,
+            ..RetryPolicy::default()
+        };
+        let delays: Vec<u128> = schedule(&policy).map(|d| d.as_millis()).collect();
+        assert_eq!(delays, vec![100, 200, 400, 400, 400]);
+    }
+
+    #[test]
     fn retry_after_raises_the_wait_and_the_budget_caps_the_total() {
-        let config = TransportConfig { retry_budget: Duration::from_secs(5), ..TransportConfig::default() };
-        let mut clock = RetryClock::new(&config);
+        let policy = RetryPolicy { retry_budget: Duration::from_secs(5), ..RetryPolicy::default() };
+        let clock = RetryClock::new(&policy);
         let rate_limited = Error::Http {
             status: 429,
             body: String::new(),
@@ -164,5 +198,8 @@ mod tests {
         // 3 s spent; another 3 s would pass the 5 s budget
         assert_eq!(clock.next_wait(&rate_limited, Some(Duration::from_millis(400))), None);
         assert_eq!(clock.next_wait(&rate_limited, None), None);
+        assert_eq!(clock.left(), Duration::from_secs(2));
+        clock.charge(Duration::from_millis(1500));
+        assert_eq!(clock.left(), Duration::from_millis(500));
     }
 }
