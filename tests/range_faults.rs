@@ -32,6 +32,12 @@ async fn run(url: &str, spec: RangeSpec, lag: LagPolicy) -> (Vec<u64>, Option<Er
     (got, None)
 }
 
+/// `got` is exactly `expected`, told compactly when not.
+fn assert_indices(got: &[u64], expected: std::ops::Range<u64>) {
+    let want: Vec<u64> = expected.clone().collect();
+    assert!(got == want, "got {} indices {:?}..{:?}, expected {expected:?}", got.len(), got.first(), got.last());
+}
+
 fn spec(start: u64, end: Option<u64>, concurrency: usize) -> RangeSpec {
     RangeSpec { start, end, concurrency, chunk: 1024 }
 }
@@ -70,6 +76,24 @@ async fn a_lagging_node_behind_a_balancer_is_waited_for_then_raised() {
         }
         other => panic!("expected the lagging node's answer, got {other:?}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lagging_answer_at_a_chunk_start_of_a_walk_with_an_end_is_checked_against_the_tip() {
+    // No tip was read (the end is given): "past the tip" for 1024 is not proof of the end
+    // until the node's own tip says so; here it says 2999, so the answer came from a lagging
+    // node and is retried.
+    for concurrency in [1, 8] {
+        let (url, _) = serve(Script { lag_from: 1024, lag_times: 1, ..script(3000) }).await;
+        let (got, err) = run(&url, spec(0, Some(3000), concurrency), fast_lag()).await;
+        assert!(err.is_none(), "{err:?}");
+        assert_indices(&got, 0..3000);
+    }
+    // The true end of the index inside the range still ends the walk there.
+    let (url, _) = serve(script(3000)).await;
+    let (got, err) = run(&url, spec(2000, Some(9000), 8), fast_lag()).await;
+    assert!(err.is_none(), "{err:?}");
+    assert_indices(&got, 2000..3000);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
