@@ -187,3 +187,25 @@ def test_a_pager_limit_costs_no_request_it_does_not_need(limit: int, page_size: 
         time.sleep(0.2)  # let any prefetch that would overshoot happen before counting
         assert len(rows) == limit
         assert emu.request_count() - before == requests
+
+
+def test_a_resumed_walk_to_the_tip_keeps_the_end_its_first_walk_read(node: StubNode) -> None:
+    """A range without a count walks to the tip read when it starts; a consumer resuming it
+    after a break must not take a later, older tip (a lagging node behind a balancer) for its
+    end, which would end the walk early without a word."""
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0)
+        got = []
+        for row in rng:
+            got.append(row["index"])
+            if len(got) == 1500:
+                break
+
+        def lagging(_: int, env: Any) -> Any:
+            if (env or {}).get("method") == "index.getLastAccepted":
+                return node.reply(node.wire(999), env.get("id"))
+            return None
+
+        node.handler = lagging
+        got.extend(row["index"] for row in rng)
+    assert got == list(range(N)), (len(got), got[-1])

@@ -23,8 +23,9 @@ use crate::arrow::decoded::{decode_containers, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetSink};
 use crate::error::Error;
 use crate::error::Result;
+use crate::index::chunk::LagPolicy;
 use crate::index::cursor::{Cursor, Lease, Superseded};
-use crate::index::range::{follow, walk};
+use crate::index::range::{follow, walk_resuming, RangeMemory};
 use crate::index::{ChainClient, Container, FollowSpec, RangeSpec};
 use crate::paging::Prefetch;
 
@@ -37,6 +38,8 @@ pub struct RangeSettings {
     concurrency: usize,
     chunk: u64,
     cursor: Cursor,
+    /// What the walks of this range learned (its end, the containers known to exist).
+    memory: RangeMemory,
     decode: Option<DecodeMode>,
     schema: SchemaRef,
 }
@@ -81,7 +84,17 @@ impl RangeSettings {
         decode: Option<DecodeMode>,
     ) -> Result<Self> {
         let schema = walk_schema(chain.path(), decode)?;
-        Ok(RangeSettings { chain, start, end, concurrency, chunk, cursor: Cursor::new(start), decode, schema })
+        Ok(RangeSettings {
+            chain,
+            start,
+            end,
+            concurrency,
+            chunk,
+            cursor: Cursor::new(start),
+            memory: RangeMemory::default(),
+            decode,
+            schema,
+        })
     }
 
     /// The same walk (sharing its position), decoded or not as `decode` says; `None` keeps it.
@@ -98,7 +111,7 @@ impl RangeSettings {
     }
 
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
-        walk(self.chain.clone(), self.spec())
+        walk_resuming(self.chain.clone(), self.spec(), &self.memory, LagPolicy::default())
     }
 
     /// Batches with the index that follows each.
