@@ -405,19 +405,26 @@ impl PagerCore {
         Ok(())
     }
 
+    /// The rest of the walk as batches, all or nothing: after an error (or a cancellation) the
+    /// position is where the call started, since nothing was handed out.
     async fn collect(self, limit: Option<u64>) -> Result<Vec<RecordBatch>> {
+        let rewind = Rewind::new(&self);
         let mut out = Vec::new();
-        self.drain(limit, |b| {
+        let drained = self.drain(limit, |b| {
             out.push(b);
             Ok(())
-        })
-        .await?;
+        });
+        rewind.settle(drained.await)?;
         Ok(out)
     }
 
+    /// Streams the rest of the walk into a Parquet file that appears only when complete: after
+    /// an error (or a cancellation) no file is left and the position is where the call started.
     async fn write(self, path: std::path::PathBuf) -> Result<u64> {
+        let rewind = Rewind::new(&self);
         let mut sink = ParquetSink::create(&path, self.resource.schema())?;
-        self.drain(None, |b| sink.write(&b)).await?;
+        let drained = self.drain(None, |b| sink.write(&b));
+        rewind.settle(drained.await)?;
         sink.finish()
     }
 
@@ -431,6 +438,42 @@ impl PagerCore {
             "{name}({:?}, items_read={}, next_page_token={:?}, exhausted={})",
             self.paged.path, pos.items_read, pos.token, pos.exhausted
         )
+    }
+}
+
+/// Puts a pager's position back where an all-or-nothing consumer started, unless it completed.
+struct Rewind<'a> {
+    core: &'a PagerCore,
+    start: Option<Position>,
+}
+
+impl<'a> Rewind<'a> {
+    fn new(core: &'a PagerCore) -> Self {
+        Rewind { core, start: Some(core.pos().clone()) }
+    }
+
+    /// Keeps the position on success; rewinds it on an error, which then carries the rewound
+    /// position (a refused page token's `items_read`).
+    fn settle<T>(mut self, result: Result<T>) -> Result<T> {
+        match result {
+            Ok(v) => {
+                self.start = None;
+                Ok(v)
+            }
+            Err(e) => {
+                let core = self.core;
+                drop(self);
+                Err(core.annotate(e))
+            }
+        }
+    }
+}
+
+impl Drop for Rewind<'_> {
+    fn drop(&mut self) {
+        if let Some(start) = self.start.take() {
+            *self.core.pos() = start;
+        }
     }
 }
 
