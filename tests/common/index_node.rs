@@ -138,11 +138,11 @@ impl Node {
     }
 
     /// The answer to getLastAccepted.
-    fn tip_answer(&self) -> Result<Value, Response> {
+    fn tip_answer(&self) -> Response {
         let s = self.script;
         let n = self.tip_calls.fetch_add(1, Ordering::SeqCst);
         if s.len == 0 {
-            return Ok(error("no containers have been accepted".into()));
+            return body_response(&error("no containers have been accepted".into()));
         }
         let true_tip = s.reported_tip.unwrap_or(s.len - 1);
         let act = self.act(Call::Tip { n });
@@ -157,9 +157,12 @@ impl Node {
             }
             _ => true_tip,
         };
-        let value = self.transport_act(act, ok(self.tip_container(tip)))?;
+        let value = ok(self.tip_container(tip));
+        if let Some(response) = self.transport_act(act, &value) {
+            return response;
+        }
         self.tips.lock().unwrap().push(tip);
-        Ok(value)
+        body_response(&value)
     }
 
     fn tip_container(&self, tip: u64) -> Value {
@@ -168,8 +171,8 @@ impl Node {
         c
     }
 
-    /// Acts that do not depend on the method: `Err` holds the response to send.
-    fn transport_act(&self, act: Act, value: Value) -> Result<Value, Response> {
+    /// Acts that do not depend on the method: the response to send instead of `value`.
+    fn transport_act(&self, act: Act, value: &Value) -> Option<Response> {
         let text = value.to_string().into_bytes();
         match act {
             Act::Status(code) => {
@@ -183,7 +186,7 @@ impl Node {
                 if code == 429 {
                     response.headers_mut().insert(header::RETRY_AFTER, "0".parse().unwrap());
                 }
-                Err(response)
+                Some(response)
             }
             Act::Cut => {
                 self.count("cut");
@@ -193,23 +196,23 @@ impl Node {
                 let mut response = Response::new(Body::from_stream(futures::stream::iter(parts)));
                 response.headers_mut().insert(header::CONTENT_LENGTH, text.len().into());
                 response.headers_mut().insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
-                Err(response)
+                Some(response)
             }
             Act::Truncated => {
                 self.count("truncated");
                 let mut response = Response::new(Body::from(text[..text.len() / 2].to_vec()));
                 response.headers_mut().insert(header::CONTENT_TYPE, "application/json".parse().unwrap());
-                Err(response)
+                Some(response)
             }
             Act::RpcError => {
                 self.count("rpc_error");
-                Err(body_response(&error("database closed".into())))
+                Some(body_response(&error("database closed".into())))
             }
-            _ => Ok(value),
+            _ => None,
         }
     }
 
-    fn range_answer(&self, start: u64, count: u64) -> Result<Value, Response> {
+    fn range_answer(&self, start: u64, count: u64) -> Response {
         let s = self.script;
         self.range_calls.fetch_add(1, Ordering::SeqCst);
         let n = {
@@ -219,16 +222,16 @@ impl Node {
             *n - 1
         };
         if s.len == 0 {
-            return Ok(error("no containers have been accepted".into()));
+            return body_response(&error("no containers have been accepted".into()));
         }
         if start >= s.lag_from && self.lagged.fetch_add(1, Ordering::SeqCst) < s.lag_times {
-            return Ok(error(format!("start index ({start}) > last accepted index ({})", s.lag_from - 1)));
+            return body_response(&error(format!("start index ({start}) > last accepted index ({})", s.lag_from - 1)));
         }
         if start >= s.lag_from && self.emptied.fetch_add(1, Ordering::SeqCst) < s.empty_times {
-            return Ok(ok(json!({"containers": []})));
+            return body_response(&ok(json!({"containers": []})));
         }
         if start >= s.len {
-            return Ok(error(format!("start index ({start}) > last accepted index ({})", s.len - 1)));
+            return body_response(&error(format!("start index ({start}) > last accepted index ({})", s.len - 1)));
         }
         let end = (start + count.min(s.cap)).min(s.len);
         let act = self.act(Call::Range { start, count, n });
@@ -237,7 +240,7 @@ impl Node {
                 self.count("lag");
                 let last = start.saturating_sub(1).saturating_sub(by);
                 self.lagged_past.fetch_max(start + 1, Ordering::SeqCst);
-                return Ok(error(format!("start index ({start}) > last accepted index ({last})")));
+                return body_response(&error(format!("start index ({start}) > last accepted index ({last})")));
             }
             Act::Short(k) if end - start > 1 => {
                 self.count("short");
@@ -253,21 +256,18 @@ impl Node {
             let flipped = if bytes.ends_with('0') { "1" } else { "0" };
             items[last]["bytes"] = json!(format!("{}{flipped}", &bytes[..bytes.len() - 1]));
         }
-        self.transport_act(act, ok(json!({"containers": items})))
+        let value = ok(json!({"containers": items}));
+        self.transport_act(act, &value).unwrap_or_else(|| body_response(&value))
     }
 }
 
 async fn handle(State(node): State<Arc<Node>>, Json(req): Json<Value>) -> Response {
     let params = &req["params"];
     let num = |v: &Value| v.as_u64().or_else(|| v.as_str().and_then(|t| t.parse().ok())).unwrap();
-    let answer = match req["method"].as_str().unwrap() {
+    match req["method"].as_str().unwrap() {
         "index.getLastAccepted" => node.tip_answer(),
         "index.getContainerRange" => node.range_answer(num(&params["startIndex"]), num(&params["numToFetch"])),
-        other => Ok(error(format!("rpc: can't find method \"{other}\""))),
-    };
-    match answer {
-        Ok(value) => body_response(&value),
-        Err(response) => response,
+        other => body_response(&error(format!("rpc: can't find method \"{other}\""))),
     }
 }
 
