@@ -2,109 +2,18 @@
 //! nodes do: short answers, "past the tip" below a tip already seen, empty answers, a tip at the
 //! top of u64. The walk never ends early without saying so, and never loses or repeats a row.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use avax_data::error::{Error, RpcErrorKind};
 use avax_data::index::chunk::LagPolicy;
 use avax_data::index::range::{walk, walk_with};
-use avax_data::index::{cb58, Container, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
-use axum::extract::State;
-use axum::routing::post;
-use axum::{Json, Router};
+use avax_data::index::{Container, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
 use futures::StreamExt;
-use serde_json::{json, Value};
 
-/// What the scripted node does.
-#[derive(Clone, Copy)]
-struct Script {
-    /// Containers the node holds: indices `0..len`.
-    len: u64,
-    /// Most containers per answer (a proxy cutting answers short).
-    cap: u64,
-    /// Requests starting at or above this index answer "past the tip" this many times first.
-    lag_from: u64,
-    lag_times: u64,
-    /// Answer an empty list (instead of containers) this many times for starts above `lag_from`.
-    empty_times: u64,
-    /// The tip getLastAccepted reports (default `len - 1`).
-    reported_tip: Option<u64>,
-}
-
-struct Node {
-    script: Script,
-    lagged: AtomicU64,
-    emptied: AtomicU64,
-    range_calls: AtomicU64,
-}
-
-fn bytes_of(i: u64) -> Vec<u8> {
-    let mut b = vec![0, 0];
-    b.extend(i.to_be_bytes());
-    b.extend([7u8; 40]);
-    b
-}
-
-fn wire(i: u64) -> Value {
-    let bytes = bytes_of(i);
-    json!({"id": cb58::container_id(&bytes), "bytes": cb58::encode_hex_with_checksum(&bytes),
-           "timestamp": "2024-01-01T00:00:00Z", "encoding": "hex", "index": i.to_string()})
-}
-
-fn error(message: String) -> Value {
-    json!({"jsonrpc": "2.0", "error": {"code": -32000, "message": message, "data": null}, "id": 1})
-}
-
-async fn handle(State(node): State<Arc<Node>>, Json(req): Json<Value>) -> Json<Value> {
-    let s = node.script;
-    let params = &req["params"];
-    let num = |v: &Value| v.as_u64().or_else(|| v.as_str().and_then(|t| t.parse().ok())).unwrap();
-    let tip = s.reported_tip.unwrap_or(s.len - 1);
-    match req["method"].as_str().unwrap() {
-        "index.getLastAccepted" => {
-            let mut c = wire(tip.min(s.len - 1));
-            c["index"] = json!(tip.to_string());
-            Json(json!({"jsonrpc": "2.0", "result": c, "id": 1}))
-        }
-        "index.getContainerRange" => {
-            node.range_calls.fetch_add(1, Ordering::SeqCst);
-            let start = num(&params["startIndex"]);
-            let count = num(&params["numToFetch"]);
-            if start >= s.lag_from && node.lagged.fetch_add(1, Ordering::SeqCst) < s.lag_times {
-                return Json(error(format!("start index ({start}) > last accepted index ({})", s.lag_from - 1)));
-            }
-            if start >= s.lag_from && node.emptied.fetch_add(1, Ordering::SeqCst) < s.empty_times {
-                return Json(json!({"jsonrpc": "2.0", "result": {"containers": []}, "id": 1}));
-            }
-            if start >= s.len {
-                return Json(error(format!("start index ({start}) > last accepted index ({})", s.len - 1)));
-            }
-            let end = (start + count.min(s.cap)).min(s.len);
-            let items: Vec<Value> = (start..end).map(wire).collect();
-            Json(json!({"jsonrpc": "2.0", "result": {"containers": items}, "id": 1}))
-        }
-        other => Json(error(format!("rpc: can't find method \"{other}\""))),
-    }
-}
-
-async fn serve(script: Script) -> (String, Arc<Node>) {
-    let node = Arc::new(Node {
-        script,
-        lagged: AtomicU64::new(0),
-        emptied: AtomicU64::new(0),
-        range_calls: AtomicU64::new(0),
-    });
-    let app = Router::new().route("/ext/index/X/tx", post(handle)).with_state(node.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, node)
-}
-
-fn script(len: u64) -> Script {
-    Script { len, cap: u64::MAX, lag_from: u64::MAX, lag_times: 0, empty_times: 0, reported_tip: None }
-}
+#[path = "common/index_node.rs"]
+mod index_node;
+use index_node::{script, serve, Script};
 
 fn fast_lag() -> LagPolicy {
     LagPolicy { retries: 4, first_wait: Duration::from_millis(5), max_wait: Duration::from_millis(20) }
@@ -121,6 +30,12 @@ async fn run(url: &str, spec: RangeSpec, lag: LagPolicy) -> (Vec<u64>, Option<Er
         }
     }
     (got, None)
+}
+
+/// `got` is exactly `expected`, told compactly when not.
+fn assert_indices(got: &[u64], expected: std::ops::Range<u64>) {
+    let want: Vec<u64> = expected.clone().collect();
+    assert!(got == want, "got {} indices {:?}..{:?}, expected {expected:?}", got.len(), got.first(), got.last());
 }
 
 fn spec(start: u64, end: Option<u64>, concurrency: usize) -> RangeSpec {
@@ -161,6 +76,24 @@ async fn a_lagging_node_behind_a_balancer_is_waited_for_then_raised() {
         }
         other => panic!("expected the lagging node's answer, got {other:?}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lagging_answer_at_a_chunk_start_of_a_walk_with_an_end_is_checked_against_the_tip() {
+    // No tip was read (the end is given): "past the tip" for 1024 is not proof of the end
+    // until the node's own tip says so; here it says 2999, so the answer came from a lagging
+    // node and is retried.
+    for concurrency in [1, 8] {
+        let (url, _) = serve(Script { lag_from: 1024, lag_times: 1, ..script(3000) }).await;
+        let (got, err) = run(&url, spec(0, Some(3000), concurrency), fast_lag()).await;
+        assert!(err.is_none(), "{err:?}");
+        assert_indices(&got, 0..3000);
+    }
+    // The true end of the index inside the range still ends the walk there.
+    let (url, _) = serve(script(3000)).await;
+    let (got, err) = run(&url, spec(2000, Some(9000), 8), fast_lag()).await;
+    assert!(err.is_none(), "{err:?}");
+    assert_indices(&got, 2000..3000);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -176,9 +176,14 @@ def test_a_server_that_answers_the_same_next_page_token_forever_raises_after_the
         with pytest.raises(ad.DecodeError, match="answered page token \"again\" again") as info:
             for block in pager:
                 got.append(block["blockNumber"])
-    assert info.value.page_token == "again"
-    assert got == [9, 9]  # the first page, and the page fetched with 'again' (new to this walk)
-    assert len(server.requests) == 2
+        assert info.value.page_token == "again"
+        # The first page only: the page fetched with 'again' names itself as the next one, so it
+        # is not handed out (a resumed walk would otherwise hand its rows out a second time).
+        assert got == [9] and pager.items_read == 1 and pager.next_page_token == "again"
+        assert len(server.requests) == 2
+        with pytest.raises(ad.DecodeError, match="again"):
+            got.extend(block["blockNumber"] for block in pager)
+        assert got == [9]
 
 
 def test_a_numeric_next_page_token_is_an_error_not_the_end(server):
@@ -186,3 +191,37 @@ def test_a_numeric_next_page_token_is_an_error_not_the_end(server):
     with ad.DataClient(base_url=server.url, max_retries=0) as data:
         with pytest.raises(ad.DecodeError, match="nextPageToken must be a string, found 12"):
             data.blocks("43114").to_polars()
+
+
+def test_a_decimal_string_longer_than_python_converts_stays_text_not_a_bare_value_error() -> None:
+    """Python refuses to turn more than 4300 digits into an int (a ValueError): a server sending
+    such a blockNumber gets the text back in the dict, the frame a DecodeError, never a bare
+    ValueError."""
+    block = {"chainId": "43114", "blockNumber": "9" * 5000, "blockTimestamp": 1_700_000_000,
+             "blockHash": "0x" + "ab" * 32, "txCount": 1, "baseFee": "1", "gasUsed": "2", "gasLimit": "3",
+             "gasCost": "4", "parentHash": "0x" + "cd" * 32, "feesSpent": "5", "cumulativeTransactions": "6"}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            value = block if "/blocks/" in self.path else {"blocks": [block]}
+            body = json.dumps(value).encode()
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with ad.DataClient(base_url=f"http://127.0.0.1:{httpd.server_address[1]}", max_retries=0) as data:
+            assert data.block("43114", 5)["blockNumber"] == "9" * 5000
+            assert [b["blockNumber"] for b in data.blocks("43114")] == ["9" * 5000]
+            with pytest.raises(ad.DecodeError, match="blockNumber"):
+                data.blocks("43114").to_polars()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

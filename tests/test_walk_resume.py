@@ -187,3 +187,49 @@ def test_a_pager_limit_costs_no_request_it_does_not_need(limit: int, page_size: 
         time.sleep(0.2)  # let any prefetch that would overshoot happen before counting
         assert len(rows) == limit
         assert emu.request_count() - before == requests
+
+
+def test_a_resumed_walk_to_the_tip_keeps_the_end_its_first_walk_read(node: StubNode) -> None:
+    """A range without a count walks to the tip read when it starts; a consumer resuming it
+    after a break must not take a later, older tip (a lagging node behind a balancer) for its
+    end, which would end the walk early without a word."""
+    with client(node) as c:
+        rng = c.chain("X/tx").range(0)
+        got = []
+        for row in rng:
+            got.append(row["index"])
+            if len(got) == 1500:
+                break
+
+        def lagging(_: int, env: Any) -> Any:
+            if (env or {}).get("method") == "index.getLastAccepted":
+                return node.reply(node.wire(999), env.get("id"))
+            return None
+
+        node.handler = lagging
+        got.extend(row["index"] for row in rng)
+    assert got == list(range(N)), (len(got), got[-1])
+
+
+@pytest.mark.parametrize("export", ["to_polars", "write_parquet"])
+def test_a_pager_export_that_fails_hands_out_nothing_so_the_next_one_gets_everything(export: str,
+                                                                                      tmp_path: Path) -> None:
+    """A pager's ``to_polars()`` and ``write_parquet()`` are all or nothing: when a page fails
+    mid-walk, the pages before it are not lost with the failed call."""
+    with Emulator(data_blocks_per_chain=600, containers=10) as emu, \
+            ad.DataClient(base_url=emu.url, max_retries=0) as data:
+        truth = data.blocks("43114", page_size=50).to_polars()
+        emu.set_faults({"malformed_json": 0.2}, fault_seed=2)  # the 4th page is malformed
+        pager = data.blocks("43114", page_size=50)
+        path = tmp_path / "blocks.parquet"
+        with pytest.raises(ad.DecodeError):
+            pager.to_polars() if export == "to_polars" else pager.write_parquet(path)
+        assert (pager.items_read, pager.next_page_token, path.exists()) == (0, None, False)
+        emu.set_faults(None)
+        if export == "to_polars":
+            rest = pager.to_polars()
+        else:
+            assert pager.write_parquet(path) == 600
+            rest = pl.read_parquet(path)
+    assert rest["blockNumber"].to_list() == truth["blockNumber"].to_list()
+    assert rest.height == 600

@@ -108,7 +108,12 @@ pub async fn fetch_chunk(
             },
             Err(e) if is_past_tip(&e) => {
                 if !known.contains(cur) {
-                    return Ok(Chunk { containers, at_tip: true });
+                    // Not proof of the end yet: a lagging node behind a balancer answers so
+                    // too. Only the node's own tip decides.
+                    match chain.tip().await? {
+                        Some(tip) if tip >= cur => known.saw(tip),
+                        _ => return Ok(Chunk { containers, at_tip: true }),
+                    }
                 }
                 e
             }

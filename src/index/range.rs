@@ -1,6 +1,7 @@
 //! Range walks: plan a range into calls of at most 1024, fetch them concurrently, deliver in
 //! order, stop cleanly at the tip; and `follow`, which keeps walking as the tip grows.
 
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use futures::stream::{self, BoxStream, Stream, StreamExt};
@@ -69,13 +70,59 @@ pub fn walk_with(
     if let Some(tip) = tip {
         known.saw(tip);
     }
+    walk_knowing(chain, spec, known, None, lag)
+}
+
+/// What the walks of one resumable range share: the end its first walk resolved (one past the
+/// tip it read, for a range without an end) and how many containers are known to exist.
+///
+/// Each consumer of a range (an iteration, a collect, an export) resumes it with a new walk
+/// from the position handed out. With the memory, a resumed walk ends where the first one
+/// planned to, and a "past the tip" answer below what any walk of the range saw is a lagging
+/// node, not the end: a later tip read from a node behind a balancer cannot end the range early.
+#[derive(Debug, Clone, Default)]
+pub struct RangeMemory {
+    end: Arc<OnceLock<u64>>,
+    known: KnownLength,
+}
+
+impl RangeMemory {
+    /// The end resolved by the first walk of a range without an end (exclusive), once read.
+    pub fn end(&self) -> Option<u64> {
+        self.end.get().copied()
+    }
+}
+
+/// A walk of a resumable range from `spec.start` (the position handed out so far), sharing
+/// with the range's earlier walks what `memory` holds.
+pub fn walk_resuming(
+    chain: ChainClient,
+    spec: RangeSpec,
+    memory: &RangeMemory,
+    lag: LagPolicy,
+) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    walk_knowing(chain, spec, memory.known.clone(), Some(memory.end.clone()), lag)
+}
+
+/// The walk: `known` says which containers exist; `end_memory`, when given, keeps the end
+/// resolved from the tip for later walks of the same range.
+fn walk_knowing(
+    chain: ChainClient,
+    spec: RangeSpec,
+    known: KnownLength,
+    end_memory: Option<Arc<OnceLock<u64>>>,
+    lag: LagPolicy,
+) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
     let resolve = async move {
-        let end = match spec.end {
-            Some(end) => end,
-            None => match chain.tip().await? {
+        let remembered = end_memory.as_ref().and_then(|m| m.get().copied());
+        let end = match (spec.end, remembered) {
+            (Some(end), _) | (None, Some(end)) => end,
+            (None, None) => match chain.tip().await? {
                 Some(tip) => {
                     known.saw(tip);
-                    after_tip(&chain, tip)?
+                    let end = after_tip(&chain, tip)?;
+                    // A concurrent first walk may have set it: the first tip read wins.
+                    end_memory.map_or(end, |m| *m.get_or_init(|| end))
                 }
                 None => spec.start,
             },

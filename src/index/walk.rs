@@ -7,17 +7,17 @@
 //! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
-use futures::stream::{self, Stream, StreamExt, TryStreamExt};
+use futures::stream::{Stream, StreamExt};
 
 use super::chunk::LagPolicy;
 use super::cursor::{Cursor, Lease};
 use super::feed::{IndexFeed, Split};
-use super::range::{after_tip, follow, walk, walk_with};
+use super::range::{follow, walk_resuming, RangeMemory};
 use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
@@ -68,7 +68,8 @@ pub struct RangeWalk {
     decode: Option<DecodeMode>,
     schema: SchemaRef,
     cursor: Cursor,
-    resolved: Arc<Mutex<Option<u64>>>,
+    /// What the walks of this range learned: the end the first one read, the containers known to exist.
+    memory: RangeMemory,
 }
 
 impl RangeWalk {
@@ -86,7 +87,7 @@ impl RangeWalk {
         let chunk = chunk.clamp(1, MAX_RANGE);
         let concurrency = concurrency.max(1);
         let cursor = Cursor::new(start);
-        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor, resolved: Arc::default() })
+        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor, memory: RangeMemory::default() })
     }
 
     /// The same walk (sharing its position), decoded as `decode` says; `None` keeps the setting.
@@ -140,29 +141,17 @@ impl RangeWalk {
         RangeSpec { start: self.cursor.position(), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
     }
 
+    /// A walk from the position handed out. Walking to the tip, the first walk reads the tip
+    /// before anything else (so the end is known: a total for progress) and later walks keep
+    /// that end; a "past the tip" answer below what any walk saw is a lagging node, not the end.
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
-        let (chain, spec, resolved) = (self.chain.clone(), self.spec(), self.resolved.clone());
-        if spec.end.is_some() {
-            return walk(chain, spec).boxed();
-        }
-        // To the tip: read it first, so the walk's end is known (a total for progress).
-        stream::once(async move {
-            let tip = chain.tip().await?;
-            let end = match tip {
-                Some(tip) => after_tip(&chain, tip)?,
-                None => spec.start,
-            };
-            *resolved.lock().unwrap_or_else(|p| p.into_inner()) = Some(end);
-            Ok(walk_with(chain, RangeSpec { end: Some(end), ..spec }, tip, LagPolicy::default()))
-        })
-        .try_flatten()
-        .boxed()
+        walk_resuming(self.chain.clone(), self.spec(), &self.memory, LagPolicy::default())
     }
 
     /// The end (exclusive) of the walk: as given, or, walking to the tip, the index after the
-    /// tip the last consumer read (`None` before any did).
+    /// tip the first consumer read (`None` before any did).
     pub fn end_known(&self) -> Option<u64> {
-        self.end.or(*self.resolved.lock().unwrap_or_else(|p| p.into_inner()))
+        self.end.or(self.memory.end())
     }
 
     /// The rest of the walk as record batches, each with the index after it (the position is

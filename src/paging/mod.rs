@@ -67,7 +67,9 @@ pub struct Page<T> {
 /// comes back without a next token, or until `want` items came back (`None`: all). `at_most` is
 /// what is still wanted, so the last request asks for no more than that and no request is made
 /// past it. Yields `(page, token_it_was_fetched_with)`; stops after the first error. A next token
-/// already used in this walk (a server that loops) is an error at once, never an endless walk.
+/// already used in this walk (a server that loops) is an error at once, never an endless walk; it
+/// comes in place of the page carrying that token, so a walk resumed from the pages handed out
+/// asks for that page again rather than repeat the rows of the page the token names.
 pub fn token_pages<T, F, Fut>(
     first_token: Option<String>,
     want: Option<u64>,
@@ -85,7 +87,6 @@ where
     }
     enum State<F> {
         Next(Walk<F>),
-        Fail(crate::error::Error),
         Done,
     }
     let mut seen = std::collections::HashSet::new();
@@ -94,7 +95,6 @@ where
     stream::unfold(State::Next(first), move |state| async move {
         let mut walk = match state {
             State::Next(walk) => walk,
-            State::Fail(err) => return Some((Err(err), State::Done)),
             State::Done => return None,
         };
         let at_most = want.map(|w| w.saturating_sub(walk.got));
@@ -104,13 +104,16 @@ where
         match (walk.fetch)(walk.token.clone(), at_most).await {
             Ok(mut page) => {
                 page.next_page_token = page.next_page_token.filter(|t| !t.is_empty());
+                if let Some(t) = page.next_page_token.as_ref().filter(|t| walk.seen.contains(*t)) {
+                    // The loop is in this page's next token. The page is not handed out: a
+                    // walk resumed after the error asks for it again, instead of going on from
+                    // a page already read (which would repeat its rows).
+                    let err = crate::error::Error::PageTokenLoop { token: t.clone(), pages: walk.seen.len() as u64 };
+                    return Some((Err(err), State::Done));
+                }
                 walk.got = walk.got.saturating_add(page.items.len() as u64);
                 let token = walk.token.take();
                 let next = match page.next_page_token.clone() {
-                    // This page is new; the loop is in its next token: hand the page out, then fail.
-                    Some(t) if walk.seen.contains(&t) => {
-                        State::Fail(crate::error::Error::PageTokenLoop { token: t, pages: walk.seen.len() as u64 })
-                    }
                     Some(t) => {
                         walk.seen.insert(t.clone());
                         walk.token = Some(t);
@@ -263,9 +266,9 @@ mod tests {
         .collect()
         .await;
         assert_eq!(calls.load(Ordering::SeqCst), 3);
-        assert_eq!(results.len(), 4);
-        assert!(results[..3].iter().all(|r| r.is_ok()), "the three distinct pages are handed out");
-        match &results[3] {
+        assert_eq!(results.len(), 3);
+        assert!(results[..2].iter().all(|r| r.is_ok()), "the pages before the looping one are handed out");
+        match &results[2] {
             Err(Error::PageTokenLoop { token, pages }) => {
                 assert_eq!((token.as_str(), *pages), ("t1", 2))
             }

@@ -22,6 +22,9 @@ enum Act {
     Short,
     /// No items, but a next token.
     Empty,
+    /// The true page, but its next token is the one the request carried (a server that loops;
+    /// served normally on the first page, which has no token).
+    Loop,
 }
 
 /// A cursor-paged service of the items `0..total`: token `o{n}` starts at item n.
@@ -62,10 +65,14 @@ impl Script {
             Act::Serve => size,
             Act::Short => size.div_ceil(2).min(size.saturating_sub(1)).max(1),
             Act::Empty => 0,
+            Act::Loop => size,
         };
         let end = (start + count).min(self.total);
         let items = (start..end).map(|i| json!(i)).collect();
-        let next = (end < self.total).then(|| format!("o{end}"));
+        let mut next = (end < self.total).then(|| format!("o{end}"));
+        if act == Act::Loop && token.is_some() && next.is_some() {
+            next = token;
+        }
         Ok(Page { items, next_page_token: next })
     }
 }
@@ -229,6 +236,33 @@ fn empty_pages_move_the_walk_on_and_an_older_consumer_is_superseded() {
 }
 
 #[test]
+fn a_page_whose_next_token_loops_is_not_handed_out_so_a_resumed_walk_repeats_nothing() {
+    let rt = runtime();
+    // The second page (o10) names itself as the next page: the walk stops with PageTokenLoop
+    // before handing it out; resuming asks for o10 again, which is then served normally.
+    let script = Script::new(30, 10, vec![Act::Serve, Act::Loop]);
+    let p = pager(&script, None);
+    let got = rt.block_on(async {
+        let mut got = Vec::new();
+        let mut c = p.cursor();
+        let err = loop {
+            match c.next_item().await {
+                Ok(Some(item)) => got.push(item),
+                Ok(None) => panic!("the walk ended without the loop"),
+                Err(e) => break e,
+            }
+        };
+        assert!(matches!(err, Error::PageTokenLoop { ref token, .. } if token == "o10"), "{err:?}");
+        assert_eq!((p.position().next_page_token(), p.position().items_read), (Some("o10"), 10));
+        while let Some(item) = c.next_item().await.unwrap() {
+            got.push(item);
+        }
+        got
+    });
+    assert_eq!(numbers(&got), (0..30).collect::<Vec<_>>());
+}
+
+#[test]
 fn an_error_mid_walk_leaves_the_cursor_usable_from_the_position() {
     let rt = runtime();
     let script = Script::new(20, 5, vec![Act::Serve, Act::Fail]);
@@ -275,7 +309,13 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 fn act() -> impl Strategy<Value = Act> {
-    prop_oneof![6 => Just(Act::Serve), 2 => Just(Act::Fail), 1 => Just(Act::Short), 1 => Just(Act::Empty)]
+    prop_oneof![
+        6 => Just(Act::Serve),
+        2 => Just(Act::Fail),
+        1 => Just(Act::Short),
+        1 => Just(Act::Empty),
+        1 => Just(Act::Loop)
+    ]
 }
 
 /// Runs `steps` (repeated until the walk ends) against a faulty service; returns what the

@@ -161,7 +161,9 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Value, kind: Option<Kin
         (Some(Kind::Dec | Kind::U64Str), Value::String(s)) => {
             let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                py.get_type::<PyInt>().call1((s.trim(),))
+                // Python refuses digit strings past sys.get_int_max_str_digits() (4300): such a
+                // value stays the text it was, as any other string that is not an integer.
+                py.get_type::<PyInt>().call1((s.trim(),)).or_else(|_| Ok(PyString::new(py, s).into_any()))
             } else {
                 Ok(PyString::new(py, s).into_any())
             }
