@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use avax_data::arrow::data::{to_batch, Resource};
+use avax_data::arrow::{to_batch, Resource};
 use avax_data::data::{DataClient, DataClientOptions, ResourcePager};
 use avax_data::emulator::{Emulator, EmulatorConfig};
 use avax_data::error::Error;
@@ -600,10 +600,13 @@ const METRICS: [Endpoint; 5] = [
 
 fn config(retries: u32) -> TransportConfig {
     TransportConfig {
-        max_retries: retries,
-        backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_millis(3),
-        retry_budget: Duration::from_millis(50),
+        retry: avax_data::transport::RetryPolicy {
+            max_retries: retries,
+            backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(3),
+            retry_budget: Duration::from_millis(50),
+            ..Default::default()
+        },
         timeout: Duration::from_secs(3),
         connect_timeout: Duration::from_secs(2),
         max_response_bytes: 4 << 20,
@@ -623,7 +626,7 @@ async fn paged(client: &DataClient, paged: avax_data::data::Paged, resource: Res
         convert(resource, &page.items);
     }
     let pager = ResourcePager::tokens(client, paged, resource, None, Some(25))?;
-    pager.to_batches(None).await.map(|_| ())
+    pager.to_batches(None, |_| ()).await.map(|_| ())
 }
 
 async fn call(endpoint: Endpoint, url: &str, retries: u32, id: &str) -> Result<(), Error> {
@@ -688,13 +691,13 @@ async fn call(endpoint: Endpoint, url: &str, retries: u32, id: &str) -> Result<(
             if let Ok(page) = m.page(&q.paged(), None).await {
                 convert(Resource::MetricValue, &page.items);
             }
-            series_pager(&m, q, None, Some(25), 1)?.to_batches(None).await.map(|_| ())
+            series_pager(&m, q, None, Some(25), 1)?.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::MetricSharded => {
             let m = metrics()?;
             let q = m.metric("43114", "txCount", Some("day"), Some(0), Some(1 << 31), Some(3))?;
             let _ = m.sharded(&q, 3).await?;
-            series_pager(&m, q, None, None, 3)?.to_batches(None).await.map(|_| ())
+            series_pager(&m, q, None, None, 3)?.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::MetricsChains => {
             let m = metrics()?;
@@ -702,8 +705,8 @@ async fn call(endpoint: Endpoint, url: &str, retries: u32, id: &str) -> Result<(
             if let Ok(page) = m.page(&paged, None).await {
                 convert(Resource::MetricsChain, &page.items);
             }
-            let pager = ResourcePager::tokens(m.pager_client(), paged, Resource::MetricsChain, None, Some(25))?;
-            pager.to_batches(None).await.map(|_| ())
+            let pager = ResourcePager::tokens(&m, paged, Resource::MetricsChain, None, Some(25))?;
+            pager.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::IcmSummary => m_icm(metrics()?).await,
         Endpoint::LiveCheck => metrics()?.live_check().await.map(|_| ()),

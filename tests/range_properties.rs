@@ -160,10 +160,13 @@ fn case() -> impl Strategy<Value = Case> {
 /// received in order and the errors met.
 async fn consume(url: &str, case: &Case) -> (Vec<u64>, Vec<Error>) {
     let transport = TransportConfig {
-        max_retries: case.max_retries,
-        backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_millis(2),
-        retry_budget: Duration::from_secs(2),
+        retry: avax_data::transport::RetryPolicy {
+            max_retries: case.max_retries,
+            backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(2),
+            retry_budget: Duration::from_secs(2),
+            ..Default::default()
+        },
         timeout: Duration::from_secs(10),
         ..TransportConfig::default()
     };

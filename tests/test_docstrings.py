@@ -53,6 +53,13 @@ NO_EXAMPLE = {
     "shows a test using it",
     "avax_data.testing.avax_emulator_factory": "a pytest fixture: pytest calls it; the module docstring shows its use",
     "avax_data.testing.avax_index_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_emulator_session": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_data_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_metrics_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_async_index_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_async_data_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.avax_async_metrics_client": "a pytest fixture: pytest calls it; the module docstring shows its use",
+    "avax_data.testing.TEST_API_KEY": "a constant (the key the Data API fixtures send); the module docstring says where",
 }
 
 #: Examples that need an optional dependency (the ``arrow``/``pandas`` extras), by a string in their code.

@@ -181,11 +181,7 @@ def metric_truth(metrics_emu: Emulator) -> list[tuple[Any, float]]:
     return list(zip(df["timestamp"].to_list(), df["value"].to_list()))
 
 
-SHARDED_WHOLE = ("the Python sharded metric pager fetches its window whole, so one failed page anywhere refetches "
-                 "every shard; under this mix it never gets through (the core ShardSource resumes shard by shard)")
-
-
-@pytest.mark.parametrize("concurrency", [1, pytest.param(8, marks=pytest.mark.xfail(reason=SHARDED_WHOLE, strict=False))])
+@pytest.mark.parametrize("concurrency", [1, 8])
 def test_metrics_pager_under_the_mix(metrics_emu: Emulator, metric_truth: list, concurrency: int) -> None:
     """Sequential (``concurrency=1``, token pages) and sharded (a window cut in 8 shards)."""
     def key(point: dict) -> tuple[Any, float]:

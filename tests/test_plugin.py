@@ -134,7 +134,7 @@ def test_client_settings(avax_emulator, avax_index_client):
 
 
 @pytest.mark.avax_emulator(containers=5, faults=None, latency=0)
-@pytest.mark.avax_client(timeout=5)
+@pytest.mark.avax_client(timeout=5, retry_budget=1)
 def test_markers_beat_ini(avax_emulator, avax_index_client, avax_data_client):
     assert avax_emulator.container_count("X/tx") == 5 and avax_emulator.faults() == {}
     with ad.Emulator(seed=7) as seven:                # seed 7 still from the ini
@@ -143,7 +143,7 @@ def test_markers_beat_ini(avax_emulator, avax_index_client, avax_data_client):
     assert [b["blockNumber"] for b in avax_data_client.blocks("43114", limit=2)] == [29, 28]
     assert avax_data_client.rate_limit["limit"] == 3 and avax_data_client.rate_limit["remaining"] == 2
     avax_data_client.health(); avax_data_client.health()
-    with pytest.raises(ad.RateLimitError):           # the 4th keyed request, no retries
+    with pytest.raises(ad.RateLimitError):           # the 4th keyed request: the 60 s wait is past the budget
         avax_data_client.health()
 
 

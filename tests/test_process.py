@@ -143,3 +143,33 @@ def test_a_client_created_before_fork_works_in_the_child() -> None:
                 os._exit(code)
         assert _child_exit_code(pid) == 0
         assert chain.container(8) == emu.expected_container("X/block", 8)  # the parent's client still works
+
+
+EXIT_SCRIPT = textwrap.dedent("""
+    import asyncio
+    import avax_data as ad
+
+    emu = ad.Emulator(containers=300, data_blocks_per_chain=100)
+
+    async def main():
+        node = ad.AsyncIndexClient(emu.url)
+        data = ad.AsyncDataClient(base_url=emu.url)
+        last = await node.chain("X/tx").last_accepted()
+        rows = [c["index"] async for c in node.chain("X/tx").range(0, 300)]
+        blocks = await data.blocks("43114", limit=30).to_polars()
+        return last["index"], len(rows), blocks.height
+
+    print(asyncio.run(main()))
+""")
+
+
+def test_a_process_that_used_the_async_clients_exits_cleanly() -> None:
+    """The runtime's threads hand results to asyncio from their own threads; once the
+    interpreter exits they must stay out of Python (they used to crash it about one exit in
+    six). Twelve runs: the old crash would show in nearly all of them."""
+    codes = []
+    for _ in range(12):
+        proc = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], capture_output=True, text=True, timeout=120)
+        assert proc.stdout.strip() == "(299, 300, 30)", proc.stderr
+        codes.append(proc.returncode)
+    assert codes == [0] * 12

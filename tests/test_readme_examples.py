@@ -36,3 +36,36 @@ def test_the_decoding_examples_run() -> None:
     assert "AddPermissionlessValidatorTx" not in printed and "node_id" in printed
     assert "CreateAssetTx" in printed and "block_time" in printed
 
+
+
+def test_the_working_with_results_examples_run(tmp_path: Path, monkeypatch: "pytest.MonkeyPatch") -> None:
+    """Frames, Arrow, pandas, Parquet, the amount recipe, progress and logging, as written."""
+    import logging
+
+    import polars as pl
+    import pytest
+
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("tqdm")
+    monkeypatch.chdir(tmp_path)
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("## Working with results"):text.index("## The emulator\n")]
+    blocks = []
+    at = 0
+    while (i := section.find("```python\n", at)) != -1:
+        j = section.index("```", i + 10)
+        blocks.append(section[i + 10:j])
+        at = j + 3
+    assert len(blocks) == 4
+    namespace: dict[str, object] = {}
+    try:
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), namespace)
+    finally:
+        logging.getLogger("avax_data").setLevel(logging.NOTSET)
+        import avax_data
+
+        avax_data.reset_logging()
+    assert pl.read_parquet(tmp_path / "x_tx.parquet").height == 2_000
+    assert namespace["frame"].height == 500  # type: ignore[attr-defined]
+    assert namespace["rows"].height == 2_000  # type: ignore[attr-defined]

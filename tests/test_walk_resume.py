@@ -211,25 +211,38 @@ def test_a_resumed_walk_to_the_tip_keeps_the_end_its_first_walk_read(node: StubN
     assert got == list(range(N)), (len(got), got[-1])
 
 
-@pytest.mark.parametrize("export", ["to_polars", "write_parquet"])
-def test_a_pager_export_that_fails_hands_out_nothing_so_the_next_one_gets_everything(export: str,
-                                                                                      tmp_path: Path) -> None:
-    """A pager's ``to_polars()`` and ``write_parquet()`` are all or nothing: when a page fails
-    mid-walk, the pages before it are not lost with the failed call."""
+def test_a_pager_to_polars_that_fails_hands_out_nothing_so_the_next_one_gets_everything() -> None:
+    """A pager's ``to_polars()`` is all or nothing: when a page fails mid-walk, the position
+    stays where the call started, so the pages before it are not lost with the failed call."""
     with Emulator(data_blocks_per_chain=600, containers=10) as emu, \
             ad.DataClient(base_url=emu.url, max_retries=0) as data:
         truth = data.blocks("43114", page_size=50).to_polars()
         emu.set_faults({"malformed_json": 0.2}, fault_seed=2)  # the 4th page is malformed
         pager = data.blocks("43114", page_size=50)
-        path = tmp_path / "blocks.parquet"
-        with pytest.raises(ad.DecodeError):
-            pager.to_polars() if export == "to_polars" else pager.write_parquet(path)
-        assert (pager.items_read, pager.next_page_token, path.exists()) == (0, None, False)
+        with pytest.raises(ad.DecodeError) as failed:
+            pager.to_polars()
+        assert (pager.items_read, pager.next_page_token) == (0, None)
+        assert (failed.value.items_read, failed.value.next_page_token) == (0, None)
         emu.set_faults(None)
-        if export == "to_polars":
-            rest = pager.to_polars()
-        else:
-            assert pager.write_parquet(path) == 600
-            rest = pl.read_parquet(path)
+        rest = pager.to_polars()
     assert rest["blockNumber"].to_list() == truth["blockNumber"].to_list()
-    assert rest.height == 600
+
+
+def test_a_pager_write_parquet_that_fails_keeps_a_valid_file_of_the_rows_before_the_position(tmp_path: Path) -> None:
+    """A pager's ``write_parquet()`` that fails leaves a finalised file holding exactly the rows
+    before the position it reports; the rest, written to a second file, completes the walk."""
+    with Emulator(data_blocks_per_chain=600, containers=10) as emu, \
+            ad.DataClient(base_url=emu.url, max_retries=0) as data:
+        truth = data.blocks("43114", page_size=50).to_polars()
+        emu.set_faults({"malformed_json": 0.2}, fault_seed=2)  # the 4th page is malformed
+        pager = data.blocks("43114", page_size=50)
+        first, second = tmp_path / "part1.parquet", tmp_path / "part2.parquet"
+        with pytest.raises(ad.DecodeError) as failed:
+            pager.write_parquet(first)
+        written = pl.read_parquet(first)
+        assert 0 < written.height == pager.items_read == failed.value.items_read < 600
+        assert failed.value.next_page_token == pager.next_page_token is not None
+        emu.set_faults(None)
+        assert pager.write_parquet(second) == 600 - written.height
+        rest = pl.concat([written, pl.read_parquet(second)])
+    assert rest["blockNumber"].to_list() == truth["blockNumber"].to_list()

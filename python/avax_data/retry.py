@@ -94,6 +94,17 @@ class RetryPolicy:
 
     Every field is checked when the policy is made: a bad value raises
     :class:`InvalidParameterError` naming the field, the value and what is allowed.
+
+    Example:
+        >>> policy = ad.RetryPolicy(max_retries=5, backoff=0.5, statuses=(503, 429))
+        >>> policy.statuses
+        (429, 503)
+        >>> ad.DataClient(base_url=emu.url, retry=policy).retry == policy
+        True
+        >>> ad.RetryPolicy(max_retries=-1)
+        Traceback (most recent call last):
+        ...
+        avax_data.exceptions.InvalidParameterError: invalid max_retries=-1: an int in [0, 100]
     """
 
     max_retries: int = 3

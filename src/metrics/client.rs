@@ -77,9 +77,16 @@ impl Shard {
     }
 }
 
-/// Splits `[start, end]` into at most `concurrency` shards cut at bucket starts of `interval`
-/// (day when the interval is not given), ascending in time; one shard only when the window
-/// fits in about one page per shard.
+/// Shards planned per call in flight: a shard is fetched whole (a failed page refetches its
+/// shard on resume), so a long window is cut finer than the calls in flight, keeping each shard
+/// a few pages long; but not per page, since a wide window with little data would cost a request
+/// per empty shard.
+pub const SHARDS_PER_CALL: usize = 16;
+
+/// Splits `[start, end]` into at most `concurrency` × [`SHARDS_PER_CALL`] shards, at most one
+/// per page of buckets, cut at bucket starts of `interval` (day when the interval is not given),
+/// ascending in time; the walk runs `concurrency` shards at a time. One shard only when
+/// `concurrency` is 1 or the window fits in about one page.
 ///
 /// The outer edges keep the user's `start` / `end` exactly (so edge items are treated as in
 /// the sequential walk). Each inner cut `b` is a bucket start: the shard before asks up to `b`
@@ -90,9 +97,10 @@ pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize
     let interval = query.interval.unwrap_or(Interval::Day);
     let boundaries = interval.inner_boundaries(start, end);
     let buckets = boundaries.len() + 1;
+    // Up to SHARDS_PER_CALL shards per call in flight, at most one per page of buckets, and at
+    // least two buckets per shard, so the order inside a shard shows the service's order.
     let pages = buckets.div_ceil(query.page_size.max(1) as usize);
-    // At least two buckets per shard, so the order inside a shard shows the service's order.
-    let shards = concurrency.max(1).min(pages).min(buckets / 2);
+    let shards = if concurrency <= 1 { 1 } else { (concurrency * SHARDS_PER_CALL).min(pages).min(buckets / 2) };
     let whole = Shard { request_start: start, request_end: end, keep_from: None, keep_before: None };
     if shards <= 1 {
         return vec![whole];
@@ -304,9 +312,14 @@ mod tests {
         let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
         let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
         let shards = plan_shards(&q, 0, 100 * 3600, 4);
-        assert_eq!(shards.len(), 4);
+        // 100 hourly buckets, pages of 10: one shard per page (fewer than 4 x SHARDS_PER_CALL)
+        assert_eq!(shards.len(), 10);
         assert_eq!((shards[0].request_start, shards[0].keep_from), (0, None));
-        assert_eq!(shards[3].request_end, 100 * 3600);
+        assert_eq!(shards[9].request_end, 100 * 3600);
+        assert_eq!(plan_shards(&q, 0, 100 * 3600, 1).len(), 1);
+        // a wide window: capped at SHARDS_PER_CALL per call in flight
+        let wide = client.metric("43114", "txCount", Some("hour"), Some(0), Some(1 << 31), Some(2)).unwrap();
+        assert_eq!(plan_shards(&wide, 0, 1 << 31, 4).len(), 4 * SHARDS_PER_CALL);
         for w in shards.windows(2) {
             let cut = w[0].keep_before.unwrap();
             assert_eq!(cut % 3600, 0);

@@ -189,14 +189,14 @@ impl PyEmulator {
     /// Example:
     ///     >>> with ad.Emulator() as local:
     ///     ...     local.set_rate_limit((1, 60))
-    ///     ...     data = ad.DataClient("my-key", base_url=local.url, max_retries=0)
+    ///     ...     data = ad.DataClient("my-key", base_url=local.url, retry_budget=1)
     ///     ...     _ = data.health()
     ///     ...     try:
     ///     ...         data.health()
     ///     ...     except ad.RateLimitError as exc:
     ///     ...         print(exc.status, exc.retry_after)
-    ///     ...     local.set_rate_limit(None)
-    ///     ...     print(data.health()["status"])
+    ///     ...     local.set_rate_limit(None)        # (this client waits out the 60 s it was told)
+    ///     ...     print(ad.DataClient("my-key", base_url=local.url).health()["status"])
     ///     429 60.0
     ///     ok
     #[pyo3(signature = (rate_limit=None))]

@@ -29,8 +29,9 @@ pub fn reset() {
 
 /// Make the Rust core follow the current Python ``logging`` configuration.
 ///
-/// The core's log records (re-requested short answers, waits for a lagging node, halved
-/// batches at INFO; resumed walks at DEBUG) go to the ``avax_data`` loggers
+/// The core's log records (each request and its status at DEBUG; retries, waits the service
+/// asked for, redirects followed, re-requested short answers, waits for a lagging node, halved
+/// batches at INFO; resumed walks at DEBUG; secrets redacted) go to the ``avax_data`` loggers
 /// (``avax_data.index.walk``, ...). Their levels are cached on the Rust side, so a disabled
 /// level costs nothing; creating a client refreshes the cache, and so does this function, for
 /// a level changed after the client was made.
@@ -49,8 +50,10 @@ pub fn reset() {
 ///     >>> rng = node.chain("X/tx").range(0, 100)
 ///     >>> first = next(iter(rng))
 ///     >>> rest = rng.to_polars()              # a new consumer resumes the walk
-///     >>> records
+///     >>> [r for r in records if "avax_data.index" in r]
 ///     ['avax_data.index.walk DEBUG: X/tx: a new consumer resumes the walk at index 1']
+///     >>> records[0].replace(emu.url, "URL")  # each request and its status
+///     'avax_data.transport DEBUG: POST URL/ext/index/X/tx: HTTP 200'
 ///     >>> log.removeHandler(keep)
 ///     >>> log.setLevel(logging.NOTSET)
 ///     >>> ad.reset_logging()

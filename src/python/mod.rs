@@ -63,5 +63,14 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
+    // Not added to the module: only `atexit` calls it.
+    let at_exit = wrap_pyfunction!(at_exit, m)?;
+    m.py().import("atexit")?.call_method1("register", (at_exit,))?;
     Ok(())
+}
+
+/// Keeps the runtime's threads out of Python once the interpreter exits (see [`wait::exit`]).
+#[pyfunction]
+fn at_exit(py: Python<'_>) {
+    py.detach(wait::exit::close);
 }

@@ -58,11 +58,21 @@ impl Runtime for SharedRuntime {
         crate::runtime::runtime().spawn(fut)
     }
 
+    /// pyo3-async-runtimes hands an awaitable its result here, under `Python::attach`: gated, so
+    /// that no thread takes the GIL once the interpreter has started to exit.
     fn spawn_blocking<F>(f: F) -> Self::JoinHandle
     where
         F: FnOnce() + Send + 'static,
     {
-        crate::runtime::runtime().spawn_blocking(f)
+        crate::runtime::runtime().spawn_blocking(move || {
+            if let Some(_entered) = exit::enter() {
+                f();
+            } else {
+                // The event loop is gone: its Python objects are leaked rather than released
+                // from a thread the exiting interpreter no longer serves.
+                std::mem::forget(f);
+            }
+        })
     }
 }
 
@@ -87,4 +97,48 @@ where
     T: for<'a> IntoPyObject<'a> + Send + 'static,
 {
     generic::future_into_py::<SharedRuntime, _, T>(py, fut)
+}
+
+/// The interpreter's exit, seen by the threads of the runtime.
+///
+/// A runtime thread that takes the GIL while `Py_FinalizeEx` runs is killed by CPython in the
+/// middle of Rust code (a crash at exit). An `atexit` hook ([`exit::close`]) therefore closes a
+/// gate before finalisation starts and waits (with the GIL released) for the threads already
+/// inside; the threads that come later find the gate closed and stay out of Python.
+pub mod exit {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+    use std::time::{Duration, Instant};
+
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    static INSIDE: AtomicUsize = AtomicUsize::new(0);
+
+    /// Most time the exit waits for the threads inside.
+    const GRACE: Duration = Duration::from_secs(2);
+
+    /// A thread inside the gate (it leaves on drop).
+    pub struct Entered(());
+
+    impl Drop for Entered {
+        fn drop(&mut self) {
+            INSIDE.fetch_sub(1, SeqCst);
+        }
+    }
+
+    /// Enters the gate, or `None` once the interpreter is exiting.
+    pub fn enter() -> Option<Entered> {
+        INSIDE.fetch_add(1, SeqCst);
+        let entered = Entered(());
+        (!CLOSED.load(SeqCst)).then_some(entered)
+    }
+
+    /// Closes the gate and waits (at most [`GRACE`]) for the threads inside to leave. Call it
+    /// with the GIL released, so that they can finish.
+    pub fn close() {
+        CLOSED.store(true, SeqCst);
+        log::set_max_level(log::LevelFilter::Off);
+        let deadline = Instant::now() + GRACE;
+        while INSIDE.load(SeqCst) > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
 }

@@ -214,7 +214,13 @@ impl Transport {
             .retry(retry::backoff(policy))
             .sleep(tokio::time::sleep)
             .when(|err| policy.retries(err))
-            .adjust(|err, scheduled| clock.next_wait(err, scheduled))
+            .adjust(|err, scheduled| {
+                let wait = clock.next_wait(err, scheduled);
+                if let Some(wait) = wait {
+                    log::info!("{}; retrying in {:.3} s", self.redact(&err.to_string()), wait.as_secs_f64());
+                }
+                wait
+            })
             .await
             .map_err(|e| self.redact_error(e))
     }
@@ -225,6 +231,12 @@ impl Transport {
         let left = clock.left();
         match self.limiter.admit(weight, left).await {
             limiter::Admission::Go { server_wait } => {
+                if !server_wait.is_zero() {
+                    log::info!(
+                        "{method} {shown_url}: waited {:.3} s as the service asked (ratelimit-reset or Retry-After)",
+                        server_wait.as_secs_f64()
+                    );
+                }
                 clock.charge(server_wait);
                 Ok(())
             }
@@ -259,12 +271,19 @@ impl Transport {
             self.admit(weight, clock, &hop.method, &shown_url).await?;
             let response = self.send_hop(&hop, &shown_url).await?;
             let status = response.status().as_u16();
+            log::debug!("{} {shown_url}: HTTP {status}", hop.method);
             let location = response.headers().get(LOCATION).map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned());
             if let (true, Some(location)) = (redirect::is_redirect(status), location) {
                 let follow = self.config.follow_cross_origin_redirects;
                 let hops = visited.len() as u32 - 1;
                 match redirect::next_hop(status, &hop.method, &origin, &hop.url, &location, &visited, follow) {
                     Ok(next) => {
+                        log::info!(
+                            "{} {shown_url}: HTTP {status}, following the redirect to {}{}",
+                            hop.method,
+                            self.redact(next.url.as_str()),
+                            if next.cross_origin { " (another origin: without the secret headers)" } else { "" }
+                        );
                         visited.push(next.url.clone());
                         hop = Hop {
                             body: if next.keep_body { hop.body.take() } else { None },
