@@ -10,10 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def python_blocks(after: str) -> list[str]:
+def python_blocks(after: str, until: str = "\n### ") -> list[str]:
+    """The ```python blocks of the README between the heading ``after`` and the next ``until``."""
     text = (ROOT / "README.md").read_text()
     start = text.index(after)
-    end = text.index("\n### ", start + 1)
+    end = text.index(until, start + 1)
     section = text[start:end]
     blocks = []
     at = 0
@@ -48,14 +49,7 @@ def test_the_working_with_results_examples_run(tmp_path: Path, monkeypatch: "pyt
     pytest.importorskip("pyarrow")
     pytest.importorskip("tqdm")
     monkeypatch.chdir(tmp_path)
-    text = (ROOT / "README.md").read_text()
-    section = text[text.index("## Working with results"):text.index("## The emulator\n")]
-    blocks = []
-    at = 0
-    while (i := section.find("```python\n", at)) != -1:
-        j = section.index("```", i + 10)
-        blocks.append(section[i + 10:j])
-        at = j + 3
+    blocks = python_blocks("## Working with results", until="\n## The emulator\n")
     assert len(blocks) == 4
     namespace: dict[str, object] = {}
     try:
