@@ -230,3 +230,38 @@ def test_latency_setting() -> None:
             c.chain("X/tx").last_accepted()
         emu.set_latency(0.0)
         assert c.chain("X/tx").last_accepted()["index"] == 2
+
+
+@pytest.mark.parametrize("kwargs,param,allowed", [
+    ({"seed": "x"}, "seed", "an int >= 0"),
+    ({"seed": -1}, "seed", "an int in [0, 2**64 - 1]"),
+    ({"fault_seed": 1.5}, "fault_seed", "an int >= 0"),
+    ({"latency": "1"}, "latency", "a finite number of seconds >= 0"),
+    ({"latency": -0.1}, "latency", "a finite number of seconds >= 0"),
+    ({"tip_rate": float("nan")}, "tip_rate", "a finite number of containers per second >= 0"),
+    ({"port": 70_000}, "port", "an int in [0, 65535]"),
+    ({"utc_offset_minutes": 1440}, "utc_offset_minutes", "an int of minutes in (-1440, 1440)"),
+    ({"utc_offset_minutes": 1.5}, "utc_offset_minutes", "an int of minutes in (-1440, 1440)"),
+    ({"host": 5}, "host", "a host name or IP address (str)"),
+    ({"index_enabled": 1}, "index_enabled", "True or False"),
+    ({"data_api_require_key": "yes"}, "data_api_require_key", "True or False"),
+    ({"rate_limit": 5}, "rate_limit", "None or (limit, window_seconds)"),
+    ({"rate_limit": (0, 60)}, "rate_limit", "None or (limit, window_seconds)"),
+    ({"rate_limit": (5, 0)}, "rate_limit", "None or (limit, window_seconds)"),
+    ({"rate_limit": (5, 60, 1)}, "rate_limit", "None or (limit, window_seconds)"),
+])
+def test_bad_emulator_arguments_name_the_parameter(kwargs: dict, param: str, allowed: str) -> None:
+    """Every constructor argument is checked with an InvalidParameterError (a ValueError) that
+    names the parameter and what it allows, never a bare TypeError."""
+    with pytest.raises(ad.InvalidParameterError) as e:
+        ad.Emulator(**kwargs)
+    assert isinstance(e.value, ValueError) and e.value.param == param
+    assert f"invalid {param}=" in str(e.value) and allowed in str(e.value)
+
+
+def test_set_rate_limit_checks_its_argument() -> None:
+    with ad.Emulator(containers=5) as emu:
+        with pytest.raises(ad.InvalidParameterError, match="rate_limit"):
+            emu.set_rate_limit((1, "60"))  # type: ignore[arg-type]
+        emu.set_rate_limit((3, 1.5))
+        emu.set_rate_limit(None)

@@ -212,6 +212,37 @@ extractors! {
     follow_cross_origin_redirects -> bool = bool_arg;
     /// `row_group_size=`: rows per Parquet row group, an int >= 1.
     row_group_size -> u64 = |v, p| bounded_arg(v, p, 1, 1 << 30);
+    /// `seed=` of the emulator: an int >= 0.
+    seed -> u64 = u64_arg;
+    /// `fault_seed=` of the emulator: an int >= 0.
+    fault_seed -> u64 = u64_arg;
+    /// `tip_rate=` of the emulator: containers per second, a finite number >= 0.
+    tip_rate -> f64 = |v, p| {
+        let what = "a finite number of containers per second >= 0";
+        let rate = number_arg(v, p, what)?;
+        if rate.is_finite() && rate >= 0.0 { Ok(rate) } else { Err(invalid(p, shown(v), what)) }
+    };
+    /// `latency=` of the emulator: seconds >= 0.
+    latency -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `port=` of the emulator: an int in [0, 65535] (0: any free port).
+    port -> u16 = |v, p| Ok(bounded_arg(v, p, 0, u64::from(u16::MAX))? as u16);
+    /// `utc_offset_minutes=` of the emulator: an int in (-1440, 1440).
+    utc_offset_minutes -> i32 = |v, p| {
+        let what = "an int of minutes in (-1440, 1440)";
+        if v.is_instance_of::<PyBool>() || !v.is_instance_of::<PyInt>() {
+            return Err(invalid(p, shown(v), what));
+        }
+        match v.extract::<i32>() {
+            Ok(m) if -24 * 60 < m && m < 24 * 60 => Ok(m),
+            _ => Err(invalid(p, shown(v), what)),
+        }
+    };
+    /// `index_enabled=` of the emulator: `True` or `False`.
+    index_enabled -> bool = bool_arg;
+    /// `data_api_require_key=` of the emulator: `True` or `False`.
+    data_api_require_key -> bool = bool_arg;
+    /// `data_api_refused_keys=` of the emulator: a list of str, or `None`.
+    data_api_refused_keys -> Option<Vec<String>> = |v, p| or_none(v, |v| list_arg(Some(v), p));
     /// `url=`: a str or `None`.
     url -> Option<String> = opt_string;
     /// `base_url=`: a str or `None`.
@@ -298,6 +329,12 @@ pub fn ca_bundle(value: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
 pub fn compression<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     let what = crate::arrow::parquet_sink::COMPRESSIONS;
     value.cast::<PyString>().map_err(|_| invalid("compression", shown(value), what))?.to_str()
+}
+
+/// `host=` of the emulator: a host name or IP address (str).
+pub fn host<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let what = "a host name or IP address (str)";
+    value.cast::<PyString>().map_err(|_| invalid("host", shown(value), what))?.to_str()
 }
 
 /// An optional `str` option (`url`, `base_url`, `api_key`): `None` or a str.

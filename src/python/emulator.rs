@@ -6,7 +6,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::{IntoPyDict, PyDict, PyFloat, PyInt, PyMapping, PyTuple};
 
-use super::args::u64_arg;
+use super::args::{self, u64_arg};
 
 /// `n=`: an int >= 0.
 fn count_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -91,20 +91,20 @@ impl PyEmulator {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        seed: u64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
         containers: Option<&Bound<'_, PyAny>>,
-        tip_rate: f64,
-        index_enabled: bool,
-        latency: f64,
-        host: &str,
-        port: u16,
-        utc_offset_minutes: i32,
+        #[pyo3(from_py_with = args::tip_rate)] tip_rate: f64,
+        #[pyo3(from_py_with = args::index_enabled)] index_enabled: bool,
+        #[pyo3(from_py_with = args::latency)] latency: f64,
+        #[pyo3(from_py_with = args::host)] host: &str,
+        #[pyo3(from_py_with = args::port)] port: u16,
+        #[pyo3(from_py_with = args::utc_offset_minutes)] utc_offset_minutes: i32,
         data_blocks_per_chain: Option<&Bound<'_, PyAny>>,
-        data_api_require_key: bool,
-        data_api_refused_keys: Option<Vec<String>>,
-        rate_limit: Option<(u32, f64)>,
+        #[pyo3(from_py_with = args::data_api_require_key)] data_api_require_key: bool,
+        #[pyo3(from_py_with = args::data_api_refused_keys)] data_api_refused_keys: Option<Vec<String>>,
+        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<crate::emulator::RateLimit>,
         faults: Option<&Bound<'_, PyAny>>,
-        fault_seed: u64,
+        #[pyo3(from_py_with = args::fault_seed)] fault_seed: u64,
         fault_options: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mut config = EmulatorConfig {
@@ -120,16 +120,10 @@ impl PyEmulator {
         }
         config.data_api_require_key = data_api_require_key;
         config.data_api_refused_keys = data_api_refused_keys.unwrap_or_default();
-        config.rate_limit = rate_limit.map(rate_limit_arg).transpose()?;
+        config.rate_limit = rate_limit;
         config.faults = fault_plan(faults, fault_seed, fault_options)?;
-        if !(tip_rate.is_finite() && tip_rate >= 0.0) {
-            return Err(invalid("tip_rate", tip_rate, "a finite number of containers per second >= 0"));
-        }
         config.tip_rate = tip_rate;
         config.latency = to_duration("latency", latency, true).map_err(to_py)?;
-        if !(-24 * 60 < utc_offset_minutes && utc_offset_minutes < 24 * 60) {
-            return Err(invalid("utc_offset_minutes", utc_offset_minutes, "minutes in (-1440, 1440)"));
-        }
         match containers {
             None => {}
             Some(n) if n.is_instance_of::<PyInt>() => config.default_count = u64_arg(n, "containers")?,
@@ -200,8 +194,11 @@ impl PyEmulator {
     ///     429 60.0
     ///     ok
     #[pyo3(signature = (rate_limit=None))]
-    fn set_rate_limit(&self, rate_limit: Option<(u32, f64)>) -> PyResult<()> {
-        self.emulator.set_rate_limit(rate_limit.map(rate_limit_arg).transpose()?);
+    fn set_rate_limit(
+        &self,
+        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<crate::emulator::RateLimit>,
+    ) -> PyResult<()> {
+        self.emulator.set_rate_limit(rate_limit);
         Ok(())
     }
 
@@ -592,10 +589,20 @@ fn fault_plan(faults: Option<&Bound<'_, PyAny>>, seed: u64, options: Option<&Bou
 }
 
 /// `(limit, window_seconds)` as the emulator's rate-limit policy.
-fn rate_limit_arg((limit, window): (u32, f64)) -> PyResult<crate::emulator::RateLimit> {
-    if limit == 0 {
-        return Err(invalid("rate_limit", limit, "(limit >= 1, window_seconds > 0)"));
+fn emulator_rate_limit(value: &Bound<'_, PyAny>) -> PyResult<Option<crate::emulator::RateLimit>> {
+    const WHAT: &str = "None or (limit, window_seconds): an int >= 1 and a number of seconds > 0";
+    if value.is_none() {
+        return Ok(None);
     }
-    let window = to_duration("rate_limit", window, false).map_err(to_py)?;
-    Ok(crate::emulator::RateLimit { limit, window })
+    let shown = || args::shown(value);
+    let pair = value.cast::<pyo3::types::PyTuple>().map_err(|_| invalid("rate_limit", shown(), WHAT))?;
+    if pair.len() != 2 {
+        return Err(invalid("rate_limit", shown(), WHAT));
+    }
+    let limit = args::bounded_arg(&pair.get_item(0)?, "rate_limit", 1, u64::from(u32::MAX))
+        .map_err(|_| invalid("rate_limit", shown(), WHAT))? as u32;
+    let window =
+        args::number_arg(&pair.get_item(1)?, "rate_limit", WHAT).map_err(|_| invalid("rate_limit", shown(), WHAT))?;
+    let window = to_duration("rate_limit", window, false).map_err(|_| invalid("rate_limit", shown(), WHAT))?;
+    Ok(Some(crate::emulator::RateLimit { limit, window }))
 }
