@@ -156,7 +156,7 @@ def touch(result: Any) -> None:
 
 
 Call = Callable[[str, str], Any]
-OPTIONS = {"max_retries": 0, "timeout": 10.0}
+OPTIONS = {"max_retries": 0, "timeout": 2.0}
 
 
 def index(f: Callable[[Any, str], Any]) -> Call:
