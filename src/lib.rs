@@ -5,6 +5,7 @@
 
 pub mod arrow;
 pub mod data;
+pub mod dataset;
 pub mod decode;
 pub mod emulator;
 pub mod error;

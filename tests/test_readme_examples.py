@@ -49,7 +49,7 @@ def test_the_working_with_results_examples_run(tmp_path: Path, monkeypatch: "pyt
     pytest.importorskip("pyarrow")
     pytest.importorskip("tqdm")
     monkeypatch.chdir(tmp_path)
-    blocks = python_blocks("## Working with results", until="\n## The emulator\n")
+    blocks = python_blocks("## Working with results", until="\n## Datasets\n")
     assert len(blocks) == 4
     namespace: dict[str, object] = {}
     try:

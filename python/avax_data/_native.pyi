@@ -153,6 +153,17 @@ class Range:
         progress: Progress = None,
     ) -> int:
         """Stream the rest of the range into a Parquet file, in constant memory."""
+    def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        chunk: int = 100000,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        decode: Decode = None,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write the rest of the range as a dataset: a directory of Parquet files, one per chunk of ``chunk`` indices."""
 
 @final
 class RangeIterator(Iterator[Container]):
@@ -658,6 +669,17 @@ class AsyncRange:
         progress: Progress = None,
     ) -> int:
         """Stream the rest of the range into a Parquet file, in constant memory."""
+    async def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        chunk: int = 100000,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        decode: Decode = None,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write the rest of the range as a dataset: a directory of Parquet files, one per chunk of ``chunk`` indices."""
 
 @final
 class AsyncRangeIterator(AsyncIterator[Container]):

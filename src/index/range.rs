@@ -91,6 +91,11 @@ impl RangeMemory {
     pub fn end(&self) -> Option<u64> {
         self.end.get().copied()
     }
+
+    /// Keeps `end` as the range's end unless one was resolved already; the end in force.
+    pub fn settle(&self, end: u64) -> u64 {
+        *self.end.get_or_init(|| end)
+    }
 }
 
 /// A walk of a resumable range from `spec.start` (the position handed out so far), sharing

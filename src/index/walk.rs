@@ -6,6 +6,7 @@
 //! [`RangeWalk::write_parquet`] after each batch the file holds. Every new consumer supersedes
 //! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,10 +18,11 @@ use futures::stream::{Stream, StreamExt};
 use super::chunk::LagPolicy;
 use super::cursor::{Cursor, Lease};
 use super::feed::{IndexFeed, Split};
-use super::range::{follow, walk_resuming, RangeMemory};
+use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
 use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
+use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
 use crate::paging::Prefetch;
 
@@ -231,6 +233,73 @@ impl RangeWalk {
             }
         }
         sink.finish()
+    }
+}
+
+impl RangeWalk {
+    /// The end of the walk: as given, as resolved by an earlier consumer, or one past the tip
+    /// read now (kept for later consumers).
+    async fn resolve_end(&self) -> Result<u64> {
+        if let Some(end) = self.end_known() {
+            return Ok(end);
+        }
+        let end = match self.chain.tip().await? {
+            Some(tip) => after_tip(&self.chain, tip)?,
+            None => self.start,
+        };
+        Ok(self.memory.settle(end))
+    }
+
+    /// Writes the rest of the walk as a dataset directory ([`crate::dataset`]): one Parquet
+    /// file per chunk of `chunk` indices aligned to multiples of `chunk`, skipping the chunks a
+    /// previous run into `dir` completed. The position moves after each partition, so an error
+    /// carries the start of the partition that failed, and a rerun redoes only that one onwards.
+    pub async fn write_dataset(
+        &self,
+        dir: &Path,
+        chunk: u64,
+        options: ParquetOptions,
+        mut on_rows: impl FnMut(u64) + Send,
+    ) -> Result<DatasetSummary> {
+        dataset::check_chunk(chunk)?;
+        let lease = self.lease();
+        let start = lease.position();
+        let end = self.resolve_end().await?;
+        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
+        let mut set = Dataset::open(dir, dataset::INDEX_KEY, identity)?;
+        let mut summary = DatasetSummary::default();
+        for (value, first, next) in dataset::plan(start, end, chunk)? {
+            lease.check().map_err(|_| Error::Superseded)?;
+            if set.has(value, first, next) {
+                summary.partitions_skipped += 1;
+                summary.rows_skipped += next - first;
+                on_rows(next - first);
+            } else {
+                let part =
+                    RangeWalk::new(self.chain.clone(), first, Some(next), self.concurrency, self.chunk, self.decode)?;
+                let tmp = set.temp_path(value)?;
+                let rows = match part.write_parquet(Target::Path(tmp), options, &mut on_rows).await {
+                    Ok(rows) => rows,
+                    Err(e) => {
+                        set.discard(value);
+                        return Err(e);
+                    }
+                };
+                if rows != next - first {
+                    set.discard(value);
+                    return Err(Error::Internal(format!(
+                        "{}: the partition {first}..{next} got {rows} rows, not {}",
+                        self.path(),
+                        next - first
+                    )));
+                }
+                set.commit(value, first, next, rows)?;
+                summary.partitions_written += 1;
+                summary.rows_written += rows;
+            }
+            lease.advance(next).map_err(|_| Error::Superseded)?;
+        }
+        Ok(summary)
     }
 }
 

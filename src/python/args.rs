@@ -210,6 +210,8 @@ extractors! {
     danger_accept_invalid_certs -> bool = bool_arg;
     /// `follow_cross_origin_redirects=`: `True` or `False`.
     follow_cross_origin_redirects -> bool = bool_arg;
+    /// `chunk=` of a dataset: positions per partition, an int >= 1.
+    chunk -> u64 = |v, p| bounded_arg(v, p, 1, u64::MAX);
     /// `row_group_size=`: rows per Parquet row group, an int >= 1.
     row_group_size -> u64 = |v, p| bounded_arg(v, p, 1, 1 << 30);
     /// `seed=` of the emulator: an int >= 0.
@@ -323,6 +325,15 @@ pub fn ca_bundle(value: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
         .extract::<PathBuf>()
         .map(Some)
         .map_err(|_| invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"))
+}
+
+/// A directory path (str or os.PathLike), e.g. a dataset's.
+pub fn dir_path(value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    let what = "a directory path (str or os.PathLike)";
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
+        return Err(invalid("path", shown(value), what));
+    }
+    value.extract::<PathBuf>().map_err(|_| invalid("path", shown(value), what))
 }
 
 /// `compression=` of a Parquet export: a codec name (a str; its value is checked by the core).

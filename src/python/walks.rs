@@ -418,6 +418,72 @@ twins! {
             resume.run::<M, _>(py, async move { finished(bar, walk.write_parquet(path, options, rows)).await })
         }
 
+        /// Write the rest of the range as a dataset: a directory of Parquet files, one per chunk
+        /// of ``chunk`` indices, readable as one table.
+        ///
+        /// The layout is hive-style, ``path/chunk=<first index of the chunk>/part.parquet``, with
+        /// chunks aligned to multiples of ``chunk``, and a manifest ``_avax_dataset.json`` (the
+        /// walk, and each partition's positions, rows, size and sha256). Run it again into the
+        /// same directory and it skips every partition that already holds its whole span (its
+        /// file unchanged), writes the rest (missing, partial, altered), and adds the chunks a
+        /// moved tip brings; no index is ever in two files. ``next_index`` moves after each
+        /// partition, so an error carries the start of the partition that failed.
+        ///
+        /// Args:
+        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
+        ///     chunk: indices per partition, an int >= 1; default 100000. A directory keeps the
+        ///         chunk it was written with.
+        ///     compression: as in :meth:`write_parquet`.
+        ///     row_group_size: as in :meth:`write_parquet`.
+        ///     decode: as in :meth:`to_polars` (a directory keeps its setting).
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
+        ///     ``rows_skipped`` of this run.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, or ``path`` holds another walk's dataset
+        ///         (naming what differs).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> node = ad.IndexClient(emu.url)
+        ///     >>> node.chain("X/tx").range(0, 250).write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 0, 'partitions_written': 3, 'rows_skipped': 0, 'rows_written': 250}
+        ///     >>> node.chain("X/tx").range(0, 300).write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 2, 'partitions_written': 1, 'rows_skipped': 200, 'rows_written': 100}
+        ///     >>> pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).select(pl.len()).collect().item()
+        ///     300
+        #[pyo3(signature = (path, *, chunk=100_000, compression="snappy", row_group_size=65536, decode=None, progress=None))]
+        #[allow(clippy::too_many_arguments)]
+        fn write_dataset<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            #[pyo3(from_py_with = super::args::chunk)] chunk: u64,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
+            decode: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let walk = self.walk.with_decode(decode_override(decode)?)?;
+            let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
+            let rows = on_rows(&bar);
+            resume.run::<M, _>(py, async move {
+                let done = finished(bar, walk.write_dataset(&path, chunk, options, rows)).await?;
+                Ok(std::collections::BTreeMap::from([
+                    ("partitions_written", done.partitions_written),
+                    ("partitions_skipped", done.partitions_skipped),
+                    ("rows_written", done.rows_written),
+                    ("rows_skipped", done.rows_skipped),
+                ]))
+            })
+        }
+
         fn __repr__(&self) -> String {
             repr(CLASS_NAME, &range_fields(&self.walk))
         }

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import sys
 from typing import Any
 
 from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
+from .errors import CliError
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
 from .parser import Parser, add_command
@@ -73,9 +77,16 @@ avax-data index container --chain X/tx --index 42""",
 avax-data index range --emulator --chain X/tx -o x_tx.parquet
 avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --decode -o c.parquet
 avax-data index range --chain P/block --count 1000 -o - | jq .id
-avax-data index range --chain X/block -o blocks.csv --resume      # continue after Ctrl-C or a failure""",
+avax-data index range --chain X/block -o blocks.csv --resume      # continue after Ctrl-C or a failure
+avax-data index range --chain C/block --dataset c_block/ --chunk 100000  # a partitioned dataset; rerun to update""",
     )
     _add_range_arguments(rng)
+    dataset = rng.add_argument_group("dataset (instead of --out)")
+    dataset.add_argument("--dataset", default=None, metavar="DIR",
+                         help="write a hive-partitioned Parquet dataset DIR/chunk=<first index>/part.parquet with a "
+                         "manifest; run again to skip complete chunks and add what the moved tip brings")
+    dataset.add_argument("--chunk", type=argtypes.positive_int, default=100_000, metavar="N",
+                         help="indices per partition of --dataset, aligned to multiples of N (default 100000)")
     rng.set_defaults(handler=run_range)
 
     follow = add_command(
@@ -159,10 +170,31 @@ def _range_walk(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_range(args: argparse.Namespace) -> int:
     """``index range``."""
+    if args.dataset is not None:
+        return _run_dataset(args)
     export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
         run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode))
+    return 0
+
+
+def _run_dataset(args: argparse.Namespace) -> int:
+    """``index range --dataset DIR``: the range as a partitioned dataset; a summary on stdout."""
+    if args.out is not None or args.resume or args.format is not None:
+        raise CliError("--dataset writes a directory: it does not go with --out, --format or --resume",
+                       "a rerun into the same --dataset directory continues it")
+    with open_client(args, "index") as client:
+        chain = client.chain(args.chain)
+        source = RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode)
+        source.start(None)  # checks the arguments and the tip like any export
+        kwargs: dict[str, Any] = {"decode": args.decode}
+        if args.batch_size is not None:
+            kwargs["batch_size"] = args.batch_size
+        rng = chain.range(args.start, source.end - args.start, **kwargs)
+        progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
+        summary = rng.write_dataset(args.dataset, chunk=args.chunk, progress=progress or None)
+    print(json.dumps({"dataset": str(args.dataset), "start": args.start, "end": source.end, **summary}), flush=True)
     return 0
 
 

@@ -1,0 +1,95 @@
+//! Index range datasets against the emulator: reruns skip what is complete, redo what is not,
+//! add what the moved tip brings, and every index lands in exactly one partition.
+
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::UInt64Type;
+use avax_data::arrow::ParquetOptions;
+use avax_data::dataset::manifest::{Manifest, MANIFEST};
+use avax_data::emulator::{Emulator, EmulatorConfig};
+use avax_data::index::walk::RangeWalk;
+use avax_data::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+async fn emulator(containers: u64) -> Emulator {
+    Emulator::start(EmulatorConfig { default_count: containers, ..Default::default() }).await.expect("emulator starts")
+}
+
+fn chain(emu: &Emulator) -> ChainClient {
+    IndexClient::new(&emu.url(), IndexClientOptions::default()).unwrap().chain(IndexPath::XTx)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("avax-dataset-it-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Every `index` of every partition file, partition by partition in hive-value order.
+fn indices(dir: &Path) -> Vec<u64> {
+    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for p in &manifest.partitions {
+        let file = std::fs::File::open(dir.join(&p.file)).unwrap();
+        for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
+            let batch = batch.unwrap();
+            out.extend(batch.column_by_name("index").unwrap().as_primitive::<UInt64Type>().values().iter());
+        }
+    }
+    out
+}
+
+async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> avax_data::dataset::DatasetSummary {
+    let walk = RangeWalk::new(chain(emu), start, end, 4, 64, None).unwrap();
+    let summary = walk.write_dataset(dir, 100, ParquetOptions::default(), |_| ()).await.unwrap();
+    assert_eq!(walk.next_index(), end.unwrap_or(emu.container_count(IndexPath::XTx)).max(start));
+    summary
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reruns_skip_complete_partitions_and_add_what_the_tip_brings() {
+    let emu = emulator(250).await;
+    let dir = temp_dir("rerun");
+    let first = export(&emu, &dir, 0, None).await;
+    assert_eq!((first.partitions_written, first.partitions_skipped, first.rows_written), (3, 0, 250));
+    assert_eq!(indices(&dir), (0..250).collect::<Vec<_>>());
+
+    let again = export(&emu, &dir, 0, None).await;
+    // nothing moved: every partition holds its whole span, nothing is written
+    assert_eq!((again.partitions_written, again.partitions_skipped, again.rows_skipped), (0, 3, 250));
+
+    // the tip moved: the partial chunk 200.. is written again, whole now, and 300.. is added
+    emu.advance(IndexPath::XTx, 120);
+    let moved = export(&emu, &dir, 0, None).await;
+    assert_eq!((moved.partitions_written, moved.partitions_skipped, moved.rows_written), (2, 2, 170));
+    assert_eq!(indices(&dir), (0..370).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_altered_or_missing_partition_is_written_again() {
+    let emu = emulator(300).await;
+    let dir = temp_dir("altered");
+    export(&emu, &dir, 0, Some(300)).await;
+    std::fs::write(dir.join("chunk=100/part.parquet"), b"not parquet").unwrap();
+    std::fs::remove_file(dir.join("chunk=200/part.parquet")).unwrap();
+    let again = export(&emu, &dir, 0, Some(300)).await;
+    assert_eq!((again.partitions_written, again.partitions_skipped), (2, 1));
+    assert_eq!(indices(&dir), (0..300).collect::<Vec<_>>());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
+    let emu = emulator(120).await;
+    let dir = temp_dir("identity");
+    export(&emu, &dir, 0, Some(120)).await;
+    let walk = RangeWalk::new(chain(&emu), 0, Some(120), 4, 64, None).unwrap();
+    let err = walk.write_dataset(&dir, 50, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
+    assert!(err.contains("chunk 50") && err.contains("chunk 100"), "{err}");
+    assert_eq!(walk.next_index(), 0);
+    let err = walk.write_dataset(&dir, 0, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
+    assert!(err.contains("chunk"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
