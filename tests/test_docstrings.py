@@ -30,7 +30,11 @@ import avax_data.testing
 from avax_data import _native
 
 #: Submodules whose ``__all__`` is public too.
-SUBMODULES = (ad.decode, ad.exceptions, ad.types, ad.testing)
+try:  # the `dask` extra (in the test extra too)
+    import avax_data.dask as add
+except ImportError:  # pragma: no cover
+    add = None
+SUBMODULES = (ad.decode, ad.exceptions, ad.types, ad.testing, *([add] if add is not None else []))
 
 #: Class members that start with an underscore and are still called by users (or by the tools
 #: they use): documented like public methods.
@@ -141,7 +145,7 @@ EXAMPLES = _examples()
 def doc_globals() -> Iterator[dict[str, Any]]:
     """The globals every docstring example may use (the convention of ``avax_data.__doc__``)."""
     with ad.Emulator(containers=1_000, data_blocks_per_chain=500) as emu:
-        yield {"ad": ad, "pl": pl, "emu": emu}
+        yield {"ad": ad, "pl": pl, "emu": emu, "add": add}
 
 
 def test_the_walk_finds_the_members_of_pyo3_classes() -> None:
