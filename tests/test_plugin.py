@@ -215,7 +215,7 @@ def test_numbers_in_pytest_9_native_toml_table(pytester: pytest.Pytester) -> Non
         ("avax_emulator_fault_options = wait=1", 'invalid fault_options="wait": an option, one of retry_after'),
         ("avax_emulator_rate_limit = 100", "avax_emulator_rate_limit = '100': no '/' between limit and window"),
         ("avax_emulator_rate_limit = 10/soon", "avax_emulator_rate_limit = '10/soon': not a number"),
-        ("avax_emulator_rate_limit = 0/60", "avax_emulator_rate_limit = (0, 60.0): invalid rate_limit=0"),
+        ("avax_emulator_rate_limit = 0/60", "avax_emulator_rate_limit = (0, 60.0): invalid rate_limit=(0, 60.0)"),
         ("avax_emulator_latency = -1", "avax_emulator_latency = -1.0: invalid latency=-1"),
         ("avax_emulator_data_blocks_per_chain = 0", "avax_emulator_data_blocks_per_chain = 0: invalid"),
         ("avax_client_timeout = 0", "avax_client_timeout = 0.0: invalid timeout=0: a finite number of seconds > 0"),
