@@ -34,13 +34,29 @@ fn collect<'py, M: Mode>(
     kind: FrameKind,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let walk = walk.with_decode(decode_override(decode)?)?;
-    let (resume, schema, bar) = (Resume::Range(walk.clone()), walk.schema(), range_bar(py, &walk, progress)?);
-    let rows = on_rows(&bar);
-    resume.run::<M, _>(py, async move {
-        let batches = finished(bar, walk.collect(rows)).await?;
-        Ok(FrameOut(batches, schema, kind))
+    export::<M, _, _>(py, walk, decode, progress, move |walk, rows| async move {
+        let schema = walk.schema();
+        Ok(FrameOut(walk.collect(rows).await?, schema, kind))
     })
+}
+
+/// Runs the export `run` of `walk` (decoded as `decode` says) with its progress bar; errors
+/// carry the walk's position.
+fn export<'py, M: Mode, T: super::mode::ToPy, F>(
+    py: Python<'py>,
+    walk: &RangeWalk,
+    decode: Option<&Bound<'py, PyAny>>,
+    progress: Option<&Bound<'py, PyAny>>,
+    run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+{
+    let walk = walk.with_decode(decode_override(decode)?)?;
+    let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
+    let rows = Box::new(on_rows(&bar));
+    let fut = run(walk, rows);
+    resume.run::<M, _>(py, async move { finished(bar, fut).await })
 }
 
 /// What a range shows of itself in reprs.
@@ -412,10 +428,9 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
-            let walk = self.walk.with_decode(decode_override(decode)?)?;
-            let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
-            let rows = on_rows(&bar);
-            resume.run::<M, _>(py, async move { finished(bar, walk.write_parquet(path, options, rows)).await })
+            export::<M, _, _>(py, &self.walk, decode, progress, move |walk, rows| async move {
+                walk.write_parquet(path, options, rows).await
+            })
         }
 
         /// Write the rest of the range as a dataset: a directory of Parquet files, one per chunk
@@ -470,11 +485,8 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
-            let walk = self.walk.with_decode(decode_override(decode)?)?;
-            let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
-            let rows = on_rows(&bar);
-            resume.run::<M, _>(py, async move {
-                let done = finished(bar, walk.write_dataset(&path, chunk, options, rows)).await?;
+            export::<M, _, _>(py, &self.walk, decode, progress, move |walk, rows| async move {
+                let done = walk.write_dataset(&path, chunk, options, rows).await?;
                 Ok(std::collections::BTreeMap::from([
                     ("partitions_written", done.partitions_written),
                     ("partitions_skipped", done.partitions_skipped),
