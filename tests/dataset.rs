@@ -93,3 +93,45 @@ async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
     assert!(err.contains("chunk"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_metric_dataset_keeps_ended_months_and_rewrites_the_open_one() {
+    use avax_data::dataset::metrics::write_metric_dataset;
+    use avax_data::metrics::MetricsClient;
+    use avax_data::transport::TransportConfig;
+
+    let emu = Emulator::start(EmulatorConfig { data_blocks_per_chain: 50_000, ..Default::default() })
+        .await
+        .expect("emulator starts");
+    let client = MetricsClient::new(Some(&emu.url()), TransportConfig::default()).unwrap();
+    let dir = temp_dir("metrics");
+    let (nov_2025, feb_2026) = (1_761_955_200, 1_769_904_000);
+    let write = |now: i64| {
+        let (client, dir) = (client.clone(), dir.clone());
+        async move {
+            write_metric_dataset(
+                &client,
+                "43114",
+                "txCount",
+                "hour",
+                nov_2025,
+                feb_2026,
+                now,
+                &dir,
+                Default::default(),
+                |_| (),
+            )
+            .await
+            .unwrap()
+        }
+    };
+    // written while January 2026 was still open: January is redone by the next run, the rest kept
+    let first = write(feb_2026 - 10).await;
+    assert_eq!((first.partitions_written, first.partitions_skipped), (3, 0));
+    assert!(first.rows_written > 0);
+    let later = write(feb_2026 + 86_400).await;
+    assert_eq!((later.partitions_written, later.partitions_skipped), (1, 2));
+    let again = write(feb_2026 + 86_400).await;
+    assert_eq!((again.partitions_written, again.partitions_skipped, again.rows_skipped), (0, 3, first.rows_written));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -150,3 +150,66 @@ def test_the_cli_writes_and_updates_a_dataset(emu: ad.Emulator, tmp_path: Path) 
     assert read(out)["index"].to_list() == list(range(3_500))
     clash = run("--chain", "X/tx", "--dataset", str(out), "-o", str(tmp_path / "x.parquet"))
     assert clash.returncode == 2 and "does not go with --out" in clash.stderr
+
+
+# ---- metric series: a month per partition ----
+
+NOV_2025, FEB_2026 = 1_761_955_200, 1_769_904_000  # 2025-11-01 and 2026-02-01, 00:00 UTC
+
+
+@pytest.fixture(scope="module")
+def metrics_emu() -> Iterator[ad.Emulator]:
+    with ad.Emulator(data_blocks_per_chain=50_000, containers=10) as emu:
+        yield emu
+
+
+def test_a_metric_dataset_holds_the_series_a_month_per_partition(metrics_emu: ad.Emulator, tmp_path: Path) -> None:
+    m = ad.MetricsClient(base_url=metrics_emu.url)
+    truth = m.metric("43114", "txCount", interval="hour", start=NOV_2025, end=FEB_2026).to_polars().sort("timestamp")
+    assert truth.height > 0
+    done = m.write_dataset(tmp_path, "43114", "txCount", interval="hour", start=NOV_2025, end=FEB_2026)
+    assert done == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": truth.height, "rows_skipped": 0}
+    assert sorted(p.name for p in (tmp_path / "chain=43114").iterdir()) == ["month=202511", "month=202512",
+                                                                           "month=202601"]
+    back = read_metric(tmp_path)
+    assert back.select("timestamp", "value").equals(truth)
+    assert back["month"].to_list() == [int(t.strftime("%Y%m")) for t in truth["timestamp"]]
+    # every month had ended: a rerun writes nothing
+    again = m.write_dataset(tmp_path, "43114", "txCount", interval="hour", start=NOV_2025, end=FEB_2026)
+    assert again == {"partitions_written": 0, "partitions_skipped": 3, "rows_written": 0, "rows_skipped": truth.height}
+
+
+def read_metric(path: Path) -> pl.DataFrame:
+    return pl.read_parquet(f"{path}/**/*.parquet", hive_partitioning=True).sort("timestamp")
+
+
+def test_the_current_month_is_written_again_and_other_series_are_refused(metrics_emu: ad.Emulator,
+                                                                           tmp_path: Path) -> None:
+    m = ad.MetricsClient(base_url=metrics_emu.url)
+    first = m.write_dataset(tmp_path, "43114", "txCount", interval="day", start=NOV_2025)  # up to now
+    months = first["partitions_written"]
+    assert months >= 13  # 2025-11 .. the current month
+    again = m.write_dataset(tmp_path, "43114", "txCount", interval="day", start=NOV_2025)
+    assert (again["partitions_skipped"], again["partitions_written"]) == (months - 1, 1)
+    truth = m.metric("43114", "txCount", interval="day", start=NOV_2025, end=2**31).to_polars().sort("timestamp")
+    assert read_metric(tmp_path).select("timestamp", "value").equals(truth)
+    with pytest.raises(ad.InvalidParameterError, match="a directory of the same walk") as e:
+        m.write_dataset(tmp_path, "43114", "gasUsed", interval="day", start=NOV_2025)
+    assert "43114/gasUsed/day" in str(e.value) and "43114/txCount/day" in str(e.value)
+    with pytest.raises(ad.InvalidParameterError) as bad:
+        m.write_dataset(tmp_path / "x", "43114", "txCount", interval="fortnight", start=NOV_2025)
+    assert bad.value.param == "interval"
+
+
+def test_the_cli_writes_a_metric_dataset(metrics_emu: ad.Emulator, tmp_path: Path) -> None:
+    out = tmp_path / "tx"
+    proc = subprocess.run([sys.executable, "-m", "avax_data", "metrics", "series", "43114", "txCount", "--base-url",
+                           metrics_emu.url, "--interval", "hour", "--start", str(NOV_2025), "--end", str(FEB_2026),
+                           "--dataset", str(out)], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["partitions_written"] == 3
+    assert read_metric(out).height > 0
+    no_start = subprocess.run([sys.executable, "-m", "avax_data", "metrics", "series", "43114", "txCount",
+                               "--base-url", metrics_emu.url, "--dataset", str(out)],
+                              capture_output=True, text=True, timeout=120)
+    assert no_start.returncode == 2 and "--dataset needs --interval and --start" in no_start.stderr

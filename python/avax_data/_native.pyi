@@ -366,6 +366,20 @@ class MetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> dict[str, Any]:
         """The service's health report (``GET /v2/live-check``)."""
+    def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        chain_id: str | int,
+        metric: str,
+        *,
+        interval: str,
+        start: TimeArg,
+        end: TimeArg | None = None,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write a metric series as a dataset: a directory of Parquet files, one per UTC month, readable as one table."""
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
@@ -878,6 +892,20 @@ class AsyncMetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     async def live_check(self) -> dict[str, Any]:
         """The service's health report (``GET /v2/live-check``)."""
+    async def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        chain_id: str | int,
+        metric: str,
+        *,
+        interval: str,
+        start: TimeArg,
+        end: TimeArg | None = None,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write a metric series as a dataset: a directory of Parquet files, one per UTC month, readable as one table."""
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""

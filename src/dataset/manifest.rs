@@ -49,17 +49,15 @@ pub struct Partition {
     pub bytes: u64,
     /// sha256 of the file, hex.
     pub sha256: String,
+    /// It holds all of `[first, next)`: every index of its span, or every point of a window
+    /// that had ended when it was written.
+    pub complete: bool,
 }
 
 impl Partition {
-    /// Whether it holds every position of `[first, next)` (no row missing).
-    pub fn is_whole(&self) -> bool {
-        self.next >= self.first && self.rows == self.next - self.first
-    }
-
-    /// Whether it holds every position of `[first, next)`, as found on disk.
+    /// Whether it is complete over a span holding `[first, next)`.
     pub fn covers(&self, first: u64, next: u64) -> bool {
-        self.is_whole() && self.first <= first && next <= self.next
+        self.complete && self.first <= first && next <= self.next
     }
 }
 
@@ -174,7 +172,8 @@ pub fn io_error(path: &Path, e: std::io::Error) -> Error {
     Error::invalid("dataset", path.display(), format!("a readable and writable dataset directory ({e})"))
 }
 
-/// The path of a partition's file and of the temporary file it is written to.
+/// The path of a partition's file and of the temporary file it is written to: the hive
+/// directory `{key}={value}` (`key` may hold outer levels, e.g. `chain=43114/month`).
 pub fn partition_paths(dir: &Path, key: &str, value: u64) -> (String, PathBuf, PathBuf) {
     let file = format!("{key}={value}/part.parquet");
     let final_path = dir.join(&file);

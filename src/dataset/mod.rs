@@ -12,6 +12,7 @@
 //! position lives in exactly one partition.
 
 pub mod manifest;
+pub mod metrics;
 
 use std::path::{Path, PathBuf};
 
@@ -83,16 +84,17 @@ pub fn index_identity(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, s
 /// A dataset directory open for writing.
 pub struct Dataset {
     dir: PathBuf,
-    key: &'static str,
+    key: String,
     manifest: Manifest,
 }
 
 impl Dataset {
-    /// Opens (creating it when missing) the dataset directory `dir` of the walk `identity`.
-    pub fn open(dir: &Path, key: &'static str, identity: Identity) -> Result<Self> {
+    /// Opens (creating it when missing) the dataset directory `dir` of the walk `identity`,
+    /// whose partitions are the hive directories `{key}={value}`.
+    pub fn open(dir: &Path, key: &str, identity: Identity) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
         let manifest = Manifest::open(dir, identity)?;
-        Ok(Dataset { dir: dir.to_path_buf(), key, manifest })
+        Ok(Dataset { dir: dir.to_path_buf(), key: key.to_string(), manifest })
     }
 
     /// The manifest as it stands.
@@ -108,7 +110,7 @@ impl Dataset {
 
     /// The temporary file a partition is written to (its directory created).
     pub fn temp_path(&self, value: u64) -> Result<PathBuf> {
-        let (_, path, tmp) = partition_paths(&self.dir, self.key, value);
+        let (_, path, tmp) = partition_paths(&self.dir, &self.key, value);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
         }
@@ -116,18 +118,19 @@ impl Dataset {
     }
 
     /// Renames the written temporary file of partition `value` into place and records it:
-    /// `rows` rows of `[first, next)`.
-    pub fn commit(&mut self, value: u64, first: u64, next: u64, rows: u64) -> Result<()> {
-        let (file, path, tmp) = partition_paths(&self.dir, self.key, value);
+    /// `rows` rows of `[first, next)`, `complete` or not.
+    pub fn commit(&mut self, value: u64, first: u64, next: u64, rows: u64, complete: bool) -> Result<()> {
+        let (file, path, tmp) = partition_paths(&self.dir, &self.key, value);
         std::fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))?;
         let (bytes, sha256) = file_digest(&path)?;
-        self.manifest.record(Partition { key: self.key.into(), value, first, next, rows, file, bytes, sha256 });
+        let key = self.key.clone();
+        self.manifest.record(Partition { key, value, first, next, rows, file, bytes, sha256, complete });
         self.manifest.save(&self.dir)
     }
 
     /// Removes the temporary file of partition `value`, if any (after a failed write).
     pub fn discard(&self, value: u64) {
-        let (_, _, tmp) = partition_paths(&self.dir, self.key, value);
+        let (_, _, tmp) = partition_paths(&self.dir, &self.key, value);
         let _ = std::fs::remove_file(tmp);
     }
 }

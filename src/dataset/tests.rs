@@ -33,9 +33,10 @@ fn a_partition_covers_a_span_only_when_whole() {
         file: "chunk=0/part.parquet".into(),
         bytes: 1,
         sha256: String::new(),
+        complete: true,
     };
     assert!(whole.covers(0, 100) && whole.covers(10, 100) && !whole.covers(0, 101));
-    let short = Partition { rows: 99, ..whole.clone() };
+    let short = Partition { rows: 99, complete: false, ..whole.clone() };
     assert!(!short.covers(0, 50));
 }
 
@@ -55,6 +56,7 @@ fn the_manifest_keeps_partitions_in_order_and_refuses_another_walk() {
             file: format!("chunk={value}/part.parquet"),
             bytes: 0,
             sha256: String::new(),
+            complete: true,
         };
         m.record(p);
     }
@@ -73,7 +75,7 @@ fn a_file_changed_after_it_was_recorded_is_not_verified() {
     let dir = temp_dir("verify");
     let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
     std::fs::write(set.temp_path(0).unwrap(), b"ten bytes!").unwrap();
-    set.commit(0, 0, 10, 10).unwrap();
+    set.commit(0, 0, 10, 10, true).unwrap();
     assert!(set.has(0, 0, 10) && !set.has(0, 0, 11) && !set.has(10, 10, 20));
     std::fs::write(dir.join("chunk=0/part.parquet"), b"ten bytes?").unwrap();
     assert!(!set.has(0, 0, 10));

@@ -293,7 +293,7 @@ impl RangeWalk {
                         next - first
                     )));
                 }
-                set.commit(value, first, next, rows)?;
+                set.commit(value, first, next, rows, true)?;
                 summary.partitions_written += 1;
                 summary.rows_written += rows;
             }

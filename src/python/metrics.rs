@@ -312,6 +312,77 @@ client_twins! {
             M::run(py, async move { Ok(DictOut(client.live_check().await?, None)) })
         }
 
+        /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
+        /// readable as one table.
+        ///
+        /// The layout is hive-style, ``path/chain=<chain>/month=<YYYYMM>/part.parquet``, with a
+        /// manifest ``_avax_dataset.json`` as :meth:`Range.write_dataset` writes. Each month is
+        /// asked as its own window (from one second before it, cut on the client to the month),
+        /// so no point is lost or repeated at a month's edge. A month that had ended when it was
+        /// written is complete: a rerun skips it (its file unchanged), writes the current month
+        /// again, and adds new months.
+        ///
+        /// Args:
+        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
+        ///     chain_id, metric, interval: as in :meth:`metric` (``interval`` required).
+        ///     start: the first second (an int, ``datetime`` or ``date``).
+        ///     end: the end (exclusive); default ``None``: now.
+        ///     compression, row_group_size: as in :meth:`Range.write_parquet`.
+        ///     progress: ``True`` for a bar of the points written, or your own bar.
+        ///
+        /// Returns:
+        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
+        ///     ``rows_skipped`` of this run.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, or ``path`` holds another series' dataset.
+        ///     AvaxDataError: a failed request (the months written before it stay).
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> done = metrics.write_dataset(out, "43114", "txCount", interval="day", start=0, end=2**31)
+        ///     >>> frame = pl.read_parquet(f"{out}/**/*.parquet", hive_partitioning=True)
+        ///     >>> frame.height == done["rows_written"], frame.columns
+        ///     (True, ['timestamp', 'value', 'chain', 'month'])
+        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None, compression="snappy", row_group_size=65536, progress=None))]
+        #[allow(clippy::too_many_arguments)]
+        fn write_dataset<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            chain_id: &Bound<'_, PyAny>,
+            metric: &Bound<'_, PyAny>,
+            interval: &Bound<'_, PyAny>,
+            start: &Bound<'_, PyAny>,
+            end: Option<&Bound<'_, PyAny>>,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let chain_id = chain_id_arg(chain_id)?;
+            let metric = str_arg(metric, "metric", "a metric name (str)")?;
+            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
+            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
+            let now = chrono::Utc::now().timestamp();
+            let end = time_arg(end, "end")?.unwrap_or(now);
+            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let bar = super::progress::bar(py, progress, &format!("{chain_id} {metric}"), || None)?;
+            let rows = super::progress::on_rows(&bar);
+            let client = self.client.clone();
+            M::run(py, async move {
+                let done = super::progress::finished(
+                    bar,
+                    crate::dataset::metrics::write_metric_dataset(
+                        &client, &chain_id, &metric, &interval, start, end, now, &path, options, rows,
+                    ),
+                )
+                .await?;
+                Ok(super::walks::summary_dict(done))
+            })
+        }
+
         fn __repr__(&self) -> String {
             let closed = if self.client.is_closed() { ", closed" } else { "" };
             format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.base_url()))

@@ -59,6 +59,16 @@ where
     resume.run::<M, _>(py, async move { finished(bar, fut).await })
 }
 
+/// What a dataset export did, as the dict Python sees.
+pub fn summary_dict(done: crate::dataset::DatasetSummary) -> std::collections::BTreeMap<&'static str, u64> {
+    std::collections::BTreeMap::from([
+        ("partitions_written", done.partitions_written),
+        ("partitions_skipped", done.partitions_skipped),
+        ("rows_written", done.rows_written),
+        ("rows_skipped", done.rows_skipped),
+    ])
+}
+
 /// What a range shows of itself in reprs.
 fn range_fields(walk: &RangeWalk) -> Vec<(&'static str, String)> {
     vec![
@@ -486,13 +496,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             export::<M, _, _>(py, &self.walk, decode, progress, move |walk, rows| async move {
-                let done = walk.write_dataset(&path, chunk, options, rows).await?;
-                Ok(std::collections::BTreeMap::from([
-                    ("partitions_written", done.partitions_written),
-                    ("partitions_skipped", done.partitions_skipped),
-                    ("rows_written", done.rows_written),
-                    ("rows_skipped", done.rows_skipped),
-                ]))
+                Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
             })
         }
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import sys
 from typing import Any
 
 from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
+from .errors import CliError
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
 from .parser import Parser, add_command
@@ -37,7 +41,8 @@ avax-data metrics icm-summary --emulator --group-by srcBlockchainId""",
         examples="""
 avax-data metrics series 43114 txCount --emulator --interval hour -o -
 avax-data metrics series total activeAddresses --interval week --limit 52 -o weeks.csv
-avax-data metrics series 43114 gasUsed --interval day --start 2024-01-01 --end 1735689600 -o gas.parquet""",
+avax-data metrics series 43114 gasUsed --interval day --start 2024-01-01 --end 1735689600 -o gas.parquet
+avax-data metrics series 43114 txCount --interval hour --start 2021-01-01 --dataset tx_hourly/   # a month per file""",
     )
     series.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id, or total, mainnet, testnet")
     series.add_argument("metric", metavar="METRIC", help="one of the 17 chain metrics, e.g. txCount, activeAddresses")
@@ -51,6 +56,11 @@ avax-data metrics series 43114 gasUsed --interval day --start 2024-01-01 --end 1
     series.add_argument("--concurrency", type=argtypes.positive_int, default=None, metavar="N",
                         help="sub-windows fetched at once with --start and --end (default 4; 1: page by page)")
     add_export_options(series, default_stem="<chain>_<metric>")
+    dataset = series.add_argument_group("dataset (instead of --out)")
+    dataset.add_argument("--dataset", default=None, metavar="DIR",
+                         help="write a hive-partitioned Parquet dataset DIR/chain=<id>/month=<YYYYMM>/part.parquet with "
+                         "a manifest (needs --interval and --start; --end defaults to now); run again to skip the "
+                         "months already complete and add new ones")
     series.set_defaults(handler=run_series)
 
     chains = add_command(
@@ -94,6 +104,8 @@ def _stamp(value: Any) -> Any:
 
 def run_series(args: argparse.Namespace) -> int:
     """``metrics series``."""
+    if args.dataset is not None:
+        return _run_dataset(args)
     names = ("interval", "start", "end", "page_size")
     options: dict[str, Any] = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
     walk = {"chain_id": args.chain_id, "metric": args.metric, **options, "start": _stamp(args.start),
@@ -107,6 +119,21 @@ def run_series(args: argparse.Namespace) -> int:
             return client.metric(args.chain_id, args.metric, **options, page_token=token, limit=limit, **extra)
 
         run_export(export, PagerSource(make_pager, args.limit, tokens_survive=not args.emulator))
+    return 0
+
+
+def _run_dataset(args: argparse.Namespace) -> int:
+    """``metrics series --dataset DIR``: a month per partition; a summary on stdout."""
+    if args.out is not None or args.resume or args.format is not None or args.limit is not None:
+        raise CliError("--dataset writes a directory: it does not go with --out, --format, --resume or --limit",
+                       "a rerun into the same --dataset directory continues it")
+    if args.interval is None or args.start is None:
+        raise CliError("--dataset needs --interval and --start", "e.g. --interval day --start 2024-01-01")
+    with open_client(args, "metrics") as client:
+        progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
+        summary = client.write_dataset(args.dataset, args.chain_id, args.metric, interval=args.interval,
+                                       start=args.start, end=args.end, progress=progress or None)
+    print(json.dumps({"dataset": str(args.dataset), **summary}), flush=True)
     return 0
 
 
