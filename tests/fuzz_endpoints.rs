@@ -614,7 +614,7 @@ fn config(retries: u32) -> TransportConfig {
     }
 }
 
-fn convert(resource: Resource, items: &[Value]) {
+fn convert<T: avax_data::arrow::json_columns::JsonText>(resource: Resource, items: &[T]) {
     // A value that does not fit the schema is a decode error of the caller, not a panic.
     let _ = to_batch(resource, items);
 }

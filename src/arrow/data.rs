@@ -217,6 +217,6 @@ mod tests {
         assert_eq!(batch.column_by_name("addresses").unwrap().as_list::<i32>().value(0).len(), 2);
         let vertex = json!({"vertexHash": "v", "parentHashes": [], "vertexHeight": 1, "vertexIndex": 2, "vertexTimestamp": 3, "txCount": 0, "transactions": [], "vertexSizeBytes": 10});
         assert_eq!(to_batch(Resource::Vertex, &[vertex]).unwrap().num_rows(), 1);
-        assert_eq!(to_batch(Resource::Vertex, &[]).unwrap().num_rows(), 0);
+        assert_eq!(to_batch::<serde_json::Value>(Resource::Vertex, &[]).unwrap().num_rows(), 0);
     }
 }

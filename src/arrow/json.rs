@@ -1,20 +1,16 @@
-//! One JSON -> Arrow builder, driven by a resource's description: a tree of [`Col`]s (each
-//! resource's table lives with its service: [`super::data`], [`super::metrics`]). The same
-//! description types the DataFrame columns and the Python dicts. Decimal-string integers become
+//! How JSON fields are typed: a resource is described by a tree of [`Col`]s (each resource's
+//! table lives with its service: [`super::data`], [`super::metrics`]), and the rules here read
+//! each scalar. The same description types the DataFrame columns (built straight from the JSON
+//! text by [`super::json_columns`]) and the Python dicts. Decimal-string integers become
 //! `Decimal128(38, 0)` (wei amounts pass 2^64), Unix seconds or milliseconds become
 //! `Timestamp(ns, UTC)`, strings `Utf8View`, objects `Struct`, arrays `List`. Every column is
 //! nullable (variants share one frame); fields absent from a description are ignored; open enums
 //! stay strings.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Decimal128Builder, Float64Builder, Int64Builder, StringViewBuilder, TimestampNanosecondBuilder,
-    UInt64Builder,
-};
-use arrow_array::{ArrayRef, ListArray, RecordBatch, StructArray};
-use arrow_buffer::{NullBuffer, OffsetBuffer};
-use arrow_schema::{DataType, Field, Fields, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Field, Fields, TimeUnit};
 use serde_json::Value;
 
 /// How one JSON field is typed.
@@ -71,23 +67,45 @@ pub fn data_type(kind: Kind) -> DataType {
     }
 }
 
-/// Objects described by `cols` as a record batch of `schema` (the schema of [`fields`]`(cols)`).
-/// Fails (naming the field and value) on a value that cannot be stored without loss, e.g. a
-/// decimal with more than 38 digits, or on an item that is not an object.
-pub fn objects_to_batch(cols: &[Col], schema: SchemaRef, items: &[Value]) -> Result<RecordBatch, String> {
-    if let Some((k, item)) = items.iter().enumerate().find(|(_, v)| !v.is_object()) {
-        return Err(format!(
-            "item {k}: {} is not a JSON object",
-            crate::transport::snippet(item.to_string().as_bytes())
-        ));
-    }
-    let values: Vec<Option<&Value>> = items.iter().map(Some).collect();
-    let columns = cols.iter().map(|c| build(c.0, c.1, &child(&values, c.0))).collect::<Result<Vec<_>, _>>()?;
-    RecordBatch::try_new(schema, columns).map_err(|e| e.to_string())
+/// A scalar JSON value as text: a string's content, or a number's text as sent.
+#[derive(Debug, Clone)]
+pub enum Scalar<'a> {
+    /// A JSON string (unescaped).
+    Text(Cow<'a, str>),
+    /// A JSON number, as written.
+    Number(Cow<'a, str>),
+    /// Anything else (`true`, an object, ...).
+    Other,
 }
 
-fn child<'a>(values: &[Option<&'a Value>], name: &str) -> Vec<Option<&'a Value>> {
-    values.iter().map(|v| v.and_then(|o| o.get(name)).filter(|v| !v.is_null())).collect()
+impl<'a> Scalar<'a> {
+    /// The scalar of a parsed value.
+    pub fn of_value(v: &'a Value) -> Scalar<'a> {
+        match v {
+            Value::String(s) => Scalar::Text(Cow::Borrowed(s)),
+            Value::Number(n) => Scalar::Number(Cow::Owned(n.to_string())),
+            _ => Scalar::Other,
+        }
+    }
+
+    /// The scalar of a raw JSON value (a string without escapes is borrowed).
+    pub fn of_raw(raw: &'a serde_json::value::RawValue) -> Scalar<'a> {
+        let text = raw.get();
+        match text.as_bytes().first() {
+            Some(b'"') => match string_content(text) {
+                Some(s) => Scalar::Text(Cow::Borrowed(s)),
+                None => serde_json::from_str::<String>(text).map_or(Scalar::Other, |s| Scalar::Text(Cow::Owned(s))),
+            },
+            Some(b'-' | b'0'..=b'9') => Scalar::Number(Cow::Borrowed(text)),
+            _ => Scalar::Other,
+        }
+    }
+}
+
+/// The content of a JSON string written with no escapes, as it stands in the text.
+pub fn string_content(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.contains('\\')).then_some(inner)
 }
 
 /// What a timestamp field must hold.
@@ -100,8 +118,13 @@ pub fn bad(name: &str, v: &Value, what: &str) -> String {
 
 /// A decimal string (or JSON integer) as i128; `None` when not an integer in 38 digits.
 pub fn parse_decimal(v: &Value) -> Option<i128> {
+    decimal_of(&Scalar::of_value(v))
+}
+
+/// [`parse_decimal`] of a scalar.
+pub fn decimal_of(v: &Scalar) -> Option<i128> {
     match v {
-        Value::String(s) => {
+        Scalar::Text(s) => {
             let s = s.trim();
             let digits = s.strip_prefix('-').unwrap_or(s);
             if digits.is_empty() || digits.len() > 38 || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -109,34 +132,38 @@ pub fn parse_decimal(v: &Value) -> Option<i128> {
             }
             s.parse().ok()
         }
-        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from)),
-        _ => None,
+        Scalar::Number(n) => n.parse::<i64>().map(i128::from).or_else(|_| n.parse::<u64>().map(i128::from)).ok(),
+        Scalar::Other => None,
     }
 }
 
-fn parse_u64(v: &Value) -> Option<u64> {
+/// A decimal string (or JSON integer) in [0, 2^64).
+pub fn u64_of(v: &Scalar) -> Option<u64> {
     match v {
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Number(n) => n.as_u64(),
-        _ => None,
+        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Number(n) => n.parse().ok(),
+        Scalar::Other => None,
     }
 }
 
-fn parse_i64(v: &Value) -> Option<i64> {
+/// A JSON integer (or a float with no fraction under 9e15, or an integer string).
+pub fn i64_of(v: &Scalar) -> Option<i64> {
     match v {
-        Value::Number(n) => {
-            n.as_i64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64))
-        }
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
+        Scalar::Number(n) => n
+            .parse::<i64>()
+            .ok()
+            .or_else(|| n.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)),
+        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Other => None,
     }
 }
 
-fn parse_f64(v: &Value) -> Option<f64> {
+/// A JSON number (or a number string).
+pub fn f64_of(v: &Scalar) -> Option<f64> {
     match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
+        Scalar::Number(n) => n.parse().ok(),
+        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Other => None,
     }
 }
 
@@ -144,128 +171,25 @@ fn parse_f64(v: &Value) -> Option<f64> {
 /// when it is not a number or falls outside what nanoseconds in an `i64` hold (1677-09-21 to
 /// 2262-04-11), instead of saturating to those dates.
 pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
-    let unit: i64 = if ms { 1_000_000 } else { 1_000_000_000 };
-    match v {
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => i.checked_mul(unit),
-            None => {
-                n.as_f64().map(|f| f * unit as f64).filter(|ns| ns.is_finite() && ns.abs() < 9.2e18).map(|ns| ns as i64)
-            }
-        },
-        Value::String(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
-        _ => None,
-    }
+    timestamp_ns_of(&Scalar::of_value(v), ms)
 }
 
-fn build(name: &str, kind: Kind, values: &[Option<&Value>]) -> Result<ArrayRef, String> {
-    let n = values.len();
-    Ok(match kind {
-        Str => {
-            let mut b = StringViewBuilder::with_capacity(n);
-            for v in values {
-                match v {
-                    None => b.append_null(),
-                    Some(Value::String(s)) => b.append_value(s),
-                    Some(other) => b.append_value(other.to_string()),
-                }
-            }
-            Arc::new(b.finish())
-        }
-        Bool => {
-            let mut b = BooleanBuilder::with_capacity(n);
-            for v in values {
-                match v {
-                    None => b.append_null(),
-                    Some(v) => b.append_value(v.as_bool().ok_or_else(|| bad(name, v, "a boolean"))?),
-                }
-            }
-            Arc::new(b.finish())
-        }
-        Int => {
-            let mut b = Int64Builder::with_capacity(n);
-            for v in values {
-                b.append_option(v.map(|v| parse_i64(v).ok_or_else(|| bad(name, v, "an integer"))).transpose()?);
-            }
-            Arc::new(b.finish())
-        }
-        Float => {
-            let mut b = Float64Builder::with_capacity(n);
-            for v in values {
-                b.append_option(v.map(|v| parse_f64(v).ok_or_else(|| bad(name, v, "a number"))).transpose()?);
-            }
-            Arc::new(b.finish())
-        }
-        U64Str => {
-            let mut b = UInt64Builder::with_capacity(n);
-            for v in values {
-                b.append_option(
-                    v.map(|v| parse_u64(v).ok_or_else(|| bad(name, v, "an integer in [0, 2^64)"))).transpose()?,
-                );
-            }
-            Arc::new(b.finish())
-        }
-        Dec => {
-            let mut b = Decimal128Builder::with_capacity(n);
-            for v in values {
-                b.append_option(
-                    v.map(|v| parse_decimal(v).ok_or_else(|| bad(name, v, "an integer of at most 38 digits")))
-                        .transpose()?,
-                );
-            }
-            Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?)
-        }
-        TsSec | TsMs => {
-            let mut b = TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC");
-            for v in values {
-                b.append_option(
-                    v.map(|v| timestamp_ns(v, matches!(kind, TsMs)).ok_or_else(|| bad(name, v, UNIX_TIME)))
-                        .transpose()?,
-                );
-            }
-            Arc::new(b.finish())
-        }
-        Struct(cols) => {
-            if let Some(v) = values.iter().flatten().find(|v| !v.is_object()) {
-                return Err(bad(name, v, "an object"));
-            }
-            let columns = cols.iter().map(|c| build(c.0, c.1, &child(values, c.0))).collect::<Result<Vec<_>, _>>()?;
-            let nulls = NullBuffer::from(values.iter().map(|v| v.is_some_and(Value::is_object)).collect::<Vec<_>>());
-            Arc::new(StructArray::try_new(fields(cols), columns, Some(nulls)).map_err(|e| e.to_string())?)
-        }
-        StrList | StructList(_) => {
-            let mut lengths = Vec::with_capacity(n);
-            let mut valid = Vec::with_capacity(n);
-            let mut flat: Vec<Option<&Value>> = Vec::new();
-            for v in values {
-                match v {
-                    Some(Value::Array(items)) => {
-                        lengths.push(items.len());
-                        valid.push(true);
-                        flat.extend(items.iter().map(|i| Some(i).filter(|i| !i.is_null())));
-                    }
-                    None => {
-                        lengths.push(0);
-                        valid.push(false);
-                    }
-                    Some(other) => return Err(bad(name, other, "a list")),
-                }
-            }
-            let (item_kind, DataType::List(field)) = (
-                match kind {
-                    StructList(cols) => Struct(cols),
-                    _ => Str,
-                },
-                data_type(kind),
-            ) else {
-                unreachable!()
-            };
-            let items = build(name, item_kind, &flat)?;
-            Arc::new(
-                ListArray::try_new(field, OffsetBuffer::from_lengths(lengths), items, Some(NullBuffer::from(valid)))
-                    .map_err(|e| e.to_string())?,
-            )
-        }
-    })
+/// [`timestamp_ns`] of a scalar.
+pub fn timestamp_ns_of(v: &Scalar, ms: bool) -> Option<i64> {
+    let unit: i64 = if ms { 1_000_000 } else { 1_000_000_000 };
+    match v {
+        Scalar::Number(n) => match n.parse::<i64>() {
+            Ok(i) => i.checked_mul(unit),
+            Err(_) => n
+                .parse::<f64>()
+                .ok()
+                .map(|f| f * unit as f64)
+                .filter(|ns| ns.is_finite() && ns.abs() < 9.2e18)
+                .map(|ns| ns as i64),
+        },
+        Scalar::Text(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
+        Scalar::Other => None,
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ pub mod containers;
 pub mod data;
 pub mod decoded;
 pub mod json;
+pub mod json_columns;
 pub mod metrics;
 pub mod parquet_sink;
 pub mod reader;

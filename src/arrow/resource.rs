@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
-use serde_json::Value;
 
-use super::json::{fields, objects_to_batch, Col};
+use super::json::{fields, Col};
+use super::json_columns::{objects_to_batch, JsonText};
 use super::{data, metrics};
 
 /// A Data API or Metrics API resource with a frame schema.
@@ -56,6 +56,6 @@ impl Resource {
 
 /// Items of one resource as a record batch. Fails (naming the field and value) on a value that
 /// cannot be stored without loss, e.g. a decimal with more than 38 digits.
-pub fn to_batch(resource: Resource, items: &[Value]) -> Result<RecordBatch, String> {
+pub fn to_batch<T: JsonText>(resource: Resource, items: &[T]) -> Result<RecordBatch, String> {
     objects_to_batch(resource.columns(), resource.schema(), items)
 }

@@ -267,8 +267,11 @@ mod tests {
         assert!(!format!("{client:?}").contains("sekret"));
         let paged = client.blocks("43114", Some(2)).unwrap();
         let pages: Vec<_> = client.pages(paged.clone(), None).unwrap().collect().await;
-        let numbers: Vec<_> =
-            pages.iter().flat_map(|p| p.as_ref().unwrap().0.items.clone()).map(|b| b["blockNumber"].clone()).collect();
+        let numbers: Vec<_> = pages
+            .iter()
+            .flat_map(|p| p.as_ref().unwrap().0.items.clone())
+            .map(|b| b.to_value()["blockNumber"].clone())
+            .collect();
         assert_eq!(numbers, vec!["9", "8", "7"]);
         assert_eq!(pages[1].as_ref().unwrap().1.as_deref(), Some("t1"));
         let err = client.page(&paged, Some("old")).await.unwrap_err();

@@ -9,7 +9,9 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use super::params::{self, Interval};
+use crate::arrow::json::Scalar;
 use crate::error::{Error, Result};
+use crate::paging::JsonItem;
 use crate::rest::{Paged, RestClient};
 use crate::transport::TransportConfig;
 
@@ -121,11 +123,12 @@ pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize
 }
 
 /// The Unix-seconds `timestamp` of a metric point.
-pub fn point_time(item: &Value) -> Option<i64> {
-    match item.get("timestamp")? {
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().map(|f| f.floor() as i64)),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
+pub fn point_time(item: &JsonItem) -> Option<i64> {
+    let raw = item.field("timestamp")?;
+    match Scalar::of_raw(raw) {
+        Scalar::Number(n) => n.parse::<i64>().ok().or_else(|| n.parse::<f64>().ok().map(|f| f.floor() as i64)),
+        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Other => None,
     }
 }
 
@@ -206,11 +209,12 @@ impl MetricsClient {
     /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
     /// in flight, concatenated in the service's order. Needs both `start` and `end`.
     pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
-        super::series::sharded_items(self, query.clone(), concurrency).await
+        let items = super::series::sharded_items(self, query.clone(), concurrency).await?;
+        Ok(items.iter().map(JsonItem::to_value).collect())
     }
 
     /// The items of one shard: its window walked page by page, kept by the shard's filter.
-    pub(crate) async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<Value>> {
+    pub(crate) async fn shard(self, paged: Paged, shard: Shard) -> Result<Vec<JsonItem>> {
         let mut stream = std::pin::pin!(self.pages_wanting(Arc::new(paged), None, None));
         let mut out = Vec::new();
         while let Some(page) = stream.next().await {
@@ -302,7 +306,7 @@ mod tests {
         let mut out = Vec::new();
         let mut pages = client.pages(q.paged(), None).unwrap();
         while let Some(p) = pages.next().await {
-            out.extend(p.unwrap().0.items);
+            out.extend(p.unwrap().0.items.iter().map(JsonItem::to_value));
         }
         out
     }
@@ -408,9 +412,9 @@ mod tests {
         let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
         let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
         let first = pages.next().await.unwrap().unwrap().0;
-        assert_eq!(first.items[0]["network"], "mainnet");
+        assert_eq!(first.items[0].to_value()["network"], "mainnet");
         assert_eq!(first.next_page_token.as_deref(), Some("p2"));
-        assert_eq!(pages.next().await.unwrap().unwrap().0.items[0]["evmChainId"], 43113);
+        assert_eq!(pages.next().await.unwrap().unwrap().0.items[0].to_value()["evmChainId"], 43113);
         assert!(pages.next().await.is_none());
         let single = client
             .icm_summary(Some("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"), None, None, None)

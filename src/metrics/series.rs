@@ -5,12 +5,11 @@ use std::sync::Arc;
 
 use futures::stream::{self, BoxStream};
 use futures::{StreamExt, TryStreamExt};
-use serde_json::Value;
 
 use super::client::{plan_shards, point_time, MetricQuery, MetricsClient, Shard};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
-use crate::paging::{ordered_chunks, Fetched, PageKey, PageSource, Spawned};
+use crate::paging::{ordered_chunks, Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::{ResourcePager, TokenSource};
 
 /// The shards of a sharded walk, in the order their items are handed out.
@@ -135,7 +134,7 @@ pub fn series_pager(
 }
 
 /// Every item of a sharded walk of `query`, in the service's order.
-pub async fn sharded_items(client: &MetricsClient, query: MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
+pub async fn sharded_items(client: &MetricsClient, query: MetricQuery, concurrency: usize) -> Result<Vec<JsonItem>> {
     let source = ShardSource::new(client, query, concurrency)?;
     let pages: Vec<Fetched> = source.pages(PageKey::Shard(0), None).try_collect().await?;
     Ok(pages.into_iter().flat_map(|p| p.items).collect())

@@ -9,7 +9,9 @@ use tokio::task::JoinHandle;
 
 use crate::error::Result;
 
+pub mod item;
 pub mod pager;
+pub use item::JsonItem;
 pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
 
 /// Runs `fetch` on each planned chunk with up to `concurrency` calls in flight and yields the

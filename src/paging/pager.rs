@@ -9,11 +9,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use futures::stream::BoxStream;
-use serde_json::Value;
-
-use super::Prefetch;
+use super::{JsonItem, Prefetch};
 use crate::error::{Error, Result};
+use futures::stream::BoxStream;
 
 /// Where a page starts: a page token (`None`: the first page) or a shard of a sharded walk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +26,7 @@ pub enum PageKey {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fetched {
     /// The page's items in walk order.
-    pub items: Vec<Value>,
+    pub items: Vec<JsonItem>,
     /// Where this page starts.
     pub at: PageKey,
     /// Where the next page starts; `None` ends the walk.
@@ -215,7 +213,7 @@ impl Pager {
     pub async fn collect<T>(
         &self,
         cap: Option<u64>,
-        mut convert: impl FnMut(Vec<Value>) -> Result<T>,
+        mut convert: impl FnMut(Vec<JsonItem>) -> Result<T>,
     ) -> Result<Vec<T>> {
         let lease = self.lease();
         let start = self.position();
@@ -249,7 +247,7 @@ impl Pager {
     /// The rest of the walk page by page into `sink`; the position moves after each page the
     /// sink took, so after an error it stands right after the last page the sink holds.
     /// Returns the items handed to the sink.
-    pub async fn drain(&self, mut sink: impl FnMut(Vec<Value>) -> Result<()>) -> Result<u64> {
+    pub async fn drain(&self, mut sink: impl FnMut(Vec<JsonItem>) -> Result<()>) -> Result<u64> {
         let mut cursor = self.cursor();
         let mut written = 0;
         while let Some(items) = cursor.next_page_with(&mut sink).await? {
@@ -304,7 +302,7 @@ impl PagerCursor {
 
     /// An item already fetched, handed out without waiting: `None` when the next item needs a
     /// fetch (or the walk is over; [`next_item`](Self::next_item) tells which).
-    pub fn ready_item(&mut self) -> Option<Result<Value>> {
+    pub fn ready_item(&mut self) -> Option<Result<JsonItem>> {
         if let Err(e) = self.pager.check(self.lease) {
             return Some(Err(e));
         }
@@ -329,7 +327,7 @@ impl PagerCursor {
     }
 
     /// The next item, fetching when needed; `None` at the end of the walk or the limit.
-    pub async fn next_item(&mut self) -> Result<Option<Value>> {
+    pub async fn next_item(&mut self) -> Result<Option<JsonItem>> {
         loop {
             if let Some(item) = self.ready_item() {
                 return item.map(Some);
@@ -350,7 +348,7 @@ impl PagerCursor {
     }
 
     /// The rest of the next page (what the limit allows of it); `None` at the end.
-    pub async fn next_page(&mut self) -> Result<Option<Vec<Value>>> {
+    pub async fn next_page(&mut self) -> Result<Option<Vec<JsonItem>>> {
         let mut out = None;
         self.next_page_with(|items| {
             out = Some(items);
@@ -363,7 +361,7 @@ impl PagerCursor {
     /// Hands the rest of the next page to `take`; the position moves only when `take`
     /// succeeds (after a failure the next call fetches that page again). Returns how many
     /// items were handed, `None` at the end.
-    pub async fn next_page_with(&mut self, mut take: impl FnMut(Vec<Value>) -> Result<()>) -> Result<Option<usize>> {
+    pub async fn next_page_with(&mut self, mut take: impl FnMut(Vec<JsonItem>) -> Result<()>) -> Result<Option<usize>> {
         loop {
             self.pager.check(self.lease)?;
             let position = self.pager.position();
@@ -387,7 +385,7 @@ impl PagerCursor {
                 self.pager.advance(self.lease, to)?;
                 continue;
             }
-            let items: Vec<Value> = current.page.items[skip..skip + taken].iter_mut().map(std::mem::take).collect();
+            let items: Vec<JsonItem> = current.page.items[skip..skip + taken].iter_mut().map(std::mem::take).collect();
             if let Err(e) = take(items) {
                 // The items are gone with the failed call: the next call fetches the page again.
                 self.failed = true;

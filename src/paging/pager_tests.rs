@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::paging::{token_pages, Page};
+use crate::paging::{token_pages, JsonItem, Page};
 
 /// What the scripted service does to one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl PageSource for ScriptSource {
         })
         .map(|r| {
             r.map(|(page, token)| Fetched {
-                items: page.items,
+                items: page.items.into_iter().map(JsonItem::from).collect(),
                 at: PageKey::Token(token),
                 next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
             })
@@ -110,8 +110,8 @@ fn pager(script: &Arc<Script>, limit: Option<u64>) -> Pager {
     Pager::new(Arc::new(ScriptSource(script.clone())), limit, 2)
 }
 
-fn numbers(items: &[Value]) -> Vec<u64> {
-    items.iter().map(|v| v.as_u64().unwrap()).collect()
+fn numbers(items: &[JsonItem]) -> Vec<u64> {
+    items.iter().map(|v| v.to_value().as_u64().unwrap()).collect()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -222,7 +222,7 @@ fn empty_pages_move_the_walk_on_and_an_older_consumer_is_superseded() {
     let p = pager(&script, None);
     rt.block_on(async {
         let mut old = p.cursor();
-        assert_eq!(old.next_item().await.unwrap(), Some(json!(0)));
+        assert_eq!(old.next_item().await.unwrap(), Some(JsonItem::from(json!(0))));
         let mut new = p.cursor();
         assert!(matches!(old.next_item().await, Err(Error::Superseded)));
         assert!(matches!(old.next_page().await, Err(Error::Superseded)));
@@ -338,7 +338,7 @@ fn run_schedule(total: u64, page_size: u64, limit: Option<u64>, acts: Vec<Act>, 
                     Step::Items(n) => {
                         for _ in 0..*n {
                             match cursor.next_item().await {
-                                Ok(Some(item)) => got.push(item.as_u64().unwrap()),
+                                Ok(Some(item)) => got.push(item.to_value().as_u64().unwrap()),
                                 Ok(None) | Err(_) => break,
                             }
                         }

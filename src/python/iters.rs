@@ -6,7 +6,6 @@ use arrow_array::types::UInt64Type;
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
 use pyo3::prelude::*;
-use serde_json::Value;
 
 use super::convert::{arrow_stream, frame_dicts, DecodedOut, DictOut, DictsOut, FrameKind, FrameOut};
 use super::mode::{Iter, Step};
@@ -16,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::index::feed::{IndexFeed, Split};
 use crate::index::walk::Batch;
 use crate::index::Container;
-use crate::paging::PagerCursor;
+use crate::paging::{JsonItem, PagerCursor};
 
 /// Any index feed hands out what its split made.
 impl<P: Send + 'static, T: for<'py> IntoPyObject<'py> + Send + 'static> Step for IndexFeed<P, T> {
@@ -176,11 +175,11 @@ impl Step for PagerItems {
     type Out = DictOut;
     fn ready(&mut self) -> Option<Result<DictOut>> {
         let cols = self.1;
-        self.0.ready_item().map(|r| r.map(|v: Value| DictOut(v, Some(cols))))
+        self.0.ready_item().map(|r| r.map(|v| DictOut(v.to_value(), Some(cols))))
     }
     async fn next(&mut self) -> Result<Option<DictOut>> {
         let cols = self.1;
-        Ok(self.0.next_item().await?.map(|v| DictOut(v, Some(cols))))
+        Ok(self.0.next_item().await?.map(|v| DictOut(v.to_value(), Some(cols))))
     }
     fn close(&mut self) {
         self.0.close()
@@ -197,7 +196,7 @@ impl Step for PagerPages {
     }
     async fn next(&mut self) -> Result<Option<DictsOut>> {
         let cols = self.1;
-        Ok(self.0.next_page().await?.map(|items| DictsOut(items, Some(cols))))
+        Ok(self.0.next_page().await?.map(|items| DictsOut(items.iter().map(JsonItem::to_value).collect(), Some(cols))))
     }
     fn close(&mut self) {
         self.0.close()

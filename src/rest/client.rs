@@ -9,12 +9,13 @@ use futures::Stream;
 use serde_json::Value;
 
 use super::json::{api_message, service_root, take_list};
+use super::raw_page::read_page;
 use crate::error::{Error, Result};
-use crate::paging::{token_pages, Page};
+use crate::paging::{token_pages, JsonItem, Page};
 use crate::transport::{json_error, snippet, RateLimitInfo, Reply, Transport, TransportConfig};
 
 /// A walk over a paginated endpoint: `(page, token it was fetched with)`.
-pub type PageStream = Pin<Box<dyn Stream<Item = Result<(Page<Value>, Option<String>)>> + Send>>;
+pub type PageStream = Pin<Box<dyn Stream<Item = Result<(Page<JsonItem>, Option<String>)>> + Send>>;
 
 /// What a paginated call asks for; [`RestClient::pages`] walks it from a token.
 #[derive(Debug, Clone)]
@@ -25,6 +26,34 @@ pub struct Paged {
     pub query: Vec<(&'static str, String)>,
     /// The field holding the list in each answer (`blocks`, `vertices`, ...).
     pub items_field: &'static str,
+}
+
+/// The body of `reply` as a JSON object, and the request URL.
+fn object_of(reply: Reply) -> Result<(Value, String)> {
+    let value: Value =
+        serde_json::from_slice(&reply.body).map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
+    if !value.is_object() {
+        return Err(Error::Decode {
+            message: "expected a JSON object".into(),
+            url: reply.url,
+            body: snippet(&reply.body),
+        });
+    }
+    Ok((value, reply.url))
+}
+
+/// The `nextPageToken` of a page (`None`: absent, null or empty); any other type is an error,
+/// since the walk could not go on.
+fn next_token(value: &Value, url: &str) -> Result<Option<String>> {
+    match value.get("nextPageToken") {
+        Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
+        None | Some(Value::Null) | Some(Value::String(_)) => Ok(None),
+        Some(other) => Err(Error::Decode {
+            message: format!("nextPageToken must be a string, found {other}: the walk cannot go on"),
+            url: url.to_string(),
+            body: other.to_string(),
+        }),
+    }
 }
 
 /// A page token: a non-empty string.
@@ -91,17 +120,29 @@ impl RestClient {
         if self.is_closed() {
             return Err(Error::Closed);
         }
-        let decode = |reply: Reply| {
-            let value: Value = serde_json::from_slice(&reply.body)
-                .map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
-            if !value.is_object() {
-                return Err(Error::Decode {
-                    message: "expected a JSON object".into(),
-                    url: reply.url,
-                    body: snippet(&reply.body),
-                });
+        self.inner.transport.send(reqwest::Method::GET, path, query, None, object_of).await
+    }
+
+    /// `GET path?query` of a list page: its items (each checked to be an object) and next page
+    /// token, read straight from the body ([`read_page`]) when it has the plain shape, and the
+    /// request URL.
+    async fn get_page(
+        &self,
+        path: &str,
+        query: &[(&str, String)],
+        field: &'static str,
+    ) -> Result<(Page<JsonItem>, String)> {
+        if self.is_closed() {
+            return Err(Error::Closed);
+        }
+        let decode = move |reply: Reply| {
+            if let Some((items, next_page_token)) = read_page(&reply.body, field) {
+                return Ok((Page { items, next_page_token }, reply.url));
             }
-            Ok((value, reply.url))
+            let (mut value, url) = object_of(reply)?;
+            let next_page_token = next_token(&value, &url)?;
+            let items = take_list(&mut value, field, &url)?.iter().map(JsonItem::from).collect();
+            Ok((Page { items, next_page_token }, url))
         };
         self.inner.transport.send(reqwest::Method::GET, path, query, None, decode).await
     }
@@ -113,16 +154,26 @@ impl RestClient {
 
     /// One page of `paged` fetched with `token`. A 400 answer to a request carrying a token
     /// becomes [`Error::PageToken`] (expired or unknown token).
-    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<Value>> {
+    pub async fn page(&self, paged: &Paged, token: Option<&str>) -> Result<Page<JsonItem>> {
         self.page_at_most(paged, token, None).await
     }
 
     /// Like [`page`](Self::page), asking for at most `at_most` items (a smaller `pageSize`).
-    pub async fn page_at_most(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
+    pub async fn page_at_most(
+        &self,
+        paged: &Paged,
+        token: Option<&str>,
+        at_most: Option<u64>,
+    ) -> Result<Page<JsonItem>> {
         self.redacted(self.page_unredacted(paged, token, at_most).await)
     }
 
-    async fn page_unredacted(&self, paged: &Paged, token: Option<&str>, at_most: Option<u64>) -> Result<Page<Value>> {
+    async fn page_unredacted(
+        &self,
+        paged: &Paged,
+        token: Option<&str>,
+        at_most: Option<u64>,
+    ) -> Result<Page<JsonItem>> {
         let mut query = paged.query.clone();
         if let Some(at_most) = at_most.filter(|n| *n > 0) {
             for (_, value) in query.iter_mut().filter(|(name, _)| *name == "pageSize") {
@@ -134,33 +185,20 @@ impl RestClient {
         if let Some(t) = token {
             query.push(("pageToken", t.to_string()));
         }
-        let (mut value, url) = match self.get(&paged.path, &query).await {
+        match self.get_page(&paged.path, &query, paged.items_field).await {
             Err(Error::Http { status: 400, body, url, .. }) if token.is_some() => {
                 let message = api_message(&body).unwrap_or_else(|| body.clone());
-                return Err(Error::PageToken {
+                Err(Error::PageToken {
                     token: token.unwrap_or_default().to_string(),
                     items_read: 0,
                     message,
                     status: 400,
                     body,
                     url,
-                });
-            }
-            other => other?,
-        };
-        let next_page_token = match value.get("nextPageToken") {
-            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
-            None | Some(Value::Null) | Some(Value::String(_)) => None,
-            Some(other) => {
-                return Err(Error::Decode {
-                    message: format!("nextPageToken must be a string, found {other}: the walk cannot go on"),
-                    url,
-                    body: other.to_string(),
                 })
             }
-        };
-        let items = take_list(&mut value, paged.items_field, &url)?;
-        Ok(Page { items, next_page_token })
+            other => other.map(|(page, _)| page),
+        }
     }
 
     /// Walks `paged` from `token` (`None`: the first page) until no next token comes back.
@@ -176,7 +214,7 @@ impl RestClient {
         paged: Arc<Paged>,
         token: Option<String>,
         want: Option<u64>,
-    ) -> impl Stream<Item = Result<(Page<Value>, Option<String>)>> + Send + 'static {
+    ) -> impl Stream<Item = Result<(Page<JsonItem>, Option<String>)>> + Send + 'static {
         let client = self.clone();
         token_pages(token, want, move |token, at_most| {
             let (client, paged) = (client.clone(), paged.clone());

@@ -7,6 +7,7 @@
 pub mod client;
 pub mod json;
 pub mod pager;
+pub mod raw_page;
 #[cfg(test)]
 pub(crate) mod testing;
 

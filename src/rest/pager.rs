@@ -6,13 +6,12 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use serde_json::Value;
 
 use super::{page_token, Paged, RestClient};
 use crate::arrow::{to_batch, Resource};
 use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
+use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Pager, PagerCursor, Position};
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -94,7 +93,7 @@ impl ResourcePager {
     }
 
     /// Items as a batch of the resource's schema; a value that does not fit is a decode error.
-    pub fn batch(&self, items: &[Value]) -> Result<RecordBatch> {
+    pub fn batch(&self, items: &[JsonItem]) -> Result<RecordBatch> {
         to_batch(self.resource, items).map_err(|message| Error::Decode {
             message,
             url: self.url.clone(),

@@ -1,0 +1,394 @@
+//! JSON objects straight into Arrow columns: each object's text is read once, field by field,
+//! into the builders of its resource's columns ([`Col`]), with no `serde_json::Value` tree and
+//! no allocation per scalar. Fields absent from the description are skipped unread; a field
+//! given twice counts once, the last time (as in a parsed object); `null` is an absent value.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::Arc;
+
+use arrow_array::builder::{
+    BooleanBuilder, Decimal128Builder, Float64Builder, Int64Builder, StringViewBuilder, TimestampNanosecondBuilder,
+    UInt64Builder,
+};
+use arrow_array::{ArrayRef, ListArray, RecordBatch, StructArray};
+use arrow_buffer::{NullBuffer, OffsetBuffer};
+use arrow_schema::{DataType, SchemaRef};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::json::{
+    bad, data_type, decimal_of, f64_of, fields, i64_of, string_content, timestamp_ns_of, u64_of, Col, Kind, Scalar,
+    UNIX_TIME,
+};
+use crate::paging::JsonItem;
+use crate::rest::raw_page::{read_with, Key};
+
+/// What holds the JSON text of one object: a page's item, or a parsed value (written out).
+pub trait JsonText {
+    /// The JSON text.
+    fn json_text(&self) -> Cow<'_, str>;
+}
+
+impl JsonText for JsonItem {
+    fn json_text(&self) -> Cow<'_, str> {
+        Cow::Borrowed(self.as_str())
+    }
+}
+
+impl JsonText for Value {
+    fn json_text(&self) -> Cow<'_, str> {
+        Cow::Owned(self.to_string())
+    }
+}
+
+/// Objects described by `cols` as a record batch of `schema` (the schema of [`fields`]`(cols)`).
+/// Fails (naming the field and value) on a value that cannot be stored without loss, e.g. a
+/// decimal with more than 38 digits, or on an item that is not an object.
+pub fn objects_to_batch<T: JsonText>(
+    cols: &'static [Col],
+    schema: SchemaRef,
+    items: &[T],
+) -> Result<RecordBatch, String> {
+    let mut object = ObjectColumns::new(cols, items.len());
+    for (k, item) in items.iter().enumerate() {
+        let text = item.json_text();
+        if !text.trim_start().starts_with('{') {
+            return Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(text.as_bytes())));
+        }
+        object.append_object(&text)?;
+    }
+    RecordBatch::try_new(schema, object.finish()?).map_err(|e| e.to_string())
+}
+
+/// The columns of one object description, filled object by object.
+struct ObjectColumns {
+    cols: &'static [Col],
+    columns: Vec<Column>,
+}
+
+/// One column's builder.
+enum Column {
+    Str(StringViewBuilder),
+    Bool(BooleanBuilder),
+    Int(Int64Builder),
+    Float(Float64Builder),
+    U64(UInt64Builder),
+    Dec(Decimal128Builder),
+    Ts(TimestampNanosecondBuilder, bool),
+    Struct(Box<ObjectColumns>, Vec<bool>),
+    /// Lengths, validity, and the items' column.
+    List(Vec<usize>, Vec<bool>, Box<Column>),
+}
+
+impl ObjectColumns {
+    fn new(cols: &'static [Col], capacity: usize) -> Self {
+        ObjectColumns { cols, columns: cols.iter().map(|c| Column::new(c.1, capacity)).collect() }
+    }
+
+    /// Appends the object whose JSON text is `text`.
+    fn append_object(&mut self, text: &str) -> Result<(), String> {
+        let slots = read_with(text, Fields(self.cols)).map_err(|e| format!("not a JSON object ({e})"))?;
+        for ((col, column), slot) in self.cols.iter().zip(&mut self.columns).zip(slots) {
+            column.append(col.0, slot)?;
+        }
+        Ok(())
+    }
+
+    fn append_null(&mut self) {
+        for (col, column) in self.cols.iter().zip(&mut self.columns) {
+            // An absent value never fails.
+            let _ = column.append(col.0, None);
+        }
+    }
+
+    fn finish(self) -> Result<Vec<ArrayRef>, String> {
+        self.cols.iter().zip(self.columns).map(|(col, column)| column.finish(col.1)).collect()
+    }
+}
+
+/// Reads an object's fields of `cols` as raw JSON, one slot per column.
+struct Fields(&'static [Col]);
+
+impl<'de> DeserializeSeed<'de> for Fields {
+    type Value = Vec<Option<&'de RawValue>>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Fields {
+    type Value = Vec<Option<&'de RawValue>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let cols = self.0;
+        let mut slots = vec![None; cols.len()];
+        // Fields usually come in the described order: try the one after the last match first.
+        let mut hint = 0;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let found = match cols.get(hint) {
+                Some(c) if c.0 == key => Some(hint),
+                _ => cols.iter().position(|c| c.0 == key),
+            };
+            match found {
+                Some(i) => {
+                    slots[i] = Some(map.next_value::<&'de RawValue>()?);
+                    hint = i + 1;
+                }
+                None => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(slots)
+    }
+}
+
+/// A raw value as the parsed value that error messages show.
+fn shown(raw: &RawValue) -> Value {
+    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+}
+
+impl Column {
+    fn new(kind: Kind, n: usize) -> Column {
+        match kind {
+            Kind::Str => Column::Str(StringViewBuilder::with_capacity(n)),
+            Kind::Bool => Column::Bool(BooleanBuilder::with_capacity(n)),
+            Kind::Int => Column::Int(Int64Builder::with_capacity(n)),
+            Kind::Float => Column::Float(Float64Builder::with_capacity(n)),
+            Kind::U64Str => Column::U64(UInt64Builder::with_capacity(n)),
+            Kind::Dec => Column::Dec(Decimal128Builder::with_capacity(n)),
+            Kind::TsSec | Kind::TsMs => Column::Ts(
+                TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC"),
+                matches!(kind, Kind::TsMs),
+            ),
+            Kind::Struct(cols) => Column::Struct(Box::new(ObjectColumns::new(cols, n)), Vec::with_capacity(n)),
+            Kind::StrList => {
+                Column::List(Vec::with_capacity(n), Vec::with_capacity(n), Box::new(Column::new(Kind::Str, n)))
+            }
+            Kind::StructList(cols) => {
+                Column::List(Vec::with_capacity(n), Vec::with_capacity(n), Box::new(Column::new(Kind::Struct(cols), n)))
+            }
+        }
+    }
+
+    /// Appends one value of field `name` (`None` or `null`: absent).
+    fn append(&mut self, name: &str, raw: Option<&RawValue>) -> Result<(), String> {
+        let raw = raw.filter(|r| r.get() != "null");
+        match self {
+            Column::Str(b) => match raw {
+                None => b.append_null(),
+                Some(r) => match string_content(r.get()) {
+                    Some(s) => b.append_value(s),
+                    None => match shown(r) {
+                        Value::String(s) => b.append_value(s),
+                        other => b.append_value(other.to_string()),
+                    },
+                },
+            },
+            Column::Bool(b) => match raw {
+                None => b.append_null(),
+                Some(r) if r.get() == "true" => b.append_value(true),
+                Some(r) if r.get() == "false" => b.append_value(false),
+                Some(r) => return Err(bad(name, &shown(r), "a boolean")),
+            },
+            Column::Int(b) => b.append_option(typed(name, raw, i64_of, "an integer")?),
+            Column::Float(b) => b.append_option(typed(name, raw, f64_of, "a number")?),
+            Column::U64(b) => b.append_option(typed(name, raw, u64_of, "an integer in [0, 2^64)")?),
+            Column::Dec(b) => b.append_option(typed(name, raw, decimal_of, "an integer of at most 38 digits")?),
+            Column::Ts(b, ms) => {
+                let ms = *ms;
+                b.append_option(typed(name, raw, |s| timestamp_ns_of(s, ms), UNIX_TIME)?)
+            }
+            Column::Struct(object, valid) => match raw {
+                None => {
+                    object.append_null();
+                    valid.push(false);
+                }
+                Some(r) if r.get().starts_with('{') => {
+                    object.append_object(r.get())?;
+                    valid.push(true);
+                }
+                Some(r) => return Err(bad(name, &shown(r), "an object")),
+            },
+            Column::List(lengths, valid, items) => match raw {
+                None => {
+                    lengths.push(0);
+                    valid.push(false);
+                }
+                Some(r) if r.get().starts_with('[') => {
+                    let elements: Vec<&RawValue> =
+                        serde_json::from_str(r.get()).map_err(|_| bad(name, &shown(r), "a list"))?;
+                    for element in &elements {
+                        items.append(name, Some(element))?;
+                    }
+                    lengths.push(elements.len());
+                    valid.push(true);
+                }
+                Some(r) => return Err(bad(name, &shown(r), "a list")),
+            },
+        }
+        Ok(())
+    }
+
+    fn finish(self, kind: Kind) -> Result<ArrayRef, String> {
+        Ok(match self {
+            Column::Str(mut b) => Arc::new(b.finish()),
+            Column::Bool(mut b) => Arc::new(b.finish()),
+            Column::Int(mut b) => Arc::new(b.finish()),
+            Column::Float(mut b) => Arc::new(b.finish()),
+            Column::U64(mut b) => Arc::new(b.finish()),
+            Column::Dec(mut b) => Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?),
+            Column::Ts(mut b, _) => Arc::new(b.finish()),
+            Column::Struct(object, valid) => {
+                let Kind::Struct(cols) = kind else { return Err(format!("{kind:?} is not an object column")) };
+                let columns = object.finish()?;
+                Arc::new(
+                    StructArray::try_new(fields(cols), columns, Some(NullBuffer::from(valid)))
+                        .map_err(|e| e.to_string())?,
+                )
+            }
+            Column::List(lengths, valid, items) => {
+                let (item_kind, DataType::List(field)) = (
+                    match kind {
+                        Kind::StructList(cols) => Kind::Struct(cols),
+                        _ => Kind::Str,
+                    },
+                    data_type(kind),
+                ) else {
+                    return Err(format!("{kind:?} is not a list column"));
+                };
+                let items = items.finish(item_kind)?;
+                Arc::new(
+                    ListArray::try_new(
+                        field,
+                        OffsetBuffer::from_lengths(lengths),
+                        items,
+                        Some(NullBuffer::from(valid)),
+                    )
+                    .map_err(|e| e.to_string())?,
+                )
+            }
+        })
+    }
+}
+
+/// A present value read by `read`, or an error naming the field, the value and `what`.
+fn typed<T>(
+    name: &str,
+    raw: Option<&RawValue>,
+    read: impl Fn(&Scalar) -> Option<T>,
+    what: &str,
+) -> Result<Option<T>, String> {
+    match raw {
+        None => Ok(None),
+        Some(r) => read(&Scalar::of_raw(r)).map(Some).ok_or_else(|| bad(name, &shown(r), what)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arrow::json::Kind::*;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Decimal128Type, Int64Type, TimestampNanosecondType};
+    use arrow_array::Array;
+    use arrow_schema::Schema;
+
+    const INNER: &[Col] = &[Col("code", Str), Col("n", Int)];
+    const COLS: &[Col] = &[
+        Col("name", Str),
+        Col("amount", Dec),
+        Col("at", TsSec),
+        Col("ok", Bool),
+        Col("tags", StrList),
+        Col("inner", Struct(INNER)),
+        Col("rows", StructList(INNER)),
+    ];
+
+    fn batch(texts: &[&str]) -> Result<RecordBatch, String> {
+        let items: Vec<JsonItem> =
+            texts.iter().map(|t| JsonItem::from(&serde_json::from_str::<Value>(t).unwrap())).collect();
+        let raw: Vec<RawText> = texts.iter().map(|t| RawText(t.to_string())).collect();
+        let from_raw = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &raw);
+        let from_items = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &items);
+        assert_eq!(from_raw, from_items, "the text as sent and the text of its parsed value give one batch");
+        from_raw
+    }
+
+    struct RawText(String);
+    impl JsonText for RawText {
+        fn json_text(&self) -> Cow<'_, str> {
+            Cow::Borrowed(&self.0)
+        }
+    }
+
+    #[test]
+    fn objects_fill_every_column_in_any_field_order() {
+        let b = batch(&[
+            r#"{"name": "a\"b\u00e9", "amount": "123456789012345678901234567890", "at": 1700000000, "ok": true,
+                "tags": ["x", null, 5], "inner": {"n": 7, "code": "c", "skip": {"deep": [1, {"x": 2}]}},
+                "rows": [{"code": "r1"}, null, {"n": "3"}], "unknown": [1, 2]}"#,
+            r#"{"rows": null, "inner": null, "tags": null, "ok": null, "at": "1700000001", "amount": -5, "name": 12.50}"#,
+            r#"{}"#,
+        ])
+        .unwrap();
+        assert_eq!(b.num_rows(), 3);
+        let name = b.column(0).as_string_view();
+        assert_eq!((name.value(0), name.value(1), name.is_null(2)), ("a\"bé", "12.5", true));
+        let amount = b.column(1).as_primitive::<Decimal128Type>();
+        assert_eq!((amount.value(0), amount.value(1), amount.is_null(2)), (123456789012345678901234567890, -5, true));
+        let at = b.column(2).as_primitive::<TimestampNanosecondType>();
+        assert_eq!((at.value(0), at.value(1)), (1_700_000_000_000_000_000, 1_700_000_001_000_000_000));
+        let ok = b.column(3).as_boolean();
+        assert!(ok.value(0) && ok.is_null(1) && ok.is_null(2));
+        let tags = b.column(4).as_list::<i32>();
+        let first = tags.value(0);
+        let first = first.as_string_view();
+        assert_eq!((first.len(), first.value(0), first.is_null(1), first.value(2)), (3, "x", true, "5"));
+        assert!(tags.is_null(1) && tags.is_null(2));
+        let inner = b.column(5).as_struct();
+        assert!(inner.is_valid(0) && inner.is_null(1) && inner.is_null(2));
+        assert_eq!(inner.column(0).as_string_view().value(0), "c");
+        assert_eq!(inner.column(1).as_primitive::<Int64Type>().value(0), 7);
+        let rows = b.column(6).as_list::<i32>();
+        assert_eq!(rows.value_length(0), 3);
+        assert!(rows.is_null(1));
+        let items = rows.value(0);
+        let items = items.as_struct();
+        assert!(items.is_valid(0) && items.is_null(1) && items.is_valid(2));
+        assert_eq!(items.column(1).as_primitive::<Int64Type>().value(2), 3);
+    }
+
+    #[test]
+    fn a_field_given_twice_counts_once_the_last_time() {
+        let b = batch(&[r#"{"name": "first", "amount": "1", "name": "last", "inner": {"n": 1, "n": 2}}"#]).unwrap();
+        assert_eq!(b.column(0).as_string_view().value(0), "last");
+        assert_eq!(b.column(5).as_struct().column(1).as_primitive::<Int64Type>().value(0), 2);
+    }
+
+    #[test]
+    fn values_that_do_not_fit_name_the_field_and_value() {
+        let cases = [
+            (r#"{"amount": "1.5"}"#, r#"field "amount": "1.5" is not an integer of at most 38 digits"#),
+            (r#"{"amount": 1.0}"#, r#"field "amount": 1.0 is not an integer of at most 38 digits"#),
+            (r#"{"at": 1e20}"#, r#"field "at": 1e+20 is not a Unix time"#),
+            (r#"{"ok": "yes"}"#, r#"field "ok": "yes" is not a boolean"#),
+            (r#"{"tags": "x"}"#, r#"field "tags": "x" is not a list"#),
+            (r#"{"inner": [1]}"#, r#"field "inner": [1] is not an object"#),
+            (r#"{"rows": [1]}"#, r#"field "rows": 1 is not an object"#),
+            (r#"{"inner": {"n": "seven"}}"#, r#"field "n": "seven" is not an integer"#),
+        ];
+        for (text, message) in cases {
+            let err = batch(&[r#"{"name": "fine"}"#, text]).unwrap_err();
+            assert!(err.starts_with(message), "{text}: {err}");
+        }
+        let err = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &[RawText("[1]".into())]).unwrap_err();
+        assert_eq!(err, "item 0: [1] is not a JSON object");
+    }
+}
