@@ -1,6 +1,10 @@
 //! [`JsonItem`]: one item of a page as the JSON text the service sent, parsed only by what
 //! consumes it (Arrow columns straight from the text, or a `serde_json::Value` for a dict).
 
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -25,10 +29,58 @@ impl JsonItem {
 
     /// The value of field `name`, as raw JSON text (`None` when absent or the item is not an
     /// object).
+    /// A field given twice counts the last time, as in a parsed object.
     pub fn field(&self, name: &str) -> Option<&RawValue> {
-        use std::collections::HashMap;
-        let fields: HashMap<std::borrow::Cow<'_, str>, &RawValue> = serde_json::from_str(&self.0).ok()?;
-        fields.get(name).copied()
+        let mut de = serde_json::Deserializer::from_str(&self.0);
+        de.deserialize_map(FieldVisitor(name)).ok()?
+    }
+}
+
+/// Finds one field of an object, skipping the others unread.
+struct FieldVisitor<'n>(&'n str);
+
+impl<'de> Visitor<'de> for FieldVisitor<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            if key == self.0 {
+                found = Some(map.next_value::<&'de RawValue>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// A map key, borrowed from the body unless it holds escapes.
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
     }
 }
 
@@ -63,6 +115,10 @@ mod tests {
         assert_eq!(item.field("value").map(RawValue::get), Some("\"1.5\""));
         assert_eq!(item.field("a\"b").map(RawValue::get), Some("[1]"));
         assert!(item.field("missing").is_none());
+        let twice = JsonItem::from(&serde_json::from_str::<Value>(r#"{"n": 1}"#).unwrap());
+        assert_eq!(twice.field("n").map(RawValue::get), Some("1"));
+        let twice = JsonItem(r#"{"n": 1, "m": {"n": 3}, "n": 2}"#.into());
+        assert_eq!(twice.field("n").map(RawValue::get), Some("2"));
         assert_eq!(JsonItem::default().to_value(), Value::Null);
         assert!(JsonItem::default().field("x").is_none());
     }

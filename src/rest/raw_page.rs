@@ -4,38 +4,13 @@
 //! token that is no string) gives `None`, and the caller reads the page the slow way, which
 //! names what is wrong.
 
-use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+pub use crate::paging::item::Key;
 use crate::paging::JsonItem;
-
-/// A map key, borrowed from the body unless it holds escapes.
-pub struct Key<'de>(pub Cow<'de, str>);
-
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
-    }
-}
 
 /// The items and next page token of a page, read in one pass; `None` when the page is not
 /// the plain shape (an object whose `field` is a list of objects and whose `nextPageToken` is
