@@ -19,11 +19,10 @@ True
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ._native import IndexClient, MetricsClient
+from ._native import IndexClient, MetricsClient, month_windows
 from .exceptions import EmptyIndexError, InvalidParameterError
 
 if TYPE_CHECKING:
@@ -219,7 +218,8 @@ def index_range(url: str, path: str, start: int = 0, end: int | None = None, *, 
 
 @dataclass(frozen=True)
 class WindowSpec:
-    """One partition of a metric series: the window ``[start, end)`` (Unix seconds).
+    """One partition of a metric series: the window ``[start, end)`` (Unix seconds), asked
+    from ``ask_from`` (default ``None``: ``start``) to ``end``.
 
     Example:
         >>> spec = add.WindowSpec(emu.url, "43114", "txCount", "day", 0, 2**31)
@@ -234,15 +234,18 @@ class WindowSpec:
     start: int
     end: int
     options: dict[str, Any] = field(default_factory=dict)
+    ask_from: int | None = None
 
 
 def read_window(spec: WindowSpec) -> pd.DataFrame:
     """Fetches the points of one window of a metric series (``start <= timestamp < end``) as a
     pandas DataFrame, on a worker.
 
-    The window is asked from ``start - 1`` to ``end`` and cut on the client, so no point is lost
-    or repeated at a window's edge whether the service reads its bounds as inclusive, exclusive
-    or floored to the bucket.
+    The window is asked from ``ask_from`` to ``end`` and cut on the client to the window.
+    :func:`metric_series` takes its windows (and ``ask_from``, one second before each) from
+    :func:`avax_data._native.month_windows`, the cut :meth:`MetricsClient.write_dataset` makes,
+    so no point is lost or repeated at a window's edge whether the service reads its bounds as
+    inclusive, exclusive or floored to the bucket.
 
     Example:
         >>> list(add.read_window(add.WindowSpec(emu.url, "43114", "txCount", "day", 0, 2**31)).columns)
@@ -251,25 +254,11 @@ def read_window(spec: WindowSpec) -> pd.DataFrame:
     import pandas as pd
 
     with MetricsClient(base_url=spec.base_url, **spec.options) as client:
-        table = client.metric(spec.chain_id, spec.metric, interval=spec.interval, start=max(0, spec.start - 1),
+        table = client.metric(spec.chain_id, spec.metric, interval=spec.interval, start=spec.start if spec.ask_from is None else spec.ask_from,
                               end=spec.end, concurrency=1).to_arrow()
     frame = _to_pandas(table)
     low, high = pd.Timestamp(spec.start, unit="s", tz="UTC"), pd.Timestamp(spec.end, unit="s", tz="UTC")
     return frame[(frame["timestamp"] >= low) & (frame["timestamp"] < high)].reset_index(drop=True)
-
-
-def _months(start: int, end: int) -> list[tuple[int, int]]:
-    """``[start, end)`` cut at the first second of each UTC month."""
-    out = []
-    at = start
-    while at < end:
-        day = _dt.datetime.fromtimestamp(at, _dt.timezone.utc)
-        nxt_month = (day.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-                     + _dt.timedelta(days=32)).replace(day=1)
-        nxt = min(int(nxt_month.timestamp()), end)
-        out.append((at, nxt))
-        at = nxt
-    return out
 
 
 def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, start: int, end: int,
@@ -296,7 +285,8 @@ def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, s
     with MetricsClient(base_url=base_url, **options) as client:
         # a pager checks its arguments when made, before any request
         client.metric(chain_id, metric, interval=interval, start=start, end=max(start, end), concurrency=1)
-    specs = [WindowSpec(base_url, chain_id, metric, interval, a, b, options) for a, b in _months(start, end)]
+    specs = [WindowSpec(base_url, chain_id, metric, interval, first, nxt, options, ask_from)
+             for _, first, nxt, ask_from in month_windows(start, end)]
     meta_frame = read_window(WindowSpec(base_url, chain_id, metric, interval, 0, 1, options)).iloc[:0]
     if not specs:
         return cast("dd.DataFrame", dd.from_pandas(meta_frame, npartitions=1))  # type: ignore[no-untyped-call]

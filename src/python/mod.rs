@@ -18,6 +18,7 @@ mod show;
 mod target;
 mod wait;
 mod walks;
+mod windows;
 
 use pyo3::prelude::*;
 
@@ -63,6 +64,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
     // Not added to the module: only `atexit` calls it.
     let at_exit = wrap_pyfunction!(at_exit, m)?;
     m.py().import("atexit")?.call_method1("register", (at_exit,))?;
