@@ -19,7 +19,7 @@ __all__ = [
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
-    "month_windows",
+    "month_windows", "complete_partitions", "merge_dataset",
 ]
 
 def reset_logging() -> None:
@@ -30,6 +30,12 @@ def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> 
 
 def month_windows(start: int, end: int) -> list[tuple[int, int, int, int]]:
     """The UTC month windows of ``[start, end)``: ``(month, first, next, ask_from)`` each."""
+
+def complete_partitions(path: str | os.PathLike[str]) -> list[tuple[int, int, int, int]]:
+    """The complete partitions of a dataset directory whose files are as its manifest records."""
+
+def merge_dataset(path: str | os.PathLike[str], staged: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
+    """Move the partitions of staged datasets into one dataset directory and its manifest."""
 
 # ---- Index RPC client ----
 

@@ -19,18 +19,21 @@ True
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ._native import IndexClient, MetricsClient, month_windows
+from ._native import IndexClient, MetricsClient, complete_partitions, merge_dataset, month_windows
 from .exceptions import EmptyIndexError, InvalidParameterError
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
     import pandas as pd
 
+    from .types import Compression
+
 __all__ = ["ChunkSpec", "WindowSpec", "index_range", "metric_series", "read_chunk", "read_window", "index_chunks",
-           "per_partition_limit"]
+           "per_partition_limit", "write_index_dataset", "write_chunk"]
 
 
 def _invalid(param: str, value: object, allowed: str) -> InvalidParameterError:
@@ -214,6 +217,92 @@ def index_range(url: str, path: str, start: int = 0, end: int | None = None, *, 
     if not specs:
         return cast("dd.DataFrame", dd.from_pandas(meta, npartitions=1))  # type: ignore[no-untyped-call]
     return cast("dd.DataFrame", dd.from_map(read_chunk, specs, meta=meta, enforce_metadata=False))  # type: ignore[no-untyped-call]
+
+
+def write_chunk(spec: ChunkSpec, staging: str, chunk: int, compression: Compression = "snappy") -> str:
+    """Writes one index chunk as a staged dataset directory (the single-process writer,
+    :meth:`Range.write_dataset`, on a worker); returns ``staging``. A retried task starts afresh.
+
+    Example:
+        >>> import tempfile
+        >>> stage = tempfile.mkdtemp() + "/chunk=400"
+        >>> add.write_chunk(add.ChunkSpec(emu.url, "X/tx", 400, 400, 450), stage, 400) == stage
+        True
+        >>> ad._native.complete_partitions(stage)
+        [(400, 400, 450, 50)]
+    """
+    import shutil
+
+    shutil.rmtree(staging, ignore_errors=True)
+    with IndexClient(spec.url, **spec.options) as node:
+        rng = node.chain(spec.path).range(spec.first, spec.next - spec.first, decode=spec.decode)
+        rng.write_dataset(staging, chunk=chunk, compression=compression)
+    return staging
+
+
+def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], start: int = 0,
+                        end: int | None = None, *, chunk: int = 100_000, decode: Any = None,
+                        compression: Compression = "snappy", rate_limit: float | None = None, slots: int | None = None,
+                        **client_options: Any) -> dict[str, int]:
+    """Write an index walk as a dataset, one chunk per Dask task, with the manifest of
+    :meth:`Range.write_dataset`: the same directory, files and ``_avax_dataset.json`` one process
+    writes, so a rerun of either writer skips what the other completed.
+
+    The chunks a previous run completed (files unchanged) are skipped; each other chunk is written
+    by a worker, with its own client, as a staged dataset under ``<directory>.dask-staging/`` (the
+    single-process writer, so a task killed mid-chunk and retried by Dask starts that chunk
+    afresh); the staged chunks are then moved in and recorded in one manifest
+    (:func:`avax_data._native.merge_dataset`). ``directory`` must be on a filesystem every worker
+    shares with the caller.
+
+    Args:
+        url, path, start, end, chunk, decode, rate_limit, slots, client_options: as in
+            :func:`index_range`.
+        directory: the dataset directory (str or ``os.PathLike``), created when missing.
+        compression: as in :meth:`Range.write_parquet`.
+
+    Returns:
+        dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and ``rows_skipped``.
+
+    Raises:
+        InvalidParameterError: a bad argument, or ``directory`` holds another walk's dataset,
+            before any task runs.
+
+    Example:
+        >>> import tempfile
+        >>> out = tempfile.mkdtemp()
+        >>> add.write_index_dataset(emu.url, "X/tx", out, 0, 900, chunk=400)
+        {'partitions_skipped': 0, 'partitions_written': 3, 'rows_skipped': 0, 'rows_written': 900}
+        >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 900).write_dataset(out, chunk=400)["partitions_skipped"]
+        3
+    """
+    import shutil
+    from pathlib import Path
+
+    import dask
+
+    specs = index_chunks(url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
+                         **client_options)
+    out = Path(directory)
+    with IndexClient(url, **{k: v for k, v in client_options.items() if k != "compute_units_per_minute"}) as node:
+        # an empty walk into the directory: refuses another walk's dataset and checks the
+        # arguments, writing nothing
+        node.chain(path).range(start, 0, decode=decode).write_dataset(out, chunk=chunk, compression=compression)
+    done = {value: (first, nxt, rows) for value, first, nxt, rows in complete_partitions(out)}
+    todo, skipped, skipped_rows = [], 0, 0
+    for spec in specs:
+        have = done.get(spec.chunk)
+        if have is not None and have[0] <= spec.first and spec.next <= have[1]:
+            skipped += 1
+            skipped_rows += have[2]
+        else:
+            todo.append(spec)
+    staging = Path(f"{out}.dask-staging")
+    tasks = [dask.delayed(write_chunk)(s, str(staging / f"chunk={s.chunk}"), chunk, compression) for s in todo]
+    staged = list(dask.compute(*tasks))
+    summary = merge_dataset(out, staged)
+    shutil.rmtree(staging, ignore_errors=True)
+    return {**summary, "partitions_skipped": skipped, "rows_skipped": skipped_rows}
 
 
 @dataclass(frozen=True)

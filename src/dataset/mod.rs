@@ -13,6 +13,7 @@
 
 pub mod lists;
 pub mod manifest;
+pub mod merge;
 pub mod metrics;
 
 use std::path::{Path, PathBuf};
