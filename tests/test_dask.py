@@ -154,3 +154,31 @@ def test_a_chunk_left_half_staged_by_a_killed_task_is_written_afresh(emu: ad.Emu
     assert done["rows_written"] == 3_000 and not stage.exists()
     back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
     assert sorted(back["index"].to_list()) == list(range(3_000))
+
+
+_real_write_chunk = add.write_chunk
+
+
+def dying_write_chunk(spec: Any, staging: str, chunk: int, compression: Any = "snappy") -> str:
+    """``write_chunk`` whose worker dies (os._exit) the first time, half way into chunk 1000."""
+    marker = Path(staging).parent.parent / "killed"
+    if spec.first == 1_000 and not marker.exists():
+        marker.write_text("killed")
+        half = Path(staging) / "chunk=1000"
+        half.mkdir(parents=True, exist_ok=True)
+        (half / ".part.parquet.tmp").write_bytes(b"half a file")
+        os._exit(1)
+    return str(_real_write_chunk(spec, staging, chunk, compression))
+
+
+def test_a_worker_killed_mid_chunk_of_the_dataset_writer_is_retried(emu: ad.Emulator, cluster: Any, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    cluster.wait_for_workers(2, timeout=60)
+    monkeypatch.setattr(add, "write_chunk", dying_write_chunk)
+    out = tmp_path / "ds"
+    done = add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=1_000)
+    assert (tmp_path / "killed").read_text() == "killed"  # a worker did die
+    assert done == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": 3_000, "rows_skipped": 0}
+    back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
+    assert sorted(back["index"].to_list()) == list(range(3_000))
+    assert not list(out.glob("**/.part.parquet.tmp"))
