@@ -135,3 +135,72 @@ async fn a_metric_dataset_keeps_ended_months_and_rewrites_the_open_one() {
     assert_eq!((again.partitions_written, again.partitions_skipped, again.rows_skipped), (0, 3, first.rows_written));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- Data API lists: newest first, cut by block-number chunk ----
+
+fn block_pager(emu: &Emulator, page_size: i64, limit: Option<u64>) -> avax_data::data::ResourcePager {
+    use avax_data::arrow::Resource;
+    use avax_data::data::{DataClient, DataClientOptions};
+    let client = DataClient::new(Some(&emu.url()), DataClientOptions::default()).unwrap();
+    let paged = client.blocks("43114", Some(page_size)).unwrap();
+    avax_data::data::ResourcePager::tokens(&client, paged, Resource::Block, None, limit).unwrap()
+}
+
+/// Every `blockNumber` of every partition file, partition by partition in hive-value order.
+fn block_numbers(dir: &Path) -> Vec<u64> {
+    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for p in &manifest.partitions {
+        let file = std::fs::File::open(dir.join(&p.file)).unwrap();
+        for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
+            let batch = batch.unwrap();
+            out.extend(batch.column_by_name("blockNumber").unwrap().as_primitive::<UInt64Type>().values().iter());
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_block_list_dataset_is_written_stopped_early_on_rerun_and_limited_walks_stay_partial() {
+    use avax_data::dataset::lists::write_list_dataset;
+    let emu = Emulator::start(EmulatorConfig { data_blocks_per_chain: 250, default_count: 10, ..Default::default() })
+        .await
+        .unwrap();
+    let dir = temp_dir("blocks");
+    let opts = ParquetOptions::default;
+    let pager = block_pager(&emu, 40, None);
+    let first = write_list_dataset(&pager, &dir, Some(100), opts(), 0, |_| ()).await.unwrap();
+    assert_eq!((first.partitions_written, first.rows_written), (3, 250));
+    assert!(pager.position().exhausted);
+    // each file holds its chunk in the list's order, newest first; every block exactly once
+    let expected: Vec<u64> = (0..100).rev().chain((100..200).rev()).chain((200..250).rev()).collect();
+    assert_eq!(block_numbers(&dir), expected);
+    let m: Manifest = serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap()).unwrap();
+    assert_eq!(
+        m.partitions.iter().map(|p| (p.value, p.complete)).collect::<Vec<_>>(),
+        vec![(0, true), (100, true), (200, false)]
+    );
+    assert_eq!(m.end, Some(0));
+
+    // a rerun rewrites the partial newest chunk, then stops at 100..: its walk ends early
+    let again = block_pager(&emu, 40, None);
+    let done = write_list_dataset(&again, &dir, Some(100), opts(), 0, |_| ()).await.unwrap();
+    assert_eq!(
+        (done.partitions_written, done.partitions_skipped, done.rows_written, done.rows_skipped),
+        (1, 2, 50, 200)
+    );
+    assert!(!again.position().exhausted && again.position().items_read <= 120, "{:?}", again.position());
+
+    // a walk cut by a limit into a fresh directory leaves its lowest partition partial
+    let cut = temp_dir("blocks-limit");
+    let limited = block_pager(&emu, 40, Some(120));
+    write_list_dataset(&limited, &cut, Some(100), opts(), 0, |_| ()).await.unwrap();
+    let m: Manifest = serde_json::from_str(&std::fs::read_to_string(cut.join(MANIFEST)).unwrap()).unwrap();
+    assert_eq!(
+        m.partitions.iter().map(|p| (p.value, p.rows, p.complete)).collect::<Vec<_>>(),
+        vec![(100, 70, false), (200, 50, false)]
+    );
+    assert_eq!(m.end, None);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&cut);
+}

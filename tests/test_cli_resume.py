@@ -190,3 +190,21 @@ def test_embedded_emulator_pager_resumes_by_position(capsys, tmp_path: Path) -> 
     assert res.code == 0, res.err
     same_output(out, ref, "csv")
     assert pl.read_csv(out)["blockNumber"].to_list() == list(range(199, -1, -1))
+
+
+def test_the_export_source_and_sink_bases_are_abstract() -> None:
+    from avax_data.cli.export import Source
+    from avax_data.cli.sinks import ParquetParts, Sink
+
+    for base, methods in [(Source, {"start", "frames", "position"}),
+                          (Sink, {"open", "write", "checkpoint", "finalize"})]:
+        assert base.__abstractmethods__ == frozenset(methods)
+        with pytest.raises(TypeError, match="abstract"):
+            base()  # type: ignore[abstract]
+
+    class Half(Sink):
+        def open(self, checkpoint: object) -> None: ...
+
+    with pytest.raises(TypeError, match="checkpoint, finalize, write"):
+        Half()  # type: ignore[abstract]
+    assert not ParquetParts.__abstractmethods__

@@ -4,6 +4,7 @@ repeated; the global rate limit is split over the cluster's threads."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -114,3 +115,70 @@ def test_bad_arguments_are_refused_before_any_partition_runs(emu: ad.Emulator) -
         with pytest.raises(ad.InvalidParameterError) as e:
             call()
         assert e.value.param == param, (param, e.value)
+
+
+def test_the_cluster_writes_the_dataset_and_manifest_of_the_single_process_writer(emu: ad.Emulator, cluster: Any,
+                                                                                  tmp_path: Path) -> None:
+    cluster.wait_for_workers(2, timeout=60)
+    out, single = tmp_path / "cluster", tmp_path / "single"
+    summary = add.write_index_dataset(emu.url, "X/tx", out, 0, 2_500, chunk=1_000)
+    assert summary == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": 2_500, "rows_skipped": 0}
+    assert not Path(f"{out}.dask-staging").exists()
+    ad.IndexClient(emu.url).chain("X/tx").range(0, 2_500).write_dataset(single, chunk=1_000)
+    ours, theirs = (json.loads((d / "_avax_dataset.json").read_text()) for d in (out, single))
+    assert ours == theirs  # same identity, partitions, rows, sizes and sha256
+    back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect().sort("index")
+    assert back["index"].to_list() == list(range(2_500))
+
+    # a rerun of the single-process writer recognises the cluster's dataset, and the other way round
+    again = ad.IndexClient(emu.url).chain("X/tx").range(0, 3_000).write_dataset(out, chunk=1_000)
+    assert (again["partitions_skipped"], again["partitions_written"], again["rows_written"]) == (2, 1, 1_000)
+    (out / "chunk=1000" / "part.parquet").write_bytes(b"altered")
+    rerun = add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=1_000)
+    assert rerun == {"partitions_written": 1, "partitions_skipped": 2, "rows_written": 1_000, "rows_skipped": 2_000}
+    back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect().sort("index")
+    assert back["index"].to_list() == list(range(3_000))
+    with pytest.raises(ad.InvalidParameterError, match="a directory of the same walk") as other:
+        add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=500)
+    assert other.value.param == "dataset"
+
+
+def test_a_chunk_left_half_staged_by_a_killed_task_is_written_afresh(emu: ad.Emulator, cluster: Any,
+                                                                      tmp_path: Path) -> None:
+    cluster.wait_for_workers(2, timeout=60)
+    out = tmp_path / "ds"
+    stage = Path(f"{out}.dask-staging") / "chunk=1000"
+    (stage / "chunk=1000").mkdir(parents=True)
+    (stage / "chunk=1000" / ".part.parquet.tmp").write_bytes(b"half a file")  # what a dead worker leaves
+    done = add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=1_000)
+    assert done["rows_written"] == 3_000 and not stage.exists()
+    back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
+    assert sorted(back["index"].to_list()) == list(range(3_000))
+
+
+_real_write_chunk = add.write_chunk
+
+
+def dying_write_chunk(spec: Any, staging: str, chunk: int, compression: Any = "snappy") -> str:
+    """``write_chunk`` whose worker dies (os._exit) the first time, half way into chunk 1000."""
+    marker = Path(staging).parent.parent / "killed"
+    if spec.first == 1_000 and not marker.exists():
+        marker.write_text("killed")
+        half = Path(staging) / "chunk=1000"
+        half.mkdir(parents=True, exist_ok=True)
+        (half / ".part.parquet.tmp").write_bytes(b"half a file")
+        os._exit(1)
+    return str(_real_write_chunk(spec, staging, chunk, compression))
+
+
+def test_a_worker_killed_mid_chunk_of_the_dataset_writer_is_retried(emu: ad.Emulator, cluster: Any, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    cluster.wait_for_workers(2, timeout=60)
+    monkeypatch.setattr(add, "write_chunk", dying_write_chunk)
+    out = tmp_path / "ds"
+    done = add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=1_000)
+    assert (tmp_path / "killed").read_text() == "killed"  # a worker did die
+    assert done == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": 3_000, "rows_skipped": 0}
+    back = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
+    assert sorted(back["index"].to_list()) == list(range(3_000))
+    assert not list(out.glob("**/.part.parquet.tmp"))

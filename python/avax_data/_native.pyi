@@ -19,6 +19,7 @@ __all__ = [
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
+    "month_windows", "complete_partitions", "merge_dataset",
 ]
 
 def reset_logging() -> None:
@@ -26,6 +27,15 @@ def reset_logging() -> None:
 
 def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
     """Decode container bytes of one index into a polars DataFrame, one row per item, in order."""
+
+def month_windows(start: int, end: int) -> list[tuple[int, int, int, int]]:
+    """The UTC month windows of ``[start, end)``: ``(month, first, next, ask_from)`` each."""
+
+def complete_partitions(path: str | os.PathLike[str]) -> list[tuple[int, int, int, int]]:
+    """The complete partitions of a dataset directory whose files are as its manifest records."""
+
+def merge_dataset(path: str | os.PathLike[str], staged: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
+    """Move the partitions of staged datasets into one dataset directory and its manifest."""
 
 # ---- Index RPC client ----
 
@@ -438,6 +448,16 @@ class Pager:
         progress: Progress = None,
     ) -> int:
         """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
+    def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        chunk: int | None = None,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a natural key of the rows, readable as one table."""
 
 @final
 class PagerIterator(Iterator[dict[str, Any]]):
@@ -962,6 +982,16 @@ class AsyncPager:
         progress: Progress = None,
     ) -> int:
         """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
+    async def write_dataset(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        chunk: int | None = None,
+        compression: Compression = "snappy",
+        row_group_size: int = 65536,
+        progress: Progress = None,
+    ) -> dict[str, int]:
+        """Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a natural key of the rows, readable as one table."""
 
 @final
 class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):

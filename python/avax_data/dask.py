@@ -19,19 +19,21 @@ True
 
 from __future__ import annotations
 
-import datetime as _dt
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ._native import IndexClient, MetricsClient
+from ._native import IndexClient, MetricsClient, complete_partitions, merge_dataset, month_windows
 from .exceptions import EmptyIndexError, InvalidParameterError
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
     import pandas as pd
 
+    from .types import Compression
+
 __all__ = ["ChunkSpec", "WindowSpec", "index_range", "metric_series", "read_chunk", "read_window", "index_chunks",
-           "per_partition_limit"]
+           "per_partition_limit", "write_index_dataset", "write_chunk"]
 
 
 def _invalid(param: str, value: object, allowed: str) -> InvalidParameterError:
@@ -217,9 +219,96 @@ def index_range(url: str, path: str, start: int = 0, end: int | None = None, *, 
     return cast("dd.DataFrame", dd.from_map(read_chunk, specs, meta=meta, enforce_metadata=False))  # type: ignore[no-untyped-call]
 
 
+def write_chunk(spec: ChunkSpec, staging: str, chunk: int, compression: Compression = "snappy") -> str:
+    """Writes one index chunk as a staged dataset directory (the single-process writer,
+    :meth:`Range.write_dataset`, on a worker); returns ``staging``. A retried task starts afresh.
+
+    Example:
+        >>> import tempfile
+        >>> stage = tempfile.mkdtemp() + "/chunk=400"
+        >>> add.write_chunk(add.ChunkSpec(emu.url, "X/tx", 400, 400, 450), stage, 400) == stage
+        True
+        >>> ad._native.complete_partitions(stage)
+        [(400, 400, 450, 50)]
+    """
+    import shutil
+
+    shutil.rmtree(staging, ignore_errors=True)
+    with IndexClient(spec.url, **spec.options) as node:
+        rng = node.chain(spec.path).range(spec.first, spec.next - spec.first, decode=spec.decode)
+        rng.write_dataset(staging, chunk=chunk, compression=compression)
+    return staging
+
+
+def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], start: int = 0,
+                        end: int | None = None, *, chunk: int = 100_000, decode: Any = None,
+                        compression: Compression = "snappy", rate_limit: float | None = None, slots: int | None = None,
+                        **client_options: Any) -> dict[str, int]:
+    """Write an index walk as a dataset, one chunk per Dask task, with the manifest of
+    :meth:`Range.write_dataset`: the same directory, files and ``_avax_dataset.json`` one process
+    writes, so a rerun of either writer skips what the other completed.
+
+    The chunks a previous run completed (files unchanged) are skipped; each other chunk is written
+    by a worker, with its own client, as a staged dataset under ``<directory>.dask-staging/`` (the
+    single-process writer, so a task killed mid-chunk and retried by Dask starts that chunk
+    afresh); the staged chunks are then moved in and recorded in one manifest
+    (:func:`avax_data._native.merge_dataset`). ``directory`` must be on a filesystem every worker
+    shares with the caller.
+
+    Args:
+        url, path, start, end, chunk, decode, rate_limit, slots, client_options: as in
+            :func:`index_range`.
+        directory: the dataset directory (str or ``os.PathLike``), created when missing.
+        compression: as in :meth:`Range.write_parquet`.
+
+    Returns:
+        dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and ``rows_skipped``.
+
+    Raises:
+        InvalidParameterError: a bad argument, or ``directory`` holds another walk's dataset,
+            before any task runs.
+
+    Example:
+        >>> import tempfile
+        >>> out = tempfile.mkdtemp()
+        >>> add.write_index_dataset(emu.url, "X/tx", out, 0, 900, chunk=400)
+        {'partitions_skipped': 0, 'partitions_written': 3, 'rows_skipped': 0, 'rows_written': 900}
+        >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 900).write_dataset(out, chunk=400)["partitions_skipped"]
+        3
+    """
+    import shutil
+    from pathlib import Path
+
+    import dask
+
+    specs = index_chunks(url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
+                         **client_options)
+    out = Path(directory)
+    with IndexClient(url, **{k: v for k, v in client_options.items() if k != "compute_units_per_minute"}) as node:
+        # an empty walk into the directory: refuses another walk's dataset and checks the
+        # arguments, writing nothing
+        node.chain(path).range(start, 0, decode=decode).write_dataset(out, chunk=chunk, compression=compression)
+    done = {value: (first, nxt, rows) for value, first, nxt, rows in complete_partitions(out)}
+    todo, skipped, skipped_rows = [], 0, 0
+    for spec in specs:
+        have = done.get(spec.chunk)
+        if have is not None and have[0] <= spec.first and spec.next <= have[1]:
+            skipped += 1
+            skipped_rows += have[2]
+        else:
+            todo.append(spec)
+    staging = Path(f"{out}.dask-staging")
+    tasks = [dask.delayed(write_chunk)(s, str(staging / f"chunk={s.chunk}"), chunk, compression) for s in todo]
+    staged = list(dask.compute(*tasks))
+    summary = merge_dataset(out, staged)
+    shutil.rmtree(staging, ignore_errors=True)
+    return {**summary, "partitions_skipped": skipped, "rows_skipped": skipped_rows}
+
+
 @dataclass(frozen=True)
 class WindowSpec:
-    """One partition of a metric series: the window ``[start, end)`` (Unix seconds).
+    """One partition of a metric series: the window ``[start, end)`` (Unix seconds), asked
+    from ``ask_from`` (default ``None``: ``start``) to ``end``.
 
     Example:
         >>> spec = add.WindowSpec(emu.url, "43114", "txCount", "day", 0, 2**31)
@@ -234,15 +323,18 @@ class WindowSpec:
     start: int
     end: int
     options: dict[str, Any] = field(default_factory=dict)
+    ask_from: int | None = None
 
 
 def read_window(spec: WindowSpec) -> pd.DataFrame:
     """Fetches the points of one window of a metric series (``start <= timestamp < end``) as a
     pandas DataFrame, on a worker.
 
-    The window is asked from ``start - 1`` to ``end`` and cut on the client, so no point is lost
-    or repeated at a window's edge whether the service reads its bounds as inclusive, exclusive
-    or floored to the bucket.
+    The window is asked from ``ask_from`` to ``end`` and cut on the client to the window.
+    :func:`metric_series` takes its windows (and ``ask_from``, one second before each) from
+    :func:`avax_data._native.month_windows`, the cut :meth:`MetricsClient.write_dataset` makes,
+    so no point is lost or repeated at a window's edge whether the service reads its bounds as
+    inclusive, exclusive or floored to the bucket.
 
     Example:
         >>> list(add.read_window(add.WindowSpec(emu.url, "43114", "txCount", "day", 0, 2**31)).columns)
@@ -251,25 +343,11 @@ def read_window(spec: WindowSpec) -> pd.DataFrame:
     import pandas as pd
 
     with MetricsClient(base_url=spec.base_url, **spec.options) as client:
-        table = client.metric(spec.chain_id, spec.metric, interval=spec.interval, start=max(0, spec.start - 1),
+        table = client.metric(spec.chain_id, spec.metric, interval=spec.interval, start=spec.start if spec.ask_from is None else spec.ask_from,
                               end=spec.end, concurrency=1).to_arrow()
     frame = _to_pandas(table)
     low, high = pd.Timestamp(spec.start, unit="s", tz="UTC"), pd.Timestamp(spec.end, unit="s", tz="UTC")
     return frame[(frame["timestamp"] >= low) & (frame["timestamp"] < high)].reset_index(drop=True)
-
-
-def _months(start: int, end: int) -> list[tuple[int, int]]:
-    """``[start, end)`` cut at the first second of each UTC month."""
-    out = []
-    at = start
-    while at < end:
-        day = _dt.datetime.fromtimestamp(at, _dt.timezone.utc)
-        nxt_month = (day.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
-                     + _dt.timedelta(days=32)).replace(day=1)
-        nxt = min(int(nxt_month.timestamp()), end)
-        out.append((at, nxt))
-        at = nxt
-    return out
 
 
 def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, start: int, end: int,
@@ -296,7 +374,8 @@ def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, s
     with MetricsClient(base_url=base_url, **options) as client:
         # a pager checks its arguments when made, before any request
         client.metric(chain_id, metric, interval=interval, start=start, end=max(start, end), concurrency=1)
-    specs = [WindowSpec(base_url, chain_id, metric, interval, a, b, options) for a, b in _months(start, end)]
+    specs = [WindowSpec(base_url, chain_id, metric, interval, first, nxt, options, ask_from)
+             for _, first, nxt, ask_from in month_windows(start, end)]
     meta_frame = read_window(WindowSpec(base_url, chain_id, metric, interval, 0, 1, options)).iloc[:0]
     if not specs:
         return cast("dd.DataFrame", dd.from_pandas(meta_frame, npartitions=1))  # type: ignore[no-untyped-call]

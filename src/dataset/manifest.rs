@@ -70,6 +70,10 @@ pub struct Manifest {
     pub identity: Identity,
     /// Its partitions, by hive value.
     pub partitions: Vec<Partition>,
+    /// For a newest-first list ([`super::lists`]): the hive value of the lowest partition when a
+    /// walk last reached the end of the list (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<u64>,
 }
 
 impl Manifest {
@@ -80,7 +84,7 @@ impl Manifest {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new() })
+                return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new(), end: None })
             }
             Err(e) => return Err(io_error(&path, e)),
         };

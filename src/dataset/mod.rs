@@ -11,7 +11,9 @@
 //! a rerun after the tip moved rewrites only the last, partial one and adds the new ones. Each
 //! position lives in exactly one partition.
 
+pub mod lists;
 pub mod manifest;
+pub mod merge;
 pub mod metrics;
 
 use std::path::{Path, PathBuf};
@@ -102,10 +104,27 @@ impl Dataset {
         &self.manifest
     }
 
+    /// The dataset directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Records (and saves) the hive value of the lowest partition of a newest-first walk that
+    /// reached the end of its list ([`Manifest::end`]).
+    pub fn set_end(&mut self, end: Option<u64>) -> Result<()> {
+        self.manifest.end = end;
+        self.manifest.save(&self.dir)
+    }
+
     /// Whether the partition `value` already holds every position of `[first, next)`, with its
     /// file as recorded.
     pub fn has(&self, value: u64, first: u64, next: u64) -> bool {
         self.manifest.partition(value).is_some_and(|p| p.covers(first, next) && verified(&self.dir, p))
+    }
+
+    /// Whether the partition `value` is recorded and its file is as recorded (complete or not).
+    pub fn has_file(&self, value: u64) -> bool {
+        self.manifest.partition(value).is_some_and(|p| verified(&self.dir, p))
     }
 
     /// The temporary file a partition is written to (its directory created).

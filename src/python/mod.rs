@@ -3,6 +3,7 @@
 mod args;
 mod convert;
 mod data;
+mod datasets;
 mod decode;
 mod emulator;
 mod errors;
@@ -18,6 +19,7 @@ mod show;
 mod target;
 mod wait;
 mod walks;
+mod windows;
 
 use pyo3::prelude::*;
 
@@ -63,6 +65,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;
     // Not added to the module: only `atexit` calls it.
     let at_exit = wrap_pyfunction!(at_exit, m)?;
     m.py().import("atexit")?.call_method1("register", (at_exit,))?;

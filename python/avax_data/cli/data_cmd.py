@@ -8,11 +8,15 @@ typed frames, resumably.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import json
+import sys
 from typing import Any
 
 from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
+from .errors import CliError
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
 from .parser import Parser, add_command
@@ -45,6 +49,16 @@ def _list_command(
     add_export_options(parser, default_stem=name.replace("-", "_"))
     parser.set_defaults(handler=run_list, endpoint=name)
     return parser
+
+
+def _dataset_options(parser: argparse.ArgumentParser, layout: str, chunk: bool) -> None:
+    group = parser.add_argument_group("dataset (instead of --out)")
+    group.add_argument("--dataset", default=None, metavar="DIR",
+                       help=f"write a hive-partitioned Parquet dataset {layout} with a manifest; run again to "
+                       "rewrite the newest partitions, add new ones and skip the complete ones")
+    if chunk:
+        group.add_argument("--chunk", type=argtypes.positive_int, default=None, metavar="N",
+                           help="block numbers per partition of --dataset (default 100000)")
 
 
 def _json_command(actions: argparse._SubParsersAction, name: str, **kwargs: Any) -> argparse.ArgumentParser:
@@ -106,8 +120,10 @@ avax-data data chain 2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5""",
         description="Export the blocks of one EVM chain, newest first (GET /v1/chains/{chainId}/blocks).",
         examples="""
 avax-data data blocks 43114 --emulator --limit 1000 -o blocks.parquet
-avax-data data blocks 43114 --limit 100000 -o blocks.csv --resume""",
+avax-data data blocks 43114 --limit 100000 -o blocks.csv --resume
+avax-data data blocks 43114 --dataset blocks_43114/ --chunk 100000  # a partitioned dataset; rerun to update""",
     )
+    _dataset_options(blocks, "DIR/block=<first block of the chunk>/part.parquet", chunk=True)
     blocks.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id or blockchain id")
 
     latest = _list_command(
@@ -141,8 +157,11 @@ avax-data data pending-rewards mainnet --node-ids NodeID-a,NodeID-b --sort-order
     vertices = _list_command(
         actions, "vertices", client=client, most=100, help="export X-chain vertices",
         description="Export the X-chain vertices of a network.",
-        examples="avax-data data vertices mainnet --emulator -o vertices.ndjson",
+        examples="""
+avax-data data vertices mainnet --emulator -o vertices.ndjson
+avax-data data vertices mainnet --dataset vertices/  # DIR/month=<YYYYMM>/part.parquet; rerun to update""",
     )
+    _dataset_options(vertices, "DIR/month=<YYYYMM>/part.parquet (UTC month of vertexTimestamp)", chunk=False)
     vertices.add_argument("network", metavar="NETWORK", help=_NETWORKS)
     vertices.add_argument("blockchain_id", metavar="BLOCKCHAIN_ID", nargs="?", default="x-chain",
                           help="x-chain or the network's X-chain id (default x-chain)")
@@ -182,6 +201,8 @@ def run_list(args: argparse.Namespace) -> int:
     options = {name: getattr(args, name) for name in keywords if getattr(args, name) is not None}
     if args.page_size is not None:
         options["page_size"] = args.page_size
+    if getattr(args, "dataset", None) is not None:
+        return _run_dataset(args, method, values, options)
     walk = {"endpoint": args.endpoint, "args": values, **options, "limit": args.limit,
             "emulator": embedded_identity(args)}
     export = export_from_args(args, f"data {args.endpoint}", walk, args.endpoint.replace("-", "_"))
@@ -192,6 +213,20 @@ def run_list(args: argparse.Namespace) -> int:
             return call(*values, **options, page_token=token, limit=limit)
 
         run_export(export, PagerSource(make_pager, args.limit, tokens_survive=not args.emulator))
+    return 0
+
+
+def _run_dataset(args: argparse.Namespace, method: str, values: list[Any], options: dict[str, Any]) -> int:
+    """``data blocks|vertices --dataset DIR``: the list as a partitioned dataset; a summary on stdout."""
+    if args.out is not None or args.resume or args.format is not None:
+        raise CliError("--dataset writes a directory: it does not go with --out, --format or --resume",
+                       "a rerun into the same --dataset directory continues it")
+    chunk = {"chunk": args.chunk} if getattr(args, "chunk", None) is not None else {}
+    with open_client(args, "data") as client:
+        pager = getattr(client, method)(*values, **options, limit=args.limit)
+        progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
+        summary = pager.write_dataset(args.dataset, **chunk, progress=progress or None)
+    print(json.dumps({"dataset": str(args.dataset), "endpoint": args.endpoint, **summary}), flush=True)
     return 0
 
 

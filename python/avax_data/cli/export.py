@@ -9,6 +9,7 @@ When the walk ends the sink completes the output and the state file is removed.
 
 from __future__ import annotations
 
+import abc
 import argparse
 import json
 import sys
@@ -36,23 +37,23 @@ _NOT_RESUMABLE = (CliError, InvalidParameterError)
 DEFAULT_CHUNK_ROWS = 50_000
 
 
-class Source:
+class Source(abc.ABC):
     """A walk that hands out typed frames and can say (and restart from) its position."""
 
     #: Rows of the whole walk when known (drives the ETA), else ``None``.
     total: int | None = None
 
+    @abc.abstractmethod
     def start(self, position: dict[str, Any] | None) -> None:
         """Prepare the walk: from the beginning (``None``) or from a saved position."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def frames(self, chunk_rows: int) -> Iterator[pl.DataFrame | None]:
         """Frames in order; ``None`` means "nothing new for a while" (write what you have)."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def position(self) -> dict[str, Any]:
         """Where a later run continues, after the last frame handed out (JSON-able)."""
-        raise NotImplementedError
 
     def empty(self) -> pl.DataFrame | None:
         """The typed frame of no rows (for an export that finds none)."""

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import abc
 import io
 import os
 import shutil
@@ -25,26 +26,26 @@ from .formats import for_csv, for_ndjson
 __all__ = ["Sink", "ParquetParts", "AppendFile", "Stdout", "make_sink"]
 
 
-class Sink:
+class Sink(abc.ABC):
     """A destination of complete chunks; ``checkpoint()`` describes what is safely written."""
 
     resumable = True
 
+    @abc.abstractmethod
     def open(self, checkpoint: dict[str, Any] | None) -> None:
         """Start afresh (``None``) or continue from a saved checkpoint."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def write(self, frame: pl.DataFrame) -> None:
         """Write one complete chunk."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def checkpoint(self) -> dict[str, Any]:
         """What is written so far, for the state file."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def finalize(self, empty: pl.DataFrame | None) -> None:
         """Make the output complete (``empty``: the typed empty frame, for an export of no rows)."""
-        raise NotImplementedError
 
     def cleanup(self) -> None:
         """Remove what only a resumed export would need (after the state file is gone)."""

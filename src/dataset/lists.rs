@@ -1,0 +1,417 @@
+//! Data API lists as datasets: a newest-first, token-paged walk cut into hive partitions by a
+//! natural key of its rows: blocks by block-number chunk (`block=<first block of the chunk>`),
+//! vertices by the UTC month of their timestamp (`month=<YYYYMM>`).
+//!
+//! The Data API has no range filter: every run walks from where the pager stands (the head, for
+//! a fresh pager) downwards. The rules, kept by [`Cutter`]:
+//! - Rows must come newest first (block numbers strictly down, timestamps never up) and, for
+//!   blocks, of one chain; anything else is a decode error, never a silently mixed partition.
+//! - A partition is complete once the walk has passed below its lower edge, or the list ended
+//!   under it. The newest partition of a walk (new items may still arrive in it, or, for a walk
+//!   from a saved token, newer ones were never seen) is complete only when proven: a block chunk
+//!   holding all `chunk` block numbers, or (from the head) a month that ended over a day before
+//!   the walk started.
+//! - A rerun skips (does not rewrite) every partition the manifest records as complete whose
+//!   file is unchanged, writes the others (partial, missing, altered) whole again, and adds new
+//!   ones; each partition's file is replaced whole, so no row is ever in two files.
+//! - A walk that reached the end of the list records its lowest partition in the manifest
+//!   (`end`). A rerun that reaches a complete partition below which every recorded partition down
+//!   to `end` is complete and unchanged stops there: what lies below is already written.
+//! - A failed walk discards the partition it was writing; the partitions it passed are recorded,
+//!   so a rerun completes the dataset.
+
+use std::path::Path;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{TimestampNanosecondType, UInt64Type};
+use arrow_array::RecordBatch;
+use sha2::{Digest, Sha256};
+
+use super::manifest::{verified, Identity};
+use super::metrics::Month;
+use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
+use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
+use crate::data::ResourcePager;
+use crate::error::{Error, Result};
+
+/// How long after a month ends a Data API list may still add items dated in it (indexing lag).
+pub const MONTH_SETTLE_SECONDS: i64 = 86_400;
+
+/// What a list's rows are partitioned by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListKey {
+    /// Blocks by `blockNumber`, `chunk` block numbers per partition (`block=<first>`).
+    Block {
+        /// Block numbers per partition.
+        chunk: u64,
+    },
+    /// Rows by the UTC month of a timestamp column (`month=<YYYYMM>`).
+    Month {
+        /// The timestamp column.
+        column: &'static str,
+    },
+}
+
+impl ListKey {
+    /// The key of a list of `resource`; `chunk` (block numbers per partition, default
+    /// [`DEFAULT_CHUNK`]) only for blocks.
+    pub fn of(resource: Resource, chunk: Option<u64>) -> Result<ListKey> {
+        match (resource, chunk) {
+            (Resource::Block, chunk) => {
+                let chunk = chunk.unwrap_or(DEFAULT_CHUNK);
+                super::check_chunk(chunk)?;
+                Ok(ListKey::Block { chunk })
+            }
+            (Resource::Vertex, None) => Ok(ListKey::Month { column: "vertexTimestamp" }),
+            (Resource::Vertex, Some(chunk)) => Err(Error::invalid(
+                "chunk",
+                chunk,
+                "None: vertices are partitioned by the UTC month of vertexTimestamp",
+            )),
+            (other, _) => Err(Error::invalid(
+                "resource",
+                format!("{other:?}"),
+                "a list of blocks (partitioned by block number) or vertices (by month); the other lists \
+                 have no newest-first key to partition by",
+            )),
+        }
+    }
+
+    /// The hive key of the partitions.
+    pub fn hive(self) -> &'static str {
+        match self {
+            ListKey::Block { .. } => "block",
+            ListKey::Month { .. } => "month",
+        }
+    }
+
+    /// Each row's sort key (block number, or Unix seconds), newest first in a valid list.
+    fn keys(self, batch: &RecordBatch) -> Result<Vec<i128>> {
+        let (name, scale) = match self {
+            ListKey::Block { .. } => ("blockNumber", 1),
+            ListKey::Month { column } => (column, 1_000_000_000),
+        };
+        let column = batch.column_by_name(name).ok_or_else(|| Error::Internal(format!("no {name} column")))?;
+        let values: Vec<Option<i128>> = match self {
+            ListKey::Block { .. } => column.as_primitive::<UInt64Type>().iter().map(|v| v.map(i128::from)).collect(),
+            ListKey::Month { .. } => column
+                .as_primitive::<TimestampNanosecondType>()
+                .iter()
+                .map(|v| v.map(|ns| i128::from(ns.div_euclid(scale))))
+                .collect(),
+        };
+        values
+            .into_iter()
+            .enumerate()
+            .map(|(row, v)| v.ok_or_else(|| decode(format!("row {row} of a page has no {name}: it fits no partition"))))
+            .collect()
+    }
+
+    /// The partition of sort key `key`: `(hive value, first, next)`.
+    fn span(self, key: i128) -> Result<(u64, u64, u64)> {
+        match self {
+            ListKey::Block { chunk } => {
+                let number = u64::try_from(key).map_err(|_| decode(format!("block number {key}")))?;
+                let value = number - number % chunk;
+                Ok((value, value, value.saturating_add(chunk)))
+            }
+            ListKey::Month { column } => {
+                let at = i64::try_from(key).map_err(|_| decode(format!("{column} {key}")))?;
+                let month = Month::of(at, column)?;
+                let first = u64::try_from(month.first).map_err(|_| decode(format!("{column} {at} is before 1970")))?;
+                Ok((month.value, first, month.next as u64))
+            }
+        }
+    }
+}
+
+fn decode(message: String) -> Error {
+    Error::Decode { message, url: String::new(), body: String::new() }
+}
+
+/// What a list dataset holds: the list's path, its resource's schema and the key.
+pub fn list_identity(source: &str, resource: Resource, key: ListKey) -> Identity {
+    let schema = resource.schema();
+    let (kind, chunk) = match key {
+        ListKey::Block { chunk } => ("data_list_by_block", chunk),
+        ListKey::Month { .. } => ("data_list_by_month", 0),
+    };
+    Identity {
+        kind: kind.into(),
+        source: source.into(),
+        decode: "raw".into(),
+        chunk,
+        schema: hex::encode(Sha256::digest(format!("{schema:?}").as_bytes())),
+    }
+}
+
+/// Whether [`Cutter::push`] wants more rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    More,
+    /// Everything below is already written and complete: stop the walk.
+    Stop,
+}
+
+/// The partition being walked: written to a temporary file, or passed (already complete).
+struct Open {
+    value: u64,
+    first: u64,
+    next: u64,
+    rows: u64,
+    sink: Option<ParquetSink>,
+    newest: bool,
+}
+
+/// The rules of a newest-first walk cut into partitions (see the module docs), fed one batch
+/// at a time: no network, so the rules are tested on their own.
+pub struct Cutter {
+    set: Dataset,
+    key: ListKey,
+    schema: arrow_schema::SchemaRef,
+    options: ParquetOptions,
+    from_head: bool,
+    started: i64,
+    open: Option<Open>,
+    last_key: Option<i128>,
+    chain: Option<String>,
+    lowest: Option<u64>,
+    summary: DatasetSummary,
+}
+
+impl Cutter {
+    /// A cutter writing into `set`, rows of `resource` keyed by `key`; `from_head`: the walk
+    /// starts at the list's first page; `started`: when it started (Unix seconds).
+    pub fn new(
+        set: Dataset,
+        resource: Resource,
+        key: ListKey,
+        options: ParquetOptions,
+        from_head: bool,
+        started: i64,
+    ) -> Self {
+        Cutter {
+            set,
+            key,
+            schema: resource.schema(),
+            options,
+            from_head,
+            started,
+            open: None,
+            last_key: None,
+            chain: None,
+            lowest: None,
+            summary: DatasetSummary::default(),
+        }
+    }
+
+    /// The dataset as it stands.
+    pub fn dataset(&self) -> &Dataset {
+        &self.set
+    }
+
+    /// Takes the next batch of the walk (newest first).
+    pub fn push(&mut self, batch: &RecordBatch) -> Result<Flow> {
+        let keys = self.key.keys(batch)?;
+        self.check_chain(batch)?;
+        let strict = matches!(self.key, ListKey::Block { .. });
+        let mut last = self.last_key;
+        for &key in &keys {
+            if let Some(last) = last.filter(|&last| key > last || (strict && key == last)) {
+                return Err(decode(format!(
+                    "the list is not newest first: {} {key} came after {last}",
+                    self.key.keys_name()
+                )));
+            }
+            last = Some(key);
+        }
+        let mut row = 0;
+        while row < keys.len() {
+            let (value, first, next) = self.key.span(keys[row])?;
+            let mut end = row + 1;
+            while end < keys.len() && self.key.span(keys[end])?.0 == value {
+                end += 1;
+            }
+            if self.open.as_ref().is_none_or(|o| o.value != value) {
+                if let Some(open) = self.open.take() {
+                    self.close(open, true)?;
+                }
+                if self.below_is_done(value, first, next) {
+                    self.skip_from(value);
+                    return Ok(Flow::Stop);
+                }
+                self.start(value, first, next)?;
+            }
+            let open = self.open.as_mut().ok_or_else(|| Error::Internal("no open partition".into()))?;
+            if let Some(sink) = open.sink.as_mut() {
+                sink.write(&batch.slice(row, end - row))?;
+            }
+            open.rows += (end - row) as u64;
+            self.last_key = Some(keys[end - 1]);
+            row = end;
+        }
+        Ok(Flow::More)
+    }
+
+    /// Ends the walk: `ended` when the list's last item was handed out. Returns what it did.
+    pub fn finish(mut self, ended: bool) -> Result<DatasetSummary> {
+        if let Some(open) = self.open.take() {
+            self.close(open, ended)?;
+        }
+        if let (true, Some(lowest)) = (ended, self.lowest) {
+            self.set.set_end(Some(lowest))?;
+        }
+        Ok(self.summary)
+    }
+
+    /// Drops the partition being written (after a failed walk): its temporary file goes, the
+    /// manifest keeps what was recorded.
+    pub fn abandon(mut self) {
+        if let Some(open) = self.open.take() {
+            if open.sink.is_some() {
+                self.set.discard(open.value);
+            }
+        }
+    }
+
+    fn check_chain(&mut self, batch: &RecordBatch) -> Result<()> {
+        if !matches!(self.key, ListKey::Block { .. }) {
+            return Ok(());
+        }
+        let Some(column) = batch.column_by_name("chainId") else { return Ok(()) };
+        let Some(strings) = column.as_string_view_opt() else { return Ok(()) };
+        for v in strings.iter().flatten() {
+            match &self.chain {
+                None => self.chain = Some(v.to_string()),
+                Some(c) if c != v => {
+                    return Err(Error::invalid(
+                        "pager",
+                        format!("blocks of chains {c} and {v}"),
+                        "a list of one chain's blocks (latest_blocks mixes chains: block numbers collide)",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, value: u64, first: u64, next: u64) -> Result<()> {
+        let newest = self.lowest.is_none();
+        self.lowest = Some(value);
+        let sink = if self.set.has(value, first, next) {
+            None
+        } else {
+            let tmp = self.set.temp_path(value)?;
+            Some(ParquetSink::create(Target::Path(tmp), self.schema.clone(), self.options)?)
+        };
+        self.open = Some(Open { value, first, next, rows: 0, sink, newest });
+        Ok(())
+    }
+
+    /// Closes `open`: `passed` when the walk went below its lower edge (or the list ended).
+    fn close(&mut self, open: Open, passed: bool) -> Result<()> {
+        let Some(sink) = open.sink else {
+            let rows = self.set.manifest().partition(open.value).map_or(0, |p| p.rows);
+            self.summary.partitions_skipped += 1;
+            self.summary.rows_skipped += rows;
+            return Ok(());
+        };
+        let rows = match sink.finish() {
+            Ok(rows) => rows,
+            Err(e) => {
+                self.set.discard(open.value);
+                return Err(e);
+            }
+        };
+        let proven = match self.key {
+            ListKey::Block { chunk } => rows == chunk,
+            ListKey::Month { .. } => {
+                self.from_head && (open.next as i64).saturating_add(MONTH_SETTLE_SECONDS) <= self.started
+            }
+        };
+        let complete = passed && (!open.newest || proven);
+        // A partial partition never replaces a recorded one holding more rows (a walk cut
+        // shorter than the last one): the fuller file stays.
+        let fuller = self.set.manifest().partition(open.value).filter(|p| p.rows > rows).map(|p| p.rows);
+        if let (false, Some(kept)) = (complete, fuller.filter(|_| self.set.has_file(open.value))) {
+            self.set.discard(open.value);
+            self.summary.partitions_skipped += 1;
+            self.summary.rows_skipped += kept;
+            return Ok(());
+        }
+        self.set.commit(open.value, open.first, open.next, rows, complete)?;
+        self.summary.partitions_written += 1;
+        self.summary.rows_written += rows;
+        Ok(())
+    }
+
+    /// Whether the partition `value` and all below it are written: it is complete and unchanged,
+    /// a walk reached the list's end at or below it, and every partition recorded below it is
+    /// complete and unchanged.
+    fn below_is_done(&self, value: u64, first: u64, next: u64) -> bool {
+        let manifest = self.set.manifest();
+        manifest.end.is_some_and(|end| end <= value)
+            && self.set.has(value, first, next)
+            && manifest.partitions.iter().filter(|p| p.value < value).all(|p| p.complete && verified(self.set.dir(), p))
+    }
+
+    /// Counts `value` and every partition below it as skipped.
+    fn skip_from(&mut self, value: u64) {
+        for p in self.set.manifest().partitions.iter().filter(|p| p.value <= value) {
+            self.summary.partitions_skipped += 1;
+            self.summary.rows_skipped += p.rows;
+        }
+        self.lowest = Some(value);
+    }
+}
+
+impl ListKey {
+    fn keys_name(self) -> &'static str {
+        match self {
+            ListKey::Block { .. } => "blockNumber",
+            ListKey::Month { column } => column,
+        }
+    }
+}
+
+/// Writes the rest of `pager`'s walk into the dataset `dir` ([`Cutter`] says how); `chunk`:
+/// block numbers per partition (blocks only); `now`: when the walk starts (Unix seconds).
+pub async fn write_list_dataset(
+    pager: &ResourcePager,
+    dir: &Path,
+    chunk: Option<u64>,
+    options: ParquetOptions,
+    now: i64,
+    mut on_rows: impl FnMut(u64) + Send,
+) -> Result<DatasetSummary> {
+    let key = ListKey::of(pager.resource, chunk)?;
+    let at = pager.position();
+    let from_head = at.items_read == 0 && at.offset == 0 && at.next_page_token().is_none() && !at.exhausted;
+    let set = Dataset::open(dir, key.hive(), list_identity(&pager.pager.describe(), pager.resource, key))?;
+    let mut cutter = Cutter::new(set, pager.resource, key, options, from_head, now);
+    let mut cursor = pager.pager.cursor();
+    loop {
+        let step = match pager.next_batch(&mut cursor).await {
+            Ok(Some(batch)) => cutter.push(&batch).map(|flow| (flow, batch.num_rows() as u64)),
+            Ok(None) => return cutter.finish(pager.position().exhausted),
+            Err(e) => Err(e),
+        };
+        match step {
+            Ok((Flow::More, rows)) => on_rows(rows),
+            Ok((Flow::Stop, rows)) => {
+                on_rows(rows);
+                return cutter.finish(false);
+            }
+            Err(e) => {
+                cutter.abandon();
+                return Err(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "lists_tests.rs"]
+mod tests;
