@@ -3,6 +3,7 @@
     python benches/perf_profile.py                                   # avax_data, 200,000 C/block to a DataFrame
     python benches/perf_profile.py --path X/tx --count 200000
     python benches/perf_profile.py --task data --count 200000        # Data API blocks by pages of 100
+    python benches/perf_profile.py --task data --count 20000 --latency 0.02   # ... with 20 ms added latency
     python benches/perf_profile.py --contender pure-python --count 20000
 
 Starts the emulator in its own process (so its CPU is not in the profile), records the worker
@@ -65,6 +66,8 @@ def record(args: argparse.Namespace, out: Path, tmp: Path) -> dict:
         if args.task == "index" and args.path == "C/block":
             emu.rpc("C/block", "index.getContainerByIndex", {"index": args.count - 1, "encoding": "hex"})
         emu.get("/v1/chains/43114/blocks?pageSize=1")
+        if args.latency:
+            emu.set_latency(args.latency)
         if args.task == "index":
             spec = {"url": emu.url, "path": args.path, "count": args.count, "concurrency": 4, "decode": args.decode,
                     "contender": args.contender}
@@ -106,6 +109,7 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=200_000, help="containers or blocks (default 200000)")
     parser.add_argument("--contender", default="avax-sync", choices=["avax-sync", "avax-async", "pure-python"])
     parser.add_argument("--decode", action="store_true", help="decode=True (index, avax_data only)")
+    parser.add_argument("--latency", type=float, default=0.0, help="added latency in seconds (default 0)")
     parser.add_argument("--frequency", type=int, default=999, help="samples per second (default 999)")
     parser.add_argument("--top", type=int, default=20, help="symbols listed (default 20)")
     args = parser.parse_args()

@@ -10,7 +10,6 @@ use std::path::Path;
 
 use chrono::{Datelike, TimeZone, Utc};
 use futures::StreamExt;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::manifest::Identity;
@@ -19,6 +18,7 @@ use crate::arrow::{to_batch, ParquetOptions, ParquetSink, Resource, Target};
 use crate::error::{Error, Result};
 use crate::metrics::client::point_time;
 use crate::metrics::MetricsClient;
+use crate::paging::JsonItem;
 
 /// One month of a series: its hive value (`YYYYMM`) and its window `[first, next)` in Unix seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +79,7 @@ pub fn months(start: i64, end: i64) -> Result<Vec<Month>> {
 
 /// Moves the points of `page` inside `month` to `out`; a point whose timestamp cannot be read is
 /// a decode error naming it (never dropped unseen).
-fn keep_in_month(page: Vec<Value>, month: &Month, url: &str, out: &mut Vec<Value>) -> Result<()> {
+fn keep_in_month(page: Vec<JsonItem>, month: &Month, url: &str, out: &mut Vec<JsonItem>) -> Result<()> {
     for point in page {
         let at = point_time(&point).ok_or_else(|| unreadable_point(url, &point))?;
         if month.holds(at) {
@@ -232,12 +232,13 @@ mod tests {
             serde_json::json!({"timestamp": "1704153600", "value": 3}),
         ];
         let mut out = Vec::new();
-        keep_in_month(page, &month, "u", &mut out).unwrap();
-        assert_eq!(out.iter().map(|p| p["value"].as_i64().unwrap()).collect::<Vec<_>>(), vec![1, 3]);
+        keep_in_month(page.iter().map(JsonItem::from).collect(), &month, "u", &mut out).unwrap();
+        assert_eq!(out.iter().map(|p| p.to_value()["value"].as_i64().unwrap()).collect::<Vec<_>>(), vec![1, 3]);
         for bad in [serde_json::json!({"value": 4}), serde_json::json!({"timestamp": "soon", "value": 5})] {
             let shown = bad.to_string();
             let page = vec![serde_json::json!({"timestamp": 1_704_067_300, "value": 6}), bad];
             let mut out = Vec::new();
+            let page = page.iter().map(JsonItem::from).collect();
             let err = keep_in_month(page, &month, "http://x/v2/chains/43114/metrics/txCount", &mut out).unwrap_err();
             match err {
                 Error::Decode { message, url, .. } => {

@@ -84,6 +84,12 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
     }
 }
 
+impl fmt::Display for JsonItem {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 impl From<&RawValue> for JsonItem {
     fn from(raw: &RawValue) -> Self {
         JsonItem(raw.get().into())
