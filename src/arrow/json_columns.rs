@@ -66,6 +66,10 @@ pub fn objects_to_batch<T: JsonText>(
 struct ObjectColumns {
     cols: &'static [Col],
     columns: Vec<Column>,
+    /// The column each key of the last object went to, by the key's place in the object:
+    /// objects of one page write their keys in one order, so the next object's k-th key is
+    /// first tried against that column.
+    order: Vec<usize>,
 }
 
 /// One column's builder.
@@ -84,12 +88,13 @@ enum Column {
 
 impl ObjectColumns {
     fn new(cols: &'static [Col], capacity: usize) -> Self {
-        ObjectColumns { cols, columns: cols.iter().map(|c| Column::new(c.1, capacity)).collect() }
+        ObjectColumns { cols, columns: cols.iter().map(|c| Column::new(c.1, capacity)).collect(), order: Vec::new() }
     }
 
     /// Appends the object whose JSON text is `text`.
     fn append_object(&mut self, text: &str) -> Result<(), String> {
-        let slots = read_with(text, Fields(self.cols)).map_err(|e| format!("not a JSON object ({e})"))?;
+        let slots = read_with(text, Fields { cols: self.cols, order: &mut self.order })
+            .map_err(|e| format!("not a JSON object ({e})"))?;
         for ((col, column), slot) in self.cols.iter().zip(&mut self.columns).zip(slots) {
             column.append(col.0, slot)?;
         }
@@ -109,16 +114,19 @@ impl ObjectColumns {
 }
 
 /// Reads an object's fields of `cols` as raw JSON, one slot per column.
-struct Fields(&'static [Col]);
+struct Fields<'o> {
+    cols: &'static [Col],
+    order: &'o mut Vec<usize>,
+}
 
-impl<'de> DeserializeSeed<'de> for Fields {
+impl<'de> DeserializeSeed<'de> for Fields<'_> {
     type Value = Vec<Option<&'de RawValue>>;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
-impl<'de> Visitor<'de> for Fields {
+impl<'de> Visitor<'de> for Fields<'_> {
     type Value = Vec<Option<&'de RawValue>>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -126,20 +134,23 @@ impl<'de> Visitor<'de> for Fields {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let cols = self.0;
+        let (cols, order) = (self.cols, self.order);
         let mut slots = vec![None; cols.len()];
-        // Fields usually come in the described order: try the one after the last match first.
-        let mut hint = 0;
+        let mut place = 0;
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-            let found = match cols.get(hint) {
-                Some(c) if c.0 == key => Some(hint),
-                _ => cols.iter().position(|c| c.0 == key),
+            // `cols.len()` marks a key of no column.
+            let guess = order.get(place).copied();
+            let found = match guess {
+                Some(i) if cols.get(i).is_some_and(|c| c.0 == key) => i,
+                _ => cols.iter().position(|c| c.0 == key).unwrap_or(cols.len()),
             };
-            match found {
-                Some(i) => {
-                    slots[i] = Some(map.next_value::<&'de RawValue>()?);
-                    hint = i + 1;
-                }
+            if guess != Some(found) {
+                order.truncate(place);
+                order.push(found);
+            }
+            place += 1;
+            match slots.get_mut(found) {
+                Some(slot) => *slot = Some(map.next_value::<&'de RawValue>()?),
                 None => {
                     map.next_value::<IgnoredAny>()?;
                 }
