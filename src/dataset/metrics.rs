@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn a_point_without_a_readable_timestamp_is_a_decode_error_naming_it() {
         let month = Month::of(1_704_067_200, "t").unwrap(); // 2024-01
-        let page = vec![
+        let page = [
             serde_json::json!({"timestamp": 1_704_067_200, "value": 1}),
             serde_json::json!({"timestamp": 1_704_067_199, "value": 2}),
             serde_json::json!({"timestamp": "1704153600", "value": 3}),
@@ -236,7 +236,7 @@ mod tests {
         assert_eq!(out.iter().map(|p| p.to_value()["value"].as_i64().unwrap()).collect::<Vec<_>>(), vec![1, 3]);
         for bad in [serde_json::json!({"value": 4}), serde_json::json!({"timestamp": "soon", "value": 5})] {
             let shown = bad.to_string();
-            let page = vec![serde_json::json!({"timestamp": 1_704_067_300, "value": 6}), bad];
+            let page = [serde_json::json!({"timestamp": 1_704_067_300, "value": 6}), bad];
             let mut out = Vec::new();
             let page = page.iter().map(JsonItem::from).collect();
             let err = keep_in_month(page, &month, "http://x/v2/chains/43114/metrics/txCount", &mut out).unwrap_err();
