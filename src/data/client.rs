@@ -233,8 +233,11 @@ impl DataClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arrow::Resource;
     use crate::error::Error;
     use crate::rest::testing::{no_retries, serve};
+    use crate::rest::ResourcePager;
+    use arrow_array::cast::AsArray;
     use axum::extract::{Query, Request};
     use axum::http::StatusCode;
     use axum::response::IntoResponse;
@@ -291,5 +294,51 @@ mod tests {
         ));
         assert!(matches!(client.vertices("mainnet", "P", Some(10)), Err(Error::InvalidArgument { .. })));
         assert!(matches!(client.chains(Some("moon"), None).map(|_| ()), Err(Error::InvalidArgument { .. })));
+    }
+
+    /// Pages written oddly but validly (whitespace, escaped keys and values, a key given twice,
+    /// unknown nested fields) give the frame their parsed values give, through the one-pass read;
+    /// a page whose list holds a non-object still fails naming it.
+    #[tokio::test]
+    async fn odd_but_valid_pages_give_the_frame_of_their_parsed_values() {
+        const FIRST: &str = r#"{ "extra": {"blocks": [1, {"x": ["]"]}]},
+  "blocks" : [
+    { "block\u004eumber" : "12" , "chainId": "4311\u0034", "blockHash": "0x\"q\\\u00e9",
+      "txCount": 3, "txCount": 4, "gasUsed": 21000, "unknown": {"deep": [null, {"a": "}"}]},
+      "blockTimestamp": 1.7e9, "feesSpent": null },
+    {"blockNumber":"11"}
+  ],
+  "nextPageToken": "t\u0031" }"#;
+        const SECOND: &str = r#"{"blocks": [{"blockNumber": "10", "chainId": "43114"}], "nextPageToken": null}"#;
+        let app = axum::Router::new().route(
+            "/v1/chains/{chain}/blocks",
+            get(|Query(q): Query<HashMap<String, String>>| async move {
+                let body = match q.get("pageToken").map(String::as_str) {
+                    None => FIRST,
+                    Some("t1") => SECOND,
+                    Some(_) => r#"{"blocks": [{"blockNumber": "1"}, 5]}"#,
+                };
+                ([("content-type", "application/json")], body)
+            }),
+        );
+        let url = serve(app).await;
+        let client = DataClient::new(Some(&url), fast()).unwrap();
+        let paged = client.blocks("43114", Some(2)).unwrap();
+        let pager = ResourcePager::tokens(&client, paged.clone(), Resource::Block, None, None).unwrap();
+        let batches = pager.to_batches(None, |_| ()).await.unwrap();
+        let items =
+            |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap()["blocks"].as_array().unwrap().clone();
+        let expected =
+            [items(FIRST), items(SECOND)].map(|page| crate::arrow::to_batch(Resource::Block, &page).unwrap());
+        assert_eq!(batches, expected);
+        let got = &batches[0];
+        let numbers = got.column(1).as_primitive::<arrow_array::types::UInt64Type>().values().to_vec();
+        assert_eq!(numbers, vec![12, 11]);
+        assert_eq!(got.column(0).as_string_view().value(0), "43114");
+        assert_eq!(got.column(5).as_string_view().value(0), "0x\"q\\é");
+        assert_eq!(got.column(6).as_primitive::<arrow_array::types::Int64Type>().value(0), 4);
+
+        let err = client.page(&paged, Some("t2")).await.unwrap_err().to_string();
+        assert!(err.contains("blocks[1] must be a JSON object, found 5"), "{err}");
     }
 }
