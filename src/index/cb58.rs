@@ -114,24 +114,25 @@ pub fn decode_hex_hashing(
     prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
 ) -> Result<HashedBytes, HexError> {
     let mut raw = Vec::new();
-    let (digest, prefix_digest) = decode_hex_hashing_into(text, prefix_len, &mut raw)?;
+    let (digest, prefix_digest) = decode_hex_hashing_into(text.as_bytes(), prefix_len, &mut raw)?;
     Ok((raw, digest, prefix_digest))
 }
 
-/// [`decode_hex_hashing`] appending the verified bytes (checksum stripped) to `out`, so that
+/// [`decode_hex_hashing`] of the text's bytes (not checked as UTF-8: any byte that is not a
+/// hex digit is refused), appending the verified bytes (checksum stripped) to `out`, so that
 /// many containers can share one buffer. On an error `out` is left as it was.
 pub fn decode_hex_hashing_into(
-    text: &str,
+    text: &[u8],
     prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
     out: &mut Vec<u8>,
 ) -> Result<Digests, HexError> {
+    let unprefixed = |t: &[u8]| t.strip_prefix(b"0x").or_else(|| t.strip_prefix(b"0X")).map(<[u8]>::len);
     let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
         .ok_or_else(|| HexError::Malformed("missing 0x prefix".into()))?;
     // `hex` takes one more `0x` itself: the output is half of what follows it.
-    let after_prefix =
-        if digits.starts_with("0x") || digits.starts_with("0X") { digits.len() - 2 } else { digits.len() };
+    let after_prefix = unprefixed(digits).unwrap_or(digits.len());
     let start = out.len();
     out.resize(start + after_prefix / 2, 0);
     let checked = hex::decode_to_slice(digits, &mut out[start..])
@@ -235,16 +236,18 @@ mod tests {
         let first: Vec<u8> = (0..300u32).map(|i| (i * 3 % 256) as u8).collect();
         let second: Vec<u8> = vec![9, 8, 7];
         let mut out = vec![1u8, 2];
-        let (digest, none) = decode_hex_hashing_into(&encode_hex_with_checksum(&first), |_| None, &mut out).unwrap();
+        let (digest, none) =
+            decode_hex_hashing_into(encode_hex_with_checksum(&first).as_bytes(), |_| None, &mut out).unwrap();
         assert_eq!((digest, none), (sha256(&first), None));
-        let (_, prefix) = decode_hex_hashing_into(&encode_hex_with_checksum(&second), |_| Some(1), &mut out).unwrap();
+        let (_, prefix) =
+            decode_hex_hashing_into(encode_hex_with_checksum(&second).as_bytes(), |_| Some(1), &mut out).unwrap();
         assert_eq!(prefix, Some(sha256(&[9])));
         assert_eq!(out, [&[1u8, 2][..], &first, &second].concat());
         let mut bad = encode_hex_with_checksum(&second);
         bad.replace_range(2..4, "00");
         for text in [bad.as_str(), "0x0102", "0xzz", "0x123", "12", "0x0x00000000", "0x0x0x00"] {
             let before = out.clone();
-            assert!(decode_hex_hashing_into(text, |_| None, &mut out).is_err(), "{text}");
+            assert!(decode_hex_hashing_into(text.as_bytes(), |_| None, &mut out).is_err(), "{text}");
             assert_eq!(out, before, "{text}");
         }
         // a second 0x is taken by the hex decoder, as `decode_hex_with_checksum` always did

@@ -49,9 +49,10 @@ pub struct WireContainer<'a> {
     /// CB58 id.
     #[serde(borrow)]
     pub id: std::borrow::Cow<'a, str>,
-    /// `0x` + hex(bytes ‖ checksum).
+    /// `0x` + hex(bytes ‖ checksum), taken as bytes: the hex decoder checks every digit, so the
+    /// JSON parser need not check the long string as UTF-8 first.
     #[serde(borrow)]
-    pub bytes: std::borrow::Cow<'a, str>,
+    pub bytes: std::borrow::Cow<'a, [u8]>,
     /// RFC 3339 with up to nanosecond fractions, any offset.
     #[serde(borrow)]
     pub timestamp: std::borrow::Cow<'a, str>,
@@ -251,6 +252,25 @@ mod tests {
             "{err:?}"
         );
         assert!(wire.decode(Verify { ids: false }, IndexPath::XTx).is_ok());
+    }
+
+    #[test]
+    fn escaped_hex_digits_decode_like_plain_ones_and_other_bytes_are_refused() {
+        let doc = fixtures();
+        let plain = doc["containers"][1].to_string();
+        let expected = serde_json::from_str::<WireContainer>(&plain).unwrap().decode(Verify::default(), IndexPath::XTx);
+        // `\u0030` is `0`: the parser unescapes into its scratch (an owned string)
+        let escaped = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"\\u0030x", 1);
+        assert_ne!(escaped, plain);
+        let wire = serde_json::from_str::<WireContainer>(&escaped).unwrap();
+        assert!(matches!(wire.bytes, std::borrow::Cow::Owned(_)));
+        assert_eq!(wire.decode(Verify::default(), IndexPath::XTx), expected);
+        let accented = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"0xé", 1);
+        let err = serde_json::from_str::<WireContainer>(&accented)
+            .unwrap()
+            .decode(Verify::default(), IndexPath::XTx)
+            .unwrap_err();
+        assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("malformed hex")), "{err:?}");
     }
 
     #[test]
