@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
+use avax_data::arrow::containers_to_batch;
 use avax_data::emulator::{Emulator, EmulatorConfig};
 use avax_data::error::{Error, RpcErrorKind};
 use avax_data::index::range::{follow, walk};
-use avax_data::index::{ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
+use avax_data::index::{ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec, RangeWalk};
 use futures::StreamExt;
 
 async fn emulator(count: u64, latency_ms: u64) -> Emulator {
@@ -47,6 +48,29 @@ async fn a_concurrent_walk_is_in_order_without_gaps_and_matches_the_emulator() {
         assert_eq!(Some(c), emu.expected_container(IndexPath::CBlock, c.index).map(|(e, _)| e).as_ref());
     }
     assert!(all.windows(2).all(|w| w[0].timestamp_ns < w[1].timestamp_ns));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn raw_frames_hold_exactly_the_walks_containers_also_when_answers_are_split() {
+    let emu = emulator(3000, 0).await;
+    // C/block containers take about 8 KB of hex: 100 KB answers split each call into many.
+    for limit in [None, Some(100_000)] {
+        let mut options = IndexClientOptions::default();
+        if let Some(limit) = limit {
+            options.transport.max_response_bytes = limit;
+        }
+        let c = IndexClient::new(&emu.url(), options).unwrap().chain(IndexPath::CBlock);
+        let pieces: Vec<_> = walk(c.clone(), RangeSpec { start: 5, end: Some(2100), concurrency: 3, chunk: 1000 })
+            .map(|b| b.unwrap())
+            .collect()
+            .await;
+        let frames = RangeWalk::new(c, 5, Some(2100), 3, 1000, None).unwrap().collect(|_| {}).await.unwrap();
+        assert_eq!(frames.len(), pieces.len(), "{limit:?}");
+        for (frame, piece) in frames.iter().zip(&pieces) {
+            assert_eq!(frame, &containers_to_batch(piece), "{limit:?}");
+        }
+        assert_eq!(frames.iter().map(|f| f.num_rows()).sum::<usize>(), 2095);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -14,7 +14,7 @@ pub mod parquet_sink;
 pub mod reader;
 pub mod resource;
 
-pub use containers::{container_schema, containers_to_batch};
+pub use containers::{columns_to_batch, container_schema, containers_to_batch};
 pub use json::{timestamp_ns, Col, Kind};
 pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
 pub use reader::WalkReader;

@@ -33,8 +33,19 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
 
 /// Decodes a CB58 container/transaction id: exactly 32 bytes after the checksum.
 pub fn decode_id(text: &str) -> Result<[u8; 32], String> {
-    let raw = decode(text)?;
-    raw.as_slice().try_into().map_err(|_| format!("a CB58 id holds 32 bytes, this one holds {}", raw.len()))
+    // Decoded on the stack: room for an id, its checksum and more, so that a wrong length is
+    // still told by its size; only longer input takes the allocating path for its message.
+    let mut buf = [0u8; 64];
+    let raw = match bs58::decode(text).as_cb58(None).onto(&mut buf[..]) {
+        Ok(n) => &buf[..n],
+        Err(bs58::decode::Error::BufferTooSmall) => return decode(text).and_then(|raw| id_of(&raw)),
+        Err(e) => return Err(format!("not a valid CB58 string ({e})")),
+    };
+    id_of(raw)
+}
+
+fn id_of(raw: &[u8]) -> Result<[u8; 32], String> {
+    raw.try_into().map_err(|_| format!("a CB58 id holds 32 bytes, this one holds {}", raw.len()))
 }
 
 /// The CB58 id of a container: cb58(sha256(bytes)).
@@ -93,17 +104,54 @@ pub fn decode_hex_with_digest(text: &str) -> Result<(Vec<u8>, [u8; 32]), HexErro
 /// Bytes, the sha256 of all of them, and the sha256 of a prefix when one was asked for.
 pub type HashedBytes = (Vec<u8>, [u8; 32], Option<[u8; 32]>);
 
+/// The sha256 of all the bytes, and of a prefix when one was asked for.
+pub type Digests = ([u8; 32], Option<[u8; 32]>);
+
 /// Like [`decode_hex_with_digest`]; `prefix_len` looks at the bytes and may name a prefix whose
 /// sha256 is wanted too (a signed block's id). Both digests come from one pass over the bytes.
 pub fn decode_hex_hashing(
     text: &str,
     prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
 ) -> Result<HashedBytes, HexError> {
+    let mut raw = Vec::new();
+    let (digest, prefix_digest) = decode_hex_hashing_into(text.as_bytes(), prefix_len, &mut raw)?;
+    Ok((raw, digest, prefix_digest))
+}
+
+/// [`decode_hex_hashing`] of the text's bytes (not checked as UTF-8: any byte that is not a
+/// hex digit is refused), appending the verified bytes (checksum stripped) to `out`, so that
+/// many containers can share one buffer. On an error `out` is left as it was.
+pub fn decode_hex_hashing_into(
+    text: &[u8],
+    prefix_len: impl FnOnce(&[u8]) -> Option<usize>,
+    out: &mut Vec<u8>,
+) -> Result<Digests, HexError> {
+    let unprefixed = |t: &[u8]| t.strip_prefix(b"0x").or_else(|| t.strip_prefix(b"0X")).map(<[u8]>::len);
     let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
+        .strip_prefix(b"0x")
+        .or_else(|| text.strip_prefix(b"0X"))
         .ok_or_else(|| HexError::Malformed("missing 0x prefix".into()))?;
-    let mut raw = hex::decode(digits).map_err(|e| HexError::Malformed(e.to_string()))?;
+    // `hex` takes one more `0x` itself: the output is half of what follows it.
+    let after_prefix = unprefixed(digits).unwrap_or(digits.len());
+    let start = out.len();
+    out.resize(start + after_prefix / 2, 0);
+    let checked = hex::decode_to_slice(digits, &mut out[start..])
+        .map_err(|e| HexError::Malformed(e.to_string()))
+        .and_then(|()| verify_checksum(&out[start..], prefix_len));
+    match checked {
+        Ok((body_len, digests)) => {
+            out.truncate(start + body_len);
+            Ok(digests)
+        }
+        Err(e) => {
+            out.truncate(start);
+            Err(e)
+        }
+    }
+}
+
+/// Checks the trailing checksum of `raw` in one sha256 pass; the length without it and the digests.
+fn verify_checksum(raw: &[u8], prefix_len: impl FnOnce(&[u8]) -> Option<usize>) -> Result<(usize, Digests), HexError> {
     if raw.len() < CHECKSUM_LEN {
         return Err(HexError::TooShort(raw.len()));
     }
@@ -122,8 +170,7 @@ pub fn decode_hex_hashing(
     if expected != found {
         return Err(HexError::ChecksumMismatch { expected, found });
     }
-    raw.truncate(body_len);
-    Ok((raw, digest, prefix_digest))
+    Ok((body_len, (digest, prefix_digest)))
 }
 
 #[cfg(test)]
@@ -174,6 +221,38 @@ mod tests {
         assert!(matches!(decode_hex_with_checksum("abcd"), Err(HexError::Malformed(_))));
         assert!(matches!(decode_hex_with_checksum("0x0102"), Err(HexError::TooShort(2))));
         assert!(matches!(decode_hex_with_checksum("0xzz"), Err(HexError::Malformed(_))));
+    }
+
+    #[test]
+    fn cb58_ids_of_any_decoded_length_are_told_by_their_size() {
+        let long = encode(&[7u8; 80]);
+        assert!(decode_id(&long).unwrap_err().contains("holds 80"), "{long}");
+        assert!(decode_id(&encode(&[7u8; 33])).unwrap_err().contains("holds 33"));
+        assert!(decode_id("0OIl").unwrap_err().contains("not a valid CB58"));
+    }
+
+    #[test]
+    fn decoding_into_a_shared_buffer_appends_and_leaves_it_alone_on_errors() {
+        let first: Vec<u8> = (0..300u32).map(|i| (i * 3 % 256) as u8).collect();
+        let second: Vec<u8> = vec![9, 8, 7];
+        let mut out = vec![1u8, 2];
+        let (digest, none) =
+            decode_hex_hashing_into(encode_hex_with_checksum(&first).as_bytes(), |_| None, &mut out).unwrap();
+        assert_eq!((digest, none), (sha256(&first), None));
+        let (_, prefix) =
+            decode_hex_hashing_into(encode_hex_with_checksum(&second).as_bytes(), |_| Some(1), &mut out).unwrap();
+        assert_eq!(prefix, Some(sha256(&[9])));
+        assert_eq!(out, [&[1u8, 2][..], &first, &second].concat());
+        let mut bad = encode_hex_with_checksum(&second);
+        bad.replace_range(2..4, "00");
+        for text in [bad.as_str(), "0x0102", "0xzz", "0x123", "12", "0x0x00000000", "0x0x0x00"] {
+            let before = out.clone();
+            assert!(decode_hex_hashing_into(text.as_bytes(), |_| None, &mut out).is_err(), "{text}");
+            assert_eq!(out, before, "{text}");
+        }
+        // a second 0x is taken by the hex decoder, as `decode_hex_with_checksum` always did
+        let doubled = format!("0x0x{}", &encode_hex_with_checksum(&second)[2..]);
+        assert_eq!(decode_hex_with_checksum(&doubled).unwrap(), second);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::client::ChainClient;
-use super::container::Container;
+use super::piece::RangePiece;
 use crate::error::{Error, Result, RpcErrorKind};
 
 /// How long a walk waits for a lagging node to catch up before raising its answer.
@@ -48,9 +48,9 @@ impl KnownLength {
 
 /// The containers of one planned chunk, and whether the index ended inside it.
 #[derive(Debug)]
-pub struct Chunk {
+pub struct Chunk<P> {
     /// The containers, contiguous from the chunk's start.
-    pub containers: Vec<Container>,
+    pub containers: P,
     /// The node proved the index ends before the chunk's end (its tip is below the next index).
     pub at_tip: bool,
 }
@@ -60,25 +60,25 @@ fn is_past_tip(err: &Error) -> bool {
 }
 
 /// Fetches `[start, start + count)` completely, or up to the proven end of the index.
-pub async fn fetch_chunk(
+pub async fn fetch_chunk<P: RangePiece>(
     chain: ChainClient,
     start: u64,
     count: u64,
     known: KnownLength,
     lag: LagPolicy,
-) -> Result<Chunk> {
+) -> Result<Chunk<P>> {
     let end = start.checked_add(count).ok_or_else(|| Error::invalid("count", count, "start + count <= 2**64 - 1"))?;
-    let mut containers = Vec::new();
+    let mut containers = P::default();
     let mut cur = start;
     let mut attempt = 0u32;
     // Containers asked for per call: halved (down to 1) while answers pass max_response_bytes.
     let mut batch = count;
     while cur < end {
         let asked = (end - cur).min(batch);
-        let answer = chain.container_range(cur, asked).await;
+        let answer = chain.container_range_as::<P>(cur, asked).await;
         let lagging = match answer {
             Ok(batch) if !batch.is_empty() => {
-                let last = batch.last().map_or(cur, |c| c.index);
+                let last = batch.last_index().unwrap_or(cur);
                 known.saw(last);
                 if (batch.len() as u64) < asked && last + 1 < end {
                     log::info!(
@@ -89,7 +89,7 @@ pub async fn fetch_chunk(
                     );
                 }
                 cur = last.checked_add(1).ok_or_else(|| top_of_u64(&chain))?;
-                containers.extend(batch);
+                containers.append(batch);
                 attempt = 0;
                 continue;
             }

@@ -8,6 +8,7 @@ use serde_json::json;
 use super::cb58;
 use super::container::{Container, ContainerError, Verify, WireContainer};
 use super::path::IndexPath;
+use super::piece::RangePiece;
 use super::rpc::{self, IndexResult, IsAcceptedResult, RangeResult};
 use crate::error::{Error, Result, RpcErrorKind};
 use crate::transport::{Transport, TransportConfig};
@@ -161,10 +162,7 @@ impl ChainClient {
     }
 
     fn decode(&self, wire: &WireContainer<'_>, url: &str) -> Result<Container> {
-        wire.decode(self.inner.verify, self.path).map_err(|e| match e {
-            ContainerError::Decode(message) => Error::Decode { message, url: url.to_string(), body: String::new() },
-            ContainerError::Integrity(message) => Error::Integrity { message, url: url.to_string() },
-        })
+        wire.decode(self.inner.verify, self.path).map_err(|e| container_error(e, url))
     }
 
     async fn one_container(&self, method: &str, params: serde_json::Value) -> Result<Container> {
@@ -209,6 +207,12 @@ impl ChainClient {
     /// `index.getContainerRange`: one call for `count` in `[0, 1024]` containers from `start`
     /// (0 is answered locally). Fewer come back when the range runs past the tip.
     pub async fn container_range(&self, start: u64, count: u64) -> Result<Vec<Container>> {
+        self.container_range_as(start, count).await
+    }
+
+    /// [`container_range`](Self::container_range) decoded into any [`RangePiece`] (containers,
+    /// or columns for a frame); the same checks either way.
+    pub async fn container_range_as<P: RangePiece>(&self, start: u64, count: u64) -> Result<P> {
         if count > MAX_RANGE {
             return Err(Error::invalid(
                 "count",
@@ -217,7 +221,7 @@ impl ChainClient {
             ));
         }
         if count == 0 {
-            return Ok(Vec::new());
+            return Ok(P::default());
         }
         let method = "index.getContainerRange";
         let params = json!({"startIndex": start, "numToFetch": count, "encoding": "hex"});
@@ -229,20 +233,18 @@ impl ChainClient {
                     url: url.to_string(),
                 });
             }
-            let mut out = Vec::with_capacity(wires.len());
+            let mut out = P::for_answer(&wires);
             for (k, wire) in wires.iter().enumerate() {
-                let c = self.decode(wire, url)?;
+                let index = out.push_wire(wire, self.inner.verify, self.path).map_err(|e| container_error(e, url))?;
                 let expected = start + k as u64;
-                if c.index != expected {
+                if index != expected {
                     return Err(Error::Integrity {
                         message: format!(
-                            "range from {start}: position {k} holds container {} instead of {expected}",
-                            c.index
+                            "range from {start}: position {k} holds container {index} instead of {expected}"
                         ),
                         url: url.to_string(),
                     });
                 }
-                out.push(c);
             }
             Ok(out)
         })
@@ -284,6 +286,14 @@ impl ChainClient {
             Err(Error::Rpc { kind: RpcErrorKind::EmptyIndex, .. }) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// The error a refused container raises.
+fn container_error(e: ContainerError, url: &str) -> Error {
+    match e {
+        ContainerError::Decode(message) => Error::Decode { message, url: url.to_string(), body: String::new() },
+        ContainerError::Integrity(message) => Error::Integrity { message, url: url.to_string() },
     }
 }
 

@@ -49,9 +49,10 @@ pub struct WireContainer<'a> {
     /// CB58 id.
     #[serde(borrow)]
     pub id: std::borrow::Cow<'a, str>,
-    /// `0x` + hex(bytes ‖ checksum).
+    /// `0x` + hex(bytes ‖ checksum), taken as bytes: the hex decoder checks every digit, so the
+    /// JSON parser need not check the long string as UTF-8 first.
     #[serde(borrow)]
-    pub bytes: std::borrow::Cow<'a, str>,
+    pub bytes: std::borrow::Cow<'a, [u8]>,
     /// RFC 3339 with up to nanosecond fractions, any offset.
     #[serde(borrow)]
     pub timestamp: std::borrow::Cow<'a, str>,
@@ -94,10 +95,28 @@ pub fn parse_timestamp_ns(text: &str) -> Result<i64, String> {
         .ok_or_else(|| format!("timestamp {text:?} is outside the range of nanosecond timestamps"))
 }
 
+/// What a container's wire form says besides its bytes, once verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verified {
+    /// Position in the index.
+    pub index: u64,
+    /// Acceptance time on the node, nanoseconds since the Unix epoch (UTC).
+    pub timestamp_ns: i64,
+}
+
 impl WireContainer<'_> {
     /// Decodes, verifies the checksum (and the id by the rule of `path`, if asked) and converts to
     /// a [`Container`]. One sha256 pass serves the checksum and the id.
     pub fn decode(&self, verify: Verify, path: IndexPath) -> Result<Container, ContainerError> {
+        let mut bytes = Vec::new();
+        let Verified { index, timestamp_ns } = self.decode_into(verify, path, &mut bytes)?;
+        Ok(Container { id: self.id.to_string(), bytes, timestamp_ns, index, encoding: "hex".to_string() })
+    }
+
+    /// [`decode`](Self::decode) appending the container's bytes to `out` (which many containers
+    /// may share) instead of owning them; every check is the same. On an error `out` is left as
+    /// it was.
+    pub fn decode_into(&self, verify: Verify, path: IndexPath, out: &mut Vec<u8>) -> Result<Verified, ContainerError> {
         let index = self.index.value().map_err(|e| ContainerError::Decode(format!("index: {e}")))?;
         let encoding = self.encoding.as_deref().unwrap_or("hex");
         if encoding != "hex" {
@@ -112,31 +131,54 @@ impl WireContainer<'_> {
                 None
             }
         };
-        let (bytes, digest, prefix_digest) = cb58::decode_hex_hashing(&self.bytes, prefix).map_err(|e| match e {
+        let start = out.len();
+        let (digest, prefix_digest) = cb58::decode_hex_hashing_into(&self.bytes, prefix, out).map_err(|e| match e {
             cb58::HexError::ChecksumMismatch { .. } => {
                 ContainerError::Integrity(format!("container {index} ({}): bytes {e}", self.id))
             }
             other => ContainerError::Decode(format!("container {index} ({}): bytes: {other}", self.id)),
         })?;
-        let raw_id = cb58::decode_id(&self.id)
-            .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
-        if verify.ids {
-            if let Err(mismatch) = ids::check(path, &bytes, &raw_id, &digest, prefix_digest.as_ref()) {
-                let expected = match mismatch.expected {
-                    Some(id) => format!("expected {}", cb58::encode(&id)),
-                    None => "the bytes are neither a proposervm envelope nor an RLP block".to_string(),
-                };
-                return Err(ContainerError::Integrity(format!(
-                    "{path} container {index}: id {} does not match {}: {expected} \
-                     (pass verify_ids=False only for chains whose VM derives ids another way)",
-                    self.id,
-                    mismatch.rule.describe()
-                )));
+        let checked =
+            self.check_id(verify, path, index, &out[start..], &digest, prefix_digest.as_ref()).and_then(|()| {
+                parse_timestamp_ns(&self.timestamp)
+                    .map_err(|e| ContainerError::Decode(format!("container {index}: {e}")))
+            });
+        match checked {
+            Ok(timestamp_ns) => Ok(Verified { index, timestamp_ns }),
+            Err(e) => {
+                out.truncate(start);
+                Err(e)
             }
         }
-        let timestamp_ns = parse_timestamp_ns(&self.timestamp)
-            .map_err(|e| ContainerError::Decode(format!("container {index}: {e}")))?;
-        Ok(Container { id: self.id.to_string(), bytes, timestamp_ns, index, encoding: encoding.to_string() })
+    }
+
+    /// Decodes the CB58 id and, if asked, checks it against `bytes` by the rule of `path`.
+    fn check_id(
+        &self,
+        verify: Verify,
+        path: IndexPath,
+        index: u64,
+        bytes: &[u8],
+        digest: &[u8; 32],
+        prefix_digest: Option<&[u8; 32]>,
+    ) -> Result<(), ContainerError> {
+        let raw_id = cb58::decode_id(&self.id)
+            .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
+        if !verify.ids {
+            return Ok(());
+        }
+        ids::check(path, bytes, &raw_id, digest, prefix_digest).map(|_| ()).map_err(|mismatch| {
+            let expected = match mismatch.expected {
+                Some(id) => format!("expected {}", cb58::encode(&id)),
+                None => "the bytes are neither a proposervm envelope nor an RLP block".to_string(),
+            };
+            ContainerError::Integrity(format!(
+                "{path} container {index}: id {} does not match {}: {expected} \
+                 (pass verify_ids=False only for chains whose VM derives ids another way)",
+                self.id,
+                mismatch.rule.describe()
+            ))
+        })
     }
 }
 
@@ -210,6 +252,25 @@ mod tests {
             "{err:?}"
         );
         assert!(wire.decode(Verify { ids: false }, IndexPath::XTx).is_ok());
+    }
+
+    #[test]
+    fn escaped_hex_digits_decode_like_plain_ones_and_other_bytes_are_refused() {
+        let doc = fixtures();
+        let plain = doc["containers"][1].to_string();
+        let expected = serde_json::from_str::<WireContainer>(&plain).unwrap().decode(Verify::default(), IndexPath::XTx);
+        // `\u0030` is `0`: the parser unescapes into its scratch (an owned string)
+        let escaped = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"\\u0030x", 1);
+        assert_ne!(escaped, plain);
+        let wire = serde_json::from_str::<WireContainer>(&escaped).unwrap();
+        assert!(matches!(wire.bytes, std::borrow::Cow::Owned(_)));
+        assert_eq!(wire.decode(Verify::default(), IndexPath::XTx), expected);
+        let accented = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"0xé", 1);
+        let err = serde_json::from_str::<WireContainer>(&accented)
+            .unwrap()
+            .decode(Verify::default(), IndexPath::XTx)
+            .unwrap_err();
+        assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("malformed hex")), "{err:?}");
     }
 
     #[test]

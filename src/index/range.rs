@@ -9,6 +9,7 @@ use futures::stream::{self, BoxStream, Stream, StreamExt};
 use super::chunk::{fetch_chunk, KnownLength, LagPolicy};
 use super::client::{ChainClient, MAX_RANGE};
 use super::container::Container;
+use super::piece::RangePiece;
 use crate::error::{Error, Result};
 use crate::paging::{ordered_chunks, Spawned};
 
@@ -106,18 +107,28 @@ pub fn walk_resuming(
     memory: &RangeMemory,
     lag: LagPolicy,
 ) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+    walk_resuming_as(chain, spec, memory, lag)
+}
+
+/// [`walk_resuming`] delivering any [`RangePiece`] (columns for a frame, say).
+pub fn walk_resuming_as<P: RangePiece>(
+    chain: ChainClient,
+    spec: RangeSpec,
+    memory: &RangeMemory,
+    lag: LagPolicy,
+) -> impl Stream<Item = Result<P>> + Send + 'static {
     walk_knowing(chain, spec, memory.known.clone(), Some(memory.end.clone()), lag)
 }
 
 /// The walk: `known` says which containers exist; `end_memory`, when given, keeps the end
 /// resolved from the tip for later walks of the same range.
-fn walk_knowing(
+fn walk_knowing<P: RangePiece>(
     chain: ChainClient,
     spec: RangeSpec,
     known: KnownLength,
     end_memory: Option<Arc<OnceLock<u64>>>,
     lag: LagPolicy,
-) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+) -> impl Stream<Item = Result<P>> + Send + 'static {
     let resolve = async move {
         let remembered = end_memory.as_ref().and_then(|m| m.get().copied());
         let end = match (spec.end, remembered) {
@@ -133,7 +144,7 @@ fn walk_knowing(
             },
         };
         let calls = ordered_chunks(plan(spec.start, end, spec.chunk), spec.concurrency, move |(start, count)| {
-            Spawned::new(fetch_chunk(chain.clone(), start, count, known.clone(), lag))
+            Spawned::new(fetch_chunk::<P>(chain.clone(), start, count, known.clone(), lag))
         });
         Ok::<_, Error>(calls)
     };

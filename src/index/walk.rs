@@ -18,10 +18,12 @@ use futures::stream::{Stream, StreamExt};
 use super::chunk::LagPolicy;
 use super::cursor::{Cursor, Lease};
 use super::feed::{IndexFeed, Split};
-use super::range::{after_tip, follow, walk_resuming, RangeMemory};
-use super::{ChainClient, Container, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
+use super::range::{after_tip, follow, walk_resuming, walk_resuming_as, RangeMemory};
+use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
-use crate::arrow::{container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader};
+use crate::arrow::{
+    columns_to_batch, container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader,
+};
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
 use crate::paging::Prefetch;
@@ -51,6 +53,17 @@ fn to_batches(
             None => containers_to_batch(&piece),
         };
         Ok((next, batch))
+    })
+}
+
+/// Record batches of raw containers held as columns, with the index that follows each.
+fn columns_batches(
+    columns: impl Stream<Item = Result<ContainerColumns>> + Send + 'static,
+) -> impl Stream<Item = Result<Batch>> + Send + 'static {
+    columns.map(|piece| {
+        let piece = piece?;
+        let next = piece.indexes().last().map_or(0, |i| i.saturating_add(1));
+        Ok((next, columns_to_batch(piece)))
     })
 }
 
@@ -157,9 +170,21 @@ impl RangeWalk {
     }
 
     /// The rest of the walk as record batches, each with the index after it (the position is
-    /// not moved: consumers do that).
+    /// not moved: consumers do that). Raw walks decode each answer into columns (no allocation
+    /// per container); decoded walks go through containers.
     pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
-        to_batches(self.chain.path(), self.decode, self.containers())
+        match self.decode {
+            Some(_) => to_batches(self.chain.path(), self.decode, self.containers()).left_stream(),
+            None => {
+                let columns = walk_resuming_as::<ContainerColumns>(
+                    self.chain.clone(),
+                    self.spec(),
+                    &self.memory,
+                    LagPolicy::default(),
+                );
+                columns_batches(columns).right_stream()
+            }
+        }
     }
 
     fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
