@@ -1,9 +1,7 @@
 //! Reading response bodies within a limit, counted while streaming and after decompression, so
 //! that no answer (a gzip bomb, an endless chunked body) can take more memory than allowed.
 
-use bytes::Bytes;
-
-use super::body_pool::BodyPool;
+use bytes::{Bytes, BytesMut};
 
 /// Most bytes of an error body kept for an exception.
 pub const ERROR_BODY_KEEP: usize = 64 * 1024;
@@ -17,14 +15,13 @@ pub enum BodyError {
     Broken(reqwest::Error),
 }
 
-/// Reads the whole (decompressed) body into a buffer of `pool`, failing once it passes `limit`
-/// bytes.
-pub async fn read_limited(mut response: reqwest::Response, limit: u64, pool: &BodyPool) -> Result<Bytes, BodyError> {
+/// Reads the whole (decompressed) body, failing once it passes `limit` bytes.
+pub async fn read_limited(mut response: reqwest::Response, limit: u64) -> Result<Bytes, BodyError> {
     if response.content_length().is_some_and(|n| n > limit) {
         return Err(BodyError::TooLarge);
     }
     let hint = response.content_length().unwrap_or(0).min(limit).min(16 * 1024 * 1024);
-    let mut out = pool.take(hint as usize);
+    let mut out = BytesMut::with_capacity(hint as usize);
     while let Some(chunk) = response.chunk().await.map_err(BodyError::Broken)? {
         if out.len() as u64 + chunk.len() as u64 > limit {
             return Err(BodyError::TooLarge);

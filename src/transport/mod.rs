@@ -5,7 +5,6 @@
 //! mapping and secret redaction.
 
 pub mod body;
-pub mod body_pool;
 pub mod config;
 pub mod limiter;
 pub mod policy;
@@ -32,7 +31,6 @@ pub use redirect::MAX_REDIRECTS;
 
 use crate::error::{Error, Result, TransportKind};
 use crate::runtime::PerProcess;
-use body_pool::BodyPool;
 
 /// Headers whose values are always treated as secrets: never shown, never sent to another origin.
 pub const CREDENTIAL_HEADERS: [&str; 3] = ["authorization", "proxy-authorization", "cookie"];
@@ -62,8 +60,6 @@ pub struct Transport {
     rate_limit: Mutex<Option<RateLimitInfo>>,
     /// The client-side rate limits, shared by every request of this transport.
     limiter: Limiter,
-    /// Buffers of earlier bodies, read into again.
-    bodies: BodyPool,
 }
 
 impl std::fmt::Debug for Transport {
@@ -152,7 +148,6 @@ impl Transport {
             secrets,
             rate_limit: Mutex::new(None),
             limiter,
-            bodies: BodyPool::default(),
         })
     }
 
@@ -215,26 +210,19 @@ impl Transport {
         let weight = weights::weight(method.as_str(), path);
         let decode = &decode;
         let clock = &clock;
-        (|| async {
-            let reply = self.attempt(method.clone(), url.clone(), body.clone(), weight, clock).await?;
-            let read = reply.body.clone();
-            let out = decode(reply);
-            // Once decoded the body is usually held by nothing else: its buffer reads the next one.
-            self.bodies.give(read);
-            out
-        })
-        .retry(retry::backoff(policy))
-        .sleep(tokio::time::sleep)
-        .when(|err| policy.retries(err))
-        .adjust(|err, scheduled| {
-            let wait = clock.next_wait(err, scheduled);
-            if let Some(wait) = wait {
-                log::info!("{}; retrying in {:.3} s", self.redact(&err.to_string()), wait.as_secs_f64());
-            }
-            wait
-        })
-        .await
-        .map_err(|e| self.redact_error(e))
+        (|| async { decode(self.attempt(method.clone(), url.clone(), body.clone(), weight, clock).await?) })
+            .retry(retry::backoff(policy))
+            .sleep(tokio::time::sleep)
+            .when(|err| policy.retries(err))
+            .adjust(|err, scheduled| {
+                let wait = clock.next_wait(err, scheduled);
+                if let Some(wait) = wait {
+                    log::info!("{}; retrying in {:.3} s", self.redact(&err.to_string()), wait.as_secs_f64());
+                }
+                wait
+            })
+            .await
+            .map_err(|e| self.redact_error(e))
     }
 
     /// Waits for the rate limits, charging the service's waits to the retry budget; a wait
@@ -356,7 +344,7 @@ impl Transport {
                 retry_after,
             });
         }
-        let body = body::read_limited(response, limit, &self.bodies).await.map_err(|e| match e {
+        let body = body::read_limited(response, limit).await.map_err(|e| match e {
             body::BodyError::TooLarge => {
                 Error::BodyTooLarge { limit, method: method.to_string(), url: shown_url.clone() }
             }
