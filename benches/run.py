@@ -588,6 +588,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None, help="repetitions of each run (default: 3, quick: 1)")
     parser.add_argument("--cblock-rounds", type=int, default=None,
                         help="repetitions of the C/block walks, about 100 s each (default: 2, quick: 1)")
+    parser.add_argument("--cblock", type=int, default=None,
+                        help="C/block containers of the index and Parquet walks (default 200,000; the emulator signs "
+                             "each one it serves, about 1,600 a second)")
     parser.add_argument("--only", default=",".join(SCENARIOS), help=f"comma-separated subset of {','.join(SCENARIOS)}")
     parser.add_argument("--out", type=Path, default=HERE / "RESULTS.md", help="the report (default benches/RESULTS.md)")
     parser.add_argument("--no-write", action="store_true", help="print the tables only")
@@ -598,6 +601,8 @@ def main() -> None:
         sizes.rounds = max(1, args.rounds)
     if args.cblock_rounds is not None:
         sizes.cblock_rounds = max(1, args.cblock_rounds)
+    if args.cblock is not None:
+        sizes.cblock = sizes.parquet_cblock = max(1_000, args.cblock)
     only = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(only) - set(SCENARIOS)
     if unknown:
