@@ -85,10 +85,13 @@ impl Shard {
 /// per empty shard.
 pub const SHARDS_PER_CALL: usize = 16;
 
-/// Splits `[start, end]` into at most `concurrency` × [`SHARDS_PER_CALL`] shards, at most one
-/// per page of buckets, cut at bucket starts of `interval` (day when the interval is not given),
-/// ascending in time; the walk runs `concurrency` shards at a time. One shard only when
-/// `concurrency` is 1 or the window fits in about one page.
+/// Splits `[start, end]` into at most `concurrency` × [`SHARDS_PER_CALL`] shards of whole pages,
+/// cut at bucket starts of `interval` (day when the interval is not given), ascending in time;
+/// the walk runs `concurrency` shards at a time. One shard only when `concurrency` is 1 or the
+/// window fits in about one page.
+///
+/// Each shard spans a whole number of pages: `k × page_size − 1` buckets, plus the one bucket
+/// its `b − 1` start may bring (below), so no shard costs a request for a page of a few items.
 ///
 /// The outer edges keep the user's `start` / `end` exactly (so edge items are treated as in
 /// the sequential walk). Each inner cut `b` is a bucket start: the shard before asks up to `b`
@@ -99,15 +102,25 @@ pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize
     let interval = query.interval.unwrap_or(Interval::Day);
     let boundaries = interval.inner_boundaries(start, end);
     let buckets = boundaries.len() + 1;
+    let page_size = query.page_size.max(1) as usize;
     // Up to SHARDS_PER_CALL shards per call in flight, at most one per page of buckets, and at
     // least two buckets per shard, so the order inside a shard shows the service's order.
-    let pages = buckets.div_ceil(query.page_size.max(1) as usize);
-    let shards = if concurrency <= 1 { 1 } else { (concurrency * SHARDS_PER_CALL).min(pages).min(buckets / 2) };
+    let pages = buckets.div_ceil(page_size);
+    let wanted = if concurrency <= 1 { 1 } else { (concurrency * SHARDS_PER_CALL).min(pages).min(buckets / 2) };
+    let mut pages_per_shard = pages.div_ceil(wanted.max(1));
+    let step = loop {
+        let step = (pages_per_shard * page_size).saturating_sub(1).max(2);
+        if buckets.div_ceil(step) <= wanted.max(1) {
+            break step;
+        }
+        pages_per_shard += 1;
+    };
+    let shards = buckets.div_ceil(step);
     let whole = Shard { request_start: start, request_end: end, keep_from: None, keep_before: None };
     if shards <= 1 {
         return vec![whole];
     }
-    let cuts: Vec<i64> = (1..shards).map(|i| boundaries[i * buckets / shards - 1]).collect();
+    let cuts: Vec<i64> = (1..shards).map(|i| boundaries[i * step - 1]).collect();
     let mut out = Vec::with_capacity(shards);
     for k in 0..shards {
         let from = (k > 0).then(|| cuts[k - 1]);
@@ -316,14 +329,25 @@ mod tests {
         let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
         let q = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
         let shards = plan_shards(&q, 0, 100 * 3600, 4);
-        // 100 hourly buckets, pages of 10: one shard per page (fewer than 4 x SHARDS_PER_CALL)
-        assert_eq!(shards.len(), 10);
-        assert_eq!((shards[0].request_start, shards[0].keep_from), (0, None));
-        assert_eq!(shards[9].request_end, 100 * 3600);
+        // 100 hourly buckets, pages of 10: shards of whole pages, each 2 x 10 - 1 = 19 buckets
+        // (a shard's `b - 1` start may bring one more: 20, two full pages), the last the rest
+        assert_eq!(shards.len(), 6);
+        assert_eq!((shards[0].request_start, shards[0].keep_from, shards[0].keep_before), (0, None, Some(19 * 3600)));
+        for (k, shard) in shards.iter().enumerate().skip(1).take(4) {
+            assert_eq!(shard.keep_from, Some(19 * 3600 * k as i64));
+            assert_eq!(shard.keep_before, Some(19 * 3600 * (k as i64 + 1)));
+        }
+        assert_eq!(shards[5].request_end, 100 * 3600);
+        // a year hourly by pages of 100: 45 shards of 199 buckets, 2 pages each
+        let year = client.metric("43114", "txCount", Some("hour"), Some(0), Some(8_760 * 3600 - 1), Some(100)).unwrap();
+        let year_shards = plan_shards(&year, 0, 8_760 * 3600 - 1, 4);
+        assert_eq!(year_shards.len(), 45);
+        assert_eq!(year_shards[1].keep_before.unwrap() - year_shards[1].keep_from.unwrap(), 199 * 3600);
         assert_eq!(plan_shards(&q, 0, 100 * 3600, 1).len(), 1);
         // a wide window: capped at SHARDS_PER_CALL per call in flight
         let wide = client.metric("43114", "txCount", Some("hour"), Some(0), Some(1 << 31), Some(2)).unwrap();
-        assert_eq!(plan_shards(&wide, 0, 1 << 31, 4).len(), 4 * SHARDS_PER_CALL);
+        let wide_shards = plan_shards(&wide, 0, 1 << 31, 4).len();
+        assert!((4 * SHARDS_PER_CALL - 1..=4 * SHARDS_PER_CALL).contains(&wide_shards), "{wide_shards}");
         for w in shards.windows(2) {
             let cut = w[0].keep_before.unwrap();
             assert_eq!(cut % 3600, 0);
