@@ -26,18 +26,24 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Every `index` of every partition file, partition by partition in hive-value order.
-fn indices(dir: &Path) -> Vec<u64> {
+/// Every value of the UInt64 column `name` of every partition file, partition by partition in
+/// hive-value order.
+fn column_u64(dir: &Path, name: &str) -> Vec<u64> {
     let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap()).unwrap();
     let mut out = Vec::new();
     for p in &manifest.partitions {
         let file = std::fs::File::open(dir.join(&p.file)).unwrap();
         for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
             let batch = batch.unwrap();
-            out.extend(batch.column_by_name("index").unwrap().as_primitive::<UInt64Type>().values().iter());
+            out.extend(batch.column_by_name(name).unwrap().as_primitive::<UInt64Type>().values().iter());
         }
     }
     out
+}
+
+/// Every `index` of every partition file, partition by partition in hive-value order.
+fn indices(dir: &Path) -> Vec<u64> {
+    column_u64(dir, "index")
 }
 
 async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> avax_data::dataset::DatasetSummary {
@@ -148,16 +154,7 @@ fn block_pager(emu: &Emulator, page_size: i64, limit: Option<u64>) -> avax_data:
 
 /// Every `blockNumber` of every partition file, partition by partition in hive-value order.
 fn block_numbers(dir: &Path) -> Vec<u64> {
-    let manifest: Manifest = serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).unwrap()).unwrap();
-    let mut out = Vec::new();
-    for p in &manifest.partitions {
-        let file = std::fs::File::open(dir.join(&p.file)).unwrap();
-        for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
-            let batch = batch.unwrap();
-            out.extend(batch.column_by_name("blockNumber").unwrap().as_primitive::<UInt64Type>().values().iter());
-        }
-    }
-    out
+    column_u64(dir, "blockNumber")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

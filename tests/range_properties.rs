@@ -187,7 +187,8 @@ async fn consume(url: &str, case: &Case) -> (Vec<u64>, Vec<Error>) {
         let spec =
             RangeSpec { start: lease.position(), end: case.end, concurrency: case.concurrency, chunk: case.chunk };
         let stop = case.stops[round % case.stops.len()];
-        let mut stream = std::pin::pin!(walk_resuming(chain.clone(), spec, &memory, lag));
+        let mut stream =
+            std::pin::pin!(walk_resuming::<Vec<avax_data::index::Container>>(chain.clone(), spec, &memory, lag));
         let mut batches = 0u8;
         let finished = loop {
             match stream.next().await {

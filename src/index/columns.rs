@@ -153,13 +153,11 @@ impl ContainerColumns {
         let base = p.blocks.len() as u32;
         p.blocks.extend(o.blocks);
         p.spans.extend(o.spans.into_iter().map(|s| Span { block: s.block + base, ..s }));
-        for (start, len) in o.id_spans {
-            let at = p.ids.len();
-            p.ids.push_str(&o.ids[start as usize..(start + len) as usize]);
-            // Verified ids are CB58 of 36 bytes (at most 50 characters): a piece of the
-            // 1,024 containers of one call holds about 50 KB of them.
-            p.id_spans.push((u32::try_from(at).expect("ids of one piece stay under 4 GiB"), len));
-        }
+        // Verified ids are CB58 of 36 bytes (at most 50 characters): a piece of the 1,024
+        // containers of one call holds about 50 KB of them.
+        let shift = u32::try_from(p.ids.len()).expect("ids of one piece stay under 4 GiB");
+        p.ids.push_str(&o.ids);
+        p.id_spans.extend(o.id_spans.into_iter().map(|(start, len)| (start + shift, len)));
         p.timestamps_ns.extend(o.timestamps_ns);
         p.indexes.extend(o.indexes);
     }

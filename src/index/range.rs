@@ -100,18 +100,9 @@ impl RangeMemory {
 }
 
 /// A walk of a resumable range from `spec.start` (the position handed out so far), sharing
-/// with the range's earlier walks what `memory` holds.
-pub fn walk_resuming(
-    chain: ChainClient,
-    spec: RangeSpec,
-    memory: &RangeMemory,
-    lag: LagPolicy,
-) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
-    walk_resuming_as(chain, spec, memory, lag)
-}
-
-/// [`walk_resuming`] delivering any [`RangePiece`] (columns for a frame, say).
-pub fn walk_resuming_as<P: RangePiece>(
+/// with the range's earlier walks what `memory` holds; each answer decoded into `P` (containers,
+/// or columns for a frame).
+pub fn walk_resuming<P: RangePiece>(
     chain: ChainClient,
     spec: RangeSpec,
     memory: &RangeMemory,

@@ -18,7 +18,8 @@ use futures::stream::{Stream, StreamExt};
 use super::chunk::LagPolicy;
 use super::cursor::{Cursor, Lease};
 use super::feed::{IndexFeed, Split};
-use super::range::{after_tip, follow, walk_resuming, walk_resuming_as, RangeMemory};
+use super::range::{after_tip, follow, walk_resuming, RangeMemory};
+use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
 use crate::arrow::{
@@ -160,6 +161,11 @@ impl RangeWalk {
     /// before anything else (so the end is known: a total for progress) and later walks keep
     /// that end; a "past the tip" answer below what any walk saw is a lagging node, not the end.
     fn containers(&self) -> impl Stream<Item = Result<Vec<Container>>> + Send + 'static {
+        self.pieces()
+    }
+
+    /// The rest of the walk, each answer decoded into `P`.
+    fn pieces<P: RangePiece>(&self) -> impl Stream<Item = Result<P>> + Send + 'static {
         walk_resuming(self.chain.clone(), self.spec(), &self.memory, LagPolicy::default())
     }
 
@@ -175,15 +181,7 @@ impl RangeWalk {
     pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
         match self.decode {
             Some(_) => to_batches(self.chain.path(), self.decode, self.containers()).left_stream(),
-            None => {
-                let columns = walk_resuming_as::<ContainerColumns>(
-                    self.chain.clone(),
-                    self.spec(),
-                    &self.memory,
-                    LagPolicy::default(),
-                );
-                columns_batches(columns).right_stream()
-            }
+            None => columns_batches(self.pieces::<ContainerColumns>()).right_stream(),
         }
     }
 
