@@ -22,8 +22,8 @@ use super::json::{
     bad, data_type, decimal_of, f64_of, fields, i64_of, string_content, timestamp_ns_of, u64_of, Col, Kind, Scalar,
     UNIX_TIME,
 };
+use crate::paging::item::{read_with, Key};
 use crate::paging::JsonItem;
-use crate::rest::raw_page::{read_with, Key};
 
 /// What holds the JSON text of one object: a page's item, or a parsed value (written out).
 pub trait JsonText {
@@ -196,9 +196,10 @@ impl Column {
                 None => b.append_null(),
                 Some(r) => match string_content(r.get()) {
                     Some(s) => b.append_value(s),
-                    None => match shown(r) {
-                        Value::String(s) => b.append_value(s),
-                        other => b.append_value(other.to_string()),
+                    None => match serde_json::from_str::<Value>(r.get()) {
+                        Ok(Value::String(s)) => b.append_value(s),
+                        Ok(other) => b.append_value(other.to_string()),
+                        Err(e) => return Err(format!("field {name:?}: {e}")),
                     },
                 },
             },
@@ -401,5 +402,9 @@ mod tests {
         }
         let err = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &[RawText("[1]".into())]).unwrap_err();
         assert_eq!(err, "item 0: [1] is not a JSON object");
+        // An item nested past the parser's recursion limit is an error naming it, not a crash.
+        let deep = RawText(format!(r#"{{"inner": {{"code": {}1{}}}}}"#, "[".repeat(50_000), "]".repeat(50_000)));
+        let err = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &[deep]).unwrap_err();
+        assert!(err.starts_with(r#"field "code": recursion limit exceeded"#), "{err}");
     }
 }

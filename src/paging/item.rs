@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -19,7 +19,14 @@ impl JsonItem {
         &self.0
     }
 
-    /// The item as a [`Value`] (`Null` for the empty default).
+    /// An item of a page read in one pass; the reader checked it is an object nested no deeper
+    /// than a parse allows.
+    pub(crate) fn from_raw(raw: &RawValue) -> Self {
+        JsonItem(raw.get().into())
+    }
+
+    /// The item as a [`Value`] (`Null` for the empty default; items are made from objects that
+    /// parse, so no other item reads as `Null`).
     pub fn to_value(&self) -> Value {
         if self.0.is_empty() {
             return Value::Null;
@@ -90,12 +97,6 @@ impl fmt::Display for JsonItem {
     }
 }
 
-impl From<&RawValue> for JsonItem {
-    fn from(raw: &RawValue) -> Self {
-        JsonItem(raw.get().into())
-    }
-}
-
 impl From<&Value> for JsonItem {
     fn from(value: &Value) -> Self {
         JsonItem(value.to_string().into_boxed_str())
@@ -106,6 +107,14 @@ impl From<Value> for JsonItem {
     fn from(value: Value) -> Self {
         JsonItem::from(&value)
     }
+}
+
+/// Reads `text` (a JSON value) with `seed`, checking nothing follows it.
+pub fn read_with<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> serde_json::Result<S::Value> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = seed.deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
 }
 
 #[cfg(test)]

@@ -6,10 +6,10 @@
 
 use std::fmt;
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-pub use crate::paging::item::Key;
+use crate::paging::item::Key;
 use crate::paging::JsonItem;
 
 /// The items and next page token of a page, read in one pass; `None` when the page is not
@@ -20,7 +20,7 @@ pub fn read_page(body: &[u8], field: &str) -> Option<(Vec<JsonItem>, Option<Stri
     let (items, token) = de.deserialize_map(PageVisitor { field }).ok()?;
     de.end().ok()?;
     let items = items?;
-    if !items.iter().all(|item| item.get().starts_with('{')) {
+    if !items.iter().all(|item| item.get().starts_with('{') && nested_within(item.get(), ITEM_DEPTH)) {
         return None;
     }
     let token = match token.map(RawValue::get) {
@@ -30,7 +30,52 @@ pub fn read_page(body: &[u8], field: &str) -> Option<(Vec<JsonItem>, Option<Stri
         }
         Some(_) => return None,
     };
-    Some((items.into_iter().map(JsonItem::from).collect(), token))
+    Some((items.into_iter().map(JsonItem::from_raw).collect(), token))
+}
+
+/// How deep an item may nest: a parsed page (the slow path, and every later parse of an item)
+/// refuses more than 128 levels, two of which are the page and its list.
+const ITEM_DEPTH: usize = 126;
+
+/// Whether `text` (one JSON value) nests at most `limit` arrays and objects deep. Capturing an
+/// item as raw text checks no depth, so an item the slow path would refuse is sent there. A
+/// quick count of brackets settles nearly every item; only one with more openings than `limit`
+/// is scanned exactly (brackets inside strings do not count).
+fn nested_within(text: &str, limit: usize) -> bool {
+    let bytes = text.as_bytes();
+    // `[` (0x5b) and `{` (0x7b) are the only bytes that read `{` with bit 0x20 set; counted in
+    // chunks whose sums fit a byte, which the compiler vectorises.
+    let openings: usize = bytes
+        .chunks(255)
+        .map(|chunk| chunk.iter().map(|&b| u8::from(b | 0x20 == b'{')).fold(0u8, u8::wrapping_add) as usize)
+        .sum();
+    if openings <= limit {
+        return true;
+    }
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return false;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    true
 }
 
 type Parts<'de> = (Option<Vec<&'de RawValue>>, Option<&'de RawValue>);
@@ -60,14 +105,6 @@ impl<'de> Visitor<'de> for PageVisitor<'_> {
         }
         Ok((items, token))
     }
-}
-
-/// Reads `text` (a JSON value) with `seed`, checking nothing follows it.
-pub fn read_with<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> serde_json::Result<S::Value> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = seed.deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
 }
 
 #[cfg(test)]
@@ -110,5 +147,17 @@ mod tests {
         ] {
             assert!(read_page(body, "blocks").is_none(), "{}", String::from_utf8_lossy(body));
         }
+        // A hostile server nests an unknown field past any sane depth: refused by the parser's
+        // recursion limit (the slow path then reports "not JSON"), never a stack overflow.
+        let deep = format!(r#"{{"blocks": [{{"x": {}{}}}]}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(read_page(deep.as_bytes(), "blocks").is_none());
+        assert!(serde_json::from_slice::<serde_json::Value>(deep.as_bytes()).is_err());
+        // Deep but within the limit, and brackets inside strings, stay on the fast path.
+        let nested = |n: usize| {
+            format!(r#"{{"blocks": [{{"x": {}{}, "s": "{}"}}]}}"#, "[".repeat(n), "]".repeat(n), "[{".repeat(300))
+        };
+        assert!(read_page(nested(120).as_bytes(), "blocks").is_some());
+        assert!(read_page(nested(130).as_bytes(), "blocks").is_none());
+        assert!(nested_within(r#"{"a": "\"[[[", "b": [[1]]}"#, 3) && !nested_within(r#"{"b": [[[1]]]}"#, 3));
     }
 }
