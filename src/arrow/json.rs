@@ -171,6 +171,10 @@ pub fn f64_of(v: &Scalar) -> Option<f64> {
 /// when it is not a number or falls outside what nanoseconds in an `i64` hold (1677-09-21 to
 /// 2262-04-11), instead of saturating to those dates.
 pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
+    // The common case without writing the number out (what the text rule reads as an integer).
+    if let Some(i) = v.as_i64() {
+        return i.checked_mul(if ms { 1_000_000 } else { 1_000_000_000 });
+    }
     timestamp_ns_of(&Scalar::of_value(v), ms)
 }
 
