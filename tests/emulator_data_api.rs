@@ -1,5 +1,5 @@
 //! The emulator's Data API (`/v1`), checked over real HTTP: shapes per the OpenAPI document
-//! (`shared/spec/openapi/data-api.openapi.json`), filters, orderings, pagination, page-token
+//! (`spec/openapi/data-api.openapi.json`), filters, orderings, pagination, page-token
 //! expiry, error bodies, keys and rate limits, determinism.
 
 use std::collections::HashSet;

@@ -1,5 +1,5 @@
 //! The emulator's Index RPC, checked over real HTTP against the node behaviour in
-//! `shared/spec/ground-truth.md` (and avalanchego's / gorilla-rpc's source where it is silent).
+//! `spec/ground-truth.md` (and avalanchego's / gorilla-rpc's source where it is silent).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};

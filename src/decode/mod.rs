@@ -1,5 +1,5 @@
 //! Container bytes -> typed values: the proposervm envelope, coreth RLP blocks, platformvm blocks
-//! and transactions, and AVM transactions and blocks (`../shared/spec/decode/FORMATS.md`).
+//! and transactions, and AVM transactions and blocks (`tests/data/decode/FORMATS.md`).
 //!
 //! Every decoder works on untrusted bytes: lengths and counts are checked against the bytes left
 //! before anything is allocated, nesting is bounded, and every failure is a [`DecodeError`] with

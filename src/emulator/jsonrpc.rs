@@ -1,7 +1,7 @@
 //! The node's JSON-RPC envelope: how a request body is read, how the method name is resolved,
 //! how `params` reach a method's argument fields, and the bytes of the answers.
 //!
-//! Behaviour reproduced (see `shared/spec/ground-truth.md`, "Index RPC"):
+//! Behaviour reproduced (see `spec/ground-truth.md`, "Index RPC"):
 //! - only the first JSON value of the body is read; if it is not an object (bad syntax, an
 //!   array, a scalar, nothing) the answer is `-32700`, sent even without an `id` (`"id":null`);
 //! - `jsonrpc` other than `"2.0"` is `-32600 jsonrpc must be 2.0`;
