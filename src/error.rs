@@ -265,6 +265,29 @@ pub enum Error {
         /// The start of the body, for diagnosis.
         body: String,
     },
+    /// Another writer holds the lock of a dataset directory ([`crate::dataset::lock`]).
+    #[error("{}", dataset_locked_message(dir, *pid, host.as_deref(), since.as_deref()))]
+    DatasetLocked {
+        /// The dataset directory.
+        dir: String,
+        /// The holder's process id, when its lock file names it.
+        pid: Option<u32>,
+        /// The holder's host name, when its lock file names it.
+        host: Option<String>,
+        /// When the holder took the lock (RFC 3339, UTC), when its lock file names it.
+        since: Option<String>,
+    },
+}
+
+fn dataset_locked_message(dir: &str, pid: Option<u32>, host: Option<&str>, since: Option<&str>) -> String {
+    let holder = match (pid, host, since) {
+        (Some(pid), Some(host), Some(since)) => format!("pid {pid} on host {host} since {since}"),
+        _ => "a writer that has not yet written its name".to_string(),
+    };
+    format!(
+        "the dataset directory {dir} is locked by another writer ({holder}): one writer at a time; wait for it to \
+         finish or write into another directory"
+    )
 }
 
 fn index_disabled_message(url: &str) -> String {

@@ -101,6 +101,34 @@ async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_whole() {
+    use avax_data::dataset::{verify::verify, Dataset, INDEX_KEY};
+    use avax_data::error::Error;
+
+    let emu = emulator(250).await;
+    let dir = temp_dir("locked");
+    export(&emu, &dir, 0, Some(120)).await;
+    // a writer at work: held by a Dataset of the same walk (the identity does not matter: the
+    // lock is taken before the manifest is read)
+    let schema = avax_data::index::walk::walk_schema(IndexPath::XTx, None).unwrap();
+    let identity = avax_data::dataset::index_identity(IndexPath::XTx, None, 100, &schema);
+    let held = Dataset::open(&dir, INDEX_KEY, identity).unwrap();
+    let before = emu.request_count();
+    let walk = RangeWalk::new(chain(&emu), 0, None, 4, 64, None).unwrap();
+    let err = walk.write_dataset(&dir, 100, ParquetOptions::default(), |_| ()).await.unwrap_err();
+    assert!(matches!(err, Error::DatasetLocked { pid: Some(pid), .. } if pid == std::process::id()), "{err}");
+    assert_eq!(emu.request_count(), before, "refused before any request");
+    assert_eq!(walk.next_index(), 0);
+    drop(held);
+    let done = walk.write_dataset(&dir, 100, ParquetOptions::default(), |_| ()).await.unwrap();
+    assert_eq!((done.partitions_skipped, done.partitions_written), (1, 2));
+    assert_eq!(indices(&dir), (0..250).collect::<Vec<_>>());
+    let report = verify(&dir).unwrap();
+    assert!(report.ok() && report.rows == 250, "{report:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_metric_dataset_keeps_ended_months_and_rewrites_the_open_one() {
     use avax_data::dataset::metrics::write_metric_dataset;
     use avax_data::metrics::MetricsClient;

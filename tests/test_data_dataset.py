@@ -38,7 +38,8 @@ def test_a_block_dataset_reads_back_as_the_list_with_polars_duckdb_and_pyarrow(t
         summary = pager.write_dataset(tmp_path, chunk=200)
     assert summary == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": 500, "rows_skipped": 0}
     assert pager.exhausted and pager.items_read == 500
-    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "block=0", "block=200", "block=400"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "_avax_dataset.lock", "block=0", "block=200",
+                                                          "block=400"]
     frame = read(tmp_path)
     assert frame.drop("block").equals(truth)
     assert frame["block"].to_list() == [n // 200 * 200 for n in range(499, -1, -1)]
@@ -93,7 +94,7 @@ def test_an_interrupted_walk_rerun_equals_an_uninterrupted_one(tmp_path: Path) -
         assert failed.value.items_read == 380  # type: ignore[attr-defined]
         # the partitions the walk passed are recorded complete; 100.. (half read) is not there
         assert done == [(200, 100, True), (300, 100, True), (400, 100, True)] and "end" not in manifest(tmp_path)
-        assert not list(tmp_path.glob("**/.part.parquet.tmp"))
+        assert not list(tmp_path.glob("**/.*")), "no temporary file is left"
         resumed = ad.DataClient(base_url=emu.url).blocks("43114").write_dataset(tmp_path, chunk=100)
     assert resumed["partitions_skipped"] == len(done) and resumed["partitions_written"] == 5 - len(done)
     assert resumed["rows_written"] == 500 - 100 * len(done)

@@ -37,8 +37,9 @@ def test_a_dataset_reads_back_as_the_walk_with_polars_duckdb_and_pyarrow(emu: ad
     summary = rng.write_dataset(tmp_path, chunk=CHUNK)
     assert summary == {"partitions_written": 4, "partitions_skipped": 0, "rows_written": 3_500, "rows_skipped": 0}
     assert rng.next_index == rng.end == 3_500
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["_avax_dataset.json", "chunk=0", "chunk=1000",
-                                                          "chunk=2000", "chunk=3000"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_avax_dataset.json", "_avax_dataset.lock", "chunk=0",
+                                                          "chunk=1000", "chunk=2000", "chunk=3000"]
+    assert (tmp_path / "_avax_dataset.lock").read_text() == "", "the lock is released"
     frame = read(tmp_path)
     assert frame.drop("chunk").equals(truth)
     assert frame["chunk"].to_list() == [i // CHUNK * CHUNK for i in range(3_500)]
@@ -89,7 +90,7 @@ def _check_resumed(emu: ad.Emulator, rng: ad.Range, failed: ad.AvaxDataError, tr
                    tmp_path: Path) -> None:
     # the error names the start of the partition that failed; the partitions before it are whole
     assert failed.next_index == rng.next_index and failed.next_index % CHUNK == 0
-    assert not list(tmp_path.glob("**/.part.parquet.tmp"))
+    assert not list(tmp_path.glob("**/.*")), "no temporary file is left"
     done = rng.next_index
     assert done > 0, "the fault plan should fail a later partition"
     resumed = ad.IndexClient(emu.url).chain("X/tx").range(0).write_dataset(tmp_path, chunk=CHUNK)

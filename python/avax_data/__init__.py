@@ -69,6 +69,7 @@ from ._native import (
     IndexClient,
     Range,
     RangeIterator,
+    verify_dataset,
 )
 from .exceptions import *  # noqa: F403 (the exception classes, as listed in exceptions.__all__)
 
@@ -122,6 +123,8 @@ __all__ = [
     "decode_container",
     "decode_frame",
     "transactions",
+    # Datasets
+    "verify_dataset",
     # Emulator
     "Emulator",
     "exceptions",

@@ -19,7 +19,7 @@ __all__ = [
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
-    "month_windows", "complete_partitions", "merge_dataset",
+    "month_windows", "complete_partitions", "merge_dataset", "verify_dataset",
 ]
 
 def reset_logging() -> None:
@@ -36,6 +36,10 @@ def complete_partitions(path: str | os.PathLike[str]) -> list[tuple[int, int, in
 
 def merge_dataset(path: str | os.PathLike[str], staged: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
     """Move the partitions of staged datasets into one dataset directory and its manifest."""
+
+def verify_dataset(dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """Check a dataset directory fully: every file against its recorded sha256, files the manifest
+    does not name, and the positions the partitions hold."""
 
 # ---- Index RPC client ----
 

@@ -267,6 +267,8 @@ def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], 
     Raises:
         InvalidParameterError: a bad argument, or ``directory`` holds another walk's dataset,
             before any task runs.
+        DatasetLockedError: another writer holds ``directory`` (before any task runs, or at the
+            merge, which holds the lock while it moves the chunks in).
 
     Example:
         >>> import tempfile

@@ -11,7 +11,8 @@ what went wrong so that callers can act on it:
 - :class:`ResponseTooLargeError`: an answer larger than ``max_response_bytes``;
 - :class:`RPCError` and one subclass per node error message: a JSON-RPC error object;
 - :class:`IntegrityError`: a checksum or id did not match the data;
-- :class:`DecodeError`: a success answer that could not be read.
+- :class:`DecodeError`: a success answer that could not be read;
+- :class:`DatasetLockedError`: another writer is writing into the same dataset directory.
 
 Each class is built as ``Cls(message, **attrs)``. The attributes a class documents are always
 present (``None`` when not given); extra keyword attributes are kept as well. ``str(exc)`` is the
@@ -59,6 +60,7 @@ __all__ = [
     "MethodNotFoundError",
     "IntegrityError",
     "DecodeError",
+    "DatasetLockedError",
     "http_error_class",
 ]
 
@@ -541,6 +543,44 @@ class DecodeError(AvaxDataError):
     index: int | None
     id: str | None
     offset: int | None
+
+
+class DatasetLockedError(AvaxDataError):
+    """Another writer holds the lock of a dataset directory: one writer at a time.
+
+    Raised at once, before any request, by every dataset writer (``write_dataset`` of ranges,
+    pagers and metric series, the Dask writer's merge) and by :func:`avax_data.verify_dataset`
+    while a writer is at work. The lock dies with its process; a lock a dead writer left is taken
+    over (with a warning in the ``avax_data`` log).
+
+    Attributes:
+        path: the dataset directory.
+        pid: the holder's process id (``None`` when its lock file does not say yet).
+        host: the holder's host name.
+        since: when the holder took the lock (RFC 3339, UTC).
+
+    Example:
+        >>> import tempfile
+        >>> out = tempfile.mkdtemp()
+        >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 100)
+        >>> import fcntl, os
+        >>> with open(os.path.join(out, "_avax_dataset.lock"), "w") as held:   # as another writer would
+        ...     fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        ...     _ = held.write('{"pid": 4242, "host": "elsewhere", "since": "2026-01-01T00:00:00Z"}')
+        ...     held.flush()
+        ...     try:
+        ...         rng.write_dataset(out, chunk=10)
+        ...     except ad.DatasetLockedError as exc:
+        ...         print(exc.pid, exc.host, exc.since)
+        4242 elsewhere 2026-01-01T00:00:00Z
+    """
+
+    _attributes = ("path", "pid", "host", "since")
+
+    path: str | None
+    pid: int | None
+    host: str | None
+    since: str | None
 
 
 _BY_STATUS: dict[int, type[HTTPStatusError]] = {

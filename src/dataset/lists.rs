@@ -27,7 +27,7 @@ use arrow_array::types::{TimestampNanosecondType, UInt64Type};
 use arrow_array::RecordBatch;
 use sha2::{Digest, Sha256};
 
-use super::manifest::{verified, Identity};
+use super::manifest::{unchanged, Identity};
 use super::metrics::Month;
 use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
 use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
@@ -178,6 +178,11 @@ pub struct Cutter {
     chain: Option<String>,
     lowest: Option<u64>,
     summary: DatasetSummary,
+    /// The lowest recorded partition that is not complete with its file unchanged, as found when
+    /// the walk started (`None`: every one is): what lies below a partition is written when it
+    /// is under this one. Checked once, not at every partition (the walk only writes above where
+    /// it stands).
+    first_unwritten: Option<u64>,
 }
 
 impl Cutter {
@@ -191,7 +196,10 @@ impl Cutter {
         from_head: bool,
         started: i64,
     ) -> Self {
+        let first_unwritten =
+            set.manifest().partitions.iter().find(|p| !(p.complete && unchanged(set.dir(), p))).map(|p| p.value);
         Cutter {
+            first_unwritten,
             set,
             key,
             schema: resource.schema(),
@@ -354,7 +362,7 @@ impl Cutter {
         let manifest = self.set.manifest();
         manifest.end.is_some_and(|end| end <= value)
             && self.set.has(value, first, next)
-            && manifest.partitions.iter().filter(|p| p.value < value).all(|p| p.complete && verified(self.set.dir(), p))
+            && self.first_unwritten.is_none_or(|lowest| lowest >= value)
     }
 
     /// Counts `value` and every partition below it as skipped.

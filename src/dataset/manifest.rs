@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::durable::{crash_point, publish, temp_beside};
 use crate::error::{Error, Result};
 
 /// The manifest's file name inside the dataset directory.
@@ -49,6 +50,11 @@ pub struct Partition {
     pub bytes: u64,
     /// sha256 of the file, hex.
     pub sha256: String,
+    /// The file's modification time (nanoseconds since the Unix epoch) when recorded: with
+    /// `bytes`, the fast check that a rerun trusts ([`unchanged`]); absent in manifests of older
+    /// versions, whose files are then checked by their sha256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtime_ns: Option<u64>,
     /// It holds all of `[first, next)`: every index of its span, or every point of a window
     /// that had ended when it was written.
     pub complete: bool,
@@ -80,28 +86,9 @@ impl Manifest {
     /// The manifest of `dir` for `identity`: read when present (and then of the same walk, or
     /// an error naming what differs), empty otherwise.
     pub fn open(dir: &Path, identity: Identity) -> Result<Self> {
-        let path = dir.join(MANIFEST);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new(), end: None })
-            }
-            Err(e) => return Err(io_error(&path, e)),
+        let Some(found) = read(dir)? else {
+            return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new(), end: None });
         };
-        let found: Manifest = serde_json::from_str(&text).map_err(|e| {
-            Error::invalid(
-                "dataset",
-                dir.display(),
-                format!("a dataset directory ({} is not a manifest: {e})", MANIFEST),
-            )
-        })?;
-        if found.version != MANIFEST_VERSION {
-            return Err(Error::invalid(
-                "dataset",
-                dir.display(),
-                format!("a dataset of manifest version {MANIFEST_VERSION} (found {})", found.version),
-            ));
-        }
         if found.identity != identity {
             return Err(Error::invalid(
                 "dataset",
@@ -128,12 +115,84 @@ impl Manifest {
         self.partitions.insert(at, partition);
     }
 
-    /// Writes the manifest into `dir` atomically (a temporary file renamed over it).
+    /// Writes the manifest into `dir` atomically and durably: a temporary file of a unique name,
+    /// fsynced, renamed over it, and the directory fsynced.
     pub fn save(&self, dir: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self).map_err(|e| Error::Internal(e.to_string()))?;
-        let (tmp, path) = (dir.join(format!(".{MANIFEST}.tmp")), dir.join(MANIFEST));
-        std::fs::write(&tmp, text).map_err(|e| io_error(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))
+        let path = dir.join(MANIFEST);
+        let tmp = temp_beside(&path);
+        if let Err(e) = std::fs::write(&tmp, text) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io_error(&tmp, e));
+        }
+        crash_point("manifest-written");
+        publish(&tmp, &path, "manifest").inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+    }
+}
+
+/// The manifest of `dir`, if it has one: any text that is not a manifest this version wrote
+/// (not UTF-8, truncated, not JSON, fields of the wrong type, a version, file name or span that
+/// does not fit) is an error naming the file, never a panic.
+pub fn read(dir: &Path) -> Result<Option<Manifest>> {
+    let path = dir.join(MANIFEST);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(&path, e)),
+    };
+    let not_a_manifest = |why: String| {
+        Error::invalid(
+            "dataset",
+            dir.display(),
+            format!("a dataset directory ({} is not a manifest: {why})", path.display()),
+        )
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| not_a_manifest(format!("not UTF-8 text ({e})")))?;
+    let found: Manifest = serde_json::from_str(text).map_err(|e| not_a_manifest(e.to_string()))?;
+    if found.version != MANIFEST_VERSION {
+        return Err(Error::invalid(
+            "dataset",
+            dir.display(),
+            format!(
+                "a dataset of manifest version {MANIFEST_VERSION} ({} is of version {})",
+                path.display(),
+                found.version
+            ),
+        ));
+    }
+    found.check().map_err(not_a_manifest)?;
+    Ok(Some(found))
+}
+
+impl Manifest {
+    /// What a writer of this version always writes: partitions in strictly increasing hive value,
+    /// each file `{key}={value}/part.parquet` inside the directory, `first <= next`, a sha256.
+    fn check(&self) -> std::result::Result<(), String> {
+        let mut last: Option<u64> = None;
+        for p in &self.partitions {
+            if last.is_some_and(|last| p.value <= last) {
+                return Err(format!("partition {} is out of order or recorded twice", p.value));
+            }
+            last = Some(p.value);
+            let parts_ok = !p.key.is_empty()
+                && !p.key.contains('\\')
+                && p.key.split('/').all(|c| !c.is_empty() && c != "." && c != ".." && !c.contains('\0'));
+            if !parts_ok || p.file != format!("{}={}/part.parquet", p.key, p.value) {
+                return Err(format!(
+                    "partition {} names the file {:?}, not {{key}}={{value}}/part.parquet",
+                    p.value, p.file
+                ));
+            }
+            if p.first > p.next {
+                return Err(format!("partition {} spans {}..{} (first after next)", p.value, p.first, p.next));
+            }
+            if p.sha256.len() != 64 || !p.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(format!("partition {} has no sha256 (found {:?})", p.value, p.sha256));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -144,7 +203,7 @@ fn describe(identity: &Identity) -> String {
         identity.source,
         identity.decode,
         identity.chunk,
-        &identity.schema[..identity.schema.len().min(12)]
+        identity.schema.chars().take(12).collect::<String>()
     )
 }
 
@@ -165,8 +224,29 @@ pub fn file_digest(path: &Path) -> Result<(u64, String)> {
     Ok((size, hex::encode(hasher.finalize())))
 }
 
-/// Whether `partition`'s file in `dir` is there with the size and hash the manifest recorded.
-pub fn verified(dir: &Path, partition: &Partition) -> bool {
+/// The size and modification time (nanoseconds since the Unix epoch; `None` before it or when
+/// the system does not say) of a file.
+pub fn file_stat(path: &Path) -> Result<(u64, Option<u64>)> {
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, e))?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_nanos()).ok());
+    Ok((meta.len(), mtime))
+}
+
+/// The fast check a rerun trusts: `partition`'s file in `dir` is there with the size and
+/// modification time the manifest recorded (for a partition recorded without one, its sha256 is
+/// checked instead). [`digest_matches`] is the full check.
+pub fn unchanged(dir: &Path, partition: &Partition) -> bool {
+    let Some(recorded) = partition.mtime_ns else { return digest_matches(dir, partition) };
+    file_stat(&dir.join(&partition.file))
+        .is_ok_and(|(bytes, mtime)| bytes == partition.bytes && mtime == Some(recorded))
+}
+
+/// Whether `partition`'s file in `dir` is there with the size and sha256 the manifest recorded.
+pub fn digest_matches(dir: &Path, partition: &Partition) -> bool {
     file_digest(&dir.join(&partition.file))
         .is_ok_and(|(bytes, sha256)| bytes == partition.bytes && sha256 == partition.sha256)
 }
@@ -176,11 +256,10 @@ pub fn io_error(path: &Path, e: std::io::Error) -> Error {
     Error::invalid("dataset", path.display(), format!("a readable and writable dataset directory ({e})"))
 }
 
-/// The path of a partition's file and of the temporary file it is written to: the hive
-/// directory `{key}={value}` (`key` may hold outer levels, e.g. `chain=43114/month`).
-pub fn partition_paths(dir: &Path, key: &str, value: u64) -> (String, PathBuf, PathBuf) {
+/// A partition's file, relative to the dataset directory and as a path: the hive directory
+/// `{key}={value}` (`key` may hold outer levels, e.g. `chain=43114/month`).
+pub fn partition_path(dir: &Path, key: &str, value: u64) -> (String, PathBuf) {
     let file = format!("{key}={value}/part.parquet");
-    let final_path = dir.join(&file);
-    let tmp = dir.join(format!("{key}={value}/.part.parquet.tmp"));
-    (file, final_path, tmp)
+    let path = dir.join(&file);
+    (file, path)
 }

@@ -4,18 +4,21 @@
 
 use std::path::{Path, PathBuf};
 
-use super::manifest::{io_error, verified, Manifest, MANIFEST};
+use super::durable::publish;
+use super::lock::DatasetLock;
+use super::manifest::{digest_matches, io_error, read, unchanged, Manifest, MANIFEST};
 use super::DatasetSummary;
 use crate::error::{Error, Result};
 
-/// The complete partitions of the dataset `dir` whose files are as recorded:
+/// The complete partitions of the dataset `dir` whose files are as recorded (the fast check:
+/// size and modification time):
 /// `(hive value, first, next, rows)` each, in value order (none when `dir` has no manifest).
 pub fn complete_partitions(dir: &Path) -> Result<Vec<(u64, u64, u64, u64)>> {
     let Some(manifest) = read(dir)? else { return Ok(Vec::new()) };
     Ok(manifest
         .partitions
         .iter()
-        .filter(|p| p.complete && verified(dir, p))
+        .filter(|p| p.complete && unchanged(dir, p))
         .map(|p| (p.value, p.first, p.next, p.rows))
         .collect())
 }
@@ -23,15 +26,22 @@ pub fn complete_partitions(dir: &Path) -> Result<Vec<(u64, u64, u64, u64)>> {
 /// Moves the partitions of the staged datasets `staged` into the dataset `dir` and records them
 /// in its manifest (a partition of the same hive value is replaced); each staged directory is
 /// removed once merged. Every staged dataset must be of the walk `dir` holds (or, for a new
-/// `dir`, of one walk): checked for all of them before anything moves.
+/// `dir`, of one walk), with every file's sha256 as recorded: checked for all of them before
+/// anything moves. The lock of `dir` is held throughout (a second writer is refused), and each
+/// partition is published as a writer publishes it (fsync, rename, directory fsync, then the
+/// manifest).
 pub fn merge_staged(dir: &Path, staged: &[PathBuf]) -> Result<DatasetSummary> {
-    let mut pieces = Vec::new();
+    let (mut pieces, mut locks) = (Vec::new(), Vec::new());
     for path in staged {
+        if path.is_dir() {
+            // a staged writer still at work is refused, not merged half-written
+            locks.push(DatasetLock::acquire(path)?);
+        }
         let manifest = read(path)?.ok_or_else(|| {
             Error::invalid("staged", path.display(), format!("a dataset directory (no {MANIFEST} in it)"))
         })?;
         for p in &manifest.partitions {
-            if !verified(path, p) {
+            if !digest_matches(path, p) {
                 return Err(Error::invalid(
                     "staged",
                     path.display(),
@@ -45,6 +55,7 @@ pub fn merge_staged(dir: &Path, staged: &[PathBuf]) -> Result<DatasetSummary> {
         return Ok(DatasetSummary::default());
     };
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let _lock = DatasetLock::acquire(dir)?;
     let mut main = Manifest::open(dir, identity)?;
     for (_, m) in &pieces {
         if m.identity != main.identity {
@@ -59,27 +70,16 @@ pub fn merge_staged(dir: &Path, staged: &[PathBuf]) -> Result<DatasetSummary> {
             if let Some(parent) = to.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
             }
-            std::fs::rename(&from, &to).map_err(|e| io_error(&to, e))?;
+            publish(&from, &to, "partition")?;
             summary.partitions_written += 1;
             summary.rows_written += p.rows;
             main.record(p);
             main.save(dir)?;
         }
         std::fs::remove_dir_all(path).map_err(|e| io_error(path, e))?;
+        // (its lock file went with it; the lock guard only closes its handle)
     }
     Ok(summary)
-}
-
-/// The manifest of `dir`, if it has one.
-fn read(dir: &Path) -> Result<Option<Manifest>> {
-    let path = dir.join(MANIFEST);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
-            Error::invalid("dataset", dir.display(), format!("a dataset directory ({MANIFEST} is not a manifest: {e})"))
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(&path, e)),
-    }
 }
 
 #[cfg(test)]
@@ -130,9 +130,14 @@ mod tests {
         // a rerun's single-process writer sees them as its own
         let set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
         assert!(set.has(0, 0, 10) && set.has(10, 10, 20) && !set.has(20, 20, 30));
+        // ... and holds the lock meanwhile: a merge is refused, nothing moves
+        let err = merge_staged(&dir, &[stage(&root, 20, 10, 10)]).unwrap_err();
+        assert!(matches!(err, Error::DatasetLocked { .. }), "{err}");
+        assert!(root.join("stage-20/chunk=20/part.parquet").exists());
+        drop(set);
 
         // the partial partition, staged again whole, replaces the recorded one
-        let done = merge_staged(&dir, &[stage(&root, 20, 10, 10)]).unwrap();
+        let done = merge_staged(&dir, &[root.join("stage-20")]).unwrap();
         assert_eq!((done.partitions_written, done.rows_written), (1, 10));
         assert_eq!(complete_partitions(&dir).unwrap().len(), 3);
         assert_eq!(std::fs::read(dir.join("chunk=20/part.parquet")).unwrap().len(), 10);

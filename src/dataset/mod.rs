@@ -2,20 +2,32 @@
 //! (`DIR/chunk=<first index>/part.parquet`), with a manifest ([`manifest::Manifest`]) of the
 //! partitions, their positions, row counts and content hashes.
 //!
-//! The rules: a partition is written to a hidden temporary file and renamed when whole, then
-//! recorded in the manifest (itself replaced atomically), so an interrupted export leaves only
-//! whole, recorded partitions under real names. A rerun into the same directory must be the same
-//! walk (index path, decoding, chunk, schema); it skips every partition the manifest records as
-//! holding all of its span whose file still has the recorded size and sha256, and writes the
-//! others (partial, missing, altered) again. Partitions are aligned to multiples of `chunk`, so
-//! a rerun after the tip moved rewrites only the last, partial one and adds the new ones. Each
-//! position lives in exactly one partition.
+//! The rules:
+//! - One writer at a time: every writer (a range, a list, a metric series, a merge) first takes
+//!   the directory's lock ([`lock`]), or fails at once with [`Error::DatasetLocked`] naming the
+//!   holder, before any request. Holding it, it removes the temporary files an interrupted writer
+//!   left.
+//! - A partition is written to a hidden temporary file of a unique name, fsynced, renamed into
+//!   place, and the directory fsynced; only then is it recorded in the manifest, which is
+//!   published the same way and is the last thing written ([`durable`]). So after a crash or a
+//!   power loss the manifest names only whole files; a file the manifest does not name yet is
+//!   written again by the rerun.
+//! - A rerun into the same directory must be the same walk (index path, decoding, chunk,
+//!   schema); it skips every partition the manifest records as holding all of its span whose file
+//!   still has the recorded size and modification time (the fast check; [`verify`] checks every
+//!   sha256), and writes the others (partial, missing, altered) again. Partitions are aligned to
+//!   multiples of `chunk`, so a rerun after the tip moved rewrites only the last, partial one and
+//!   adds the new ones. Each position lives in exactly one partition.
 
+pub mod durable;
 pub mod lists;
+pub mod lock;
 pub mod manifest;
 pub mod merge;
 pub mod metrics;
+pub mod verify;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use arrow_schema::SchemaRef;
@@ -24,7 +36,9 @@ use sha2::{Digest, Sha256};
 use crate::arrow::decoded::DecodeMode;
 use crate::error::{Error, Result};
 use crate::index::IndexPath;
-use manifest::{file_digest, io_error, partition_paths, verified, Identity, Manifest, Partition};
+use durable::{crash_point, is_temp_name, publish, sync_dir, temp_beside};
+use lock::DatasetLock;
+use manifest::{file_digest, file_stat, io_error, partition_path, unchanged, Identity, Manifest, Partition};
 
 /// Indices per partition by default.
 pub const DEFAULT_CHUNK: u64 = 100_000;
@@ -83,20 +97,27 @@ pub fn index_identity(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, s
     }
 }
 
-/// A dataset directory open for writing.
+/// A dataset directory open for writing, its lock held until it is dropped.
 pub struct Dataset {
     dir: PathBuf,
     key: String,
     manifest: Manifest,
+    /// The temporary file each partition being written goes to.
+    temps: HashMap<u64, PathBuf>,
+    _lock: DatasetLock,
 }
 
 impl Dataset {
     /// Opens (creating it when missing) the dataset directory `dir` of the walk `identity`,
-    /// whose partitions are the hive directories `{key}={value}`.
+    /// whose partitions are the hive directories `{key}={value}`: takes its lock (or fails with
+    /// [`Error::DatasetLocked`]), removes temporary files an interrupted writer left, and reads
+    /// the manifest.
     pub fn open(dir: &Path, key: &str, identity: Identity) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+        let lock = DatasetLock::acquire(dir)?;
+        remove_temporaries(dir)?;
         let manifest = Manifest::open(dir, identity)?;
-        Ok(Dataset { dir: dir.to_path_buf(), key: key.to_string(), manifest })
+        Ok(Dataset { dir: dir.to_path_buf(), key: key.to_string(), manifest, temps: HashMap::new(), _lock: lock })
     }
 
     /// The manifest as it stands.
@@ -117,41 +138,102 @@ impl Dataset {
     }
 
     /// Whether the partition `value` already holds every position of `[first, next)`, with its
-    /// file as recorded.
+    /// file as recorded (the fast check: size and modification time).
     pub fn has(&self, value: u64, first: u64, next: u64) -> bool {
-        self.manifest.partition(value).is_some_and(|p| p.covers(first, next) && verified(&self.dir, p))
+        self.manifest.partition(value).is_some_and(|p| p.covers(first, next) && unchanged(&self.dir, p))
     }
 
     /// Whether the partition `value` is recorded and its file is as recorded (complete or not).
     pub fn has_file(&self, value: u64) -> bool {
-        self.manifest.partition(value).is_some_and(|p| verified(&self.dir, p))
+        self.manifest.partition(value).is_some_and(|p| unchanged(&self.dir, p))
     }
 
-    /// The temporary file a partition is written to (its directory created).
-    pub fn temp_path(&self, value: u64) -> Result<PathBuf> {
-        let (_, path, tmp) = partition_paths(&self.dir, &self.key, value);
+    /// A new temporary file for partition `value` to be written to (a unique name, its hive
+    /// directory created and made durable).
+    pub fn temp_path(&mut self, value: u64) -> Result<PathBuf> {
+        let (_, path) = partition_path(&self.dir, &self.key, value);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
+            if !parent.is_dir() {
+                std::fs::create_dir_all(parent).map_err(|e| io_error(parent, e))?;
+                // the new hive directories' names, up to the dataset directory
+                for dir in parent.ancestors().skip(1).take_while(|d| d.starts_with(&self.dir)) {
+                    sync_dir(dir)?;
+                }
+            }
+        }
+        let tmp = temp_beside(&path);
+        if let Some(old) = self.temps.insert(value, tmp.clone()) {
+            let _ = std::fs::remove_file(old);
         }
         Ok(tmp)
     }
 
-    /// Renames the written temporary file of partition `value` into place and records it:
-    /// `rows` rows of `[first, next)`, `complete` or not.
+    /// Publishes the written temporary file of partition `value` (fsync, rename, directory
+    /// fsync) and then records it in the manifest: `rows` rows of `[first, next)`, `complete` or
+    /// not.
     pub fn commit(&mut self, value: u64, first: u64, next: u64, rows: u64, complete: bool) -> Result<()> {
-        let (file, path, tmp) = partition_paths(&self.dir, &self.key, value);
-        std::fs::rename(&tmp, &path).map_err(|e| io_error(&path, e))?;
+        let tmp = self
+            .temps
+            .remove(&value)
+            .ok_or_else(|| Error::Internal(format!("partition {value} committed without a temporary file")))?;
+        let (file, path) = partition_path(&self.dir, &self.key, value);
+        crash_point("partition-written");
+        if let Err(e) = publish(&tmp, &path, "partition") {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
         let (bytes, sha256) = file_digest(&path)?;
+        let (_, mtime_ns) = file_stat(&path)?;
         let key = self.key.clone();
-        self.manifest.record(Partition { key, value, first, next, rows, file, bytes, sha256, complete });
+        self.manifest.record(Partition { key, value, first, next, rows, file, bytes, sha256, mtime_ns, complete });
         self.manifest.save(&self.dir)
     }
 
     /// Removes the temporary file of partition `value`, if any (after a failed write).
-    pub fn discard(&self, value: u64) {
-        let (_, _, tmp) = partition_paths(&self.dir, &self.key, value);
-        let _ = std::fs::remove_file(tmp);
+    pub fn discard(&mut self, value: u64) {
+        if let Some(tmp) = self.temps.remove(&value) {
+            let _ = std::fs::remove_file(tmp);
+        }
     }
+}
+
+impl Drop for Dataset {
+    fn drop(&mut self) {
+        for tmp in self.temps.values() {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Removes the temporary files (see [`durable::is_temp_name`]) in `dir` and its hive
+/// directories: left by a writer that was killed, they belong to nobody once the lock is held.
+fn remove_temporaries(dir: &Path) -> Result<()> {
+    let mut removed = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(at) = todo.pop() {
+        let entries = std::fs::read_dir(&at).map_err(|e| io_error(&at, e))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && name.contains('=') {
+                todo.push(entry.path());
+            } else if !is_dir && is_temp_name(&name) {
+                let path = entry.path();
+                std::fs::remove_file(&path).map_err(|e| io_error(&path, e))?;
+                removed.push(path.display().to_string());
+            }
+        }
+    }
+    if !removed.is_empty() {
+        removed.sort();
+        log::warn!(
+            "dataset {}: removed {} temporary file(s) an interrupted writer left: {}",
+            dir.display(),
+            removed.len(),
+            removed.join(", ")
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

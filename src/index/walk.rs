@@ -285,11 +285,12 @@ impl RangeWalk {
         mut on_rows: impl FnMut(u64) + Send,
     ) -> Result<DatasetSummary> {
         dataset::check_chunk(chunk)?;
+        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
+        // The lock first: a second writer is refused before any request.
+        let mut set = Dataset::open(dir, dataset::INDEX_KEY, identity)?;
         let lease = self.lease();
         let start = lease.position();
         let end = self.resolve_end().await?;
-        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
-        let mut set = Dataset::open(dir, dataset::INDEX_KEY, identity)?;
         let mut summary = DatasetSummary::default();
         for (value, first, next) in dataset::plan(start, end, chunk)? {
             lease.check().map_err(|_| Error::Superseded)?;

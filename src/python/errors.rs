@@ -166,6 +166,13 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("body", body)?;
             exceptions.getattr("DecodeError")?
         }
+        Error::DatasetLocked { dir, pid, host, since } => {
+            kwargs.set_item("path", dir)?;
+            kwargs.set_item("pid", pid)?;
+            kwargs.set_item("host", host)?;
+            kwargs.set_item("since", since)?;
+            exceptions.getattr("DatasetLockedError")?
+        }
     };
     let instance = class.call((err.to_string(),), Some(&kwargs))?;
     Ok(PyErr::from_value(instance))

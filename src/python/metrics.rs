@@ -336,6 +336,7 @@ client_twins! {
         ///
         /// Raises:
         ///     InvalidParameterError: a bad argument, or ``path`` holds another series' dataset.
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
         ///     AvaxDataError: a failed request (the months written before it stay).
         ///
         /// Example:

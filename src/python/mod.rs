@@ -68,6 +68,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;
+    m.add_function(wrap_pyfunction!(datasets::verify_dataset, m)?)?;
     // Not added to the module: only `atexit` calls it.
     let at_exit = wrap_pyfunction!(at_exit, m)?;
     m.py().import("atexit")?.call_method1("register", (at_exit,))?;

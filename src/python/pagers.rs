@@ -485,6 +485,7 @@ twins! {
         ///     InvalidParameterError: a bad argument; a list other than blocks of one chain or
         ///         vertices (``resource``); ``path`` holding another list's dataset.
         ///     DecodeError: rows that are not newest first (they fit no partition rule).
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
         ///     AvaxDataError: as listed on :class:`Pager`, with the position (the partitions
         ///         written before it stay recorded).
         ///

@@ -470,6 +470,7 @@ twins! {
         /// Raises:
         ///     InvalidParameterError: a bad argument, or ``path`` holds another walk's dataset
         ///         (naming what differs).
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
         ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
         ///
         /// Example:

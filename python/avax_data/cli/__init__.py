@@ -10,6 +10,8 @@ Subcommands (``avax-data COMMAND --help`` shows each one's options and examples)
     ``latest-blocks``, ``collectibles``, ``pending-rewards``, ``vertices``, ``icm-messages`` export.
 ``metrics series|chains|icm-summary|live-check``
     The Metrics API.
+``dataset verify DIR``
+    Check a dataset directory fully (every sha256, extra and temporary files, gaps, duplicates).
 ``emulator``
     Serve the emulator until Ctrl-C.
 

@@ -6,7 +6,8 @@ Every failure ends in one line on stderr, ``error: <message> (<remedy>)``, and a
 code  meaning
 ====  ==========================================================================================
 0     done
-1     a local failure: the output could not be written (disk full, permissions, a directory)
+1     a local failure: the output could not be written (disk full, permissions, a directory), or
+      ``dataset verify`` found the dataset damaged
 2     bad usage: bad arguments, a parameter the package refused (``InvalidParameterError``),
       ``--start`` past the tip, a state file that belongs to another export
 3     a service error: any other :class:`~avax_data.AvaxDataError` (connection refused, HTTP
@@ -78,6 +79,7 @@ _REMEDIES: tuple[tuple[type[BaseException], str], ...] = (
     (exc.IntegrityError, "the node sent corrupted data: retry, or use another node"),
     (exc.DecodeError, "the service sent an unexpected answer: check --url points at the right service"),
     (exc.RPCError, "the node refused the call: check the arguments"),
+    (exc.DatasetLockedError, "one writer per dataset: wait for that one to finish, or write into another directory"),
 )
 
 
