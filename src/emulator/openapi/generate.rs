@@ -197,6 +197,9 @@ impl<'a> Gen<'a> {
             } else {
                 ms.div_euclid(1000) as f64
             }
+        } else if lower == "latitude" || lower == "longitude" {
+            let half = if lower == "latitude" { 9_000 } else { 18_000 };
+            (self.below(2 * half + 1) as f64 - half as f64) / 100.0
         } else if lower.contains("percent") || lower.contains("uptime") {
             let v = self.below(10_001) as f64 / 100.0;
             if integer {

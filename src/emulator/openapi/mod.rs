@@ -10,11 +10,13 @@
 //! - the EVM transactions (`listLatestTransactions`, `getTransactionsForBlock`, `getTransaction`,
 //!   `listTransactions`, `listNativeTransactions`) are the world's ([`evm`]), and so are the
 //!   validators and delegators (`listValidators`, `getSingleValidatorDetails`, `listDelegators`:
-//!   the world's stakes, [`staking`]);
+//!   the world's stakes, [`staking`]); `getNativeBalance` follows from the world's transfers
+//!   ([`balances`]);
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
 
+mod balances;
 mod checks;
 mod evm;
 mod generate;
@@ -167,15 +169,14 @@ impl Request<'_> {
         Gen::new(self.op.service, seed, &self.path, preferred_variant(self.path("blockchainId")))
     }
 
-    /// A schema-generated value of the component schema `name` of the Data API document.
+    /// A schema-generated value of the component schema `name` of the Data API document for the
+    /// world's entity `salt`: seeded by the world, the schema and the entity only, so the entity
+    /// looks the same in every answer that holds it.
     pub(crate) fn component(&self, name: &str, salt: u64) -> Value {
-        let schema = resolve(Service::Data, component_ref(name));
-        self.gen(salt).value(schema, name, 1)
+        let schema = spec::component(Service::Data, name);
+        let seed = u64::from_le_bytes(digest(name, &[self.state.world.seed(), salt])[..8].try_into().expect("8 bytes"));
+        Gen::new(Service::Data, seed, &[], None).value(schema, name, 1)
     }
-}
-
-fn component_ref(name: &str) -> &'static Value {
-    Box::leak(Box::new(serde_json::json!({ "$ref": format!("#/components/schemas/{name}") })))
 }
 
 /// The `oneOf` variant a primary-network chain answers with.
@@ -213,6 +214,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         | "listTransactions"
         | "listNativeTransactions" => evm::answer(&request),
         "listValidators" | "getSingleValidatorDetails" | "listDelegators" => staking::answer(&request),
+        "getNativeBalance" => balances::answer(&request),
         _ => generated(&request),
     }
 }

@@ -80,6 +80,11 @@ pub(crate) fn resolve(service: Service, schema: &'static Value) -> &'static Valu
     schema
 }
 
+/// The component schema `name` of the document of `service` (`null` when it has none).
+pub(crate) fn component(service: Service, name: &str) -> &'static Value {
+    resolve(service, document(service).pointer(&format!("/components/schemas/{name}")).unwrap_or(&Value::Null))
+}
+
 fn parse(service: Service) -> Vec<Operation> {
     let doc = document(service);
     let mut out = Vec::new();
@@ -163,5 +168,7 @@ mod tests {
         assert_eq!(find("getAggregatedSignatures").status, 201);
         let network = find("listValidators").param("network").unwrap();
         assert_eq!(network.schema["enum"][0], "mainnet", "a $ref parameter schema is resolved");
+        assert_eq!(component(Service::Data, "NativeTransaction")["required"][0], "blockNumber");
+        assert!(component(Service::Metrics, "NoSuchSchema").is_null());
     }
 }
