@@ -108,7 +108,7 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>)
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
-    crate::emulator::openapi::add_routes(by_hand, crate::emulator::openapi::spec::Service::Data)
+    crate::emulator::openapi::add_routes(by_hand, crate::rest::openapi::Service::Data)
         .route("/v1/{*rest}", any(errors::cannot))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
         .with_state(state)

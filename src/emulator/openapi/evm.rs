@@ -67,7 +67,7 @@ impl Cursor {
 pub(crate) fn answer(request: &Request) -> Answer {
     let Some(chain) = request.chain else { return Err(errors::bad_request("chainId is required")) };
     let world = &request.state.world;
-    match request.op.id.as_str() {
+    match request.op.id {
         "getTransaction" => {
             let hash = request.path("txHash").to_ascii_lowercase();
             if hash.len() != 66 || !hash.starts_with("0x") || !hash[2..].bytes().all(|b| b.is_ascii_hexdigit()) {

@@ -8,10 +8,10 @@
 
 use serde_json::{Map, Value};
 
-use super::spec::{resolve, Service};
 use crate::emulator::data_api::world::{splitmix64, WORLD_NOW_MS};
 use crate::emulator::rfc3339_nano;
 use crate::index::cb58;
+use crate::rest::openapi::Service;
 
 const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const BASE58: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -72,7 +72,7 @@ impl<'a> Gen<'a> {
 
     /// A value of `schema` for a property called `name` at `depth`.
     pub(crate) fn value(&mut self, schema: &'static Value, name: &str, depth: u32) -> Value {
-        let s = resolve(self.service, schema);
+        let s = self.service.resolve(schema);
         if let Some(c) = s.get("const") {
             return c.clone();
         }
@@ -334,9 +334,9 @@ fn type_of(s: &Value) -> &str {
 
 /// Whether the text `value` is valid for `schema` (a string without an enum, or an enum that has it).
 fn accepts_text(service: Service, schema: &'static Value, value: &str) -> bool {
-    let s = resolve(service, schema);
+    let s = service.resolve(schema);
     let s = match s.get("allOf").and_then(Value::as_array) {
-        Some(parts) if parts.len() == 1 => resolve(service, &parts[0]),
+        Some(parts) if parts.len() == 1 => service.resolve(&parts[0]),
         _ => s,
     };
     if s.get("oneOf").is_some() || s.get("anyOf").is_some() || type_of(s) != "string" {

@@ -16,11 +16,13 @@
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
 
+// Handlers return `Result<_, Response>` to hand the error answer straight back.
+#![allow(clippy::result_large_err)]
+
 mod balances;
 mod checks;
 mod evm;
 mod generate;
-pub(crate) mod spec;
 mod staking;
 
 use std::sync::Arc;
@@ -35,8 +37,8 @@ use super::data_api::errors::{self, Answer};
 use super::data_api::params::Params;
 use super::data_api::world::{digest, Chain};
 use super::data_api::{auth, chains, paging, DataApiState};
+use crate::rest::openapi::{operations, route, Operation, Service};
 use generate::Gen;
-use spec::{operations, resolve, Operation, Service};
 
 pub(crate) use evm::TxIndex;
 
@@ -61,7 +63,7 @@ pub(crate) const SERVED_BY_HAND: &[&str] = &[
 
 /// Adds a route for every operation of `service` not served by hand.
 pub(crate) fn add_routes(mut router: Router<Arc<DataApiState>>, service: Service) -> Router<Arc<DataApiState>> {
-    for op in operations().iter().filter(|o| o.service == service && !SERVED_BY_HAND.contains(&o.id.as_str())) {
+    for op in operations().iter().filter(|o| o.service == service && !SERVED_BY_HAND.contains(&o.id)) {
         let handler = move |axum::extract::State(state): axum::extract::State<Arc<DataApiState>>,
                             uri: Uri,
                             headers: HeaderMap| async move {
@@ -69,7 +71,7 @@ pub(crate) fn add_routes(mut router: Router<Arc<DataApiState>>, service: Service
                 Ok(r) | Err(r) => r,
             }
         };
-        router = router.route(&axum_path(&op.path), get(handler).fallback(errors::cannot));
+        router = router.route(&axum_path(op.path), get(handler).fallback(errors::cannot));
     }
     router
 }
@@ -93,39 +95,6 @@ fn axum_path(template: &str) -> String {
         out.push(c);
     }
     out
-}
-
-/// The path parameters of `path` under `template` (percent-decoded), by the document's names.
-fn path_values(template: &str, path: &str) -> Vec<(String, String)> {
-    template
-        .split('/')
-        .zip(path.split('/'))
-        .filter_map(|(t, v)| {
-            let name = t.strip_prefix('{')?.strip_suffix('}')?;
-            Some((name.to_string(), percent_decode(v)))
-        })
-        .collect()
-}
-
-/// `%XX` escapes of a path segment decoded (an invalid escape is kept as is).
-fn percent_decode(segment: &str) -> String {
-    let bytes = segment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// One checked request of a generic operation.
@@ -173,7 +142,7 @@ impl Request<'_> {
     /// world's entity `salt`: seeded by the world, the schema and the entity only, so the entity
     /// looks the same in every answer that holds it.
     pub(crate) fn component(&self, name: &str, salt: u64) -> Value {
-        let schema = spec::component(Service::Data, name);
+        let schema = Service::Data.schema(name).map_or(&Value::Null, |s| Service::Data.resolve(s));
         let seed = u64::from_le_bytes(digest(name, &[self.state.world.seed(), salt])[..8].try_into().expect("8 bytes"));
         Gen::new(Service::Data, seed, &[], None).value(schema, name, 1)
     }
@@ -193,12 +162,15 @@ fn preferred_variant(blockchain_id: &str) -> Option<&'static str> {
 }
 
 fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &HeaderMap) -> Answer {
-    if op.keyed && auth::api_key(headers).is_none() {
+    if op.needs_api_key && auth::api_key(headers).is_none() {
         return Err(auth::unauthorized());
     }
-    let path = path_values(&op.path, uri.path());
+    let path: Vec<(String, String)> = match route(op.service, uri.path()) {
+        Some((found, values)) if found.id == op.id => values.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        _ => return Err(errors::not_found(format!("Cannot GET {}", uri.path()))),
+    };
     let mut params = Params::parse(uri.query());
-    let size = checks::check(op, &path, &mut params);
+    let size = checks::check(op, &path, uri.query(), &mut params);
     params.finish()?;
     let evm_route = op.service == Service::Data
         && (op.path.starts_with("/v1/chains/{chainId}") || op.path.starts_with("/v2/chains/{chainId}"));
@@ -207,7 +179,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         _ => None,
     };
     let request = Request { op, path, params, size, chain, state };
-    match op.id.as_str() {
+    match op.id {
         "listLatestTransactions"
         | "getTransactionsForBlock"
         | "getTransaction"
@@ -220,41 +192,45 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
 }
 
 /// The list shape of a paged answer: the object schema (a `oneOf` answer's preferred, else first,
-/// variant), its list property and the items' schema.
-fn list_shape(op: &Operation, prefer: Option<&str>) -> Option<(&'static Value, String, &'static Value)> {
-    let mut schema = op.schema;
+/// variant) and its items' schema.
+fn list_shape(op: &Operation, key: &str, prefer: Option<&str>) -> Option<(&'static Value, &'static Value)> {
+    let mut schema = op.service.resolve(op.response);
     if let Some(variants) = schema.get("oneOf").and_then(Value::as_array) {
         let pick = variants
             .iter()
             .find(|v| prefer.is_some_and(|p| v.get("$ref").and_then(Value::as_str).is_some_and(|r| r.contains(p))))
             .or(variants.first())?;
-        schema = resolve(op.service, pick);
+        schema = op.service.resolve(pick);
     }
-    let (key, list) = schema
-        .get("properties")?
-        .as_object()?
-        .iter()
-        .find(|(k, v)| *k != "nextPageToken" && resolve(op.service, v).get("items").is_some())?;
-    Some((schema, key.clone(), resolve(op.service, list).get("items")?))
+    let list = op.service.resolve(schema.get("properties")?.get(key)?);
+    Some((schema, list.get("items")?))
 }
 
-/// An answer generated from the operation's schema; a list of 3 to 25 items when paged.
+/// An answer generated from the operation's schema; a page of a list of 3 to 25 items when
+/// token-paged. A list answer that takes no token carries no `nextPageToken`.
 fn generated(request: &Request) -> Answer {
     let op = request.op;
-    let shape = if op.paged { list_shape(op, preferred_variant(request.path("blockchainId"))) } else { None };
-    let Some((wrapper, key, items)) = shape else {
-        let body = request.gen(0).value(op.schema, "", 0);
+    let prefer = preferred_variant(request.path("blockchainId"));
+    let shape = match op.list_key {
+        Some(key) if op.token_paged => list_shape(op, key, prefer).map(|s| (key, s)),
+        _ => None,
+    };
+    let Some((key, (wrapper, items))) = shape else {
+        let mut body = request.gen(0).value(op.response, "", 0);
+        if let (Some(_), Value::Object(obj)) = (op.list_key, &mut body) {
+            obj.remove("nextPageToken");
+        }
         return Ok(respond_with(op, body));
     };
     let mut body = request.gen(0).value(wrapper, "", 0);
     let total = 3 + u128::from(request.gen(1).below(23));
     let start = request.start()?.min(total);
     let end = (start + request.size as u128).min(total);
-    let singular = key.strip_suffix('s').unwrap_or(&key).to_string();
-    let page: Vec<Value> = (start..end).map(|i| request.gen(2 + i as u64).value(items, &singular, 1)).collect();
+    let singular = key.strip_suffix('s').unwrap_or(key);
+    let page: Vec<Value> = (start..end).map(|i| request.gen(2 + i as u64).value(items, singular, 1)).collect();
     if let Value::Object(obj) = &mut body {
         obj.remove("nextPageToken");
-        obj.insert(key, Value::Array(page));
+        obj.insert(key.to_string(), Value::Array(page));
         if let Some(token) = request.next_token(end < total, end) {
             obj.insert("nextPageToken".to_string(), Value::String(token));
         }
@@ -273,18 +249,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn templates_become_axum_routes_and_paths_give_their_values() {
+    fn templates_become_axum_routes() {
         assert_eq!(
             axum_path("/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking"),
             "/v1/networks/{network}/blockchains/{blockchain_id}/transactions:listStaking"
         );
-        let values = path_values("/v1/chains/{chainId}/transactions/{txHash}", "/v1/chains/43114/transactions/0xab%43");
-        assert_eq!(values, [("chainId".to_string(), "43114".to_string()), ("txHash".to_string(), "0xabC".to_string())]);
     }
 
     #[test]
     fn every_operation_is_served_by_hand_or_here() {
-        let ids: Vec<&str> = operations().iter().map(|o| o.id.as_str()).collect();
+        let ids: Vec<&str> = operations().iter().map(|o| o.id).collect();
         for id in SERVED_BY_HAND {
             assert!(ids.contains(id), "{id} is not an operation of the documents");
         }
