@@ -29,6 +29,7 @@ mod index_rpc;
 mod jsonrpc;
 mod layers;
 pub mod metrics_api;
+mod openapi;
 mod raw_json;
 mod state;
 mod timefmt;

@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod json;
+pub mod openapi;
 pub mod pager;
 pub mod raw_page;
 #[cfg(test)]

@@ -97,7 +97,8 @@ impl AuthState {
     }
 }
 
-fn api_key(headers: &HeaderMap) -> Option<String> {
+/// The request's API key (`x-glacier-api-key`, else `x-data-api-key`; an empty value is none).
+pub(crate) fn api_key(headers: &HeaderMap) -> Option<String> {
     ["x-glacier-api-key", "x-data-api-key"]
         .iter()
         .filter_map(|name| headers.get(*name))
@@ -117,15 +118,20 @@ fn set(headers: &mut HeaderMap, name: &'static str, value: String) {
     }
 }
 
+/// The service's 401 for a request without an API key.
+pub(crate) fn unauthorized() -> Response {
+    errors::error(
+        StatusCode::UNAUTHORIZED,
+        Value::from("An API key is required: send it in the x-glacier-api-key header"),
+    )
+}
+
 /// The middleware: key checks, then the rate limit, then the route.
 pub(crate) async fn guard(State(state): State<Arc<DataApiState>>, request: Request, next: Next) -> Response {
     let auth = &state.auth;
     let Some(key) = api_key(request.headers()) else {
         if auth.require_key.load(Ordering::Acquire) {
-            return errors::error(
-                StatusCode::UNAUTHORIZED,
-                Value::from("An API key is required: send it in the x-glacier-api-key header"),
-            );
+            return unauthorized();
         }
         return next.run(request).await;
     };

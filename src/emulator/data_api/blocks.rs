@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
+use axum::response::Response;
 use serde_json::{json, Value};
 
 use super::chains::lookup;
@@ -41,24 +42,29 @@ pub(crate) async fn get_one(
     State(state): State<Arc<DataApiState>>,
     Path((chain_id, block_id)): Path<(String, String)>,
 ) -> Answer {
-    let world = &state.world;
     let chain = lookup(&chain_id)?;
+    let number = block_number(&state.world, chain, &block_id)?;
+    Ok(errors::ok(state.world.block(chain, number).map(|b| b.to_json()).unwrap_or_default()))
+}
+
+/// The number of the block a `blockId` path parameter names (a number or a `0x` hash): 400 when
+/// it is neither, 404 when the chain has no such block.
+pub(crate) fn block_number(world: &DataWorld, chain: &Chain, block_id: &str) -> Result<u64, Response> {
     let number = if !block_id.is_empty() && block_id.bytes().all(|b| b.is_ascii_digit()) {
         block_id.parse::<u64>().ok()
     } else if block_id.len() == 66
         && (block_id.starts_with("0x") || block_id.starts_with("0X"))
         && block_id[2..].bytes().all(|b| b.is_ascii_hexdigit())
     {
-        world.block_number_by_hash(chain, &block_id)
+        world.block_number_by_hash(chain, block_id)
     } else {
         return Err(errors::bad_request(format!(
             "Invalid blockId {block_id:?}: expected a block number or a 0x-prefixed 32-byte block hash"
         )));
     };
-    match number.and_then(|n| world.block(chain, n)) {
-        Some(block) => Ok(errors::ok(block.to_json())),
-        None => Err(errors::not_found(format!("Block {block_id} not found on chain {}", chain.evm_chain_id))),
-    }
+    number
+        .filter(|&n| n < world.blocks_per_chain())
+        .ok_or_else(|| errors::not_found(format!("Block {block_id} not found on chain {}", chain.evm_chain_id)))
 }
 
 /// Sort key of a block across chains: (timestamp ms, chain index), compared descending.

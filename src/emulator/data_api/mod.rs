@@ -10,9 +10,9 @@
 // Handlers return `Result<_, Response>` to hand the error answer straight back.
 #![allow(clippy::result_large_err)]
 
-mod auth;
-mod blocks;
-mod chains;
+pub(crate) mod auth;
+pub(crate) mod blocks;
+pub(crate) mod chains;
 pub mod collectibles;
 pub(crate) mod errors;
 mod health;
@@ -46,6 +46,8 @@ pub(crate) struct DataApiState {
     pub(crate) clock: paging::Clock,
     pub(crate) tokens: paging::TokenStore,
     pub(crate) auth: auth::AuthState,
+    /// The world's EVM transactions by hash (`getTransaction`).
+    pub(crate) tx_index: crate::emulator::openapi::TxIndex,
 }
 
 impl DataApiState {
@@ -63,6 +65,7 @@ impl DataApiState {
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
+            tx_index: crate::emulator::openapi::TxIndex::new(),
         }
     }
 
@@ -84,10 +87,11 @@ impl DataApiState {
     }
 }
 
-/// The `/v1` routes over `state`, behind the key and rate-limit checks. Another method on a known
+/// The `/v1` routes over `state` (with every other Data API operation of the document,
+/// `openapi/`), behind the key and rate-limit checks. Another method on a known
 /// path, or any unknown `/v1` path, gets Express's JSON 404 `Cannot {METHOD} {path}`.
 pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>) -> Router<S> {
-    Router::new()
+    let by_hand = Router::new()
         .route("/v1/chains", get(chains::list).fallback(errors::cannot))
         .route("/v1/chains/{chain_id}", get(chains::get_one).fallback(errors::cannot))
         .route("/v1/chains/{chain_id}/blocks", get(blocks::list).fallback(errors::cannot))
@@ -103,7 +107,8 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>)
             get(vertices::list).fallback(errors::cannot),
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
-        .route("/v1/health-check", get(health::check).fallback(errors::cannot))
+        .route("/v1/health-check", get(health::check).fallback(errors::cannot));
+    crate::emulator::openapi::add_routes(by_hand, crate::rest::openapi::Service::Data)
         .route("/v1/{*rest}", any(errors::cannot))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
         .with_state(state)

@@ -27,14 +27,16 @@ pub use series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
 
 use super::data_api::{errors, DataApiState};
 
-/// The `/v2` routes over the Data API's world and page tokens (`state`). Another method on a
+/// The `/v2` routes over the Data API's world and page tokens (`state`), with every other Metrics
+/// API operation of the document (`openapi/`). Another method on a
 /// known path, or any unknown `/v2` path, gets the JSON 404 `Cannot {METHOD} {path}`.
 pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>) -> Router<S> {
-    Router::new()
+    let by_hand = Router::new()
         .route("/v2/chains", get(chains::list).fallback(errors::cannot))
         .route("/v2/chains/{chain_id}/metrics/{metric}", get(metrics::get_metric).fallback(errors::cannot))
         .route("/v2/icm/summary", get(icm_summary::summary).fallback(errors::cannot))
-        .route("/v2/live-check", get(live::check).fallback(errors::cannot))
+        .route("/v2/live-check", get(live::check).fallback(errors::cannot));
+    crate::emulator::openapi::add_routes(by_hand, crate::rest::openapi::Service::Metrics)
         .route("/v2/{*rest}", any(errors::cannot))
         .with_state(state)
 }

@@ -1,0 +1,340 @@
+//! Reading one document's GET operations into [`Operation`] rows.
+
+use serde_json::{Map, Value};
+
+use super::route::Template;
+use super::Service;
+use crate::transport::weights::DEFAULT_WEIGHT;
+
+/// Tags whose operations act on the caller's own account (usage metrics and logs, webhooks):
+/// the documents mark the API key optional on every operation (`security: [{apiKey: []}, {}]`),
+/// but these answer nothing without one, so the client asks for a key before sending.
+pub const KEY_TAGS: &[&str] = &["Data API Usage Metrics", "Webhooks"];
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Location {
+    /// A `{name}` segment of the path template.
+    Path,
+    /// The query string.
+    Query,
+}
+
+/// The JSON type of a parameter's value (of each item, for an array parameter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamType {
+    /// `string`.
+    String,
+    /// `integer`.
+    Integer,
+    /// `number` (the documents use it for block numbers and percentages alike).
+    Number,
+    /// `boolean`.
+    Boolean,
+    /// No type given (`schema: {}`, or only a default): sent as text.
+    Any,
+}
+
+/// The checks of one parameter, from its schema (`$ref`s followed).
+#[derive(Debug, Clone)]
+pub struct ParamSchema {
+    /// The type of the value, or of each item when [`ParamSchema::array`].
+    pub ty: ParamType,
+    /// Whether the value is an array (`type: array`; items of type [`ParamSchema::ty`]).
+    pub array: bool,
+    /// The allowed values (of each item, for an array), empty when any value goes.
+    pub enum_values: Vec<&'static str>,
+    /// Inclusive lower bound.
+    pub minimum: Option<f64>,
+    /// Inclusive upper bound.
+    pub maximum: Option<f64>,
+    /// A regular expression the value must match.
+    pub pattern: Option<&'static str>,
+    /// The value the service assumes when the parameter is absent.
+    pub default: Option<&'static Value>,
+    /// The serialisation style (`form` for the query, `simple` for the path, unless given).
+    pub style: &'static str,
+    /// Whether an array is sent as one `name=item` pair per item (`true`) or as one
+    /// comma-separated value (`false`); the OpenAPI default is `true` for `form`.
+    pub explode: bool,
+    /// The schema as the document writes it.
+    pub raw: &'static Value,
+}
+
+/// One parameter of an operation.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// The name on the wire (`chainId`).
+    pub name: &'static str,
+    /// The Python name (`chain_id`; `from` is `from_`).
+    pub py_name: String,
+    /// Path or query.
+    pub location: Location,
+    /// Whether the request needs it (every path parameter does).
+    pub required: bool,
+    /// The document's description (may be empty).
+    pub description: &'static str,
+    /// Its type and checks.
+    pub schema: ParamSchema,
+}
+
+/// One GET operation of a document.
+#[derive(Debug)]
+pub struct Operation {
+    /// The service it belongs to.
+    pub service: Service,
+    /// `operationId` (`getLatestBlocks`).
+    pub id: &'static str,
+    /// The path template (`/v1/chains/{chainId}/blocks`).
+    pub path: &'static str,
+    /// The first tag (`EVM Blocks`): the README groups operations by it.
+    pub tag: &'static str,
+    /// One-line summary (may be empty).
+    pub summary: &'static str,
+    /// Longer description (may be empty).
+    pub description: &'static str,
+    /// Parameters in the document's order (path-level ones first).
+    pub params: Vec<Param>,
+    /// `x-execution-weight` (`small`, `medium`, ...), when documented.
+    pub weight_class: Option<&'static str>,
+    /// The status of the success answer (200, or 201 for `getAggregatedSignatures`).
+    pub status: u16,
+    /// The success answer's JSON schema as written (may hold `$ref`s: see [`Service::resolve`]).
+    pub response: &'static Value,
+    /// The array property of the answer that holds the items, when the answer is a page
+    /// (has `nextPageToken`): the same key in every `oneOf` variant.
+    pub list_key: Option<&'static str>,
+    /// Whether the list is walked with tokens: the answer is a page and the operation takes
+    /// `pageToken`.
+    pub token_paged: bool,
+    /// Whether the client refuses to send it without an API key (see [`KEY_TAGS`]).
+    pub needs_api_key: bool,
+    pub(super) template: Template,
+}
+
+impl Operation {
+    /// Compute units of one request: the documented weight class, else
+    /// [`crate::transport::weights::DEFAULT_WEIGHT`].
+    pub fn weight(&self) -> u32 {
+        self.weight_class.and_then(|c| self.service.weight_units(c)).unwrap_or(DEFAULT_WEIGHT)
+    }
+
+    /// The parameter named `name` on the wire.
+    pub fn param(&self, name: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.name == name)
+    }
+
+    /// The parameter whose Python name is `py_name`.
+    pub fn py_param(&self, py_name: &str) -> Option<&Param> {
+        self.params.iter().find(|p| p.py_name == py_name)
+    }
+
+    /// The path parameters in the order the template names them.
+    pub fn path_params(&self) -> Vec<&Param> {
+        self.template.names().filter_map(|n| self.param(n)).collect()
+    }
+
+    /// Whether the answer is a page of items (token-paged or not).
+    pub fn is_list(&self) -> bool {
+        self.list_key.is_some()
+    }
+
+    /// The largest `pageSize`, when the operation takes one with a maximum.
+    pub fn max_page_size(&self) -> Option<u64> {
+        self.param("pageSize")?.schema.maximum.map(|m| m as u64)
+    }
+
+    /// The answer's variants: the `oneOf`/`anyOf` members (resolved), or the one schema.
+    pub fn response_variants(&self) -> Vec<&'static Value> {
+        variants(self.service, self.response)
+    }
+
+    /// The schema of one item of the list, per variant (resolved); empty for an object.
+    pub fn item_schemas(&self) -> Vec<&'static Value> {
+        let Some(key) = self.list_key else { return Vec::new() };
+        self.response_variants()
+            .into_iter()
+            .filter_map(|v| v.get("properties")?.get(key)?.get("items"))
+            .map(|items| self.service.resolve(items))
+            .collect()
+    }
+
+    /// The request path with `values` (already checked and percent-encoded, by wire name) in
+    /// the template's `{name}` slots; `None` when a slot has no value.
+    pub fn fill_path(&self, values: &[(&str, String)]) -> Option<String> {
+        self.template.fill(values)
+    }
+}
+
+fn variants(service: Service, schema: &'static Value) -> Vec<&'static Value> {
+    let resolved = service.resolve(schema);
+    match resolved.get("oneOf").or_else(|| resolved.get("anyOf")).and_then(Value::as_array) {
+        Some(members) => members.iter().map(|m| service.resolve(m)).collect(),
+        None => vec![resolved],
+    }
+}
+
+fn text(v: &'static Value, key: &str) -> &'static str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// `chainId` → `chain_id`, `l1ValidationId` → `l1_validation_id`, `from` → `from_`.
+pub(super) fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            if prev_lower {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+            prev_lower = false;
+        } else {
+            out.push(c);
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        }
+    }
+    const KEYWORDS: &[&str] = &["from", "in", "is", "for", "class", "def", "global", "lambda", "type"];
+    if KEYWORDS.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+fn param_type(schema: &Value) -> ParamType {
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => ParamType::String,
+        Some("integer") => ParamType::Integer,
+        Some("number") => ParamType::Number,
+        Some("boolean") => ParamType::Boolean,
+        _ => ParamType::Any,
+    }
+}
+
+fn enum_values(schema: &'static Value) -> Vec<&'static str> {
+    schema.get("enum").and_then(Value::as_array).map_or_else(Vec::new, |v| v.iter().filter_map(Value::as_str).collect())
+}
+
+fn read_schema(service: Service, param: &'static Value, location: Location) -> ParamSchema {
+    static EMPTY: Value = Value::Null;
+    let raw = param.get("schema").unwrap_or(&EMPTY);
+    let schema = service.resolve(raw);
+    let array = schema.get("type").and_then(Value::as_str) == Some("array");
+    let item = if array { schema.get("items").map_or(&EMPTY, |i| service.resolve(i)) } else { schema };
+    let style = param.get("style").and_then(Value::as_str).unwrap_or(match location {
+        Location::Path => "simple",
+        Location::Query => "form",
+    });
+    ParamSchema {
+        ty: param_type(item),
+        array,
+        enum_values: enum_values(item),
+        minimum: schema.get("minimum").and_then(Value::as_f64),
+        maximum: schema.get("maximum").and_then(Value::as_f64),
+        pattern: item.get("pattern").and_then(Value::as_str),
+        default: schema.get("default").or_else(|| raw.get("default")),
+        style,
+        explode: param.get("explode").and_then(Value::as_bool).unwrap_or(style == "form"),
+        raw,
+    }
+}
+
+fn read_param(service: Service, param: &'static Value) -> Option<Param> {
+    let param = service.resolve(param);
+    let location = match param.get("in")?.as_str()? {
+        "path" => Location::Path,
+        "query" => Location::Query,
+        _ => return None,
+    };
+    let name = param.get("name")?.as_str()?;
+    Some(Param {
+        name,
+        py_name: snake_case(name),
+        location,
+        required: location == Location::Path || param.get("required").and_then(Value::as_bool) == Some(true),
+        description: text(param, "description"),
+        schema: read_schema(service, param, location),
+    })
+}
+
+/// The success status and its JSON schema: 200, else the first 2xx the document lists.
+fn success(op: &'static Value) -> (u16, &'static Value) {
+    static ANY: Value = Value::Null;
+    let Some(responses) = op.get("responses").and_then(Value::as_object) else { return (200, &ANY) };
+    let mut codes: Vec<(u16, &'static Value)> =
+        responses.iter().filter_map(|(code, r)| Some((code.parse::<u16>().ok()?, r))).collect();
+    codes.sort_by_key(|(code, _)| *code);
+    codes
+        .into_iter()
+        .find(|(code, _)| (200..300).contains(code))
+        .map(|(code, r)| (code, r.pointer("/content/application~1json/schema").unwrap_or(&ANY)))
+        .unwrap_or((200, &ANY))
+}
+
+/// The one array property (besides `nextPageToken`) shared by every variant of a page answer.
+fn list_key(service: Service, response: &'static Value) -> Option<&'static str> {
+    let mut key = None;
+    for variant in variants(service, response) {
+        let props: &'static Map<String, Value> = variant.get("properties")?.as_object()?;
+        props.get("nextPageToken")?;
+        let mut arrays = props
+            .iter()
+            .filter(|(_, s)| service.resolve(s).get("type").and_then(Value::as_str) == Some("array"))
+            .map(|(k, _)| k.as_str());
+        let (Some(this), None) = (arrays.next(), arrays.next()) else { return None };
+        if key.is_some_and(|k| k != this) {
+            return None;
+        }
+        key = Some(this);
+    }
+    key
+}
+
+/// Whether the security requirements (the operation's, else the document's) leave no
+/// alternative without credentials.
+fn security_requires_key(doc: &'static Value, op: &'static Value) -> bool {
+    let Some(reqs) = op.get("security").or_else(|| doc.get("security")).and_then(Value::as_array) else {
+        return false;
+    };
+    !reqs.is_empty() && !reqs.iter().any(|r| r.as_object().is_some_and(Map::is_empty))
+}
+
+/// Every GET operation of `service`'s document, sorted by path template.
+pub(super) fn read_operations(service: Service) -> Vec<Operation> {
+    let doc = service.document();
+    let Some(paths) = doc.get("paths").and_then(Value::as_object) else { return Vec::new() };
+    paths
+        .iter()
+        .filter_map(|(path, item)| {
+            let op = item.get("get")?;
+            let tag = op.get("tags").and_then(|t| t.get(0)).and_then(Value::as_str).unwrap_or("");
+            let (status, response) = success(op);
+            let params: Vec<Param> = item
+                .get("parameters")
+                .and_then(Value::as_array)
+                .into_iter()
+                .chain(op.get("parameters").and_then(Value::as_array))
+                .flatten()
+                .filter_map(|p| read_param(service, p))
+                .collect();
+            let list_key = list_key(service, response);
+            let token_paged = list_key.is_some() && params.iter().any(|p| p.name == "pageToken");
+            Some(Operation {
+                service,
+                id: op.get("operationId")?.as_str()?,
+                path: path.as_str(),
+                tag,
+                summary: text(op, "summary"),
+                description: text(op, "description"),
+                weight_class: op.get("x-execution-weight").and_then(Value::as_str),
+                status,
+                response,
+                list_key,
+                token_paged,
+                needs_api_key: security_requires_key(doc, op) || KEY_TAGS.contains(&tag),
+                template: Template::parse(path),
+                params,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,208 @@
+"""Where the Data API's operations overlap, the emulator answers from one world: an address's
+transactions are transactions of the world's blocks (the same as the block's own list, the same as
+by hash, the same block hash as ``getBlock``), the latest transactions are the newest blocks'
+transactions, and the validators and delegators are the stakes behind the pending rewards."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+import pytest
+
+import avax_data as ad
+
+# Pool address 0 of the world: the most frequent sender on every chain.
+ADDRESS = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+CHAIN = "43114"
+
+
+def get(url: str, path: str, **query: Any) -> tuple[int, Any]:
+    """(status, JSON body) of ``GET url+path?query``."""
+    target = url + path + ("?" + urllib.parse.urlencode(query) if query else "")
+    try:
+        with urllib.request.urlopen(target, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def ok(url: str, path: str, **query: Any) -> Any:
+    status, body = get(url, path, **query)
+    assert status == 200, (path, query, body)
+    return body
+
+
+def pages(url: str, path: str, key: str, *, limit: int, **query: Any) -> list[Any]:
+    """Items of a token-paged list, at most ``limit`` (whole pages)."""
+    items: list[Any] = []
+    token = None
+    while len(items) < limit:
+        body = ok(url, path, **query, **({"pageToken": token} if token else {}))
+        items.extend(body[key])
+        token = body.get("nextPageToken")
+        if not token:
+            break
+    return items
+
+
+@pytest.fixture(scope="module")
+def emu() -> Any:
+    with ad.Emulator(seed=5, data_blocks_per_chain=400) as emulator:
+        yield emulator
+
+
+def block_txs(url: str, number: int | str) -> list[dict[str, Any]]:
+    return pages(url, f"/v1/chains/{CHAIN}/blocks/{number}/transactions", "transactions", limit=10_000,
+                 pageSize=100)
+
+
+def test_a_blocks_transactions_add_up_to_the_block(emu: Any) -> None:
+    for block in ok(emu.url, f"/v1/chains/{CHAIN}/blocks", pageSize=30)["blocks"]:
+        txs = block_txs(emu.url, block["blockHash"])
+        assert len(txs) == block["txCount"]
+        assert [t["blockIndex"] for t in txs] == list(range(len(txs)))
+        assert sum(int(t["gasUsed"]) for t in txs) == int(block["gasUsed"])
+        assert sum(int(t["gasUsed"]) * int(t["gasPrice"]) for t in txs) == int(block["feesSpent"])
+        assert {(t["blockNumber"], t["blockHash"], t["chainId"]) for t in txs} <= {
+            (block["blockNumber"], block["blockHash"], CHAIN)}
+        # by number as by hash
+        assert block_txs(emu.url, block["blockNumber"]) == txs
+
+
+def test_an_addresss_transactions_are_transactions_of_the_worlds_blocks(emu: Any) -> None:
+    details = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions", "transactions",
+                    limit=45, pageSize=15)
+    assert len(details) >= 30
+    txs = [d["nativeTransaction"] for d in details]
+    assert all(ADDRESS in (t["from"]["address"], t["to"]["address"]) for t in txs)
+    order = [(int(t["blockNumber"]), t["blockIndex"]) for t in txs]
+    assert order == sorted(order, reverse=True) and len(set(order)) == len(order), "newest first, no repeats"
+    native = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listNative", "transactions",
+                   limit=45, pageSize=15)
+    assert native[: len(txs)] == txs
+    for tx in txs[:12]:
+        block = ok(emu.url, f"/v1/chains/{CHAIN}/blocks/{tx['blockNumber']}")
+        assert block["blockHash"] == tx["blockHash"]
+        assert block["blockTimestamp"] == tx["blockTimestamp"]
+        assert block_txs(emu.url, tx["blockNumber"])[tx["blockIndex"]] == tx
+        full = ok(emu.url, f"/v1/chains/{CHAIN}/transactions/{tx['txHash']}")["nativeTransaction"]
+        for field in ("blockNumber", "blockHash", "blockIndex", "txHash", "from", "to", "value", "gasUsed",
+                      "gasPrice", "blockTimestamp"):
+            assert full[field] == tx[field], field
+        assert int(full["baseFeePerGas"]) <= int(full["gasPrice"])
+
+
+def test_block_bounds_filter_an_addresss_transactions(emu: Any) -> None:
+    txs = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listNative", "transactions",
+                limit=1_000, pageSize=100, startBlock=100, endBlock=150)
+    assert txs and all(100 <= int(t["blockNumber"]) <= 150 for t in txs)
+    expected = [t for n in range(150, 99, -1) for t in reversed(block_txs(emu.url, n))
+                if ADDRESS in (t["from"]["address"], t["to"]["address"])]
+    assert txs == expected
+
+
+def test_an_address_outside_the_world_has_no_transactions(emu: Any) -> None:
+    body = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/0x{'ab' * 20}/transactions")
+    assert body == {"transactions": []}
+
+
+def test_the_latest_transactions_are_the_newest_blocks_transactions(emu: Any) -> None:
+    latest = pages(emu.url, f"/v1/chains/{CHAIN}/transactions", "transactions", limit=60, pageSize=7)
+    tip = int(ok(emu.url, f"/v1/chains/{CHAIN}/blocks", pageSize=1)["blocks"][0]["blockNumber"])
+    expected: list[dict[str, Any]] = []
+    number = tip
+    while len(expected) < len(latest):
+        expected.extend(reversed(block_txs(emu.url, number)))
+        number -= 1
+    assert latest == expected[: len(latest)]
+
+
+def test_unknown_transactions_chains_and_blocks(emu: Any) -> None:
+    status, body = get(emu.url, f"/v1/chains/{CHAIN}/transactions/0x{'12' * 32}")
+    assert (status, body["statusCode"], body["error"]) == (404, 404, "Not Found")
+    assert body["message"] == f"Transaction 0x{'12' * 32} not found on chain {CHAIN}"
+    status, body = get(emu.url, f"/v1/chains/{CHAIN}/transactions/0x12")
+    assert status == 400 and "txHash" in body["message"]
+    status, body = get(emu.url, "/v1/chains/999999/addresses/0x1/transactions")
+    assert (status, body["message"]) == (404, "Chain 999999 not found")
+    status, body = get(emu.url, f"/v1/chains/{CHAIN}/blocks/400/transactions")
+    assert (status, body["message"]) == (404, f"Block 400 not found on chain {CHAIN}")
+
+
+def _pending(url: str, network: str, node_ids: list[str]) -> list[dict[str, Any]]:
+    return pages(url, f"/v1/networks/{network}/rewards:listPending", "pendingRewards", limit=100_000,
+                 pageSize=100, nodeIds=",".join(node_ids))
+
+
+@pytest.mark.parametrize("network", ["mainnet", "fuji"])
+def test_validators_and_delegators_are_the_worlds_stakes(emu: Any, network: str) -> None:
+    validators = pages(emu.url, f"/v1/networks/{network}/validators", "validators", limit=10_000, pageSize=100)
+    assert validators and all(v["validationStatus"] == "active" for v in validators)
+    nodes = [v["nodeId"] for v in validators]
+    assert len(set(nodes)) == len(nodes)
+    rewards = _pending(emu.url, network, nodes)
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for r in rewards:
+        by_type.setdefault(r["rewardType"], []).append(r)
+    assert {r["txHash"] for r in by_type["VALIDATOR"]} == {v["txHash"] for v in validators}
+    stake = {r["txHash"]: r for r in by_type["VALIDATOR"]}
+    for v in validators:
+        r = stake[v["txHash"]]
+        assert (v["nodeId"], v["amountStaked"], v["startTimestamp"], v["endTimestamp"]) == (
+            r["nodeId"], r["amountStaked"], r["startTimestamp"], r["endTimestamp"])
+        assert v["potentialRewards"]["validationRewardAmount"] == r["estimatedReward"]["amount"]
+        assert v["delegatorCount"] == sum(1 for d in by_type.get("DELEGATOR", []) if d["nodeId"] == v["nodeId"])
+    starts = [v["startTimestamp"] for v in validators]
+    assert starts == sorted(starts)
+    delegators = pages(emu.url, f"/v1/networks/{network}/delegators", "delegators", limit=10_000, pageSize=100)
+    assert {d["txHash"] for d in delegators} == {r["txHash"] for r in by_type["DELEGATOR"]}
+    one = validators[len(validators) // 2]
+    single = ok(emu.url, f"/v1/networks/{network}/validators/{one['nodeId']}")["validators"]
+    assert single == [one]
+    mine = ok(emu.url, f"/v1/networks/{network}/delegators", nodeIds=one["nodeId"], pageSize=100)["delegators"]
+    assert len(mine) == one["delegatorCount"] and all(d["nodeId"] == one["nodeId"] for d in mine)
+
+
+def test_stakes_of_other_statuses_and_sort_order(emu: Any) -> None:
+    assert ok(emu.url, "/v1/networks/mainnet/validators", validationStatus="completed")["validators"] == []
+    assert ok(emu.url, "/v1/networks/mainnet/delegators", delegationStatus="pending")["delegators"] == []
+    asc = pages(emu.url, "/v1/networks/fuji/validators", "validators", limit=1000, pageSize=100)
+    desc = pages(emu.url, "/v1/networks/fuji/validators", "validators", limit=1000, pageSize=100, sortOrder="desc")
+    assert desc == list(reversed(asc))
+
+
+def balance(url: str, address: str, block: int) -> int:
+    body = ok(url, f"/v1/chains/{CHAIN}/addresses/{address}/balances:getNative", blockNumber=block)
+    token = body["nativeTokenBalance"]
+    assert (token["chainId"], token["symbol"], token["decimals"]) == (CHAIN, "AVAX", 18)
+    return int(token["balance"])
+
+
+def test_a_native_balance_follows_from_the_transactions(emu: Any) -> None:
+    """Block by block, the balance moves by what the address received, minus what it sent and the
+    fees it paid, in that block's transactions."""
+    genesis = 10**9 * 10**18
+    txs = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listNative", "transactions",
+                limit=10_000, pageSize=100)
+    latest = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative")["nativeTokenBalance"]
+    assert int(latest["balance"]) == balance(emu.url, ADDRESS, 399)
+    total = genesis
+    for tx in txs:
+        if tx["to"]["address"] == ADDRESS:
+            total += int(tx["value"])
+        if tx["from"]["address"] == ADDRESS:
+            total -= int(tx["value"]) + int(tx["gasUsed"]) * int(tx["gasPrice"])
+    assert balance(emu.url, ADDRESS, 399) == total != genesis
+    for number in sorted({int(t["blockNumber"]) for t in txs} - {0})[:5]:
+        delta = sum((int(t["value"]) if t["to"]["address"] == ADDRESS else 0)
+                    - ((int(t["value"]) + int(t["gasUsed"]) * int(t["gasPrice"])) if t["from"]["address"] == ADDRESS
+                       else 0)
+                    for t in txs if int(t["blockNumber"]) == number)
+        assert balance(emu.url, ADDRESS, number) - balance(emu.url, ADDRESS, number - 1) == delta
+    assert balance(emu.url, "0x" + "ab" * 20, 399) == 0
+    status, body = get(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative", blockNumber=400)
+    assert (status, body["message"]) == (404, f"Block 400 not found on chain {CHAIN}")
