@@ -95,7 +95,7 @@ fn plan(seed: u64, r: Rates) -> Plan {
                 } else if hit(r.lag) {
                     Act::Lag(pick % 300)
                 } else if hit(r.fatal) {
-                    if pick % 2 == 0 {
+                    if pick.is_multiple_of(2) {
                         Act::RpcError
                     } else {
                         Act::BadChecksum

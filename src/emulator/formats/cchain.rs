@@ -241,7 +241,7 @@ impl EvmBlocks {
     }
     /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
     pub fn is_signed(&self, h: u64) -> bool {
-        derive(self.seed, self.chain.evm_chain_id, h, P_SIGNED) % 8 != 0
+        !derive(self.seed, self.chain.evm_chain_id, h, P_SIGNED).is_multiple_of(8)
     }
     /// The P-chain height a post-fork envelope at `h` names.
     pub fn p_chain_height(&self, h: u64) -> u64 {

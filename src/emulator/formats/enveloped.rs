@@ -101,7 +101,7 @@ mod tests {
             [1; 32]
         }
         fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
-            (Kind::Stateless, 1_700_000_000 + height as i64, 10, height % 2 == 0)
+            (Kind::Stateless, 1_700_000_000 + height as i64, 10, height.is_multiple_of(2))
         }
     }
 

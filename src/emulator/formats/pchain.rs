@@ -125,7 +125,7 @@ fn reserved(cfg: &PChainConfig, height: u64) -> bool {
 fn candidate(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
     !reserved(cfg, height)
         && !reserved(cfg, height + 1)
-        && derive(seed, cfg.network as u64, height, P_PROPOSAL) % 6 == 0
+        && derive(seed, cfg.network as u64, height, P_PROPOSAL).is_multiple_of(6)
 }
 
 fn is_proposal(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
@@ -143,7 +143,7 @@ pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
     }
     if let Some(prev) = height.checked_sub(1).filter(|&h| is_proposal(seed, cfg, h)) {
         // Stake proposals commit; the others abort one time in four.
-        let abort = slot(cfg, prev).is_none() && derive(seed, cfg.network as u64, height, P_OPTION) % 4 == 0;
+        let abort = slot(cfg, prev).is_none() && derive(seed, cfg.network as u64, height, P_OPTION).is_multiple_of(4);
         return match (banff, abort) {
             (false, false) => PKind::ApricotCommit,
             (false, true) => PKind::ApricotAbort,
@@ -153,7 +153,7 @@ pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
     }
     if banff {
         PKind::BanffStandard
-    } else if slot(cfg, height).is_none() && derive(seed, cfg.network as u64, height, P_ATOMIC) % 3 == 0 {
+    } else if slot(cfg, height).is_none() && derive(seed, cfg.network as u64, height, P_ATOMIC).is_multiple_of(3) {
         PKind::ApricotAtomic
     } else {
         PKind::ApricotStandard

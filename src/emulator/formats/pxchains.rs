@@ -101,7 +101,7 @@ impl InnerChain for PBlocks {
         }
         let p_height = |h: u64| h.saturating_sub(1);
         let kind = granite_or_stateless(h, p_height, |h| p_time(h, &self.cfg));
-        (kind, time, p_height(h), derive(self.seed, 0x50, h, 1) % 8 != 0)
+        (kind, time, p_height(h), !derive(self.seed, 0x50, h, 1).is_multiple_of(8))
     }
 }
 
@@ -130,7 +130,7 @@ impl InnerChain for XBlocks {
     fn envelope(&self, h: u64) -> (Kind, i64, u64, bool) {
         let p_height = |h: u64| 9_000_000 + h / 2;
         let kind = granite_or_stateless(h, p_height, x_time);
-        (kind, x_time(h), p_height(h), derive(self.seed, 0x58, h, 1) % 8 != 0)
+        (kind, x_time(h), p_height(h), !derive(self.seed, 0x58, h, 1).is_multiple_of(8))
     }
 }
 
