@@ -290,6 +290,14 @@ fn dataset_locked_message(dir: &str, pid: Option<u32>, host: Option<&str>, since
     )
 }
 
+/// A value the rule of [`crate::exact`] refuses, as a decode error naming its path (the caller
+/// that knows the request adds nothing: items are read after their page's request ended).
+impl From<crate::exact::ExactError> for Error {
+    fn from(e: crate::exact::ExactError) -> Self {
+        Error::Decode { message: e.to_string(), url: String::new(), body: String::new() }
+    }
+}
+
 fn index_disabled_message(url: &str) -> String {
     if let Some(at) = url.find("/ext/bc/") {
         let root = &url[..at];

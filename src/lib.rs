@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod decode;
 pub mod emulator;
 pub mod error;
+pub mod exact;
 pub mod index;
 pub mod metrics;
 pub mod paging;

@@ -8,7 +8,10 @@
 //! Every call of every Index method, Data API endpoint and Metrics API endpoint of the core
 //! clients, single answers and walks (with Arrow conversion of the items), must return `Ok` or a
 //! typed [`Error`]: never a panic (nor an `Error::Internal`, a panic caught in a background
-//! task), never a hang.
+//! task), never a hang. And every answer handed out is exact (issue 20): each item reads by the
+//! rule of `avax_data::exact` or is refused, a value read writes back as the same value, and the
+//! frame of a page agrees with its exact items (the frame refuses what they refuse, and is the
+//! same batch built from their text).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,9 +22,11 @@ use avax_data::arrow::{to_batch, Resource};
 use avax_data::data::{DataClient, DataClientOptions, ResourcePager};
 use avax_data::emulator::{Emulator, EmulatorConfig};
 use avax_data::error::Error;
+use avax_data::exact::{self, Exact};
 use avax_data::index::range::walk;
 use avax_data::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec};
 use avax_data::metrics::{series_pager, MetricsClient};
+use avax_data::paging::JsonItem;
 use avax_data::transport::TransportConfig;
 use futures::StreamExt;
 use proptest::prelude::*;
@@ -619,11 +624,40 @@ fn convert<T: avax_data::arrow::json_columns::JsonText>(resource: Resource, item
     let _ = to_batch(resource, items);
 }
 
+/// An exact value writes back as text that reads as the same value.
+fn round_trip(value: &Exact) {
+    assert_eq!(exact::parse(&value.to_string()).as_ref(), Ok(value), "{value}");
+}
+
+/// The rule's property on a page's items: the frame refuses a page whose items the dicts refuse,
+/// and otherwise is the same batch from the text sent and from the text of the exact values.
+fn convert_items(resource: Resource, items: &[JsonItem]) {
+    let from_text = to_batch(resource, items);
+    let mut values = Vec::with_capacity(items.len());
+    for (k, item) in items.iter().enumerate() {
+        match item.to_exact() {
+            Ok(value) => values.push(value),
+            Err(e) => {
+                assert!(from_text.is_err(), "item {k} is refused as a dict ({e}) but read into a frame: {item}");
+                return;
+            }
+        }
+    }
+    values.iter().for_each(round_trip);
+    let from_values = to_batch(resource, &values);
+    assert_eq!(
+        from_text.as_ref().ok(),
+        from_values.as_ref().ok(),
+        "the frame of the text sent and of the exact values"
+    );
+    assert_eq!(from_text.is_ok(), from_values.is_ok(), "{from_text:?} / {from_values:?}");
+}
+
 /// A token-paged endpoint: one page (its items converted), then a limited walk of it.
 async fn paged(client: &DataClient, paged: avax_data::data::Paged, resource: Resource) -> Result<(), Error> {
     let page = client.page(&paged, None).await;
     if let Ok(page) = &page {
-        convert(resource, &page.items);
+        convert_items(resource, &page.items);
     }
     let pager = ResourcePager::tokens(client, paged, resource, None, Some(25))?;
     pager.to_batches(None, |_| ()).await.map(|_| ())
@@ -651,10 +685,10 @@ async fn call(endpoint: Endpoint, url: &str, retries: u32, id: &str) -> Result<(
             let results: Vec<_> = walk(index()?, spec).collect().await;
             results.into_iter().find_map(Result::err).map_or(Ok(()), Err)
         }
-        Endpoint::Chains => data()?.chains(Some("mainnet"), None)?.await.map(|_| ()),
-        Endpoint::Chain => data()?.chain("43114")?.await.map(|_| ()),
-        Endpoint::Block => data()?.block("43114", "5")?.await.map(|_| ()),
-        Endpoint::Health => data()?.health().await.map(|_| ()),
+        Endpoint::Chains => data()?.chains(Some("mainnet"), None)?.await.map(|c| c.iter().for_each(round_trip)),
+        Endpoint::Chain => data()?.chain("43114")?.await.map(|v| round_trip(&v)),
+        Endpoint::Block => data()?.block("43114", "5")?.await.map(|v| round_trip(&v)),
+        Endpoint::Health => data()?.health().await.map(|v| round_trip(&v)),
         Endpoint::Blocks => {
             let c = data()?;
             paged(&c, c.blocks("43114", Some(10))?, Resource::Block).await
@@ -689,33 +723,34 @@ async fn call(endpoint: Endpoint, url: &str, retries: u32, id: &str) -> Result<(
             let m = metrics()?;
             let q = m.metric("43114", "txCount", Some("hour"), None, None, Some(10))?;
             if let Ok(page) = m.page(&q.paged(), None).await {
-                convert(Resource::MetricValue, &page.items);
+                convert_items(Resource::MetricValue, &page.items);
             }
             series_pager(&m, q, None, Some(25), 1)?.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::MetricSharded => {
             let m = metrics()?;
             let q = m.metric("43114", "txCount", Some("day"), Some(0), Some(1 << 31), Some(3))?;
-            let _ = m.sharded(&q, 3).await?;
+            m.sharded(&q, 3).await?.iter().for_each(round_trip);
             series_pager(&m, q, None, None, 3)?.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::MetricsChains => {
             let m = metrics()?;
             let paged = m.chains(Some("mainnet"))?;
             if let Ok(page) = m.page(&paged, None).await {
-                convert(Resource::MetricsChain, &page.items);
+                convert_items(Resource::MetricsChain, &page.items);
             }
             let pager = ResourcePager::tokens(&m, paged, Resource::MetricsChain, None, Some(25))?;
             pager.to_batches(None, |_| ()).await.map(|_| ())
         }
         Endpoint::IcmSummary => m_icm(metrics()?).await,
-        Endpoint::LiveCheck => metrics()?.live_check().await.map(|_| ()),
+        Endpoint::LiveCheck => metrics()?.live_check().await.map(|v| round_trip(&v)),
     }
 }
 
 async fn m_icm(m: MetricsClient) -> Result<(), Error> {
     let summary = m.icm_summary(None, None, None, Some("mainnet")).await?;
-    if let Value::Array(rows) = &summary {
+    round_trip(&summary);
+    if let Exact::Array(rows) = &summary {
         convert(Resource::IcmSummary, rows);
     }
     Ok(())

@@ -5,7 +5,10 @@ changes: fields dropped, set to nulls, booleans, numbers out of every integer ty
 longer than Python converts, huge raw numbers, deep nesting, empty or foreign containers. Every
 Index method, Data API endpoint and Metrics API endpoint, as dicts, iterated and as DataFrames,
 must return or raise an ``AvaxDataError``: never a ``PanicException``, a bare ``ValueError`` or any
-other exception. (``tests/fuzz_endpoints.rs`` fuzzes statuses, headers and framing of the same
+other exception. The Data and Metrics API dicts must also be exact (issue 20): what a call returns
+equals ``json.loads`` of the answers served, under the documented conversions (typed fields to
+``int`` and ``datetime``), and an answer holding a value the rule refuses (a number past ``f64``, a
+lone surrogate, an integer past Python's 4,300 digits) is never returned. (``tests/fuzz_endpoints.rs`` fuzzes statuses, headers and framing of the same
 endpoints in the core.)
 """
 
@@ -16,6 +19,7 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -48,6 +52,7 @@ class Proxy:
     def __init__(self, upstream: str) -> None:
         self.upstream = upstream
         self.mutations: list[tuple[int, int, int]] = []
+        self.served: list[bytes] = []
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -67,6 +72,7 @@ class Proxy:
                 except urllib.error.HTTPError as exc:
                     status, raw = exc.code, exc.read()
                 raw = outer.mutate(raw)
+                outer.served.append(raw)
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
@@ -214,6 +220,70 @@ CALLS: dict[str, Call] = {
     "live check": metrics(lambda m: m.live_check()),
 }
 
+def refused(value: Any) -> bool:
+    """Whether a value (as ``json.loads`` gave it) holds what the rule refuses: a number past
+    ``f64`` (``inf`` to ``json.loads``) or a lone surrogate, in a value or a key."""
+    for _, key, v in walk(value):
+        if isinstance(v, float) and v in (float("inf"), float("-inf")):
+            return True
+        if any(isinstance(s, str) and any("\ud800" <= c <= "\udfff" for c in s) for s in (key, v)):
+            return True
+    return False
+
+
+def agrees(got: Any, want: Any) -> bool:
+    """A returned value equals the served one under the documented conversions: JSON integers exact
+    ``int`` (never ``float``), decimal strings of typed fields ``int``, Unix times ``datetime``."""
+    if isinstance(got, datetime):
+        digits = isinstance(want, str) and want.strip().lstrip("-").isdigit()
+        if not (digits or (isinstance(want, (int, float)) and not isinstance(want, bool))):
+            return False
+        t, w = got.timestamp(), float(want)
+        return abs(t - w) < 1e-3 or abs(t * 1000 - w) < 1
+    if isinstance(got, bool) or isinstance(want, bool) or got is None or want is None:
+        return got is want
+    if isinstance(got, int):
+        return (type(want) is int and got == want) or (
+            isinstance(want, str) and want.strip().lstrip("-").isdigit() and int(want) == got)
+    if isinstance(got, float):
+        return (type(want) is float and got == want) or (isinstance(want, str) and float(want) == got)
+    if isinstance(got, dict):
+        return isinstance(want, dict) and list(got) == list(want) and all(agrees(got[k], want[k]) for k in got)
+    if isinstance(got, list):
+        return isinstance(want, list) and len(got) == len(want) and all(agrees(g, w) for g, w in zip(got, want))
+    return type(got) is type(want) and got == want
+
+
+def single(result: Any, served: list[Any]) -> Any:
+    return served[-1]
+
+
+def listed(field: str) -> Callable[[Any, list[Any]], Any]:
+    def items(result: Any, served: list[Any]) -> Any:
+        return [item for answer in served for item in answer[field]][:len(result)]
+    return items
+
+
+#: The calls checked for exactness, with what each handed out of the answers served (dicts must
+#: agree with it; a frame is only checked not to come from refused items).
+EXACT: dict[str, Callable[[Any, list[Any]], Any]] = {
+    "chain": single, "block": single, "health": single, "live check": single, "chains": listed("chains"),
+    "blocks dicts": listed("blocks"), "latest blocks": listed("blocks"), "blocks frame": listed("blocks"),
+}
+
+
+def check_exact(name: str, result: Any, served: list[bytes]) -> None:
+    """The property of issue 20 on a call that returned ``result`` from the answers ``served``."""
+    try:
+        answers = [json.loads(raw) for raw in served]
+    except ValueError:
+        return  # an integer past 4,300 digits outside what was handed out: nothing to compare
+    want = EXACT[name](result, answers)
+    assert not refused(want), f"{name}: returned items the rule refuses: {want!r}"
+    if not isinstance(result, pl.DataFrame):
+        assert agrees(result, want), f"{name}: {result!r} is not {want!r}"
+
+
 mutation = st.tuples(st.integers(0, 10_000), st.integers(0, 3), st.integers(0, 100))
 
 
@@ -223,10 +293,15 @@ mutation = st.tuples(st.integers(0, 10_000), st.integers(0, 3), st.integers(0, 1
 def test_every_answer_gives_a_result_or_a_typed_error(proxy: Proxy, name: str,
                                                       mutations: list[tuple[int, int, int]]) -> None:
     proxy.mutations = mutations
+    proxy.served = []
     try:
-        touch(CALLS[name](proxy.url, proxy.container_id))  # type: ignore[attr-defined]
+        result = CALLS[name](proxy.url, proxy.container_id)  # type: ignore[attr-defined]
+        touch(result)
     except ad.AvaxDataError:
         pass
+    else:
+        if name in EXACT:
+            check_exact(name, result, proxy.served)
     except BaseException as exc:  # noqa: BLE001 - a PanicException is a BaseException
         raise AssertionError(f"{name}: {type(exc).__module__}.{type(exc).__name__}: {exc}") from exc
     finally:
@@ -236,4 +311,8 @@ def test_every_answer_gives_a_result_or_a_typed_error(proxy: Proxy, name: str,
 def test_the_proxy_serves_true_answers_without_mutations(proxy: Proxy) -> None:
     """The harness itself: with no change every call succeeds."""
     for name, call in CALLS.items():
-        touch(call(proxy.url, proxy.container_id))  # type: ignore[attr-defined]
+        proxy.served = []
+        result = call(proxy.url, proxy.container_id)  # type: ignore[attr-defined]
+        touch(result)
+        if name in EXACT:
+            check_exact(name, result, proxy.served)

@@ -11,7 +11,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, TimeUnit};
-use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::exact::{self, Exact, Number};
 
 /// How one JSON field is typed.
 #[derive(Debug, Clone, Copy)]
@@ -67,102 +69,94 @@ pub fn data_type(kind: Kind) -> DataType {
     }
 }
 
-/// A scalar JSON value as text: a string's content, or a number's text as sent.
+/// A scalar JSON value: a string's content, or a number read by the one rule
+/// ([`crate::exact::number`]).
 #[derive(Debug, Clone)]
 pub enum Scalar<'a> {
     /// A JSON string (unescaped).
     Text(Cow<'a, str>),
-    /// A JSON number, as written.
-    Number(Cow<'a, str>),
+    /// A JSON number.
+    Number(Number<'a>),
     /// Anything else (`true`, an object, ...).
     Other,
 }
 
 impl<'a> Scalar<'a> {
-    /// The scalar of a parsed value.
-    pub fn of_value(v: &'a Value) -> Scalar<'a> {
+    /// The scalar of an exact value.
+    pub fn of_exact(v: &'a Exact) -> Scalar<'a> {
         match v {
-            Value::String(s) => Scalar::Text(Cow::Borrowed(s)),
-            Value::Number(n) => Scalar::Number(Cow::Owned(n.to_string())),
-            _ => Scalar::Other,
+            Exact::Str(s) => Scalar::Text(Cow::Borrowed(s)),
+            _ => v.as_number().map_or(Scalar::Other, Scalar::Number),
         }
     }
 
-    /// The scalar of a raw JSON value (a string without escapes is borrowed).
-    pub fn of_raw(raw: &'a serde_json::value::RawValue) -> Scalar<'a> {
+    /// The scalar of a raw JSON value (a string without escapes is borrowed). A number past
+    /// `f64` or a string with a lone surrogate is an error saying so (the rule of
+    /// [`crate::exact`]).
+    pub fn of_raw(raw: &'a RawValue) -> Result<Scalar<'a>, String> {
         let text = raw.get();
-        match text.as_bytes().first() {
-            Some(b'"') => match string_content(text) {
-                Some(s) => Scalar::Text(Cow::Borrowed(s)),
-                None => serde_json::from_str::<String>(text).map_or(Scalar::Other, |s| Scalar::Text(Cow::Owned(s))),
-            },
-            Some(b'-' | b'0'..=b'9') => Scalar::Number(Cow::Borrowed(text)),
+        Ok(match text.as_bytes().first() {
+            Some(b'"') => Scalar::Text(exact::string(text)?),
+            Some(b'-' | b'0'..=b'9') => Scalar::Number(exact::number(text)?),
             _ => Scalar::Other,
-        }
+        })
     }
-}
-
-/// The content of a JSON string written with no escapes, as it stands in the text.
-pub fn string_content(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix('"')?.strip_suffix('"')?;
-    (!inner.contains('\\')).then_some(inner)
 }
 
 /// What a timestamp field must hold.
 pub const UNIX_TIME: &str = "a Unix time between 1677-09-21 and 2262-04-11";
 
-/// The message of a value that does not fit its column.
-pub fn bad(name: &str, v: &Value, what: &str) -> String {
-    format!("field {name:?}: {v} is not {what}")
+/// The message of a value that does not fit its column (`shown`: the value as JSON text).
+pub fn bad(name: &str, shown: impl std::fmt::Display, what: &str) -> String {
+    format!("field {name:?}: {shown} is not {what}")
 }
 
-/// A decimal string (or JSON integer) as i128; `None` when not an integer in 38 digits.
-pub fn parse_decimal(v: &Value) -> Option<i128> {
-    decimal_of(&Scalar::of_value(v))
-}
-
-/// [`parse_decimal`] of a scalar.
+/// A decimal string or JSON integer literal of at most 38 digits as i128.
 pub fn decimal_of(v: &Scalar) -> Option<i128> {
+    let digits_fit = |s: &str| {
+        let digits = s.strip_prefix('-').unwrap_or(s);
+        !digits.is_empty() && digits.len() <= 38 && digits.bytes().all(|b| b.is_ascii_digit())
+    };
     match v {
-        Scalar::Text(s) => {
-            let s = s.trim();
-            let digits = s.strip_prefix('-').unwrap_or(s);
-            if digits.is_empty() || digits.len() > 38 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            s.parse().ok()
-        }
-        Scalar::Number(n) => n.parse::<i64>().map(i128::from).or_else(|_| n.parse::<u64>().map(i128::from)).ok(),
-        Scalar::Other => None,
+        Scalar::Text(s) => Some(s.trim()).filter(|s| digits_fit(s))?.parse().ok(),
+        Scalar::Number(Number::Int(i)) => Some(i128::from(*i)),
+        Scalar::Number(Number::UInt(u)) => Some(i128::from(*u)),
+        Scalar::Number(Number::Big(d)) => Some(d.as_ref()).filter(|d| digits_fit(d))?.parse().ok(),
+        Scalar::Number(Number::Float(_)) | Scalar::Other => None,
     }
 }
 
-/// A decimal string (or JSON integer) in [0, 2^64).
+/// A decimal string or JSON integer in [0, 2^64).
 pub fn u64_of(v: &Scalar) -> Option<u64> {
     match v {
         Scalar::Text(s) => s.trim().parse().ok(),
-        Scalar::Number(n) => n.parse().ok(),
-        Scalar::Other => None,
+        Scalar::Number(Number::Int(i)) => u64::try_from(*i).ok(),
+        Scalar::Number(Number::UInt(u)) => Some(*u),
+        Scalar::Number(_) | Scalar::Other => None,
     }
 }
 
-/// A JSON integer (or a float with no fraction under 9e15, or an integer string).
+/// A JSON integer that fits an `i64` (or a float with no fraction under 9e15, or an integer
+/// string).
 pub fn i64_of(v: &Scalar) -> Option<i64> {
     match v {
-        Scalar::Number(n) => n
-            .parse::<i64>()
-            .ok()
-            .or_else(|| n.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64)),
+        Scalar::Number(Number::Int(i)) => Some(*i),
+        Scalar::Number(Number::Float(f)) => Some(*f).filter(|f| f.fract() == 0.0 && f.abs() < 9e15).map(|f| f as i64),
         Scalar::Text(s) => s.trim().parse().ok(),
-        Scalar::Other => None,
+        Scalar::Number(_) | Scalar::Other => None,
     }
 }
 
-/// A JSON number (or a number string).
+/// A JSON number as an `f64`: a float, or an integer an `f64` holds exactly (2^53 + 1 is not
+/// one); or a string of a finite number.
 pub fn f64_of(v: &Scalar) -> Option<f64> {
+    let exact_int = |i: i128| Some(i as f64).filter(|f| *f as i128 == i);
     match v {
-        Scalar::Number(n) => n.parse().ok(),
-        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Number(Number::Float(f)) => Some(*f),
+        Scalar::Number(Number::Int(i)) => exact_int(i128::from(*i)),
+        Scalar::Number(Number::UInt(u)) => exact_int(i128::from(*u)),
+        Scalar::Number(Number::Big(d)) => d.parse::<f64>().ok().filter(|f| f.is_finite() && format!("{f:.0}") == **d),
+        Scalar::Text(s) => s.trim().parse::<f64>().ok().filter(|f| f.is_finite()),
         Scalar::Other => None,
     }
 }
@@ -170,29 +164,20 @@ pub fn f64_of(v: &Scalar) -> Option<f64> {
 /// Nanoseconds since the epoch of a Unix-seconds (`ms = false`) or milliseconds value; `None`
 /// when it is not a number or falls outside what nanoseconds in an `i64` hold (1677-09-21 to
 /// 2262-04-11), instead of saturating to those dates.
-pub fn timestamp_ns(v: &Value, ms: bool) -> Option<i64> {
-    // The common case without writing the number out (what the text rule reads as an integer).
-    if let Some(i) = v.as_i64() {
-        return i.checked_mul(if ms { 1_000_000 } else { 1_000_000_000 });
-    }
-    timestamp_ns_of(&Scalar::of_value(v), ms)
+pub fn timestamp_ns(v: &Exact, ms: bool) -> Option<i64> {
+    timestamp_ns_of(&Scalar::of_exact(v), ms)
 }
 
 /// [`timestamp_ns`] of a scalar.
 pub fn timestamp_ns_of(v: &Scalar, ms: bool) -> Option<i64> {
     let unit: i64 = if ms { 1_000_000 } else { 1_000_000_000 };
     match v {
-        Scalar::Number(n) => match n.parse::<i64>() {
-            Ok(i) => i.checked_mul(unit),
-            Err(_) => n
-                .parse::<f64>()
-                .ok()
-                .map(|f| f * unit as f64)
-                .filter(|ns| ns.is_finite() && ns.abs() < 9.2e18)
-                .map(|ns| ns as i64),
-        },
+        Scalar::Number(Number::Int(i)) => i.checked_mul(unit),
+        Scalar::Number(Number::Float(f)) => {
+            Some(f * unit as f64).filter(|ns| ns.is_finite() && ns.abs() < 9.2e18).map(|ns| ns as i64)
+        }
         Scalar::Text(s) => s.trim().parse::<i64>().ok().and_then(|i| i.checked_mul(unit)),
-        Scalar::Other => None,
+        Scalar::Number(_) | Scalar::Other => None,
     }
 }
 

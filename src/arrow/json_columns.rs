@@ -1,7 +1,9 @@
 //! JSON objects straight into Arrow columns: each object's text is read once, field by field,
 //! into the builders of its resource's columns ([`Col`]), with no `serde_json::Value` tree and
-//! no allocation per scalar. Fields absent from the description are skipped unread; a field
-//! given twice counts once, the last time (as in a parsed object); `null` is an absent value.
+//! no allocation per scalar. Every value is read by the rule of [`crate::exact`] (the one the
+//! dicts use): fields absent from the description are only checked by it (a number past `f64`
+//! or a lone surrogate anywhere in an item refuses it, as in a dict); a field given twice
+//! counts once, the last time (as in a dict); `null` is an absent value.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -14,14 +16,14 @@ use arrow_array::builder::{
 use arrow_array::{ArrayRef, ListArray, RecordBatch, StructArray};
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, SchemaRef};
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json::{
-    bad, data_type, decimal_of, f64_of, fields, i64_of, string_content, timestamp_ns_of, u64_of, Col, Kind, Scalar,
-    UNIX_TIME,
+    bad, data_type, decimal_of, f64_of, fields, i64_of, timestamp_ns_of, u64_of, Col, Kind, Scalar, UNIX_TIME,
 };
+use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};
 use crate::paging::JsonItem;
 
@@ -38,6 +40,12 @@ impl JsonText for JsonItem {
 }
 
 impl JsonText for Value {
+    fn json_text(&self) -> Cow<'_, str> {
+        Cow::Owned(self.to_string())
+    }
+}
+
+impl JsonText for Exact {
     fn json_text(&self) -> Cow<'_, str> {
         Cow::Owned(self.to_string())
     }
@@ -93,8 +101,11 @@ impl ObjectColumns {
 
     /// Appends the object whose JSON text is `text`.
     fn append_object(&mut self, text: &str) -> Result<(), String> {
-        let slots = read_with(text, Fields { cols: self.cols, order: &mut self.order })
+        let (slots, refused) = read_with(text, Fields { cols: self.cols, order: &mut self.order })
             .map_err(|e| format!("not a JSON object ({e})"))?;
+        if let Some(e) = refused {
+            return Err(e.to_string());
+        }
         for ((col, column), slot) in self.cols.iter().zip(&mut self.columns).zip(slots) {
             column.append(col.0, slot)?;
         }
@@ -113,21 +124,23 @@ impl ObjectColumns {
     }
 }
 
-/// Reads an object's fields of `cols` as raw JSON, one slot per column.
+/// Reads an object's fields of `cols` as raw JSON, one slot per column, and checks every other
+/// value (and a value a repeated key replaces) by the rule of [`crate::exact`]; the first value
+/// it refuses comes back beside the slots.
 struct Fields<'o> {
     cols: &'static [Col],
     order: &'o mut Vec<usize>,
 }
 
 impl<'de> DeserializeSeed<'de> for Fields<'_> {
-    type Value = Vec<Option<&'de RawValue>>;
+    type Value = (Vec<Option<&'de RawValue>>, Option<ExactError>);
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for Fields<'_> {
-    type Value = Vec<Option<&'de RawValue>>;
+    type Value = (Vec<Option<&'de RawValue>>, Option<ExactError>);
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
@@ -136,6 +149,7 @@ impl<'de> Visitor<'de> for Fields<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (cols, order) = (self.cols, self.order);
         let mut slots = vec![None; cols.len()];
+        let mut refused = None;
         let mut place = 0;
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             // `cols.len()` marks a key of no column.
@@ -149,20 +163,22 @@ impl<'de> Visitor<'de> for Fields<'_> {
                 order.push(found);
             }
             place += 1;
-            match slots.get_mut(found) {
-                Some(slot) => *slot = Some(map.next_value::<&'de RawValue>()?),
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+            let value = map.next_value::<&'de RawValue>()?;
+            let unchecked = match slots.get_mut(found) {
+                Some(slot) => slot.replace(value),
+                None => Some(value),
+            };
+            if let (None, Some(raw)) = (&refused, unchecked) {
+                refused = exact::check(raw).err().map(|e| e.in_field(&key));
             }
         }
-        Ok(slots)
+        Ok((slots, refused))
     }
 }
 
-/// A raw value as the parsed value that error messages show.
-fn shown(raw: &RawValue) -> Value {
-    serde_json::from_str(raw.get()).unwrap_or(Value::Null)
+/// A raw value as error messages show it: its text as sent (cut when long).
+fn shown(raw: &RawValue) -> String {
+    exact::shown(raw.get())
 }
 
 impl Column {
@@ -194,20 +210,17 @@ impl Column {
         match self {
             Column::Str(b) => match raw {
                 None => b.append_null(),
-                Some(r) => match string_content(r.get()) {
-                    Some(s) => b.append_value(s),
-                    None => match serde_json::from_str::<Value>(r.get()) {
-                        Ok(Value::String(s)) => b.append_value(s),
-                        Ok(other) => b.append_value(other.to_string()),
-                        Err(e) => return Err(format!("field {name:?}: {e}")),
-                    },
-                },
+                // A string's content; any other value as the JSON text of its exact value.
+                Some(r) if r.get().starts_with('"') => {
+                    b.append_value(exact::string(r.get()).map_err(|e| format!("field {name:?}: {e}"))?)
+                }
+                Some(r) => b.append_value(exact::parse_raw(r).map_err(|e| e.in_field(name).to_string())?.to_string()),
             },
             Column::Bool(b) => match raw {
                 None => b.append_null(),
                 Some(r) if r.get() == "true" => b.append_value(true),
                 Some(r) if r.get() == "false" => b.append_value(false),
-                Some(r) => return Err(bad(name, &shown(r), "a boolean")),
+                Some(r) => return Err(bad(name, shown(r), "a boolean")),
             },
             Column::Int(b) => b.append_option(typed(name, raw, i64_of, "an integer")?),
             Column::Float(b) => b.append_option(typed(name, raw, f64_of, "a number")?),
@@ -226,7 +239,7 @@ impl Column {
                     object.append_object(r.get())?;
                     valid.push(true);
                 }
-                Some(r) => return Err(bad(name, &shown(r), "an object")),
+                Some(r) => return Err(bad(name, shown(r), "an object")),
             },
             Column::List(lengths, valid, items) => match raw {
                 None => {
@@ -235,14 +248,14 @@ impl Column {
                 }
                 Some(r) if r.get().starts_with('[') => {
                     let elements: Vec<&RawValue> =
-                        serde_json::from_str(r.get()).map_err(|_| bad(name, &shown(r), "a list"))?;
+                        serde_json::from_str(r.get()).map_err(|_| bad(name, shown(r), "a list"))?;
                     for element in &elements {
                         items.append(name, Some(element))?;
                     }
                     lengths.push(elements.len());
                     valid.push(true);
                 }
-                Some(r) => return Err(bad(name, &shown(r), "a list")),
+                Some(r) => return Err(bad(name, shown(r), "a list")),
             },
         }
         Ok(())
@@ -299,7 +312,10 @@ fn typed<T>(
 ) -> Result<Option<T>, String> {
     match raw {
         None => Ok(None),
-        Some(r) => read(&Scalar::of_raw(r)).map(Some).ok_or_else(|| bad(name, &shown(r), what)),
+        Some(r) => {
+            let scalar = Scalar::of_raw(r).map_err(|e| format!("field {name:?}: {e}"))?;
+            read(&scalar).map(Some).ok_or_else(|| bad(name, shown(r), what))
+        }
     }
 }
 
@@ -329,7 +345,9 @@ mod tests {
         let raw: Vec<RawText> = texts.iter().map(|t| RawText(t.to_string())).collect();
         let from_raw = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &raw);
         let from_items = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &items);
-        assert_eq!(from_raw, from_items, "the text as sent and the text of its parsed value give one batch");
+        // The same batch, or both refused (a message shows the value as it was written).
+        assert_eq!(from_raw.as_ref().ok(), from_items.as_ref().ok(), "the text as sent and of its parsed value");
+        assert_eq!(from_raw.is_ok(), from_items.is_ok(), "{from_raw:?} / {from_items:?}");
         from_raw
     }
 
@@ -378,6 +396,47 @@ mod tests {
     }
 
     #[test]
+    fn the_exact_rule_holds_in_frames_for_every_value_of_an_item() {
+        let raw = |texts: &[&str]| {
+            let raw: Vec<RawText> = texts.iter().map(|t| RawText(t.to_string())).collect();
+            objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &raw)
+        };
+        // Integer literals past 64 bits: exact in a Decimal column up to 38 digits, refused past.
+        let b = raw(&[
+            r#"{"amount": 123456789012345678901234567890}"#,
+            r#"{"amount": -99999999999999999999999999999999999999}"#,
+        ])
+        .unwrap();
+        let amount = b.column(1).as_primitive::<Decimal128Type>();
+        assert_eq!((amount.value(0), amount.value(1)), (123456789012345678901234567890, -(10_i128.pow(38) - 1)));
+        let nines = "9".repeat(39);
+        let err = raw(&[&format!(r#"{{"amount": {nines}}}"#)]).unwrap_err();
+        assert_eq!(err, format!(r#"field "amount": {nines} is not an integer of at most 38 digits"#));
+        let err = raw(&[r#"{"inner": {"n": 99999999999999999999999}}"#]).unwrap_err();
+        assert_eq!(err, r#"field "n": 99999999999999999999999 is not an integer"#);
+        // A number past f64 or a lone surrogate anywhere refuses the item, also outside the schema
+        // and in a value a repeated key replaces; valid escapes and pairs read.
+        for (text, message) in [
+            (r#"{"extra": 1e400}"#, r#"field "extra": 1e400 is past the range of a 64-bit float"#),
+            (r#"{"x": {"y": [0, -1e999]}}"#, r#"field "x.y[1]": -1e999 is past the range of a 64-bit float"#),
+            (r#"{"name": "\ud800"}"#, r#"field "name": "\ud800" is not valid text (lone surrogate escape \ud800)"#),
+            (r#"{"extra": "a\udc00"}"#, r#"field "extra": "a\udc00" is not valid text ("#),
+            (r#"{"name": "\ud800", "name": "ok"}"#, r#"field "name": "\ud800" is not valid text"#),
+            (r#"{"inner": {"skip": 1e400}}"#, r#"field "skip": 1e400 is past the range"#),
+            (r#"{"tags": ["\udfff"]}"#, r#"field "tags": "\udfff" is not valid text"#),
+        ] {
+            let err = raw(&[r#"{"name": "fine"}"#, text]).unwrap_err();
+            assert!(err.starts_with(message), "{text}: {err}");
+        }
+        let b = raw(&[r#"{"name": "\ud83d\ude00", "extra": [1e308, "\u00e9", 18446744073709551616]}"#]).unwrap();
+        assert_eq!(b.column(0).as_string_view().value(0), "😀");
+        // A non-string in a text column is the text of its exact value.
+        let b = raw(&[r#"{"name": 123456789012345678901234567890}"#, r#"{"name": {"a": 1E2, "a": [1.50]}}"#]).unwrap();
+        let name = b.column(0).as_string_view();
+        assert_eq!((name.value(0), name.value(1)), ("123456789012345678901234567890", r#"{"a":[1.5]}"#));
+    }
+
+    #[test]
     fn a_field_given_twice_counts_once_the_last_time() {
         let b = batch(&[r#"{"name": "first", "amount": "1", "name": "last", "inner": {"n": 1, "n": 2}}"#]).unwrap();
         assert_eq!(b.column(0).as_string_view().value(0), "last");
@@ -389,7 +448,7 @@ mod tests {
         let cases = [
             (r#"{"amount": "1.5"}"#, r#"field "amount": "1.5" is not an integer of at most 38 digits"#),
             (r#"{"amount": 1.0}"#, r#"field "amount": 1.0 is not an integer of at most 38 digits"#),
-            (r#"{"at": 1e20}"#, r#"field "at": 1e+20 is not a Unix time"#),
+            (r#"{"at": 1e20}"#, r#"field "at": 1e20 is not a Unix time"#),
             (r#"{"ok": "yes"}"#, r#"field "ok": "yes" is not a boolean"#),
             (r#"{"tags": "x"}"#, r#"field "tags": "x" is not a list"#),
             (r#"{"inner": [1]}"#, r#"field "inner": [1] is not an object"#),
@@ -405,6 +464,7 @@ mod tests {
         // An item nested past the parser's recursion limit is an error naming it, not a crash.
         let deep = RawText(format!(r#"{{"inner": {{"code": {}1{}}}}}"#, "[".repeat(50_000), "]".repeat(50_000)));
         let err = objects_to_batch(COLS, Arc::new(Schema::new(fields(COLS))), &[deep]).unwrap_err();
-        assert!(err.starts_with(r#"field "code": recursion limit exceeded"#), "{err}");
+        assert!(err.starts_with(r#"field "code[0][0]"#), "{err}");
+        assert!(err.ends_with("nested deeper than 128 arrays and objects"), "{err}");
     }
 }

@@ -5,7 +5,7 @@
 use std::future::Future;
 use std::ops::Deref;
 
-use serde_json::Value;
+use crate::exact::Exact;
 
 use super::{params, shapes};
 use crate::error::Result;
@@ -71,7 +71,7 @@ impl DataClient {
         &self,
         network: Option<&str>,
         feature: Option<&str>,
-    ) -> Result<impl Future<Output = Result<Vec<Value>>> + Send + 'static> {
+    ) -> Result<impl Future<Output = Result<Vec<Exact>>> + Send + 'static> {
         let mut query = Vec::new();
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
@@ -86,14 +86,14 @@ impl DataClient {
         })
     }
 
-    async fn get_object(&self, path: &str, resource: &str, required: &[(&str, shapes::JsonType)]) -> Result<Value> {
+    async fn get_object(&self, path: &str, resource: &str, required: &[(&str, shapes::JsonType)]) -> Result<Exact> {
         let (value, url) = self.get(path, &[]).await?;
         self.redacted(shapes::check_object(&value, resource, required, &url))?;
         Ok(value)
     }
 
     /// `GET /v1/chains/{chainId}` (the id checked at once).
-    pub fn chain(&self, chain_id: &str) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
+    pub fn chain(&self, chain_id: &str) -> Result<impl Future<Output = Result<Exact>> + Send + 'static> {
         let path = format!("/v1/chains/{}", params::segment("chain_id", chain_id)?);
         let client = self.clone();
         Ok(async move { client.get_object(&path, "chain", shapes::CHAIN).await })
@@ -105,7 +105,7 @@ impl DataClient {
         &self,
         chain_id: &str,
         block_id: &str,
-    ) -> Result<impl Future<Output = Result<Value>> + Send + 'static> {
+    ) -> Result<impl Future<Output = Result<Exact>> + Send + 'static> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
         let path = format!("/v1/chains/{chain_id}/blocks/{block_id}");
@@ -114,7 +114,7 @@ impl DataClient {
     }
 
     /// `GET /v1/health-check`.
-    pub async fn health(&self) -> Result<Value> {
+    pub async fn health(&self) -> Result<Exact> {
         self.get_object("/v1/health-check", "health", shapes::HEALTH).await
     }
 
@@ -273,7 +273,7 @@ mod tests {
         let numbers: Vec<_> = pages
             .iter()
             .flat_map(|p| p.as_ref().unwrap().0.items.clone())
-            .map(|b| b.to_value()["blockNumber"].clone())
+            .map(|b| b.to_exact().unwrap().get("blockNumber").and_then(Exact::as_str).unwrap_or_default().to_string())
             .collect();
         assert_eq!(numbers, vec!["9", "8", "7"]);
         assert_eq!(pages[1].as_ref().unwrap().1.as_deref(), Some("t1"));

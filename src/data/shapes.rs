@@ -3,9 +3,8 @@
 //! [`Error::Decode`] naming the field and the value. (List items are checked to be objects by
 //! [`crate::rest::check_items`], for both services.)
 
-use serde_json::Value;
-
 use crate::error::{Error, Result};
+use crate::exact::Exact;
 
 /// A JSON type as the OpenAPI document names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,11 +20,11 @@ pub enum JsonType {
 }
 
 impl JsonType {
-    fn holds(self, value: &Value) -> bool {
+    fn holds(self, value: &Exact) -> bool {
         match self {
-            JsonType::String => value.is_string(),
+            JsonType::String => matches!(value, Exact::Str(_)),
             JsonType::Number => value.is_number(),
-            JsonType::Boolean => value.is_boolean(),
+            JsonType::Boolean => matches!(value, Exact::Bool(_)),
             JsonType::Object => value.is_object(),
         }
     }
@@ -73,12 +72,12 @@ pub const BLOCK: &[(&str, JsonType)] = &[
 /// `GET /v1/health-check` (`HealthCheckResultDto`).
 pub const HEALTH: &[(&str, JsonType)] = &[("status", Str)];
 
-fn shown(value: &Value) -> std::string::String {
+fn shown(value: &Exact) -> std::string::String {
     crate::transport::snippet(value.to_string().as_bytes())
 }
 
 /// Checks that `value` (the answer for `resource`) has every required field with its type.
-pub fn check_object(value: &Value, resource: &str, required: &[(&str, JsonType)], url: &str) -> Result<()> {
+pub fn check_object(value: &Exact, resource: &str, required: &[(&str, JsonType)], url: &str) -> Result<()> {
     for (field, kind) in required {
         match value.get(field) {
             Some(v) if kind.holds(v) => {}
@@ -98,15 +97,19 @@ pub fn check_object(value: &Value, resource: &str, required: &[(&str, JsonType)]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn x(v: Value) -> Exact {
+        crate::exact::parse(&v.to_string()).unwrap()
+    }
 
     #[test]
     fn required_fields_and_types_are_named_with_the_value() {
-        let ok = json!({"status": "ok", "details": {}});
+        let ok = x(json!({"status": "ok", "details": {}}));
         assert!(check_object(&ok, "health", HEALTH, "u").is_ok());
-        let err = check_object(&json!({"status": 5}), "health", HEALTH, "u").unwrap_err().to_string();
+        let err = check_object(&x(json!({"status": 5})), "health", HEALTH, "u").unwrap_err().to_string();
         assert!(err.contains(r#"field "status" must be a string, found 5"#), "{err}");
-        let err = check_object(&json!({}), "chain", CHAIN, "u").unwrap_err().to_string();
+        let err = check_object(&x(json!({})), "chain", CHAIN, "u").unwrap_err().to_string();
         assert!(err.contains(r#"field "chainId" must be a string, found nothing"#), "{err}");
     }
 }

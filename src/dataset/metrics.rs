@@ -233,7 +233,10 @@ mod tests {
         ];
         let mut out = Vec::new();
         keep_in_month(page.iter().map(JsonItem::from).collect(), &month, "u", &mut out).unwrap();
-        assert_eq!(out.iter().map(|p| p.to_value()["value"].as_i64().unwrap()).collect::<Vec<_>>(), vec![1, 3]);
+        assert_eq!(
+            out.iter().map(|p| p.to_exact().unwrap()["value"].as_i64().unwrap()).collect::<Vec<_>>(),
+            vec![1, 3]
+        );
         for bad in [serde_json::json!({"value": 4}), serde_json::json!({"timestamp": "soon", "value": 5})] {
             let shown = bad.to_string();
             let page = [serde_json::json!({"timestamp": 1_704_067_300, "value": 6}), bad];

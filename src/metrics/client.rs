@@ -6,11 +6,11 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use futures::StreamExt;
-use serde_json::Value;
 
 use super::params::{self, Interval};
 use crate::arrow::json::Scalar;
 use crate::error::{Error, Result};
+use crate::exact::{Exact, Number};
 use crate::paging::JsonItem;
 use crate::rest::{Paged, RestClient};
 use crate::transport::TransportConfig;
@@ -138,10 +138,11 @@ pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize
 /// The Unix-seconds `timestamp` of a metric point.
 pub fn point_time(item: &JsonItem) -> Option<i64> {
     let raw = item.field("timestamp")?;
-    match Scalar::of_raw(raw) {
-        Scalar::Number(n) => n.parse::<i64>().ok().or_else(|| n.parse::<f64>().ok().map(|f| f.floor() as i64)),
+    match Scalar::of_raw(raw).ok()? {
+        Scalar::Number(Number::Int(i)) => Some(i),
+        Scalar::Number(Number::Float(f)) => Some(f.floor() as i64),
         Scalar::Text(s) => s.trim().parse().ok(),
-        Scalar::Other => None,
+        Scalar::Number(_) | Scalar::Other => None,
     }
 }
 
@@ -201,11 +202,11 @@ impl MetricsClient {
         dest_blockchain_id: Option<&str>,
         group_by: Option<&str>,
         network: Option<&str>,
-    ) -> Result<Value> {
+    ) -> Result<Exact> {
         let query = icm_summary_query(src_blockchain_id, dest_blockchain_id, group_by, network)?;
         let (mut value, url) = self.get("/v2/icm/summary", &query).await?;
-        match value.get_mut("result").map(Value::take) {
-            Some(v @ (Value::Object(_) | Value::Array(_))) => Ok(v),
+        match value.take("result") {
+            Some(v @ (Exact::Object(_) | Exact::Array(_))) => Ok(v),
             _ => Err(Error::Decode {
                 message: "the answer has no \"result\" object or list".into(),
                 url,
@@ -215,15 +216,16 @@ impl MetricsClient {
     }
 
     /// `GET /v2/live-check`: the health report.
-    pub async fn live_check(&self) -> Result<Value> {
+    pub async fn live_check(&self) -> Result<Exact> {
         Ok(self.get("/v2/live-check", &[]).await?.0)
     }
 
     /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
     /// in flight, concatenated in the service's order. Needs both `start` and `end`.
-    pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Value>> {
+    /// A value the rule of [`crate::exact`] refuses is a decode error naming it.
+    pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Exact>> {
         let items = super::series::sharded_items(self, query.clone(), concurrency).await?;
-        Ok(items.iter().map(JsonItem::to_value).collect())
+        items.iter().map(|item| Ok(item.to_exact()?)).collect()
     }
 
     /// The items of one shard: its window walked page by page, kept by the shard's filter.
@@ -267,6 +269,7 @@ mod tests {
     use crate::rest::testing::{no_retries, serve};
     use axum::extract::{Query, State};
     use axum::routing::get;
+    use serde_json::Value;
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -315,11 +318,11 @@ mod tests {
         axum::Json(serde_json::json!({"results": page, "nextPageToken": next}))
     }
 
-    async fn sequential(client: &MetricsClient, q: &MetricQuery) -> Vec<Value> {
+    async fn sequential(client: &MetricsClient, q: &MetricQuery) -> Vec<Exact> {
         let mut out = Vec::new();
         let mut pages = client.pages(q.paged(), None).unwrap();
         while let Some(p) = pages.next().await {
-            out.extend(p.unwrap().0.items.iter().map(JsonItem::to_value));
+            out.extend(p.unwrap().0.items.iter().map(|item| item.to_exact().unwrap()));
         }
         out
     }
@@ -436,9 +439,16 @@ mod tests {
         let client = MetricsClient::new(Some(&serve(app).await), no_retries()).unwrap();
         let mut pages = client.pages(client.chains(Some("mainnet")).unwrap(), None).unwrap();
         let first = pages.next().await.unwrap().unwrap().0;
-        assert_eq!(first.items[0].to_value()["network"], "mainnet");
+        assert_eq!(first.items[0].to_exact().unwrap().get("network").and_then(Exact::as_str), Some("mainnet"));
         assert_eq!(first.next_page_token.as_deref(), Some("p2"));
-        assert_eq!(pages.next().await.unwrap().unwrap().0.items[0].to_value()["evmChainId"], 43113);
+        assert_eq!(
+            pages.next().await.unwrap().unwrap().0.items[0]
+                .to_exact()
+                .unwrap()
+                .get("evmChainId")
+                .and_then(Exact::as_i64),
+            Some(43113)
+        );
         assert!(pages.next().await.is_none());
         let single = client
             .icm_summary(Some("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"), None, None, None)

@@ -1,5 +1,6 @@
 //! [`JsonItem`]: one item of a page as the JSON text the service sent, parsed only by what
-//! consumes it (Arrow columns straight from the text, or a `serde_json::Value` for a dict).
+//! consumes it (Arrow columns straight from the text, or an exact value tree for a dict: both
+//! by the rule of [`crate::exact`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -7,6 +8,8 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value;
+
+use crate::exact::{Exact, ExactError};
 
 /// One JSON object of a page, kept as its text. Made by the page parser (which checked it is an
 /// object) or from a [`Value`]; the empty default is what a handed-out slot holds.
@@ -25,13 +28,14 @@ impl JsonItem {
         JsonItem(raw.get().into())
     }
 
-    /// The item as a [`Value`] (`Null` for the empty default; items are made from objects that
-    /// parse, so no other item reads as `Null`).
-    pub fn to_value(&self) -> Value {
+    /// The item read exactly ([`crate::exact::parse`]): a value the rule refuses (a number past
+    /// `f64`, a lone surrogate) is an error naming its path in the item. The empty default
+    /// reads as `Null`.
+    pub fn to_exact(&self) -> Result<Exact, ExactError> {
         if self.0.is_empty() {
-            return Value::Null;
+            return Ok(Exact::Null);
         }
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        crate::exact::parse(&self.0)
     }
 
     /// The value of field `name`, as raw JSON text (`None` when absent or the item is not an
@@ -103,6 +107,12 @@ impl From<&Value> for JsonItem {
     }
 }
 
+impl From<&Exact> for JsonItem {
+    fn from(value: &Exact) -> Self {
+        JsonItem(value.to_string().into_boxed_str())
+    }
+}
+
 impl From<Value> for JsonItem {
     fn from(value: Value) -> Self {
         JsonItem::from(&value)
@@ -125,7 +135,7 @@ mod tests {
     #[test]
     fn items_keep_their_text_and_read_back_as_values_and_fields() {
         let item = JsonItem::from(json!({"timestamp": 1700000000, "value": "1.5", "a\"b": [1]}));
-        assert_eq!(item.to_value(), json!({"timestamp": 1700000000, "value": "1.5", "a\"b": [1]}));
+        assert_eq!(item.to_exact().unwrap().to_string(), r#"{"a\"b":[1],"timestamp":1700000000,"value":"1.5"}"#);
         assert_eq!(item.field("timestamp").map(RawValue::get), Some("1700000000"));
         assert_eq!(item.field("value").map(RawValue::get), Some("\"1.5\""));
         assert_eq!(item.field("a\"b").map(RawValue::get), Some("[1]"));
@@ -134,7 +144,12 @@ mod tests {
         assert_eq!(twice.field("n").map(RawValue::get), Some("1"));
         let twice = JsonItem(r#"{"n": 1, "m": {"n": 3}, "n": 2}"#.into());
         assert_eq!(twice.field("n").map(RawValue::get), Some("2"));
-        assert_eq!(JsonItem::default().to_value(), Value::Null);
+        assert_eq!(JsonItem::default().to_exact(), Ok(Exact::Null));
+        let refused = JsonItem(r#"{"a": 1, "b": {"c": 1e400}}"#.into());
+        assert_eq!(
+            refused.to_exact().unwrap_err().to_string(),
+            r#"field "b.c": 1e400 is past the range of a 64-bit float"#
+        );
         assert!(JsonItem::default().field("x").is_none());
     }
 }

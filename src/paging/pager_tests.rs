@@ -111,7 +111,7 @@ fn pager(script: &Arc<Script>, limit: Option<u64>) -> Pager {
 }
 
 fn numbers(items: &[JsonItem]) -> Vec<u64> {
-    items.iter().map(|v| v.to_value().as_u64().unwrap()).collect()
+    items.iter().map(|v| v.to_exact().unwrap().as_u64().unwrap()).collect()
 }
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -338,7 +338,7 @@ fn run_schedule(total: u64, page_size: u64, limit: Option<u64>, acts: Vec<Act>, 
                     Step::Items(n) => {
                         for _ in 0..*n {
                             match cursor.next_item().await {
-                                Ok(Some(item)) => got.push(item.to_value().as_u64().unwrap()),
+                                Ok(Some(item)) => got.push(item.to_exact().unwrap().as_u64().unwrap()),
                                 Ok(None) | Err(_) => break,
                             }
                         }

@@ -8,10 +8,10 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
-use serde_json::Value;
 
-use crate::arrow::json::{bad, timestamp_ns, Col, Kind, UNIX_TIME};
+use crate::arrow::json::{bad, f64_of, timestamp_ns, Col, Kind, Scalar, UNIX_TIME};
 use crate::error::Error;
+use crate::exact::Exact;
 use crate::index::Container;
 
 static DATETIME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -151,14 +151,24 @@ impl<'py> IntoPyObject<'py> for FrameOut {
 
 // ---- JSON -> Python, typed by the resource schema ----
 
-fn decode_error(field: &str, value: &Value, what: &str) -> PyErr {
-    Error::Decode { message: bad(field, value, what), url: String::new(), body: String::new() }.into()
+fn decode_error(field: &str, shown: impl std::fmt::Display, what: &str) -> PyErr {
+    Error::Decode { message: bad(field, shown, what), url: String::new(), body: String::new() }.into()
 }
 
-fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Value, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
+/// An `int` from decimal text (`-` and digits); an integer past what Python reads from text
+/// (`sys.get_int_max_str_digits()`, 4300 digits) is a `DecodeError` naming the field.
+fn int_of_digits<'py>(py: Python<'py>, field: &str, digits: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.get_type::<PyInt>()
+        .call1((digits,))
+        .map_err(|e| decode_error(field, crate::exact::shown(digits), &format!("an integer Python reads ({e})")))
+}
+
+/// One value of the exact tree as a Python object: integers as exact `int`s, floats as `float`,
+/// and the typed fields of `kind` by the same scalar rules as their frame column.
+fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
     match (kind, value) {
-        (_, Value::Null) => Ok(py.None().into_bound(py)),
-        (Some(Kind::Dec | Kind::U64Str), Value::String(s)) => {
+        (_, Exact::Null) => Ok(py.None().into_bound(py)),
+        (Some(Kind::Dec | Kind::U64Str), Exact::Str(s)) => {
             let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
                 // Python refuses digit strings past sys.get_int_max_str_digits() (4300): such a
@@ -170,49 +180,52 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Value, kind: Option<Kin
         }
         (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
             Some(ns) => utc_datetime(py, ns),
-            None => Err(decode_error(field, v, UNIX_TIME)),
+            None => Err(decode_error(field, crate::exact::shown(&v.to_string()), UNIX_TIME)),
         },
-        (Some(Kind::Float), Value::Number(n)) => Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any()),
-        (Some(Kind::Float), Value::String(s)) => match s.trim().parse::<f64>() {
-            Ok(f) => Ok(f.into_pyobject(py)?.into_any()),
-            Err(_) => Ok(PyString::new(py, s).into_any()),
+        // A typed float field is a `float` when the float holds the integer exactly (as its
+        // column); an integer no float holds stays the exact `int` (its frame refuses it).
+        (Some(Kind::Float), Exact::Int(_) | Exact::UInt(_) | Exact::BigInt(_)) => {
+            match f64_of(&Scalar::of_exact(value)) {
+                Some(f) => Ok(f.into_pyobject(py)?.into_any()),
+                None => json_to_py(py, field, value, None),
+            }
+        }
+        (Some(Kind::Float), Exact::Str(s)) => match f64_of(&Scalar::Text(s.as_str().into())) {
+            Some(f) => Ok(f.into_pyobject(py)?.into_any()),
+            None => Ok(PyString::new(py, s).into_any()),
         },
-        (Some(Kind::Struct(cols)), Value::Object(_)) => object_to_py(py, value, Some(cols)),
-        (Some(Kind::StructList(cols)), Value::Array(items)) => {
+        (Some(Kind::Struct(cols)), Exact::Object(_)) => object_to_py(py, value, Some(cols)),
+        (Some(Kind::StructList(cols)), Exact::Array(items)) => {
             let list = PyList::empty(py);
             for item in items {
                 list.append(json_to_py(py, field, item, Some(Kind::Struct(cols)))?)?;
             }
             Ok(list.into_any())
         }
-        (_, Value::Bool(b)) => Ok(PyBool::new(py, *b).to_owned().into_any()),
-        (_, Value::Number(n)) => {
-            if let Some(i) = n.as_i64() {
-                Ok(i.into_pyobject(py)?.into_any())
-            } else if let Some(u) = n.as_u64() {
-                Ok(u.into_pyobject(py)?.into_any())
-            } else {
-                Ok(n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any())
-            }
-        }
-        (_, Value::String(s)) => Ok(PyString::new(py, s).into_any()),
-        (_, Value::Array(items)) => {
+        (_, Exact::Bool(b)) => Ok(PyBool::new(py, *b).to_owned().into_any()),
+        (_, Exact::Int(i)) => Ok(i.into_pyobject(py)?.into_any()),
+        (_, Exact::UInt(u)) => Ok(u.into_pyobject(py)?.into_any()),
+        (_, Exact::BigInt(digits)) => int_of_digits(py, field, digits),
+        (_, Exact::Float(f)) => Ok(f.into_pyobject(py)?.into_any()),
+        (_, Exact::Str(s)) => Ok(PyString::new(py, s).into_any()),
+        (_, Exact::Array(items)) => {
             let list = PyList::empty(py);
             for item in items {
                 list.append(json_to_py(py, field, item, None)?)?;
             }
             Ok(list.into_any())
         }
-        (_, Value::Object(_)) => object_to_py(py, value, None),
+        (_, Exact::Object(_)) => object_to_py(py, value, None),
     }
 }
 
-/// An object as a dict with the API's keys; fields of `cols` typed, others as plain JSON. A
+/// An object as a dict with the API's keys (each once, in the order they first came, with the
+/// last value given: as `json.loads`); fields of `cols` typed, others as plain JSON. A
 /// timestamp field that no `datetime` can hold is a `DecodeError` naming the field and value.
-pub fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
+pub fn object_to_py<'py>(py: Python<'py>, value: &Exact, cols: Option<&[Col]>) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
-    if let Value::Object(map) = value {
-        for (key, v) in map {
+    if let Exact::Object(entries) = value {
+        for (key, v) in entries {
             let kind = cols.and_then(|cols| cols.iter().find(|c| c.0 == key)).map(|c| c.1);
             dict.set_item(key, json_to_py(py, key, v, kind)?)?;
         }
@@ -221,7 +234,7 @@ pub fn object_to_py<'py>(py: Python<'py>, value: &Value, cols: Option<&[Col]>) -
 }
 
 /// A JSON object converted to a dict (typed by `cols`) when it reaches Python.
-pub struct DictOut(pub Value, pub Option<&'static [Col]>);
+pub struct DictOut(pub Exact, pub Option<&'static [Col]>);
 
 impl<'py> IntoPyObject<'py> for DictOut {
     type Target = PyAny;
@@ -233,7 +246,7 @@ impl<'py> IntoPyObject<'py> for DictOut {
 }
 
 /// JSON objects converted to a list of dicts (typed by `cols`) when they reach Python.
-pub struct DictsOut(pub Vec<Value>, pub Option<&'static [Col]>);
+pub struct DictsOut(pub Vec<Exact>, pub Option<&'static [Col]>);
 
 impl<'py> IntoPyObject<'py> for DictsOut {
     type Target = PyAny;

@@ -175,11 +175,14 @@ impl Step for PagerItems {
     type Out = DictOut;
     fn ready(&mut self) -> Option<Result<DictOut>> {
         let cols = self.1;
-        self.0.ready_item().map(|r| r.map(|v| DictOut(v.to_value(), Some(cols))))
+        self.0.ready_item().map(|r| Ok(DictOut(r?.to_exact()?, Some(cols))))
     }
     async fn next(&mut self) -> Result<Option<DictOut>> {
         let cols = self.1;
-        Ok(self.0.next_item().await?.map(|v| DictOut(v.to_value(), Some(cols))))
+        match self.0.next_item().await? {
+            Some(item) => Ok(Some(DictOut(item.to_exact()?, Some(cols)))),
+            None => Ok(None),
+        }
     }
     fn close(&mut self) {
         self.0.close()
@@ -196,7 +199,13 @@ impl Step for PagerPages {
     }
     async fn next(&mut self) -> Result<Option<DictsOut>> {
         let cols = self.1;
-        Ok(self.0.next_page().await?.map(|items| DictsOut(items.iter().map(JsonItem::to_value).collect(), Some(cols))))
+        match self.0.next_page().await? {
+            Some(items) => {
+                let items = items.iter().map(JsonItem::to_exact).collect::<std::result::Result<_, _>>()?;
+                Ok(Some(DictsOut(items, Some(cols))))
+            }
+            None => Ok(None),
+        }
     }
     fn close(&mut self) {
         self.0.close()

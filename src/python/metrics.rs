@@ -3,7 +3,6 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
-use serde_json::Value;
 
 use super::args::{client_twins, limit_arg, opt_bounded, opt_str, page_token_arg, shown, str_arg, time_arg};
 use super::convert::{object_to_py, polars_frame, DictOut};
@@ -14,6 +13,7 @@ use crate::arrow::metrics as schema;
 use crate::arrow::{to_batch, Resource};
 use crate::data::ResourcePager;
 use crate::error::Error;
+use crate::exact::Exact;
 use crate::metrics::client::icm_summary_query;
 use crate::metrics::series::series_pager;
 use crate::metrics::{MetricsClient, DEFAULT_CONCURRENCY};
@@ -48,7 +48,7 @@ fn group_by_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
 }
 
 /// The ICM summary result: a dict for one result, a DataFrame when grouped or a list.
-struct SummaryOut(Value, bool);
+struct SummaryOut(Exact, bool);
 
 impl<'py> IntoPyObject<'py> for SummaryOut {
     type Target = PyAny;
@@ -57,11 +57,11 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
         let SummaryOut(value, grouped) = self;
         let rows = match value {
-            Value::Array(rows) if !grouped && rows.len() == 1 => {
+            Exact::Array(rows) if !grouped && rows.len() == 1 => {
                 return object_to_py(py, &rows[0], Some(schema::ICM_SUMMARY))
             }
-            Value::Array(rows) => rows,
-            Value::Object(_) if !grouped => return object_to_py(py, &value, Some(schema::ICM_SUMMARY)),
+            Exact::Array(rows) => rows,
+            Exact::Object(_) if !grouped => return object_to_py(py, &value, Some(schema::ICM_SUMMARY)),
             other => vec![other],
         };
         let batch = to_batch(Resource::IcmSummary, &rows).map_err(|message| Error::Decode {

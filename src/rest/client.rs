@@ -6,11 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use futures::Stream;
-use serde_json::Value;
+use serde_json::value::RawValue;
 
 use super::json::{api_message, service_root, take_list};
 use super::raw_page::read_page;
 use crate::error::{Error, Result};
+use crate::exact::{self, Exact};
 use crate::paging::{token_pages, JsonItem, Page};
 use crate::transport::{json_error, snippet, RateLimitInfo, Reply, Transport, TransportConfig};
 
@@ -28,10 +29,16 @@ pub struct Paged {
     pub items_field: &'static str,
 }
 
-/// The body of `reply` as a JSON object, and the request URL.
-fn object_of(reply: Reply) -> Result<(Value, String)> {
-    let value: Value =
+/// The body of `reply` as a JSON object read exactly (the rule of [`crate::exact`]: a value it
+/// refuses is a decode error naming the value's path), and the request URL.
+fn object_of(reply: Reply) -> Result<(Exact, String)> {
+    let raw: &RawValue =
         serde_json::from_slice(&reply.body).map_err(|e| json_error(&e, "not JSON", "GET", &reply.url, &reply.body))?;
+    let value = exact::parse_raw(raw).map_err(|e| Error::Decode {
+        message: e.to_string(),
+        url: reply.url.clone(),
+        body: snippet(&reply.body),
+    })?;
     if !value.is_object() {
         return Err(Error::Decode {
             message: "expected a JSON object".into(),
@@ -44,10 +51,10 @@ fn object_of(reply: Reply) -> Result<(Value, String)> {
 
 /// The `nextPageToken` of a page (`None`: absent, null or empty); any other type is an error,
 /// since the walk could not go on.
-fn next_token(value: &Value, url: &str) -> Result<Option<String>> {
+fn next_token(value: &Exact, url: &str) -> Result<Option<String>> {
     match value.get("nextPageToken") {
-        Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),
-        None | Some(Value::Null) | Some(Value::String(_)) => Ok(None),
+        Some(Exact::Str(s)) if !s.is_empty() => Ok(Some(s.clone())),
+        None | Some(Exact::Null) | Some(Exact::Str(_)) => Ok(None),
         Some(other) => Err(Error::Decode {
             message: format!("nextPageToken must be a string, found {other}: the walk cannot go on"),
             url: url.to_string(),
@@ -114,9 +121,9 @@ impl RestClient {
         self.inner.closed.load(Ordering::SeqCst)
     }
 
-    /// `GET path?query`: the answer, which must be a JSON object, and the request URL (secrets
-    /// redacted).
-    pub async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Value, String)> {
+    /// `GET path?query`: the answer, which must be a JSON object, read exactly, and the request
+    /// URL (secrets redacted).
+    pub async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Exact, String)> {
         if self.is_closed() {
             return Err(Error::Closed);
         }

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::exact::Exact;
 use crate::transport::snippet;
 
 /// The service root of a base URL: a trailing `/`, and a trailing API version (`/v1`, `/v2`) that
@@ -35,12 +36,12 @@ pub fn api_message(body: &str) -> Option<String> {
     }
 }
 
-fn shown(value: &Value) -> String {
+fn shown(value: &Exact) -> String {
     snippet(value.to_string().as_bytes())
 }
 
 /// Checks that every item of the list `field` is a JSON object.
-pub fn check_items(items: &[Value], field: &str, url: &str) -> Result<()> {
+pub fn check_items(items: &[Exact], field: &str, url: &str) -> Result<()> {
     match items.iter().position(|item| !item.is_object()) {
         None => Ok(()),
         Some(k) => Err(Error::Decode {
@@ -53,13 +54,13 @@ pub fn check_items(items: &[Value], field: &str, url: &str) -> Result<()> {
 
 /// Takes the list `field` out of an answer, every item checked to be an object; a missing,
 /// null or non-list field is a decode error naming it.
-pub fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>> {
-    match value.get_mut(field).map(Value::take) {
-        Some(Value::Array(items)) => {
+pub fn take_list(value: &mut Exact, field: &str, url: &str) -> Result<Vec<Exact>> {
+    match value.take(field) {
+        Some(Exact::Array(items)) => {
             check_items(&items, field, url)?;
             Ok(items)
         }
-        Some(Value::Null) | None => Err(Error::Decode {
+        Some(Exact::Null) | None => Err(Error::Decode {
             message: format!("the answer has no {field:?} list"),
             url: url.to_string(),
             body: shown(value),
@@ -76,6 +77,10 @@ pub fn take_list(value: &mut Value, field: &str, url: &str) -> Result<Vec<Value>
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn x(v: Value) -> Exact {
+        crate::exact::parse(&v.to_string()).unwrap()
+    }
 
     #[test]
     fn base_urls_ending_in_an_api_version_are_the_service_root() {
@@ -102,15 +107,15 @@ mod tests {
 
     #[test]
     fn lists_are_taken_with_every_item_an_object() {
-        let items = vec![json!({"a": 1}), json!(1), json!("x")];
+        let items = vec![x(json!({"a": 1})), x(json!(1)), x(json!("x"))];
         let err = check_items(&items, "blocks", "u").unwrap_err().to_string();
         assert!(err.contains("blocks[1] must be a JSON object, found 1"), "{err}");
-        assert!(check_items(&[json!({})], "blocks", "u").is_ok());
-        let mut answer = json!({"blocks": [{"n": 1}], "nextPageToken": "t"});
-        assert_eq!(take_list(&mut answer, "blocks", "u").unwrap(), vec![json!({"n": 1})]);
-        let err = take_list(&mut json!({"other": []}), "blocks", "u").unwrap_err().to_string();
+        assert!(check_items(&[x(json!({}))], "blocks", "u").is_ok());
+        let mut answer = x(json!({"blocks": [{"n": 1}], "nextPageToken": "t"}));
+        assert_eq!(take_list(&mut answer, "blocks", "u").unwrap(), vec![x(json!({"n": 1}))]);
+        let err = take_list(&mut x(json!({"other": []})), "blocks", "u").unwrap_err().to_string();
         assert!(err.contains(r#"the answer has no "blocks" list"#), "{err}");
-        let err = take_list(&mut json!({"blocks": 5}), "blocks", "u").unwrap_err().to_string();
+        let err = take_list(&mut x(json!({"blocks": 5})), "blocks", "u").unwrap_err().to_string();
         assert!(err.contains(r#""blocks" is not a list"#), "{err}");
     }
 }
