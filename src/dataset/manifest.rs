@@ -173,7 +173,7 @@ pub fn verified(dir: &Path, partition: &Partition) -> bool {
 
 /// An I/O error naming the path.
 pub fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::invalid("dataset", path.display(), format!("a readable and writable dataset directory ({e})"))
+    Error::file(path, &e)
 }
 
 /// The path of a partition's file and of the temporary file it is written to: the hive
