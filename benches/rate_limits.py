@@ -23,7 +23,7 @@ KEY = "bench-key"
 
 
 def walk(url: str, requests: int, **limits: object) -> float:
-    with ad.DataClient(KEY, base_url=url, **limits) as data:
+    with ad.DataClient(url, api_key=KEY, **limits) as data:
         t = time.perf_counter()
         rows = data.blocks("43114", page_size=1).to_polars(limit=requests).height
         elapsed = time.perf_counter() - t

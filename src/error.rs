@@ -204,6 +204,18 @@ pub enum Error {
     /// The client was closed before this call.
     #[error("the client is closed")]
     Closed,
+    /// A file or directory the user named could not be written (or read): a missing directory,
+    /// no permission, a full disk. `path` is the path as the user gave it, never a temporary
+    /// file's name.
+    #[error("{path}: {reason}")]
+    File {
+        /// What went wrong, as the operating system says (`NotFound`, `PermissionDenied`, ...).
+        kind: std::io::ErrorKind,
+        /// The path the user gave.
+        path: String,
+        /// What went wrong, in words.
+        reason: String,
+    },
     /// A bug: a background task failed unexpectedly. Reported, never a crash.
     #[error("internal error (please report it): {0}")]
     Internal(String),
@@ -331,6 +343,21 @@ fn redirect_message(kind: RedirectKind, status: u16, method: &str, from: &str, t
 
 impl Error {
     /// Shorthand for [`Error::InvalidArgument`].
+    /// The failure `e` of writing (or reading) `path`, the path the user gave; a missing
+    /// directory is named as such.
+    pub fn file(path: &std::path::Path, e: &std::io::Error) -> Self {
+        let kind = e.kind();
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+        let reason = match (kind, parent) {
+            (std::io::ErrorKind::NotFound, Some(dir)) if !dir.is_dir() => {
+                format!("the directory {} does not exist", dir.display())
+            }
+            (std::io::ErrorKind::PermissionDenied, _) => format!("permission denied ({e})"),
+            _ => e.to_string(),
+        };
+        Error::File { kind, path: path.display().to_string(), reason }
+    }
+
     pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Self {
         Error::InvalidArgument { param: param.to_string(), value: value.to_string(), allowed: allowed.into() }
     }

@@ -15,6 +15,7 @@ pub mod metrics;
 pub mod paging;
 pub mod rest;
 pub mod runtime;
+pub mod tables;
 pub mod transport;
 
 // The bindings' doc comments are Python docstrings whose examples are Python doctests

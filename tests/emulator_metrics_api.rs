@@ -414,3 +414,49 @@ async fn icm_summary_matches_data_api_messages() {
     let none = ok(&emu, "/v2/icm/summary?srcBlockchainId=999999").await["result"].clone();
     assert_eq!(none["allTime"], 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_window_outside_the_world_is_named_with_the_worlds_span() {
+    use avax_data::metrics::series::series_pager;
+    use avax_data::metrics::MetricsClient;
+    let emu = start(2_000).await;
+    let (first_ms, last_ms) = emu.world_span_ms();
+    assert_eq!(last_ms, 1_767_225_600_000, "the world's now: 2026-01-01T00:00:00Z");
+    assert!(first_ms < last_ms && last_ms - first_ms < 6 * 2_000 * 1000 + 1);
+    let client = MetricsClient::new(Some(&emu.url()), Default::default()).unwrap();
+    let (jan, apr) = (1_704_067_200, 1_711_929_600); // 2024-01-01 .. 2024-04-01
+    for concurrency in [1, 4] {
+        let query = client.metric("43114", "txCount", Some("day"), Some(jan), Some(apr), None).unwrap();
+        let pager = series_pager(&client, query, None, None, concurrency).unwrap();
+        assert!(pager.to_batches(None, |_| {}).await.unwrap().iter().all(|b| b.num_rows() == 0));
+        let notice = pager.pager.empty_notice().expect("the emulator named its world");
+        assert!(notice.starts_with("0 rows: the window 2024-01-01 00:00 .. 2024-04-01 00:00"), "{notice}");
+        assert!(notice.contains("lies outside the emulator's world") && notice.contains(".. 2026-01-01 00:00 UTC"));
+        assert_eq!(client.emulator_world(), Some((first_ms.div_euclid(1000), last_ms / 1000)));
+    }
+    // Inside the world: rows, no notice; a list without a window: no notice either.
+    let query = client.metric("43114", "txCount", Some("hour"), Some(first_ms / 1000), Some(last_ms / 1000), None);
+    let pager = series_pager(&client, query.unwrap(), None, None, 1).unwrap();
+    let rows: usize = pager.to_batches(None, |_| {}).await.unwrap().iter().map(|b| b.num_rows()).sum();
+    assert!(rows >= 2 && pager.pager.empty_notice().is_none());
+    assert_eq!(avax_data::paging::pager::outside_world_notice("/v1/x", (None, None), (0, 1)), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_real_services_never_get_a_world_notice() {
+    // A service that does not send the header: an empty window says nothing about a world.
+    use avax_data::metrics::series::series_pager;
+    use avax_data::metrics::MetricsClient;
+    let app = axum::Router::new().route(
+        "/v2/chains/{chain}/metrics/{metric}",
+        axum::routing::get(|| async { axum::Json(serde_json::json!({"results": []})) }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let client = MetricsClient::new(Some(&url), Default::default()).unwrap();
+    let query = client.metric("43114", "txCount", Some("day"), Some(0), Some(86_400), None).unwrap();
+    let pager = series_pager(&client, query, None, None, 1).unwrap();
+    pager.to_batches(None, |_| {}).await.unwrap();
+    assert!(pager.position().exhausted && pager.pager.empty_notice().is_none());
+}

@@ -171,3 +171,26 @@ async fn follow_without_a_start_begins_after_the_tip_seen_first() {
     emu.advance(IndexPath::XTx, 2);
     assert_eq!(tokio::time::timeout(Duration::from_secs(10), first).await.unwrap().unwrap(), vec![100, 101]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_range_says_so_and_restart_walks_again_from_its_start() {
+    let emu = emulator(300, 0).await;
+    let rows = |frames: Vec<arrow_array::RecordBatch>| frames.iter().map(|f| f.num_rows()).sum::<usize>();
+    for end in [Some(250), None] {
+        let walk = RangeWalk::new(chain(&emu, IndexPath::XTx), 100, end, 2, 64, None).unwrap();
+        assert_eq!(walk.spent(), None, "{end:?}: a fresh range has items");
+        assert_eq!(rows(walk.collect(|_| {}).await.unwrap()), if end.is_some() { 150 } else { 200 });
+        let notice = walk.spent().expect("a walked range says so");
+        let stop = end.unwrap_or(300);
+        assert!(notice.contains(&format!("next_index={stop}")) && notice.contains("X/tx"), "{notice}");
+        assert!(notice.contains(".restart()") && notice.contains("start=100"), "{notice}");
+        assert_eq!(rows(walk.collect(|_| {}).await.unwrap()), 0, "the contract: the next consumer resumes at the end");
+        let again = walk.restart();
+        assert_eq!((again.next_index(), again.spent()), (100, None));
+        assert_eq!(rows(again.collect(|_| {}).await.unwrap()), stop as usize - 100);
+        assert_eq!(walk.next_index(), stop, "the old range keeps its position");
+    }
+    // An empty range asked for nothing: nothing to warn about.
+    let empty = RangeWalk::new(chain(&emu, IndexPath::XTx), 5, Some(5), 2, 64, None).unwrap();
+    assert_eq!(empty.spent(), None);
+}

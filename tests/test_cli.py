@@ -175,7 +175,7 @@ def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str
 def test_emulator_knobs(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--seed", "9", "--containers",
-         "X/tx=7,c/block=3", "--data-blocks", "40", "--data-api-require-key", "--data-api-refused-keys",
+         "X/tx=7,C/block=3", "--data-blocks", "40", "--data-api-require-key", "--data-api-refused-keys",
          "bad-key-1,bad-key-2", "--rate-limit", "3/60", "--utc-offset-minutes", "120", "--index-disabled"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -197,7 +197,7 @@ def test_emulator_knobs(tmp_path: Path) -> None:
         proc.wait(timeout=30)
     proc2 = subprocess.Popen(
         [sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--seed", "9", "--containers",
-         "X/tx=7,c/block=3", "--utc-offset-minutes", "120", "--latency", "0.01", "--tip-rate", "0",
+         "X/tx=7,C/block=3", "--utc-offset-minutes", "120", "--latency", "0.01", "--tip-rate", "0",
          "--faults", "503=0", "--fault-seed", "3", "--fault-options", "retry_after=1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

@@ -67,9 +67,11 @@ def test_csv_cells_hold_nested_values_as_json() -> None:
 
 
 def test_argument_types() -> None:
-    assert argtypes.chain_path("/ext/index/c/BLOCK") == "C/block"
+    assert argtypes.chain_path("/ext/index/C/block") == "C/block"
+    with pytest.raises(argparse.ArgumentTypeError, match=r"case-sensitive: did you mean C/block\?"):
+        argtypes.chain_path("/ext/index/c/BLOCK")
     assert argtypes.containers("42") == 42
-    assert argtypes.containers("x/tx=5, C/block=0") == {"X/tx": 5, "C/block": 0}
+    assert argtypes.containers("X/tx=5, C/block=0") == {"X/tx": 5, "C/block": 0}
     assert argtypes.faults("502=0.05,short_batch=1") == {"502": 0.05, "short_batch": 1.0}
     assert argtypes.header("Authorization: Bearer a=b") == ("Authorization", "Bearer a=b")
     assert argtypes.header("X-A=1:2") == ("X-A", "1:2")
@@ -103,8 +105,8 @@ def test_unwritable_output_exits_1(capsys, tmp_path: Path) -> None:
                   str(tmp_path / "missing" / name))
         assert res.code == 1
         line = one_error_line(res.err)
-        assert "No such file or directory" in line and line.endswith("(check the output path, its directory and "
-                                                                    "free space)")
+        assert f"{tmp_path / 'missing' / name}: no directory '{tmp_path / 'missing'}' to write it in" in line
+        assert line.endswith("(check the output path, its directory and free space)")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -101,7 +101,7 @@ def test_decoded_range_in_parquet_and_csv(capsys, emu, tmp_path: Path) -> None:
 
 def test_default_output_name(capsys, emu, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    assert cli(capsys, "index", "range", "--url", emu.url, "--chain", "p/block", "--count", "5", "-q").code == 0
+    assert cli(capsys, "index", "range", "--url", emu.url, "--chain", "P/block", "--count", "5", "-q").code == 0
     assert cli(capsys, "index", "range", "--url", emu.url, "--chain", "C/block", "--count", "5", "--format",
                "ndjson", "-q").code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c_block.ndjson", "p_block.parquet"]
@@ -180,7 +180,7 @@ def test_last_and_container_print_json(capsys, emu, tmp_path: Path) -> None:
     expected = emu.expected_container("C/block", N - 1)
     assert last == {"id": expected["id"], "bytes": "0x" + expected["bytes"].hex(),
                     "timestamp": expected["timestamp"].isoformat(), "index": N - 1, "encoding": "hex"}
-    by_index = json.loads(cli(capsys, "index", "container", "--url", emu.url, "--chain", "c/block", "--index",
+    by_index = json.loads(cli(capsys, "index", "container", "--url", emu.url, "--chain", "C/block", "--index",
                               str(N - 1)).out)
     by_id = cli(capsys, "index", "container", "--url", emu.url, "--chain", "C/block", "--id", expected["id"],
                 "-o", str(tmp_path / "c.json"))

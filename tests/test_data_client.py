@@ -350,12 +350,12 @@ def test_key_required_refused_and_redacted():
             with pytest.raises(ad.UnauthorizedError) as e:
                 anon.health()
             assert e.value.status == 401
-        with ad.DataClient("bad-key-999999", base_url=emu.url, max_retries=0) as refused:
+        with ad.DataClient(emu.url, api_key="bad-key-999999", max_retries=0) as refused:
             with pytest.raises(ad.ForbiddenError) as e:
                 refused.chains()
             assert "bad-key-999999" not in str(e.value) and "bad-key-999999" not in repr(refused)
             assert "bad-key-999999" not in (e.value.body or "") + (e.value.url or "")
-        with ad.DataClient(KEY, base_url=emu.url) as ok:
+        with ad.DataClient(emu.url, api_key=KEY) as ok:
             assert ok.chains()
             assert KEY not in repr(ok)
 
@@ -369,7 +369,7 @@ def test_env_key(monkeypatch):
 
 def test_rate_limit_headers_a_wait_instead_of_a_429_and_then_error():
     with ad.Emulator(data_blocks_per_chain=5, rate_limit=(2, 1.0)) as emu:
-        with ad.DataClient(KEY, base_url=emu.url, max_retries=5, retry_budget=10.0) as c:
+        with ad.DataClient(emu.url, api_key=KEY, max_retries=5, retry_budget=10.0) as c:
             assert c.rate_limit is None
             c.health()
             info = c.rate_limit
@@ -380,7 +380,7 @@ def test_rate_limit_headers_a_wait_instead_of_a_429_and_then_error():
             assert emu.request_count() == before + 3
             assert 429 not in [status for _, _, status in emu.request_log(with_status=True)]
         # No budget to wait: the request goes out and meets the 429.
-        with ad.DataClient(KEY, base_url=emu.url, max_retries=0, retry_budget=0) as c:
+        with ad.DataClient(emu.url, api_key=KEY, max_retries=0, retry_budget=0) as c:
             with pytest.raises(ad.RateLimitError) as e:
                 for _ in range(5):
                     c.health()

@@ -65,7 +65,7 @@ def body(status, error, message):
 @pytest.mark.parametrize("message", ["one message", ["first problem", "second problem"]])
 def test_each_status_maps_to_its_exception_with_the_api_message(server, status, cls, message):
     server.on("/v1/health-check", status, body(status, "Some Error", message), {"retry-after": "7"} if status == 429 else {})
-    with ad.DataClient(KEY, base_url=server.url, max_retries=0) as c:
+    with ad.DataClient(server.url, api_key=KEY, max_retries=0) as c:
         with pytest.raises(cls) as e:
             c.health()
     err = e.value
@@ -79,7 +79,7 @@ def test_each_status_maps_to_its_exception_with_the_api_message(server, status, 
 def test_both_key_headers_are_sent(server):
     server.on("/v1/health-check", 200, {"status": "ok", "info": {}, "error": {}, "details": {}},
               {"ratelimit-policy": "100;w=60", "ratelimit-limit": "100", "ratelimit-remaining": "99"})
-    with ad.DataClient(KEY, base_url=server.url) as c:
+    with ad.DataClient(server.url, api_key=KEY) as c:
         c.health()
         assert c.rate_limit == {"policy": "100;w=60", "limit": 100, "remaining": 99, "reset": None}
     headers = {k.lower(): v for k, v in server.requests[-1][1].items()}

@@ -47,6 +47,13 @@ NO_DOCSTRING = {
     "avax_data.types.DecodedRow": "a type alias (dict[str, Any]); the types module docstring describes it",
     "avax_data.types.Progress": "a type alias (a typing special form); the types module docstring describes it",
     "avax_data.types.TimeArg": "a type alias (a typing special form); the types module docstring describes it",
+    "avax_data.types.Feature": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.GroupBy": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.IndexPathName": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.Interval": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.MetricName": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.Network": "a generated Literal alias; the types module docstring describes it",
+    "avax_data.types.SortOrder": "a generated Literal alias; the types module docstring describes it",
 }
 
 #: Public objects with a docstring but no runnable example, with the reason.

@@ -174,7 +174,7 @@ def index(f: Callable[[Any, str], Any]) -> Call:
 
 def data(f: Callable[[Any], Any]) -> Call:
     def call(url: str, _: str) -> Any:
-        with ad.DataClient("fuzz-key", base_url=url, **OPTIONS) as d:
+        with ad.DataClient(url, api_key="fuzz-key", **OPTIONS) as d:
             return f(d)
     return call
 

@@ -41,7 +41,7 @@ def test_requests_retries_and_redirects_are_logged_without_the_key(caplog: pytes
     caplog.set_level(logging.DEBUG, logger="avax_data")
     with ad.Emulator(data_blocks_per_chain=300, faults={"503": 0.3, "redirect_same_origin": 0.3},
                      fault_seed=5) as emu:
-        with ad.DataClient(key, base_url=emu.url, backoff=0.01, max_backoff=0.02, max_retries=20) as data:
+        with ad.DataClient(emu.url, api_key=key, backoff=0.01, max_backoff=0.02, max_retries=20) as data:
             assert data.blocks("43114", page_size=20).to_polars().height == 300
         counts = emu.fault_counts()
     assert counts["503"] >= 1 and counts["redirect_same_origin"] >= 1

@@ -48,7 +48,7 @@ def statuses(emu: ad.Emulator) -> list[int | None]:
 def test_a_long_walk_under_the_services_limit_sees_no_429_and_keeps_the_rate() -> None:
     # The service allows 100 requests per 1 s window and key; the client asks for 80/s.
     with ad.Emulator(data_blocks_per_chain=400, rate_limit=(100, 1.0)) as emu:
-        with ad.DataClient(KEY, base_url=emu.url, rate_limit=80) as data:
+        with ad.DataClient(emu.url, api_key=KEY, rate_limit=80) as data:
             rows = data.blocks("43114", page_size=1).to_polars(limit=240)
         assert rows.height == 240
         log = emu.request_log(with_status=True)
@@ -66,7 +66,7 @@ def test_a_long_walk_under_the_services_limit_sees_no_429_and_keeps_the_rate() -
 def test_concurrent_calls_and_pagers_share_one_rate() -> None:
     with ad.Emulator(data_blocks_per_chain=50, rate_limit=(30, 1.0)) as emu:
         async def run() -> None:
-            async with ad.AsyncDataClient(KEY, base_url=emu.url, rate_limit=20) as data:
+            async with ad.AsyncDataClient(emu.url, api_key=KEY, rate_limit=20) as data:
                 walks = [data.blocks("43114", page_size=2).to_polars(limit=10) for _ in range(3)]
                 calls = [data.block("43114", n + 1) for n in range(15)]
                 await asyncio.gather(*walks, *calls)
@@ -99,7 +99,7 @@ def test_remaining_zero_makes_the_client_wait_for_the_window_instead_of_taking_4
     # so the client holds its next request for one window. A token walk is sequential, so no
     # request is ever in flight when that answer arrives: zero 429s.
     with ad.Emulator(data_blocks_per_chain=100, rate_limit=(10, 1.0)) as emu:
-        with ad.DataClient(KEY, base_url=emu.url) as data:
+        with ad.DataClient(emu.url, api_key=KEY) as data:
             rows = data.blocks("43114", page_size=2).to_polars(limit=70)
             assert data.rate_limit["limit"] == 10
         assert rows.height == 70
@@ -146,7 +146,7 @@ def test_a_walk_with_429_faults_waits_each_retry_after() -> None:
 
 def test_a_reset_beyond_the_retry_budget_raises_without_sending() -> None:
     with ad.Emulator(data_blocks_per_chain=10, rate_limit=(2, 60.0)) as emu:
-        with ad.DataClient(KEY, base_url=emu.url, retry_budget=1.0) as data:
+        with ad.DataClient(emu.url, api_key=KEY, retry_budget=1.0) as data:
             data.block("43114", 1)
             data.block("43114", 2)  # remaining 0; the 60 s window does not fit the budget
             with pytest.raises(ad.RateLimitError) as sent:

@@ -86,7 +86,7 @@ def data(server, **kw):
     kw.setdefault("max_retries", 2)
     kw.setdefault("backoff", 0.01)
     kw.setdefault("max_backoff", 0.05)
-    return ad.DataClient(KEY, base_url=server.url, **kw)
+    return ad.DataClient(server.url, api_key=KEY, **kw)
 
 
 # ---- 3. Retry-After ----

@@ -3,8 +3,9 @@
 Each async class of the extension is stamped from the same Rust definition as its sync twin, so
 its stub is the sync stub with these changes: the class and every twin it names get their
 ``Async`` names; ``Iterator[...]`` becomes ``AsyncIterator[...]``; ``__iter__``/``__next__``
-become ``__aiter__``/``async __anext__`` (``__iter__`` of a walk returns its async iterator);
-``__enter__``/``__exit__`` become ``async __aenter__``/``__aexit__``; a method becomes ``async``
+become ``__aiter__``/``__anext__`` (returning ``Awaitable[...]``) (``__iter__`` of a walk returns its async iterator);
+``__enter__``/``__exit__`` become ``__aenter__``/``__aexit__``; a method returns
+``Awaitable[...]`` of its sync result (the call gives an awaitable at once, not a coroutine)
 unless it is a property, returns another twin (a chain, a range, a pager, an iterator) or is an
 iterator's ``close``.
 
@@ -93,7 +94,7 @@ def asyncify(name: str, lines: list[str]) -> list[str]:
                        "__exit__": "__aexit__"}.get(method, method)
             stays_sync = method not in ("__enter__", "__exit__", "__next__") and (
                 property_next
-                or method in ("__new__", "__iter__")
+                or method in ("__new__", "__iter__", "_repr_html_")
                 or TWIN_NAME.search(result) is not None
                 or (method in ("close", "__arrow_c_stream__") and name in ITERATORS)
                 or method == "__arrow_c_stream__"
@@ -101,7 +102,15 @@ def asyncify(name: str, lines: list[str]) -> list[str]:
             text = "".join(block).replace(f"def {method}(", f"def {renamed}(", 1)
             text = TWIN_NAME.sub(lambda m: "Async" + m.group(1), text)
             if not stays_sync:
-                text = text.replace("def ", "async def ", 1)
+                # What the call returns at once is an awaitable (an asyncio future in a
+                # ``Pending``), not a coroutine: ``Awaitable[...]`` says so.
+                last = text.rstrip("\n").rsplit("\n", 1)[-1]
+                typed = RETURNS.search(last)
+                if typed is None:
+                    raise ValueError(f"{name}.{method}: no return type to make awaitable")
+                first, past = typed.span(1)
+                cut = len(text.rstrip("\n")) - len(last)
+                text = text[:cut + first] + f"Awaitable[{typed.group(1)}]" + text[cut + past:]
             out.append(text)
             property_next = False
             i = end + 1

@@ -5,13 +5,17 @@ are generated from them by ``tools/async_stubs.py`` below the marker at the end 
 (``python tools/async_stubs.py`` rewrites that part; ``--check`` fails when it is stale).
 """
 
+import datetime
 import os
-from typing import IO, Any, AsyncIterator, Iterator, Literal, Mapping, Sequence, final, overload
+from typing import IO, Any, AsyncIterator, Awaitable, Generator, Iterator, Literal, Mapping, Sequence, final, overload
 
 import polars as pl
 
 from avax_data.retry import RetryPolicy
-from avax_data.types import Compression, Container, Decode, DecodedRow, Progress, RateLimitInfo, TimeArg
+from avax_data.types import (
+    Compression, Container, Decode, DecodedRow, Feature, GroupBy, IndexPathName, Interval, MetricName, Network,
+    Progress, RateLimitInfo, SortOrder, TimeArg,
+)
 
 __version__: str
 __all__ = [
@@ -19,13 +23,16 @@ __all__ = [
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
-    "month_windows", "complete_partitions", "merge_dataset", "verify_dataset",
+    "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
 ]
+
+def literal_tables() -> list[tuple[str, tuple[list[str], str]]]:
+    """The closed sets of values the core accepts, by the name of their ``Literal`` alias."""
 
 def reset_logging() -> None:
     """Make the Rust core follow the current Python ``logging`` configuration."""
 
-def decode_bytes(path: str, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
+def decode_bytes(path: IndexPathName, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
     """Decode container bytes of one index into a polars DataFrame, one row per item, in order."""
 
 def month_windows(start: int, end: int) -> list[tuple[int, int, int, int]]:
@@ -71,7 +78,9 @@ class IndexClient:
     @property
     def url(self) -> str:
         """The node's base URL, with any password in it redacted."""
-    def chain(self, path: str) -> Chain:
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
+    def chain(self, path: IndexPathName) -> Chain:
         """A handle on one index of the node (no request is sent)."""
     @property
     def retry(self) -> RetryPolicy:
@@ -157,6 +166,8 @@ class Range:
         """The rest of the range as an Arrow C stream (the Arrow PyCapsule interface)."""
     def _repr_html_(self) -> str:
         """An HTML table of the walk and its position, which Jupyter shows for a range."""
+    def restart(self) -> Range:
+        """The same range from its original :attr:`start`, as a new range with a position of its own."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -225,9 +236,9 @@ class DataClient:
 
     def __new__(
         cls,
-        api_key: str | None = None,
-        *,
         base_url: str | None = None,
+        *,
+        api_key: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,
@@ -246,10 +257,12 @@ class DataClient:
     @property
     def base_url(self) -> str:
         """The service root, with any password in it redacted."""
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     @property
     def rate_limit(self) -> RateLimitInfo | None:
         """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
-    def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]:
+    def chains(self, network: Network | None = None, feature: Feature | None = None) -> list[dict[str, Any]]:
         """The chains the service supports (``GET /v1/chains``; not paginated)."""
     def chain(self, chain_id: str) -> dict[str, Any]:
         """One chain (``GET /v1/chains/{chainId}``)."""
@@ -264,7 +277,7 @@ class DataClient:
     def latest_blocks(
         self,
         *,
-        network: str | None = None,
+        network: Network | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -283,11 +296,11 @@ class DataClient:
         """The NFTs (ERC-721 and ERC-1155) a wallet holds on a chain."""
     def pending_rewards(
         self,
-        network: str,
+        network: Network,
         *,
         addresses: Sequence[str] | str | None = None,
         node_ids: Sequence[str] | str | None = None,
-        sort_order: str | None = None,
+        sort_order: SortOrder | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -295,7 +308,7 @@ class DataClient:
         """Pending staking rewards of P-chain addresses or validators."""
     def vertices(
         self,
-        network: str,
+        network: Network,
         blockchain_id: str | None = None,
         *,
         page_size: int | None = None,
@@ -311,7 +324,7 @@ class DataClient:
         blockchain_id: str | None = None,
         to: str | None = None,
         from_: str | None = None,
-        network: str | None = None,
+        network: Network | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -333,8 +346,8 @@ class MetricsClient:
 
     def __new__(
         cls,
-        *,
         base_url: str | None = None,
+        *,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,
@@ -350,15 +363,17 @@ class MetricsClient:
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
     ) -> MetricsClient: ...
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     @property
     def base_url(self) -> str:
         """The service root, with any password in it redacted."""
     def metric(
         self,
         chain_id: str | int,
-        metric: str,
+        metric: MetricName,
         *,
-        interval: str | None = None,
+        interval: Interval | None = None,
         start: TimeArg | None = None,
         end: TimeArg | None = None,
         page_size: int | None = None,
@@ -367,15 +382,15 @@ class MetricsClient:
         concurrency: int | None = None,
     ) -> Pager:
         """A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``)."""
-    def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def chains(self, network: Network | None = None, *, page_token: str | None = None, limit: int | None = None) -> Pager:
         """The chains the Metrics API covers (``GET /v2/chains``), token-paged."""
     def icm_summary(
         self,
         src_blockchain_id: str | None = None,
         dest_blockchain_id: str | None = None,
         *,
-        group_by: str | Sequence[str] | None = None,
-        network: str | None = None,
+        group_by: GroupBy | Sequence[GroupBy] | None = None,
+        network: Network | None = None,
     ) -> dict[str, Any] | pl.DataFrame:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> dict[str, Any]:
@@ -384,9 +399,9 @@ class MetricsClient:
         self,
         path: str | os.PathLike[str],
         chain_id: str | int,
-        metric: str,
+        metric: MetricName,
         *,
-        interval: str,
+        interval: Interval,
         start: TimeArg,
         end: TimeArg | None = None,
         compression: Compression = "snappy",
@@ -443,6 +458,8 @@ class Pager:
         """The rest of the walk as an Arrow C stream, one batch per page."""
     def _repr_html_(self) -> str:
         """An HTML table of the position, which Jupyter shows for a pager."""
+    def restart(self) -> Pager:
+        """The same list from its original start, as a new pager with a position of its own."""
     def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
@@ -499,6 +516,12 @@ class Ready:
     def __await__(self) -> Ready: ...
     def __iter__(self) -> Ready: ...
     def __next__(self) -> None: ...
+
+@final
+class Pending:
+    """The awaitable an async client's call returns: ``await`` it for the result."""
+
+    def __await__(self) -> Generator[Any, None, Any]: ...
 
 # ---- The emulator ----
 
@@ -564,15 +587,20 @@ class Emulator:
     @property
     def port(self) -> int:
         """The port it listens on (a free one unless ``port=`` was given)."""
-    def container_count(self, path: str) -> int:
+    @property
+    def world_span(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """What the Data and Metrics API world spans: ``(first, last)``, timezone-aware UTC datetimes."""
+    def _repr_html_(self) -> str:
+        """An HTML table of the emulator (its URL and the span of its world), which Jupyter shows."""
+    def container_count(self, path: IndexPathName) -> int:
         """How many containers an index path holds now."""
-    def advance(self, path: str, n: int = 1) -> int:
+    def advance(self, path: IndexPathName, n: int = 1) -> int:
         """Accept more containers on an index path, as a node does when blocks arrive."""
     def set_index_enabled(self, enabled: bool) -> None:
         """Serve the index paths, or answer them with HTTP 404."""
     def set_latency(self, seconds: float) -> None:
         """Delay every later response."""
-    def expected_container(self, path: str, index: int) -> Container:
+    def expected_container(self, path: IndexPathName, index: int) -> Container:
         """The container the emulator serves at an index, computed without a request."""
     def request_count(self) -> int:
         """The requests received so far, on every path."""
@@ -611,15 +639,17 @@ class AsyncIndexClient:
     @property
     def url(self) -> str:
         """The node's base URL, with any password in it redacted."""
-    def chain(self, path: str) -> AsyncChain:
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
+    def chain(self, path: IndexPathName) -> AsyncChain:
         """A handle on one index of the node (no request is sent)."""
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    async def close(self) -> None:
+    def close(self) -> Awaitable[None]:
         """Close the client, from any thread."""
-    async def __aenter__(self) -> AsyncIndexClient: ...
-    async def __aexit__(self, *_exc: object) -> None: ...
+    def __aenter__(self) -> Awaitable[AsyncIndexClient]: ...
+    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
 
 @final
 class AsyncChain:
@@ -629,24 +659,24 @@ class AsyncChain:
     def path(self) -> str:
         """The index path, e.g. ``"C/block"``."""
     @overload
-    async def last_accepted(self, *, decode: Literal[False, None] = None) -> Container:
+    def last_accepted(self, *, decode: Literal[False, None] = None) -> Awaitable[Container]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    async def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow:
+    def last_accepted(self, *, decode: Literal[True, "strict"]) -> Awaitable[DecodedRow]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    async def container(
+    def container(
         self, index: int | None = None, *, id: str | None = None, decode: Literal[False, None] = None
-    ) -> Container:
+    ) -> Awaitable[Container]:
         """One container, by its index or by its id."""
     @overload
-    async def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> DecodedRow:
+    def container(self, index: int | None = None, *, id: str | None = None, decode: Literal[True, "strict"]) -> Awaitable[DecodedRow]:
         """One container, by its index or by its id."""
-    async def container_range(self, start: int, count: int) -> list[Container]:
+    def container_range(self, start: int, count: int) -> Awaitable[list[Container]]:
         """Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``)."""
-    async def index_of(self, id: str) -> int:
+    def index_of(self, id: str) -> Awaitable[int]:
         """The position of the container with this id (``index.getIndex``)."""
-    async def is_accepted(self, id: str) -> bool:
+    def is_accepted(self, id: str) -> Awaitable[bool]:
         """Whether the container with this id is accepted in the index (``index.isAccepted``)."""
     def range(
         self,
@@ -687,17 +717,19 @@ class AsyncRange:
         """Iterate the rest of the range one item at a time (what ``for`` does)."""
     def batches(self, *, decode: Decode = None, progress: Progress = None) -> AsyncBatchIterator:
         """Iterate the rest of the range as polars DataFrames, one per call to the node."""
-    async def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> pl.DataFrame:
+    def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[pl.DataFrame]:
         """The rest of the range as one polars DataFrame, all or nothing."""
-    async def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Any:
+    def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[Any]:
         """The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
-    async def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Any:
+    def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[Any]:
         """The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream (the Arrow PyCapsule interface)."""
-    async def _repr_html_(self) -> str:
+    def _repr_html_(self) -> str:
         """An HTML table of the walk and its position, which Jupyter shows for a range."""
-    async def write_parquet(
+    def restart(self) -> AsyncRange:
+        """The same range from its original :attr:`start`, as a new range with a position of its own."""
+    def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
         *,
@@ -705,9 +737,9 @@ class AsyncRange:
         row_group_size: int = 65536,
         decode: Decode = None,
         progress: Progress = None,
-    ) -> int:
+    ) -> Awaitable[int]:
         """Stream the rest of the range into a Parquet file, in constant memory."""
-    async def write_dataset(
+    def write_dataset(
         self,
         path: str | os.PathLike[str],
         *,
@@ -716,7 +748,7 @@ class AsyncRange:
         row_group_size: int = 65536,
         decode: Decode = None,
         progress: Progress = None,
-    ) -> dict[str, int]:
+    ) -> Awaitable[dict[str, int]]:
         """Write the rest of the range as a dataset: a directory of Parquet files, one per chunk of ``chunk`` indices."""
 
 @final
@@ -727,7 +759,7 @@ class AsyncRangeIterator(AsyncIterator[Container]):
     def next_index(self) -> int:
         """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __aiter__(self) -> AsyncRangeIterator: ...
-    async def __anext__(self) -> Container: ...
+    def __anext__(self) -> Awaitable[Container]: ...
     def close(self) -> None:
         """Stop fetching, from any thread or task; the iteration then ends."""
 
@@ -739,7 +771,7 @@ class AsyncBatchIterator(AsyncIterator[pl.DataFrame]):
     def next_index(self) -> int:
         """The first index not yet handed out by this iterator's walk: where it resumes."""
     def __aiter__(self) -> AsyncBatchIterator: ...
-    async def __anext__(self) -> pl.DataFrame: ...
+    def __anext__(self) -> Awaitable[pl.DataFrame]: ...
     def close(self) -> None:
         """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
@@ -753,7 +785,7 @@ class AsyncFollow(AsyncIterator[Container]):
     def next_index(self) -> int | None:
         """The first index not yet handed out (``None`` until the starting tip is known)."""
     def __aiter__(self) -> AsyncFollow: ...
-    async def __anext__(self) -> Container: ...
+    def __anext__(self) -> Awaitable[Container]: ...
     def close(self) -> None:
         """Stop following, from any thread or task; the iteration then ends."""
 
@@ -763,9 +795,9 @@ class AsyncDataClient:
 
     def __new__(
         cls,
-        api_key: str | None = None,
-        *,
         base_url: str | None = None,
+        *,
+        api_key: str | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,
@@ -784,16 +816,18 @@ class AsyncDataClient:
     @property
     def base_url(self) -> str:
         """The service root, with any password in it redacted."""
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     @property
     def rate_limit(self) -> RateLimitInfo | None:
         """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
-    async def chains(self, network: str | None = None, feature: str | None = None) -> list[dict[str, Any]]:
+    def chains(self, network: Network | None = None, feature: Feature | None = None) -> Awaitable[list[dict[str, Any]]]:
         """The chains the service supports (``GET /v1/chains``; not paginated)."""
-    async def chain(self, chain_id: str) -> dict[str, Any]:
+    def chain(self, chain_id: str) -> Awaitable[dict[str, Any]]:
         """One chain (``GET /v1/chains/{chainId}``)."""
-    async def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]:
+    def block(self, chain_id: str, block_id: int | str) -> Awaitable[dict[str, Any]]:
         """One block of an EVM chain, by number or by hash."""
-    async def health(self) -> dict[str, Any]:
+    def health(self) -> Awaitable[dict[str, Any]]:
         """The service's health report (``GET /v1/health-check``)."""
     def blocks(
         self, chain_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
@@ -802,7 +836,7 @@ class AsyncDataClient:
     def latest_blocks(
         self,
         *,
-        network: str | None = None,
+        network: Network | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -821,11 +855,11 @@ class AsyncDataClient:
         """The NFTs (ERC-721 and ERC-1155) a wallet holds on a chain."""
     def pending_rewards(
         self,
-        network: str,
+        network: Network,
         *,
         addresses: Sequence[str] | str | None = None,
         node_ids: Sequence[str] | str | None = None,
-        sort_order: str | None = None,
+        sort_order: SortOrder | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -833,7 +867,7 @@ class AsyncDataClient:
         """Pending staking rewards of P-chain addresses or validators."""
     def vertices(
         self,
-        network: str,
+        network: Network,
         blockchain_id: str | None = None,
         *,
         page_size: int | None = None,
@@ -849,7 +883,7 @@ class AsyncDataClient:
         blockchain_id: str | None = None,
         to: str | None = None,
         from_: str | None = None,
-        network: str | None = None,
+        network: Network | None = None,
         page_size: int | None = None,
         page_token: str | None = None,
         limit: int | None = None,
@@ -858,10 +892,10 @@ class AsyncDataClient:
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    async def close(self) -> None:
+    def close(self) -> Awaitable[None]:
         """Close the client, from any thread."""
-    async def __aenter__(self) -> AsyncDataClient: ...
-    async def __aexit__(self, *_exc: object) -> None: ...
+    def __aenter__(self) -> Awaitable[AsyncDataClient]: ...
+    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
 
 @final
 class AsyncMetricsClient:
@@ -869,8 +903,8 @@ class AsyncMetricsClient:
 
     def __new__(
         cls,
-        *,
         base_url: str | None = None,
+        *,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,
@@ -886,15 +920,17 @@ class AsyncMetricsClient:
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
     ) -> AsyncMetricsClient: ...
+    def _repr_html_(self) -> str:
+        """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     @property
     def base_url(self) -> str:
         """The service root, with any password in it redacted."""
     def metric(
         self,
         chain_id: str | int,
-        metric: str,
+        metric: MetricName,
         *,
-        interval: str | None = None,
+        interval: Interval | None = None,
         start: TimeArg | None = None,
         end: TimeArg | None = None,
         page_size: int | None = None,
@@ -903,40 +939,40 @@ class AsyncMetricsClient:
         concurrency: int | None = None,
     ) -> AsyncPager:
         """A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``)."""
-    def chains(self, network: str | None = None, *, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def chains(self, network: Network | None = None, *, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """The chains the Metrics API covers (``GET /v2/chains``), token-paged."""
-    async def icm_summary(
+    def icm_summary(
         self,
         src_blockchain_id: str | None = None,
         dest_blockchain_id: str | None = None,
         *,
-        group_by: str | Sequence[str] | None = None,
-        network: str | None = None,
-    ) -> dict[str, Any] | pl.DataFrame:
+        group_by: GroupBy | Sequence[GroupBy] | None = None,
+        network: Network | None = None,
+    ) -> Awaitable[dict[str, Any] | pl.DataFrame]:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
-    async def live_check(self) -> dict[str, Any]:
+    def live_check(self) -> Awaitable[dict[str, Any]]:
         """The service's health report (``GET /v2/live-check``)."""
-    async def write_dataset(
+    def write_dataset(
         self,
         path: str | os.PathLike[str],
         chain_id: str | int,
-        metric: str,
+        metric: MetricName,
         *,
-        interval: str,
+        interval: Interval,
         start: TimeArg,
         end: TimeArg | None = None,
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> dict[str, int]:
+    ) -> Awaitable[dict[str, int]]:
         """Write a metric series as a dataset: a directory of Parquet files, one per UTC month, readable as one table."""
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    async def close(self) -> None:
+    def close(self) -> Awaitable[None]:
         """Close the client, from any thread."""
-    async def __aenter__(self) -> AsyncMetricsClient: ...
-    async def __aexit__(self, *_exc: object) -> None: ...
+    def __aenter__(self) -> Awaitable[AsyncMetricsClient]: ...
+    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
 
 @final
 class AsyncPager:
@@ -967,26 +1003,28 @@ class AsyncPager:
         """Iterate the rest of the walk page by page."""
     def batches(self, *, progress: Progress = None) -> AsyncPagerBatchIterator:
         """Iterate the rest of the walk as polars DataFrames of the resource, one per page."""
-    async def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> pl.DataFrame:
+    def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[pl.DataFrame]:
         """The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing."""
-    async def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Any:
+    def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[Any]:
         """The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
-    async def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Any:
+    def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[Any]:
         """The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page."""
-    async def _repr_html_(self) -> str:
+    def _repr_html_(self) -> str:
         """An HTML table of the position, which Jupyter shows for a pager."""
-    async def write_parquet(
+    def restart(self) -> AsyncPager:
+        """The same list from its original start, as a new pager with a position of its own."""
+    def write_parquet(
         self,
         path: str | os.PathLike[str] | IO[bytes],
         *,
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> int:
+    ) -> Awaitable[int]:
         """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
-    async def write_dataset(
+    def write_dataset(
         self,
         path: str | os.PathLike[str],
         *,
@@ -994,7 +1032,7 @@ class AsyncPager:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> dict[str, int]:
+    ) -> Awaitable[dict[str, int]]:
         """Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a natural key of the rows, readable as one table."""
 
 @final
@@ -1002,7 +1040,7 @@ class AsyncPagerIterator(AsyncIterator[dict[str, Any]]):
     """Asynchronous twin of :class:`PagerIterator`: the same methods, awaitable where it blocks."""
 
     def __aiter__(self) -> AsyncPagerIterator: ...
-    async def __anext__(self) -> dict[str, Any]: ...
+    def __anext__(self) -> Awaitable[dict[str, Any]]: ...
     def close(self) -> None:
         """Stop fetching, from any thread or task; the iteration then ends."""
 
@@ -1011,7 +1049,7 @@ class AsyncPageIterator(AsyncIterator[list[dict[str, Any]]]):
     """Asynchronous twin of :class:`PageIterator`: the same methods, awaitable where it blocks."""
 
     def __aiter__(self) -> AsyncPageIterator: ...
-    async def __anext__(self) -> list[dict[str, Any]]: ...
+    def __anext__(self) -> Awaitable[list[dict[str, Any]]]: ...
     def close(self) -> None:
         """Stop fetching, from any thread or task; the iteration then ends."""
 
@@ -1020,7 +1058,7 @@ class AsyncPagerBatchIterator(AsyncIterator[pl.DataFrame]):
     """Asynchronous twin of :class:`PagerBatchIterator`: the same methods, awaitable where it blocks."""
 
     def __aiter__(self) -> AsyncPagerBatchIterator: ...
-    async def __anext__(self) -> pl.DataFrame: ...
+    def __anext__(self) -> Awaitable[pl.DataFrame]: ...
     def close(self) -> None:
         """Stop fetching, from any thread or task; the iteration then ends."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:

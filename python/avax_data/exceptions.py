@@ -292,7 +292,7 @@ class ForbiddenError(HTTPStatusError):
     Example:
         >>> with ad.Emulator(data_api_refused_keys=["revoked"]) as local:
         ...     try:
-        ...         ad.DataClient("revoked", base_url=local.url).chain("43114")
+        ...         ad.DataClient(local.url, api_key="revoked").chain("43114")
         ...     except ad.ForbiddenError as exc:
         ...         print(exc.status, "revoked" in str(exc))      # the key is never shown
         403 False
@@ -334,7 +334,7 @@ class RateLimitError(HTTPStatusError):
 
     Example:
         >>> with ad.Emulator(rate_limit=(1, 60)) as limited:
-        ...     data = ad.DataClient("my-key", base_url=limited.url, retry_budget=5.0)
+        ...     data = ad.DataClient(limited.url, api_key="my-key", retry_budget=5.0)
         ...     _ = data.health()
         ...     try:
         ...         data.health()                 # asks for a 60 s wait: past the 5 s budget

@@ -87,7 +87,7 @@ impl ParquetSink {
                 let name = path.display().to_string();
                 let file_name = path.file_name().ok_or_else(|| io_error(&name, "no file name", "empty"))?;
                 let tmp = path.with_file_name(format!(".{}.partial", file_name.to_string_lossy()));
-                let file = File::create(&tmp).map_err(|e| io_error(&name, "cannot create", e))?;
+                let file = File::create(&tmp).map_err(|e| Error::file(&path, &e))?;
                 (Box::new(file), Some((tmp, path)), name)
             }
             Target::Writer(w) => (w, None, "the file object".to_string()),
@@ -121,7 +121,7 @@ impl ParquetSink {
         out.flush().map_err(|e| io_error(&self.name, "flush failed", e))?;
         drop(out);
         if let Some((tmp, path)) = self.paths.take() {
-            std::fs::rename(&tmp, &path).map_err(|e| io_error(&self.name, "rename failed", e))?;
+            std::fs::rename(&tmp, &path).map_err(|e| Error::file(&path, &e))?;
         }
         Ok(self.rows)
     }

@@ -51,10 +51,42 @@ fn opt(param: Option<&str>, check: fn(&str) -> Result<String>) -> Result<Option<
     param.map(check).transpose()
 }
 
+/// Whether `text` reads as a URL (`scheme://...`).
+pub fn looks_like_url(text: &str) -> bool {
+    let text = text.trim();
+    text.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
+/// The constructor's rule: the base URL is a URL, the key is not one.
+fn check_url_and_key(base_url: Option<&str>, api_key: Option<&str>) -> Result<()> {
+    if base_url.is_some_and(|u| !looks_like_url(u)) {
+        return Err(crate::error::Error::invalid(
+            "base_url",
+            "(not shown: it may be an API key)",
+            "an http:// or https:// URL; an API key goes in api_key=",
+        ));
+    }
+    if api_key.is_some_and(looks_like_url) {
+        return Err(crate::error::Error::invalid(
+            "api_key",
+            "(a URL, not shown)",
+            "an API key; the service URL is the first argument (base_url=)",
+        ));
+    }
+    Ok(())
+}
+
 impl DataClient {
     /// A client of `base_url` (default [`DEFAULT_DATA_URL`]); the key goes out under both
     /// header names and is never shown.
+    ///
+    /// A `base_url` that is not a URL (no `scheme://`, perhaps a key given in the URL's place)
+    /// and an `api_key` that is a URL are refused, neither shown: a key is never sent as a URL
+    /// and a URL never as a key.
     pub fn new(base_url: Option<&str>, options: DataClientOptions) -> Result<Self> {
+        check_url_and_key(base_url, options.api_key.as_deref())?;
         let mut config = options.transport;
         if let Some(key) = options.api_key.filter(|k| !k.trim().is_empty()) {
             for name in KEY_HEADERS {
@@ -247,6 +279,17 @@ mod tests {
 
     fn fast() -> DataClientOptions {
         DataClientOptions { transport: no_retries(), api_key: Some("sekret-key-123".into()) }
+    }
+
+    #[test]
+    fn a_url_is_never_taken_as_a_key_nor_a_key_as_a_url() {
+        let keyed = |key: &str| DataClientOptions { transport: no_retries(), api_key: Some(key.into()) };
+        let err = DataClient::new(Some("sekret-key-123"), DataClientOptions::default()).unwrap_err().to_string();
+        assert!(err.contains("base_url") && err.contains("api_key=") && !err.contains("sekret"), "{err}");
+        let err = DataClient::new(None, keyed("http://127.0.0.1:9/")).unwrap_err().to_string();
+        assert!(err.contains("api_key") && err.contains("first argument") && !err.contains("127.0.0.1"), "{err}");
+        assert!(DataClient::new(Some("http://127.0.0.1:9"), keyed("sekret-key-123")).is_ok());
+        assert!(looks_like_url(" https://x.example ") && !looks_like_url("abc") && !looks_like_url("://x"));
     }
 
     #[tokio::test]

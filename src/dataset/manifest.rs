@@ -253,7 +253,7 @@ pub fn digest_matches(dir: &Path, partition: &Partition) -> bool {
 
 /// An I/O error naming the path.
 pub fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::invalid("dataset", path.display(), format!("a readable and writable dataset directory ({e})"))
+    Error::file(path, &e)
 }
 
 /// A partition's file, relative to the dataset directory and as a path: the hive directory

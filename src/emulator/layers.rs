@@ -25,6 +25,25 @@ pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, req
     response
 }
 
+/// The header naming the span of the emulator's world (Data and Metrics API answers):
+/// `FIRST/LAST`, Unix seconds of its first block and of its "now". A client reads it to say why
+/// a window holds no data; the real services never send it.
+pub const WORLD_HEADER: &str = "x-avax-emulator-world";
+
+/// Adds [`WORLD_HEADER`] to the answers of the Data API (`/v1/...`) and the Metrics API (`/v2/...`).
+pub(crate) async fn world_span(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
+    let api = request.uri().path().starts_with("/v1/") || request.uri().path().starts_with("/v2/");
+    let mut response = next.run(request).await;
+    if api {
+        let (first_ms, last_ms) = state.data.world.span_ms();
+        let value = format!("{}/{}", first_ms.div_euclid(1000), last_ms.div_euclid(1000));
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(WORLD_HEADER, value);
+        }
+    }
+    response
+}
+
 /// Go's `http.NotFound`: 404, `404 page not found\n`, as a node answers a path it does not serve.
 pub(crate) fn go_not_found() -> Response {
     go_plain_text(StatusCode::NOT_FOUND, "404 page not found\n".to_string(), true)

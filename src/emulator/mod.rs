@@ -62,6 +62,7 @@ fn router(state: Arc<EmulatorState>) -> Router {
         .merge(data_api::router(state.data.clone()))
         .merge(metrics_api::router(state.data.clone()))
         .fallback(layers::not_found)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), layers::world_span))
         .layer(axum::middleware::from_fn_with_state(state.clone(), fault_layer::inject))
         .layer(axum::middleware::from_fn_with_state(state.clone(), layers::count_and_delay))
         .with_state(state)
@@ -118,6 +119,12 @@ impl Emulator {
     /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).
     pub fn url(&self) -> String {
         self.url.clone()
+    }
+
+    /// What the Data and Metrics API world spans, Unix ms: from the earliest first block of any
+    /// chain to the world's fixed "now", 2026-01-01T00:00:00Z. Windows outside hold no data.
+    pub fn world_span_ms(&self) -> (i64, i64) {
+        self.state.data.world.span_ms()
     }
 
     /// Base URL of the second listener (same host, another port): the other origin that

@@ -38,27 +38,20 @@ impl IndexPath {
         format!("/ext/index/{}", self.as_str())
     }
 
-    /// Parses `C/block`, `/ext/index/C/block`, `c/block` (case of the chain letter is free).
+    /// Parses `C/block` or `/ext/index/C/block`, exactly as the node spells it (a path is
+    /// case-sensitive on the node). A path that differs only in case is refused with the right
+    /// spelling suggested.
     pub fn parse(text: &str) -> Result<Self> {
         let short = text.trim().trim_start_matches("/ext/index/").trim_matches('/');
-        let mut parts = short.splitn(2, '/');
-        let chain = parts.next().unwrap_or("").to_ascii_uppercase();
-        let kind = parts.next().unwrap_or("").to_ascii_lowercase();
-        let path = match (chain.as_str(), kind.as_str()) {
-            ("C", "block") => IndexPath::CBlock,
-            ("P", "block") => IndexPath::PBlock,
-            ("X", "tx") => IndexPath::XTx,
-            ("X", "block") => IndexPath::XBlock,
-            ("X", "vtx") => IndexPath::XVtx,
-            _ => {
-                return Err(Error::invalid(
-                    "path",
-                    format!("{text:?}"),
-                    "one of 'C/block', 'P/block', 'X/tx', 'X/block', 'X/vtx'",
-                ))
-            }
+        if let Some(path) = IndexPath::ALL.into_iter().find(|p| p.as_str() == short) {
+            return Ok(path);
+        }
+        const ALLOWED: &str = "one of 'C/block', 'P/block', 'X/tx', 'X/block', 'X/vtx'";
+        let allowed = match IndexPath::ALL.into_iter().find(|p| p.as_str().eq_ignore_ascii_case(short)) {
+            Some(near) => format!("{ALLOWED} (paths are case-sensitive: did you mean '{near}'?)"),
+            None => ALLOWED.to_string(),
         };
-        Ok(path)
+        Err(Error::invalid("path", format!("{text:?}"), allowed))
     }
 }
 
@@ -78,7 +71,10 @@ mod tests {
             assert_eq!(IndexPath::parse(p.as_str()).unwrap(), p);
             assert_eq!(IndexPath::parse(&p.url_path()).unwrap(), p);
         }
-        assert_eq!(IndexPath::parse("c/block").unwrap(), IndexPath::CBlock);
+        let err = IndexPath::parse("c/block").unwrap_err().to_string();
+        assert!(err.contains("path=\"c/block\"") && err.contains("did you mean 'C/block'?"), "{err}");
+        let err = IndexPath::parse("/ext/index/x/TX").unwrap_err().to_string();
+        assert!(err.contains("did you mean 'X/tx'?"), "{err}");
         let err = IndexPath::parse("Y/tx").unwrap_err().to_string();
         assert!(err.contains("path=\"Y/tx\"") && err.contains("'X/vtx'"), "{err}");
     }

@@ -129,6 +129,28 @@ impl RangeWalk {
         self.cursor.position()
     }
 
+    /// The same range from its original start, with a position (and a tip) of its own; this
+    /// walk is left as it is. What re-running a notebook cell needs.
+    pub fn restart(&self) -> Self {
+        RangeWalk { cursor: Cursor::new(self.start), memory: RangeMemory::default(), ..self.clone() }
+    }
+
+    /// Why a consumer started now would hand out nothing, or `None` when items may be left: the
+    /// position is at the end (as given, or the tip an earlier walk read). The text names
+    /// `next_index` and how to start over; the bindings show it as a warning.
+    pub fn spent(&self) -> Option<String> {
+        let (next, end) = (self.next_index(), self.end_known()?);
+        (next >= end && next > self.start).then(|| {
+            format!(
+                "this range of {} is exhausted (next_index={next}, its end is {end}): a new consumer resumes \
+                 there and gets nothing; call .restart() for a new walk from start={}, or make a new range \
+                 with range(start=...)",
+                self.path(),
+                self.start
+            )
+        })
+    }
+
     /// The schema of this walk's frames.
     pub fn schema(&self) -> SchemaRef {
         self.schema.clone()

@@ -92,6 +92,12 @@ impl PageSource for ShardSource {
     fn describe(&self) -> String {
         format!("{} (sharded)", self.query.paged().path)
     }
+
+    fn empty_notice(&self) -> Option<String> {
+        let world = self.client.emulator_world()?;
+        let path = self.query.paged().path;
+        crate::paging::pager::outside_world_notice(&path, (self.query.start, self.query.end), world)
+    }
 }
 
 /// Ends `pages` once they hold `want` items (`None`: never), dropping what is still in flight.

@@ -42,6 +42,35 @@ pub trait PageSource: Send + Sync {
     fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>>;
     /// Names the walk (its path) in reprs.
     fn describe(&self) -> String;
+    /// Why the walk found no item at all, when the service can tell (the emulator names the span
+    /// of its world); `None` otherwise.
+    fn empty_notice(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The notice of a walk of `walk` over `window` (Unix seconds, start inclusive and end
+/// exclusive, either open) that found nothing on the emulator, whose world spans `world`; `None`
+/// for a walk without a window (a filter that matches nothing is not about time).
+pub fn outside_world_notice(walk: &str, window: (Option<i64>, Option<i64>), world: (i64, i64)) -> Option<String> {
+    let day = |t: i64| {
+        chrono::DateTime::from_timestamp(t, 0).map_or_else(|| t.to_string(), |d| d.format("%Y-%m-%d %H:%M").to_string())
+    };
+    let shown = match window {
+        (None, None) => return None,
+        (start, end) => format!(
+            "the window {} .. {}",
+            start.map_or_else(|| "(open)".to_string(), day),
+            end.map_or_else(|| "(open)".to_string(), day)
+        ),
+    };
+    Some(format!(
+        "0 rows: {shown} of {walk} lies outside the emulator's world, which spans {} .. {} UTC \
+         (a fixed world: its \"now\" is {}); ask for a window inside it",
+        day(world.0),
+        day(world.1),
+        day(world.1)
+    ))
 }
 
 /// Where a pager stands.
@@ -134,6 +163,45 @@ impl Pager {
     /// What the walk is over (its path).
     pub fn describe(&self) -> String {
         self.source.describe()
+    }
+
+    /// The same walk from its original start, with the same limit and a position of its own
+    /// (this pager is left as it is): what re-running a notebook cell needs.
+    pub fn restart(&self) -> Pager {
+        Pager::new(self.source.clone(), self.limit, self.depth)
+    }
+
+    /// Why a consumer started now would hand out nothing, or `None` when items may be left.
+    ///
+    /// A pager resumes where its last consumer stopped, so once the list is exhausted (or the
+    /// `limit` is reached) every new consumer is empty. The text names the position and how to
+    /// start over; the bindings show it as a warning.
+    pub fn spent(&self) -> Option<String> {
+        let at = self.position();
+        let walk = self.source.describe();
+        const AGAIN: &str = "call .restart() for a new walk from the start (or make a new pager with the list method)";
+        if at.exhausted {
+            return Some(format!(
+                "this pager of {walk} is exhausted (exhausted=True, next_page_token=None after {} items): \
+                 a new consumer resumes at its end and gets nothing; {AGAIN}",
+                at.items_read
+            ));
+        }
+        match self.limit {
+            Some(limit) if at.items_read >= limit && at.items_read > 0 => Some(format!(
+                "this pager of {walk} handed out its limit={limit} items (items_read={}): a new consumer \
+                 gets nothing; {AGAIN}",
+                at.items_read
+            )),
+            _ => None,
+        }
+    }
+
+    /// Why the walk, exhausted without handing out a single item, found nothing (when the
+    /// service can tell: the emulator names the span of its world); `None` otherwise.
+    pub fn empty_notice(&self) -> Option<String> {
+        let at = self.position();
+        (at.exhausted && at.items_read == 0).then(|| self.source.empty_notice()).flatten()
     }
 
     /// Items the limit still allows (`None`: no limit).

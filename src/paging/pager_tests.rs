@@ -394,3 +394,37 @@ proptest! {
         prop_assert_eq!(got, expected);
     }
 }
+
+#[test]
+fn a_spent_pager_says_so_and_restart_walks_again_from_the_start() {
+    let rt = runtime();
+    let script = Script::new(25, 10, vec![]);
+    let p = pager(&script, None);
+    assert_eq!(p.spent(), None, "a fresh pager has items");
+    let all = rt.block_on(p.collect(None, |items| Ok(numbers(&items)))).unwrap();
+    assert_eq!(all.concat(), (0..25).collect::<Vec<_>>());
+    let notice = p.spent().expect("an exhausted pager says so");
+    assert!(
+        notice.contains("/script") && notice.contains("exhausted") && notice.contains("next_page_token"),
+        "{notice}"
+    );
+    assert!(notice.contains(".restart()") && notice.contains("25 items"), "{notice}");
+    let again = p.restart();
+    assert_eq!((again.spent(), again.position().items_read), (None, 0));
+    let twice = rt.block_on(again.collect(None, |items| Ok(numbers(&items)))).unwrap();
+    assert_eq!(twice.concat(), (0..25).collect::<Vec<_>>());
+    assert_eq!(p.position().items_read, 25, "the old pager keeps its position");
+
+    // A spent limit says so too; restart keeps the limit. A pager stopped early does not.
+    let p = pager(&Script::new(100, 10, vec![]), Some(12));
+    let taken = rt.block_on(p.collect(Some(5), |items| Ok(numbers(&items)))).unwrap();
+    assert_eq!((taken.concat().len(), p.spent()), (5, None));
+    let _ = rt.block_on(p.collect(None, |items| Ok(numbers(&items)))).unwrap();
+    let notice = p.spent().expect("the limit is spent");
+    assert!(notice.contains("limit=12") && notice.contains("items_read=12"), "{notice}");
+    let again = p.restart();
+    let first = rt.block_on(again.collect(None, |items| Ok(numbers(&items)))).unwrap();
+    assert_eq!(first.concat(), (0..12).collect::<Vec<_>>());
+    // limit=0 asked for nothing: nothing to warn about.
+    assert_eq!(pager(&Script::new(5, 10, vec![]), Some(0)).spent(), None);
+}

@@ -520,7 +520,7 @@ macro_rules! client_twins {
                 fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
                     // `None`, not `()` (which would reach Python as an empty tuple).
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
+                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "close"), async { Ok(None::<()>) })
                 }
                 $($shared)*
             }
@@ -537,14 +537,14 @@ macro_rules! client_twins {
             }
             async_only {
                 fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    <M as $crate::python::mode::Mode>::run(py, async move { Ok(slf) })
+                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "__aenter__"), async move { Ok(slf) })
                 }
 
                 #[pyo3(signature = (*_exc))]
                 fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
                     // `None`, not `()` (which would reach Python as an empty tuple).
-                    <M as $crate::python::mode::Mode>::run(py, async { Ok(None::<()>) })
+                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "__aexit__"), async { Ok(None::<()>) })
                 }
                 $($async_only)*
             }

@@ -100,6 +100,17 @@ pub enum FrameKind {
     Pandas,
 }
 
+impl FrameKind {
+    /// The method that makes this kind of frame.
+    pub fn method(self) -> &'static str {
+        match self {
+            FrameKind::Polars => "to_polars",
+            FrameKind::Arrow => "to_arrow",
+            FrameKind::Pandas => "to_pandas",
+        }
+    }
+}
+
 /// Record batches, converted to one frame of `kind` when they reach Python (zero-copy through the
 /// Arrow PyCapsule interface for polars and pyarrow).
 pub struct FrameOut(pub Vec<RecordBatch>, pub SchemaRef, pub FrameKind);

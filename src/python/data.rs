@@ -76,13 +76,18 @@ client_twins! {
     /// 5xx and 429 are retried (waiting ``Retry-After``) within ``retry_budget`` seconds. Use it
     /// as a context manager, or call :meth:`close`.
     ///
+    /// Every client takes the same shape: the base URL first (positional or ``base_url=``),
+    /// everything else by keyword.
+    ///
     /// Args:
-    ///     api_key: the API key (str), optional: a key gives higher rate limits. Default
-    ///         ``None``: the ``AVAX_DATA_API_KEY`` environment variable, else no key. It is sent
-    ///         under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in a
-    ///         ``repr``, an exception, a log line or a URL.
-    ///     base_url: the service root (str). Default ``None``: ``AVAX_DATA_API_URL``, then
-    ///         ``https://data-api.avax.network``; a URL ending in ``/v1`` is taken as the root.
+    ///     base_url: the service root (str), positional or keyword. Default ``None``:
+    ///         ``AVAX_DATA_API_URL``, then ``https://data-api.avax.network``; a URL ending in
+    ///         ``/v1`` is taken as the root. A string that is not a URL is refused (without
+    ///         being shown: it may be a key).
+    ///     api_key: the API key (str), keyword-only, optional: a key gives higher rate limits.
+    ///         Default ``None``: the ``AVAX_DATA_API_KEY`` environment variable, else no key. It
+    ///         is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in
+    ///         a ``repr``, an exception, a log line or a URL; a URL given as the key is refused.
     ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
     ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
     ///         follow_cross_origin_redirects, retry, rate_limit, compute_units_per_minute: the
@@ -103,7 +108,7 @@ client_twins! {
     ///     >>> data.blocks("43114", limit=3).to_polars()["blockNumber"].to_list()   # newest first
     ///     [499, 498, 497]
     ///     >>> data.close()
-    ///     >>> with ad.DataClient("my-key", base_url=emu.url, max_retries=5) as keyed:
+    ///     >>> with ad.DataClient(emu.url, api_key="my-key", max_retries=5) as keyed:
     ///     ...     print(keyed)                                  # the key is never shown
     ///     DataClient('http://127.0.0.1:...')
     ///     >>> emu.close()
@@ -127,9 +132,9 @@ client_twins! {
     ///     ('Avalanche (C-Chain)', [499, 498, 497], 5)
     async PyAsyncDataClient("AsyncDataClient") { PagerOf = PyAsyncPager }
     state { client: DataClient }
-    new (api_key = None, *, base_url = None,) (
-        api_key: Option<String> = super::args::api_key,
+    new (base_url = None, *, api_key = None,) (
         base_url: Option<String> = super::args::base_url,
+        api_key: Option<String> = super::args::api_key,
     ) |transport| {
         Ok(Self { client: build_client(api_key, base_url, transport)? })
     }
@@ -152,7 +157,7 @@ client_twins! {
         ///
         /// Example:
         ///     >>> with ad.Emulator(rate_limit=(100, 60)) as limited:
-        ///     ...     data = ad.DataClient("my-key", base_url=limited.url)
+        ///     ...     data = ad.DataClient(limited.url, api_key="my-key")
         ///     ...     print(data.rate_limit)
         ///     ...     _ = data.health()
         ///     ...     print(data.rate_limit)
@@ -198,7 +203,7 @@ client_twins! {
             let network = opt_str(network, "network", NETWORK)?;
             let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
             let request = self.client.chains(network.as_deref(), feature.as_deref())?;
-            M::run(py, async move { Ok(DictsOut(request.await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "chains"), async move { Ok(DictsOut(request.await?, None)) })
         }
 
         /// One chain (``GET /v1/chains/{chainId}``).
@@ -228,7 +233,7 @@ client_twins! {
         ///     404 Chain 999999 not found
         fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let request = self.client.chain(&str_arg(chain_id, "chain_id", CHAIN_ID)?)?;
-            M::run(py, async move { Ok(DictOut(request.await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "chain"), async move { Ok(DictOut(request.await?, None)) })
         }
 
         /// One block of an EVM chain, by number or by hash.
@@ -263,7 +268,7 @@ client_twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
             let request = self.client.block(&chain_id, &block_id_arg(block_id)?)?;
-            M::run(py, async move { Ok(DictOut(request.await?, Some(schema::BLOCK))) })
+            M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await?, Some(schema::BLOCK))) })
         }
 
         /// The service's health report (``GET /v1/health-check``).
@@ -280,7 +285,7 @@ client_twins! {
         ///     'ok'
         fn health<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
-            M::run(py, async move { Ok(DictOut(client.health().await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "health"), async move { Ok(DictOut(client.health().await?, None)) })
         }
 
         /// The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``).
@@ -550,6 +555,18 @@ client_twins! {
                 page_size_arg(page_size, params::MAX_PAGE_SIZE)?,
             )?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::IcmMessage, page_token, limit)? })
+        }
+
+        /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
+        ///
+        /// Example:
+        ///     >>> html = ad.DataClient(emu.url)._repr_html_()
+        ///     >>> html.startswith("<table>"), "max_retries" in html
+        ///     (True, True)
+        fn _repr_html_(&self) -> String {
+            let client = &self.client;
+            let fields = super::show::client_fields(client.base_url(), client.is_closed(), client.retry_policy());
+            super::show::html(CLASS_NAME, &fields)
         }
 
         fn __repr__(&self) -> String {

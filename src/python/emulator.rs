@@ -183,14 +183,14 @@ impl PyEmulator {
     /// Example:
     ///     >>> with ad.Emulator() as local:
     ///     ...     local.set_rate_limit((1, 60))
-    ///     ...     data = ad.DataClient("my-key", base_url=local.url, retry_budget=1)
+    ///     ...     data = ad.DataClient(local.url, api_key="my-key", retry_budget=1)
     ///     ...     _ = data.health()
     ///     ...     try:
     ///     ...         data.health()
     ///     ...     except ad.RateLimitError as exc:
     ///     ...         print(exc.status, exc.retry_after)
     ///     ...     local.set_rate_limit(None)        # (this client waits out the 60 s it was told)
-    ///     ...     print(ad.DataClient("my-key", base_url=local.url).health()["status"])
+    ///     ...     print(ad.DataClient(local.url, api_key="my-key").health()["status"])
     ///     429 60.0
     ///     ok
     #[pyo3(signature = (rate_limit=None))]
@@ -214,7 +214,7 @@ impl PyEmulator {
     ///     ...         ad.DataClient(base_url=local.url).health()
     ///     ...     except ad.UnauthorizedError as exc:
     ///     ...         print(exc.status)
-    ///     ...     print(ad.DataClient("my-key", base_url=local.url).health()["status"])
+    ///     ...     print(ad.DataClient(local.url, api_key="my-key").health()["status"])
     ///     401
     ///     ok
     fn set_data_api_require_key(&self, require: bool) {
@@ -230,7 +230,7 @@ impl PyEmulator {
     ///     >>> with ad.Emulator() as local:
     ///     ...     local.set_data_api_refused_keys(["revoked"])
     ///     ...     try:
-    ///     ...         ad.DataClient("revoked", base_url=local.url).health()
+    ///     ...         ad.DataClient(local.url, api_key="revoked").health()
     ///     ...     except ad.ForbiddenError as exc:
     ///     ...         print(exc.status)
     ///     403
@@ -246,6 +246,28 @@ impl PyEmulator {
     #[getter]
     fn url(&self) -> String {
         self.emulator.url()
+    }
+
+    /// What the Data and Metrics API world spans: ``(first, last)``, timezone-aware UTC datetimes.
+    ///
+    /// The world is fixed: it ends at its "now", 2026-01-01 00:00 UTC, and begins
+    /// ``data_blocks_per_chain`` blocks earlier on the chain with the shortest history (a few
+    /// hours with the default 5,000). Blocks, messages and metric buckets all lie inside; a
+    /// metric or list window outside it holds no data, and the client warns so.
+    ///
+    /// Example:
+    ///     >>> first, last = emu.world_span
+    ///     >>> last.isoformat()
+    ///     '2026-01-01T00:00:00+00:00'
+    ///     >>> first < last
+    ///     True
+    #[getter]
+    fn world_span<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let (first, last) = self.emulator.world_span_ms();
+        let datetime = py.import("datetime")?;
+        let utc = datetime.getattr("timezone")?.getattr("utc")?;
+        let at = |ms: i64| datetime.getattr("datetime")?.call_method1("fromtimestamp", (ms as f64 / 1000.0, &utc));
+        Ok((at(first)?, at(last)?))
     }
 
     /// The port it listens on (a free one unless ``port=`` was given).
@@ -539,6 +561,26 @@ impl PyEmulator {
 
     fn __repr__(&self) -> String {
         format!("Emulator({})", super::show::py_str(&self.emulator.url()))
+    }
+
+    /// An HTML table of the emulator (its URL and the span of its world), which Jupyter shows.
+    ///
+    /// Example:
+    ///     >>> html = emu._repr_html_()
+    ///     >>> html.startswith("<table>"), emu.url in html
+    ///     (True, True)
+    fn _repr_html_(&self) -> String {
+        let (first, last) = self.emulator.world_span_ms();
+        let utc = |ms: i64| {
+            chrono::DateTime::from_timestamp_millis(ms)
+                .map_or_else(|| ms.to_string(), |d| d.format("%Y-%m-%d %H:%M:%S UTC").to_string())
+        };
+        let fields = vec![
+            ("url", super::show::py_str(&self.emulator.url())),
+            ("world_span", format!("{} .. {}", utc(first), utc(last))),
+            ("requests", self.emulator.request_count().to_string()),
+        ];
+        super::show::html("Emulator", &fields)
     }
 }
 

@@ -38,10 +38,11 @@ impl Resume {
     pub fn run<'py, M: super::mode::Mode, T: super::mode::ToPy>(
         self,
         py: Python<'py>,
+        call: super::mode::Call,
         fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
     ) -> super::mode::PyAnyResult<'py> {
         let inner = self.clone();
-        M::run(py, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| self.annotate(e))
+        M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| self.annotate(e))
     }
 
     /// The index a walk resumes at (`None` for a pager, or a follower not yet anchored).
@@ -150,6 +151,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("PageTokenError")?
         }
         Error::Closed | Error::Internal(_) | Error::Superseded => exceptions.getattr("AvaxDataError")?,
+        Error::File { kind, path, reason } => return Ok(file_error(*kind, path, reason)),
         Error::PageTokenLoop { token, .. } => {
             kwargs.set_item("page_token", token)?;
             exceptions.getattr("DecodeError")?
@@ -176,6 +178,19 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     };
     let instance = class.call((err.to_string(),), Some(&kwargs))?;
     Ok(PyErr::from_value(instance))
+}
+
+/// A file error as Python's own: `FileNotFoundError`, `PermissionError` or `OSError`, with the
+/// errno and the path the user gave as `filename`.
+fn file_error(kind: std::io::ErrorKind, path: &str, reason: &str) -> PyErr {
+    use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError};
+    use std::io::ErrorKind;
+    let args = |errno: i32| (errno, reason.to_string(), path.to_string());
+    match kind {
+        ErrorKind::NotFound => PyFileNotFoundError::new_err(args(2)),
+        ErrorKind::PermissionDenied => PyPermissionError::new_err(args(13)),
+        _ => PyOSError::new_err(args(5)),
+    }
 }
 
 /// The attributes of every `HTTPStatusError`: `status`, `body`, `method`, `url`, `api_message`.

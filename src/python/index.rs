@@ -229,6 +229,18 @@ client_twins! {
             Ok(ChainOf { chain: self.client.chain(IndexPath::parse(&path)?) })
         }
 
+        /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
+        ///
+        /// Example:
+        ///     >>> html = ad.IndexClient(emu.url)._repr_html_()
+        ///     >>> html.startswith("<table>"), "max_retries" in html
+        ///     (True, True)
+        fn _repr_html_(&self) -> String {
+            let client = &self.client;
+            let fields = super::show::client_fields(client.url(), client.is_closed(), client.retry_policy());
+            super::show::html(CLASS_NAME, &fields)
+        }
+
         fn __repr__(&self) -> String {
             let closed = if self.client.is_closed() { ", closed" } else { "" };
             format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.url()))
@@ -316,7 +328,7 @@ twins! {
         fn last_accepted<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             let decode = decode_for(&self.chain, decode)?;
             let chain = self.chain.clone();
-            M::run(py, async move { one_out(chain.path(), chain.last_accepted().await?, decode) })
+            M::run(py, super::mode::Call(CLASS_NAME, "last_accepted"), async move { one_out(chain.path(), chain.last_accepted().await?, decode) })
         }
 
         /// One container, by its index or by its id.
@@ -363,7 +375,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let decode = decode_for(&self.chain, decode)?;
             let (chain, lookup) = (self.chain.clone(), lookup(index, id)?);
-            M::run(py, async move {
+            M::run(py, super::mode::Call(CLASS_NAME, "container"), async move {
                 let c = match lookup {
                     Lookup::Index(i) => chain.container_by_index(i).await?,
                     Lookup::Id(id) => chain.container_by_id(&id).await?,
@@ -405,7 +417,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let (start, count) = (u64_arg(start, "start")?, bounded_arg(count, "count", 0, MAX_RANGE)?);
             let chain = self.chain.clone();
-            M::run(py, async move { Ok(chain.container_range(start, count).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "container_range"), async move { Ok(chain.container_range(start, count).await?) })
         }
 
         /// The position of the container with this id (``index.getIndex``).
@@ -431,7 +443,7 @@ twins! {
         ///     avax_data.exceptions.ContainerNotFoundError: JSON-RPC error -32000 from index.getIndex at http://127.0.0.1:.../ext/index/X/tx: not found
         fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, async move { Ok(chain.index_of(&id).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { Ok(chain.index_of(&id).await?) })
         }
 
         /// Whether the container with this id is accepted in the index (``index.isAccepted``).
@@ -454,7 +466,7 @@ twins! {
         ///     False
         fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, async move { Ok(chain.is_accepted(&id).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { Ok(chain.is_accepted(&id).await?) })
         }
 
         /// A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts.

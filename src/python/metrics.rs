@@ -84,7 +84,8 @@ client_twins! {
     /// a context manager, or call :meth:`close`.
     ///
     /// Args:
-    ///     base_url: the service root (str, keyword only). Default ``None``:
+    ///     base_url: the service root (str), the first positional argument or ``base_url=``
+    ///         (every other option is keyword-only). Default ``None``:
     ///         ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``; a URL ending in
     ///         ``/v2`` is taken as the root.
     ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
@@ -101,7 +102,7 @@ client_twins! {
     ///
     ///     >>> import avax_data as ad
     ///     >>> emu = ad.Emulator(containers=1_000, data_blocks_per_chain=500)
-    ///     >>> metrics = ad.MetricsClient(base_url=emu.url)    # the real service: ad.MetricsClient()
+    ///     >>> metrics = ad.MetricsClient(emu.url)    # the real service: ad.MetricsClient()
     ///     >>> [p["value"] for p in metrics.metric("43114", "txCount", interval="day")]
     ///     [9916.0]
     ///     >>> metrics.close()
@@ -125,7 +126,7 @@ client_twins! {
     ///     ([1000.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
-    new (*, base_url = None,) (base_url: Option<String> = super::args::base_url,) |transport| {
+    new (base_url = None, *,) (base_url: Option<String> = super::args::base_url,) |transport| {
         Ok(Self { client: build_client(base_url, transport)? })
     }
     shared {
@@ -286,7 +287,7 @@ client_twins! {
             let network = opt_str(network, "network", NETWORK)?;
             icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())?;
             let client = self.client.clone();
-            M::run(py, async move {
+            M::run(py, super::mode::Call(CLASS_NAME, "icm_summary"), async move {
                 let grouped = group_by.is_some();
                 let value = client
                     .icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())
@@ -309,7 +310,7 @@ client_twins! {
         ///     'ok'
         fn live_check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
-            M::run(py, async move { Ok(DictOut(client.live_check().await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await?, None)) })
         }
 
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
@@ -372,7 +373,7 @@ client_twins! {
             let bar = super::progress::bar(py, progress, &format!("{chain_id} {metric}"), || None)?;
             let rows = super::progress::on_rows(&bar);
             let client = self.client.clone();
-            M::run(py, async move {
+            M::run(py, super::mode::Call(CLASS_NAME, "write_dataset"), async move {
                 let done = super::progress::finished(
                     bar,
                     crate::dataset::metrics::write_metric_dataset(
@@ -382,6 +383,18 @@ client_twins! {
                 .await?;
                 Ok(super::walks::summary_dict(done))
             })
+        }
+
+        /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
+        ///
+        /// Example:
+        ///     >>> html = ad.MetricsClient(emu.url)._repr_html_()
+        ///     >>> html.startswith("<table>"), "max_retries" in html
+        ///     (True, True)
+        fn _repr_html_(&self) -> String {
+            let client = &self.client;
+            let fields = super::show::client_fields(client.base_url(), client.is_closed(), client.retry_policy());
+            super::show::html(CLASS_NAME, &fields)
         }
 
         fn __repr__(&self) -> String {

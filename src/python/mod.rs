@@ -16,9 +16,11 @@ mod pagers;
 mod progress;
 mod ready;
 mod show;
+mod tables;
 mod target;
 mod wait;
 mod walks;
+mod warn;
 mod windows;
 
 use pyo3::prelude::*;
@@ -38,6 +40,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     logs::install(m.py())?;
     m.add_function(wrap_pyfunction!(logs::reset_logging, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::literal_tables, m)?)?;
     m.add_class::<index::PyIndexClient>()?;
     m.add_class::<index::PyChain>()?;
     m.add_class::<index::PyAsyncIndexClient>()?;
@@ -51,6 +54,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<iters::PyAsyncBatchIterator>()?;
     m.add_class::<walks::PyAsyncFollow>()?;
     m.add_class::<ready::Ready>()?;
+    m.add_class::<ready::Pending>()?;
     m.add_class::<data::PyDataClient>()?;
     m.add_class::<data::PyAsyncDataClient>()?;
     m.add_class::<pagers::PyPager>()?;

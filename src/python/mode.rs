@@ -128,6 +128,34 @@ impl<S: Step> Iter<S> {
     }
 }
 
+/// Names a call (its class and method) for the error of an async call made outside a running
+/// event loop.
+#[derive(Debug, Clone, Copy)]
+pub struct Call(pub &'static str, pub &'static str);
+
+impl Call {
+    /// The error of an async call made without a running event loop (a forgotten `await`, or a
+    /// call from plain sync code): it names `await` and the sync twin.
+    pub fn not_awaited(self) -> PyErr {
+        let Call(class, method) = self;
+        let twin = class.strip_prefix("Async").unwrap_or(class);
+        PyRuntimeError::new_err(format!(
+            "{class}.{method}(...) must be awaited inside a running event loop: `await x.{method}(...)` in an \
+             `async def` run by asyncio.run() (there is no running event loop here); use {twin} for blocking calls"
+        ))
+    }
+
+    /// Fails with [`Call::not_awaited`] when no asyncio event loop runs in this thread.
+    pub fn check_loop(self, py: Python<'_>) -> PyResult<()> {
+        let running = py.import("asyncio")?.call_method0("_get_running_loop")?;
+        if running.is_none() {
+            Err(self.not_awaited())
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// The error of a second thread stepping an iterator that is being stepped.
 pub fn busy() -> PyErr {
     PyRuntimeError::new_err("this iterator is already being advanced in another thread or task")
@@ -138,8 +166,13 @@ pub type PyAnyResult<'py> = PyResult<Bound<'py, PyAny>>;
 
 /// How calls run and iterators step: the only difference between twins.
 pub trait Mode: 'static {
-    /// Runs a call: its result, or an awaitable of it.
-    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py>;
+    /// Runs the call `call` names: its result, or an awaitable of it (an error naming `await`
+    /// outside a running event loop).
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py>;
 
     /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py>;
@@ -155,7 +188,11 @@ pub struct Blocking;
 pub struct Awaiting;
 
 impl Mode for Blocking {
-    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py> {
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        _call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
         wait_raw(py, fut)??.into_bound_py_any(py)
     }
 
@@ -199,8 +236,13 @@ impl Mode for Blocking {
 }
 
 impl Mode for Awaiting {
-    fn run<'py, T: ToPy>(py: Python<'py>, fut: impl Future<Output = PyResult<T>> + Send + 'static) -> PyAnyResult<'py> {
-        awaitable(py, fut)
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
+        call.check_loop(py)?;
+        super::ready::Pending::wrap(py, call, awaitable(py, fut)?)
     }
 
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
@@ -216,6 +258,7 @@ impl Mode for Awaiting {
                 }
             }
         }
+        Call("an async iterator", "__anext__").check_loop(py)?;
         let this = iter.clone();
         let (state, closed) = (iter.state.clone(), iter.closed.clone());
         awaitable(py, async move {

@@ -11,9 +11,10 @@ use super::errors::Resume;
 use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
-use super::mode::twins;
+use super::mode::{twins, Call};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
+use super::warn::Warned;
 use crate::arrow::Resource;
 use crate::data::ResourcePager;
 
@@ -63,17 +64,21 @@ fn fields(pager: &ResourcePager) -> Vec<(&'static str, String)> {
 /// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
 fn collect<'py, M: super::mode::Mode>(
     py: Python<'py>,
+    class: &'static str,
     pager: &ResourcePager,
     limit: Option<&Bound<'py, PyAny>>,
     kind: FrameKind,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (limit, owned) = (limit_arg(limit)?, pager.clone());
+    if limit != Some(0) {
+        super::warn::user_warning(py, pager.pager.spent())?;
+    }
     let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
     let rows = on_rows(&bar);
-    Resume::Pager(pager.pager.clone()).run::<M, _>(py, async move {
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, Call(class, kind.method()), async move {
         let batches = finished(bar, owned.to_batches(limit, rows)).await?;
-        Ok(FrameOut(batches, schema, kind))
+        Ok(Warned(FrameOut(batches, schema, kind), owned.pager.empty_notice()))
     })
 }
 
@@ -249,6 +254,7 @@ twins! {
         ///     [10, 10, 5]
         #[pyo3(signature = (*, progress=None))]
         fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -273,6 +279,7 @@ twins! {
         ///     [100, 100, 50]
         #[pyo3(signature = (*, progress=None))]
         fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -296,6 +303,7 @@ twins! {
         ///     [(499, ...), (498, ...)]
         #[pyo3(signature = (*, progress=None))]
         fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -333,7 +341,7 @@ twins! {
             limit: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Polars, progress)
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Polars, progress)
         }
 
         /// The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
@@ -359,7 +367,7 @@ twins! {
             limit: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Arrow, progress)
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Arrow, progress)
         }
 
         /// The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
@@ -386,7 +394,7 @@ twins! {
             limit: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.pager, limit, FrameKind::Pandas, progress)
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Pandas, progress)
         }
 
         /// The rest of the walk as an Arrow C stream, one batch per page.
@@ -407,6 +415,7 @@ twins! {
         ///     (30, 30)
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             arrow_stream(py, self.pager.reader(), requested_schema)
         }
 
@@ -446,11 +455,15 @@ twins! {
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
-            let export = async move { finished(bar, pager.write_parquet(path, options, rows)).await };
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, export)
+            let export = async move {
+                let written = finished(bar, pager.write_parquet(path, options, rows)).await?;
+                Ok(Warned(written, pager.pager.empty_notice()))
+            };
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_parquet"), export)
         }
 
         /// Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a
@@ -512,6 +525,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let chunk = chunk.map(super::args::chunk).transpose()?;
             crate::dataset::lists::ListKey::of(self.pager.resource, chunk)?;
+            super::warn::user_warning(py, self.pager.pager.spent())?;
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
@@ -522,7 +536,35 @@ twins! {
                         .await?;
                 Ok(super::walks::summary_dict(done))
             };
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, export)
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_dataset"), export)
+        }
+
+        /// The same list from its original start, as a new pager with a position of its own.
+        ///
+        /// A pager resumes where its last consumer stopped, so once exhausted (or at its
+        /// ``limit``) every new consumer gets nothing (and warns so). Re-running a notebook cell
+        /// is one call: ``pager.restart().to_polars()``. The start is the first page, or the
+        /// ``page_token=`` the pager was made with; the ``limit`` stays; this pager keeps its
+        /// position.
+        ///
+        /// Returns:
+        ///     Pager: a fresh walk of the same list.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", limit=20)
+        ///     >>> pager.to_polars().height
+        ///     20
+        ///     >>> import warnings
+        ///     >>> with warnings.catch_warnings(record=True) as caught:
+        ///     ...     warnings.simplefilter("always")
+        ///     ...     print(pager.to_polars().height)
+        ///     0
+        ///     >>> "restart()" in str(caught[0].message)
+        ///     True
+        ///     >>> pager.restart().to_polars().height, pager.items_read
+        ///     (20, 20)
+        fn restart(&self) -> Self {
+            Self { pager: self.pager.restart() }
         }
 
         fn __repr__(&self) -> String {

@@ -25,10 +25,9 @@ impl Bar {
             return;
         }
         if let Some(total) = (self.total)() {
-            let bar = self.bar.bind(py);
-            if bar.setattr("total", total).is_ok() {
-                let _ = bar.call_method0("refresh");
-            }
+            // No refresh here: the update that follows draws the bar with its total. Drawing it
+            // now as well printed a second 0% line wherever stderr is not a terminal.
+            let _ = self.bar.bind(py).setattr("total", total);
             self.total_set.store(true, Ordering::Relaxed);
         }
     }

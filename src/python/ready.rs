@@ -50,3 +50,58 @@ impl Ready {
         Err(PyStopIteration::new_err((value,)))
     }
 }
+
+/// The awaitable an async client's call returns: ``await`` it for the result.
+///
+/// It wraps the asyncio future of the call; its ``repr`` says what it is and that it must be
+/// awaited (what Jupyter shows when the ``await`` was forgotten), and every other attribute is
+/// the future's (``done()``, ``cancel()``, ``result()``, ``add_done_callback(...)``). asyncio
+/// takes it wherever it takes an awaitable (``asyncio.gather``, ``asyncio.wait_for``).
+///
+/// Example:
+///     >>> import asyncio
+///     >>> async def forgotten():
+///     ...     async with ad.AsyncDataClient(emu.url) as data:
+///     ...         pending = data.chain("43114")         # no await
+///     ...         shown = repr(pending)
+///     ...         return shown, (await pending)["chainId"]
+///     >>> shown, chain_id = asyncio.run(forgotten())
+///     >>> shown
+///     '<AsyncDataClient.chain(...) awaitable: await it (`await x.chain(...)`), or use DataClient for blocking calls>'
+///     >>> chain_id
+///     '43114'
+#[pyclass(frozen, name = "Pending", module = "avax_data._native")]
+pub struct Pending {
+    future: Py<PyAny>,
+    call: super::mode::Call,
+}
+
+impl Pending {
+    /// Wraps the asyncio `future` of `call`.
+    pub fn wrap<'py>(
+        py: Python<'py>,
+        call: super::mode::Call,
+        future: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Bound::new(py, Pending { future: future.unbind(), call }).map(Bound::into_any)
+    }
+}
+
+#[pymethods]
+impl Pending {
+    fn __await__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.future.bind(py).call_method0("__await__")
+    }
+
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        self.future.bind(py).getattr(name)
+    }
+
+    fn __repr__(&self) -> String {
+        let super::mode::Call(class, method) = self.call;
+        let twin = class.strip_prefix("Async").unwrap_or(class);
+        format!(
+            "<{class}.{method}(...) awaitable: await it (`await x.{method}(...)`), or use {twin} for blocking calls>"
+        )
+    }
+}

@@ -35,6 +35,16 @@ pub fn html(name: &str, fields: &[(&str, String)]) -> String {
     format!("<table><caption style=\"text-align:left\"><b>{}</b></caption>{rows}</table>", escape(name))
 }
 
+/// The fields a client shows in Jupyter: its URL, whether it is closed, and its retry policy.
+pub fn client_fields(url: &str, closed: bool, retry: &crate::transport::RetryPolicy) -> Vec<(&'static str, String)> {
+    vec![
+        ("url", py_str(url)),
+        ("closed", py_bool(closed)),
+        ("max_retries", retry.max_retries.to_string()),
+        ("retry_budget", format!("{} s", retry.retry_budget.as_secs_f64())),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

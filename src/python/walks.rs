@@ -9,7 +9,7 @@ use super::convert::{arrow_stream, FrameKind, FrameOut};
 use super::errors::Resume;
 use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
-use super::mode::{twins, Iter, Mode};
+use super::mode::{twins, Call, Iter, Mode};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
 use crate::index::{FollowWalk, RangeWalk};
@@ -29,12 +29,13 @@ fn range_bar(py: Python<'_>, walk: &RangeWalk, progress: Option<&Bound<'_, PyAny
 /// The rest of a range as one frame of `kind`, all or nothing.
 fn collect<'py, M: Mode>(
     py: Python<'py>,
+    class: &'static str,
     walk: &RangeWalk,
     decode: Option<&Bound<'py, PyAny>>,
     kind: FrameKind,
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    export::<M, _, _>(py, walk, decode, progress, move |walk, rows| async move {
+    export::<M, _, _>(py, Call(class, kind.method()), walk, decode, progress, move |walk, rows| async move {
         let schema = walk.schema();
         Ok(FrameOut(walk.collect(rows).await?, schema, kind))
     })
@@ -44,6 +45,7 @@ fn collect<'py, M: Mode>(
 /// carry the walk's position.
 fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     py: Python<'py>,
+    call: Call,
     walk: &RangeWalk,
     decode: Option<&Bound<'py, PyAny>>,
     progress: Option<&Bound<'py, PyAny>>,
@@ -52,11 +54,12 @@ fn export<'py, M: Mode, T: super::mode::ToPy, F>(
 where
     F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
 {
+    super::warn::user_warning(py, walk.spent())?;
     let walk = walk.with_decode(decode_override(decode)?)?;
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
     let fut = run(walk, rows);
-    resume.run::<M, _>(py, async move { finished(bar, fut).await })
+    resume.run::<M, _>(py, call, async move { finished(bar, fut).await })
 }
 
 /// What a dataset export did, as the dict Python sees.
@@ -243,6 +246,7 @@ twins! {
             decode: Option<&Bound<'_, PyAny>>,
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<BatchesOf> {
+            super::warn::user_warning(py, self.walk.spent())?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let bar = range_bar(py, &walk, progress)?;
             let step = Frames(walk.frame_feed(), walk.schema());
@@ -274,6 +278,7 @@ twins! {
             decode: Option<&Bound<'_, PyAny>>,
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<ItemsOf> {
+            super::warn::user_warning(py, self.walk.spent())?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let bar = range_bar(py, &walk, progress)?;
             Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
@@ -318,7 +323,7 @@ twins! {
             decode: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Polars, progress)
+            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Polars, progress)
         }
 
         /// The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
@@ -345,7 +350,7 @@ twins! {
             decode: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Arrow, progress)
+            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Arrow, progress)
         }
 
         /// The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
@@ -372,7 +377,7 @@ twins! {
             decode: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, &self.walk, decode, FrameKind::Pandas, progress)
+            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Pandas, progress)
         }
 
         /// The rest of the range as an Arrow C stream (the Arrow PyCapsule interface).
@@ -392,6 +397,7 @@ twins! {
         ///     (10, 10)
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            super::warn::user_warning(py, self.walk.spent())?;
             arrow_stream(py, self.walk.reader(), requested_schema)
         }
 
@@ -438,7 +444,7 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
-            export::<M, _, _>(py, &self.walk, decode, progress, move |walk, rows| async move {
+            export::<M, _, _>(py, Call(CLASS_NAME, "write_parquet"), &self.walk, decode, progress, move |walk, rows| async move {
                 walk.write_parquet(path, options, rows).await
             })
         }
@@ -496,9 +502,36 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
-            export::<M, _, _>(py, &self.walk, decode, progress, move |walk, rows| async move {
+            export::<M, _, _>(py, Call(CLASS_NAME, "write_dataset"), &self.walk, decode, progress, move |walk, rows| async move {
                 Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
             })
+        }
+
+        /// The same range from its original :attr:`start`, as a new range with a position of its own.
+        ///
+        /// A range resumes where its last consumer stopped, so once walked to its end every new
+        /// consumer gets nothing (and warns so). Re-running a notebook cell is one call:
+        /// ``rng.restart().to_polars()``. This range keeps its position; a range to the tip
+        /// reads the tip again.
+        ///
+        /// Returns:
+        ///     Range: a fresh walk of the same chain, span, batch size, concurrency and decoding.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
+        ///     >>> rng.to_polars().height
+        ///     10
+        ///     >>> import warnings
+        ///     >>> with warnings.catch_warnings(record=True) as caught:
+        ///     ...     warnings.simplefilter("always")
+        ///     ...     print(rng.to_polars().height)
+        ///     0
+        ///     >>> "next_index=10" in str(caught[0].message)
+        ///     True
+        ///     >>> rng.restart().to_polars().height, rng.next_index
+        ///     (10, 10)
+        fn restart(&self) -> Self {
+            Self { walk: self.walk.restart() }
         }
 
         fn __repr__(&self) -> String {

@@ -106,6 +106,12 @@ impl RestClient {
         self.inner.transport.rate_limit()
     }
 
+    /// The span of the emulator's world (Unix seconds), once the emulator named it; `None`
+    /// from the real services.
+    pub fn emulator_world(&self) -> Option<(i64, i64)> {
+        self.inner.transport.emulator_world()
+    }
+
     /// The retry policy in force.
     pub fn retry_policy(&self) -> &crate::transport::RetryPolicy {
         &self.inner.transport.config().retry

@@ -56,6 +56,13 @@ impl PageSource for TokenSource {
     fn describe(&self) -> String {
         self.paged.path.clone()
     }
+
+    fn empty_notice(&self) -> Option<String> {
+        let world = self.client.emulator_world()?;
+        let at = |name: &str| self.paged.query.iter().find(|(k, _)| *k == name).and_then(|(_, v)| v.parse().ok());
+        let window = (at("startTimestamp"), at("endTimestamp"));
+        crate::paging::pager::outside_world_notice(&self.paged.path, window, world)
+    }
 }
 
 /// A pager whose items are objects of one resource: pages become Arrow batches of its schema.
@@ -90,6 +97,11 @@ impl ResourcePager {
     /// Where the walk stands.
     pub fn position(&self) -> Position {
         self.pager.position()
+    }
+
+    /// The same list from its original start, with a position of its own ([`Pager::restart`]).
+    pub fn restart(&self) -> Self {
+        ResourcePager { pager: self.pager.restart(), resource: self.resource, url: self.url.clone() }
     }
 
     /// Items as a batch of the resource's schema; a value that does not fit is a decode error.

@@ -58,6 +58,8 @@ pub struct Transport {
     secret_headers: HeaderMap,
     secrets: Vec<String>,
     rate_limit: Mutex<Option<RateLimitInfo>>,
+    /// The span of the emulator's world (Unix seconds), once an answer named it.
+    world: Mutex<Option<(i64, i64)>>,
     /// The client-side rate limits, shared by every request of this transport.
     limiter: Limiter,
 }
@@ -147,6 +149,7 @@ impl Transport {
             secret_headers,
             secrets,
             rate_limit: Mutex::new(None),
+            world: Mutex::new(None),
             limiter,
         })
     }
@@ -166,6 +169,12 @@ impl Transport {
     /// The last `ratelimit-*` headers seen, if any.
     pub fn rate_limit(&self) -> Option<RateLimitInfo> {
         self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// The span (Unix seconds, first and last) of the emulator's world, once an answer of the
+    /// emulator named it (`x-avax-emulator-world`); `None` from the real services.
+    pub fn emulator_world(&self) -> Option<(i64, i64)> {
+        *self.world.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Hides secrets (API keys, passwords, secret header values) in any text about to be shown.
@@ -331,6 +340,9 @@ impl Transport {
         if let Some(info) = info {
             *self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(info);
         }
+        if let Some(span) = world_span(&headers) {
+            *self.world.lock().unwrap_or_else(|p| p.into_inner()) = Some(span);
+        }
         let limit = self.config.max_response_bytes;
         if !(200..300).contains(&status) {
             // A little more than is kept, so that a secret across the cut is still found whole.
@@ -408,4 +420,12 @@ fn error_chain(err: &reqwest::Error) -> String {
         source = cause.source();
     }
     text
+}
+
+/// The emulator's `x-avax-emulator-world: FIRST/LAST` header (Unix seconds), if sent and sound.
+fn world_span(headers: &reqwest::header::HeaderMap) -> Option<(i64, i64)> {
+    let text = headers.get("x-avax-emulator-world")?.to_str().ok()?;
+    let (first, last) = text.split_once('/')?;
+    let (first, last) = (first.trim().parse().ok()?, last.trim().parse().ok()?);
+    (first <= last).then_some((first, last))
 }

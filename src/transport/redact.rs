@@ -77,7 +77,8 @@ pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
         | Error::Closed
         | Error::Superseded
         | Error::ContainerDecode { .. }
-        | Error::DatasetLocked { .. }) => other,
+        | Error::DatasetLocked { .. }
+        | Error::File { .. }) => other,
     }
 }
 

@@ -27,7 +27,7 @@ def index_walk(url: str) -> tuple[int, pl.DataFrame]:
 
 
 def data_api(key: str | None) -> list[int]:
-    with ad.DataClient(key, base_url=None, headers={"User-Agent": "me"}) as data:
+    with ad.DataClient(None, api_key=key, headers={"User-Agent": "me"}) as data:
         chains: list[dict[str, object]] = [dict(c) for c in data.chains(network="mainnet")]
         pager: ad.Pager = data.blocks("43114", page_size=100, limit=500)
         numbers = [int(b["blockNumber"]) for b in pager]

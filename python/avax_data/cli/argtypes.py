@@ -78,15 +78,19 @@ def port(text: str) -> int:
 
 
 def chain_path(text: str) -> str:
-    """An index path in any accepted spelling (``x/tx``, ``/ext/index/X/tx``) -> ``X/tx``."""
+    """An index path as the node spells it (``X/tx``, or ``/ext/index/X/tx``) -> ``X/tx``.
+
+    Paths are case-sensitive on the node: ``c/block`` is refused, suggesting ``C/block``.
+    """
     short = text.strip()
     if short.startswith("/ext/index/"):
         short = short[len("/ext/index/") :]
-    chain, _, kind = short.strip("/").partition("/")
-    canonical = f"{chain.upper()}/{kind.lower()}"
-    if canonical not in INDEX_PATHS:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an index path; allowed: {', '.join(INDEX_PATHS)}")
-    return canonical
+    short = short.strip("/")
+    if short in INDEX_PATHS:
+        return short
+    near = [path for path in INDEX_PATHS if path.lower() == short.lower()]
+    hint = f" (paths are case-sensitive: did you mean {near[0]}?)" if near else ""
+    raise argparse.ArgumentTypeError(f"{text!r} is not an index path; allowed: {', '.join(INDEX_PATHS)}{hint}")
 
 
 def _pairs(text: str, form: str, example: str) -> list[tuple[str, str]]:

@@ -30,6 +30,8 @@ _TRANSPORT = (
     "retry_budget",
     "max_response_bytes",
     "ca_bundle",
+    "rate_limit",
+    "compute_units_per_minute",
 )
 
 
@@ -66,6 +68,11 @@ def client_parent(service: str) -> argparse.ArgumentParser:
                          help="requests in flight during a walk (default 4)")
         net.add_argument("--no-verify-ids", dest="verify_ids", action="store_false",
                          help="skip checking each container's id against its bytes")
+    net.add_argument("--rate-limit", type=argtypes.positive_float, metavar="PER_SECOND",
+                     help="most requests per second this command sends (default: no limit)")
+    net.add_argument("--compute-units-per-minute", type=argtypes.positive_int, metavar="N",
+                     help="most compute units per minute this command spends, paced before each request "
+                     "(default: no budget)")
     net.add_argument("--header", dest="headers", type=argtypes.header, action="append", metavar="NAME=VALUE",
                      help="extra HTTP header, repeatable (values are secrets: never printed)")
     net.add_argument("--max-response-bytes", type=argtypes.positive_int, metavar="BYTES",
@@ -109,9 +116,9 @@ def open_client(args: argparse.Namespace, service: str) -> Iterator[Any]:
         if service == "index":
             client = _native.IndexClient(url, **kwargs)
         elif service == "data":
-            client = _native.DataClient(args.api_key, base_url=url, **kwargs)  # None: AVAX_DATA_API_KEY
+            client = _native.DataClient(url, api_key=args.api_key, **kwargs)  # None: AVAX_DATA_API_KEY
         else:
-            client = _native.MetricsClient(base_url=url, **kwargs)
+            client = _native.MetricsClient(url, **kwargs)
         with client:
             yield client
     finally:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import abc
 import argparse
+import errno
 import json
+import os
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -71,16 +74,23 @@ class Export:
     resume: bool
     chunk_rows: int
     quiet: bool
+    overwrite: bool = False
 
 
 @dataclass
 class ExportResult:
-    """What an export did."""
+    """What an export did: ``rows`` fetched by this run, ``total`` in the file."""
 
     rows: int
     seconds: float
     out: str
     fmt: str
+    total: int = -1
+    skipped: bool = False
+
+    def __post_init__(self) -> None:
+        if self.total < 0:
+            self.total = self.rows
 
 
 class Interrupted(Exception):
@@ -112,6 +122,8 @@ def add_export_options(parser: argparse.ArgumentParser, *, default_stem: str) ->
                        help="continue an interrupted export from its state file OUT.avax-state.json")
     group.add_argument("--chunk-rows", type=positive_int, default=DEFAULT_CHUNK_ROWS, metavar="N",
                        help="rows per chunk: a Parquet part file and a resume point")
+    group.add_argument("--overwrite", action="store_true",
+                       help="write OUT again when a finished export left it (default: skip it and say so)")
 
 
 def export_from_args(args: argparse.Namespace, command: str, walk: dict[str, Any], default_stem: str) -> Export:
@@ -120,7 +132,20 @@ def export_from_args(args: argparse.Namespace, command: str, walk: dict[str, Any
     fmt = resolve_format(out, args.format)
     if out == STDOUT and args.resume:
         raise CliError("--resume needs a file: stdout cannot be resumed", "write to a file with --out PATH")
-    return Export(command, _jsonable(walk), out, fmt, args.resume, args.chunk_rows, args.quiet)
+    return Export(command, _jsonable(walk), out, fmt, args.resume, args.chunk_rows, args.quiet,
+                  overwrite=bool(getattr(args, "overwrite", False)))
+
+
+def check_out(out: str) -> None:
+    """Refuse an output path that cannot be written, naming it as given: ``FileNotFoundError``
+    when its directory is missing, ``PermissionError`` when the directory is not writable."""
+    if out == STDOUT:
+        return
+    directory = os.path.dirname(os.path.abspath(out))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, f"no directory {os.path.dirname(out) or '.'!r} to write it in", out)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, f"the directory {os.path.dirname(out) or '.'!r} is not writable", out)
 
 
 def _jsonable(walk: dict[str, Any]) -> dict[str, Any]:
@@ -146,14 +171,24 @@ class _Run:
 
     def run(self) -> ExportResult:
         began = time.perf_counter()
+        check_out(self.export.out)
         self.saved = self._saved_state()
+        if self.saved is None and self._finished():
+            return ExportResult(0, 0.0, self.export.out, self.export.fmt, total=0, skipped=True)
         self.source.start(self.saved["position"] if self.saved else None)  # may refuse: no file written yet
         self.rows = int(self.saved["rows_written"]) if self.saved else 0
+        before = self.rows
+        if self.saved is not None and not self.export.quiet:
+            print(f"resuming {self.export.out} at {_where(self.saved['position'])} "
+                  f"({before:,} rows already written)", file=sys.stderr, flush=True)
         self.sink.open(self.saved.get("sink") if self.saved else None)
         progress = Progress(self.source.total, initial=self.rows, quiet=self.export.quiet)
         try:
             self._save()
-            self._pump(progress)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                self._pump(progress)
+            notices = self._notices(caught)
             if self.state is not None:
                 self.state.remove()
             self.sink.cleanup()
@@ -167,11 +202,38 @@ class _Run:
         progress.close()
         self.sink.close()
         seconds = time.perf_counter() - began
+        fetched = self.rows - before
         if not self.export.quiet:
             where = "stdout" if self.export.out == STDOUT else self.export.out
-            print(f"wrote {self.rows:,} rows to {where} ({self.export.fmt}) in {seconds:.2f} s", file=sys.stderr,
-                  flush=True)
-        return ExportResult(self.rows, seconds, self.export.out, self.export.fmt)
+            whole = f" ({self.rows:,} in the file)" if before else ""
+            for notice in notices:
+                print(notice if self.rows == 0 and notice.startswith("0 rows:") else f"warning: {notice}",
+                      file=sys.stderr, flush=True)
+            print(f"wrote {fetched:,} rows to {where} ({self.export.fmt}) in {seconds:.2f} s{whole}",
+                  file=sys.stderr, flush=True)
+        return ExportResult(fetched, seconds, self.export.out, self.export.fmt, total=self.rows)
+
+    @staticmethod
+    def _notices(caught: list[warnings.WarningMessage]) -> list[str]:
+        """The texts of the warnings the walk raised (e.g. a window outside the emulator's world),
+        once each, for the summary."""
+        texts: list[str] = []
+        for warning in caught:
+            text = str(warning.message)
+            if text not in texts:
+                texts.append(text)
+        return texts
+
+    def _finished(self) -> bool:
+        """Whether a finished export left the output (no state file) and it is kept: skipped,
+        saying so, unless ``--overwrite``."""
+        export = self.export
+        if export.out == STDOUT or export.overwrite or not os.path.exists(export.out):
+            return False
+        if not export.quiet:
+            print(f"skipped: {export.out} exists (a finished export); pass --overwrite to write it again",
+                  file=sys.stderr, flush=True)
+        return True
 
     def _saved_state(self) -> dict[str, Any] | None:
         """The state of an interrupted run of this export (with ``--resume``), else ``None``."""
@@ -239,3 +301,12 @@ class _Run:
         if self.state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
             return Resumable(error, str(self.state.path))
         return error
+
+
+def _where(position: dict[str, Any]) -> str:
+    """A saved position as the resume line shows it."""
+    if position.get("next_index") is not None:
+        return f"next_index={position['next_index']}"
+    if position.get("next_page_token") is not None:
+        return f"page token {position['next_page_token'][:16]!r}... + {position.get('page_offset', 0)} items"
+    return ", ".join(f"{k}={v}" for k, v in position.items()) or "the start"

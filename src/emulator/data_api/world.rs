@@ -738,6 +738,13 @@ impl DataWorld {
         self.pool_index.get(&address.to_ascii_lowercase()).copied()
     }
 
+    /// What the world spans, Unix ms: from the earliest first block of any chain to the
+    /// world's "now" ([`WORLD_NOW_MS`]); every block, message and metric bucket lies inside.
+    pub fn span_ms(&self) -> (i64, i64) {
+        let first = chains().iter().map(|c| self.anchor_ms(c)).min().unwrap_or(WORLD_NOW_MS);
+        (first, WORLD_NOW_MS)
+    }
+
     fn anchor_ms(&self, chain: &Chain) -> i64 {
         WORLD_NOW_MS - self.blocks_per_chain as i64 * chain.block_gap_ms
     }
