@@ -43,3 +43,19 @@ def test_the_docs_build_strictly_with_every_page(tmp_path: Path) -> None:
     for page in ("getting-started", "guides/walks", "guides/cli", "schema", "benchmarks"):
         assert (site / page / "index.html").is_file(), page
     assert "Targets" in (site / "benchmarks" / "index.html").read_text()
+
+
+def test_the_readme_fits_five_minutes_and_keeps_the_two_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) < 250
+    # The two set-up commands, exactly; CI (.ci/run) runs the second one.
+    assert "   pip install . && avax-data walk --emulator --chain X/tx --out x_tx.parquet\n" in readme
+    ci_command = "pip install '.[test]' && cargo test --release --features python && python -m pytest"
+    assert f"   {ci_command}\n" in readme
+    assert ci_command in (ROOT / ".ci" / "run").read_text()
+    assert "This test command is exactly what CI runs" in readme
+    # Every page the README's table points at exists.
+    for target in re.findall(r"\]\((docs/[^)#]+)", readme):
+        assert (ROOT / target).exists(), target
+    # Building and serving the docs locally.
+    assert "mkdocs serve" in readme and "mkdocs build --strict" in readme
