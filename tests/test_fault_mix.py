@@ -189,7 +189,7 @@ def test_metrics_pager_under_the_mix(metrics_emu: Emulator, metric_truth: list, 
 
     # The window around the data (as a user asks it): sharded by time, a window mostly empty would
     # put all 10,000 points in a few sub-windows of ~70 pages, each fetched again whole after any
-    # failed page (README: Known limits).
+    # failed page (docs/known-limits.md).
     times = [int(t.timestamp()) for t, _ in metric_truth]
     start, end = min(times) - 3_600, max(times) + 3_600
     before = Counter(metrics_emu.fault_counts())

@@ -391,16 +391,16 @@ def test_async_fixtures_under_pytest_asyncio(pytester: pytest.Pytester, mode: st
 # ---- the examples --------------------------------------------------------------------------------
 
 
-def readme_python_blocks(section: str) -> list[str]:
-    """The ```python blocks of one ``### `` section of the README."""
-    text = (EXAMPLE.parent.parent / "README.md").read_text()
+def docs_python_blocks(section: str) -> list[str]:
+    """The ```python blocks of one ``## `` section of the emulator guide (docs/guides/emulator.md)."""
+    text = (EXAMPLE.parent.parent / "docs" / "guides" / "emulator.md").read_text()
     start = text.index(section)
-    body = text[start : text.index("\n### ", start + 1)]
+    body = text[start : text.index("\n## ", start + 1)]
     return [block.split("```", 1)[0] for block in body.split("```python\n")[1:]]
 
 
-def test_the_readme_fixture_examples_pass(pytester: pytest.Pytester) -> None:
-    suite, async_suite = readme_python_blocks("### pytest fixtures")
+def test_the_documented_fixture_examples_pass(pytester: pytest.Pytester) -> None:
+    suite, async_suite = docs_python_blocks("## pytest fixtures")
     pytester.makepyfile(test_readme=suite)
     pytester.runpytest(*NO_ASYNC_PLUGINS).assert_outcomes(passed=3)
     pytest.importorskip("pytest_asyncio")

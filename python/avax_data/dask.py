@@ -257,8 +257,8 @@ def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], 
     shares with the caller.
 
     Args:
-        url, path, start, end, chunk, decode, rate_limit, slots, client_options: as in
-            :func:`index_range`.
+        url: as in :func:`index_range`; so are ``path``, ``start``, ``end``, ``chunk``, ``decode``,
+            ``rate_limit``, ``slots`` and ``client_options``.
         directory: the dataset directory (str or ``os.PathLike``), created when missing.
         compression: as in :meth:`Range.write_parquet`.
 
