@@ -581,13 +581,29 @@ async fn advance_moves_the_tip() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tip_grows_with_tip_rate() {
-    let emu = start(EmulatorConfig { seed: 9, default_count: 100, tip_rate: 50.0, ..Default::default() }).await;
+    // The count is 100 + floor(50/s * time since the emulator started), and the start lies
+    // between `t0` and `t1`: each reading is bracketed exactly by the instants around it, with no
+    // window to wait out. The test waits on the count itself until 20 more were accepted.
+    let rate = 50.0;
+    let t0 = Instant::now();
+    let emu = start(EmulatorConfig { seed: 9, default_count: 100, tip_rate: rate, ..Default::default() }).await;
+    let t1 = Instant::now();
     let path = IndexPath::CBlock;
-    let before = emu.container_count(path);
-    assert!((100..150).contains(&before), "{before}");
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    let grown = emu.container_count(path);
-    assert!(grown >= 100 + 18, "about 20 more after 0.4 s at 50/s: {grown}");
+    let deadline = t1 + Duration::from_secs(60);
+    let grown = loop {
+        let before_read = Instant::now();
+        let n = emu.container_count(path);
+        let after_read = Instant::now();
+        let low = 100 + (rate * before_read.saturating_duration_since(t1).as_secs_f64()).floor() as u64;
+        let high = 100 + (rate * after_read.duration_since(t0).as_secs_f64()).floor() as u64;
+        assert!((low..=high).contains(&n), "count {n} outside [{low}, {high}] at 50/s");
+        if n >= 120 {
+            break n;
+        }
+        assert!(Instant::now() < deadline, "the tip stopped growing at {n}");
+        // A pause between readings only spares the CPU: no reading depends on its length.
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
     assert!(emu.container_count(IndexPath::XTx) >= grown, "every path grows");
     let last = result(&emu, path, "index.getLastAccepted", json!({})).await;
     let served: u64 = last["index"].as_str().unwrap().parse().unwrap();

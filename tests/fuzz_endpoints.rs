@@ -34,7 +34,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const OWNER: &str = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5";
-const STAKER: &str = "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347";
+const STAKER: &str = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr";
 
 // ---- What the server does to one answer ----
 

@@ -159,15 +159,19 @@ async fn follow_without_a_start_begins_after_the_tip_seen_first() {
         concurrency: 2,
         chunk: 1024,
     };
-    let anchor = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let seen = anchor.clone();
-    let mut stream = Box::pin(follow(c, spec, move |a| seen.store(a, std::sync::atomic::Ordering::SeqCst)));
+    // The follow reports its anchor (the first index it will hand out) once it has read the tip:
+    // the test waits for that event, then moves the tip.
+    let (anchor_tx, mut anchor_rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut stream = Box::pin(follow(c, spec, move |a| {
+        let _ = anchor_tx.send(a);
+    }));
     let first = tokio::spawn(async move {
         let batch = stream.next().await.unwrap().unwrap();
         batch.into_iter().map(|c| c.index).collect::<Vec<_>>()
     });
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(anchor.load(std::sync::atomic::Ordering::SeqCst), 100);
+    let anchor = tokio::time::timeout(Duration::from_secs(10), anchor_rx.recv()).await.unwrap();
+    assert_eq!(anchor, Some(100));
+    assert!(!first.is_finished(), "nothing past the tip seen first is handed out before it grows");
     emu.advance(IndexPath::XTx, 2);
     assert_eq!(tokio::time::timeout(Duration::from_secs(10), first).await.unwrap().unwrap(), vec![100, 101]);
 }

@@ -12,7 +12,7 @@ import avax_data as ad
 from _cli import cli, one_error_line
 
 OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
-PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347"
+PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 MAINNET_C = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
 KEY = "cli-test-key-0123456789"
 

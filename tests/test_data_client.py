@@ -16,7 +16,7 @@ MAINNET_X = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
 FUJI_X = "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"
 OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
 NODE0 = "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE"
-PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347"
+PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 KEY = "test-key-0123456789abcdef"
 
 
@@ -122,6 +122,43 @@ def test_lists_may_be_python_lists_or_comma_strings(data):
     c = list(data.pending_rewards("mainnet", addresses=[PADDR0, "P-" + PADDR0]))
     d = list(data.pending_rewards("mainnet", addresses=f"{PADDR0}, X-{PADDR0}"))
     assert c == d and c
+
+
+FUJI_PADDR0 = "fuji1h9kz4uq54mwef3lhp2u2a6p6rljequplkx4u9p"
+
+
+def one_char_typos(address: str) -> list[str]:
+    """Every address made by changing one data character of ``address`` to another bech32 one."""
+    data_at = address.rindex("1") + 1
+    return [address[:i] + ("q" if address[i] != "q" else "p") + address[i + 1:]
+            for i in range(data_at, len(address))]
+
+
+def test_a_mistyped_address_is_refused_by_its_checksum_before_any_request(emu, data):
+    before = emu.request_count()
+    typos = one_char_typos(PADDR0)
+    assert len(typos) == 38 and PADDR0 not in typos
+    for typo in typos + ["P-" + typos[0], "X-" + typos[-1]]:
+        with pytest.raises(ad.InvalidParameterError) as e:
+            data.pending_rewards("mainnet", addresses=[PADDR0, typo])
+        assert e.value.param == "addresses" and typo in str(e.value.value)
+        assert "not valid bech32" in str(e.value) and "mainnet addresses like 'avax1...'" in str(e.value)
+    assert emu.request_count() == before
+
+
+def test_addresses_must_carry_the_prefix_of_their_network(emu, data):
+    before = emu.request_count()
+    with pytest.raises(ad.InvalidParameterError, match=r'the prefix "fuji" is not mainnet\'s'):
+        data.pending_rewards("mainnet", addresses=FUJI_PADDR0)
+    for network in ("fuji", "testnet"):
+        with pytest.raises(ad.InvalidParameterError, match=f"the prefix \"avax\" is not {network}'s"):
+            data.pending_rewards(network, addresses=f"P-{PADDR0}")
+    with pytest.raises(ad.InvalidParameterError, match='the prefix "local" is not mainnet'):
+        data.pending_rewards("mainnet", addresses="X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u")
+    assert emu.request_count() == before
+    # the emulator's fuji staker passes the check and matches its rewards
+    rewards = list(data.pending_rewards("fuji", addresses=f"P-{FUJI_PADDR0}", limit=5))
+    assert rewards and all(FUJI_PADDR0 in r["addresses"] for r in rewards)
 
 
 # ---- lists, filters, orderings ----

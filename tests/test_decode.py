@@ -232,3 +232,53 @@ def test_bytes_you_already_have() -> None:
     assert info.value.param == "column"
     with pytest.raises(ad.InvalidParameterError):
         ad.decode_container("Q/block", data)
+
+
+def colliding_apricot_block() -> bytes:
+    """An ApricotProposalBlock (a RewardValidatorTx) whose bytes are also, in full, an unsigned
+    stateless proposervm envelope: type id 0 in both codecs, the envelope reading zero certificate
+    and inner lengths and a 20-byte signature out of the staker tx id."""
+    staker = bytearray(b"\x5a" * 32)
+    staker[4:12] = bytes(8)
+    staker[12:16] = (20).to_bytes(4, "big")
+    return (bytes(6) + b"\x11" * 32 + (1234).to_bytes(8, "big") + (20).to_bytes(4, "big")
+            + bytes(staker) + bytes(4))
+
+
+@pytest.mark.parametrize("path", ["C/block", "P/block", "X/block"])
+def test_a_signed_block_labelled_sha256_of_all_its_bytes_is_refused_on_every_block_index(path: str) -> None:
+    signed = [v for v in vectors("proposervm_blocks.json") if "error" not in v["decoded"]]
+    assert len(signed) == 2
+    with StubNode() as stub:
+        stub.containers = [wire(i, bytes.fromhex(v["hex"]), cb58(hashlib.sha256(bytes.fromhex(v["hex"])).digest()))
+                           for i, v in enumerate(signed)]
+        with ad.IndexClient(stub.url, max_retries=0) as c:
+            for i, v in enumerate(signed):
+                with pytest.raises(ad.IntegrityError) as info:
+                    c.chain(path).container(i)
+                message = str(info.value)
+                assert f"{path} container {i}: id {stub.containers[i]['id']} does not match sha256 of the " \
+                       f"proposervm block without its signature: expected {v['decoded']['blockID']}" in message
+            with pytest.raises(ad.IntegrityError):
+                c.chain(path).range(0).to_polars()
+        # labelled by the envelope rule, the same bytes pass
+        for i, v in enumerate(signed):
+            stub.containers[i]["id"] = v["decoded"]["blockID"]
+        with ad.IndexClient(stub.url, max_retries=0) as c:
+            assert [r["id"] for r in c.chain(path).range(0)] == [v["decoded"]["blockID"] for v in signed]
+
+
+def test_an_envelope_shaped_apricot_block_keeps_its_sha256_id_on_p_block_only() -> None:
+    data = colliding_apricot_block()
+    id_ = cb58(hashlib.sha256(data).digest())
+    row = ad.decode_container("P/block", data)
+    assert row["block_kind"] == "pre_fork" and row["inner_id"] == id_ and row["height"] == 1234
+    with StubNode() as stub:
+        stub.containers = [wire(0, data, id_)]
+        with ad.IndexClient(stub.url, max_retries=0) as c:
+            got = c.chain("P/block").container(0)
+            assert (got["id"], got["bytes"]) == (id_, data)
+            for path in ("X/block", "C/block"):
+                with pytest.raises(ad.IntegrityError, match=f"{path} container 0: id {id_} does not match sha256 "
+                                                             "of the proposervm block without its signature"):
+                    c.chain(path).container(0)

@@ -32,7 +32,7 @@ import avax_data as ad
 from avax_data import Emulator
 
 OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
-STAKER = "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347"
+STAKER = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 
 #: Written into the JSON text as is (Python's json cannot produce them).
 RAW = ["1e400", "-1e400", "123456789012345678901234567890123456789012345", "-0", "18446744073709551616",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import time
 from pathlib import Path
 from typing import Any
 
@@ -182,11 +181,20 @@ def test_async_for_hands_out_buffered_items_in_order_and_resumes_exactly(node: S
 def test_a_pager_limit_costs_no_request_it_does_not_need(limit: int, page_size: int | None, requests: int) -> None:
     """No page is fetched past `limit=`, and the default page size is the service's largest (100)."""
     with Emulator(data_blocks_per_chain=1_000, containers=10) as emu, ad.DataClient(base_url=emu.url) as data:
-        before = emu.request_count()
-        rows = list(data.blocks("43114", page_size=page_size, limit=limit))
-        time.sleep(0.2)  # let any prefetch that would overshoot happen before counting
+        before = len(emu.request_log())
+        pager = data.blocks("43114", page_size=page_size, limit=limit)
+        rows = list(pager)
         assert len(rows) == limit
-        assert emu.request_count() - before == requests
+        # The pager fetches in the background, a page ahead of the consumer: a walk that did not
+        # stop at the limit would have asked for the next page as soon as the last one it needed
+        # came back, before that page's rows reached the consumer. The emulator's log shows each
+        # request it received with the status it answered (None while serving): every request
+        # is answered, and there is exactly one per page the limit needed.
+        log = emu.request_log(with_status=True)[before:]
+        assert [(path, status) for _, path, status in log] == [("/v1/chains/43114/blocks", 200)] * requests
+        # The spent pager asks for nothing more.
+        assert list(pager) == []
+        assert emu.request_count() == before + requests
 
 
 def test_a_resumed_walk_to_the_tip_keeps_the_end_its_first_walk_read(node: StubNode) -> None:

@@ -299,6 +299,71 @@ async fn error_bodies_are_cut_at_64_kib_and_marked() {
     }
 }
 
+/// A raw TCP server answering every connection with `head` and then an endless stream of `e`s,
+/// until a write fails; sends each connection's count of body bytes written into `sent`.
+async fn endless_error_server(head: String, sent: tokio::sync::mpsc::UnboundedSender<u64>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let (head, sent) = (head.clone(), sent.clone());
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 16 * 1024];
+                let mut got = Vec::new();
+                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(k) => got.extend_from_slice(&buf[..k]),
+                    }
+                }
+                socket.write_all(head.as_bytes()).await.unwrap();
+                let chunk = vec![b'e'; 64 * 1024];
+                let mut written = 0u64;
+                // Ends only when the client closes the connection: the body never ends.
+                while socket.write_all(&chunk).await.is_ok() {
+                    written += chunk.len() as u64;
+                }
+                let _ = sent.send(written);
+            });
+        }
+    });
+    url
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_huge_error_body_is_read_only_up_to_what_is_kept_on_every_attempt() {
+    // 1 GiB declared, 256 MiB the response limit: reading to the limit would take 256 MiB per
+    // attempt. What the server manages to write before the client closes is bounded by the
+    // socket buffers, a few MiB on loopback.
+    const BOUND: u64 = 32 << 20;
+    for head in [
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 1073741824\r\n\r\n",
+        "HTTP/1.1 500 Internal Server Error\r\nconnection: close\r\n\r\n",
+    ] {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let url = endless_error_server(head.to_string(), tx).await;
+        let t = Transport::new(&url, fast(2)).unwrap();
+        assert_eq!(t.config().max_response_bytes, 256 << 20);
+        let Error::Http { status, body, .. } = t.get("/x", &[]).await.unwrap_err() else { panic!("not an HTTP error") };
+        assert!(status == 503 || status == 500);
+        assert!(body.starts_with(&"e".repeat(64 * 1024)));
+        let mark = &body[64 * 1024..];
+        if status == 503 {
+            assert_eq!(mark, "…[cut: 1073741824 bytes total]");
+        } else {
+            assert!(mark.starts_with("…[cut: more than ") && mark.ends_with(" bytes]"), "{mark}");
+        }
+        drop(t);
+        // Three attempts, three connections, each closed by the client after a bounded read
+        // (the server's write failed: nothing was drained).
+        for attempt in 0..3 {
+            let written = tokio::time::timeout(Duration::from_secs(60), rx.recv()).await.unwrap().unwrap();
+            assert!(written < BOUND, "{head:?} attempt {attempt}: the server wrote {written} bytes");
+        }
+    }
+}
+
 // ---- 4. Cut and malformed JSON ----
 
 fn raw_ok(body: &str, declared: usize) -> Vec<u8> {

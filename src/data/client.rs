@@ -203,7 +203,7 @@ impl DataClient {
         page_size: Option<i64>,
     ) -> Result<Paged> {
         let network = params::network(network)?;
-        let (addresses, node_ids) = params::reward_filters(addresses, node_ids)?;
+        let (addresses, node_ids) = params::reward_filters(&network, addresses, node_ids)?;
         let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
         let mut query = vec![("pageSize", size.to_string())];
         if let Some(a) = addresses {

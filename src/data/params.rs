@@ -17,8 +17,6 @@ pub const SORT_ORDERS: &[&str] = &["asc", "desc"];
 pub const MAX_PAGE_SIZE: u32 = 100;
 /// Largest `pageSize` of the collectibles list.
 pub const MAX_COLLECTIBLES_PAGE_SIZE: u32 = 500;
-/// Address prefixes (network HRPs) accepted in `addresses`.
-pub const ADDRESS_HRPS: &[&str] = &["avax", "fuji", "local", "custom", "testing"];
 
 fn one_of(param: &str, value: &str, allowed: &[&str]) -> Result<String> {
     if allowed.contains(&value) {
@@ -128,26 +126,46 @@ pub fn split_list(value: &str) -> Vec<String> {
     value.split(',').map(str::trim).filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
-/// One P-/X-chain address: optional `P-`/`X-`, then a network HRP and `1`, then bech32 data.
-pub fn address(value: &str) -> Result<String> {
-    let bad = || {
+/// The bech32 prefix (HRP) of the P-/X-chain addresses of a Data API `network` (already checked
+/// by [`network`]): `avax` on mainnet, `fuji` on fuji and testnet (Fuji is the testnet).
+pub fn address_hrp(network: &str) -> &'static str {
+    if network == "mainnet" {
+        "avax"
+    } else {
+        "fuji"
+    }
+}
+
+/// One P-/X-chain address of `network`: an optional `P-`/`X-`, then a BIP 173 bech32 string
+/// whose prefix is the network's ([`address_hrp`]), whose checksum holds and whose data is a
+/// 20-byte short id. A one-character typo fails the checksum here instead of a 400 later.
+pub fn address(value: &str, network: &str) -> Result<String> {
+    let hrp = address_hrp(network);
+    let bad = |why: String| {
         Error::invalid(
             "addresses",
             format!("{value:?}"),
-            "addresses like 'avax1...', 'P-avax1...' or 'X-fuji1...' (optional P-/X- prefix, then the network prefix avax1/fuji1/local1)",
+            format!(
+                "{network} addresses like '{hrp}1...', 'P-{hrp}1...' or 'X-{hrp}1...' (bech32 of a 20-byte \
+                 address with a valid checksum): {why}"
+            ),
         )
     };
     if value.len() > 120 {
-        return Err(bad());
+        return Err(bad(format!("{} characters is too long", value.len())));
     }
-    let rest = value.strip_prefix("P-").or_else(|| value.strip_prefix("X-")).unwrap_or(value);
-    let (hrp, data) = rest.rsplit_once('1').ok_or_else(bad)?;
-    if !ADDRESS_HRPS.contains(&hrp) || data.len() < 6 {
-        return Err(bad());
+    let bare = value.strip_prefix("P-").or_else(|| value.strip_prefix("X-")).unwrap_or(value);
+    if bare.chars().any(|c| c.is_ascii_uppercase()) {
+        return Err(bad("upper-case letters (addresses are written in lower case)".to_string()));
     }
-    const CHARSET: &str = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-    if !data.chars().all(|c| CHARSET.contains(c)) {
-        return Err(bad());
+    let checked = bech32::primitives::decode::CheckedHrpstring::new::<bech32::Bech32>(bare)
+        .map_err(|e| bad(format!("not valid bech32 ({e})")))?;
+    if checked.hrp().as_str() != hrp {
+        return Err(bad(format!("the prefix {:?} is not {network}'s", checked.hrp().as_str())));
+    }
+    let data = checked.data_part_ascii_no_checksum();
+    if data.len() != 32 {
+        return Err(bad(format!("{} data characters instead of the 32 of a 20-byte address", data.len())));
     }
     Ok(value.to_string())
 }
@@ -167,13 +185,17 @@ pub fn node_id(value: &str) -> Result<String> {
     Ok(value.to_string())
 }
 
-/// The rewards filters: at least one of `addresses` / `nodeIds`, each item checked; returns the
-/// comma-joined values to send.
-pub fn reward_filters(addresses: &[String], node_ids: &[String]) -> Result<(Option<String>, Option<String>)> {
+/// The rewards filters of `network`: at least one of `addresses` / `nodeIds`, each item checked;
+/// returns the comma-joined values to send.
+pub fn reward_filters(
+    network: &str,
+    addresses: &[String],
+    node_ids: &[String],
+) -> Result<(Option<String>, Option<String>)> {
     if addresses.is_empty() && node_ids.is_empty() {
         return Err(Error::invalid("addresses/node_ids", "none", "at least one of addresses or node_ids"));
     }
-    let addresses = addresses.iter().map(|a| address(a.trim())).collect::<Result<Vec<_>>>()?;
+    let addresses = addresses.iter().map(|a| address(a.trim(), network)).collect::<Result<Vec<_>>>()?;
     let node_ids = node_ids.iter().map(|n| node_id(n.trim())).collect::<Result<Vec<_>>>()?;
     let join = |v: Vec<String>| (!v.is_empty()).then(|| v.join(","));
     Ok((join(addresses), join(node_ids)))
@@ -205,24 +227,66 @@ mod tests {
         assert!(page_size(0, 500).is_err() && page_size(-3, 100).is_err());
     }
 
+    fn bech32_of(hrp: &str, bytes: &[u8; 20]) -> String {
+        bech32::encode::<bech32::Bech32>(bech32::Hrp::parse(hrp).unwrap(), bytes).unwrap()
+    }
+
     #[test]
-    fn addresses_and_node_ids() {
-        for ok in [
-            "avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
-            "P-fuji1x459sj0ssujguq723cljfty4jlae28evjzt7xz",
-            "X-local1qqqqqqq",
+    fn addresses_need_the_network_prefix_and_a_valid_checksum() {
+        // Published: a Mainnet P-chain address and the local network's funded "ewoq" address.
+        let mainnet = "avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c";
+        let ewoq = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+        let fuji = bech32_of("fuji", &[0x3c; 20]);
+        for ok in [mainnet.to_string(), format!("P-{mainnet}"), format!("X-{mainnet}"), bech32_of("avax", &[0; 20])] {
+            assert_eq!(address(&ok, "mainnet").unwrap(), ok);
+        }
+        for network in ["fuji", "testnet"] {
+            assert_eq!(address(&format!("P-{fuji}"), network).unwrap(), format!("P-{fuji}"));
+            let e = msg(address(mainnet, network).unwrap_err());
+            assert!(e.contains("the prefix \"avax\" is not "), "{e}");
+        }
+        assert!(msg(address(&fuji, "mainnet").unwrap_err()).contains("the prefix \"fuji\" is not mainnet's"));
+        assert!(msg(address(ewoq, "mainnet").unwrap_err()).contains("the prefix \"local\" is not mainnet's"));
+
+        // Every one-character typo of a valid address fails its checksum.
+        let data_at = mainnet.find('1').unwrap() + 1;
+        for (i, original) in mainnet.char_indices().skip(data_at) {
+            let other = if original == 'q' { 'p' } else { 'q' };
+            let typo = format!("{}{other}{}", &mainnet[..i], &mainnet[i + 1..]);
+            let e = msg(address(&typo, "mainnet").unwrap_err());
+            assert!(e.starts_with(&format!("invalid addresses=\"{typo}\": mainnet addresses like 'avax1...'")), "{e}");
+            assert!(e.contains("not valid bech32"), "{e}");
+        }
+
+        let bech32m = bech32::encode::<bech32::Bech32m>(bech32::Hrp::parse("avax").unwrap(), &[7; 20]).unwrap();
+        let short = bech32::encode::<bech32::Bech32>(bech32::Hrp::parse("avax").unwrap(), &[7; 19]).unwrap();
+        for bad in [
+            "0x1234",
+            "C-avax1x459sj0ssu",
+            "avax1",
+            "P-avax1BBBBBBBB",
+            "avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz", // bech32-shaped, wrong checksum
+            &mainnet.to_uppercase(),
+            &bech32m,
+            &short,
         ] {
-            assert!(address(ok).is_ok(), "{ok}");
+            let e = msg(address(bad, "mainnet").unwrap_err());
+            assert!(e.starts_with(&format!("invalid addresses={bad:?}: mainnet addresses like")), "{bad}: {e}");
         }
-        for bad in ["0x1234", "C-avax1x459sj0ssu", "P-eth1x459sj0ssujg", "avax1", "P-avax1BBBBBBBB"] {
-            assert!(msg(address(bad).unwrap_err()).starts_with("invalid addresses="), "{bad}");
-        }
+        assert!(msg(address(&short, "mainnet").unwrap_err()).contains("31 data characters instead of the 32"));
+    }
+
+    #[test]
+    fn node_ids_and_reward_filters() {
         assert!(node_id("NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg").is_ok());
         assert!(node_id("7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg").is_err());
         assert!(node_id("NodeID-0OIl").is_err());
-        assert!(reward_filters(&[], &[]).unwrap_err().to_string().contains("at least one of addresses or node_ids"));
-        let (a, n) = reward_filters(&["avax1qqqqqqqq".into(), "X-avax1pppppppp".into()], &[]).unwrap();
-        assert_eq!((a.as_deref(), n), (Some("avax1qqqqqqqq,X-avax1pppppppp"), None));
+        let none = reward_filters("mainnet", &[], &[]).unwrap_err().to_string();
+        assert!(none.contains("at least one of addresses or node_ids"));
+        let (a, b) = (bech32_of("avax", &[1; 20]), bech32_of("avax", &[2; 20]));
+        let (joined, n) = reward_filters("mainnet", &[a.clone(), format!(" X-{b} ")], &[]).unwrap();
+        assert_eq!((joined, n), (Some(format!("{a},X-{b}")), None));
+        assert!(reward_filters("fuji", &[a], &[]).is_err());
         assert_eq!(split_list(" a, b,,c "), vec!["a", "b", "c"]);
     }
 
@@ -258,7 +322,7 @@ mod tests {
             assert!(segment(param, &big).is_err());
         }
         assert!(node_id(&format!("NodeID-{big}")).is_err());
-        assert!(address(&format!("avax1{}", "q".repeat(1 << 20))).is_err());
+        assert!(address(&format!("avax1{}", "q".repeat(1 << 20)), "mainnet").is_err());
         assert!(started.elapsed() < std::time::Duration::from_millis(500), "{:?}", started.elapsed());
     }
 }

@@ -10,12 +10,15 @@
 //!
 //! Block containers are told apart as the node does: the envelope is tried first (the whole
 //! buffer must be one envelope), else the bytes are the raw inner block. P-chain Apricot type ids
-//! 0–2 collide with the envelope's, so a P/X block that parses as an envelope but whose id is
-//! sha256(bytes) is accepted as a raw block.
+//! 0–2 collide with the envelope's, so on `P/block` a container that parses as a stateless or
+//! Granite envelope but whose id is sha256(bytes) is accepted only when the same bytes also parse
+//! completely as a pre-fork Apricot block (type ids 0–4, every byte consumed). Nowhere else is
+//! an envelope-shaped container accepted by sha256(bytes): the X-chain has no pre-fork blocks,
+//! and a raw coreth block starts with an RLP list byte, which no envelope does.
 
 use crate::index::IndexPath;
 
-use super::{cchain, proposervm};
+use super::{cchain, pchain, proposervm};
 
 /// A rule by which a container id is derived from its bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +67,12 @@ fn is_block_index(path: IndexPath) -> bool {
     matches!(path, IndexPath::CBlock | IndexPath::PBlock | IndexPath::XBlock)
 }
 
+/// Whether envelope-shaped `bytes` are also, in full, a pre-fork raw block of the chain of
+/// `path`: on `P/block` an Apricot block (type ids 0–4); on the other block indexes never.
+fn is_pre_fork_raw_block(path: IndexPath, bytes: &[u8]) -> bool {
+    path == IndexPath::PBlock && pchain::decode_block(bytes).is_ok_and(|block| block.type_id <= 4)
+}
+
 /// Checks `claimed` against the id `bytes` give by the rule of `path`. `sha256` is the digest of
 /// all the bytes and `prefix_sha256` that of the [`signed_prefix_len`] prefix, both computed by
 /// the caller in its checksum pass (computed here when absent).
@@ -93,7 +102,7 @@ pub fn check(
             };
             if &id == claimed {
                 Ok(IdRule::Sha256BeforeSignature)
-            } else if path != IndexPath::CBlock && sha256 == claimed {
+            } else if sha256 == claimed && is_pre_fork_raw_block(path, bytes) {
                 Ok(IdRule::Sha256)
             } else {
                 Err(IdMismatch { rule: IdRule::Sha256BeforeSignature, expected: Some(id) })

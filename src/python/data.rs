@@ -410,8 +410,9 @@ client_twins! {
         ///
         /// Args:
         ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``.
-        ///     addresses: P-chain addresses (``[P-]avax1...``, ``fuji1...``), a list or a
-        ///         comma-separated str.
+        ///     addresses: P-chain addresses of ``network`` (``[P-]avax1...`` on mainnet,
+        ///         ``fuji1...`` on fuji and testnet), a list or a comma-separated str; each must
+        ///         carry a valid bech32 checksum (a typo raises ``InvalidParameterError``).
         ///     node_ids: validators (``NodeID-...``), a list or a comma-separated str; give at
         ///         least one of ``addresses`` and ``node_ids``.
         ///     sort_order: ``"asc"`` or ``"desc"``; default ``None``: the service's.

@@ -31,29 +31,38 @@ pub async fn read_limited(mut response: reqwest::Response, limit: u64) -> Result
     Ok(out.freeze())
 }
 
-/// The start of an error body: at most `keep` bytes, the total seen, and whether reading stopped
-/// early (at `limit`, or on a broken connection).
+/// The start of an error body: at most `keep` bytes, the body's length, and whether that length
+/// is unknown because reading stopped early.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyStart {
     /// The first bytes.
     pub bytes: Vec<u8>,
-    /// Bytes received in all.
+    /// The body's length: the whole of it when its end was read or its `Content-Length` declared
+    /// it; otherwise the bytes received before reading stopped.
     pub total: u64,
-    /// Reading stopped before the end of the body.
+    /// Reading stopped before the end of a body of unknown length (so `total` is a lower bound).
     pub stopped: bool,
 }
 
-/// Reads an error body keeping only its first `keep` bytes; counts the rest up to `limit`.
+/// Reads the first `keep` bytes of an error body (fewer if `limit` is smaller) and stops there:
+/// the rest is never read. The response is dropped with its body unread, which closes the
+/// connection instead of draining it, so a huge error body costs one chunk past `keep` on each
+/// attempt, not the response limit.
 pub async fn read_start(mut response: reqwest::Response, keep: usize, limit: u64) -> BodyStart {
+    let declared = response.content_length();
+    let cap = limit.min(keep as u64);
     let mut start = BodyStart { bytes: Vec::new(), total: 0, stopped: false };
     loop {
         match response.chunk().await {
             Ok(Some(chunk)) => {
-                let room = keep.saturating_sub(start.bytes.len());
+                let room = (cap as usize).saturating_sub(start.bytes.len());
                 start.bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
                 start.total += chunk.len() as u64;
-                if start.total > limit {
-                    start.stopped = true;
+                if start.total > cap {
+                    match declared {
+                        Some(n) if n >= start.total => start.total = n,
+                        _ => start.stopped = true,
+                    }
                     return start;
                 }
             }

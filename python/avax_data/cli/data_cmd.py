@@ -146,7 +146,7 @@ avax-data data blocks 43114 --dataset blocks_43114/ --chunk 100000  # a partitio
         actions, "pending-rewards", client=client, most=100, help="export pending staking rewards",
         description="Export pending staking rewards of addresses and/or node ids (at least one of them).",
         examples="""
-avax-data data pending-rewards mainnet --addresses avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347 --emulator
+avax-data data pending-rewards mainnet --addresses avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr --emulator
 avax-data data pending-rewards mainnet --node-ids NodeID-a,NodeID-b --sort-order desc -o rewards.parquet""",
     )
     rewards.add_argument("network", metavar="NETWORK", help=_NETWORKS)

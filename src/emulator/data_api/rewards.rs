@@ -96,8 +96,6 @@ impl PendingReward {
     }
 }
 
-const CHARSET: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
-
 /// Number of validators of `network`.
 pub fn node_count(network: Network) -> u64 {
     match network {
@@ -114,13 +112,24 @@ pub fn p_address_count(network: Network) -> u64 {
     }
 }
 
-/// P-address `i` of `network`: `avax1`/`fuji1` + 38 bech32-charset characters (no `P-`).
-/// Entry 0 (owner of node 0, always matching): mainnet
-/// `avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347`, fuji `fuji1h9kz4uq54mwef3lhp2u2a6p6rljequpl7vafur`.
+/// P-address `i` of `network`: the bech32 (BIP 173, valid checksum) of a 20-byte short id, with
+/// the network's prefix and no `P-`. Entry 0 (owner of node 0, always matching): mainnet
+/// `avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr`, fuji `fuji1h9kz4uq54mwef3lhp2u2a6p6rljequplkx4u9p`.
 pub fn p_address(network: Network, i: u64) -> String {
     let d = digest("avax-data p address", &[network.tag(), i]);
-    let tail: String = (0..38).map(|k| CHARSET[(d[k % 32] as usize + k / 32 * 7) % 32] as char).collect();
-    format!("{}1{tail}", network.hrp())
+    // 32 groups of 5 bits (one per data character) are the 160 bits of the short id.
+    let (mut short, mut acc, mut bits, mut n) = ([0u8; 20], 0u32, 0u32, 0usize);
+    for group in &d {
+        acc = (acc << 5) | u32::from(group % 32);
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            short[n] = (acc >> bits) as u8;
+            n += 1;
+        }
+    }
+    let hrp = bech32::Hrp::parse(network.hrp()).expect("the network prefixes are valid HRPs");
+    bech32::encode::<bech32::Bech32>(hrp, &short).expect("a 20-byte address fits bech32")
 }
 
 /// Node id `i` of `network`: `NodeID-` + CB58 of 20 bytes. Node 0: mainnet
@@ -278,9 +287,9 @@ mod tests {
             assert_eq!(all, generate(3, network));
         }
         // Documented, seed-independent ids that always match.
-        assert_eq!(p_address(Network::Mainnet, 0), "avax1rag2whp8gpgtw80203ttqu5c38tjpkqu2y0347");
+        assert_eq!(p_address(Network::Mainnet, 0), "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr");
         assert_eq!(node_id(Network::Mainnet, 0), "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE");
-        assert_eq!(p_address(Network::Fuji, 0), "fuji1h9kz4uq54mwef3lhp2u2a6p6rljequpl7vafur");
+        assert_eq!(p_address(Network::Fuji, 0), "fuji1h9kz4uq54mwef3lhp2u2a6p6rljequplkx4u9p");
         assert_eq!(node_id(Network::Fuji, 0), "NodeID-PU2427ZfFFgToiaqkFoQCPEmE94ENyw61");
     }
 }

@@ -2,10 +2,9 @@
 //! staking transactions need them: one [`Stake`] per staking tx (a validator, or one
 //! delegation, which the Data API lists twice: `DELEGATOR` and `VALIDATOR_FEE`).
 //!
-//! Addresses: the Data API's P-addresses are bech32-looking strings (`avax1` + 38 characters of
-//! the bech32 alphabet, no real checksum). [`address_bytes`] reads the first 32 characters as 5-bit
-//! groups, exactly the 160 bits a real bech32 address carries there, so re-encoding the short ID
-//! gives back the same first 37 characters of the string (only the 6-character checksum differs).
+//! Addresses: the Data API's P-addresses are bech32 strings (`avax1` + 32 data characters + a
+//! 6-character checksum). [`address_bytes`] reads the 32 data characters as 5-bit groups, exactly
+//! the 160 bits of the short ID, so re-encoding the short ID gives back the same string.
 
 use std::sync::{Arc, Mutex};
 
