@@ -6,7 +6,9 @@
 //!   bound on that path's cost;
 //! - `read_page`: the one-pass read that keeps each item as its text (`rest::raw_page`);
 //! - `read_page + columns`: the whole path of a page to a record batch today
-//!   (`arrow::json_columns`).
+//!   (`arrow::json_columns`);
+//! - `read_page + exact values`: the core of the dict path (each item read by `exact::parse`,
+//!   before its conversion to Python objects).
 //!
 //! ```sh
 //! cargo bench --bench page_parse            # or: cargo build --release --bench page_parse
@@ -72,9 +74,16 @@ fn main() {
         let (items, _) = read_page(black_box(&body), "blocks").unwrap();
         black_box(to_batch(Resource::Block, &items).unwrap());
     });
+    let dicts = per_block(rounds, || {
+        let (items, _) = read_page(black_box(&body), "blocks").unwrap();
+        for item in &items {
+            black_box(item.to_exact().unwrap());
+        }
+    });
     println!("page of {BLOCKS} blocks, {} bytes ({} per block)", body.len(), body.len() as u64 / BLOCKS);
     println!("value tree (old path, first step only) {tree:>8.0} ns/block");
     println!("read_page                              {read:>8.0} ns/block");
     println!("read_page + columns (whole new path)   {whole:>8.0} ns/block");
     println!("whole new path / old first step        {:>8.2}x", whole / tree);
+    println!("read_page + exact values (dict path)   {dicts:>8.0} ns/block");
 }
