@@ -6,7 +6,9 @@
 //! router (`router()` in this file) next to it, sharing the middleware in `layers.rs` (request
 //! counting and log, added latency) and `fault_layer.rs` (seeded fault injection, planned in
 //! [`faults`]), and the state in `state.rs`. The emulator listens twice (a second port on the same
-//! host serves the same state), so a redirect fault can point to another origin.
+//! host serves the same state), so a redirect fault can point to another origin. Every other GET
+//! operation of the two services' OpenAPI documents is served by `openapi/` (routes, checks and
+//! answers from the documents, world data where the operations overlap the world).
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {

@@ -23,7 +23,8 @@ const MAX_DEPTH: u32 = 16;
 pub(crate) struct Gen<'a> {
     service: Service,
     state: u64,
-    /// Path parameter values echoed by properties of the same name (top levels only).
+    /// Path parameter values echoed by properties of the same name (the answer's top levels;
+    /// `address` only at the top).
     echo: &'a [(String, String)],
     /// A `oneOf` variant whose `$ref` contains this text is preferred (e.g. `PChain`).
     prefer: Option<&'a str>,
@@ -160,7 +161,11 @@ impl<'a> Gen<'a> {
                 if !required.contains(&key.as_str()) && self.below(8) == 0 {
                     continue;
                 }
-                let echoed = (depth <= 2).then(|| self.echo.iter().find(|(k, _)| k == key)).flatten();
+                // An `address` is the answer's own (a contract's metadata), not its items' (a
+                // token held by the address).
+                let echoed = (depth <= 2)
+                    .then(|| self.echo.iter().find(|(k, _)| k == key && (depth == 0 || k != "address")))
+                    .flatten();
                 let value = match echoed {
                     Some((_, v)) if accepts_text(self.service, schema, v) => Value::String(v.clone()),
                     _ => self.value(schema, key, depth + 1),
@@ -415,5 +420,23 @@ mod tests {
         let v = Gen::new(Service::Data, 9, &echo, None).value(s, "root", 0);
         assert_eq!(v["chainId"], "43114");
         assert!(["mainnet", "fuji"].contains(&v["network"].as_str().unwrap()), "testnet is not in the enum");
+        let s = schema(serde_json::json!({
+            "type": "object",
+            "required": ["address", "tokens"],
+            "properties": {
+                "address": {"type": "string"},
+                "tokens": {"type": "array", "items": {
+                    "type": "object", "required": ["address", "chainId"],
+                    "properties": {"address": {"type": "string"}, "chainId": {"type": "string"}}
+                }}
+            }
+        }));
+        let echo = [("address".to_string(), "0xabc".to_string()), ("chainId".to_string(), "43114".to_string())];
+        let v = Gen::new(Service::Data, 2, &echo, None).value(s, "root", 0);
+        assert_eq!(v["address"], "0xabc");
+        for token in v["tokens"].as_array().unwrap() {
+            assert_ne!(token["address"], "0xabc", "a held token's address is not the holder's");
+            assert_eq!(token["chainId"], "43114");
+        }
     }
 }
