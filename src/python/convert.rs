@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 use serde_json::Value;
 
-use crate::arrow::json::{bad, timestamp_ns, Col, Kind, UNIX_TIME};
+use crate::arrow::json::{bad, rfc3339_ns, timestamp_ns, Col, Kind, Scalar, RFC3339_TIME, UNIX_TIME};
 use crate::error::Error;
 use crate::index::Container;
 
@@ -177,6 +177,17 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Value, kind: Option<Kin
             Ok(f) => Ok(f.into_pyobject(py)?.into_any()),
             Err(_) => Ok(PyString::new(py, s).into_any()),
         },
+        (Some(Kind::TsText), v) => match rfc3339_ns(&Scalar::of_value(v)) {
+            Some(ns) => utc_datetime(py, ns),
+            None => Err(decode_error(field, v, RFC3339_TIME)),
+        },
+        (Some(Kind::List(kind)), Value::Array(items)) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, field, item, Some(*kind))?)?;
+            }
+            Ok(list.into_any())
+        }
         (Some(Kind::Struct(cols)), Value::Object(_)) => object_to_py(py, value, Some(cols)),
         (Some(Kind::StructList(cols)), Value::Array(items)) => {
             let list = PyList::empty(py);

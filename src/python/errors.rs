@@ -150,6 +150,10 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("PageTokenError")?
         }
         Error::Closed | Error::Internal(_) | Error::Superseded => exceptions.getattr("AvaxDataError")?,
+        Error::Authentication { operation, .. } => {
+            kwargs.set_item("operation", operation)?;
+            exceptions.getattr("AuthenticationError")?
+        }
         Error::PageTokenLoop { token, .. } => {
             kwargs.set_item("page_token", token)?;
             exceptions.getattr("DecodeError")?

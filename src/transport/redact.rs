@@ -73,9 +73,11 @@ pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
         Error::PageTokenLoop { token, pages } => Error::PageTokenLoop { token: r(token), pages },
         Error::Decode { message, url, body } => Error::Decode { message: r(message), url: r(url), body: r(body) },
         Error::Internal(message) => Error::Internal(r(message)),
-        other @ (Error::InvalidArgument { .. } | Error::Closed | Error::Superseded | Error::ContainerDecode { .. }) => {
-            other
-        }
+        other @ (Error::InvalidArgument { .. }
+        | Error::Authentication { .. }
+        | Error::Closed
+        | Error::Superseded
+        | Error::ContainerDecode { .. }) => other,
     }
 }
 
