@@ -301,3 +301,24 @@ def test_async_twins_walk_and_await(scripted) -> None:
             return frame.height, supply["totalSupply"]
 
     assert asyncio.run(main()) == (1, "1")
+
+
+def test_the_cli_exports_any_list_operation_and_prints_any_object(scripted, capsys, tmp_path) -> None:
+    from _cli import cli
+
+    path = f"/v1/chains/43114/addresses/{OWNER}/transactions:listErc20"
+    scripted.pages[path] = {None: {"transactions": [TRANSFER], "nextPageToken": "p2"},
+                            "p2": {"transactions": [{"blockNumber": "5", "value": "7"}]}}
+    scripted.pages["/v1/avax/supply"] = {None: {"totalSupply": "1", "lastUpdated": "2025-02-01T00:00:00Z"}}
+    out = tmp_path / "x.parquet"
+    result = cli(capsys, "data", "erc20-transfers", "43114", OWNER, "--start-block", "100", "--base-url",
+                 scripted.url, "--out", str(out), "--quiet")
+    assert result.code == 0, result.err
+    frame = pl.read_parquet(out)
+    assert frame["blockNumber"].to_list() == [339, 5] and frame.schema["value"] == pl.Decimal(38, 0)
+    assert scripted.queries[0]["startBlock"] == ["100"]
+    result = cli(capsys, "data", "avax-supply", "--base-url", scripted.url)
+    assert result.code == 0, result.err
+    assert json.loads(result.out)["totalSupply"] == "1"
+    result = cli(capsys, "data", "validators", "devnet", "--base-url", NOWHERE, "--out", str(tmp_path / "v.parquet"))
+    assert result.code != 0 and 'invalid network="devnet": one of mainnet, fuji, testnet' in result.err
