@@ -127,6 +127,16 @@ pub enum Error {
         /// Request URL, secrets redacted.
         url: String,
     },
+    /// An operation that needs an API key was called without one (nothing was sent).
+    #[error("{operation} (GET {path}) needs an API key and none is set: pass api_key= or set {env}")]
+    Authentication {
+        /// The operationId.
+        operation: String,
+        /// The path template.
+        path: String,
+        /// The environment variable the client reads the key from.
+        env: String,
+    },
     /// The server answered with a non-success status.
     #[error("HTTP {status} on {method} {url}: {body}")]
     Http {

@@ -12,6 +12,7 @@ from avax_data import exceptions as ex
 
 HIERARCHY = {
     ex.InvalidParameterError: (ex.AvaxDataError, ValueError),
+    ex.AuthenticationError: (ex.AvaxDataError,),
     ex.TransportError: (ex.AvaxDataError,),
     ex.ConnectError: (ex.TransportError,),
     ex.RequestTimeoutError: (ex.TransportError,),
@@ -36,6 +37,7 @@ HIERARCHY = {
 ATTRS = {
     ex.AvaxDataError: {"url"},
     ex.InvalidParameterError: {"url", "param", "value", "allowed"},
+    ex.AuthenticationError: {"url", "operation"},
     ex.TransportError: {"url", "method"},
     ex.HTTPStatusError: {"status", "body", "method", "url", "retry_after"},
     ex.RPCError: {"code", "rpc_message", "method", "url"},

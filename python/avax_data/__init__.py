@@ -72,6 +72,12 @@ from ._native import (
     verify_dataset,
 )
 from .exceptions import *  # noqa: F403 (the exception classes, as listed in exceptions.__all__)
+from . import _endpoints
+
+# Every GET operation of the two OpenAPI documents without a hand-written method gets a
+# generated one (tools/gen_endpoints.py), shared by the sync and async twins.
+_endpoints.install(_endpoints.DATA_METHODS, DataClient, AsyncDataClient)
+_endpoints.install(_endpoints.METRICS_METHODS, MetricsClient, AsyncMetricsClient)
 
 from .decode import decode_container, decode_frame, transactions
 from .types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg

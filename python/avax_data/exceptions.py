@@ -5,6 +5,8 @@ what went wrong so that callers can act on it:
 
 - :class:`InvalidParameterError` (also a :class:`ValueError`): bad input, refused before any
   request is sent;
+- :class:`AuthenticationError`: an operation that needs an API key was called without one (nothing
+  was sent);
 - :class:`TransportError` (:class:`ConnectError`, :class:`RequestTimeoutError`): no HTTP answer;
 - :class:`HTTPStatusError` and one subclass per status family: the server said no
   (:class:`RedirectError`: a redirect not followed);
@@ -38,6 +40,7 @@ from typing import Any
 __all__ = [
     "AvaxDataError",
     "InvalidParameterError",
+    "AuthenticationError",
     "TransportError",
     "ConnectError",
     "RequestTimeoutError",
@@ -153,6 +156,28 @@ class InvalidParameterError(AvaxDataError, ValueError):
     param: str | None
     value: Any
     allowed: str | None
+
+
+class AuthenticationError(AvaxDataError):
+    """An operation that needs an API key was called without one; nothing was sent.
+
+    The Data API's account operations (usage metrics and logs, webhooks) answer nothing without
+    a key. Pass ``api_key=`` to the client or set ``AVAX_DATA_API_KEY``.
+
+    Attributes:
+        operation: the operationId of the operation (e.g. ``"listWebhooks"``).
+
+    Example:
+        >>> try:
+        ...     ad.DataClient(base_url=emu.url).webhooks()
+        ... except ad.AuthenticationError as exc:
+        ...     print(exc.operation)
+        listWebhooks
+    """
+
+    _attributes = ("operation",)
+
+    operation: str | None
 
 
 class TransportError(AvaxDataError):

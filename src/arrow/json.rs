@@ -40,6 +40,12 @@ pub enum Kind {
     Struct(&'static [Col]),
     /// An array of objects.
     StructList(&'static [Col]),
+    /// An array of values of one kind.
+    List(&'static Kind),
+    /// RFC 3339 text (`2024-05-01T12:00:00Z`) as a UTC timestamp.
+    TsText,
+    /// Any JSON value, kept as its JSON text as sent (what a schema cannot type).
+    Json,
 }
 
 /// One named field.
@@ -56,16 +62,17 @@ pub fn fields(cols: &[Col]) -> Fields {
 /// The Arrow type of a kind.
 pub fn data_type(kind: Kind) -> DataType {
     match kind {
-        Str => DataType::Utf8View,
+        Str | Json => DataType::Utf8View,
         Bool => DataType::Boolean,
         Int => DataType::Int64,
         Float => DataType::Float64,
         U64Str => DataType::UInt64,
         Dec => DataType::Decimal128(38, 0),
-        TsSec | TsMs => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
+        TsSec | TsMs | TsText => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
         StrList => DataType::List(Arc::new(Field::new("item", DataType::Utf8View, true))),
         Struct(cols) => DataType::Struct(fields(cols)),
         StructList(cols) => DataType::List(Arc::new(Field::new("item", DataType::Struct(fields(cols)), true))),
+        List(kind) => DataType::List(Arc::new(Field::new("item", data_type(*kind), true))),
     }
 }
 
@@ -166,6 +173,16 @@ pub fn f64_of(v: &Scalar) -> Option<f64> {
 /// 2262-04-11), instead of saturating to those dates.
 pub fn timestamp_ns(v: &Exact, ms: bool) -> Option<i64> {
     timestamp_ns_of(&Scalar::of_exact(v), ms)
+}
+
+/// What an RFC 3339 timestamp field must hold.
+pub const RFC3339_TIME: &str = "an RFC 3339 time between 1677-09-21 and 2262-04-11";
+
+/// Nanoseconds since the epoch of RFC 3339 text (`2024-05-01T12:00:00.5+02:00`); `None` when it
+/// is not such a time or falls outside what nanoseconds in an `i64` hold.
+pub fn rfc3339_ns(v: &Scalar) -> Option<i64> {
+    let Scalar::Text(text) = v else { return None };
+    chrono::DateTime::parse_from_rfc3339(text.trim()).ok()?.timestamp_nanos_opt()
 }
 
 /// [`timestamp_ns`] of a scalar.

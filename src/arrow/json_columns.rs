@@ -21,7 +21,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json::{
-    bad, data_type, decimal_of, f64_of, fields, i64_of, timestamp_ns_of, u64_of, Col, Kind, Scalar, UNIX_TIME,
+    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, string_content, timestamp_ns_of, u64_of, Col, Kind,
+    Scalar, RFC3339_TIME, UNIX_TIME,
 };
 use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};
@@ -89,6 +90,10 @@ enum Column {
     U64(UInt64Builder),
     Dec(Decimal128Builder),
     Ts(TimestampNanosecondBuilder, bool),
+    /// RFC 3339 text times.
+    TsText(TimestampNanosecondBuilder),
+    /// JSON text as sent.
+    Json(StringViewBuilder),
     Struct(Box<ObjectColumns>, Vec<bool>),
     /// Lengths, validity, and the items' column.
     List(Vec<usize>, Vec<bool>, Box<Column>),
@@ -201,6 +206,11 @@ impl Column {
             Kind::StructList(cols) => {
                 Column::List(Vec::with_capacity(n), Vec::with_capacity(n), Box::new(Column::new(Kind::Struct(cols), n)))
             }
+            Kind::List(kind) => {
+                Column::List(Vec::with_capacity(n), Vec::with_capacity(n), Box::new(Column::new(*kind, n)))
+            }
+            Kind::TsText => Column::TsText(TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC")),
+            Kind::Json => Column::Json(StringViewBuilder::with_capacity(n)),
         }
     }
 
@@ -230,6 +240,8 @@ impl Column {
                 let ms = *ms;
                 b.append_option(typed(name, raw, |s| timestamp_ns_of(s, ms), UNIX_TIME)?)
             }
+            Column::TsText(b) => b.append_option(typed(name, raw, rfc3339_ns, RFC3339_TIME)?),
+            Column::Json(b) => b.append_option(raw.map(RawValue::get)),
             Column::Struct(object, valid) => match raw {
                 None => {
                     object.append_null();
@@ -269,7 +281,8 @@ impl Column {
             Column::Float(mut b) => Arc::new(b.finish()),
             Column::U64(mut b) => Arc::new(b.finish()),
             Column::Dec(mut b) => Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?),
-            Column::Ts(mut b, _) => Arc::new(b.finish()),
+            Column::Ts(mut b, _) | Column::TsText(mut b) => Arc::new(b.finish()),
+            Column::Json(mut b) => Arc::new(b.finish()),
             Column::Struct(object, valid) => {
                 let Kind::Struct(cols) = kind else { return Err(format!("{kind:?} is not an object column")) };
                 let columns = object.finish()?;
@@ -282,6 +295,7 @@ impl Column {
                 let (item_kind, DataType::List(field)) = (
                     match kind {
                         Kind::StructList(cols) => Kind::Struct(cols),
+                        Kind::List(kind) => *kind,
                         _ => Kind::Str,
                     },
                     data_type(kind),

@@ -9,6 +9,7 @@ use arrow_schema::{Schema, SchemaRef};
 use super::json::{fields, Col};
 use super::json_columns::{objects_to_batch, JsonText};
 use super::{data, metrics};
+use crate::rest::openapi::{operations, Operation};
 
 /// A Data API or Metrics API resource with a frame schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,9 @@ pub enum Resource {
     MetricsChain,
     /// ICM summary rows (Metrics API).
     IcmSummary,
+    /// The items of a list operation of the OpenAPI documents (its place in
+    /// [`crate::rest::openapi::operations`]), typed by the schema rule.
+    Listed(u16),
 }
 
 impl Resource {
@@ -43,14 +47,39 @@ impl Resource {
             Resource::MetricValue => metrics::METRIC_VALUE,
             Resource::MetricsChain => metrics::METRICS_CHAIN,
             Resource::IcmSummary => metrics::ICM_SUMMARY,
+            Resource::Listed(i) => operations().get(usize::from(i)).and_then(|op| op.item_columns()).unwrap_or(&[]),
         }
+    }
+
+    /// The resource of a list operation's items.
+    pub fn of_operation(op: &Operation) -> Resource {
+        Resource::Listed(op.index() as u16)
     }
 
     /// Its Arrow schema.
     pub fn schema(self) -> SchemaRef {
         use std::sync::OnceLock;
-        static SCHEMAS: [OnceLock<SchemaRef>; 8] = [const { OnceLock::new() }; 8];
-        SCHEMAS[self as usize].get_or_init(|| Arc::new(Schema::new(fields(self.columns())))).clone()
+        const HAND: usize = 8;
+        static SCHEMAS: [OnceLock<SchemaRef>; HAND] = [const { OnceLock::new() }; HAND];
+        static LISTED: OnceLock<Vec<OnceLock<SchemaRef>>> = OnceLock::new();
+        let cell = match self {
+            Resource::Listed(i) => {
+                let cells = LISTED.get_or_init(|| operations().iter().map(|_| OnceLock::new()).collect());
+                match cells.get(usize::from(i)) {
+                    Some(cell) => cell,
+                    None => return Arc::new(Schema::empty()),
+                }
+            }
+            Resource::Block => &SCHEMAS[0],
+            Resource::Collectible => &SCHEMAS[1],
+            Resource::PendingReward => &SCHEMAS[2],
+            Resource::Vertex => &SCHEMAS[3],
+            Resource::IcmMessage => &SCHEMAS[4],
+            Resource::MetricValue => &SCHEMAS[5],
+            Resource::MetricsChain => &SCHEMAS[6],
+            Resource::IcmSummary => &SCHEMAS[7],
+        };
+        cell.get_or_init(|| Arc::new(Schema::new(fields(self.columns())))).clone()
     }
 }
 

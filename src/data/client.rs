@@ -17,6 +17,9 @@ pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
 /// Header names the API key is sent under (the spec's and the deployed service's).
 pub const KEY_HEADERS: [&str; 2] = ["x-glacier-api-key", "x-data-api-key"];
 
+/// The environment variable the Python client reads the API key from.
+pub const API_KEY_ENV: &str = "AVAX_DATA_API_KEY";
+
 /// Options of a [`DataClient`].
 #[derive(Debug, Clone, Default)]
 pub struct DataClientOptions {
@@ -32,6 +35,7 @@ pub struct DataClientOptions {
 #[derive(Clone)]
 pub struct DataClient {
     rest: RestClient,
+    has_key: bool,
 }
 
 impl Deref for DataClient {
@@ -88,13 +92,25 @@ impl DataClient {
     pub fn new(base_url: Option<&str>, options: DataClientOptions) -> Result<Self> {
         check_url_and_key(base_url, options.api_key.as_deref())?;
         let mut config = options.transport;
-        if let Some(key) = options.api_key.filter(|k| !k.trim().is_empty()) {
+        let key = options.api_key.filter(|k| !k.trim().is_empty());
+        let has_key = key.is_some();
+        if let Some(key) = key {
             for name in KEY_HEADERS {
                 config.headers.push((name.to_string(), key.trim().to_string()));
                 config.secret_headers.push(name.to_string());
             }
         }
-        Ok(DataClient { rest: RestClient::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)? })
+        Ok(DataClient { rest: RestClient::new(base_url.unwrap_or(DEFAULT_DATA_URL), config)?, has_key })
+    }
+
+    /// Whether an API key is set (operations of [`crate::rest::openapi::KEY_TAGS`] need one).
+    pub fn has_api_key(&self) -> bool {
+        self.has_key
+    }
+
+    /// What the generic call of an operation needs to know about the key.
+    pub fn credentials(&self) -> crate::rest::openapi::Credentials<'static> {
+        crate::rest::openapi::Credentials { has_key: self.has_key, env: API_KEY_ENV }
     }
 
     /// `GET /v1/chains`: the supported chains (not paginated). Checks the filters at once,

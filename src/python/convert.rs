@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
-use crate::arrow::json::{bad, f64_of, timestamp_ns, Col, Kind, Scalar, UNIX_TIME};
+use crate::arrow::json::{bad, f64_of, rfc3339_ns, timestamp_ns, Col, Kind, Scalar, RFC3339_TIME, UNIX_TIME};
 use crate::error::Error;
 use crate::exact::Exact;
 use crate::index::Container;
@@ -205,6 +205,17 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
             Some(f) => Ok(f.into_pyobject(py)?.into_any()),
             None => Ok(PyString::new(py, s).into_any()),
         },
+        (Some(Kind::TsText), v) => match rfc3339_ns(&Scalar::of_exact(v)) {
+            Some(ns) => utc_datetime(py, ns),
+            None => Err(decode_error(field, crate::exact::shown(&v.to_string()), RFC3339_TIME)),
+        },
+        (Some(Kind::List(kind)), Exact::Array(items)) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_to_py(py, field, item, Some(*kind))?)?;
+            }
+            Ok(list.into_any())
+        }
         (Some(Kind::Struct(cols)), Exact::Object(_)) => object_to_py(py, value, Some(cols)),
         (Some(Kind::StructList(cols)), Exact::Array(items)) => {
             let list = PyList::empty(py);

@@ -271,6 +271,75 @@ client_twins! {
             M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await?, Some(schema::BLOCK))) })
         }
 
+        /// Calls the list operation ``operation_id`` of the service with ``arguments`` (Python
+        /// parameter names), checked against the OpenAPI document before any request; the
+        /// generated endpoint methods (e.g. :meth:`erc20_transfers`) call it.
+        ///
+        /// Args:
+        ///     operation_id: a GET operationId of the service's document.
+        ///     arguments: dict of Python parameter names to values (``None`` = not given).
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: the items, typed by the operation's schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
+        ///     AuthenticationError: the operation needs an API key and none is set.
+        #[pyo3(signature = (operation_id, arguments, page_token=None, limit=None))]
+        fn _call_list(
+            &self,
+            operation_id: &str,
+            arguments: &Bound<'_, pyo3::types::PyDict>,
+            page_token: Option<&Bound<'_, PyAny>>,
+            limit: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PagerOf> {
+            let op = super::endpoints::find(crate::rest::openapi::Service::Data, operation_id)?;
+            if !op.is_list() {
+                return Err(super::endpoints::wrong_shape(op, true));
+            }
+            let args = super::endpoints::arguments(arguments)?;
+            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials())?;
+            let pager = crate::rest::ResourcePager::tokens(
+                &self.client,
+                request.paged()?,
+                Resource::of_operation(op),
+                super::args::page_token_arg(page_token)?,
+                super::args::limit_arg(limit)?,
+            )?;
+            Ok(PagerOf { pager })
+        }
+
+        /// Calls the object operation ``operation_id`` of the service with ``arguments``
+        /// (checked before any request); the generated endpoint methods call it.
+        ///
+        /// Args:
+        ///     operation_id: a GET operationId of the service's document.
+        ///     arguments: dict of Python parameter names to values (``None`` = not given).
+        ///
+        /// Returns:
+        ///     dict: the answer, typed by the operation's schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
+        ///     AuthenticationError: the operation needs an API key and none is set.
+        fn _call_object<'py>(
+            &self,
+            py: Python<'py>,
+            operation_id: &str,
+            arguments: &Bound<'py, pyo3::types::PyDict>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let op = super::endpoints::find(crate::rest::openapi::Service::Data, operation_id)?;
+            if op.is_list() {
+                return Err(super::endpoints::wrong_shape(op, false));
+            }
+            let args = super::endpoints::arguments(arguments)?;
+            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials())?;
+            let client = self.client.clone();
+            M::run(py, async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
+        }
+
         /// The service's health report (``GET /v1/health-check``).
         ///
         /// Returns:

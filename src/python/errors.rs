@@ -152,6 +152,10 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
         }
         Error::Closed | Error::Internal(_) | Error::Superseded => exceptions.getattr("AvaxDataError")?,
         Error::File { kind, path, reason } => return Ok(file_error(*kind, path, reason)),
+        Error::Authentication { operation, .. } => {
+            kwargs.set_item("operation", operation)?;
+            exceptions.getattr("AuthenticationError")?
+        }
         Error::PageTokenLoop { token, .. } => {
             kwargs.set_item("page_token", token)?;
             exceptions.getattr("DecodeError")?

@@ -6,6 +6,7 @@ mod data;
 mod datasets;
 mod decode;
 mod emulator;
+mod endpoints;
 mod errors;
 mod index;
 mod iters;
@@ -69,6 +70,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(endpoints::openapi_operations, m)?)?;
     m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;

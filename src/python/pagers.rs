@@ -29,6 +29,7 @@ pub fn resource_name(r: Resource) -> &'static str {
         Resource::MetricValue => "metric_value",
         Resource::MetricsChain => "metrics_chain",
         Resource::IcmSummary => "icm_summary",
+        Resource::Listed(i) => crate::rest::openapi::operations().get(usize::from(i)).map_or("", |op| op.id),
     }
 }
 

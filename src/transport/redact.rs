@@ -74,6 +74,7 @@ pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
         Error::Decode { message, url, body } => Error::Decode { message: r(message), url: r(url), body: r(body) },
         Error::Internal(message) => Error::Internal(r(message)),
         other @ (Error::InvalidArgument { .. }
+        | Error::Authentication { .. }
         | Error::Closed
         | Error::Superseded
         | Error::ContainerDecode { .. }

@@ -9,10 +9,16 @@
 //!   router and the compute-unit weights use it).
 //! - [`Service::resolve`] follows `$ref`s of a schema inside its document.
 
+mod call;
+mod check;
+mod columns;
 mod documents;
 mod route;
 mod table;
 
+pub use call::{prepare, Credentials};
+pub use check::{check, Request, MAX_QUERY_VALUE};
+pub use columns::{kind_of, DECIMAL_NAMES};
 pub use documents::Service;
 pub use route::route;
 pub use table::{Location, Operation, Param, ParamSchema, ParamType, KEY_TAGS};

@@ -112,6 +112,17 @@ pub struct Operation {
     pub(super) template: Template,
 }
 
+impl Param {
+    /// Whether the value is a comma-separated list written as one string (its description says
+    /// so): such a parameter also takes a list, joined with commas.
+    pub fn comma_list(&self) -> bool {
+        let d = self.description.to_ascii_lowercase();
+        !self.schema.array
+            && self.schema.ty == ParamType::String
+            && (d.contains("comma separated") || d.contains("comma-separated"))
+    }
+}
+
 impl Operation {
     /// Compute units of one request: the documented weight class, else
     /// [`crate::transport::weights::DEFAULT_WEIGHT`].
@@ -134,9 +145,11 @@ impl Operation {
         self.template.names().filter_map(|n| self.param(n)).collect()
     }
 
-    /// Whether the answer is a page of items (token-paged or not).
+    /// Whether the client walks the answer as a list: a page whose items are objects (token-paged
+    /// or not). `getAddressesFromWebhook` pages plain strings: it is called as an object, and
+    /// its dict carries `nextPageToken` (its `page_token` parameter fetches the next page).
     pub fn is_list(&self) -> bool {
-        self.list_key.is_some()
+        self.list_key.is_some() && self.item_columns().is_some()
     }
 
     /// The largest `pageSize`, when the operation takes one with a maximum.

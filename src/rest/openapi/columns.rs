@@ -1,0 +1,365 @@
+//! The schema rule: an operation's JSON Schema as a tree of [`Col`]s, the one description the
+//! frames (Arrow columns read straight from the page text) and the dicts are typed by.
+//!
+//! | JSON Schema | column |
+//! |---|---|
+//! | `string` | `Str` (String) |
+//! | `string`, `format: date-time` | `TsText` (Datetime ns UTC) |
+//! | `string` of decimal digits (its example is digits, or a known amount name) | `Dec` (Decimal(38, 0)) |
+//! | `integer` with `minimum >= 0` / other `integer` | `U64Str` (UInt64) / `Int` (Int64) |
+//! | `number` named `timestamp`, `*Timestamp` / `*TimestampMilliseconds` | `TsSec` / `TsMs` (Datetime) |
+//! | other `number` | `Float` (Float64) |
+//! | `boolean` | `Bool` |
+//! | `enum` | its type (unknown values kept) |
+//! | `object` with properties, `allOf` | `Struct` |
+//! | `oneOf`/`anyOf` of objects | one `Struct` of every variant's fields (and the discriminator) |
+//! | `array` | `List` of its items' column |
+//! | anything else (free-form objects, mixed unions, deeper than 8 levels) | `Json` (JSON text) |
+
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value};
+
+use super::{operations, Operation, Service};
+use crate::arrow::json::{Col, Kind};
+
+/// Names of decimal-string amounts the documents give no digit example for (the same fields
+/// the hand-written tables read as `Decimal(38, 0)`).
+pub const DECIMAL_NAMES: &[&str] = &[
+    "amount",
+    "amountStaked",
+    "amountDelegated",
+    "totalAmountStaked",
+    "messageNonce",
+    "receivedMessageNonce",
+    "gasUsed",
+    "gasSpent",
+    "gasLimit",
+    "gasCost",
+    "gasPrice",
+    "feesSpent",
+    "baseFee",
+    "baseFeePerGas",
+    "maxFeePerGas",
+    "maxPriorityFeePerGas",
+    "value",
+    "balance",
+    "delegationCapacity",
+];
+
+/// How deep the rule follows nested objects before keeping the rest as JSON text.
+const MAX_DEPTH: usize = 8;
+
+fn leak<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
+fn ty(schema: &Value) -> Option<&str> {
+    match schema.get("type")? {
+        Value::String(t) => Some(t),
+        // `["string", "null"]`: the non-null type.
+        Value::Array(types) => {
+            let mut real = types.iter().filter_map(Value::as_str).filter(|t| *t != "null");
+            match (real.next(), real.next()) {
+                (Some(t), None) => Some(t),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_digits(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| {
+        let d = s.strip_prefix('-').unwrap_or(s);
+        !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// The examples of a schema (`examples` or `example`).
+fn examples(schema: &Value) -> Vec<&Value> {
+    match (schema.get("examples"), schema.get("example")) {
+        (Some(Value::Array(list)), _) => list.iter().collect(),
+        (Some(one), _) | (None, Some(one)) => vec![one],
+        (None, None) => Vec::new(),
+    }
+}
+
+fn is_timestamp_name(name: &str) -> bool {
+    name == "timestamp" || name.ends_with("Timestamp")
+}
+
+fn string_kind(name: &str, schema: &Value) -> Kind {
+    let ex = examples(schema);
+    let id_like = name.ends_with("Id") || name.ends_with("Index") || name.ends_with("Status") || name == "type";
+    if schema.get("format").and_then(Value::as_str) == Some("date-time") {
+        Kind::TsText
+    } else if schema.get("enum").is_none()
+        && !id_like
+        && (if ex.is_empty() { DECIMAL_NAMES.contains(&name) } else { ex.iter().all(|e| is_digits(e)) })
+    {
+        Kind::Dec
+    } else {
+        Kind::Str
+    }
+}
+
+/// The kind of one field named `name` of schema `schema` (`$ref`s followed in `service`).
+pub fn kind_of(service: Service, name: &str, schema: &'static Value, depth: usize) -> Kind {
+    let schema = service.resolve(schema);
+    if depth > MAX_DEPTH {
+        return Kind::Json;
+    }
+    if let Some(members) = schema.get("allOf").and_then(Value::as_array) {
+        // `allOf` of one member is how the documents attach a description to a `$ref`.
+        if members.len() == 1 {
+            return kind_of(service, name, &members[0], depth);
+        }
+        return object_of(service, members.iter().map(|m| service.resolve(m)).collect(), None, depth);
+    }
+    if let Some(members) = schema.get("oneOf").or_else(|| schema.get("anyOf")).and_then(Value::as_array) {
+        let resolved: Vec<&'static Value> = members.iter().map(|m| service.resolve(m)).collect();
+        let discriminator = schema.pointer("/discriminator/propertyName").and_then(Value::as_str);
+        if resolved.iter().all(|m| ty(m) == Some("object") || m.get("properties").is_some()) {
+            return object_of(service, resolved, discriminator, depth);
+        }
+        // A union of one scalar kind (e.g. string or string enum) keeps that kind.
+        let kinds: Vec<Kind> = members.iter().map(|m| kind_of(service, name, m, depth + 1)).collect();
+        return match kinds.split_first() {
+            Some((first, rest)) if rest.iter().all(|k| same(k, first)) => *first,
+            _ => Kind::Json,
+        };
+    }
+    match ty(schema) {
+        Some("string") => string_kind(name, schema),
+        Some("integer") if schema.get("minimum").and_then(Value::as_f64).is_some_and(|m| m >= 0.0) => Kind::U64Str,
+        Some("integer") => Kind::Int,
+        Some("number") if is_timestamp_name(name) => Kind::TsSec,
+        Some("number") if name.ends_with("TimestampMilliseconds") => Kind::TsMs,
+        Some("number") => Kind::Float,
+        Some("boolean") => Kind::Bool,
+        Some("array") => match schema.get("items") {
+            Some(items) => match kind_of(service, name, items, depth + 1) {
+                Kind::Str => Kind::StrList,
+                Kind::Struct(cols) => Kind::StructList(cols),
+                Kind::Json => Kind::Json,
+                other => Kind::List(Box::leak(Box::new(other))),
+            },
+            None => Kind::Json,
+        },
+        Some("object") | None if schema.get("properties").is_some() => object_of(service, vec![schema], None, depth),
+        _ => Kind::Json,
+    }
+}
+
+/// Whether two kinds give one Arrow type (for merging variants).
+fn same(a: &Kind, b: &Kind) -> bool {
+    crate::arrow::json::data_type(*a) == crate::arrow::json::data_type(*b)
+}
+
+/// One `Struct` of the fields of every member (a field whose members disagree on its type is
+/// JSON text); the discriminator is a `Str` field even when a member does not list it.
+fn object_of(
+    service: Service,
+    members: Vec<&'static Value>,
+    discriminator: Option<&'static str>,
+    depth: usize,
+) -> Kind {
+    match merged_cols(service, members, discriminator, depth) {
+        Some(cols) => Kind::Struct(cols),
+        None => Kind::Json,
+    }
+}
+
+fn merged_cols(
+    service: Service,
+    members: Vec<&'static Value>,
+    discriminator: Option<&'static str>,
+    depth: usize,
+) -> Option<&'static [Col]> {
+    let mut cols: Vec<Col> = Vec::new();
+    for member in members {
+        let member = service.resolve(member);
+        let props: &'static Map<String, Value> = match member.get("properties").and_then(Value::as_object) {
+            Some(p) => p,
+            None => match member.get("allOf") {
+                // A variant that is itself an `allOf`: its members' fields.
+                Some(Value::Array(inner)) => {
+                    let Kind::Struct(inner_cols) =
+                        object_of(service, inner.iter().map(|m| service.resolve(m)).collect(), None, depth)
+                    else {
+                        return None;
+                    };
+                    for c in inner_cols {
+                        add(&mut cols, *c);
+                    }
+                    continue;
+                }
+                _ => continue,
+            },
+        };
+        for (name, schema) in props {
+            add(&mut cols, Col(name.as_str(), kind_of(service, name, schema, depth + 1)));
+        }
+    }
+    if let Some(d) = discriminator {
+        if !cols.iter().any(|c| c.0 == d) {
+            cols.push(Col(d, Kind::Str));
+        }
+    }
+    (!cols.is_empty()).then(|| leak(cols))
+}
+
+fn add(cols: &mut Vec<Col>, col: Col) {
+    match cols.iter_mut().find(|c| c.0 == col.0) {
+        None => cols.push(col),
+        Some(have) if same(&have.1, &col.1) => {}
+        Some(have) => match (have.1, col.1) {
+            // Two object shapes of one field: their fields merged.
+            (Kind::Struct(a), Kind::Struct(b)) => {
+                let mut both = a.to_vec();
+                b.iter().for_each(|c| add(&mut both, *c));
+                have.1 = Kind::Struct(leak(both));
+            }
+            (Kind::StructList(a), Kind::StructList(b)) => {
+                let mut both = a.to_vec();
+                b.iter().for_each(|c| add(&mut both, *c));
+                have.1 = Kind::StructList(leak(both));
+            }
+            _ => have.1 = Kind::Json,
+        },
+    }
+}
+
+struct Shapes {
+    items: Vec<Option<&'static [Col]>>,
+    answers: Vec<Option<&'static [Col]>>,
+}
+
+fn shapes() -> &'static Shapes {
+    static SHAPES: OnceLock<Shapes> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let ops = operations();
+        // Every variant's item (itself an object, or a union of objects) in one struct.
+        let items = ops
+            .iter()
+            .map(|op| {
+                let mut cols = Vec::new();
+                for item in op.item_schemas() {
+                    if let Kind::Struct(found) = kind_of(op.service, "", item, 0) {
+                        found.iter().for_each(|c| add(&mut cols, *c));
+                    }
+                }
+                (!cols.is_empty()).then(|| leak(cols))
+            })
+            .collect();
+        let answers = ops
+            .iter()
+            .map(|op| match kind_of(op.service, "", op.response, 0) {
+                Kind::Struct(cols) => Some(cols),
+                _ => None,
+            })
+            .collect();
+        Shapes { items, answers }
+    })
+}
+
+fn index(op: &Operation) -> usize {
+    operations().iter().position(|o| std::ptr::eq(o, op)).expect("an operation of the table")
+}
+
+impl Operation {
+    /// The columns of one list item (every variant's fields; `None` for an object answer).
+    pub fn item_columns(&self) -> Option<&'static [Col]> {
+        shapes().items[index(self)]
+    }
+
+    /// The columns of the whole answer (types the dict of an object answer).
+    pub fn answer_columns(&self) -> Option<&'static [Col]> {
+        shapes().answers[index(self)]
+    }
+
+    /// The operation's place in [`operations`].
+    pub fn index(&self) -> usize {
+        index(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::operation;
+    use super::*;
+    use crate::arrow::json::data_type;
+    use arrow_schema::{DataType, TimeUnit};
+
+    fn col(cols: &[Col], name: &str) -> DataType {
+        data_type(cols.iter().find(|c| c.0 == name).unwrap_or_else(|| panic!("no column {name}")).1)
+    }
+
+    #[test]
+    fn evm_blocks_follow_the_rule() {
+        let cols = operation("getLatestBlocks").unwrap().item_columns().unwrap();
+        let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()));
+        assert_eq!(col(cols, "blockTimestamp"), ts);
+        assert_eq!(col(cols, "blockTimestampMilliseconds"), ts);
+        assert_eq!(col(cols, "blockNumber"), DataType::Decimal128(38, 0));
+        assert_eq!(col(cols, "gasUsed"), DataType::Decimal128(38, 0));
+        assert_eq!(col(cols, "chainId"), DataType::Utf8View);
+        assert_eq!(col(cols, "blockHash"), DataType::Utf8View);
+        assert_eq!(col(cols, "txCount"), DataType::Float64);
+    }
+
+    #[test]
+    fn unions_merge_their_variants_and_enums_stay_strings() {
+        // Three list variants (P-, X-, C-chain transactions) in one item struct.
+        let cols = operation("listLatestPrimaryNetworkTransactions").unwrap().item_columns().unwrap();
+        for name in ["txHash", "txType", "blockTimestamp", "consumedUtxos", "emittedUtxos"] {
+            assert!(cols.iter().any(|c| c.0 == name), "{name}");
+        }
+        // A discriminated object answer: every variant's fields plus the discriminator.
+        let contract = operation("getContractMetadata").unwrap().answer_columns().unwrap();
+        assert_eq!(col(contract, "ercType"), DataType::Utf8View);
+        assert!(contract.iter().any(|c| c.0 == "pricingProviders") || contract.iter().any(|c| c.0 == "symbol"));
+        let validators = operation("listValidators").unwrap().item_columns().unwrap();
+        assert_eq!(col(validators, "validationStatus"), DataType::Utf8View);
+    }
+
+    #[test]
+    fn every_list_operation_has_item_columns_and_every_type_is_an_arrow_type() {
+        for op in operations() {
+            if op.is_list() {
+                let cols = op.item_columns().unwrap_or_else(|| panic!("{} has no item columns", op.id));
+                let schema = arrow_schema::Schema::new(crate::arrow::json::fields(cols));
+                assert!(!schema.fields().is_empty(), "{}", op.id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_rule_on_small_schemas() {
+        let s = |v: Value| -> &'static Value { Box::leak(Box::new(v)) };
+        use serde_json::json;
+        let k = |name: &str, v: Value| data_type(kind_of(Service::Data, name, s(v), 0));
+        assert_eq!(k("n", json!({"type": "integer", "minimum": 0})), DataType::UInt64);
+        assert_eq!(k("n", json!({"type": "integer"})), DataType::Int64);
+        assert_eq!(
+            k("at", json!({"type": "string", "format": "date-time"})),
+            DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
+        );
+        assert_eq!(k("x", json!({"type": "string", "examples": ["12"]})), DataType::Decimal128(38, 0));
+        assert_eq!(k("x", json!({"type": "string", "examples": ["0x12"]})), DataType::Utf8View);
+        assert_eq!(k("chainId", json!({"type": "string", "examples": ["43114"]})), DataType::Utf8View);
+        assert_eq!(k("x", json!({"type": ["string", "null"]})), DataType::Utf8View);
+        assert_eq!(k("x", json!({"type": "object"})), DataType::Utf8View, "a free-form object is JSON text");
+        assert_eq!(k("x", json!({"oneOf": [{"type": "string"}, {"type": "number"}]})), DataType::Utf8View);
+        assert!(matches!(kind_of(Service::Data, "x", s(json!({"type": "object"})), 0), Kind::Json));
+        assert!(matches!(
+            kind_of(Service::Data, "x", s(json!({"type": "array", "items": {"type": "number"}})), 0),
+            Kind::List(Kind::Float)
+        ));
+        assert!(matches!(
+            kind_of(Service::Data, "x", s(json!({"type": "array", "items": {"type": "string"}})), 0),
+            Kind::StrList
+        ));
+    }
+}
