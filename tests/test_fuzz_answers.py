@@ -5,11 +5,11 @@ changes: fields dropped, set to nulls, booleans, numbers out of every integer ty
 longer than Python converts, huge raw numbers, deep nesting, empty or foreign containers. Every
 Index method, Data API endpoint and Metrics API endpoint, as dicts, iterated and as DataFrames,
 must return or raise an ``AvaxDataError``: never a ``PanicException``, a bare ``ValueError`` or any
-other exception. The Data and Metrics API dicts must also be exact (issue 20): what a call returns
-equals ``json.loads`` of the answers served, under the documented conversions (typed fields to
-``int`` and ``datetime``), and an answer holding a value the rule refuses (a number past ``f64``, a
-lone surrogate, an integer past Python's 4,300 digits) is never returned. (``tests/fuzz_endpoints.rs`` fuzzes statuses, headers and framing of the same
-endpoints in the core.)
+other exception. The Data API dicts must also be exact (issue 20): what a call returns equals
+``json.loads`` of the answers served, under the documented conversions (typed fields to ``int``
+and ``datetime``), and items holding a value the rule refuses (a number past ``f64``, a lone
+surrogate) are never returned, as dicts or frames. (``tests/fuzz_endpoints.rs`` fuzzes statuses,
+headers and framing of the same endpoints in the core, and checks the same rule there.)
 """
 
 from __future__ import annotations
