@@ -21,8 +21,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json::{
-    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, string_content, timestamp_ns_of, u64_of, Col, Kind,
-    Scalar, RFC3339_TIME, UNIX_TIME,
+    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, timestamp_ns_of, u64_of, Col, Kind, Scalar,
+    RFC3339_TIME, UNIX_TIME,
 };
 use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};

@@ -337,7 +337,7 @@ client_twins! {
             let args = super::endpoints::arguments(arguments)?;
             let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials())?;
             let client = self.client.clone();
-            M::run(py, async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
+            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
         }
 
         /// The service's health report (``GET /v1/health-check``).

@@ -206,7 +206,7 @@ client_twins! {
             let args = super::endpoints::arguments(arguments)?;
             let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), crate::rest::openapi::Credentials { has_key: false, env: "" })?;
             let client = self.client.clone();
-            M::run(py, async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
+            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
         }
 
         /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::{check, Operation, Request};
 use crate::error::{Error, Result};
+use crate::exact::Exact;
 use crate::rest::{Paged, RestClient};
 
 /// What a call needs beyond its arguments: whether the client holds an API key, and the
@@ -46,8 +47,8 @@ impl Request {
         Ok(Paged { path: self.path.clone(), query, items_field })
     }
 
-    /// The answer of an object operation (a JSON object; secrets redacted from errors).
-    pub async fn object(&self, client: &RestClient) -> Result<Value> {
+    /// The answer of an object operation (read by the exact rule; secrets redacted from errors).
+    pub async fn object(&self, client: &RestClient) -> Result<Exact> {
         let (value, _url) = client.redacted(client.get(&self.path, &self.query).await)?;
         Ok(value)
     }
