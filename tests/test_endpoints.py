@@ -146,7 +146,7 @@ def test_account_operations_raise_authentication_error_without_a_key(monkeypatch
             assert caught.value.operation == op_id
             assert "needs an API key and none is set: pass api_key= or set AVAX_DATA_API_KEY" in str(caught.value)
     # With a key the request is sent (and here finds nobody listening).
-    with ad.DataClient("some-key", base_url=NOWHERE, max_retries=0, connect_timeout=2) as keyed:
+    with ad.DataClient(NOWHERE, api_key="some-key", max_retries=0, connect_timeout=2) as keyed:
         with pytest.raises(ad.ConnectError):
             keyed.shared_secret()
 

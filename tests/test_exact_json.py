@@ -74,7 +74,7 @@ def server() -> Iterator[Server]:
 
 
 def client(server: Server) -> ad.DataClient:
-    return ad.DataClient("k", base_url=server.url, max_retries=0)
+    return ad.DataClient(server.url, api_key="k", max_retries=0)
 
 
 # ---- JSON text with what json.dumps cannot write ----

@@ -1053,19 +1053,19 @@ class AsyncDataClient:
     def _call_list(self, operation_id: str, arguments: Mapping[str, Any], page_token: str | None = None,
                    limit: int | None = None) -> AsyncPager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python"""
-    async def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Awaitable[dict[str, Any]]:
         """Calls the object operation ``operation_id`` of the service with ``arguments``"""
-    async def address_chains(self, address: str) -> dict[str, Any]:
+    def address_chains(self, address: str) -> Awaitable[dict[str, Any]]:
         """List all chains associated with a given address (``GET /v1/address/{address}/chains``)."""
     def api_logs(self, *, org_id: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get logs for requests made by client (``GET /v1/apiLogs``)."""
-    async def api_usage_metrics(self, *, org_id: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, time_interval: str | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None) -> dict[str, Any]:
+    def api_usage_metrics(self, *, org_id: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, time_interval: str | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None) -> Awaitable[dict[str, Any]]:
         """Get usage metrics for the Data API (``GET /v1/apiUsageMetrics``)."""
-    async def avax_supply(self) -> dict[str, Any]:
+    def avax_supply(self) -> Awaitable[dict[str, Any]]:
         """Get AVAX supply information (``GET /v1/avax/supply``)."""
-    async def contract_metadata(self, chain_id: str | int, address: str) -> dict[str, Any]:
+    def contract_metadata(self, chain_id: str | int, address: str) -> Awaitable[dict[str, Any]]:
         """Get contract metadata (``GET /v1/chains/{chainId}/addresses/{address}``)."""
-    async def native_balance(self, chain_id: str | int, address: str, *, block_number: str | None = None, currency: str | None = None) -> dict[str, Any]:
+    def native_balance(self, chain_id: str | int, address: str, *, block_number: str | None = None, currency: str | None = None) -> Awaitable[dict[str, Any]]:
         """Get native token balance (``GET /v1/chains/{chainId}/addresses/{address}/balances:getNative``)."""
     def erc1155_balances(self, chain_id: str | int, address: str, *, block_number: str | None = None, page_size: int | None = None, contract_address: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ERC-1155 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155``)."""
@@ -1089,55 +1089,55 @@ class AsyncDataClient:
         """List transactions for a block (``GET /v1/chains/{chainId}/blocks/{blockId}/transactions``)."""
     def contract_deployments(self, chain_id: str | int, address: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List deployed contracts (``GET /v1/chains/{chainId}/contracts/{address}/deployments``)."""
-    async def deployment_transaction(self, chain_id: str | int, address: str, *, currency: str | None = None) -> dict[str, Any]:
+    def deployment_transaction(self, chain_id: str | int, address: str, *, currency: str | None = None) -> Awaitable[dict[str, Any]]:
         """Get deployment transaction (``GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment``)."""
     def nft_tokens(self, chain_id: str | int, address: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List tokens (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens``)."""
-    async def nft_token(self, chain_id: str | int, address: str, token_id: str) -> dict[str, Any]:
+    def nft_token(self, chain_id: str | int, address: str, token_id: str) -> Awaitable[dict[str, Any]]:
         """Get token details (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}``)."""
     def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ERC transfers (``GET /v1/chains/{chainId}/tokens/{address}/transfers``)."""
     def chain_transactions(self, chain_id: str | int, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List latest transactions (``GET /v1/chains/{chainId}/transactions``)."""
-    async def transaction(self, chain_id: str | int, tx_hash: str) -> dict[str, Any]:
+    def transaction(self, chain_id: str | int, tx_hash: str) -> Awaitable[dict[str, Any]]:
         """Get transaction (``GET /v1/chains/{chainId}/transactions/{txHash}``)."""
     def icm_messages_of_address(self, address: str, *, page_size: int | None = None, network: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ICM messages by address (``GET /v1/icm/addresses/{address}/messages``)."""
-    async def icm_message(self, message_id: str) -> dict[str, Any]:
+    def icm_message(self, message_id: str) -> Awaitable[dict[str, Any]]:
         """Get an ICM message (``GET /v1/icm/messages/{messageId}``)."""
-    async def live_check(self) -> dict[str, Any]:
+    def live_check(self) -> Awaitable[dict[str, Any]]:
         """Get the liveliness of the service (reads only) (``GET /v1/live-check``)."""
-    async def network_details(self, network: str) -> dict[str, Any]:
+    def network_details(self, network: str) -> Awaitable[dict[str, Any]]:
         """Get network details (``GET /v1/networks/{network}``)."""
-    async def chain_ids_of_addresses(self, network: str, *, addresses: Sequence[str] | str) -> dict[str, Any]:
+    def chain_ids_of_addresses(self, network: str, *, addresses: Sequence[str] | str) -> Awaitable[dict[str, Any]]:
         """Get chain interactions for addresses (``GET /v1/networks/{network}/addresses:listChainIds``)."""
     def blockchains(self, network: str, *, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List blockchains (``GET /v1/networks/{network}/blockchains``)."""
-    async def blockchain(self, network: str, blockchain_id: str) -> dict[str, Any]:
+    def blockchain(self, network: str, blockchain_id: str) -> Awaitable[dict[str, Any]]:
         """Get blockchain details by ID (``GET /v1/networks/{network}/blockchains/{blockchainId}``)."""
-    async def asset(self, network: str, blockchain_id: str, asset_id: str) -> dict[str, Any]:
+    def asset(self, network: str, blockchain_id: str, asset_id: str) -> Awaitable[dict[str, Any]]:
         """Get asset details (``GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}``)."""
     def asset_transactions(self, network: str, blockchain_id: str, asset_id: str, *, tx_types: Sequence[str] | str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List asset transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions``)."""
-    async def primary_network_balances(self, network: str, blockchain_id: str, *, block_timestamp: TimeArg | None = None, addresses: Sequence[str] | str | None = None) -> dict[str, Any]:
+    def primary_network_balances(self, network: str, blockchain_id: str, *, block_timestamp: TimeArg | None = None, addresses: Sequence[str] | str | None = None) -> Awaitable[dict[str, Any]]:
         """Get balances (``GET /v1/networks/{network}/blockchains/{blockchainId}/balances``)."""
     def primary_network_blocks(self, network: str, blockchain_id: str, *, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List latest blocks (``GET /v1/networks/{network}/blockchains/{blockchainId}/blocks``)."""
-    async def primary_network_block(self, network: str, blockchain_id: str, block_id: str) -> dict[str, Any]:
+    def primary_network_block(self, network: str, blockchain_id: str, block_id: str) -> Awaitable[dict[str, Any]]:
         """Get block (``GET /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}``)."""
-    async def last_activity_timestamp(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None) -> dict[str, Any]:
+    def last_activity_timestamp(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None) -> Awaitable[dict[str, Any]]:
         """Get last activity timestamp by addresses (``GET /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses``)."""
     def primary_network_blocks_by_node(self, network: str, blockchain_id: str, node_id: str, *, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List blocks proposed by node (``GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks``)."""
     def primary_network_transactions(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, l1_validation_id: str | None = None, tx_types: Sequence[str] | str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List latest transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions``)."""
-    async def primary_network_transaction(self, network: str, blockchain_id: str, tx_hash: str) -> dict[str, Any]:
+    def primary_network_transaction(self, network: str, blockchain_id: str, tx_hash: str) -> Awaitable[dict[str, Any]]:
         """Get transaction (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}``)."""
     def staking_transactions(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, tx_types: Sequence[str] | str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List staking transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking``)."""
     def utxos(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, page_size: int | None = None, asset_id: str | None = None, min_utxo_amount: float | None = None, include_spent: bool | None = None, sort_by: str | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List UTXOs (``GET /v1/networks/{network}/blockchains/{blockchainId}/utxos``)."""
-    async def vertex(self, network: str, blockchain_id: str, vertex_hash: str) -> dict[str, Any]:
+    def vertex(self, network: str, blockchain_id: str, vertex_hash: str) -> Awaitable[dict[str, Any]]:
         """Get vertex (``GET /v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}``)."""
     def vertices_by_height(self, network: str, blockchain_id: str, *, vertex_height: int, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List vertices by height (``GET /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight``)."""
@@ -1149,29 +1149,29 @@ class AsyncDataClient:
         """List historical rewards (``GET /v1/networks/{network}/rewards``)."""
     def subnets(self, network: str, *, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List subnets (``GET /v1/networks/{network}/subnets``)."""
-    async def subnet(self, network: str, subnet_id: str) -> dict[str, Any]:
+    def subnet(self, network: str, subnet_id: str) -> Awaitable[dict[str, Any]]:
         """Get Subnet details by ID (``GET /v1/networks/{network}/subnets/{subnetId}``)."""
     def validators(self, network: str, *, page_size: int | None = None, node_ids: Sequence[str] | str | None = None, sort_by: str | None = None, sort_order: str | None = None, validation_status: str | None = None, min_delegation_capacity: str | None = None, max_delegation_capacity: str | None = None, min_time_remaining: float | None = None, max_time_remaining: float | None = None, min_fee_percentage: float | None = None, max_fee_percentage: float | None = None, min_uptime_performance: float | None = None, max_uptime_performance: float | None = None, subnet_id: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List validators (``GET /v1/networks/{network}/validators``)."""
     def validator(self, network: str, node_id: str, *, page_size: int | None = None, validation_status: str | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get single validator details (``GET /v1/networks/{network}/validators/{nodeId}``)."""
-    async def operation_result(self, operation_id: str) -> dict[str, Any]:
+    def operation_result(self, operation_id: str) -> Awaitable[dict[str, Any]]:
         """Get operation (``GET /v1/operations/{operationId}``)."""
-    async def primary_network_rpc_usage_metrics(self, *, time_interval: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, group_by: str | None = None, response_code: str | None = None, request_path: str | None = None, country: str | None = None, continent: str | None = None, user_agent: str | None = None, rpc_method: str | None = None, network: str) -> dict[str, Any]:
+    def primary_network_rpc_usage_metrics(self, *, time_interval: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, group_by: str | None = None, response_code: str | None = None, request_path: str | None = None, country: str | None = None, continent: str | None = None, user_agent: str | None = None, rpc_method: str | None = None, network: str) -> Awaitable[dict[str, Any]]:
         """Get usage metrics for the Primary Network RPC (``GET /v1/primaryNetworkRpcUsageMetrics``)."""
-    async def aggregated_signatures(self, network: str, tx_hash: str) -> dict[str, Any]:
+    def aggregated_signatures(self, network: str, tx_hash: str) -> Awaitable[dict[str, Any]]:
         """Get Aggregated Signatures (``GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}``)."""
-    async def subnet_rpc_usage_metrics(self, *, time_interval: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, rpc_method: str | None = None, rl_bypass_api_token: str | None = None) -> dict[str, Any]:
+    def subnet_rpc_usage_metrics(self, *, time_interval: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, rpc_method: str | None = None, rl_bypass_api_token: str | None = None) -> Awaitable[dict[str, Any]]:
         """Get usage metrics for the Subnet RPC (``GET /v1/subnetRpcUsageMetrics``)."""
     def latest_transactions(self, *, page_size: int | None = None, network: str | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List the latest transactions across all supported EVM chains (``GET /v1/transactions``)."""
     def webhooks(self, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List webhooks (``GET /v1/webhooks``)."""
-    async def webhook(self, id: str) -> dict[str, Any]:
+    def webhook(self, id: str) -> Awaitable[dict[str, Any]]:
         """Get a webhook by ID (``GET /v1/webhooks/{id}``)."""
-    async def webhook_addresses(self, id: str, *, page_token: str | None = None, page_size: int | None = None) -> dict[str, Any]:
+    def webhook_addresses(self, id: str, *, page_token: str | None = None, page_size: int | None = None) -> Awaitable[dict[str, Any]]:
         """List adresses by EVM activity webhooks (``GET /v1/webhooks/{id}/addresses``)."""
-    async def shared_secret(self) -> dict[str, Any]:
+    def shared_secret(self) -> Awaitable[dict[str, Any]]:
         """Get a shared secret (``GET /v1/webhooks:getSharedSecret``)."""
     def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List transactions v2 (``GET /v2/chains/{chainId}/addresses/{address}/transactions``)."""
@@ -1257,15 +1257,15 @@ class AsyncMetricsClient:
     def _call_list(self, operation_id: str, arguments: Mapping[str, Any], page_token: str | None = None,
                    limit: int | None = None) -> AsyncPager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python"""
-    async def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Awaitable[dict[str, Any]]:
         """Calls the object operation ``operation_id`` of the service with ``arguments``"""
     def btcb_bridged_addresses(self, *, threshold: str, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get addresses by BTCb bridged balance (``GET /v2/chains/43114/btcb/bridged:getAddresses``)."""
-    async def chain(self, chain_id: str | int) -> dict[str, Any]:
+    def chain(self, chain_id: str | int) -> Awaitable[dict[str, Any]]:
         """Get chain information for supported blockchain (``GET /v2/chains/{chainId}``)."""
-    async def rolling_window_metric(self, chain_id: str | int, metric: str) -> dict[str, Any]:
+    def rolling_window_metric(self, chain_id: str | int, metric: str) -> Awaitable[dict[str, Any]]:
         """Get rolling window metrics for EVM chains (``GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}``)."""
-    async def health(self) -> dict[str, Any]:
+    def health(self) -> Awaitable[dict[str, Any]]:
         """Get the health of the service (``GET /v2/health-check``)."""
     def icm_timeseries(self, *, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None, src_blockchain_id: str | None = None, dest_blockchain_id: str | None = None, time_interval: str | None = None, page_size: int | None = None, group_by: Sequence[str] | str | None = None, network: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get ICM timeseries metrics (``GET /v2/icm/timeseries``)."""
