@@ -115,7 +115,7 @@ pub fn string(literal: &str) -> Result<Cow<'_, str>, String> {
     })
 }
 
-/// The first `\uXXXX` escape of a string literal that is half of a surrogate pair without its
+/// The first `\u` escape (four hex digits) of a string literal that is half of a surrogate pair without its
 /// other half (serde_json names only some of these cases).
 fn lone_surrogate(literal: &str) -> Option<&str> {
     let bytes = literal.as_bytes();
