@@ -15,6 +15,9 @@
 //! | `oneOf`/`anyOf` of objects | one `Struct` of every variant's fields (and the discriminator) |
 //! | `array` | `List` of its items' column |
 //! | anything else (free-form objects, mixed unions, deeper than 8 levels) | `Json` (JSON text) |
+//!
+//! Columns and struct fields come in the order the document writes the properties in (read
+//! from its text by `order.rs`), a later variant's new fields after the earlier ones.
 
 use std::sync::OnceLock;
 
@@ -198,8 +201,8 @@ fn merged_cols(
                 _ => continue,
             },
         };
-        for (name, schema) in props {
-            add(&mut cols, Col(name.as_str(), kind_of(service, name, schema, depth + 1)));
+        for (name, schema) in service.properties_in_order(props) {
+            add(&mut cols, Col(name, kind_of(service, name, schema, depth + 1)));
         }
     }
     if let Some(d) = discriminator {

@@ -28,6 +28,14 @@ impl Service {
         }
     }
 
+    /// The document's embedded text.
+    pub fn text(self) -> &'static str {
+        match self {
+            Service::Data => DATA_TEXT,
+            Service::Metrics => METRICS_TEXT,
+        }
+    }
+
     /// The parsed document (parsed on first use; the embedded text is valid JSON, which a
     /// test checks, so a failed parse is a build defect and panics).
     pub fn document(self) -> &'static Value {

@@ -13,6 +13,7 @@ mod call;
 mod check;
 mod columns;
 mod documents;
+mod order;
 mod route;
 mod table;
 
