@@ -3,7 +3,8 @@
 Single objects (``chains``, ``chain``, ``block``, ``health``) print JSON; lists (``blocks``,
 ``latest-blocks``, ``collectibles``, ``pending-rewards``, ``vertices``, ``icm-messages``) export
 typed frames, resumably. Every other GET operation of the Data API's OpenAPI document has a
-command built from its generated method (``erc20-transfers``, ``validators``, ``utxos``, ...).
+command built from its generated method (``erc20-transfers``, ``validators``, ``utxos``, ...;
+see ``generated_cmd.py``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
 from .export import add_export_options, export_from_args, run_export
+from .generated_cmd import add_generated_commands
 from .jsonout import emit_json
 from .parser import Parser, add_command
 from .sources import PagerSource
@@ -178,41 +180,7 @@ avax-data data icm-messages --network mainnet --to 0xf77630568aaf8f63edfa7b28718
         icm.add_argument(flag, dest=flag[2:].replace("-", "_") + ("_" if flag == "--from" else ""), default=None,
                          metavar="ID" if "blockchain" in flag else "ADDRESS")
     icm.add_argument("--network", default=None, help=_NETWORKS)
-    _add_generated_commands(actions, client)
-
-
-def _add_generated_commands(actions: argparse._SubParsersAction, client: argparse.ArgumentParser) -> None:
-    """One command per Data API operation with a generated method (``_endpoints.SPECS``): lists
-    export like ``blocks``, objects print JSON. Path parameters are positional, the others
-    ``--options`` (lists of values comma-separated)."""
-    from .. import _endpoints, _native
-
-    pages = {o["operation_id"]: o for o in _native.openapi_operations() if o["service"] == "data"}
-    for (service, method), (op_id, positional, keywords, is_list) in _endpoints.SPECS.items():
-        if service != "data":
-            continue
-        name = method.replace("_", "-")
-        doc = (_endpoints.DATA_METHODS[method].__doc__ or method).strip().splitlines()[0]
-        op = pages[op_id]
-        examples = f"avax-data data {name} {' '.join(p.upper() for p in positional)}".rstrip()
-        if is_list:
-            size = next((p["maximum"] for p in op["params"] if p["name"] == "pageSize"), None)
-            parser = _list_command(actions, name, client=client, most=int(size or 100), help=doc,
-                                   description=f"{doc}\n(operationId {op_id})", examples=examples + " -o out.parquet")
-        else:
-            parser = _json_command(actions, name, parents=[client], help=doc,
-                                   description=f"{doc}\n(operationId {op_id})", examples=examples)
-        described = {p["py_name"]: p for p in op["params"]}
-        for arg in positional:
-            parser.add_argument(arg, metavar=arg.upper(), help=described[arg]["description"] or arg)
-        for arg in keywords:
-            if arg == "page_size" and is_list:
-                continue
-            flag = "--" + arg.rstrip("_").replace("_", "-")
-            parser.add_argument(flag, dest=arg, default=None, required=described[arg]["required"],
-                                metavar="VALUE,..." if described[arg]["array"] else "VALUE",
-                                help=(described[arg]["description"] or arg).replace("%", "%%"))
-        _LISTS[name] = (method, positional, tuple(k for k in keywords if k != "page_size"))
+    add_generated_commands(actions, client, "data")
 
 
 # endpoint -> (client method, positional argument names, keyword argument names)
@@ -275,11 +243,7 @@ def run_single(args: argparse.Namespace) -> int:
             value = client.chain(args.chain_id)
         elif args.endpoint == "block":
             value = client.block(args.chain_id, args.block_id)
-        elif args.endpoint == "health":
-            value = client.health()
         else:
-            method, positional, keywords = _LISTS[args.endpoint]
-            options = {name: getattr(args, name) for name in keywords if getattr(args, name) is not None}
-            value = getattr(client, method)(*[getattr(args, name) for name in positional], **options)
+            value = client.health()
         emit_json(value, args.out)
     return 0

@@ -1,4 +1,6 @@
-"""``avax-data metrics series|chains|icm-summary|live-check``: the hosted Metrics API."""
+"""``avax-data metrics series|chains|icm-summary|live-check``: the hosted Metrics API, and a command
+for every other GET operation of its OpenAPI document (``staking``, ``l1-validator-metrics``, ...;
+see ``generated_cmd.py``)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
 from .export import add_export_options, export_from_args, run_export
+from .generated_cmd import add_generated_commands
 from .jsonout import emit_json
 from .parser import Parser, add_command
 from .sources import PagerSource
@@ -23,7 +26,7 @@ __all__ = ["add_metrics_commands"]
 def add_metrics_commands(sub: argparse._SubParsersAction) -> None:
     """Add ``metrics`` and its endpoints to the top-level subparsers."""
     metrics = add_command(
-        sub, "metrics", help="the hosted Metrics API: metric time series, chains, ICM summary",
+        sub, "metrics", help="the hosted Metrics API: metric time series, chains, ICM summary, staking, L1 validators",
         description="Read the hosted Metrics API (/v2/...; no key needed).",
         examples="""
 avax-data metrics series 43114 txCount --interval day --start 2024-01-01 --end 2024-04-01 -o tx.parquet
@@ -95,6 +98,7 @@ avax-data metrics icm-summary --network mainnet --group-by srcBlockchainId,destB
     )
     live.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
     live.set_defaults(handler=run_live_check)
+    add_generated_commands(actions, client, "metrics")
 
 
 def _stamp(value: Any) -> Any:
