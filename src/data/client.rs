@@ -9,8 +9,10 @@ use crate::exact::Exact;
 
 use super::{params, shapes};
 use crate::error::Result;
+use crate::rest::openapi::{engine_check, ride};
 use crate::rest::{take_list, Paged, RestClient};
 use crate::transport::TransportConfig;
+use serde_json::{json, Value};
 
 /// Default base URL of the hosted Data API.
 pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
@@ -127,6 +129,8 @@ impl DataClient {
         if let Some(f) = opt(feature, params::feature)? {
             query.push(("feature", f));
         }
+        let args: Vec<(&str, Value)> = query.iter().map(|(name, v)| (*name, json!(v))).collect();
+        engine_check("supportedChains", &args)?;
         let client = self.clone();
         Ok(async move {
             let (mut value, url) = client.get("/v1/chains", &query).await?;
@@ -143,6 +147,7 @@ impl DataClient {
     /// `GET /v1/chains/{chainId}` (the id checked at once).
     pub fn chain(&self, chain_id: &str) -> Result<impl Future<Output = Result<Exact>> + Send + 'static> {
         let path = format!("/v1/chains/{}", params::segment("chain_id", chain_id)?);
+        engine_check("getChainInfo", &[("chain_id", json!(chain_id.trim()))])?;
         let client = self.clone();
         Ok(async move { client.get_object(&path, "chain", shapes::CHAIN).await })
     }
@@ -156,6 +161,7 @@ impl DataClient {
     ) -> Result<impl Future<Output = Result<Exact>> + Send + 'static> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let block_id = params::segment("block_id", block_id)?;
+        engine_check("getBlock", &[("chain_id", json!(chain_id)), ("block_id", json!(block_id))])?;
         let path = format!("/v1/chains/{chain_id}/blocks/{block_id}");
         let client = self.clone();
         Ok(async move { client.get_object(&path, "block", shapes::BLOCK).await })
@@ -170,11 +176,12 @@ impl DataClient {
     pub fn blocks(&self, chain_id: &str, page_size: Option<i64>) -> Result<Paged> {
         let chain_id = params::segment("chain_id", chain_id)?;
         let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
-        Ok(Paged {
+        let hand = Paged {
             path: format!("/v1/chains/{chain_id}/blocks"),
             query: vec![("pageSize", size.to_string())],
             items_field: "blocks",
-        })
+        };
+        ride("getLatestBlocks", hand, &[("chain_id", json!(chain_id)), ("page_size", json!(size))])
     }
 
     /// `GET /v1/blocks`: latest blocks across all chains.
@@ -184,7 +191,8 @@ impl DataClient {
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
         }
-        Ok(Paged { path: "/v1/blocks".into(), query, items_field: "blocks" })
+        let args = [("network", json!(network)), ("page_size", json!(size))];
+        ride("listLatestBlocksAllChains", Paged { path: "/v1/blocks".into(), query, items_field: "blocks" }, &args)
     }
 
     /// `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles`.
@@ -198,15 +206,23 @@ impl DataClient {
         let chain_id = params::segment("chain_id", chain_id)?;
         let address = params::segment("address", address)?;
         let size = params::page_size_or_max(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
+        let contract_address = contract_address.map(|c| params::segment("contract_address", c)).transpose()?;
         let mut query = vec![("pageSize", size.to_string())];
-        if let Some(c) = contract_address {
-            query.push(("contractAddress", params::segment("contract_address", c)?));
+        if let Some(c) = &contract_address {
+            query.push(("contractAddress", c.clone()));
         }
-        Ok(Paged {
+        let hand = Paged {
             path: format!("/v1/chains/{chain_id}/addresses/{address}/balances:listCollectibles"),
             query,
             items_field: "collectibleBalances",
-        })
+        };
+        let args = [
+            ("chain_id", json!(chain_id)),
+            ("address", json!(address)),
+            ("contract_address", json!(contract_address)),
+            ("page_size", json!(size)),
+        ];
+        ride("listCollectibleBalances", hand, &args)
     }
 
     /// `GET /v1/networks/{network}/rewards:listPending`: at least one address or node id.
@@ -221,6 +237,14 @@ impl DataClient {
         let network = params::network(network)?;
         let (addresses, node_ids) = params::reward_filters(&network, addresses, node_ids)?;
         let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
+        let sort_order = opt(sort_order, params::sort_order)?;
+        let args = [
+            ("network", json!(network)),
+            ("addresses", json!(addresses)),
+            ("node_ids", json!(node_ids)),
+            ("sort_order", json!(sort_order)),
+            ("page_size", json!(size)),
+        ];
         let mut query = vec![("pageSize", size.to_string())];
         if let Some(a) = addresses {
             query.push(("addresses", a));
@@ -228,10 +252,11 @@ impl DataClient {
         if let Some(n) = node_ids {
             query.push(("nodeIds", n));
         }
-        if let Some(s) = opt(sort_order, params::sort_order)? {
+        if let Some(s) = sort_order {
             query.push(("sortOrder", s));
         }
-        Ok(Paged { path: format!("/v1/networks/{network}/rewards:listPending"), query, items_field: "pendingRewards" })
+        let path = format!("/v1/networks/{network}/rewards:listPending");
+        ride("listPendingPrimaryNetworkRewards", Paged { path, query, items_field: "pendingRewards" }, &args)
     }
 
     /// `GET /v1/networks/{network}/blockchains/{blockchainId}/vertices`.
@@ -239,11 +264,13 @@ impl DataClient {
         let network = params::network(network)?;
         let blockchain_id = params::x_chain_id(blockchain_id)?;
         let size = params::page_size_or_max(page_size, params::MAX_PAGE_SIZE)?;
-        Ok(Paged {
+        let hand = Paged {
             path: format!("/v1/networks/{network}/blockchains/{blockchain_id}/vertices"),
             query: vec![("pageSize", size.to_string())],
             items_field: "vertices",
-        })
+        };
+        let args = [("network", json!(network)), ("blockchain_id", json!(blockchain_id)), ("page_size", json!(size))];
+        ride("listLatestXChainVertices", hand, &args)
     }
 
     /// `GET /v1/icm/messages`, newest first, with its six filters.
@@ -274,7 +301,24 @@ impl DataClient {
         if let Some(n) = opt(network, params::network)? {
             query.push(("network", n));
         }
-        Ok(Paged { path: "/v1/icm/messages".into(), query, items_field: "messages" })
+        let args: Vec<(&str, Value)> = query
+            .iter()
+            .map(|(name, v)| (icm_py_name(name), if *name == "pageSize" { json!(size) } else { json!(v) }))
+            .collect();
+        ride("listIcmMessages", Paged { path: "/v1/icm/messages".into(), query, items_field: "messages" }, &args)
+    }
+}
+
+/// The Python name of an ICM messages query parameter (the table's names).
+fn icm_py_name(query_name: &str) -> &'static str {
+    match query_name {
+        "sourceBlockchainId" => "source_blockchain_id",
+        "destinationBlockchainId" => "destination_blockchain_id",
+        "blockchainId" => "blockchain_id",
+        "to" => "to",
+        "from" => "from_",
+        "network" => "network",
+        _ => "page_size",
     }
 }
 

@@ -191,7 +191,9 @@ impl MetricsClient {
         if let Some(n) = network {
             query.push(("network", params::network(n)?));
         }
-        Ok(Paged { path: "/v2/chains".into(), query, items_field: "chains" })
+        let args: Vec<(&str, serde_json::Value)> = query.iter().map(|(k, v)| (*k, serde_json::json!(v))).collect();
+        let hand = Paged { path: "/v2/chains".into(), query, items_field: "chains" };
+        crate::rest::openapi::ride("listChains", hand, &args)
     }
 
     /// `GET /v2/icm/summary`: the rolling ICM message counts. Returns the `result` as sent

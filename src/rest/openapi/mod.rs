@@ -13,6 +13,7 @@ mod call;
 mod check;
 mod columns;
 mod documents;
+mod hand;
 mod order;
 mod route;
 mod table;
@@ -21,6 +22,7 @@ pub use call::{prepare, Credentials};
 pub use check::{check, Request, MAX_QUERY_VALUE};
 pub use columns::{kind_of, DECIMAL_NAMES};
 pub use documents::Service;
+pub use hand::{engine_check, ride};
 pub use route::route;
 pub use table::{Location, Operation, Param, ParamSchema, ParamType, KEY_TAGS};
 
