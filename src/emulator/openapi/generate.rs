@@ -232,6 +232,11 @@ impl<'a> Gen<'a> {
         match first_example(s) {
             Some(Value::String(example)) => self.like(example),
             Some(other) if !other.is_object() && !other.is_array() => other.to_string(),
+            // A field the schema rule reads as a decimal amount (e.g. `messageNonce`) gets digits.
+            _ if crate::rest::openapi::DECIMAL_NAMES.contains(&name) => {
+                let n = 1 + self.below(18) as usize;
+                self.digits(n)
+            }
             _ => self.by_name(name),
         }
     }
