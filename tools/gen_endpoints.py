@@ -189,7 +189,99 @@ def docstring(op: dict[str, Any]) -> str:
     if op["needs_api_key"]:
         lines.append("    AuthenticationError: no API key is set, before any request.")
     lines.append("    AvaxDataError: a failure of the service or the transport.")
+    lines += [""] + example(op, method_name(op))
     return "\n".join(lines)
+
+
+DOCUMENTS: dict[str, Any] = {}
+
+
+def _document(service: str) -> dict[str, Any]:
+    import json
+
+    if service not in DOCUMENTS:
+        DOCUMENTS[service] = json.loads((ROOT / "spec" / "openapi" / f"{service}-api.openapi.json").read_text())
+    return DOCUMENTS[service]
+
+
+def _resolve(service: str, schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        node: Any = _document(service)
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            node = node[part]
+        schema = node
+    return schema
+
+
+def _example_value(service: str, param: dict[str, Any]) -> Any:
+    """A valid value of a parameter from its document: its first enum value, else its example."""
+    schema = _resolve(service, param.get("schema", {}))
+    if "enum" in schema:
+        return schema["enum"][0]
+    for source in (param, schema, _resolve(service, schema.get("items", {}))):
+        if "example" in source:
+            value = source["example"]
+            return ",".join(map(str, value)) if isinstance(value, list) else value
+        if source.get("examples"):
+            return source["examples"][0]
+    raise ValueError(f"no example for {param['name']}")
+
+
+# Operations whose example needs ids of the emulator's world: (setup lines, python name -> expression).
+WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
+    "getTransactionsForBlock": (['block = next(b for b in data.blocks("43114") if b["txCount"] > 0)'],
+                                {"block_id": 'block["blockHash"]'}),
+    "getTransaction": (['block = next(b for b in data.blocks("43114") if b["txCount"] > 0)',
+                        'tx = next(iter(data.block_transactions("43114", block["blockHash"])))'],
+                       {"tx_hash": 'tx["txHash"]'}),
+}
+
+
+def example(op: dict[str, Any], name: str) -> list[str]:
+    """A runnable example (against the docstrings' emulator ``emu``) asserting what the document
+    promises: a list's first columns in the document's order, an object's required fields."""
+    service = op["service"]
+    doc_op = _document(service)["paths"][op["path"]]["get"]
+    doc_params = {p["name"]: p for p in doc_op.get("parameters", [])}
+    setup, world = WORLD_EXAMPLES.get(op["operation_id"], ([], {}))
+    _, passed, n_positional = signature(op)
+    by_py = {p["py_name"]: p for p in op["params"]}
+    args = []
+    for i, (py, _) in enumerate(passed):
+        p = by_py[py]
+        if i >= n_positional and not p["required"]:
+            continue
+        value = world.get(py) or repr(_example_value(service, doc_params[p["name"]]))
+        args.append(value if i < n_positional else f"{py}={value}")
+    var = "data" if service == "data" else "metrics"
+    cls = "DataClient" if service == "data" else "MetricsClient"
+    key = ', api_key="demo-key"' if op["needs_api_key"] else ""
+    call = f"{var}.{name}({', '.join(args)})"
+    lines = ["Example:", f"    >>> with ad.{cls}(emu.url{key}) as {var}:"]
+    lines += [f"    ...     {line}" for line in setup]
+    answer = _resolve(service, _success_schema(doc_op))
+    if op["is_list"]:
+        lines.append(f"    ...     frame = {call}.to_polars()")
+        answer = _resolve(service, answer.get("oneOf", [answer])[0])
+        item = _resolve(service, answer["properties"][op["list_key"]]["items"])
+        item = _resolve(service, (item.get("oneOf") or item.get("anyOf") or [item])[0])
+        first = list(item.get("properties", {}))[:2]
+        lines += ["    >>> frame.columns[:2]", f"    {first!r}"]
+    else:
+        lines.append(f"    ...     answer = {call}")
+        required = sorted(answer.get("required", []))[:3]
+        if required:
+            lines += [f"    >>> all(field in answer for field in {required!r})", "    True"]
+        else:
+            lines += ["    >>> isinstance(answer, dict)", "    True"]
+    return lines
+
+
+def _success_schema(doc_op: dict[str, Any]) -> dict[str, Any]:
+    for status in ("200", "201"):
+        if status in doc_op["responses"]:
+            return doc_op["responses"][status]["content"]["application/json"]["schema"]
+    raise ValueError(doc_op["operationId"])
 
 
 def _num(x: float | None) -> str:

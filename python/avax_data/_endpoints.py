@@ -31,6 +31,12 @@ def _data_address_chains(self, address: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.address_chains('0x71C7656EC7ab88b098defB751B7401B5f6d8976F')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("listAddressChains", {"address": address})  # type: ignore[no-any-return]
 
@@ -65,6 +71,12 @@ def _data_api_logs(self, *, org_id: str | None = None, start_timestamp: TimeArg 
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     frame = data.api_logs().to_polars()
+        >>> frame.columns[:2]
+        ['orgId', 'logId']
     """
     return self._call_list("getApiLogs", {"org_id": org_id, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "chain_id": chain_id, "response_code": response_code, "request_type": request_type, "api_key_id": api_key_id, "request_path": request_path, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -99,6 +111,12 @@ def _data_api_usage_metrics(self, *, org_id: str | None = None, start_timestamp:
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.api_usage_metrics()
+        >>> all(field in answer for field in ['aggregateDuration', 'metrics', 'orgId'])
+        True
     """
     return self._call_object("getApiUsageMetrics", {"org_id": org_id, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "time_interval": time_interval, "group_by": group_by, "chain_id": chain_id, "response_code": response_code, "request_type": request_type, "api_key_id": api_key_id, "request_path": request_path})  # type: ignore[no-any-return]
 
@@ -116,6 +134,12 @@ def _data_avax_supply(self) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.avax_supply()
+        >>> all(field in answer for field in ['circulatingSupply', 'genesisUnlock', 'l1ValidatorFees'])
+        True
     """
     return self._call_object("getAvaxSupply", {})  # type: ignore[no-any-return]
 
@@ -138,6 +162,12 @@ def _data_contract_metadata(self, chain_id: str | int, address: str) -> dict[str
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.contract_metadata('43114', '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getContractMetadata", {"chain_id": chain_id, "address": address})  # type: ignore[no-any-return]
 
@@ -166,6 +196,12 @@ def _data_native_balance(self, chain_id: str | int, address: str, *, block_numbe
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.native_balance('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F')
+        >>> all(field in answer for field in ['nativeTokenBalance'])
+        True
     """
     return self._call_object("getNativeBalance", {"chain_id": chain_id, "address": address, "block_number": block_number, "currency": currency})  # type: ignore[no-any-return]
 
@@ -198,6 +234,12 @@ def _data_erc1155_balances(self, chain_id: str | int, address: str, *, block_num
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc1155_balances('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['address', 'ercType']
     """
     return self._call_list("listErc1155Balances", {"chain_id": chain_id, "address": address, "block_number": block_number, "page_size": page_size, "contract_address": contract_address}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -235,6 +277,12 @@ def _data_erc20_balances(self, chain_id: str | int, address: str, *, block_numbe
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc20_balances('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['address', 'name']
     """
     return self._call_list("listErc20Balances", {"chain_id": chain_id, "address": address, "block_number": block_number, "page_size": page_size, "filter_spam_tokens": filter_spam_tokens, "contract_addresses": contract_addresses, "currency": currency}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -264,6 +312,12 @@ def _data_erc721_balances(self, chain_id: str | int, address: str, *, page_size:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc721_balances('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['address', 'name']
     """
     return self._call_list("listErc721Balances", {"chain_id": chain_id, "address": address, "page_size": page_size, "contract_address": contract_address}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -299,6 +353,12 @@ def _data_transactions(self, chain_id: str | int, address: str, *, page_size: in
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.transactions('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['nativeTransaction', 'erc20Transfers']
     """
     return self._call_list("listTransactions", {"chain_id": chain_id, "address": address, "page_size": page_size, "start_block": start_block, "end_block": end_block, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -329,6 +389,12 @@ def _data_erc1155_transfers(self, chain_id: str | int, address: str, *, start_bl
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc1155_transfers('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listErc1155Transactions", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -359,6 +425,12 @@ def _data_erc20_transfers(self, chain_id: str | int, address: str, *, start_bloc
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc20_transfers('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listErc20Transactions", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -389,6 +461,12 @@ def _data_erc721_transfers(self, chain_id: str | int, address: str, *, start_blo
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.erc721_transfers('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listErc721Transactions", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -421,6 +499,12 @@ def _data_internal_transactions(self, chain_id: str | int, address: str, *, star
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.internal_transactions('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listInternalTransactions", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -451,6 +535,12 @@ def _data_native_transactions(self, chain_id: str | int, address: str, *, start_
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.native_transactions('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listNativeTransactions", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -477,6 +567,13 @@ def _data_block_transactions(self, chain_id: str | int, block_id: str, *, page_s
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     block = next(b for b in data.blocks("43114") if b["txCount"] > 0)
+        ...     frame = data.block_transactions('43114', block["blockHash"]).to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("getTransactionsForBlock", {"chain_id": chain_id, "block_id": block_id, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -503,6 +600,12 @@ def _data_contract_deployments(self, chain_id: str | int, address: str, *, page_
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.contract_deployments('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['name', 'description']
     """
     return self._call_list("listContractDeployments", {"chain_id": chain_id, "address": address, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -528,6 +631,12 @@ def _data_deployment_transaction(self, chain_id: str | int, address: str, *, cur
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.deployment_transaction('43114', '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E')
+        >>> all(field in answer for field in ['nativeTransaction', 'networkTokenDetails'])
+        True
     """
     return self._call_object("getDeploymentTransaction", {"chain_id": chain_id, "address": address, "currency": currency})  # type: ignore[no-any-return]
 
@@ -554,6 +663,12 @@ def _data_nft_tokens(self, chain_id: str | int, address: str, *, page_size: int 
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.nft_tokens('43114', '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E').to_polars()
+        >>> frame.columns[:2]
+        ['address', 'name']
     """
     return self._call_list("listTokens", {"chain_id": chain_id, "address": address, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -577,6 +692,12 @@ def _data_nft_token(self, chain_id: str | int, address: str, token_id: str) -> d
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.nft_token('43114', '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E', '145')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getTokenDetails", {"chain_id": chain_id, "address": address, "token_id": token_id})  # type: ignore[no-any-return]
 
@@ -607,6 +728,12 @@ def _data_token_transfers(self, chain_id: str | int, address: str, *, start_bloc
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.token_transfers('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listTransfers", {"chain_id": chain_id, "address": address, "start_block": start_block, "end_block": end_block, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -633,6 +760,12 @@ def _data_chain_transactions(self, chain_id: str | int, *, page_size: int | None
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.chain_transactions('43114').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listLatestTransactions", {"chain_id": chain_id, "page_size": page_size, "status": status}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -655,6 +788,14 @@ def _data_transaction(self, chain_id: str | int, tx_hash: str) -> dict[str, Any]
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     block = next(b for b in data.blocks("43114") if b["txCount"] > 0)
+        ...     tx = next(iter(data.block_transactions("43114", block["blockHash"])))
+        ...     answer = data.transaction('43114', tx["txHash"])
+        >>> all(field in answer for field in ['nativeTransaction', 'networkTokenDetails'])
+        True
     """
     return self._call_object("getTransaction", {"chain_id": chain_id, "tx_hash": tx_hash})  # type: ignore[no-any-return]
 
@@ -680,6 +821,12 @@ def _data_icm_messages_of_address(self, address: str, *, page_size: int | None =
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.icm_messages_of_address('0x8578AE7723751446B196bD5124e1bF57B40EB7Bc').to_polars()
+        >>> frame.columns[:2]
+        ['messageId', 'icmContractAddress']
     """
     return self._call_list("listIcmMessagesByAddress", {"address": address, "page_size": page_size, "network": network}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -700,6 +847,12 @@ def _data_icm_message(self, message_id: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.icm_message('acf1c8b06f9aec48e9fcbefbbe576ae8a7ca3b327fcae111396e7cc99956674d')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getIcmMessage", {"message_id": message_id})  # type: ignore[no-any-return]
 
@@ -717,6 +870,12 @@ def _data_live_check(self) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.live_check()
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("live-check", {})  # type: ignore[no-any-return]
 
@@ -737,6 +896,12 @@ def _data_network_details(self, network: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.network_details('mainnet')
+        >>> all(field in answer for field in ['delegatorDetails', 'validatorDetails'])
+        True
     """
     return self._call_object("getNetworkDetails", {"network": network})  # type: ignore[no-any-return]
 
@@ -759,6 +924,12 @@ def _data_chain_ids_of_addresses(self, network: str, *, addresses: Sequence[str]
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.chain_ids_of_addresses('mainnet', addresses='avax1h2ccj9f5ay5acl6tyn9mwmw32p8wref8vl8ctg')
+        >>> all(field in answer for field in ['addresses'])
+        True
     """
     return self._call_object("getChainIdsForAddresses", {"network": network, "addresses": addresses})  # type: ignore[no-any-return]
 
@@ -786,6 +957,12 @@ def _data_blockchains(self, network: str, *, page_size: int | None = None, sort_
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.blockchains('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['createBlockTimestamp', 'createBlockNumber']
     """
     return self._call_list("listBlockchains", {"network": network, "page_size": page_size, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -807,6 +984,12 @@ def _data_blockchain(self, network: str, blockchain_id: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.blockchain('mainnet', '2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5')
+        >>> all(field in answer for field in ['blockchainId', 'blockchainName', 'createBlockNumber'])
+        True
     """
     return self._call_object("getBlockchainById", {"network": network, "blockchain_id": blockchain_id})  # type: ignore[no-any-return]
 
@@ -831,6 +1014,12 @@ def _data_asset(self, network: str, blockchain_id: str, asset_id: str) -> dict[s
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.asset('mainnet', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'th5aLdWLi32yS9ED6uLGoMMubqHjzMsXhKWwzP6yZTYQKYzof')
+        >>> all(field in answer for field in ['assetId', 'cap', 'createdAtTimestamp'])
+        True
     """
     return self._call_object("getAssetDetails", {"network": network, "blockchain_id": blockchain_id, "asset_id": asset_id})  # type: ignore[no-any-return]
 
@@ -869,6 +1058,12 @@ def _data_asset_transactions(self, network: str, blockchain_id: str, asset_id: s
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.asset_transactions('mainnet', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'th5aLdWLi32yS9ED6uLGoMMubqHjzMsXhKWwzP6yZTYQKYzof').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'chainFormat']
     """
     return self._call_list("listAssetTransactions", {"network": network, "blockchain_id": blockchain_id, "asset_id": asset_id, "tx_types": tx_types, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -902,6 +1097,12 @@ def _data_primary_network_balances(self, network: str, blockchain_id: str, *, bl
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.primary_network_balances('mainnet', '11111111111111111111111111111111LpoYY')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getBalancesByAddresses", {"network": network, "blockchain_id": blockchain_id, "block_timestamp": block_timestamp, "addresses": addresses})  # type: ignore[no-any-return]
 
@@ -935,6 +1136,12 @@ def _data_primary_network_blocks(self, network: str, blockchain_id: str, *, star
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.primary_network_blocks('mainnet', '11111111111111111111111111111111LpoYY').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockHash']
     """
     return self._call_list("listLatestPrimaryNetworkBlocks", {"network": network, "blockchain_id": blockchain_id, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -963,6 +1170,12 @@ def _data_primary_network_block(self, network: str, blockchain_id: str, block_id
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.primary_network_block('mainnet', '11111111111111111111111111111111LpoYY', '5615di9ytxujackzaXNrVuWQy5y8Yrt8chPCscMr5Ku9YxJ1S')
+        >>> all(field in answer for field in ['blockHash', 'blockNumber', 'blockSizeBytes'])
+        True
     """
     return self._call_object("getBlockById", {"network": network, "blockchain_id": blockchain_id, "block_id": block_id})  # type: ignore[no-any-return]
 
@@ -992,6 +1205,12 @@ def _data_last_activity_timestamp(self, network: str, blockchain_id: str, *, add
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.last_activity_timestamp('mainnet', '11111111111111111111111111111111LpoYY')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getLastActivityTimestampByAddresses", {"network": network, "blockchain_id": blockchain_id, "addresses": addresses})  # type: ignore[no-any-return]
 
@@ -1026,6 +1245,12 @@ def _data_primary_network_blocks_by_node(self, network: str, blockchain_id: str,
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.primary_network_blocks_by_node('mainnet', '11111111111111111111111111111111LpoYY', 'NodeID-111111111111111111116DBWJs').to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockHash']
     """
     return self._call_list("listPrimaryNetworkBlocksByNodeId", {"network": network, "blockchain_id": blockchain_id, "node_id": node_id, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1080,6 +1305,12 @@ def _data_primary_network_transactions(self, network: str, blockchain_id: str, *
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.primary_network_transactions('mainnet', '11111111111111111111111111111111LpoYY').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'txType']
     """
     return self._call_list("listLatestPrimaryNetworkTransactions", {"network": network, "blockchain_id": blockchain_id, "addresses": addresses, "l1_validation_id": l1_validation_id, "tx_types": tx_types, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1108,6 +1339,12 @@ def _data_primary_network_transaction(self, network: str, blockchain_id: str, tx
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.primary_network_transaction('mainnet', '11111111111111111111111111111111LpoYY', '3P91K6nuDFvDodcRuJTsgdf9SvYe5pMiKk38HppsoeAiEztCP')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getTxByHash", {"network": network, "blockchain_id": blockchain_id, "tx_hash": tx_hash})  # type: ignore[no-any-return]
 
@@ -1149,6 +1386,12 @@ def _data_staking_transactions(self, network: str, blockchain_id: str, *, addres
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.staking_transactions('mainnet', '11111111111111111111111111111111LpoYY').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'txType']
     """
     return self._call_list("listActivePrimaryNetworkStakingTransactions", {"network": network, "blockchain_id": blockchain_id, "addresses": addresses, "tx_types": tx_types, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1191,6 +1434,12 @@ def _data_utxos(self, network: str, blockchain_id: str, *, addresses: Sequence[s
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.utxos('mainnet', '11111111111111111111111111111111LpoYY').to_polars()
+        >>> frame.columns[:2]
+        ['addresses', 'asset']
     """
     return self._call_list("getUtxosByAddresses", {"network": network, "blockchain_id": blockchain_id, "addresses": addresses, "page_size": page_size, "asset_id": asset_id, "min_utxo_amount": min_utxo_amount, "include_spent": include_spent, "sort_by": sort_by, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1215,6 +1464,12 @@ def _data_vertex(self, network: str, blockchain_id: str, vertex_hash: str) -> di
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.vertex('mainnet', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', 'haP1CW56cspZY7aEuqHNrtpvhqCaMTxQaYe6j5u2Mbn4L2Gqr')
+        >>> all(field in answer for field in ['parentHashes', 'transactions', 'txCount'])
+        True
     """
     return self._call_object("getVertexByHash", {"network": network, "blockchain_id": blockchain_id, "vertex_hash": vertex_hash})  # type: ignore[no-any-return]
 
@@ -1246,6 +1501,12 @@ def _data_vertices_by_height(self, network: str, blockchain_id: str, *, vertex_h
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.vertices_by_height('mainnet', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM', vertex_height=123).to_polars()
+        >>> frame.columns[:2]
+        ['vertexHash', 'parentHashes']
     """
     return self._call_list("getVertexByHeight", {"network": network, "blockchain_id": blockchain_id, "vertex_height": vertex_height, "page_size": page_size, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1277,6 +1538,12 @@ def _data_delegators(self, network: str, *, page_size: int | None = None, reward
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.delegators('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'nodeId']
     """
     return self._call_list("listDelegators", {"network": network, "page_size": page_size, "reward_addresses": reward_addresses, "sort_order": sort_order, "delegation_status": delegation_status, "node_ids": node_ids}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1306,6 +1573,12 @@ def _data_l1_validators(self, network: str, *, page_size: int | None = None, l1_
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.l1_validators('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['validationId', 'validationIdHex']
     """
     return self._call_list("listL1Validators", {"network": network, "page_size": page_size, "l1_validation_id": l1_validation_id, "include_inactive_l1_validators": include_inactive_l1_validators, "node_id": node_id, "subnet_id": subnet_id}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1341,6 +1614,12 @@ def _data_historical_rewards(self, network: str, *, addresses: Sequence[str] | s
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.historical_rewards('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['addresses', 'txHash']
     """
     return self._call_list("listHistoricalPrimaryNetworkRewards", {"network": network, "addresses": addresses, "page_size": page_size, "node_ids": node_ids, "sort_order": sort_order, "currency": currency}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1368,6 +1647,12 @@ def _data_subnets(self, network: str, *, page_size: int | None = None, sort_orde
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.subnets('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['createBlockTimestamp', 'createBlockIndex']
     """
     return self._call_list("listSubnets", {"network": network, "page_size": page_size, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1389,6 +1674,12 @@ def _data_subnet(self, network: str, subnet_id: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.subnet('mainnet', '11111111111111111111111111111111LpoYY')
+        >>> all(field in answer for field in ['blockchains', 'createBlockIndex', 'createBlockTimestamp'])
+        True
     """
     return self._call_object("getSubnetById", {"network": network, "subnet_id": subnet_id})  # type: ignore[no-any-return]
 
@@ -1445,6 +1736,12 @@ def _data_validators(self, network: str, *, page_size: int | None = None, node_i
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.validators('mainnet').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'nodeId']
     """
     return self._call_list("listValidators", {"network": network, "page_size": page_size, "node_ids": node_ids, "sort_by": sort_by, "sort_order": sort_order, "validation_status": validation_status, "min_delegation_capacity": min_delegation_capacity, "max_delegation_capacity": max_delegation_capacity, "min_time_remaining": min_time_remaining, "max_time_remaining": max_time_remaining, "min_fee_percentage": min_fee_percentage, "max_fee_percentage": max_fee_percentage, "min_uptime_performance": min_uptime_performance, "max_uptime_performance": max_uptime_performance, "subnet_id": subnet_id}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1475,6 +1772,12 @@ def _data_validator(self, network: str, node_id: str, *, page_size: int | None =
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.validator('mainnet', 'NodeID-111111111111111111116DBWJs').to_polars()
+        >>> frame.columns[:2]
+        ['txHash', 'nodeId']
     """
     return self._call_list("getSingleValidatorDetails", {"network": network, "node_id": node_id, "page_size": page_size, "validation_status": validation_status, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1495,6 +1798,12 @@ def _data_operation_result(self, operation_id: str) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.operation_result('aa22054a-cb7c-4a4e-9b83-59f2ede74138')
+        >>> all(field in answer for field in ['createdAtTimestamp', 'operationId', 'operationStatus'])
+        True
     """
     return self._call_object("getOperationResult", {"operation_id": operation_id})  # type: ignore[no-any-return]
 
@@ -1533,6 +1842,12 @@ def _data_primary_network_rpc_usage_metrics(self, *, time_interval: str | None =
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.primary_network_rpc_usage_metrics(network='mainnet')
+        >>> all(field in answer for field in ['aggregateDuration', 'metrics', 'network'])
+        True
     """
     return self._call_object("getPrimaryNetworkRpcUsageMetrics", {"time_interval": time_interval, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "group_by": group_by, "response_code": response_code, "request_path": request_path, "country": country, "continent": continent, "user_agent": user_agent, "rpc_method": rpc_method, "network": network})  # type: ignore[no-any-return]
 
@@ -1554,6 +1869,12 @@ def _data_aggregated_signatures(self, network: str, tx_hash: str) -> dict[str, A
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     answer = data.aggregated_signatures('mainnet', '3P91K6nuDFvDodcRuJTsgdf9SvYe5pMiKk38HppsoeAiEztCP')
+        >>> all(field in answer for field in ['signedMessage'])
+        True
     """
     return self._call_object("getAggregatedSignatures", {"network": network, "tx_hash": tx_hash})  # type: ignore[no-any-return]
 
@@ -1586,6 +1907,12 @@ def _data_subnet_rpc_usage_metrics(self, *, time_interval: str | None = None, st
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.subnet_rpc_usage_metrics()
+        >>> all(field in answer for field in ['aggregateDuration', 'chainId', 'metrics'])
+        True
     """
     return self._call_object("getSubnetRpcUsageMetrics", {"time_interval": time_interval, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "group_by": group_by, "chain_id": chain_id, "response_code": response_code, "rpc_method": rpc_method, "rl_bypass_api_token": rl_bypass_api_token})  # type: ignore[no-any-return]
 
@@ -1611,6 +1938,12 @@ def _data_latest_transactions(self, *, page_size: int | None = None, network: st
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.latest_transactions().to_polars()
+        >>> frame.columns[:2]
+        ['blockNumber', 'blockTimestamp']
     """
     return self._call_list("listLatestTransactionsAllChains", {"page_size": page_size, "network": network, "status": status}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1638,6 +1971,12 @@ def _data_webhooks(self, *, page_size: int | None = None, status: str | None = N
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     frame = data.webhooks().to_polars()
+        >>> frame.columns[:2]
+        ['id', 'url']
     """
     return self._call_list("listWebhooks", {"page_size": page_size, "status": status}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1659,6 +1998,12 @@ def _data_webhook(self, id: str) -> dict[str, Any]:
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.webhook('f33de69c-d13b-4691-908f-870d6e2e6b04')
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("getWebhook", {"id": id})  # type: ignore[no-any-return]
 
@@ -1685,6 +2030,12 @@ def _data_webhook_addresses(self, id: str, *, page_token: str | None = None, pag
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.webhook_addresses('f33de69c-d13b-4691-908f-870d6e2e6b04')
+        >>> all(field in answer for field in ['addresses', 'totalAddresses'])
+        True
     """
     return self._call_object("getAddressesFromWebhook", {"id": id, "page_token": page_token, "page_size": page_size})  # type: ignore[no-any-return]
 
@@ -1703,6 +2054,12 @@ def _data_shared_secret(self) -> dict[str, Any]:
         InvalidParameterError: a bad argument, before any request.
         AuthenticationError: no API key is set, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url, api_key="demo-key") as data:
+        ...     answer = data.shared_secret()
+        >>> all(field in answer for field in ['secret'])
+        True
     """
     return self._call_object("getSharedSecret", {})  # type: ignore[no-any-return]
 
@@ -1739,6 +2096,12 @@ def _data_transactions_v2(self, chain_id: str | int, address: str, *, page_size:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.DataClient(emu.url) as data:
+        ...     frame = data.transactions_v2('43114', '0x71C7656EC7ab88b098defB751B7401B5f6d8976F').to_polars()
+        >>> frame.columns[:2]
+        ['nativeTransaction', 'erc20Transfers']
     """
     return self._call_list("listTransactionsV2", {"chain_id": chain_id, "address": address, "page_size": page_size, "start_block": start_block, "end_block": end_block, "filter_spam_tokens": filter_spam_tokens, "sort_order": sort_order}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1763,6 +2126,12 @@ def _metrics_btcb_bridged_addresses(self, *, threshold: str, page_size: int | No
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.btcb_bridged_addresses(threshold='1000000').to_polars()
+        >>> frame.columns[:2]
+        ['address', 'sortKey']
     """
     return self._call_list("getAddressesByBtcbBridged", {"threshold": threshold, "page_size": page_size}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1784,6 +2153,12 @@ def _metrics_chain(self, chain_id: str | int) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     answer = metrics.chain('43114')
+        >>> all(field in answer for field in ['blockchainId', 'chainName', 'evmChainId'])
+        True
     """
     return self._call_object("getChain", {"chain_id": chain_id})  # type: ignore[no-any-return]
 
@@ -1809,6 +2184,12 @@ def _metrics_rolling_window_metric(self, chain_id: str | int, metric: str) -> di
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     answer = metrics.rolling_window_metric('43114', 'gasUsed')
+        >>> all(field in answer for field in ['result'])
+        True
     """
     return self._call_object("getEvmChainRollingWindowMetrics", {"chain_id": chain_id, "metric": metric})  # type: ignore[no-any-return]
 
@@ -1826,6 +2207,12 @@ def _metrics_health(self) -> dict[str, Any]:
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     answer = metrics.health()
+        >>> isinstance(answer, dict)
+        True
     """
     return self._call_object("metrics-health-check", {})  # type: ignore[no-any-return]
 
@@ -1879,6 +2266,12 @@ def _metrics_icm_timeseries(self, *, start_timestamp: TimeArg | None = None, end
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.icm_timeseries().to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getICMTimeseries", {"start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "src_blockchain_id": src_blockchain_id, "dest_blockchain_id": dest_blockchain_id, "time_interval": time_interval, "page_size": page_size, "group_by": group_by, "network": network}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1909,6 +2302,12 @@ def _metrics_staking(self, network: str, metric: str, *, start_timestamp: TimeAr
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.staking('mainnet', 'delegatorCount').to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getStakingMetrics", {"network": network, "metric": metric, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size, "subnet_id": subnet_id}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1935,6 +2334,12 @@ def _metrics_subnet_metrics(self, subnet_id: str, metric: str, *, start_timestam
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.subnet_metrics('eYwmVU67LmSfZb1RwqCMhBYkFyG8ftxn6jAwqzFmxC9STBWLC', 'perSubnetDailyFeesPaid').to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getMetricsBySubnetId", {"subnet_id": subnet_id, "metric": metric, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1962,6 +2367,12 @@ def _metrics_validator_addresses(self, subnet_id: str, *, start_timestamp: TimeA
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.validator_addresses('11111111111111111111111111111111LpoYY').to_polars()
+        >>> frame.columns[:2]
+        ['addresses', 'sortKey']
     """
     return self._call_list("getValidatorsByDateRange", {"subnet_id": subnet_id, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp, "page_size": page_size, "network": network}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -1988,6 +2399,12 @@ def _metrics_validation_metrics(self, l1_validation_id: str, metric: str, *, sta
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.validation_metrics('2YYCZGHjqnbw1MzQ5fGrTp3SjqUu8y1J1xeW4yuhdXe4LoUVVG', 'validationCumulativeFeesDaily').to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getMetricsByValidationId", {"l1_validation_id": l1_validation_id, "metric": metric, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -2014,6 +2431,12 @@ def _metrics_node_metrics(self, node_id: str, metric: str, *, start_timestamp: T
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.node_metrics('NodeID-JQPadXEMWtRtJyXrisyDNWuXKSjSf9D36', 'perNodeCumulativeFeesPaid').to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getMetricsByNodeId", {"node_id": node_id, "metric": metric, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp}, page_token, limit)  # type: ignore[no-any-return]
 
@@ -2040,6 +2463,12 @@ def _metrics_l1_validator_metrics(self, metric: str, *, start_timestamp: TimeArg
     Raises:
         InvalidParameterError: a bad argument, before any request.
         AvaxDataError: a failure of the service or the transport.
+
+    Example:
+        >>> with ad.MetricsClient(emu.url) as metrics:
+        ...     frame = metrics.l1_validator_metrics('totalCumulativeFeesDaily').to_polars()
+        >>> frame.columns[:2]
+        ['value', 'timestamp']
     """
     return self._call_list("getTotalL1ValidatorMetrics", {"metric": metric, "start_timestamp": start_timestamp, "end_timestamp": end_timestamp}, page_token, limit)  # type: ignore[no-any-return]
 
