@@ -151,6 +151,19 @@ def data(spec: dict[str, Any]) -> dict[str, Any]:
     raise ValueError(f"unknown contender {contender!r}")
 
 
+def endpoint(spec: dict[str, Any]) -> dict[str, Any]:
+    """A generated list endpoint against blocks, per item: ``count`` items of ``what``
+    (``blocks``: ``blocks(chain)``; ``transactions``: ``chain_transactions(chain)``, the
+    generated ``listLatestTransactions``) by pages of ``page_size`` to a DataFrame."""
+    import avax_data as ad
+
+    url, chain, count, size, what = spec["url"], spec["chain"], spec["count"], spec["page_size"], spec["what"]
+    with ad.DataClient(base_url=url) as client:
+        call = client.blocks if what == "blocks" else client.chain_transactions
+        call(chain, page_size=size, limit=2 * size).to_polars()
+        return measured(lambda: call(chain, page_size=size, limit=count).to_polars().height)
+
+
 def prefetch(spec: dict[str, Any]) -> dict[str, Any]:
     """Data API pages handed to a consumer that works ``work_s`` per page (``time.sleep``):
     ``prefetch`` reads ``pager.pages()`` (the next page is fetched while the consumer works),
@@ -293,7 +306,7 @@ def startup(spec: dict[str, Any]) -> dict[str, Any]:
     return {"import_s": t1 - t0, "first_request_s": t2 - t1}
 
 
-TASKS = {"index": index, "data": data, "prefetch": prefetch, "metrics": metrics, "parquet": parquet,
+TASKS = {"index": index, "data": data, "endpoint": endpoint, "prefetch": prefetch, "metrics": metrics, "parquet": parquet,
          "iterate": iterate, "startup": startup}
 
 if __name__ == "__main__":
