@@ -140,6 +140,15 @@ impl Plan {
         }
     }
 
+    /// The same plan once `held` more items are already held (an existing dataset; a cache
+    /// once there is one): they are not requested.
+    pub fn less_held(&self, held: u64) -> Plan {
+        let mut out = self.clone();
+        let (requests, items, newly) = shapes::less_held(self.requests, self.items, self.page_size, held);
+        (out.requests, out.items, out.held) = (requests, items, self.held + newly);
+        out
+    }
+
     /// Compute units of the whole walk (a bound when the requests are), `None` when unknown.
     pub fn compute_units(&self) -> Option<u64> {
         self.requests.count().map(|n| n * self.units_per_request)
@@ -206,7 +215,11 @@ impl Plan {
             r => format!("{} {}", r.kind(), count(r.count())),
         };
         out.push(format!("  requests:        {requests} (page size {})", self.page_size));
-        out.push(format!("  compute units:   {} ({} per request)", count(self.compute_units()), self.units_per_request));
+        out.push(format!(
+            "  compute units:   {} ({} per request)",
+            count(self.compute_units()),
+            self.units_per_request
+        ));
         out.push(format!(
             "  per 1,000 items: {} requests, {} compute units",
             self.pages_per_1000_items(),

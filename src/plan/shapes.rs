@@ -34,7 +34,15 @@ pub fn index_range(path: &str, positions: Option<u64>, chunk: u64) -> Walk {
             vec!["the tip: a walk to the tip reads it first (one more request), then sends one call per page".into()],
         ),
     };
-    Walk { operation, requests, units_per_request: u64::from(DEFAULT_WEIGHT), page_size: chunk, items: positions, held: 0, unknown }
+    Walk {
+        operation,
+        requests,
+        units_per_request: u64::from(DEFAULT_WEIGHT),
+        page_size: chunk,
+        items: positions,
+        held: 0,
+        unknown,
+    }
 }
 
 /// A token-paged list (`GET path`) with pages of `page_size` items, handing out at most `limit`
@@ -79,9 +87,9 @@ pub fn metric_window(path: &str, buckets: Option<u64>, page_size: u64, limit: Op
     walk
 }
 
-/// A sharded metric walk: a probe of the order, then each shard (its bucket count) in pages of
-/// `page_size`.
-pub fn metric_shards(path: &str, shard_buckets: &[u64], page_size: u64) -> Walk {
+/// A sharded metric walk handing out `items` buckets: a probe of the order, then each shard
+/// (the buckets it asks for, one more than it keeps at an inner cut) in pages of `page_size`.
+pub fn metric_shards(path: &str, shard_buckets: &[u64], page_size: u64, items: u64) -> Walk {
     let page_size = page_size.max(1);
     let pages: u64 = shard_buckets.iter().map(|b| b.div_ceil(page_size).max(1)).sum();
     let probe = u64::from(shard_buckets.len() > 1);
@@ -90,7 +98,7 @@ pub fn metric_shards(path: &str, shard_buckets: &[u64], page_size: u64) -> Walk 
         requests: Requests::AtMost(pages + probe),
         units_per_request: u64::from(weight("GET", path)),
         page_size,
-        items: Some(shard_buckets.iter().sum()),
+        items: Some(items),
         held: 0,
         unknown: vec!["buckets without a point (before the chain's first day): fewer pages".into()],
     }
@@ -100,19 +108,21 @@ impl Walk {
     /// The same walk less `held` items already on disk: requests scale down with the items
     /// left (a dataset write that skips what the dataset holds).
     pub fn less_held(mut self, held: u64) -> Walk {
-        let Some(items) = self.items else {
-            self.held = held;
-            return self;
-        };
-        let left = items.saturating_sub(held);
-        self.held = items - left;
-        self.items = Some(left);
-        let pages = left.div_ceil(self.page_size);
-        self.requests = match self.requests {
-            Requests::Exact(_) => Requests::Exact(pages),
-            Requests::AtMost(_) => Requests::AtMost(pages),
-            Requests::Unknown => Requests::Unknown,
-        };
+        (self.requests, self.items, self.held) = less_held(self.requests, self.items, self.page_size, held);
         self
     }
+}
+
+/// `(requests, items, held)` of a walk of `items` in pages of `page_size` once `held` of its
+/// items need not be fetched (the requests scale with the items left; unknown stays unknown).
+pub fn less_held(requests: Requests, items: Option<u64>, page_size: u64, held: u64) -> (Requests, Option<u64>, u64) {
+    let Some(items) = items else { return (requests, None, held) };
+    let left = items.saturating_sub(held);
+    let pages = left.div_ceil(page_size.max(1));
+    let requests = match requests {
+        Requests::Exact(_) => Requests::Exact(pages),
+        Requests::AtMost(_) => Requests::AtMost(pages),
+        Requests::Unknown => Requests::Unknown,
+    };
+    (requests, Some(left), items - left)
 }

@@ -33,7 +33,8 @@ pub fn token_walk(paged: &Paged, limit: Option<u64>) -> Walk {
     let page_size = query(paged, "pageSize").and_then(|v| v.parse().ok()).unwrap_or(10);
     let window = (query(paged, "startTimestamp"), query(paged, "endTimestamp"));
     if paged.items_field == "results" && paged.path.contains("/metrics/") {
-        if let (Some(start), Some(end)) = (window.0.and_then(|v| v.parse().ok()), window.1.and_then(|v| v.parse().ok())) {
+        if let (Some(start), Some(end)) = (window.0.and_then(|v| v.parse().ok()), window.1.and_then(|v| v.parse().ok()))
+        {
             let interval = query(paged, "timeInterval").and_then(|v| Interval::parse(v).ok());
             return shapes::metric_window(&paged.path, Some(buckets(interval, start, end)), page_size, limit);
         }
@@ -51,5 +52,5 @@ pub fn sharded_walk(query: &MetricQuery, concurrency: usize) -> Walk {
         .iter()
         .map(|s| buckets(query.interval, s.request_start, s.request_end))
         .collect();
-    shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64)
+    shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64, buckets(query.interval, start, end))
 }

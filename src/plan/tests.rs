@@ -57,6 +57,6 @@ fn a_walk_over_the_daily_budget_is_named() {
 fn held_items_are_not_planned_again() {
     let walk = shapes::index_range("X/tx", Some(1_000), 100).less_held(400);
     assert_eq!((walk.requests, walk.held, walk.items), (Requests::Exact(6), 400, Some(600)));
-    let shards = shapes::metric_shards("/v2/chains/43114/metrics/txCount", &[10, 10, 5], 4);
+    let shards = shapes::metric_shards("/v2/chains/43114/metrics/txCount", &[10, 10, 5], 4, 23);
     assert_eq!((shards.requests, shards.units_per_request), (Requests::AtMost(3 + 3 + 2 + 1), 10));
 }

@@ -488,6 +488,7 @@ macro_rules! client_twins {
                         max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
                         retry, rate_limit, compute_units_per_minute,
                     }.config()?;
+                    let tier = $crate::python::plan::tier_or_env(tier)?;
                     let $transport = $crate::transport::TransportConfig { tier, ..$transport };
                     $build
                 }

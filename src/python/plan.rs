@@ -19,6 +19,15 @@ pub fn tier(value: &Bound<'_, PyAny>) -> PyResult<Option<ServiceTier>> {
     Ok(ServiceTier::given_or_env(Some(&text))?)
 }
 
+/// The tier given, else `$AVAX_DATA_TIER` (read when the client is made; an omitted `tier=`
+/// never reaches [`tier`]).
+pub fn tier_or_env(given: Option<ServiceTier>) -> PyResult<Option<ServiceTier>> {
+    match given {
+        Some(t) => Ok(Some(t)),
+        None => Ok(ServiceTier::given_or_env(None)?),
+    }
+}
+
 /// The plan of a pager's or range's walk as a Python object.
 pub fn plan_of(plan: Option<Plan>) -> PyResult<PyPlan> {
     plan.map(|plan| PyPlan { plan })
@@ -63,6 +72,10 @@ impl PyPlan {
 #[pymethods]
 impl PyPlan {
     /// The operation walked, e.g. ``'GET /v1/chains/43114/blocks'``.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().operation
+    ///     'POST /ext/index/X/tx (index.getContainerRange)'
     #[getter]
     fn operation(&self) -> String {
         self.plan.operation.clone()
@@ -70,78 +83,130 @@ impl PyPlan {
 
     /// Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when
     /// unknown.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().requests
+    ///     3
     #[getter]
     fn requests(&self) -> Option<u64> {
         self.plan.requests.count()
     }
 
     /// ``'exact'``, ``'at most'`` or ``'unknown'``.
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(emu.url).blocks("43114", limit=50).plan().requests_kind
+    ///     'at most'
     #[getter]
     fn requests_kind(&self) -> &'static str {
         self.plan.requests.kind()
     }
 
     /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().compute_units
+    ///     60
     #[getter]
     fn compute_units(&self) -> Option<u64> {
         self.plan.compute_units()
     }
 
     /// Compute units of one request (the operation's weight).
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(emu.url).blocks("43114").plan().units_per_request
+    ///     10
     #[getter]
     fn units_per_request(&self) -> u64 {
         self.plan.units_per_request
     }
 
     /// Items asked per request.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().page_size
+    ///     100
     #[getter]
     fn page_size(&self) -> u64 {
         self.plan.page_size
     }
 
     /// Items the walk hands out when known, else ``None``.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().items
+    ///     250
     #[getter]
     fn items(&self) -> Option<u64> {
         self.plan.items
     }
 
     /// Items already held (e.g. by an existing dataset) and not requested again.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().less_held(100).held
+    ///     100
     #[getter]
     fn held(&self) -> u64 {
         self.plan.held
     }
 
     /// Requests per 1,000 items handed out.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().pages_per_1000_items
+    ///     10
     #[getter]
     fn pages_per_1000_items(&self) -> u64 {
         self.plan.pages_per_1000_items()
     }
 
     /// Compute units per 1,000 items handed out.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_1000_items
+    ///     200
     #[getter]
     fn units_per_1000_items(&self) -> u64 {
         self.plan.units_per_1000_items()
     }
 
     /// The tier the budgets are of (``'unauthenticated'``, ``'free'``, ...).
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(emu.url, api_key="my-key").blocks("43114").plan().tier
+    ///     'free'
     #[getter]
     fn tier(&self) -> &'static str {
         self.plan.tier.name()
     }
 
     /// Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers').
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(emu.url, tier="growth").blocks("43114").plan().units_per_minute
+    ///     14000
     #[getter]
     fn units_per_minute(&self) -> u64 {
         self.plan.units_per_minute
     }
 
     /// ``'tier'`` or ``'ratelimit headers'``: where :attr:`units_per_minute` comes from.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().per_minute_source
+    ///     'tier'
     #[getter]
     fn per_minute_source(&self) -> &'static str {
         self.plan.per_minute_source
     }
 
     /// Compute units per day of the tier.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_day
+    ///     1200000
     #[getter]
     fn units_per_day(&self) -> u64 {
         self.plan.units_per_day
@@ -149,12 +214,20 @@ impl PyPlan {
 
     /// Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``; ``None`` without
     /// them or when the requests are unknown.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url, rate_limit=10).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_client_limits
+    ///     0.3
     #[getter]
     fn seconds_at_client_limits(&self) -> Option<f64> {
         self.plan.seconds_at_client_limits()
     }
 
     /// Seconds spending the per-minute budget in full; ``None`` when unknown.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_tier_budget
+    ///     0.6
     #[getter]
     fn seconds_at_tier_budget(&self) -> Option<f64> {
         self.plan.seconds_at_tier_budget()
@@ -162,12 +235,20 @@ impl PyPlan {
 
     /// The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when
     /// unknown.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().daily_share
+    ///     5e-05
     #[getter]
     fn daily_share(&self) -> Option<f64> {
         self.plan.daily_share()
     }
 
     /// What the plan cannot know (list of str).
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(emu.url).blocks("43114").plan().unknown
+    ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
     #[getter]
     fn unknown(&self) -> Vec<String> {
         self.plan.unknown.clone()
@@ -175,12 +256,32 @@ impl PyPlan {
 
     /// The warning the walk shows before its first request when it exceeds the daily budget,
     /// else ``None``.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().over_daily_budget is None
+    ///     True
     #[getter]
     fn over_daily_budget(&self) -> Option<String> {
         self.plan.over_daily_budget()
     }
 
+    /// The same plan once ``items`` of the walk are already held (an existing dataset): they are
+    /// not requested, and the requests shrink with the items left.
+    ///
+    /// Example:
+    ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 1000, batch_size=100).plan()
+    ///     >>> rest = plan.less_held(400)
+    ///     >>> rest.requests, rest.held, rest.items
+    ///     (6, 400, 600)
+    fn less_held(&self, items: &Bound<'_, PyAny>) -> PyResult<PyPlan> {
+        Ok(PyPlan { plan: self.plan.less_held(super::args::u64_arg(items, "items")?) })
+    }
+
     /// Every attribute as a plain dict (what ``--dry-run --json`` prints).
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().to_dict()["compute_units"]
+    ///     60
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("operation", self.operation())?;
