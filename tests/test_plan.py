@@ -184,17 +184,23 @@ def test_plan_shows_itself(emu: ad.Emulator) -> None:
     ["metrics", "series", "43114", "txCount", "--interval", "day", "--start", "2025-01-01", "--end", "2025-06-01"],
     ["metrics", "chains", "--limit", "10"],
     ["index", "follow", "--chain", "X/tx", "--start", "0", "--count", "10"],
+    ["walk", "--chain", "X/tx", "--count", "500"],
+    ["data", "blocks", "43114", "--limit", "100", "--dataset", "DIR"],
+    ["metrics", "series", "43114", "txCount", "--interval", "day", "--start", "2025-01-01", "--dataset", "DIR"],
 ])
 def test_dry_run_prints_the_plan_and_sends_nothing(capsys, emu: ad.Emulator, tmp_path: Path, args: list[str]) -> None:
     before = len(emu.request_log())
     out = tmp_path / "out.parquet"
-    res = cli(capsys, *args, "--url", emu.url, "-o", str(out), "--dry-run", "--json")
+    args = [str(tmp_path / "ds") if a == "DIR" else a for a in args]
+    if "--dataset" not in args:
+        args += ["-o", str(out)]
+    res = cli(capsys, *args, "--url", emu.url, "--dry-run", "--json")
     assert res.code == 0, res.err
     plan = json.loads(res.out)
     assert plan["units_per_request"] in (1, 10, 20) and plan["tier"] == "unauthenticated"
-    text = cli(capsys, *args, "--url", emu.url, "-o", str(out), "--dry-run")
+    text = cli(capsys, *args, "--url", emu.url, "--dry-run")
     assert text.code == 0 and text.out.startswith("plan: ") and "compute units" in text.out
-    assert len(emu.request_log()) == before and not out.exists()
+    assert len(emu.request_log()) == before and not out.exists() and not (tmp_path / "ds").exists()
 
 
 def test_dataset_write_plan_subtracts_what_the_dataset_holds(capsys, emu: ad.Emulator, tmp_path: Path) -> None:

@@ -208,7 +208,8 @@ def run_walk(args: argparse.Namespace) -> int:
     export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
-        print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
+        if not args.dry_run:
+            print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
         result = run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
                                                 decode=args.decode))
     if result.out != "-":
