@@ -21,7 +21,7 @@ __version__: str
 __all__ = [
     "__version__", "IndexClient", "Chain", "AsyncIndexClient", "AsyncChain", "Range", "RangeIterator", "BatchIterator",
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
-    "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
+    "AsyncDataClient", "Pager", "Plan", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
     "openapi_operations",
@@ -652,6 +652,7 @@ class Plan:
         """Every attribute as a plain dict (what ``--dry-run --json`` prints)."""
     def _repr_html_(self) -> str: ...
 
+@final
 class Pager:
     """A lazy, resumable walk over a paginated list of the Data API or the Metrics API."""
 
@@ -1371,6 +1372,7 @@ class AsyncMetricsClient:
     def __aenter__(self) -> Awaitable[AsyncMetricsClient]: ...
     def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
 
+@final
 class AsyncPager:
     """Asynchronous twin of :class:`Pager`: the same methods, awaitable where it blocks."""
 

@@ -313,6 +313,12 @@ impl PyPlan {
         repr("Plan", &self.fields())
     }
 
+    /// An HTML table of the plan's main figures, which Jupyter shows for a plan.
+    ///
+    /// Example:
+    ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()._repr_html_()
+    ///     >>> html.startswith("<table>"), "compute_units" in html
+    ///     (True, True)
     fn _repr_html_(&self) -> String {
         html("Plan", &self.fields())
     }
