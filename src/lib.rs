@@ -13,6 +13,7 @@ pub mod exact;
 pub mod index;
 pub mod metrics;
 pub mod paging;
+pub mod plan;
 pub mod rest;
 pub mod runtime;
 pub mod tables;

@@ -6,8 +6,8 @@ its stub is the sync stub with these changes: the class and every twin it names 
 become ``__aiter__``/``__anext__`` (returning ``Awaitable[...]``) (``__iter__`` of a walk returns its async iterator);
 ``__enter__``/``__exit__`` become ``__aenter__``/``__aexit__``; a method returns
 ``Awaitable[...]`` of its sync result (the call gives an awaitable at once, not a coroutine)
-unless it is a property, returns another twin (a chain, a range, a pager, an iterator) or is an
-iterator's ``close``.
+unless it is a property, returns another twin (a chain, a range, a pager, an iterator) or a
+``Plan`` (made without a request), or is an iterator's ``close``.
 
     python tools/async_stubs.py          # rewrite the generated part
     python tools/async_stubs.py --check  # exit 1 when the generated part is stale
@@ -95,6 +95,7 @@ def asyncify(name: str, lines: list[str]) -> list[str]:
             stays_sync = method not in ("__enter__", "__exit__", "__next__") and (
                 property_next
                 or method in ("__new__", "__iter__", "_repr_html_")
+                or result == "Plan"  # a cost plan is made without a request: returned at once
                 or TWIN_NAME.search(result) is not None
                 or (method in ("close", "__arrow_c_stream__") and name in ITERATORS)
                 or method == "__arrow_c_stream__"

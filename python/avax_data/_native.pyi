@@ -21,7 +21,7 @@ __version__: str
 __all__ = [
     "__version__", "IndexClient", "Chain", "AsyncIndexClient", "AsyncChain", "Range", "RangeIterator", "BatchIterator",
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
-    "AsyncDataClient", "Pager", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
+    "AsyncDataClient", "Pager", "Plan", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
     "openapi_operations",
@@ -78,6 +78,7 @@ class IndexClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> IndexClient: ...
     @property
     def url(self) -> str:
@@ -145,6 +146,9 @@ class Chain:
 @final
 class Range:
     """A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`."""
+
+    def plan(self) -> Plan:
+        """The cost plan of the rest of this range, sending nothing: a :class:`Plan`."""
 
     @property
     def start(self) -> int:
@@ -257,6 +261,7 @@ class DataClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> DataClient: ...
     @property
     def base_url(self) -> str:
@@ -493,6 +498,7 @@ class MetricsClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> MetricsClient: ...
     def _repr_html_(self) -> str:
         """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
@@ -580,8 +586,78 @@ class MetricsClient:
 # ---- Pagers (Data API and Metrics API lists) ----
 
 @final
+class Plan:
+    """What a walk will cost before it starts: requests, compute units, time and budget share."""
+
+    @property
+    def operation(self) -> str:
+        """The operation walked, e.g. ``'GET /v1/chains/43114/blocks'``."""
+    @property
+    def requests(self) -> int | None:
+        """Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when unknown."""
+    @property
+    def requests_kind(self) -> Literal["exact", "at most", "unknown"]:
+        """``'exact'``, ``'at most'`` or ``'unknown'``."""
+    @property
+    def compute_units(self) -> int | None:
+        """Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown."""
+    @property
+    def units_per_request(self) -> int:
+        """Compute units of one request (the operation's weight)."""
+    @property
+    def page_size(self) -> int:
+        """Items asked per request."""
+    @property
+    def items(self) -> int | None:
+        """Items the walk hands out when known, else ``None``."""
+    @property
+    def held(self) -> int:
+        """Items already held (e.g. by an existing dataset) and not requested again."""
+    @property
+    def pages_per_1000_items(self) -> int:
+        """Requests per 1,000 items handed out."""
+    @property
+    def units_per_1000_items(self) -> int:
+        """Compute units per 1,000 items handed out."""
+    @property
+    def tier(self) -> Literal["unauthenticated", "free", "base", "growth", "pro"]:
+        """The tier the budgets are of."""
+    @property
+    def units_per_minute(self) -> int:
+        """Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers')."""
+    @property
+    def per_minute_source(self) -> Literal["tier", "ratelimit headers"]:
+        """Where :attr:`units_per_minute` comes from."""
+    @property
+    def units_per_day(self) -> int:
+        """Compute units per day of the tier."""
+    @property
+    def seconds_at_client_limits(self) -> float | None:
+        """Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``."""
+    @property
+    def seconds_at_tier_budget(self) -> float | None:
+        """Seconds spending the per-minute budget in full; ``None`` when unknown."""
+    @property
+    def daily_share(self) -> float | None:
+        """The walk's compute units over the tier's daily budget (1.0: all of it)."""
+    @property
+    def unknown(self) -> list[str]:
+        """What the plan cannot know."""
+    @property
+    def over_daily_budget(self) -> str | None:
+        """The warning shown before the first request when the walk exceeds the daily budget."""
+    def less_held(self, items: int) -> Plan:
+        """The same plan once ``items`` of the walk are already held (an existing dataset)."""
+    def to_dict(self) -> dict[str, Any]:
+        """Every attribute as a plain dict (what ``--dry-run --json`` prints)."""
+    def _repr_html_(self) -> str: ...
+
+@final
 class Pager:
     """A lazy, resumable walk over a paginated list of the Data API or the Metrics API."""
+
+    def plan(self) -> Plan:
+        """The cost plan of the rest of this walk, sending nothing: a :class:`Plan`."""
 
     @property
     def next_page_token(self) -> str | None:
@@ -795,6 +871,7 @@ class AsyncIndexClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> AsyncIndexClient: ...
     @property
     def url(self) -> str:
@@ -862,6 +939,9 @@ class AsyncChain:
 @final
 class AsyncRange:
     """Asynchronous twin of :class:`Range`: the same methods, awaitable where it blocks."""
+
+    def plan(self) -> Plan:
+        """The cost plan of the rest of this range, sending nothing: a :class:`Plan`."""
 
     @property
     def start(self) -> int:
@@ -972,6 +1052,7 @@ class AsyncDataClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> AsyncDataClient: ...
     @property
     def base_url(self) -> str:
@@ -1206,6 +1287,7 @@ class AsyncMetricsClient:
         rate_limit: float | None = None,
         compute_units_per_minute: int | None = None,
         retry: RetryPolicy | None = None,
+        tier: str | None = None,
     ) -> AsyncMetricsClient: ...
     def _repr_html_(self) -> str:
         """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
@@ -1293,6 +1375,9 @@ class AsyncMetricsClient:
 @final
 class AsyncPager:
     """Asynchronous twin of :class:`Pager`: the same methods, awaitable where it blocks."""
+
+    def plan(self) -> Plan:
+        """The cost plan of the rest of this walk, sending nothing: a :class:`Plan`."""
 
     @property
     def next_page_token(self) -> str | None:

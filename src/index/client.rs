@@ -132,6 +132,11 @@ impl ChainClient {
         self.path
     }
 
+    /// The transport options (a cost plan reads the limits and the tier).
+    pub fn transport_config(&self) -> &crate::transport::TransportConfig {
+        self.inner.transport.config()
+    }
+
     /// The default number of range calls in flight.
     pub fn concurrency(&self) -> usize {
         self.inner.concurrency

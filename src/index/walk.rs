@@ -166,6 +166,16 @@ impl RangeWalk {
         self.chain.path()
     }
 
+    /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]); a node has no
+    /// API key, so the default tier is `unauthenticated`.
+    pub fn plan(&self) -> crate::plan::Plan {
+        let from = self.next_index();
+        let positions = self.end_known().map(|end| end.saturating_sub(from));
+        let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.chunk);
+        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        crate::plan::Plan::new(walk, &budget)
+    }
+
     /// A lease for a new consumer (superseding earlier ones).
     fn lease(&self) -> Lease {
         let lease = self.cursor.lease();

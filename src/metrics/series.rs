@@ -98,6 +98,11 @@ impl PageSource for ShardSource {
         let path = self.query.paged().path;
         crate::paging::pager::outside_world_notice(&path, (self.query.start, self.query.end), world)
     }
+
+    fn plan_walk(&self, _limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
+        let budget = crate::plan::sources::budget(self.client.transport_config(), self.client.rate_limit().as_ref());
+        Some((crate::plan::sources::sharded_walk(&self.query, self.concurrency), budget))
+    }
 }
 
 /// Ends `pages` once they hold `want` items (`None`: never), dropping what is still in flight.

@@ -47,6 +47,11 @@ pub trait PageSource: Send + Sync {
     fn empty_notice(&self) -> Option<String> {
         None
     }
+    /// The shape of the walk from its start handing out at most `limit` items, for a cost plan
+    /// ([`crate::plan`]), and the budget of the client walking it; `None` when it cannot tell.
+    fn plan_walk(&self, _limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
+        None
+    }
 }
 
 /// The notice of a walk of `walk` over `window` (Unix seconds, start inclusive and end
@@ -202,6 +207,13 @@ impl Pager {
     pub fn empty_notice(&self) -> Option<String> {
         let at = self.position();
         (at.exhausted && at.items_read == 0).then(|| self.source.empty_notice()).flatten()
+    }
+
+    /// The cost plan of the rest of the walk (the items its limit still allows), if its source
+    /// can tell ([`PageSource::plan_walk`]).
+    pub fn plan(&self) -> Option<crate::plan::Plan> {
+        let (walk, budget) = self.source.plan_walk(self.remaining())?;
+        Some(crate::plan::Plan::new(walk, &budget))
     }
 
     /// Items the limit still allows (`None`: no limit).

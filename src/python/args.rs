@@ -462,7 +462,7 @@ macro_rules! client_twins {
                 #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = None, backoff = None,
                     max_backoff = None, retry_budget = None, headers = None, max_response_bytes = 268435456,
                     ca_bundle = None, danger_accept_invalid_certs = false, follow_cross_origin_redirects = false,
-                    rate_limit = None, compute_units_per_minute = None, retry = None))]
+                    rate_limit = None, compute_units_per_minute = None, retry = None, tier = None))]
                 #[allow(clippy::too_many_arguments)]
                 fn new(
                     $(#[pyo3(from_py_with = $extract)] $param: $pty,)*
@@ -480,6 +480,7 @@ macro_rules! client_twins {
                     #[pyo3(from_py_with = $crate::python::args::rate_limit)] rate_limit: Option<f64>,
                     #[pyo3(from_py_with = $crate::python::args::compute_units_per_minute)] compute_units_per_minute: Option<u32>,
                     #[pyo3(from_py_with = $crate::python::args::retry)] retry: Option<$crate::transport::RetryPolicy>,
+                    #[pyo3(from_py_with = $crate::python::plan::tier)] tier: Option<$crate::plan::ServiceTier>,
                 ) -> PyResult<Self> {
                     $crate::python::logs::reset();
                     let $transport = $crate::python::args::TransportArgs {
@@ -487,6 +488,8 @@ macro_rules! client_twins {
                         max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
                         retry, rate_limit, compute_units_per_minute,
                     }.config()?;
+                    let tier = $crate::python::plan::tier_or_env(tier)?;
+                    let $transport = $crate::transport::TransportConfig { tier, ..$transport };
                     $build
                 }
 

@@ -14,6 +14,7 @@ mod logs;
 mod metrics;
 mod mode;
 mod pagers;
+mod plan;
 mod progress;
 mod ready;
 mod show;
@@ -59,6 +60,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<data::PyDataClient>()?;
     m.add_class::<data::PyAsyncDataClient>()?;
     m.add_class::<pagers::PyPager>()?;
+    m.add_class::<plan::PyPlan>()?;
     m.add_class::<iters::PyPagerIterator>()?;
     m.add_class::<iters::PyPageIterator>()?;
     m.add_class::<pagers::PyAsyncPager>()?;

@@ -74,6 +74,7 @@ fn collect<'py, M: super::mode::Mode>(
     let (limit, owned) = (limit_arg(limit)?, pager.clone());
     if limit != Some(0) {
         super::warn::user_warning(py, pager.pager.spent())?;
+        super::warn::user_warning(py, pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
     }
     let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
     let rows = on_rows(&bar);
@@ -153,6 +154,21 @@ twins! {
     }
     state { pager: ResourcePager }
     shared {
+        /// The cost plan of the rest of this walk, sending nothing: a :class:`Plan`.
+        ///
+        /// A list of the Data API has no count: without a ``limit`` the requests are unknown
+        /// and the plan gives the cost per 1,000 items; with one, a bound. A metric series with
+        /// ``start`` and ``end`` knows its buckets (sharded walks: each shard's pages plus one
+        /// probe of the order).
+        ///
+        /// Example:
+        ///     >>> plan = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=40).plan()
+        ///     >>> plan.requests, plan.requests_kind, plan.compute_units
+        ///     (4, 'at most', 40)
+        fn plan(&self) -> PyResult<super::plan::PyPlan> {
+            super::plan::plan_of(self.pager.pager.plan())
+        }
+
         /// The token of the page holding the next item not handed out.
         ///
         /// ``None`` at the first page, after the last one, or in a sharded metric walk. Pass it
@@ -256,6 +272,7 @@ twins! {
         #[pyo3(signature = (*, progress=None))]
         fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -281,6 +298,7 @@ twins! {
         #[pyo3(signature = (*, progress=None))]
         fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -305,6 +323,7 @@ twins! {
         #[pyo3(signature = (*, progress=None))]
         fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
             let bar = pager_bar(py, &self.pager, None, progress)?;
             Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
@@ -417,6 +436,7 @@ twins! {
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             arrow_stream(py, self.pager.reader(), requested_schema)
         }
 
@@ -457,6 +477,7 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
@@ -527,6 +548,7 @@ twins! {
             let chunk = chunk.map(super::args::chunk).transpose()?;
             crate::dataset::lists::ListKey::of(self.pager.resource, chunk)?;
             super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
             let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);

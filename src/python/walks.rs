@@ -55,6 +55,7 @@ where
     F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
 {
     super::warn::user_warning(py, walk.spent())?;
+    super::warn::user_warning(py, walk.plan().over_daily_budget())?;
     let walk = walk.with_decode(decode_override(decode)?)?;
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
@@ -170,6 +171,19 @@ twins! {
     async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator, ItemsOf = PyAsyncRangeIterator }
     state { walk: RangeWalk }
     shared {
+        /// The cost plan of the rest of this range, sending nothing: a :class:`Plan`.
+        ///
+        /// A range of known end costs exactly one call per ``batch_size`` containers (20
+        /// compute units each); a walk to the tip does not know its end before reading it.
+        ///
+        /// Example:
+        ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()
+        ///     >>> plan.requests, plan.requests_kind, plan.compute_units
+        ///     (3, 'exact', 60)
+        fn plan(&self) -> PyResult<super::plan::PyPlan> {
+            super::plan::plan_of(Some(self.walk.plan()))
+        }
+
         /// The first index of the range as created (it does not move; see :attr:`next_index`).
         ///
         /// Example:
@@ -247,6 +261,7 @@ twins! {
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<BatchesOf> {
             super::warn::user_warning(py, self.walk.spent())?;
+            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let bar = range_bar(py, &walk, progress)?;
             let step = Frames(walk.frame_feed(), walk.schema());
@@ -279,6 +294,7 @@ twins! {
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<ItemsOf> {
             super::warn::user_warning(py, self.walk.spent())?;
+            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
             let walk = self.walk.with_decode(decode_override(decode)?)?;
             let bar = range_bar(py, &walk, progress)?;
             Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
@@ -398,6 +414,7 @@ twins! {
         #[pyo3(signature = (requested_schema=None))]
         fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             super::warn::user_warning(py, self.walk.spent())?;
+            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
             arrow_stream(py, self.walk.reader(), requested_schema)
         }
 

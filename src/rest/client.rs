@@ -117,6 +117,11 @@ impl RestClient {
         &self.inner.transport.config().retry
     }
 
+    /// The transport options (a cost plan reads the limits and the tier).
+    pub fn transport_config(&self) -> &TransportConfig {
+        self.inner.transport.config()
+    }
+
     /// Closes the client: later calls fail with [`Error::Closed`].
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::SeqCst);

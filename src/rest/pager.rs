@@ -63,6 +63,11 @@ impl PageSource for TokenSource {
         let window = (at("startTimestamp"), at("endTimestamp"));
         crate::paging::pager::outside_world_notice(&self.paged.path, window, world)
     }
+
+    fn plan_walk(&self, limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
+        let budget = crate::plan::sources::budget(self.client.transport_config(), self.client.rate_limit().as_ref());
+        Some((crate::plan::sources::token_walk(&self.paged, limit), budget))
+    }
 }
 
 /// A pager whose items are objects of one resource: pages become Arrow batches of its schema.

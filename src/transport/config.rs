@@ -39,6 +39,9 @@ pub struct TransportConfig {
     /// `Authorization`, `Proxy-Authorization` and `Cookie` headers and any header marked secret.
     /// Off: such a redirect fails with [`Error::Redirect`].
     pub follow_cross_origin_redirects: bool,
+    /// The subscription tier whose published limits plans are measured against
+    /// ([`crate::plan`]); `None`: `free` with an API key, `unauthenticated` without.
+    pub tier: Option<crate::plan::ServiceTier>,
 }
 
 /// Default [`TransportConfig::max_response_bytes`]: 256 MiB.
@@ -59,6 +62,7 @@ impl Default for TransportConfig {
             ca_bundle: None,
             danger_accept_invalid_certs: false,
             follow_cross_origin_redirects: false,
+            tier: None,
         }
     }
 }

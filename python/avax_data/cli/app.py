@@ -10,6 +10,7 @@ from ..exceptions import AvaxDataError
 from .data_cmd import add_data_commands
 from .dataset_cmd import add_dataset_commands
 from .errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, exit_code_and_line, print_error
+from .dryrun import DryRun
 from .export import Interrupted, Resumable
 from .index_cmd import add_index_commands, add_walk_command
 from .metrics_cmd import add_metrics_commands
@@ -66,6 +67,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.handler(args))
+    except DryRun:
+        return EXIT_OK
     except Interrupted as stop:
         hint = " (run the same command with --resume to continue)" if stop.state else ""
         print_error(f"interrupted{hint}")

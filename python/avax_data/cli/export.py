@@ -27,6 +27,7 @@ from ..exceptions import InvalidParameterError
 from .argtypes import positive_int
 from .errors import EXIT_USAGE, CliError
 from .formats import STDOUT, resolve_format
+from .dryrun import add_dry_run_options, print_plan
 from .progress import Progress
 from .sinks import make_sink
 from .state import StateFile
@@ -62,6 +63,10 @@ class Source(abc.ABC):
         """The typed frame of no rows (for an export that finds none)."""
         return None
 
+    def plan(self) -> Any:
+        """The cost plan of the whole walk (:class:`avax_data.Plan`), sending nothing."""
+        raise NotImplementedError(f"{type(self).__name__} cannot plan its walk")
+
 
 @dataclass
 class Export:
@@ -75,6 +80,7 @@ class Export:
     chunk_rows: int
     quiet: bool
     overwrite: bool = False
+    args: argparse.Namespace | None = None
 
 
 @dataclass
@@ -124,6 +130,7 @@ def add_export_options(parser: argparse.ArgumentParser, *, default_stem: str) ->
                        help="rows per chunk: a Parquet part file and a resume point")
     group.add_argument("--overwrite", action="store_true",
                        help="write OUT again when a finished export left it (default: skip it and say so)")
+    add_dry_run_options(parser)
 
 
 def export_from_args(args: argparse.Namespace, command: str, walk: dict[str, Any], default_stem: str) -> Export:
@@ -133,7 +140,7 @@ def export_from_args(args: argparse.Namespace, command: str, walk: dict[str, Any
     if out == STDOUT and args.resume:
         raise CliError("--resume needs a file: stdout cannot be resumed", "write to a file with --out PATH")
     return Export(command, _jsonable(walk), out, fmt, args.resume, args.chunk_rows, args.quiet,
-                  overwrite=bool(getattr(args, "overwrite", False)))
+                  overwrite=bool(getattr(args, "overwrite", False)), args=args)
 
 
 def check_out(out: str) -> None:
@@ -154,7 +161,10 @@ def _jsonable(walk: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_export(export: Export, source: Source) -> ExportResult:
-    """Walk ``source`` into the export's output; resumable through the state file."""
+    """Walk ``source`` into the export's output; resumable through the state file. With
+    ``--dry-run``, print the source's plan instead and send nothing."""
+    if export.args is not None and getattr(export.args, "dry_run", False):
+        print_plan(export.args, source.plan())
     return _Run(export, source).run()
 
 

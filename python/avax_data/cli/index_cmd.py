@@ -12,6 +12,7 @@ from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
+from .dryrun import dataset_rows, print_plan
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
 from .parser import Parser, add_command
@@ -187,6 +188,8 @@ def _run_dataset(args: argparse.Namespace) -> int:
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
         source = RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode)
+        if args.dry_run:
+            print_plan(args, source.plan().less_held(dataset_rows(args.dataset)))
         source.start(None)  # checks the arguments and the tip like any export
         kwargs: dict[str, Any] = {"decode": args.decode}
         if args.batch_size is not None:
@@ -205,7 +208,8 @@ def run_walk(args: argparse.Namespace) -> int:
     export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
-        print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
+        if not args.dry_run:
+            print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
         result = run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
                                                 decode=args.decode))
     if result.out != "-":

@@ -73,6 +73,11 @@ class RangeSource(Source):
                 )
         self.total = self.end - self.first
 
+    def plan(self) -> Any:
+        """The plan of the range (a walk to the tip when ``--count`` is not given: its end is unknown)."""
+        kwargs: dict[str, Any] = {} if self.batch_size is None else {"batch_size": self.batch_size}
+        return self.chain.range(self.first, self.count, **kwargs).plan()
+
     def _range(self, start: int, count: int) -> Any:
         kwargs: dict[str, Any] = {"decode": self.decode}
         if self.batch_size is not None:
@@ -171,6 +176,10 @@ class PagerSource(Source):
         self.pager: Any = None
         self.before = 0  # items read before this run's pager started
         self.total = limit
+
+    def plan(self) -> Any:
+        """The plan of the list walk from its start, up to ``--limit`` items."""
+        return self.make_pager(None, self.limit).plan()
 
     def start(self, position: dict[str, Any] | None) -> None:
         token = position.get("next_page_token") if position else None

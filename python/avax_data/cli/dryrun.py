@@ -1,0 +1,50 @@
+"""``--dry-run`` of every export command: print the walk's cost plan and send nothing.
+
+The plan (:class:`avax_data.Plan`) comes from the same range or pager the export would walk,
+made but never consumed, so the command exits 0 without a single request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+__all__ = ["DryRun", "add_dry_run_options", "dataset_rows", "print_plan"]
+
+
+class DryRun(Exception):
+    """Raised once the plan is printed: the command stops there and exits 0."""
+
+
+def add_dry_run_options(parser: argparse.ArgumentParser) -> None:
+    """``--dry-run`` and ``--json`` of an export command."""
+    group = parser.add_argument_group("plan")
+    group.add_argument("--dry-run", action="store_true",
+                       help="print what the export would cost (requests, compute units, time, share of the daily "
+                       "budget) and send no request")
+    group.add_argument("--json", dest="plan_json", action="store_true",
+                       help="with --dry-run: print the plan as one JSON object")
+
+
+def dataset_rows(directory: Any) -> int:
+    """Rows an existing dataset directory already records (0 when there is none yet): a dataset
+    write skips them, so its plan does not count them. (A cache, once there is one, is the
+    other holder of items a plan subtracts.)"""
+    if not os.path.isfile(os.path.join(os.fspath(directory), "_avax_dataset.json")):
+        return 0
+    from .._native import verify_dataset
+
+    return int(verify_dataset(os.fspath(directory))["rows"])
+
+
+def print_plan(args: argparse.Namespace, plan: Any) -> None:
+    """Print ``plan`` (as text, or JSON with ``--json``) and stop the command with :class:`DryRun`."""
+    if getattr(args, "plan_json", False):
+        print(json.dumps(plan.to_dict(), sort_keys=True))
+    else:
+        print(str(plan))
+    sys.stdout.flush()
+    raise DryRun()

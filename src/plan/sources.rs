@@ -1,0 +1,56 @@
+//! Plans of the walks this crate builds: an Index range, a token-paged list, a metric series
+//! (sequential or sharded), and the budget of the client that walks them.
+
+use super::{shapes, Budget, Walk};
+use crate::metrics::client::{plan_shards, MetricQuery};
+use crate::metrics::params::Interval;
+use crate::rest::Paged;
+use crate::transport::{RateLimitInfo, TransportConfig};
+
+/// The header names that carry the Data API key.
+const KEY_HEADERS: [&str; 2] = ["x-glacier-api-key", "x-data-api-key"];
+
+/// The budget of a client with `config` that saw `headers` last: an API key among its headers
+/// makes the default tier `free`.
+pub fn budget(config: &TransportConfig, headers: Option<&RateLimitInfo>) -> Budget {
+    let has_key = config.headers.iter().any(|(name, _)| KEY_HEADERS.iter().any(|k| k.eq_ignore_ascii_case(name)));
+    Budget::of(config, has_key, headers)
+}
+
+fn query<'a>(paged: &'a Paged, name: &str) -> Option<&'a str> {
+    paged.query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+}
+
+/// The buckets of `interval` (day when not given) that `[start, end]` touches.
+fn buckets(interval: Option<Interval>, start: i64, end: i64) -> u64 {
+    interval.unwrap_or(Interval::Day).inner_boundaries(start, end).len() as u64 + 1
+}
+
+/// A token-paged walk of `paged`, at most `limit` items. A metric series with a window knows
+/// its buckets; any other list knows only its page size. Without a `pageSize` in the query the
+/// service's default page (10 items) is assumed.
+pub fn token_walk(paged: &Paged, limit: Option<u64>) -> Walk {
+    let page_size = query(paged, "pageSize").and_then(|v| v.parse().ok()).unwrap_or(10);
+    let window = (query(paged, "startTimestamp"), query(paged, "endTimestamp"));
+    if paged.items_field == "results" && paged.path.contains("/metrics/") {
+        if let (Some(start), Some(end)) = (window.0.and_then(|v| v.parse().ok()), window.1.and_then(|v| v.parse().ok()))
+        {
+            let interval = query(paged, "timeInterval").and_then(|v| Interval::parse(v).ok());
+            return shapes::metric_window(&paged.path, Some(buckets(interval, start, end)), page_size, limit);
+        }
+    }
+    shapes::token_list(&paged.path, page_size, limit, None)
+}
+
+/// A sharded walk of `query` over its window with `concurrency` calls in flight.
+pub fn sharded_walk(query: &MetricQuery, concurrency: usize) -> Walk {
+    let path = query.paged().path;
+    let (Some(start), Some(end)) = (query.start, query.end) else {
+        return shapes::token_list(&path, query.page_size.max(1) as u64, None, None);
+    };
+    let per_shard: Vec<u64> = plan_shards(query, start, end, concurrency)
+        .iter()
+        .map(|s| buckets(query.interval, s.request_start, s.request_end))
+        .collect();
+    shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64, buckets(query.interval, start, end))
+}
