@@ -167,19 +167,39 @@ pub fn block_senders(block: &[u8]) -> Result<Vec<[u8; 20]>, DecodeError> {
     Ok(out)
 }
 
+/// The senders of a `C/block` container: the inner block of its proposervm envelope, or the
+/// raw coreth block before the fork (as the node reads it: the envelope first).
+pub fn container_senders(bytes: &[u8]) -> Result<Vec<[u8; 20]>, DecodeError> {
+    match super::proposervm::parse(bytes) {
+        Ok(envelope) => block_senders(envelope.inner).map_err(|e| e.shifted(envelope.inner_offset)),
+        Err(_) => block_senders(bytes),
+    }
+}
+
 /// [`block_senders`] of many blocks, spread over up to `threads` threads (0: one per core) in
 /// contiguous chunks; the result keeps the blocks' order.
 pub fn senders_of_blocks(blocks: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
+    spread(blocks, threads, block_senders)
+}
+
+/// [`container_senders`] of many `C/block` containers, spread like [`senders_of_blocks`].
+pub fn senders_of_containers(containers: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
+    spread(containers, threads, container_senders)
+}
+
+type Senders = Result<Vec<[u8; 20]>, DecodeError>;
+
+fn spread(items: &[&[u8]], threads: usize, each: fn(&[u8]) -> Senders) -> Vec<Senders> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if threads == 0 { cores } else { threads }.clamp(1, blocks.len().max(1));
+    let threads = if threads == 0 { cores } else { threads }.clamp(1, items.len().max(1));
     if threads == 1 {
-        return blocks.iter().map(|b| block_senders(b)).collect();
+        return items.iter().map(|b| each(b)).collect();
     }
-    let chunk = blocks.len().div_ceil(threads);
+    let chunk = items.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = blocks
+        let handles: Vec<_> = items
             .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|b| block_senders(b)).collect::<Vec<_>>()))
+            .map(|part| scope.spawn(move || part.iter().map(|b| each(b)).collect::<Vec<_>>()))
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("sender recovery does not panic")).collect()
     })
