@@ -24,6 +24,14 @@ use crate::error::Error;
 ///     DecodeError: an item that does not decode, or a transaction whose signature is invalid
 ///         (high ``s``, ``r`` or ``s`` out of range, a bad ``v``); the message names the item
 ///         and the transaction, no address is ever guessed.
+///
+/// Example:
+///     >>> node = ad.IndexClient(emu.url).chain("C/block")
+///     >>> senders = ad._native.c_block_senders(node.range(46, 4).to_polars()["bytes"].to_list())
+///     >>> [len(s) for s in senders] == node.range(46, 4, decode=True).to_polars()["tx_count"].to_list()
+///     True
+///     >>> all(a.startswith("0x") and len(a) == 42 for s in senders for a in s)
+///     True
 #[pyfunction]
 #[pyo3(signature = (items, *, threads=0))]
 pub fn c_block_senders(py: Python<'_>, items: Vec<Bound<'_, PyBytes>>, threads: usize) -> PyResult<Vec<Vec<String>>> {
