@@ -33,7 +33,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-const OWNER: &str = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5";
+const OWNER: &str = "0x6a2474f3e677ce65e495508043237ea93738a031";
 const STAKER: &str = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr";
 
 // ---- What the server does to one answer ----

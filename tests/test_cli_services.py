@@ -11,7 +11,7 @@ import pytest
 import avax_data as ad
 from _cli import cli, one_error_line
 
-OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+OWNER = "0x6a2474f3e677ce65e495508043237ea93738a031"
 PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 MAINNET_C = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
 KEY = "cli-test-key-0123456789"

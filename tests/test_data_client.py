@@ -14,7 +14,7 @@ import avax_data as ad
 
 MAINNET_X = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"
 FUJI_X = "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"
-OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+OWNER = "0x6a2474f3e677ce65e495508043237ea93738a031"
 NODE0 = "NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE"
 PADDR0 = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 KEY = "test-key-0123456789abcdef"

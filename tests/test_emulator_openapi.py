@@ -29,7 +29,7 @@ KEY_HEADER = "x-glacier-api-key"
 # The tags whose operations act for an account: the service answers them only with an API key.
 KEYED_TAGS = {"Data API Usage Metrics", "Webhooks"}
 # Pool address 0 of the emulator's world: the most frequent transaction sender on every chain.
-WORLD_ADDRESS = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+WORLD_ADDRESS = "0x6a2474f3e677ce65e495508043237ea93738a031"
 
 
 def _load(service: str) -> dict[str, Any]:

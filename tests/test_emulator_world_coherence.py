@@ -16,7 +16,7 @@ import pytest
 import avax_data as ad
 
 # Pool address 0 of the world: the most frequent sender on every chain.
-ADDRESS = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+ADDRESS = "0x6a2474f3e677ce65e495508043237ea93738a031"
 CHAIN = "43114"
 
 

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 import avax_data as ad
 from avax_data import Emulator
 
-OWNER = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"
+OWNER = "0x6a2474f3e677ce65e495508043237ea93738a031"
 STAKER = "avax1rag2whp8gpgtw80203ttqu5c38tjpkquu00ewr"
 
 #: Written into the JSON text as is (Python's json cannot produce them).

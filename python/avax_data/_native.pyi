@@ -22,7 +22,7 @@ __all__ = [
     "__version__", "IndexClient", "Chain", "AsyncIndexClient", "AsyncChain", "Range", "RangeIterator", "BatchIterator",
     "Follow", "AsyncRange", "AsyncRangeIterator", "AsyncBatchIterator", "AsyncFollow", "Ready", "DataClient",
     "AsyncDataClient", "Pager", "Plan", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
-    "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "reset_logging",
+    "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "c_block_senders", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
     "openapi_operations",
 ]
@@ -35,6 +35,9 @@ def reset_logging() -> None:
 
 def decode_bytes(path: IndexPathName, items: Sequence[bytes], *, strict: bool = False) -> pl.DataFrame:
     """Decode container bytes of one index into a polars DataFrame, one row per item, in order."""
+
+def c_block_senders(items: Sequence[bytes], *, threads: int = 0) -> list[list[str]]:
+    """The sender of every transaction of each C/block container, from the signatures."""
 
 def openapi_operations() -> list[dict[str, Any]]:
     """Every GET operation of both documents as dicts: what the generator of the endpoint methods"""

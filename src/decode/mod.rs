@@ -14,6 +14,7 @@ pub mod pchain;
 pub mod pchain_txs;
 pub mod proposervm;
 pub mod rlp;
+pub mod senders;
 pub mod tx;
 pub mod xchain;
 

@@ -450,7 +450,7 @@ client_twins! {
         ///
         /// Example:
         ///     >>> data = ad.DataClient(base_url=emu.url)
-        ///     >>> owner = "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5"     # holds NFTs on the emulator
+        ///     >>> owner = "0x6a2474f3e677ce65e495508043237ea93738a031"     # holds NFTs on the emulator
         ///     >>> nfts = data.collectibles("43114", owner).to_polars()
         ///     >>> nfts.height, sorted(nfts["ercType"].unique())
         ///     (160, ['ERC-1155', 'ERC-721'])

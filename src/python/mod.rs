@@ -17,6 +17,7 @@ mod pagers;
 mod plan;
 mod progress;
 mod ready;
+mod senders;
 mod show;
 mod tables;
 mod target;
@@ -72,6 +73,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<metrics::PyAsyncMetricsClient>()?;
     m.add_class::<emulator::PyEmulator>()?;
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(senders::c_block_senders, m)?)?;
     m.add_function(wrap_pyfunction!(endpoints::openapi_operations, m)?)?;
     m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;

@@ -140,7 +140,7 @@ avax-data data blocks 43114 --dataset blocks_43114/ --chunk 100000  # a partitio
     nfts = _list_command(
         actions, "collectibles", client=client, most=500, help="export a wallet's ERC-721/ERC-1155 balances",
         description="Export the NFT (ERC-721 and ERC-1155) balances of a wallet on one chain.",
-        examples="avax-data data collectibles 43114 0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5 --emulator -o nfts.csv",
+        examples="avax-data data collectibles 43114 0x6a2474f3e677ce65e495508043237ea93738a031 --emulator -o nfts.csv",
     )
     nfts.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id")
     nfts.add_argument("address", metavar="ADDRESS", help="the wallet's 0x address")
@@ -175,7 +175,7 @@ avax-data data vertices mainnet --dataset vertices/  # DIR/month=<YYYYMM>/part.p
         description="Export interchain (ICM) messages, newest first, with optional filters.",
         examples="""
 avax-data data icm-messages --emulator --limit 500 -o icm.parquet
-avax-data data icm-messages --network mainnet --to 0xf77630568aaf8f63edfa7b28718df8201227db02 -o -""",
+avax-data data icm-messages --network mainnet --to 0x3de98061fd3305d6d72356f63708fa73cd3cf87d -o -""",
     )
     for flag in ("--source-blockchain-id", "--destination-blockchain-id", "--blockchain-id", "--to", "--from"):
         icm.add_argument(flag, dest=flag[2:].replace("-", "_") + ("_" if flag == "--from" else ""), default=None,

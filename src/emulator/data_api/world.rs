@@ -472,22 +472,16 @@ pub fn pool_address(i: u64) -> String {
     hex0x(&pool_address_bytes(i))
 }
 
-/// Entry `i` of the shared EVM address pool, raw 20 bytes.
+/// Entry `i` of the shared EVM address pool, raw 20 bytes: the address of the deterministic
+/// secp256k1 key `i` ([`crate::emulator::formats::evm_keys`]), which signs that sender's txs.
 pub fn pool_address_bytes(i: u64) -> [u8; 20] {
-    const TABLE: u64 = 1_024;
-    static POOL: std::sync::OnceLock<Vec<[u8; 20]>> = std::sync::OnceLock::new();
-    let compute = |i: u64| -> [u8; 20] { digest("avax-data evm address", &[i])[..20].try_into().expect("20 bytes") };
-    if i < TABLE {
-        POOL.get_or_init(|| (0..TABLE).map(compute).collect())[i as usize]
-    } else {
-        compute(i)
-    }
+    crate::emulator::formats::evm_keys::pool_key(i).address
 }
 
 /// Addresses with a known, non-empty NFT collection on every `nftIndexing` chain (pool entries
 /// 0..4; entry 0 holds 40 items per contract, 160 per chain, enough to page through):
-/// `0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5`, `0xefbabb2e37906a80be6d33565571f51f8c89871e`,
-/// `0x909bed5954993ce66fe40b517c809638b65ad56b`, `0x2d7a3610572ebf907073dae788d488c490bf8f15`.
+/// `0x6a2474f3e677ce65e495508043237ea93738a031`, `0xdf91d2f275960a7d202c39c48c7c9c923b2d0b6d`,
+/// `0x7d96d2878ed8ea03c37d6a21ed4d7f8dd164ac61`, `0x9a89ca45db20ce655687f0ef376bb2ab088af0aa`.
 /// They are also the most frequent transaction senders.
 pub fn known_owner_addresses() -> Vec<String> {
     (0..4).map(pool_address).collect()
@@ -863,10 +857,10 @@ mod tests {
         assert_eq!(
             known_owner_addresses(),
             [
-                "0xc40e4d2fa7f0c06effe16f5783f5b6648d425ed5",
-                "0xefbabb2e37906a80be6d33565571f51f8c89871e",
-                "0x909bed5954993ce66fe40b517c809638b65ad56b",
-                "0x2d7a3610572ebf907073dae788d488c490bf8f15",
+                "0x6a2474f3e677ce65e495508043237ea93738a031",
+                "0xdf91d2f275960a7d202c39c48c7c9c923b2d0b6d",
+                "0x7d96d2878ed8ea03c37d6a21ed4d7f8dd164ac61",
+                "0x9a89ca45db20ce655687f0ef376bb2ab088af0aa",
             ]
         );
     }

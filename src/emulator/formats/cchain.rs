@@ -12,9 +12,10 @@
 //! - `stateRoot`, `receiptsRoot` and `transactionsRoot` are pseudo-random stand-ins
 //!   (`transactionsRoot`/`receiptsRoot` = the empty-trie root for an empty block), **not** trie
 //!   roots;
-//! - a transaction's nonce, input data (contract creations carry init code, about half of the
-//!   calls a 4-byte selector and one word) and v/r/s (pseudo-random, not a real secp256k1
-//!   signature: nothing recovers the sender); gas limit = gas used.
+//! - a transaction's nonce and input data (contract creations carry init code, about half of the
+//!   calls a 4-byte selector and one word); gas limit = gas used. Every transaction is signed by
+//!   its sender's pool key ([`super::evm_keys`]): the `from` the Data API reports is the address
+//!   a client recovers from v/r/s.
 //!
 //! **Upgrade schedule by height** (the Data API's block times all lie in 2025, so the coreth
 //! upgrades are placed by height to make a small world cross them; every EVM chain uses it):
@@ -56,6 +57,7 @@ use crate::index::cb58;
 use super::chain_cache::ChainCache;
 use super::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
 use super::enveloped::{EnvelopedChain, InnerChain};
+use super::evm_keys;
 use super::proposervm::{Epoch, Kind};
 
 /// First ApricotPhase3 height (baseFee, EIP-1559 txs).
@@ -97,7 +99,6 @@ pub const COINBASE: [u8; 20] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 
 
 const P_NONCE: u64 = 0x6e6f_6e63;
 const P_INPUT: u64 = 0x696e_7075;
-const P_SIG: u64 = 0x7369_6773;
 const P_TYPE: u64 = 0x7479_7065;
 const P_ROOT: u64 = 0x726f_6f74;
 const P_EXTRA: u64 = 0x6578_7472;
@@ -132,14 +133,11 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
         data.extend_from_slice(&[0u8; 12]);
         data.extend_from_slice(&pool_address_bytes(d(P_INPUT ^ 2) % chain.address_pool));
     }
-    let mut r = word(seed, id, key, P_SIG);
-    let mut s = word(seed, id, key, P_SIG ^ 1);
-    r[0] &= 0x7f;
-    s[0] &= 0x7f; // low-s, as EIP-2 requires
-    let parity = d(P_SIG) & 1;
     let nonce = d(P_NONCE) % 100_000;
-    if number < AP3_HEIGHT || d(P_TYPE) % 10 == 0 {
-        let sig = Signature { v: id * 2 + 35 + parity, r, s };
+    // Signed below by the sender's pool key; `v` starts as the EIP-155 base for the chain.
+    let unsigned = Signature { v: 0, r: [0; 32], s: [0; 32] };
+    let mut tx = if number < AP3_HEIGHT || d(P_TYPE) % 10 == 0 {
+        let sig = Signature { v: id * 2 + 35, ..unsigned };
         Tx::Legacy { nonce, gas_price: f.gas_price, gas: f.gas_used, to, value: f.value, data, sig }
     } else {
         Tx::DynamicFee {
@@ -151,9 +149,11 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
             to,
             value: f.value,
             data,
-            sig: Signature { v: parity, r, s },
+            sig: unsigned,
         }
-    }
+    };
+    evm_keys::sign_tx(&mut tx, &evm_keys::pool_key(f.from));
+    tx
 }
 
 /// The blocks of one EVM chain of one world: pure functions of the height (no caches).
@@ -456,6 +456,10 @@ mod tests {
             };
             assert_eq!(hex0x(&tx_hash), api.hash);
         }
+        // Every tx is signed by its sender's key: the recovered `from` is the Data API's.
+        let senders = crate::decode::senders::block_senders(inner).unwrap();
+        let api_from: Vec<&str> = api_txs.iter().map(|t| t.from.as_str()).collect();
+        assert_eq!(senders.iter().map(|a| hex0x(a)).collect::<Vec<_>>(), api_from, "{h}");
         assert_eq!(parts[2].2, [0xc0], "no uncles");
         assert_eq!(parts[3].2, [0x80], "version 0");
         assert_eq!(parts[4].2, [0x80], "empty extData");

@@ -138,7 +138,7 @@ impl Header {
     }
 }
 
-/// A transaction's signature values (pseudo-random in the emulator: nothing recovers a sender).
+/// A transaction's signature values (the emulator signs with its sender's pool key: [`super::evm_keys`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Signature {
     /// Legacy: `27/28` or `chainId*2+35/36`; typed: the y parity `0/1`.

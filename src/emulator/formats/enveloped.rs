@@ -8,8 +8,19 @@
 //! envelope's parent is the last raw block's inner id). The inner block's own parent is always
 //! the previous inner id.
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
+
+/// Heights per cached run of served containers.
+const SERVED_RUN: u64 = 64;
+/// Runs kept (least recently used dropped): 4,096 containers, about 16 MB of `C/block`.
+const SERVED_RUNS_KEPT: usize = 64;
+
+/// One run of built containers: `(container id, bytes)` per height.
+type Run = Arc<Vec<([u8; 32], Box<[u8]>)>>;
 
 /// The inner VM's chain: its blocks and how each is enveloped.
 pub trait InnerChain {
@@ -31,13 +42,16 @@ pub type Ids = ([u8; 32], [u8; 32]);
 pub struct EnvelopedChain<C> {
     inner: C,
     ids: ChainCache<Ids>,
+    /// Recently served runs of containers, most recent last: a container is built (and signed)
+    /// once and served as bytes from then on while its run is kept.
+    served: Mutex<VecDeque<(u64, Run)>>,
 }
 
 impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
-        EnvelopedChain { inner, ids: ChainCache::new(genesis) }
+        EnvelopedChain { inner, ids: ChainCache::new(genesis), served: Mutex::new(VecDeque::new()) }
     }
 
     pub fn inner(&self) -> &C {
@@ -51,21 +65,69 @@ impl<C: InnerChain> EnvelopedChain<C> {
         self.ids.state(height, |h, parent| step(&self.inner, h, parent, &mut buf.borrow_mut()))
     }
 
-    /// Writes container `height` into `buf` (cleared first); returns its id. A signed envelope
-    /// costs one ECDSA signature.
+    /// Writes container `height` into `buf` (cleared first); returns its id. Containers are
+    /// built (a signed envelope costs one signature) a run of [`SERVED_RUN`] heights at a time
+    /// and kept in a bounded least-recently-used cache, so a walk builds each container once.
     pub fn container(&self, height: u64, buf: &mut Vec<u8>) -> [u8; 32] {
+        let run = self.run(height / SERVED_RUN);
+        let (id, bytes) = &run[(height % SERVED_RUN) as usize];
         buf.clear();
-        let parent = match height.checked_sub(1) {
-            Some(p) => self.ids(p),
-            None => ([0; 32], [0; 32]),
-        };
+        buf.extend_from_slice(bytes);
+        *id
+    }
+
+    /// The containers of run `k`, from the cache or built (outside the lock).
+    fn run(&self, k: u64) -> Run {
+        {
+            let mut served = self.served.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = served.iter().position(|(key, _)| *key == k) {
+                let entry = served.remove(at).expect("a found position");
+                let run = entry.1.clone();
+                served.push_back(entry);
+                return run;
+            }
+        }
+        let base = k * SERVED_RUN;
+        let mut parent = base.checked_sub(1).map_or(([0; 32], [0; 32]), |p| self.ids(p));
+        let mut run = Vec::with_capacity(SERVED_RUN as usize);
+        let mut buf = Vec::with_capacity(4096);
+        for height in base..base + SERVED_RUN {
+            parent = self.build(height, &parent, &mut buf);
+            run.push((parent.1, buf.as_slice().into()));
+        }
+        let run = Arc::new(run);
+        let mut served = self.served.lock().unwrap_or_else(|e| e.into_inner());
+        if !served.iter().any(|(key, _)| *key == k) {
+            if served.len() >= SERVED_RUNS_KEPT {
+                served.pop_front();
+            }
+            served.push_back((k, run.clone()));
+        }
+        run
+    }
+
+    /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first);
+    /// returns its own ids.
+    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>) -> Ids {
+        buf.clear();
         if height < self.inner.fork_height() {
-            return self.inner.inner_block(height, &parent.0, buf);
+            let id = self.inner.inner_block(height, &parent.0, buf);
+            return (id, id);
         }
         let mut inner = Vec::with_capacity(4096);
-        self.inner.inner_block(height, &parent.0, &mut inner);
+        let inner_id = self.inner.inner_block(height, &parent.0, &mut inner);
         let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
-        proposervm::wrap_envelope(buf, kind, &self.inner.chain_id(), &parent.1, time, p_chain_height, &inner, signed)
+        let id = proposervm::wrap_envelope(
+            buf,
+            kind,
+            &self.inner.chain_id(),
+            &parent.1,
+            time,
+            p_chain_height,
+            &inner,
+            signed,
+        );
+        (inner_id, id)
     }
 }
 

@@ -8,12 +8,13 @@
 //!   `sha256(0x0000 ‖ chainID ‖ parentID ‖ blockID)`.
 //! - Proposer: `NodeID = ripemd160(sha256(cert DER))` ([`proposer_node_id`]).
 
-use p256::ecdsa::signature::Signer;
-use p256::ecdsa::{DerSignature, SigningKey};
+use p256::ecdsa::DerSignature;
+#[cfg(test)]
+use p256::ecdsa::SigningKey;
 use ripemd::Ripemd160;
 use sha2::{Digest, Sha256};
 
-use super::test_key::{CERT_DER, KEY_SCALAR};
+use super::test_key::CERT_DER;
 
 /// The proposervm epoch of a Granite block (ACP-181); every field non-zero in a valid block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,9 +40,10 @@ fn sha256(data: &[u8]) -> [u8; 32] {
     Sha256::digest(data).into()
 }
 
+#[cfg(test)]
 fn signing_key() -> &'static SigningKey {
     static KEY: std::sync::OnceLock<SigningKey> = std::sync::OnceLock::new();
-    KEY.get_or_init(|| SigningKey::from_slice(&KEY_SCALAR).expect("a valid P-256 scalar"))
+    KEY.get_or_init(|| SigningKey::from_slice(&super::test_key::KEY_SCALAR).expect("a valid P-256 scalar"))
 }
 
 /// The proposer's certificate, DER.
@@ -105,7 +107,7 @@ pub fn wrap_envelope(
     }
     let id = sha256(&out[start..]);
     if signed {
-        let sig: DerSignature = signing_key().sign(&signed_header(chain_id, parent_id, &id));
+        let sig: DerSignature = super::proposer_sign::sign(&signed_header(chain_id, parent_id, &id));
         let sig = sig.as_bytes();
         out.extend_from_slice(&(sig.len() as u32).to_be_bytes());
         out.extend_from_slice(sig);

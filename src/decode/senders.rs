@@ -1,0 +1,210 @@
+//! Senders of C-chain transactions: the `from` address recovered from each transaction's
+//! secp256k1 signature (the block bytes do not hold it).
+//!
+//! The signing hash is keccak256 of the transaction without its signature:
+//! - legacy before EIP-155 (`v` = 27/28): `rlp([nonce, gasPrice, gas, to, value, data])`;
+//! - legacy EIP-155 (`v` = chainId·2 + 35/36): the same list plus `[chainId, 0, 0]`;
+//! - typed (EIP-2930 type 1, EIP-1559 type 2, and the decoder's types 3 and 4):
+//!   `type ‖ rlp(fields without yParity, r, s)`.
+//!
+//! The sender is the last 20 bytes of keccak256 of the recovered uncompressed public key (without
+//! its 0x04 prefix). Like coreth (which validates every signature with the Homestead rules), a
+//! signature whose `s` is in the upper half of the curve order is rejected, as are `r` or `s`
+//! of zero or not below the order, and a `v` / `yParity` out of range: each is a
+//! [`DecodeError`] naming the transaction, never a wrong address.
+//!
+//! Recovery costs about one point multiplication per transaction, so [`senders_of_blocks`]
+//! spreads whole blocks over the cores with `std::thread::scope`.
+
+use alloy_rlp::Encodable;
+use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+
+use super::cchain::keccak256;
+use super::rlp::{Item, Items};
+use super::DecodeError;
+
+/// What one transaction's signature covers and carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedParts {
+    /// keccak256 of the signing payload.
+    pub signing_hash: [u8; 32],
+    /// The y parity of the signature's point R (0 or 1).
+    pub y_parity: u8,
+    /// `r`, big-endian, left-padded to 32 bytes.
+    pub r: [u8; 32],
+    /// `s`, big-endian, left-padded to 32 bytes.
+    pub s: [u8; 32],
+}
+
+/// Half the secp256k1 group order: the largest `s` EIP-2 (and coreth) accept.
+const HALF_ORDER: [u8; 32] = [
+    0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5d, 0x57, 0x6e,
+    0x73, 0x57, 0xa4, 0x50, 0x1d, 0xdf, 0xe9, 0x2f, 0x46, 0x68, 0x1b, 0x20, 0xa0,
+];
+
+fn word(item: &Item<'_>, what: &str) -> Result<[u8; 32], DecodeError> {
+    let bytes = item.as_bytes(what)?;
+    if bytes.len() > 32 {
+        return Err(DecodeError::new(item.offset, format!("{what}: {} bytes, at most 32 allowed", bytes.len())));
+    }
+    let mut out = [0u8; 32];
+    out[32 - bytes.len()..].copy_from_slice(bytes);
+    Ok(out)
+}
+
+/// Appends an RLP list header for a payload of `len` bytes.
+fn list_header(len: usize, out: &mut Vec<u8>) {
+    alloy_rlp::Header { list: true, payload_length: len }.encode(out);
+}
+
+/// The fields of an RLP list item, all of them.
+fn fields<'a>(items: &mut Items<'a>, what: &str) -> Result<Vec<Item<'a>>, DecodeError> {
+    let mut out = Vec::with_capacity(12);
+    while let Some(item) = items.next_item(what)? {
+        out.push(item);
+    }
+    Ok(out)
+}
+
+/// The signing hash and signature values of one transaction item of a block body (a legacy
+/// tx's list, or the RLP string around a typed tx's `type ‖ payload`).
+pub fn signed_parts(item: &Item<'_>) -> Result<SignedParts, DecodeError> {
+    let mut payload = Vec::with_capacity(item.raw.len());
+    let (r, s, y_parity) = if item.is_list {
+        let f = fields(&mut item.as_list("legacy transaction")?, "legacy transaction field")?;
+        if f.len() != 9 {
+            return Err(DecodeError::new(item.offset, format!("legacy transaction: {} fields, 9 expected", f.len())));
+        }
+        let v = f[6].as_uint("v", 16)?;
+        let body_len: usize = f[..6].iter().map(|i| i.raw.len()).sum();
+        let (extra, parity) = match v {
+            27 | 28 => (Vec::new(), (v - 27) as u8),
+            v if v >= 35 => {
+                let chain_id = u64::try_from((v - 35) / 2)
+                    .map_err(|_| DecodeError::new(f[6].offset, format!("v {v}: chain id above 2^64")))?;
+                let mut extra = Vec::with_capacity(11);
+                chain_id.encode(&mut extra);
+                extra.extend_from_slice(&[0x80, 0x80]);
+                (extra, ((v - 35) % 2) as u8)
+            }
+            v => {
+                return Err(DecodeError::new(f[6].offset, format!("v {v}: expected 27, 28 or chainId*2+35/36")));
+            }
+        };
+        list_header(body_len + extra.len(), &mut payload);
+        f[..6].iter().for_each(|i| payload.extend_from_slice(i.raw));
+        payload.extend_from_slice(&extra);
+        (word(&f[7], "r")?, word(&f[8], "s")?, parity)
+    } else {
+        let Some((&tx_type, body)) = item.payload.split_first() else {
+            return Err(DecodeError::new(item.offset, "empty typed transaction"));
+        };
+        if !(1..=4).contains(&tx_type) {
+            return Err(DecodeError::new(item.offset, format!("unknown transaction type {tx_type}")));
+        }
+        let mut top = Items::new(body, item.payload_offset() + 1);
+        let mut list = top.list("typed transaction")?;
+        top.finish("typed transaction")?;
+        let f = fields(&mut list, "typed transaction field")?;
+        if f.len() < 4 {
+            return Err(DecodeError::new(item.offset, format!("typed transaction: only {} fields", f.len())));
+        }
+        let unsigned = &f[..f.len() - 3];
+        let parity = f[f.len() - 3].as_uint("yParity", 1)?;
+        if parity > 1 {
+            return Err(DecodeError::new(f[f.len() - 3].offset, format!("yParity {parity}: expected 0 or 1")));
+        }
+        payload.push(tx_type);
+        list_header(unsigned.iter().map(|i| i.raw.len()).sum(), &mut payload);
+        unsigned.iter().for_each(|i| payload.extend_from_slice(i.raw));
+        return Ok(SignedParts {
+            signing_hash: keccak256(&payload),
+            y_parity: parity as u8,
+            r: word(&f[f.len() - 2], "r")?,
+            s: word(&f[f.len() - 1], "s")?,
+        });
+    };
+    Ok(SignedParts { signing_hash: keccak256(&payload), y_parity, r, s })
+}
+
+/// The address of an uncompressed secp256k1 public key: the last 20 bytes of its keccak256.
+pub fn address_of(key: &VerifyingKey) -> [u8; 20] {
+    let point = key.to_encoded_point(false);
+    keccak256(&point.as_bytes()[1..])[12..].try_into().expect("20 bytes")
+}
+
+/// Recovers the signer of `parts`; errors say why the signature is not a valid one.
+pub fn recover(parts: &SignedParts) -> Result<[u8; 20], String> {
+    if parts.s > HALF_ORDER {
+        return Err(format!("s 0x{} is above half the curve order (EIP-2)", hex::encode(parts.s)));
+    }
+    let signature = Signature::from_scalars(parts.r, parts.s)
+        .map_err(|_| "r or s is zero or not below the curve order".to_string())?;
+    let id = RecoveryId::from_byte(parts.y_parity).ok_or_else(|| format!("y parity {}", parts.y_parity))?;
+    let key = VerifyingKey::recover_from_prehash(&parts.signing_hash, &signature, id)
+        .map_err(|_| "no public key recovers from this signature".to_string())?;
+    Ok(address_of(&key))
+}
+
+/// The sender of one transaction item; errors name the transaction by its index and hash.
+pub fn sender(item: &Item<'_>, index: usize) -> Result<[u8; 20], DecodeError> {
+    let hash = if item.is_list { keccak256(item.raw) } else { keccak256(item.payload) };
+    let name = |e: &str| format!("transaction {index} (0x{}): invalid signature: {e}", hex::encode(hash));
+    let parts = signed_parts(item).map_err(|e| DecodeError::new(e.offset, name(&e.message)))?;
+    recover(&parts).map_err(|e| DecodeError::new(item.offset, name(&e)))
+}
+
+/// The senders of every transaction of a coreth block, in order.
+pub fn block_senders(block: &[u8]) -> Result<Vec<[u8; 20]>, DecodeError> {
+    let mut top = Items::new(block, 0);
+    let mut items = top.list("block")?;
+    items.item("header")?;
+    let mut txs = items.list("transactions")?;
+    let mut out = Vec::new();
+    while let Some(item) = txs.next_item("transaction")? {
+        out.push(sender(&item, out.len())?);
+    }
+    Ok(out)
+}
+
+/// The senders of a `C/block` container: the inner block of its proposervm envelope, or the
+/// raw coreth block before the fork (as the node reads it: the envelope first).
+pub fn container_senders(bytes: &[u8]) -> Result<Vec<[u8; 20]>, DecodeError> {
+    match super::proposervm::parse(bytes) {
+        Ok(envelope) => block_senders(envelope.inner).map_err(|e| e.shifted(envelope.inner_offset)),
+        Err(_) => block_senders(bytes),
+    }
+}
+
+/// [`block_senders`] of many blocks, spread over up to `threads` threads (0: one per core) in
+/// contiguous chunks; the result keeps the blocks' order.
+pub fn senders_of_blocks(blocks: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
+    spread(blocks, threads, block_senders)
+}
+
+/// [`container_senders`] of many `C/block` containers, spread like [`senders_of_blocks`].
+pub fn senders_of_containers(containers: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
+    spread(containers, threads, container_senders)
+}
+
+type Senders = Result<Vec<[u8; 20]>, DecodeError>;
+
+fn spread(items: &[&[u8]], threads: usize, each: fn(&[u8]) -> Senders) -> Vec<Senders> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if threads == 0 { cores } else { threads }.clamp(1, items.len().max(1));
+    if threads == 1 {
+        return items.iter().map(|b| each(b)).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|b| each(b)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("sender recovery does not panic")).collect()
+    })
+}
+
+#[cfg(test)]
+#[path = "senders_tests.rs"]
+mod tests;
