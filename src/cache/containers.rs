@@ -6,7 +6,8 @@
 //! entry is deleted and fetched again, never returned.
 //!
 //! Only positions below a later accepted one are stored (a later container in the same answer,
-//! or below the last accepted index the client read): the tip itself is never cached.
+//! for which a call that fills the cache asks one container more, or below the last accepted
+//! index the client read): the tip itself is never cached.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -85,10 +86,10 @@ impl StoredContainer {
 
 /// `getContainerRange(start, count)` through the cache: the cached run from `start` is checked
 /// and served without a request; the rest is asked for in one call and its accepted positions
-/// stored. Without a chain identity (an empty index) nothing is cached.
+/// stored (one more container is asked for, to prove the last is not the tip). Without a chain identity (an empty index) nothing is cached.
 pub async fn cached_range<P: RangePiece>(chain: &ChainClient, store: &Arc<Store>, start: u64, count: u64) -> Result<P> {
     let Some(chain_id) = chain.chain_identity().await? else {
-        return chain.range_call::<P>(start, count, false).await.map(|(piece, _)| piece);
+        return chain.range_call::<P>(start, count, false).await.map(|answer| answer.piece);
     };
     let path = chain.path();
     let found = {
@@ -113,9 +114,13 @@ pub async fn cached_range<P: RangePiece>(chain: &ChainClient, store: &Arc<Store>
         Err(e) if piece.is_empty() => Err(e),
         // A short answer: the walk asks again from `next`, and gets the error then.
         Err(_) => Ok(piece),
-        Ok((fetched, wires)) => {
-            let later = fetched.last_index().unwrap_or(0).max(chain.tip_seen().unwrap_or(0));
-            let accepted: Vec<StoredContainer> = wires.into_iter().filter(|w| w.index < later).collect();
+        Ok(answer) => {
+            let fetched = answer.piece;
+            // Positions below a later accepted container: the last of the answer when the node
+            // sent one more, or the last accepted index the client read.
+            let last = fetched.last_index().map_or(0, |i| if answer.later { i.saturating_add(1) } else { i });
+            let below = last.max(chain.tip_seen().unwrap_or(0));
+            let accepted: Vec<StoredContainer> = answer.kept.into_iter().filter(|w| w.index < below).collect();
             if !accepted.is_empty() {
                 let (store, chain_id) = (store.clone(), chain_id.clone());
                 blocking(move || {

@@ -213,7 +213,7 @@ impl ChainClient {
             return Ok(Some(id.clone()));
         }
         let first = match self.range_call::<Vec<Container>>(0, 1, false).await {
-            Ok((first, _)) => first,
+            Ok(answer) => answer.piece,
             Err(Error::Rpc { kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex, .. }) => Vec::new(),
             Err(e) => return Err(e),
         };
@@ -272,29 +272,33 @@ impl ChainClient {
         }
         match &self.inner.cache {
             Some(store) => crate::cache::containers::cached_range(self, store, start, count).await,
-            None => self.range_call(start, count, false).await.map(|(piece, _)| piece),
+            None => self.range_call(start, count, false).await.map(|answer| answer.piece),
         }
     }
 
     /// One `getContainerRange` call (`count` in `[1, 1024]`), checked; with `keep`, also the
-    /// wire fields of each container, for the cache.
+    /// wire fields of each container, for the cache, and one container more is asked for (when
+    /// `count` < 1024): its presence proves the last one is not the tip (it is not returned).
     pub(crate) async fn range_call<P: RangePiece>(
         &self,
         start: u64,
         count: u64,
         keep: bool,
-    ) -> Result<(P, Vec<crate::cache::containers::StoredContainer>)> {
+    ) -> Result<RangeAnswer<P>> {
         let method = "index.getContainerRange";
-        let params = json!({"startIndex": start, "numToFetch": count, "encoding": "hex"});
+        let asked = if keep && count < MAX_RANGE { count + 1 } else { count };
+        let params = json!({"startIndex": start, "numToFetch": asked, "encoding": "hex"});
         self.call(method, params, |body, url| {
             let wires = rpc::parse_response::<RangeResult>(body, method, url)?.unwrap_or_default().0;
-            if wires.len() as u64 > count {
+            if wires.len() as u64 > asked {
                 return Err(Error::Integrity {
-                    message: format!("asked for {count} containers from {start}, the node sent {}", wires.len()),
+                    message: format!("asked for {asked} containers from {start}, the node sent {}", wires.len()),
                     url: url.to_string(),
                 });
             }
-            let mut out = P::for_answer(&wires);
+            let later = wires.len() as u64 > count;
+            let wires = &wires[..wires.len().min(count as usize)];
+            let mut out = P::for_answer(wires);
             let mut kept = Vec::with_capacity(if keep { wires.len() } else { 0 });
             for (k, wire) in wires.iter().enumerate() {
                 let index = out.push_wire(wire, self.inner.verify, self.path).map_err(|e| container_error(e, url))?;
@@ -311,7 +315,7 @@ impl ChainClient {
                     kept.extend(crate::cache::containers::StoredContainer::from_wire(wire, index));
                 }
             }
-            Ok((out, kept))
+            Ok(RangeAnswer { piece: out, kept, later })
         })
         .await
     }
@@ -352,6 +356,16 @@ impl ChainClient {
             Err(e) => Err(e),
         }
     }
+}
+
+/// A checked `getContainerRange` answer (see [`ChainClient::range_call`]).
+pub(crate) struct RangeAnswer<P> {
+    /// The containers asked for.
+    pub piece: P,
+    /// Their wire fields, when kept for the cache.
+    pub kept: Vec<crate::cache::containers::StoredContainer>,
+    /// Whether the node sent a container past those asked for (the extra one).
+    pub later: bool,
 }
 
 /// The error a refused container raises.
