@@ -16,7 +16,7 @@ import pytest
 import avax_data as ad
 from avax_data._native import cache_clear, cache_info
 
-from ._cli import cli
+from _cli import cli
 
 MAGIC = b"AVXDC\x00\x00\x01"
 PATH = "X/tx"
@@ -248,3 +248,20 @@ def test_the_cache_commands(emu: ad.Emulator, tmp_path: Path, capsys: pytest.Cap
     assert cache_info(tmp_path)["entries"] == 0
     gone = cli(capsys, "cache", "clear", str(tmp_path / "nope"))
     assert gone.code == 2 and "an existing cache directory" in gone.err
+
+
+def test_the_async_client_shares_the_cache(emu: ad.Emulator, tmp_path: Path) -> None:
+    import asyncio
+
+    async def twice() -> tuple[list[dict], list[dict], int]:
+        async with ad.AsyncIndexClient(emu.url, cache=tmp_path) as node:
+            first = [c async for c in node.chain(PATH).range(5, 30)]
+            before = emu.request_count()
+            again = [c async for c in node.chain(PATH).range(5, 30)]
+            return first, again, emu.request_count() - before
+
+    first, again, sent = asyncio.run(twice())
+    assert first == again == [emu.expected_container(PATH, i) for i in range(5, 35)]
+    assert sent == 0
+    with ad.IndexClient(emu.url, cache=tmp_path) as sync_node:
+        assert walk(sync_node, emu, 5, 30) == (first, 1), "the sync client reads the same entries"
