@@ -177,11 +177,7 @@ pub fn info(dir: &Path) -> Result<Info> {
 /// Deletes every entry of the cache directory `dir` under its lock; returns what was deleted.
 pub fn clear(dir: &Path) -> Result<Info> {
     if !dir.is_dir() {
-        return Err(Error::invalid(
-            "dir",
-            format!("{:?}", dir.display().to_string()),
-            "an existing cache directory",
-        ));
+        return Err(Error::invalid("dir", format!("{:?}", dir.display().to_string()), "an existing cache directory"));
     }
     let _lock = lock(dir)?;
     let before = info(dir)?;

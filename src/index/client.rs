@@ -31,7 +31,12 @@ pub struct IndexClientOptions {
 
 impl Default for IndexClientOptions {
     fn default() -> Self {
-        IndexClientOptions { transport: TransportConfig::default(), verify: Verify::default(), concurrency: 4, cache: None }
+        IndexClientOptions {
+            transport: TransportConfig::default(),
+            verify: Verify::default(),
+            concurrency: 4,
+            cache: None,
+        }
     }
 }
 
@@ -279,12 +284,7 @@ impl ChainClient {
     /// One `getContainerRange` call (`count` in `[1, 1024]`), checked; with `keep`, also the
     /// wire fields of each container, for the cache, and one container more is asked for (when
     /// `count` < 1024): its presence proves the last one is not the tip (it is not returned).
-    pub(crate) async fn range_call<P: RangePiece>(
-        &self,
-        start: u64,
-        count: u64,
-        keep: bool,
-    ) -> Result<RangeAnswer<P>> {
+    pub(crate) async fn range_call<P: RangePiece>(&self, start: u64, count: u64, keep: bool) -> Result<RangeAnswer<P>> {
         let method = "index.getContainerRange";
         let asked = if keep && count < MAX_RANGE { count + 1 } else { count };
         let params = json!({"startIndex": start, "numToFetch": asked, "encoding": "hex"});
