@@ -265,3 +265,13 @@ def test_the_async_client_shares_the_cache(emu: ad.Emulator, tmp_path: Path) -> 
     assert sent == 0
     with ad.IndexClient(emu.url, cache=tmp_path) as sync_node:
         assert walk(sync_node, emu, 5, 30) == (first, 1), "the sync client reads the same entries"
+
+
+def test_a_walk_of_several_full_chunks_is_cached_whole(tmp_path: Path) -> None:
+    with ad.Emulator(seed=5, containers=1200) as emu, ad.IndexClient(emu.url, cache=tmp_path) as node:
+        first, sent = walk(node, emu, 0, 1100)
+        assert sent == 3, "one identity probe (not one per chunk in flight) and two range calls"
+        assert cache_info(tmp_path)["entries"] == 1100, "the last of the full chunk too, proven by the next"
+        again, sent = walk(node, emu, 0, 1100)
+        assert (again, sent) == (first, 0)
+        assert [c["index"] for c in again] == list(range(1100))

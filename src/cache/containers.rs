@@ -118,9 +118,9 @@ pub async fn cached_range<P: RangePiece>(chain: &ChainClient, store: &Arc<Store>
             let fetched = answer.piece;
             // Positions below a later accepted container: the last of the answer when the node
             // sent one more, or the last accepted index the client read.
-            let last = fetched.last_index().map_or(0, |i| if answer.later { i.saturating_add(1) } else { i });
-            let below = last.max(chain.tip_seen().unwrap_or(0));
-            let accepted: Vec<StoredContainer> = answer.kept.into_iter().filter(|w| w.index < below).collect();
+            let highest = fetched.last_index().map(|i| if answer.later { i.saturating_add(1) } else { i });
+            let highest = highest.max(chain.tip_seen());
+            let accepted = chain.pending().settle(path, answer.kept, highest);
             if !accepted.is_empty() {
                 let (store, chain_id) = (store.clone(), chain_id.clone());
                 blocking(move || {
@@ -160,6 +160,60 @@ fn read_run(store: &Store, chain_id: &str, path: IndexPath, start: u64, count: u
         }
     }
     Ok(out)
+}
+
+/// The most containers kept waiting for proof per client (beyond it the oldest are not cached).
+const MAX_PENDING: usize = 256;
+
+/// Containers received whose position is not yet proven below a later accepted one (the last
+/// of a full 1024-container answer, whose follower another chunk of the walk brings), and the
+/// highest index each path is known to hold.
+#[derive(Debug, Default)]
+pub struct Pending {
+    state: std::sync::Mutex<PendingState>,
+}
+
+#[derive(Debug, Default)]
+struct PendingState {
+    highest: std::collections::HashMap<IndexPath, u64>,
+    waiting: Vec<(IndexPath, StoredContainer)>,
+}
+
+impl Pending {
+    /// Records containers received on `path` and the highest index known to exist there
+    /// (`highest`); returns those now proven to lie below it (this answer's and earlier
+    /// waiting ones), in index order. The rest wait.
+    pub fn settle(&self, path: IndexPath, kept: Vec<StoredContainer>, highest: Option<u64>) -> Vec<StoredContainer> {
+        let mut state = self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let bound = match (state.highest.get(&path).copied(), highest) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(bound) = bound {
+            state.highest.insert(path, bound);
+        }
+        let proven = |c: &StoredContainer| bound.is_some_and(|b| c.index < b);
+        let mut out = Vec::new();
+        for c in kept {
+            if proven(&c) {
+                out.push(c);
+            } else {
+                state.waiting.push((path, c));
+            }
+        }
+        let waiting = std::mem::take(&mut state.waiting);
+        for (p, c) in waiting {
+            if p == path && proven(&c) {
+                out.push(c);
+            } else {
+                state.waiting.push((p, c));
+            }
+        }
+        let excess = state.waiting.len().saturating_sub(MAX_PENDING);
+        state.waiting.drain(..excess);
+        out.sort_by_key(|c| c.index);
+        out
+    }
 }
 
 /// Runs file work off the runtime's workers.

@@ -183,3 +183,24 @@ fn a_container_payload_round_trips_and_rebuilds_its_wire_form() {
     assert_eq!(StoredContainer::decode(&payload[..5]), None);
     assert_eq!(containers::key("abc", crate::index::IndexPath::CBlock, 7), "index/abc/C/block/7");
 }
+
+#[test]
+fn a_container_waits_until_a_later_one_proves_it_is_not_the_tip() {
+    use crate::index::IndexPath;
+    use containers::{Pending, StoredContainer};
+    let c = |index: u64| StoredContainer { id: format!("c{index}"), raw: vec![0; 4], timestamp: "t".into(), index };
+    let pending = Pending::default();
+    // A full answer 0..3 with nothing known past it: 0..2 are proven, 3 waits.
+    let out = pending.settle(IndexPath::XTx, (0..4).map(c).collect(), Some(3));
+    assert_eq!(out.iter().map(|c| c.index).collect::<Vec<_>>(), vec![0, 1, 2]);
+    // Another path proves nothing for X/tx.
+    assert!(pending.settle(IndexPath::PBlock, vec![], Some(100)).is_empty());
+    // The next chunk (4..7, and one more exists) proves 3 as well.
+    let out = pending.settle(IndexPath::XTx, (4..8).map(c).collect(), Some(8));
+    assert_eq!(out.iter().map(|c| c.index).collect::<Vec<_>>(), vec![3, 4, 5, 6, 7]);
+    // An answer with nothing known about the tip keeps its containers waiting.
+    let fresh = Pending::default();
+    assert!(fresh.settle(IndexPath::CBlock, vec![c(0)], None).is_empty());
+    assert_eq!(fresh.settle(IndexPath::CBlock, vec![], Some(0)).len(), 0, "the tip itself never");
+    assert_eq!(fresh.settle(IndexPath::CBlock, vec![], Some(1)).len(), 1);
+}

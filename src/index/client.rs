@@ -51,6 +51,10 @@ struct Inner {
     tip_seen: AtomicU64,
     /// Each index path's identity on its network for cache keys (the id of its container 0).
     identities: std::sync::Mutex<std::collections::HashMap<IndexPath, String>>,
+    /// One identity probe at a time (concurrent chunks of a walk wait for the first).
+    identity_probe: tokio::sync::Mutex<()>,
+    /// Containers received for the cache whose position is not yet proven below the tip.
+    pending: crate::cache::containers::Pending,
 }
 
 /// A client of one node's Index RPC. Cheap to clone; clones share the connection pool.
@@ -76,6 +80,8 @@ impl IndexClient {
                 cache: options.cache,
                 tip_seen: AtomicU64::new(0),
                 identities: Default::default(),
+                identity_probe: Default::default(),
+                pending: Default::default(),
             }),
         })
     }
@@ -217,6 +223,10 @@ impl ChainClient {
         if let Some(id) = self.identities().get(&self.path) {
             return Ok(Some(id.clone()));
         }
+        let _probe = self.inner.identity_probe.lock().await;
+        if let Some(id) = self.identities().get(&self.path) {
+            return Ok(Some(id.clone()));
+        }
         let first = match self.range_call::<Vec<Container>>(0, 1, false).await {
             Ok(answer) => answer.piece,
             Err(Error::Rpc { kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex, .. }) => Vec::new(),
@@ -225,6 +235,11 @@ impl ChainClient {
         let Some(first) = first.into_iter().next() else { return Ok(None) };
         self.identities().insert(self.path, first.id.clone());
         Ok(Some(first.id))
+    }
+
+    /// The containers waiting for proof that they lie below the tip (for the cache).
+    pub(crate) fn pending(&self) -> &crate::cache::containers::Pending {
+        &self.inner.pending
     }
 
     fn identities(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<IndexPath, String>> {
