@@ -4,6 +4,7 @@
 //! behind the `python` feature, which maturin turns on.
 
 pub mod arrow;
+pub mod cache;
 pub mod data;
 pub mod dataset;
 pub mod decode;

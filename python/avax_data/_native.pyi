@@ -24,7 +24,7 @@ __all__ = [
     "AsyncDataClient", "Pager", "Plan", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "c_block_senders", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
-    "openapi_operations",
+    "openapi_operations", "cache_info", "cache_clear", "cache_default_dir",
 ]
 
 def literal_tables() -> list[tuple[str, tuple[list[str], str]]]:
@@ -51,6 +51,12 @@ def complete_partitions(path: str | os.PathLike[str]) -> list[tuple[int, int, in
 def merge_dataset(path: str | os.PathLike[str], staged: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
     """Move the partitions of staged datasets into one dataset directory and its manifest."""
 
+def cache_info(dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """What a cache directory holds: entries and bytes, in all and per kind."""
+def cache_clear(dir: str | os.PathLike[str]) -> dict[str, Any]:
+    """Deletes every entry of a cache directory; returns what was deleted."""
+def cache_default_dir() -> str | None:
+    """The cache directory clients use when not told (``$AVAX_DATA_CACHE``), or ``None``."""
 def verify_dataset(dir: str | os.PathLike[str]) -> dict[str, Any]:
     """Check a dataset directory fully: every file against its recorded sha256, files the manifest
     does not name, and the positions the partitions hold."""
@@ -67,6 +73,8 @@ class IndexClient:
         *,
         concurrency: int = 4,
         verify_ids: bool = True,
+        cache: str | os.PathLike[str] | Literal[False] | None = ...,
+        cache_max_bytes: int | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,
@@ -860,6 +868,8 @@ class AsyncIndexClient:
         *,
         concurrency: int = 4,
         verify_ids: bool = True,
+        cache: str | os.PathLike[str] | Literal[False] | None = ...,
+        cache_max_bytes: int | None = None,
         timeout: float = 30.0,
         connect_timeout: float = 10.0,
         max_retries: int | None = None,

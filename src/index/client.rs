@@ -25,11 +25,18 @@ pub struct IndexClientOptions {
     pub verify: Verify,
     /// Default number of range calls in flight.
     pub concurrency: usize,
+    /// The cache of accepted containers ([`crate::cache`]), if any.
+    pub cache: Option<Arc<crate::cache::Store>>,
 }
 
 impl Default for IndexClientOptions {
     fn default() -> Self {
-        IndexClientOptions { transport: TransportConfig::default(), verify: Verify::default(), concurrency: 4 }
+        IndexClientOptions {
+            transport: TransportConfig::default(),
+            verify: Verify::default(),
+            concurrency: 4,
+            cache: None,
+        }
     }
 }
 
@@ -39,6 +46,15 @@ struct Inner {
     concurrency: usize,
     next_id: AtomicU64,
     closed: std::sync::atomic::AtomicBool,
+    cache: Option<Arc<crate::cache::Store>>,
+    /// One past the highest last accepted index read (0: none read).
+    tip_seen: AtomicU64,
+    /// Each index path's identity on its network for cache keys (the id of its container 0).
+    identities: std::sync::Mutex<std::collections::HashMap<IndexPath, String>>,
+    /// One identity probe at a time (concurrent chunks of a walk wait for the first).
+    identity_probe: tokio::sync::Mutex<()>,
+    /// Containers received for the cache whose position is not yet proven below the tip.
+    pending: crate::cache::containers::Pending,
 }
 
 /// A client of one node's Index RPC. Cheap to clone; clones share the connection pool.
@@ -61,6 +77,11 @@ impl IndexClient {
                 concurrency: options.concurrency,
                 next_id: AtomicU64::new(1),
                 closed: std::sync::atomic::AtomicBool::new(false),
+                cache: options.cache,
+                tip_seen: AtomicU64::new(0),
+                identities: Default::default(),
+                identity_probe: Default::default(),
+                pending: Default::default(),
             }),
         })
     }
@@ -78,6 +99,11 @@ impl IndexClient {
     /// The default number of range calls in flight.
     pub fn concurrency(&self) -> usize {
         self.inner.concurrency
+    }
+
+    /// The cache in force, if any.
+    pub fn cache(&self) -> Option<&Arc<crate::cache::Store>> {
+        self.inner.cache.as_ref()
     }
 
     /// Refuses every later call, from this client and its chain handles.
@@ -181,7 +207,48 @@ impl ChainClient {
 
     /// `index.getLastAccepted`.
     pub async fn last_accepted(&self) -> Result<Container> {
-        self.one_container("index.getLastAccepted", json!({"encoding": "hex"})).await
+        let c = self.one_container("index.getLastAccepted", json!({"encoding": "hex"})).await?;
+        self.inner.tip_seen.fetch_max(c.index.saturating_add(1), Ordering::SeqCst);
+        Ok(c)
+    }
+
+    /// The highest last accepted index this client has read, if any.
+    pub fn tip_seen(&self) -> Option<u64> {
+        self.inner.tip_seen.load(Ordering::SeqCst).checked_sub(1)
+    }
+
+    /// The checks applied to containers.
+    pub fn verify(&self) -> Verify {
+        self.inner.verify
+    }
+
+    /// The path's identity on its network for cache keys: the id of its container 0, read once
+    /// per client (one `getContainerRange` call); `None` while the index is empty.
+    pub async fn chain_identity(&self) -> Result<Option<String>> {
+        if let Some(id) = self.identities().get(&self.path) {
+            return Ok(Some(id.clone()));
+        }
+        let _probe = self.inner.identity_probe.lock().await;
+        if let Some(id) = self.identities().get(&self.path) {
+            return Ok(Some(id.clone()));
+        }
+        let first = match self.range_call::<Vec<Container>>(0, 1, false).await {
+            Ok(answer) => answer.piece,
+            Err(Error::Rpc { kind: RpcErrorKind::PastTip | RpcErrorKind::EmptyIndex, .. }) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        let Some(first) = first.into_iter().next() else { return Ok(None) };
+        self.identities().insert(self.path, first.id.clone());
+        Ok(Some(first.id))
+    }
+
+    /// The containers waiting for proof that they lie below the tip (for the cache).
+    pub(crate) fn pending(&self) -> &crate::cache::containers::Pending {
+        &self.inner.pending
+    }
+
+    fn identities(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<IndexPath, String>> {
+        self.inner.identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// `index.getContainerByIndex`.
@@ -228,17 +295,31 @@ impl ChainClient {
         if count == 0 {
             return Ok(P::default());
         }
+        match &self.inner.cache {
+            Some(store) => crate::cache::containers::cached_range(self, store, start, count).await,
+            None => self.range_call(start, count, false).await.map(|answer| answer.piece),
+        }
+    }
+
+    /// One `getContainerRange` call (`count` in `[1, 1024]`), checked; with `keep`, also the
+    /// wire fields of each container, for the cache, and one container more is asked for (when
+    /// `count` < 1024): its presence proves the last one is not the tip (it is not returned).
+    pub(crate) async fn range_call<P: RangePiece>(&self, start: u64, count: u64, keep: bool) -> Result<RangeAnswer<P>> {
         let method = "index.getContainerRange";
-        let params = json!({"startIndex": start, "numToFetch": count, "encoding": "hex"});
+        let asked = if keep && count < MAX_RANGE { count + 1 } else { count };
+        let params = json!({"startIndex": start, "numToFetch": asked, "encoding": "hex"});
         self.call(method, params, |body, url| {
             let wires = rpc::parse_response::<RangeResult>(body, method, url)?.unwrap_or_default().0;
-            if wires.len() as u64 > count {
+            if wires.len() as u64 > asked {
                 return Err(Error::Integrity {
-                    message: format!("asked for {count} containers from {start}, the node sent {}", wires.len()),
+                    message: format!("asked for {asked} containers from {start}, the node sent {}", wires.len()),
                     url: url.to_string(),
                 });
             }
-            let mut out = P::for_answer(&wires);
+            let later = wires.len() as u64 > count;
+            let wires = &wires[..wires.len().min(count as usize)];
+            let mut out = P::for_answer(wires);
+            let mut kept = Vec::with_capacity(if keep { wires.len() } else { 0 });
             for (k, wire) in wires.iter().enumerate() {
                 let index = out.push_wire(wire, self.inner.verify, self.path).map_err(|e| container_error(e, url))?;
                 let expected = start + k as u64;
@@ -250,8 +331,11 @@ impl ChainClient {
                         url: url.to_string(),
                     });
                 }
+                if keep {
+                    kept.extend(crate::cache::containers::StoredContainer::from_wire(wire, index));
+                }
             }
-            Ok(out)
+            Ok(RangeAnswer { piece: out, kept, later })
         })
         .await
     }
@@ -292,6 +376,16 @@ impl ChainClient {
             Err(e) => Err(e),
         }
     }
+}
+
+/// A checked `getContainerRange` answer (see [`ChainClient::range_call`]).
+pub(crate) struct RangeAnswer<P> {
+    /// The containers asked for.
+    pub piece: P,
+    /// Their wire fields, when kept for the cache.
+    pub kept: Vec<crate::cache::containers::StoredContainer>,
+    /// Whether the node sent a container past those asked for (the extra one).
+    pub later: bool,
 }
 
 /// The error a refused container raises.

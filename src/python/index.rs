@@ -21,12 +21,13 @@ fn build_client(
     url: Option<String>,
     concurrency: usize,
     verify_ids: bool,
+    cache: Option<std::sync::Arc<crate::cache::Store>>,
     transport: crate::transport::TransportConfig,
 ) -> PyResult<IndexClient> {
     let url = url
         .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
-    let options = IndexClientOptions { transport, verify: Verify { ids: verify_ids }, concurrency };
+    let options = IndexClientOptions { transport, verify: Verify { ids: verify_ids }, concurrency, cache };
     Ok(IndexClient::new(&url, options)?)
 }
 
@@ -131,6 +132,12 @@ client_twins! {
     ///         production); default ``False``.
     ///     follow_cross_origin_redirects: ``True`` follows a redirect to another origin without
     ///         the secret headers; default ``False``, which raises :class:`RedirectError` instead.
+    ///     cache: a directory (str or ``os.PathLike``) caching accepted containers on disk, so a
+    ///         rerun of a walk asks the node only for what is not cached; ``False`` or ``None``:
+    ///         no cache. Left out: the ``AVAX_DATA_CACHE`` environment variable, else no cache.
+    ///         See the cache guide.
+    ///     cache_max_bytes: the cache's size bound in bytes, an int >= 1 (least recently used
+    ///         entries are evicted beyond it); default ``None``: 1 GiB.
     ///
     /// Raises:
     ///     InvalidParameterError: a bad option (wrong type or out of range), naming it; raised
@@ -185,12 +192,16 @@ client_twins! {
     ///     (999, [997, 998, 999], 100)
     async PyAsyncIndexClient("AsyncIndexClient") { ChainOf = PyAsyncChain }
     state { client: IndexClient }
-    new (url = None, *, concurrency = 4, verify_ids = true,) (
+    new (url = None, *, concurrency = 4, verify_ids = true, cache = crate::cache::CacheChoice::FromEnv,
+        cache_max_bytes = None,) (
         url: Option<String> = super::args::url,
         concurrency: usize = super::args::concurrency,
         verify_ids: bool = super::args::verify_ids,
+        cache: crate::cache::CacheChoice = super::cache::cache_arg,
+        cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
-        Ok(Self { client: build_client(url, concurrency, verify_ids, transport)? })
+        let cache = super::cache::open(&cache, cache_max_bytes)?;
+        Ok(Self { client: build_client(url, concurrency, verify_ids, cache, transport)? })
     }
     shared {
         /// The node's base URL, with any password in it redacted.

@@ -1,6 +1,7 @@
 //! The Python bindings: the only module that touches pyo3.
 
 mod args;
+mod cache;
 mod convert;
 mod data;
 mod datasets;
@@ -44,6 +45,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     logs::install(m.py())?;
     m.add_function(wrap_pyfunction!(logs::reset_logging, m)?)?;
     m.add_function(wrap_pyfunction!(tables::literal_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::cache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::cache_clear, m)?)?;
+    m.add_function(wrap_pyfunction!(cache::cache_default_dir, m)?)?;
     m.add_class::<index::PyIndexClient>()?;
     m.add_class::<index::PyChain>()?;
     m.add_class::<index::PyAsyncIndexClient>()?;

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from ..exceptions import AvaxDataError
+from .cache_cmd import add_cache_commands
 from .data_cmd import add_data_commands
 from .dataset_cmd import add_dataset_commands
 from .errors import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, CliError, exit_code_and_line, print_error
@@ -26,6 +27,7 @@ _EXAMPLES = """examples:
   avax-data data blocks 43114 --limit 10000 -o blocks.csv --resume
   avax-data metrics series 43114 txCount --interval day --start 2024-01-01 --end 2024-04-01 -o tx.parquet
   avax-data dataset verify x_tx/
+  avax-data cache info ~/.cache/avax-data
   avax-data emulator --port 9650
 
 exit codes: 0 done, 1 the output could not be written (or dataset verify found damage), 2 bad usage,
@@ -49,6 +51,7 @@ def build_parser() -> Parser:
     add_metrics_commands(sub)
     add_walk_command(sub)
     add_dataset_commands(sub)
+    add_cache_commands(sub)
     add_emulator_command(sub)
     return parser
 

@@ -1,0 +1,92 @@
+"""``avax-data cache info [DIR]`` and ``avax-data cache clear [DIR]``: the on-disk cache."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .errors import EXIT_OK, CliError
+from .parser import Parser, add_command
+
+__all__ = ["add_cache_commands", "info_lines"]
+
+
+def add_cache_commands(sub: argparse._SubParsersAction) -> None:
+    """Add ``cache`` and its actions (``info``, ``clear``) to the top-level subparsers."""
+    cache = add_command(
+        sub, "cache", help="show or clear the cache of what cannot change (cache= of the clients)",
+        description="Work with a cache directory (cache= of the clients, or $AVAX_DATA_CACHE): accepted\n"
+        "index containers kept on disk so a rerun asks the node only for what is not cached.",
+        examples="""
+avax-data cache info ~/.cache/avax-data
+avax-data cache info --json | jq .bytes
+avax-data cache clear ~/.cache/avax-data""",
+    )
+    actions = cache.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
+    info = add_command(
+        actions, "info", help="entries and bytes of a cache directory, per kind",
+        description="Print how many entries and bytes a cache directory holds, per kind (index, metrics,\n"
+        "data). DIR defaults to $AVAX_DATA_CACHE.",
+        examples="""
+avax-data cache info ~/.cache/avax-data
+avax-data cache info --json""",
+    )
+    info.add_argument("dir", metavar="DIR", nargs="?", help="the cache directory (default: $AVAX_DATA_CACHE)")
+    info.add_argument("--json", action="store_true", help="print one JSON object")
+    info.set_defaults(handler=_info)
+    clear = add_command(
+        actions, "clear", help="delete every entry of a cache directory",
+        description="Delete every entry of a cache directory, under its lock (safe while other processes\n"
+        "use it: they fetch again what they miss). DIR defaults to $AVAX_DATA_CACHE.",
+        examples="""
+avax-data cache clear ~/.cache/avax-data""",
+    )
+    clear.add_argument("dir", metavar="DIR", nargs="?", help="the cache directory (default: $AVAX_DATA_CACHE)")
+    clear.add_argument("--json", action="store_true", help="print what was deleted as one JSON object")
+    clear.set_defaults(handler=_clear)
+
+
+def _directory(args: argparse.Namespace) -> str:
+    from .._native import cache_default_dir
+
+    directory = args.dir or cache_default_dir()
+    if not directory:
+        raise CliError("no cache directory: give DIR", "or set AVAX_DATA_CACHE")
+    return str(directory)
+
+
+def info_lines(info: dict[str, Any]) -> list[str]:
+    """The lines ``cache info`` prints for ``info`` (see ``avax_data._native.cache_info``)."""
+    lines = [
+        f"cache {info['dir']}: {info['entries']} entries, {info['bytes']} bytes "
+        f"(default limit {info['default_max_bytes']} bytes; cache_max_bytes= sets it per client)"
+    ]
+    for kind, counts in info["kinds"].items():
+        lines.append(f"  {kind}: {counts['entries']} entries, {counts['bytes']} bytes")
+    return lines
+
+
+def _info(args: argparse.Namespace) -> int:
+    from .._native import cache_info
+
+    info = cache_info(_directory(args))
+    if args.json:
+        print(json.dumps(info, sort_keys=True))
+    else:
+        print("\n".join(info_lines(info)))
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _clear(args: argparse.Namespace) -> int:
+    from .._native import cache_clear
+
+    removed = cache_clear(_directory(args))
+    if args.json:
+        print(json.dumps(removed, sort_keys=True))
+    else:
+        print(f"cache {removed['dir']}: deleted {removed['entries']} entries, {removed['bytes']} bytes")
+    sys.stdout.flush()
+    return EXIT_OK
