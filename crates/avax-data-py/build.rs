@@ -6,6 +6,5 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    #[cfg(feature = "python")]
     pyo3_build_config::add_libpython_rpath_link_args();
 }

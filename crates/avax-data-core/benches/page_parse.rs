@@ -17,8 +17,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use avax_data::arrow::{to_batch, Resource};
-use avax_data::rest::raw_page::read_page;
+use avax_data_core::arrow::{to_batch, Resource};
+use avax_data_core::rest::raw_page::read_page;
 use serde_json::{json, Value};
 
 const BLOCKS: u64 = 100;

@@ -352,7 +352,6 @@ fn redirect_message(kind: RedirectKind, status: u16, method: &str, from: &str, t
 }
 
 impl Error {
-    /// Shorthand for [`Error::InvalidArgument`].
     /// The failure `e` of writing (or reading) `path`, the path the user gave; a missing
     /// directory is named as such.
     pub fn file(path: &std::path::Path, e: &std::io::Error) -> Self {
@@ -368,6 +367,7 @@ impl Error {
         Error::File { kind, path: path.display().to_string(), reason }
     }
 
+    /// Shorthand for [`Error::InvalidArgument`].
     pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Self {
         Error::InvalidArgument { param: param.to_string(), value: value.to_string(), allowed: allowed.into() }
     }

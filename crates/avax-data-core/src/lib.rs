@@ -1,13 +1,18 @@
-//! avax-data: typed, fast access to Avalanche's Index RPC, Data API and Metrics API.
+//! avax-data-core: typed, fast access to Avalanche's Index RPC, Data API and Metrics API.
 //!
-//! The crate is plain Rust and usable from Rust; the Python bindings live in [`python`]
-//! behind the `python` feature, which maturin turns on.
+//! The client core of avax-data, plain Rust without pyo3: the clients ([`index`], [`data`],
+//! [`metrics`]), their walks, the container decoders ([`decode`]), the Arrow tables ([`arrow`])
+//! and resumable datasets ([`dataset`]). The Python bindings (crate `avax-data-py`) only convert
+//! types and map errors; the emulator of the three services is the crate `avax-data-emulator`.
+//!
+//! Every default, environment variable and limit the clients share is in [`settings`].
+
+#![warn(missing_docs)]
 
 pub mod arrow;
 pub mod data;
 pub mod dataset;
 pub mod decode;
-pub mod emulator;
 pub mod error;
 pub mod exact;
 pub mod index;
@@ -15,12 +20,8 @@ pub mod metrics;
 pub mod paging;
 pub mod rest;
 pub mod runtime;
+pub mod settings;
 pub mod tables;
 pub mod transport;
-
-// The bindings' doc comments are Python docstrings whose examples are Python doctests
-// (tests/test_docstrings.py), not Rust: rustdoc does not collect them.
-#[cfg(all(feature = "python", not(doctest)))]
-mod python;
 
 pub use error::{Error, Result};

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::index::IndexPath;
+use avax_data_core::index::IndexPath;
 
 use super::data_api::RateLimit;
 use super::faults::FaultPlan;

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Mutex;
 
-use crate::index::IndexPath;
+use avax_data_core::index::IndexPath;
 
 use super::formats::{self, Source};
 
@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn c_block_ids_are_found_before_and_after_the_proposervm_fork() {
-        use crate::emulator::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
+        use crate::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
         let index = IdIndex::default();
         let mut buf = Vec::new();
         let tip = GRANITE_HEIGHT + 10;
@@ -197,7 +197,7 @@ mod tests {
             assert_eq!(index.lookup(src(6), IndexPath::CBlock, &id, tip), Some(i));
             // The pre-fork id is the eth hash, the post-fork one is not sha256 of the bytes.
             formats::fill(src(6), IndexPath::CBlock, i, &mut buf);
-            assert_ne!(id, crate::index::cb58::sha256(&buf), "{i}");
+            assert_ne!(id, avax_data_core::index::cb58::sha256(&buf), "{i}");
         }
         let beyond = formats::raw_id(src(6), IndexPath::CBlock, tip, &mut buf);
         assert_eq!(index.lookup(src(6), IndexPath::CBlock, &beyond, tip), None);

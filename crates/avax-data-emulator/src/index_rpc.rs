@@ -11,8 +11,8 @@ use axum::routing::any;
 use axum::Router;
 use serde_json::value::RawValue;
 
-use crate::index::cb58;
-use crate::index::IndexPath;
+use avax_data_core::index::cb58;
+use avax_data_core::index::IndexPath;
 
 use super::fault_bodies;
 use super::fault_layer::{Applied, IndexFaults};
@@ -447,7 +447,7 @@ mod timing {
 
     #[test]
     fn a_1024_container_c_block_range_is_generated_in_milliseconds() {
-        let config = crate::emulator::EmulatorConfig { default_count: 100_000, ..Default::default() };
+        let config = crate::EmulatorConfig { default_count: 100_000, ..Default::default() };
         let state = EmulatorState::new(&config);
         let body = br#"{"jsonrpc":"2.0","id":1,"method":"index.getContainerRange","params":{"startIndex":5000,"numToFetch":1024}}"#;
         let mut times = Vec::new();

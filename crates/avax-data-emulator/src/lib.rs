@@ -12,7 +12,7 @@
 //!
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
-//! use avax_data::emulator::{Emulator, EmulatorConfig};
+//! use avax_data_emulator::{Emulator, EmulatorConfig};
 //! let emulator = Emulator::start(EmulatorConfig { seed: 7, ..Default::default() }).await?;
 //! println!("node at {}", emulator.url()); // POST {url}/ext/index/C/block
 //! emulator.shutdown();
@@ -48,7 +48,7 @@ use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::index::{Container, IndexPath};
+use avax_data_core::index::{Container, IndexPath};
 
 use state::EmulatorState;
 

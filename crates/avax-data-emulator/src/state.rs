@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::index::IndexPath;
+use avax_data_core::index::IndexPath;
 
 use super::config::EmulatorConfig;
 use super::data_api::DataApiState;

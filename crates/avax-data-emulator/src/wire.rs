@@ -1,8 +1,8 @@
 //! Containers written straight into the response buffer, byte for byte as the node's
 //! `FormattedContainer` marshals: `{"id":..,"bytes":"0x..","timestamp":..,"encoding":"hex","index":"41"}`.
 
-use crate::index::cb58;
-use crate::index::IndexPath;
+use avax_data_core::index::cb58;
+use avax_data_core::index::IndexPath;
 
 use super::formats::{self, Source};
 use super::timefmt;

@@ -16,8 +16,8 @@
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::index::cb58;
-use crate::index::{Container, IndexPath};
+use avax_data_core::index::cb58;
+use avax_data_core::index::{Container, IndexPath};
 
 use super::formats::{self, Source};
 use super::timefmt;
@@ -180,7 +180,7 @@ mod tests {
     fn timestamp_text_is_go_rfc3339_nano_in_the_node_offset() {
         let (c, text) = container(5, IndexPath::XTx, 10, -7 * 60);
         assert!(text.ends_with("-07:00"), "{text}");
-        let parsed = crate::index::container::parse_timestamp_ns(&text).unwrap();
+        let parsed = avax_data_core::index::container::parse_timestamp_ns(&text).unwrap();
         assert_eq!(parsed, c.timestamp_ns);
         let (_, utc) = container(5, IndexPath::XTx, 10, 0);
         assert!(utc.ends_with('Z') && utc.starts_with("2020-09-21T"), "{utc}");

@@ -9,9 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDate, PyDateTime, PyDict, PyFloat, PyInt, PyString};
 
 use super::errors::invalid;
-use crate::arrow::decoded::DecodeMode;
-use crate::transport::config::seconds;
-use crate::transport::{RetryPolicy, TransportConfig};
+use avax_data_core::arrow::decoded::DecodeMode;
+use avax_data_core::transport::config::seconds;
+use avax_data_core::transport::{RetryPolicy, TransportConfig};
 
 /// How a value is shown in an error: its `repr`.
 pub fn shown(value: &Bound<'_, PyAny>) -> String {
@@ -74,7 +74,7 @@ pub fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<S
     const WHAT: &str = "a list of str or a comma-separated str";
     let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(Vec::new()) };
     if let Ok(s) = value.cast::<PyString>() {
-        return Ok(crate::data::params::split_list(&s.to_string()));
+        return Ok(avax_data_core::data::params::split_list(&s.to_string()));
     }
     let items: Vec<Bound<'_, PyAny>> =
         value.try_iter().map_err(|_| invalid(param, shown(value), WHAT))?.collect::<PyResult<_>>()?;
@@ -144,12 +144,12 @@ pub fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Optio
 fn seconds_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyResult<f64> {
     let what = if allow_zero { "a finite number of seconds >= 0" } else { "a finite number of seconds > 0" };
     let n = number_arg(value, param, what)?;
-    seconds(param, n, allow_zero)?;
+    seconds(param, n, allow_zero).map_err(crate::errors::to_py)?;
     Ok(n)
 }
 
-/// Most range calls in flight a user may ask for.
-pub const MAX_CONCURRENCY: u64 = 64;
+/// Most range calls in flight a user may ask for (the core's limit).
+pub const MAX_CONCURRENCY: u64 = avax_data_core::settings::MAX_CONCURRENCY as u64;
 
 /// `from_py_with` extractors, one per parameter name: each checks its value and names the
 /// parameter in its error.
@@ -180,7 +180,7 @@ extractors! {
     rate_limit -> Option<f64> = |v, p| or_none(v, |v| {
         let what = "a number of requests per second > 0 (at most 1e9), or None";
         let rate = number_arg(v, p, what)?;
-        if rate.is_finite() && rate > 0.0 && rate <= crate::transport::config::MAX_RATE_LIMIT {
+        if rate.is_finite() && rate > 0.0 && rate <= avax_data_core::transport::config::MAX_RATE_LIMIT {
             Ok(rate)
         } else {
             Err(invalid(p, shown(v), what))
@@ -201,7 +201,7 @@ extractors! {
     /// `start=` of a range: an int >= 0.
     start -> u64 = u64_arg;
     /// `batch_size=`: an int in [1, 1024].
-    batch_size -> u64 = |v, p| bounded_arg(v, p, 1, crate::index::MAX_RANGE);
+    batch_size -> u64 = |v, p| bounded_arg(v, p, 1, avax_data_core::index::MAX_RANGE);
     /// `concurrency=`: an int in [1, 64].
     concurrency -> usize = |v, p| Ok(bounded_arg(v, p, 1, MAX_CONCURRENCY)? as usize);
     /// `verify_ids=`: `True` or `False`.
@@ -272,7 +272,7 @@ fn retry_policy_arg(policy: &Bound<'_, PyAny>, param: &str) -> PyResult<RetryPol
     }
     let secs = |name: &str| -> PyResult<Duration> {
         let value: f64 = policy.getattr(name)?.extract()?;
-        Ok(seconds(name, value, true)?)
+        Ok(seconds(name, value, true).map_err(crate::errors::to_py)?)
     };
     Ok(RetryPolicy {
         max_retries: policy.getattr("max_retries")?.extract()?,
@@ -338,7 +338,7 @@ pub fn dir_path(value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
 
 /// `compression=` of a Parquet export: a codec name (a str; its value is checked by the core).
 pub fn compression<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
-    let what = crate::arrow::parquet_sink::COMPRESSIONS;
+    let what = avax_data_core::arrow::parquet_sink::COMPRESSIONS;
     value.cast::<PyString>().map_err(|_| invalid("compression", shown(value), what))?.to_str()
 }
 
@@ -388,34 +388,13 @@ impl TransportArgs {
     /// its value is never shown and it is not sent to another origin.
     pub fn config(self) -> PyResult<TransportConfig> {
         let secs = |v: f64| Duration::from_secs_f64(v);
-        let retry = match self.retry {
-            Some(policy) => {
-                let loose = [
-                    ("max_retries", self.max_retries.is_some()),
-                    ("backoff", self.backoff.is_some()),
-                    ("max_backoff", self.max_backoff.is_some()),
-                    ("retry_budget", self.retry_budget.is_some()),
-                ];
-                if let Some((name, _)) = loose.iter().find(|(_, given)| *given) {
-                    return Err(invalid(
-                        "retry",
-                        format!("{policy:?} with {name}="),
-                        "a RetryPolicy, or max_retries/backoff/max_backoff/retry_budget, not both",
-                    ));
-                }
-                policy
-            }
-            None => {
-                let default = RetryPolicy::default();
-                RetryPolicy {
-                    max_retries: self.max_retries.unwrap_or(default.max_retries),
-                    backoff: self.backoff.map_or(default.backoff, secs),
-                    max_backoff: self.max_backoff.map_or(default.max_backoff, secs),
-                    retry_budget: self.retry_budget.map_or(default.retry_budget, secs),
-                    ..default
-                }
-            }
+        let overrides = avax_data_core::settings::RetryOverrides {
+            max_retries: self.max_retries,
+            backoff: self.backoff.map(secs),
+            max_backoff: self.max_backoff.map(secs),
+            retry_budget: self.retry_budget.map(secs),
         };
+        let retry = overrides.resolve(self.retry).map_err(crate::errors::to_py)?;
         let headers = self.headers.unwrap_or_default();
         let config = TransportConfig {
             timeout: secs(self.timeout),
@@ -431,7 +410,7 @@ impl TransportArgs {
             follow_cross_origin_redirects: self.follow_cross_origin_redirects,
             ..TransportConfig::default()
         };
-        Ok(config.checked()?)
+        Ok(config.checked().map_err(crate::errors::to_py)?)
     }
 }
 
@@ -451,7 +430,7 @@ macro_rules! client_twins {
         sync_only { $($sync_only:tt)* }
         async_only { $($async_only:tt)* }
     ) => {
-        $crate::python::mode::twins! {
+        $crate::mode::twins! {
             $(#[doc = $sync_doc])*
             sync $Sync($sync_name) { $($sync_alias = $sync_ty),* }
             $(#[doc = $async_doc])*
@@ -466,23 +445,23 @@ macro_rules! client_twins {
                 #[allow(clippy::too_many_arguments)]
                 fn new(
                     $(#[pyo3(from_py_with = $extract)] $param: $pty,)*
-                    #[pyo3(from_py_with = $crate::python::args::timeout)] timeout: f64,
-                    #[pyo3(from_py_with = $crate::python::args::connect_timeout)] connect_timeout: f64,
-                    #[pyo3(from_py_with = $crate::python::args::max_retries)] max_retries: Option<u32>,
-                    #[pyo3(from_py_with = $crate::python::args::backoff)] backoff: Option<f64>,
-                    #[pyo3(from_py_with = $crate::python::args::max_backoff)] max_backoff: Option<f64>,
-                    #[pyo3(from_py_with = $crate::python::args::retry_budget)] retry_budget: Option<f64>,
-                    #[pyo3(from_py_with = $crate::python::args::headers)] headers: Option<Vec<(String, String)>>,
-                    #[pyo3(from_py_with = $crate::python::args::max_response_bytes)] max_response_bytes: u64,
-                    #[pyo3(from_py_with = $crate::python::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
-                    #[pyo3(from_py_with = $crate::python::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
-                    #[pyo3(from_py_with = $crate::python::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
-                    #[pyo3(from_py_with = $crate::python::args::rate_limit)] rate_limit: Option<f64>,
-                    #[pyo3(from_py_with = $crate::python::args::compute_units_per_minute)] compute_units_per_minute: Option<u32>,
-                    #[pyo3(from_py_with = $crate::python::args::retry)] retry: Option<$crate::transport::RetryPolicy>,
+                    #[pyo3(from_py_with = $crate::args::timeout)] timeout: f64,
+                    #[pyo3(from_py_with = $crate::args::connect_timeout)] connect_timeout: f64,
+                    #[pyo3(from_py_with = $crate::args::max_retries)] max_retries: Option<u32>,
+                    #[pyo3(from_py_with = $crate::args::backoff)] backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::max_backoff)] max_backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::retry_budget)] retry_budget: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::headers)] headers: Option<Vec<(String, String)>>,
+                    #[pyo3(from_py_with = $crate::args::max_response_bytes)] max_response_bytes: u64,
+                    #[pyo3(from_py_with = $crate::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
+                    #[pyo3(from_py_with = $crate::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
+                    #[pyo3(from_py_with = $crate::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
+                    #[pyo3(from_py_with = $crate::args::rate_limit)] rate_limit: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::compute_units_per_minute)] compute_units_per_minute: Option<u32>,
+                    #[pyo3(from_py_with = $crate::args::retry)] retry: Option<avax_data_core::transport::RetryPolicy>,
                 ) -> PyResult<Self> {
-                    $crate::python::logs::reset();
-                    let $transport = $crate::python::args::TransportArgs {
+                    $crate::logs::reset();
+                    let $transport = $crate::args::TransportArgs {
                         timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
                         max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
                         retry, rate_limit, compute_units_per_minute,
@@ -500,7 +479,7 @@ macro_rules! client_twins {
                 ///     1
                 #[getter]
                 fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    $crate::python::args::retry_policy_object(py, self.client.retry_policy())
+                    $crate::args::retry_policy_object(py, self.client.retry_policy())
                 }
 
                 /// Close the client, from any thread.
@@ -520,7 +499,7 @@ macro_rules! client_twins {
                 fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
                     // `None`, not `()` (which would reach Python as an empty tuple).
-                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "close"), async { Ok(None::<()>) })
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "close"), async { Ok(None::<()>) })
                 }
                 $($shared)*
             }
@@ -537,14 +516,14 @@ macro_rules! client_twins {
             }
             async_only {
                 fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "__aenter__"), async move { Ok(slf) })
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "__aenter__"), async move { Ok(slf) })
                 }
 
                 #[pyo3(signature = (*_exc))]
                 fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
                     self.client.close();
                     // `None`, not `()` (which would reach Python as an empty tuple).
-                    <M as $crate::python::mode::Mode>::run(py, $crate::python::mode::Call(CLASS_NAME, "__aexit__"), async { Ok(None::<()>) })
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "__aexit__"), async { Ok(None::<()>) })
                 }
                 $($async_only)*
             }

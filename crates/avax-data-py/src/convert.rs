@@ -9,10 +9,10 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
-use crate::arrow::json::{bad, f64_of, rfc3339_ns, timestamp_ns, Col, Kind, Scalar, RFC3339_TIME, UNIX_TIME};
-use crate::error::Error;
-use crate::exact::Exact;
-use crate::index::Container;
+use avax_data_core::arrow::json::{bad, f64_of, rfc3339_ns, timestamp_ns, Col, Kind, Scalar, RFC3339_TIME, UNIX_TIME};
+use avax_data_core::error::Error;
+use avax_data_core::exact::Exact;
+use avax_data_core::index::Container;
 
 static DATETIME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -80,12 +80,15 @@ impl<'py> IntoPyObject<'py> for DecodedOut {
     }
 }
 
-impl<'py> IntoPyObject<'py> for Container {
+/// A container as Python sees it: a dict (see [`container_dict`]).
+pub struct PyContainer(pub Container);
+
+impl<'py> IntoPyObject<'py> for PyContainer {
     type Target = PyDict;
     type Output = Bound<'py, PyDict>;
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        container_dict(py, &self)
+        container_dict(py, &self.0)
     }
 }
 
@@ -136,7 +139,7 @@ pub fn arrow_table<'py>(py: Python<'py>, batches: Vec<RecordBatch>, schema: Sche
 /// pulls the batches, each moving the walk's position.
 pub fn arrow_stream<'py>(
     py: Python<'py>,
-    reader: crate::arrow::WalkReader,
+    reader: avax_data_core::arrow::WalkReader,
     requested_schema: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let reader = Bound::new(py, pyo3_arrow::PyRecordBatchReader::new(Box::new(reader)))?;
@@ -163,15 +166,15 @@ impl<'py> IntoPyObject<'py> for FrameOut {
 // ---- JSON -> Python, typed by the resource schema ----
 
 fn decode_error(field: &str, shown: impl std::fmt::Display, what: &str) -> PyErr {
-    Error::Decode { message: bad(field, shown, what), url: String::new(), body: String::new() }.into()
+    crate::errors::to_py(Error::Decode { message: bad(field, shown, what), url: String::new(), body: String::new() })
 }
 
 /// An `int` from decimal text (`-` and digits); an integer past what Python reads from text
 /// (`sys.get_int_max_str_digits()`, 4300 digits) is a `DecodeError` naming the field.
 fn int_of_digits<'py>(py: Python<'py>, field: &str, digits: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.get_type::<PyInt>()
-        .call1((digits,))
-        .map_err(|e| decode_error(field, crate::exact::shown(digits), &format!("an integer Python reads ({e})")))
+    py.get_type::<PyInt>().call1((digits,)).map_err(|e| {
+        decode_error(field, avax_data_core::exact::shown(digits), &format!("an integer Python reads ({e})"))
+    })
 }
 
 /// One value of the exact tree as a Python object: integers as exact `int`s, floats as `float`,
@@ -191,7 +194,7 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
         }
         (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
             Some(ns) => utc_datetime(py, ns),
-            None => Err(decode_error(field, crate::exact::shown(&v.to_string()), UNIX_TIME)),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), UNIX_TIME)),
         },
         // A typed float field is a `float` when the float holds the integer exactly (as its
         // column); an integer no float holds stays the exact `int` (its frame refuses it).
@@ -207,7 +210,7 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
         },
         (Some(Kind::TsText), v) => match rfc3339_ns(&Scalar::of_exact(v)) {
             Some(ns) => utc_datetime(py, ns),
-            None => Err(decode_error(field, crate::exact::shown(&v.to_string()), RFC3339_TIME)),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), RFC3339_TIME)),
         },
         (Some(Kind::List(kind)), Exact::Array(items)) => {
             let list = PyList::empty(py);

@@ -9,9 +9,9 @@ use super::convert::{DictOut, DictsOut};
 use super::errors::invalid;
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
-use crate::arrow::data as schema;
-use crate::arrow::Resource;
-use crate::data::{params, DataClient, DataClientOptions, Paged, ResourcePager};
+use avax_data_core::arrow::data as schema;
+use avax_data_core::arrow::Resource;
+use avax_data_core::data::{params, DataClient, DataClientOptions, Paged, ResourcePager};
 
 const NETWORK: &str = "one of mainnet, fuji, testnet";
 const CHAIN_ID: &str = "an EVM chain id or blockchain id (str)";
@@ -24,7 +24,7 @@ fn page_size_arg(value: Option<&Bound<'_, PyAny>>, max: u32) -> PyResult<Option<
         return Err(allowed());
     }
     let n = value.extract::<i64>().map_err(|_| allowed())?;
-    params::page_size(n, max)?;
+    params::page_size(n, max).map_err(crate::errors::to_py)?;
     Ok(Some(n))
 }
 
@@ -38,11 +38,11 @@ fn block_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
 fn build_client(
     api_key: Option<String>,
     base_url: Option<String>,
-    transport: crate::transport::TransportConfig,
+    transport: avax_data_core::transport::TransportConfig,
 ) -> PyResult<DataClient> {
-    let api_key = api_key.or_else(|| std::env::var("AVAX_DATA_API_KEY").ok()).filter(|k| !k.trim().is_empty());
-    let base_url = base_url.or_else(|| std::env::var("AVAX_DATA_API_URL").ok().filter(|u| !u.trim().is_empty()));
-    Ok(DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key })?)
+    let api_key = avax_data_core::settings::data_api_key(api_key);
+    let base_url = avax_data_core::settings::data_url(base_url);
+    Ok(DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(crate::errors::to_py)?)
 }
 
 fn rate_limit_dict<'py>(py: Python<'py>, client: &DataClient) -> PyResult<Option<Bound<'py, PyDict>>> {
@@ -63,7 +63,8 @@ fn pager(
     page_token: Option<&Bound<'_, PyAny>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ResourcePager> {
-    Ok(ResourcePager::tokens(client, paged, resource, page_token_arg(page_token)?, limit_arg(limit)?)?)
+    Ok(ResourcePager::tokens(client, paged, resource, page_token_arg(page_token)?, limit_arg(limit)?)
+        .map_err(crate::errors::to_py)?)
 }
 
 client_twins! {
@@ -202,8 +203,8 @@ client_twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let network = opt_str(network, "network", NETWORK)?;
             let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
-            let request = self.client.chains(network.as_deref(), feature.as_deref())?;
-            M::run(py, super::mode::Call(CLASS_NAME, "chains"), async move { Ok(DictsOut(request.await?, None)) })
+            let request = self.client.chains(network.as_deref(), feature.as_deref()).map_err(crate::errors::to_py)?;
+            M::run(py, super::mode::Call(CLASS_NAME, "chains"), async move { Ok(DictsOut(request.await.map_err(crate::errors::to_py)?, None)) })
         }
 
         /// One chain (``GET /v1/chains/{chainId}``).
@@ -232,8 +233,8 @@ client_twins! {
         ///     ...     print(exc.status, exc.api_message)
         ///     404 Chain 999999 not found
         fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let request = self.client.chain(&str_arg(chain_id, "chain_id", CHAIN_ID)?)?;
-            M::run(py, super::mode::Call(CLASS_NAME, "chain"), async move { Ok(DictOut(request.await?, None)) })
+            let request = self.client.chain(&str_arg(chain_id, "chain_id", CHAIN_ID)?).map_err(crate::errors::to_py)?;
+            M::run(py, super::mode::Call(CLASS_NAME, "chain"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, None)) })
         }
 
         /// One block of an EVM chain, by number or by hash.
@@ -267,8 +268,8 @@ client_twins! {
             block_id: &Bound<'py, PyAny>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
-            let request = self.client.block(&chain_id, &block_id_arg(block_id)?)?;
-            M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await?, Some(schema::BLOCK))) })
+            let request = self.client.block(&chain_id, &block_id_arg(block_id)?).map_err(crate::errors::to_py)?;
+            M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, Some(schema::BLOCK))) })
         }
 
         /// Calls the list operation ``operation_id`` of the service with ``arguments`` (Python
@@ -295,19 +296,19 @@ client_twins! {
             page_token: Option<&Bound<'_, PyAny>>,
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
-            let op = super::endpoints::find(crate::rest::openapi::Service::Data, operation_id)?;
+            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Data, operation_id)?;
             if !op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, true));
             }
             let args = super::endpoints::arguments(arguments)?;
-            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials())?;
-            let pager = crate::rest::ResourcePager::tokens(
+            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials()).map_err(crate::errors::to_py)?;
+            let pager = avax_data_core::rest::ResourcePager::tokens(
                 &self.client,
-                request.paged()?,
+                request.paged().map_err(crate::errors::to_py)?,
                 Resource::of_operation(op),
                 super::args::page_token_arg(page_token)?,
                 super::args::limit_arg(limit)?,
-            )?;
+            ).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager })
         }
 
@@ -330,14 +331,14 @@ client_twins! {
             operation_id: &str,
             arguments: &Bound<'py, pyo3::types::PyDict>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let op = super::endpoints::find(crate::rest::openapi::Service::Data, operation_id)?;
+            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Data, operation_id)?;
             if op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, false));
             }
             let args = super::endpoints::arguments(arguments)?;
-            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials())?;
+            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials()).map_err(crate::errors::to_py)?;
             let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
+            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await.map_err(crate::errors::to_py)?, op.answer_columns())) })
         }
 
         /// The service's health report (``GET /v1/health-check``).
@@ -354,7 +355,7 @@ client_twins! {
         ///     'ok'
         fn health<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "health"), async move { Ok(DictOut(client.health().await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "health"), async move { Ok(DictOut(client.health().await.map_err(crate::errors::to_py)?, None)) })
         }
 
         /// The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``).
@@ -393,7 +394,7 @@ client_twins! {
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
             let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
-            let paged = self.client.blocks(&chain_id, page_size_arg(page_size, params::MAX_PAGE_SIZE)?)?;
+            let paged = self.client.blocks(&chain_id, page_size_arg(page_size, params::MAX_PAGE_SIZE)?).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
         }
 
@@ -424,7 +425,7 @@ client_twins! {
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
             let network = opt_str(network, "network", NETWORK)?;
-            let paged = self.client.latest_blocks(network.as_deref(), page_size_arg(page_size, params::MAX_PAGE_SIZE)?)?;
+            let paged = self.client.latest_blocks(network.as_deref(), page_size_arg(page_size, params::MAX_PAGE_SIZE)?).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
         }
 
@@ -469,7 +470,7 @@ client_twins! {
             let address = str_arg(address, "address", "a wallet address (str)")?;
             let contract = opt_str(contract_address, "contract_address", "a contract address (str)")?;
             let size = page_size_arg(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;
-            let paged = self.client.collectibles(&chain_id, &address, contract.as_deref(), size)?;
+            let paged = self.client.collectibles(&chain_id, &address, contract.as_deref(), size).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Collectible, page_token, limit)? })
         }
 
@@ -524,7 +525,7 @@ client_twins! {
             let (addresses, node_ids) = (list_arg(addresses, "addresses")?, list_arg(node_ids, "node_ids")?);
             let sort_order = opt_str(sort_order, "sort_order", "one of asc, desc")?;
             let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-            let paged = self.client.pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size)?;
+            let paged = self.client.pending_rewards(&network, &addresses, &node_ids, sort_order.as_deref(), size).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::PendingReward, page_token, limit)? })
         }
 
@@ -564,7 +565,7 @@ client_twins! {
             let network = str_arg(network, "network", NETWORK)?;
             let blockchain_id = opt_str(blockchain_id, "blockchain_id", "an X-chain blockchain id or 'x-chain'")?;
             let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
-            let paged = self.client.vertices(&network, blockchain_id.as_deref().unwrap_or("x-chain"), size)?;
+            let paged = self.client.vertices(&network, blockchain_id.as_deref().unwrap_or("x-chain"), size).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Vertex, page_token, limit)? })
         }
 
@@ -623,7 +624,7 @@ client_twins! {
                 from.as_deref(),
                 network.as_deref(),
                 page_size_arg(page_size, params::MAX_PAGE_SIZE)?,
-            )?;
+            ).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::IcmMessage, page_token, limit)? })
         }
 

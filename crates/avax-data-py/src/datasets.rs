@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 
 use super::errors::to_py;
-use crate::dataset::merge::{complete_partitions as complete, merge_staged};
-use crate::dataset::verify::verify;
+use avax_data_core::dataset::merge::{complete_partitions as complete, merge_staged};
+use avax_data_core::dataset::verify::verify;
 
 /// The complete partitions of a dataset directory whose files are as its manifest records.
 ///

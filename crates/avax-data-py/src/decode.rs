@@ -5,8 +5,8 @@ use pyo3::types::PyBytes;
 
 use super::convert::polars_frame;
 use super::errors::to_py;
-use crate::arrow::decoded::{bytes_schema, decode_bytes as decode_all, DecodeMode};
-use crate::index::IndexPath;
+use avax_data_core::arrow::decoded::{bytes_schema, decode_bytes as decode_all, DecodeMode};
+use avax_data_core::index::IndexPath;
 
 /// Decode container bytes of one index into a polars DataFrame, one row per item, in order.
 ///

@@ -15,9 +15,9 @@ fn count_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
 use super::convert::container_dict;
 use super::errors::{invalid, to_py};
 use super::wait::wait_raw;
-use crate::emulator::{Emulator, EmulatorConfig, FaultError, FaultKind, FaultPlan};
-use crate::index::IndexPath;
-use crate::transport::config::seconds as to_duration;
+use avax_data_core::index::IndexPath;
+use avax_data_core::transport::config::seconds as to_duration;
+use avax_data_emulator::{Emulator, EmulatorConfig, FaultError, FaultKind, FaultPlan};
 
 /// The offline emulator of the Index RPC, the Data API and the Metrics API.
 ///
@@ -102,7 +102,7 @@ impl PyEmulator {
         data_blocks_per_chain: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::data_api_require_key)] data_api_require_key: bool,
         #[pyo3(from_py_with = args::data_api_refused_keys)] data_api_refused_keys: Option<Vec<String>>,
-        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<crate::emulator::RateLimit>,
+        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<avax_data_emulator::RateLimit>,
         faults: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::fault_seed)] fault_seed: u64,
         fault_options: Option<&Bound<'_, PyAny>>,
@@ -116,7 +116,7 @@ impl PyEmulator {
             ..EmulatorConfig::default()
         };
         if let Some(n) = data_blocks_per_chain {
-            config.data_blocks_per_chain = crate::python::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
+            config.data_blocks_per_chain = crate::args::bounded_arg(n, "data_blocks_per_chain", 1, u64::MAX)?;
         }
         config.data_api_require_key = data_api_require_key;
         config.data_api_refused_keys = data_api_refused_keys.unwrap_or_default();
@@ -196,7 +196,7 @@ impl PyEmulator {
     #[pyo3(signature = (rate_limit=None))]
     fn set_rate_limit(
         &self,
-        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<crate::emulator::RateLimit>,
+        #[pyo3(from_py_with = emulator_rate_limit)] rate_limit: Option<avax_data_emulator::RateLimit>,
     ) -> PyResult<()> {
         self.emulator.set_rate_limit(rate_limit);
         Ok(())
@@ -631,7 +631,7 @@ fn fault_plan(faults: Option<&Bound<'_, PyAny>>, seed: u64, options: Option<&Bou
 }
 
 /// `(limit, window_seconds)` as the emulator's rate-limit policy.
-fn emulator_rate_limit(value: &Bound<'_, PyAny>) -> PyResult<Option<crate::emulator::RateLimit>> {
+fn emulator_rate_limit(value: &Bound<'_, PyAny>) -> PyResult<Option<avax_data_emulator::RateLimit>> {
     const WHAT: &str = "None or (limit, window_seconds): an int >= 1 and a number of seconds > 0";
     if value.is_none() {
         return Ok(None);
@@ -646,5 +646,5 @@ fn emulator_rate_limit(value: &Bound<'_, PyAny>) -> PyResult<Option<crate::emula
     let window =
         args::number_arg(&pair.get_item(1)?, "rate_limit", WHAT).map_err(|_| invalid("rate_limit", shown(), WHAT))?;
     let window = to_duration("rate_limit", window, false).map_err(|_| invalid("rate_limit", shown(), WHAT))?;
-    Ok(Some(crate::emulator::RateLimit { limit, window }))
+    Ok(Some(avax_data_emulator::RateLimit { limit, window }))
 }

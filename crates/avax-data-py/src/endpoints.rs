@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::args::{shown, time_arg};
 use super::errors::invalid;
-use crate::error::Error;
-use crate::rest::openapi::{operation, operations, Location, Operation, ParamType, Service};
+use avax_data_core::error::Error;
+use avax_data_core::rest::openapi::{operation, operations, Location, Operation, ParamType, Service};
 
 /// The operation `id` of `service`, or an `InvalidParameterError` naming it.
 pub fn find(service: Service, id: &str) -> PyResult<&'static Operation> {
@@ -65,7 +65,7 @@ pub fn arguments(args: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
         .collect()
 }
 
-/// Borrowed pairs for [`crate::rest::openapi::check`].
+/// Borrowed pairs for [`avax_data_core::rest::openapi::check`].
 pub fn pairs(args: &[(String, Value)]) -> Vec<(&str, Value)> {
     args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect()
 }
@@ -73,7 +73,7 @@ pub fn pairs(args: &[(String, Value)]) -> Vec<(&str, Value)> {
 /// A list operation asked for as an object, or the reverse: a programming error of the caller.
 pub fn wrong_shape(op: &Operation, wanted_list: bool) -> PyErr {
     let what = if wanted_list { "a list" } else { "one object" };
-    Error::Internal(format!("{} does not answer {what}", op.id)).into()
+    crate::errors::to_py(Error::Internal(format!("{} does not answer {what}", op.id)))
 }
 
 fn type_name(ty: ParamType) -> &'static str {

@@ -4,21 +4,15 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 
-use crate::error::{Error, RedirectKind, RpcErrorKind, TransportKind};
-use crate::index::{FollowWalk, RangeWalk};
-use crate::paging::Pager;
+use avax_data_core::error::{Error, RedirectKind, RpcErrorKind, TransportKind};
+use avax_data_core::index::{FollowWalk, RangeWalk};
+use avax_data_core::paging::Pager;
 
 static EXCEPTIONS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
 
 /// Converts a crate error into the matching Python exception.
 pub fn to_py(err: Error) -> PyErr {
     Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
-}
-
-impl From<Error> for PyErr {
-    fn from(err: Error) -> PyErr {
-        to_py(err)
-    }
 }
 
 /// What a walk's exceptions carry so the caller can resume: read when the error is raised.
@@ -39,10 +33,10 @@ impl Resume {
         self,
         py: Python<'py>,
         call: super::mode::Call,
-        fut: impl std::future::Future<Output = crate::Result<T>> + Send + 'static,
+        fut: impl std::future::Future<Output = avax_data_core::Result<T>> + Send + 'static,
     ) -> super::mode::PyAnyResult<'py> {
         let inner = self.clone();
-        M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(e.into())) }).map_err(|e| self.annotate(e))
+        M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(to_py(e))) }).map_err(|e| self.annotate(e))
     }
 
     /// The index a walk resumes at (`None` for a pager, or a follower not yet anchored).

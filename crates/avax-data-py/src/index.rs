@@ -10,30 +10,27 @@ use super::errors::invalid;
 use super::iters::IndexItem;
 use super::mode::{twins, Mode};
 use super::walks::{follow_state, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange};
-use crate::arrow::decoded::{check_decodable, decode_containers, decoded_schema, DecodeMode};
-use crate::index::MAX_RANGE;
-use crate::index::{ChainClient, Container, FollowWalk, IndexClient, IndexClientOptions, IndexPath, RangeWalk, Verify};
-
-/// Default node URL when neither `url=` nor `AVAX_NODE_URL` is given.
-pub const DEFAULT_NODE_URL: &str = "https://api.avax.network";
+use avax_data_core::arrow::decoded::{check_decodable, decode_containers, decoded_schema, DecodeMode};
+use avax_data_core::index::MAX_RANGE;
+use avax_data_core::index::{
+    ChainClient, Container, FollowWalk, IndexClient, IndexClientOptions, IndexPath, RangeWalk, Verify,
+};
 
 fn build_client(
     url: Option<String>,
     concurrency: usize,
     verify_ids: bool,
-    transport: crate::transport::TransportConfig,
+    transport: avax_data_core::transport::TransportConfig,
 ) -> PyResult<IndexClient> {
-    let url = url
-        .or_else(|| std::env::var("AVAX_NODE_URL").ok().filter(|u| !u.trim().is_empty()))
-        .unwrap_or_else(|| DEFAULT_NODE_URL.to_string());
+    let url = avax_data_core::settings::node_url(url);
     let options = IndexClientOptions { transport, verify: Verify { ids: verify_ids }, concurrency };
-    Ok(IndexClient::new(&url, options)?)
+    Ok(IndexClient::new(&url, options).map_err(crate::errors::to_py)?)
 }
 
 /// A CB58 id argument, checked by its grammar before any request.
 fn id_arg(id: &Bound<'_, PyAny>) -> PyResult<String> {
     let id = str_arg(id, "id", "a CB58 id as a str")?;
-    crate::index::client::validate_id(&id)?;
+    avax_data_core::index::client::validate_id(&id).map_err(crate::errors::to_py)?;
     Ok(id)
 }
 
@@ -55,7 +52,7 @@ fn lookup(index: Option<&Bound<'_, PyAny>>, id: Option<&Bound<'_, PyAny>>) -> Py
 fn decode_for(chain: &ChainClient, decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DecodeMode>> {
     let mode = decode.map(decode_arg).transpose()?.flatten();
     if mode.is_some() {
-        check_decodable(chain.path())?;
+        check_decodable(chain.path()).map_err(crate::errors::to_py)?;
     }
     Ok(mode)
 }
@@ -65,8 +62,8 @@ fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResul
     Ok(match decode {
         None => IndexItem::Container(c),
         Some(mode) => {
-            let batch = decode_containers(path, std::slice::from_ref(&c), mode)?;
-            IndexItem::Decoded(DecodedOut(batch, decoded_schema(path)?))
+            let batch = decode_containers(path, std::slice::from_ref(&c), mode).map_err(crate::errors::to_py)?;
+            IndexItem::Decoded(DecodedOut(batch, decoded_schema(path).map_err(crate::errors::to_py)?))
         }
     })
 }
@@ -90,7 +87,7 @@ fn range_walk(
         Some(c) => super::args::concurrency(c)?,
         None => chain.concurrency(),
     };
-    Ok(RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode)?)
+    Ok(RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode).map_err(crate::errors::to_py)?)
 }
 
 client_twins! {
@@ -226,7 +223,7 @@ client_twins! {
         ///     avax_data.exceptions.InvalidParameterError: invalid path="Y/tx": one of 'C/block', 'P/block', 'X/tx', 'X/block', 'X/vtx'
         fn chain(&self, path: &Bound<'_, PyAny>) -> PyResult<ChainOf> {
             let path = str_arg(path, "path", "one of C/block, P/block, X/tx, X/block, X/vtx")?;
-            Ok(ChainOf { chain: self.client.chain(IndexPath::parse(&path)?) })
+            Ok(ChainOf { chain: self.client.chain(IndexPath::parse(&path).map_err(crate::errors::to_py)?) })
         }
 
         /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
@@ -328,7 +325,7 @@ twins! {
         fn last_accepted<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
             let decode = decode_for(&self.chain, decode)?;
             let chain = self.chain.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "last_accepted"), async move { one_out(chain.path(), chain.last_accepted().await?, decode) })
+            M::run(py, super::mode::Call(CLASS_NAME, "last_accepted"), async move { one_out(chain.path(), chain.last_accepted().await.map_err(crate::errors::to_py)?, decode) })
         }
 
         /// One container, by its index or by its id.
@@ -377,8 +374,8 @@ twins! {
             let (chain, lookup) = (self.chain.clone(), lookup(index, id)?);
             M::run(py, super::mode::Call(CLASS_NAME, "container"), async move {
                 let c = match lookup {
-                    Lookup::Index(i) => chain.container_by_index(i).await?,
-                    Lookup::Id(id) => chain.container_by_id(&id).await?,
+                    Lookup::Index(i) => chain.container_by_index(i).await.map_err(crate::errors::to_py)?,
+                    Lookup::Id(id) => chain.container_by_id(&id).await.map_err(crate::errors::to_py)?,
                 };
                 one_out(chain.path(), c, decode)
             })
@@ -417,7 +414,10 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let (start, count) = (u64_arg(start, "start")?, bounded_arg(count, "count", 0, MAX_RANGE)?);
             let chain = self.chain.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "container_range"), async move { Ok(chain.container_range(start, count).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "container_range"), async move {
+                let containers = chain.container_range(start, count).await.map_err(crate::errors::to_py)?;
+                Ok(containers.into_iter().map(crate::convert::PyContainer).collect::<Vec<_>>())
+            })
         }
 
         /// The position of the container with this id (``index.getIndex``).
@@ -443,7 +443,7 @@ twins! {
         ///     avax_data.exceptions.ContainerNotFoundError: JSON-RPC error -32000 from index.getIndex at http://127.0.0.1:.../ext/index/X/tx: not found
         fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { Ok(chain.index_of(&id).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { Ok(chain.index_of(&id).await.map_err(crate::errors::to_py)?) })
         }
 
         /// Whether the container with this id is accepted in the index (``index.isAccepted``).
@@ -466,7 +466,7 @@ twins! {
         ///     False
         fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { Ok(chain.is_accepted(&id).await?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { Ok(chain.is_accepted(&id).await.map_err(crate::errors::to_py)?) })
         }
 
         /// A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts.
@@ -563,7 +563,7 @@ twins! {
             let start = start.filter(|s| !s.is_none()).map(|s| u64_arg(s, "start")).transpose()?;
             let decode = decode_for(&self.chain, decode)?;
             let (every, longest) = (Duration::from_secs_f64(poll_interval), Duration::from_secs_f64(max_poll_interval));
-            let walk = FollowWalk::new(self.chain.clone(), start, every, longest, decode)?;
+            let walk = FollowWalk::new(self.chain.clone(), start, every, longest, decode).map_err(crate::errors::to_py)?;
             let (walk, iter) = follow_state(py, walk, progress)?;
             Ok(FollowOf { walk, iter })
         }

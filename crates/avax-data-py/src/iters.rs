@@ -9,13 +9,13 @@ use pyo3::prelude::*;
 
 use super::convert::{arrow_stream, frame_dicts, DecodedOut, DictOut, DictsOut, FrameKind, FrameOut};
 use super::mode::{Iter, Step};
-use crate::arrow::Col;
-use crate::data::ResourcePager;
-use crate::error::{Error, Result};
-use crate::index::feed::{IndexFeed, Split};
-use crate::index::walk::Batch;
-use crate::index::Container;
-use crate::paging::{JsonItem, PagerCursor};
+use avax_data_core::arrow::Col;
+use avax_data_core::data::ResourcePager;
+use avax_data_core::error::{Error, Result};
+use avax_data_core::index::feed::{IndexFeed, Split};
+use avax_data_core::index::walk::Batch;
+use avax_data_core::index::Container;
+use avax_data_core::paging::{JsonItem, PagerCursor};
 
 /// Any index feed hands out what its split made.
 impl<P: Send + 'static, T: for<'py> IntoPyObject<'py> + Send + 'static> Step for IndexFeed<P, T> {
@@ -55,7 +55,7 @@ impl<'py> IntoPyObject<'py> for IndexItem {
     type Error = PyErr;
     fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
         match self {
-            IndexItem::Container(c) => c.into_pyobject(py).map(Bound::into_any),
+            IndexItem::Container(c) => super::convert::container_dict(py, &c).map(Bound::into_any),
             IndexItem::Row(row) => Ok(row.into_bound(py)),
             IndexItem::Decoded(d) => d.into_pyobject(py),
         }
@@ -160,12 +160,12 @@ fn stream_of<'py, B: BatchSource>(
     let state = iter.state();
     let schema = state.try_lock().map(|s| s.1.clone()).map_err(|_| super::mode::busy())?;
     let next = move || {
-        crate::runtime::runtime().block_on(async {
+        avax_data_core::runtime::runtime().block_on(async {
             let mut step = state.lock().await;
             step.0.next_batch().await
         })
     };
-    arrow_stream(py, crate::arrow::WalkReader::new(schema, Box::new(next)), requested_schema)
+    arrow_stream(py, avax_data_core::arrow::WalkReader::new(schema, Box::new(next)), requested_schema)
 }
 
 /// A pager's items, as dicts typed by the resource's columns.
@@ -222,12 +222,12 @@ macro_rules! iterator_twins {
         $Sync:ident($sync_name:literal), $Async:ident($async_name:literal), $step:ty;
         shared { $($shared:tt)* }
     ) => {
-        $crate::python::mode::twins! {
+        $crate::mode::twins! {
             $(#[doc = $doc])*
             sync $Sync($sync_name) {}
             $(#[doc = $doc])*
             async $Async($async_name) {}
-            state { iter: $crate::python::mode::Iter<$step> }
+            state { iter: $crate::mode::Iter<$step> }
             shared {
                 /// Stop fetching, from any thread or task; the iteration then ends.
                 ///
@@ -252,7 +252,7 @@ macro_rules! iterator_twins {
                 }
 
                 fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    <M as $crate::python::mode::Mode>::next(py, &self.iter)
+                    <M as $crate::mode::Mode>::next(py, &self.iter)
                 }
             }
             async_only {
@@ -261,7 +261,7 @@ macro_rules! iterator_twins {
                 }
 
                 fn __anext__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    <M as $crate::python::mode::Mode>::next(py, &self.iter)
+                    <M as $crate::mode::Mode>::next(py, &self.iter)
                 }
             }
         }

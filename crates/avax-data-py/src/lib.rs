@@ -16,6 +16,7 @@ mod mode;
 mod pagers;
 mod progress;
 mod ready;
+mod settings;
 mod show;
 mod tables;
 mod target;
@@ -42,6 +43,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     logs::install(m.py())?;
     m.add_function(wrap_pyfunction!(logs::reset_logging, m)?)?;
     m.add_function(wrap_pyfunction!(tables::literal_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(settings::client_settings, m)?)?;
+    m.add_function(wrap_pyfunction!(settings::default_settings, m)?)?;
     m.add_class::<index::PyIndexClient>()?;
     m.add_class::<index::PyChain>()?;
     m.add_class::<index::PyAsyncIndexClient>()?;

@@ -9,21 +9,24 @@ use super::convert::{object_to_py, polars_frame, DictOut};
 use super::errors::invalid;
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
-use crate::arrow::metrics as schema;
-use crate::arrow::{to_batch, Resource};
-use crate::data::ResourcePager;
-use crate::error::Error;
-use crate::exact::Exact;
-use crate::metrics::client::icm_summary_query;
-use crate::metrics::series::series_pager;
-use crate::metrics::{MetricsClient, DEFAULT_CONCURRENCY};
+use avax_data_core::arrow::metrics as schema;
+use avax_data_core::arrow::{to_batch, Resource};
+use avax_data_core::data::ResourcePager;
+use avax_data_core::error::Error;
+use avax_data_core::exact::Exact;
+use avax_data_core::metrics::client::icm_summary_query;
+use avax_data_core::metrics::series::series_pager;
+use avax_data_core::metrics::{MetricsClient, DEFAULT_CONCURRENCY};
 
 const NETWORK: &str = "one of mainnet, fuji, testnet";
 const GROUP_BY: &str = "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId";
 
-fn build_client(base_url: Option<String>, transport: crate::transport::TransportConfig) -> PyResult<MetricsClient> {
-    let base_url = base_url.or_else(|| std::env::var("AVAX_METRICS_API_URL").ok().filter(|u| !u.trim().is_empty()));
-    Ok(MetricsClient::new(base_url.as_deref(), transport)?)
+fn build_client(
+    base_url: Option<String>,
+    transport: avax_data_core::transport::TransportConfig,
+) -> PyResult<MetricsClient> {
+    let base_url = avax_data_core::settings::metrics_url(base_url);
+    Ok(MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)?)
 }
 
 /// `chain_id=`: an EVM chain id (int or str of digits) or total/mainnet/testnet.
@@ -64,11 +67,9 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
             Exact::Object(_) if !grouped => return object_to_py(py, &value, Some(schema::ICM_SUMMARY)),
             other => vec![other],
         };
-        let batch = to_batch(Resource::IcmSummary, &rows).map_err(|message| Error::Decode {
-            message,
-            url: "/v2/icm/summary".into(),
-            body: String::new(),
-        })?;
+        let batch = to_batch(Resource::IcmSummary, &rows)
+            .map_err(|message| Error::Decode { message, url: "/v2/icm/summary".into(), body: String::new() })
+            .map_err(crate::errors::to_py)?;
         polars_frame(py, vec![batch], Resource::IcmSummary.schema())
     }
 }
@@ -164,19 +165,19 @@ client_twins! {
             page_token: Option<&Bound<'_, PyAny>>,
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
-            let op = super::endpoints::find(crate::rest::openapi::Service::Metrics, operation_id)?;
+            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Metrics, operation_id)?;
             if !op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, true));
             }
             let args = super::endpoints::arguments(arguments)?;
-            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), crate::rest::openapi::Credentials { has_key: false, env: "" })?;
-            let pager = crate::rest::ResourcePager::tokens(
+            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
+            let pager = avax_data_core::rest::ResourcePager::tokens(
                 &self.client,
-                request.paged()?,
+                request.paged().map_err(crate::errors::to_py)?,
                 Resource::of_operation(op),
                 super::args::page_token_arg(page_token)?,
                 super::args::limit_arg(limit)?,
-            )?;
+            ).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager })
         }
 
@@ -199,14 +200,14 @@ client_twins! {
             operation_id: &str,
             arguments: &Bound<'py, pyo3::types::PyDict>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let op = super::endpoints::find(crate::rest::openapi::Service::Metrics, operation_id)?;
+            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Metrics, operation_id)?;
             if op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, false));
             }
             let args = super::endpoints::arguments(arguments)?;
-            let request = crate::rest::openapi::prepare(op, &super::endpoints::pairs(&args), crate::rest::openapi::Credentials { has_key: false, env: "" })?;
+            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
             let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await?, op.answer_columns())) })
+            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await.map_err(crate::errors::to_py)?, op.answer_columns())) })
         }
 
         /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
@@ -274,12 +275,12 @@ client_twins! {
             let metric = str_arg(metric, "metric", "a metric name (str)")?;
             let interval = opt_str(interval, "interval", "one of hour, day, week, month")?;
             let (start, end) = (time_arg(start, "start")?, time_arg(end, "end")?);
-            let page_size = opt_bounded(page_size, "page_size", 1, crate::metrics::params::MAX_PAGE_SIZE as u64)?;
+            let page_size = opt_bounded(page_size, "page_size", 1, avax_data_core::metrics::params::MAX_PAGE_SIZE as u64)?;
             let token = page_token_arg(page_token)?;
             let limit = limit_arg(limit)?;
-            let concurrency = opt_bounded(concurrency, "concurrency", 1, 64)?.map_or(DEFAULT_CONCURRENCY, |c| c as usize);
-            let query = self.client.metric(&chain_id, &metric, interval.as_deref(), start, end, page_size.map(|p| p as i64))?;
-            Ok(PagerOf { pager: series_pager(&self.client, query, token, limit, concurrency)? })
+            let concurrency = opt_bounded(concurrency, "concurrency", 1, avax_data_core::settings::MAX_CONCURRENCY as u64)?.map_or(DEFAULT_CONCURRENCY, |c| c as usize);
+            let query = self.client.metric(&chain_id, &metric, interval.as_deref(), start, end, page_size.map(|p| p as i64)).map_err(crate::errors::to_py)?;
+            Ok(PagerOf { pager: series_pager(&self.client, query, token, limit, concurrency).map_err(crate::errors::to_py)? })
         }
 
         /// The chains the Metrics API covers (``GET /v2/chains``), token-paged.
@@ -308,9 +309,9 @@ client_twins! {
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
             let network = opt_str(network, "network", NETWORK)?;
-            let paged = self.client.chains(network.as_deref())?;
+            let paged = self.client.chains(network.as_deref()).map_err(crate::errors::to_py)?;
             let (token, limit) = (page_token_arg(page_token)?, limit_arg(limit)?);
-            let pager = ResourcePager::tokens(&self.client, paged, Resource::MetricsChain, token, limit)?;
+            let pager = ResourcePager::tokens(&self.client, paged, Resource::MetricsChain, token, limit).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager })
         }
 
@@ -354,13 +355,13 @@ client_twins! {
             let dest = opt_str(dest_blockchain_id, "dest_blockchain_id", "a blockchain id (str)")?;
             let group_by = group_by_arg(group_by)?;
             let network = opt_str(network, "network", NETWORK)?;
-            icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())?;
+            icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).map_err(crate::errors::to_py)?;
             let client = self.client.clone();
             M::run(py, super::mode::Call(CLASS_NAME, "icm_summary"), async move {
                 let grouped = group_by.is_some();
                 let value = client
                     .icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())
-                    .await?;
+                    .await.map_err(crate::errors::to_py)?;
                 Ok(SummaryOut(value, grouped))
             })
         }
@@ -379,7 +380,7 @@ client_twins! {
         ///     'ok'
         fn live_check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await?, None)) })
+            M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await.map_err(crate::errors::to_py)?, None)) })
         }
 
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
@@ -438,18 +439,18 @@ client_twins! {
             let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
             let now = chrono::Utc::now().timestamp();
             let end = time_arg(end, "end")?.unwrap_or(now);
-            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let bar = super::progress::bar(py, progress, &format!("{chain_id} {metric}"), || None)?;
             let rows = super::progress::on_rows(&bar);
             let client = self.client.clone();
             M::run(py, super::mode::Call(CLASS_NAME, "write_dataset"), async move {
                 let done = super::progress::finished(
                     bar,
-                    crate::dataset::metrics::write_metric_dataset(
+                    avax_data_core::dataset::metrics::write_metric_dataset(
                         &client, &chain_id, &metric, &interval, start, end, now, &path, options, rows,
                     ),
                 )
-                .await?;
+                .await.map_err(crate::errors::to_py)?;
                 Ok(super::walks::summary_dict(done))
             })
         }

@@ -27,9 +27,9 @@ pub trait Step: Send + 'static {
     /// What reaches Python.
     type Out: for<'py> IntoPyObject<'py> + Send + 'static;
     /// An item already fetched, without waiting (`None`: the next one needs a wait).
-    fn ready(&mut self) -> Option<crate::Result<Self::Out>>;
+    fn ready(&mut self) -> Option<avax_data_core::Result<Self::Out>>;
     /// The next item, waiting when needed; `None` at the end.
-    fn next(&mut self) -> impl Future<Output = crate::Result<Option<Self::Out>>> + Send + '_;
+    fn next(&mut self) -> impl Future<Output = avax_data_core::Result<Option<Self::Out>>> + Send + '_;
     /// Stops fetching; later steps hand out nothing.
     fn close(&mut self);
     /// The rows an item holds (progress counts them).
@@ -220,7 +220,7 @@ impl Mode for Blocking {
             }
             Ok(Some(Err(e))) => {
                 iter.ended(py);
-                Err(iter.resume.annotate(e.into()))
+                Err(iter.resume.annotate(crate::errors::to_py(e)))
             }
             Ok(None) | Ok(Some(Ok(None))) => {
                 step.close();
@@ -251,7 +251,7 @@ impl Mode for Awaiting {
         if !iter.closed.is_set() {
             if let Ok(mut step) = iter.state.try_lock() {
                 if let Some(item) = step.ready() {
-                    let item = item.map_err(|e| iter.resume.annotate(e.into()))?;
+                    let item = item.map_err(|e| iter.resume.annotate(crate::errors::to_py(e)))?;
                     iter.handed(py, &item);
                     let value = item.into_bound_py_any(py)?;
                     return Bound::new(py, Ready::new(value.unbind())).map(Bound::into_any);
@@ -278,7 +278,7 @@ impl Mode for Awaiting {
                 }
                 Some(Err(e)) => {
                     end(&this);
-                    Err(this.resume.annotate(e.into()))
+                    Err(this.resume.annotate(crate::errors::to_py(e)))
                 }
                 None | Some(Ok(None)) => {
                     step.close();
@@ -318,9 +318,9 @@ macro_rules! twins {
         #[::pyo3::pyclass(frozen, name = $async_name, module = "avax_data._native")]
         pub struct $Async { $(pub(crate) $field: $fty),* }
 
-        $crate::python::mode::twin_impl!($Sync, $sync_name, $crate::python::mode::Blocking,
+        $crate::mode::twin_impl!($Sync, $sync_name, $crate::mode::Blocking,
             { $($sync_alias = $sync_ty),* } { $($shared)* $($sync_only)* });
-        $crate::python::mode::twin_impl!($Async, $async_name, $crate::python::mode::Awaiting,
+        $crate::mode::twin_impl!($Async, $async_name, $crate::mode::Awaiting,
             { $($async_alias = $async_ty),* } { $($shared)* $($async_only)* });
     };
 }

@@ -15,8 +15,8 @@ use super::mode::{twins, Call};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
 use super::warn::Warned;
-use crate::arrow::Resource;
-use crate::data::ResourcePager;
+use avax_data_core::arrow::Resource;
+use avax_data_core::data::ResourcePager;
 
 /// The name of a resource's frame schema, as Python shows it.
 pub fn resource_name(r: Resource) -> &'static str {
@@ -29,7 +29,7 @@ pub fn resource_name(r: Resource) -> &'static str {
         Resource::MetricValue => "metric_value",
         Resource::MetricsChain => "metrics_chain",
         Resource::IcmSummary => "icm_summary",
-        Resource::Listed(i) => crate::rest::openapi::operations().get(usize::from(i)).map_or("", |op| op.id),
+        Resource::Listed(i) => avax_data_core::rest::openapi::operations().get(usize::from(i)).map_or("", |op| op.id),
     }
 }
 
@@ -451,13 +451,13 @@ twins! {
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
-            #[pyo3(from_py_with = super::target::target)] path: crate::arrow::Target,
+            #[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target,
             #[pyo3(from_py_with = super::args::compression)] compression: &str,
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             super::warn::user_warning(py, self.pager.pager.spent())?;
-            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
             let export = async move {
@@ -525,15 +525,15 @@ twins! {
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
             let chunk = chunk.map(super::args::chunk).transpose()?;
-            crate::dataset::lists::ListKey::of(self.pager.resource, chunk)?;
+            avax_data_core::dataset::lists::ListKey::of(self.pager.resource, chunk).map_err(crate::errors::to_py)?;
             super::warn::user_warning(py, self.pager.pager.spent())?;
-            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
             let now = chrono::Utc::now().timestamp();
             let export = async move {
                 let done =
-                    finished(bar, crate::dataset::lists::write_list_dataset(&pager, &path, chunk, options, now, rows))
+                    finished(bar, avax_data_core::dataset::lists::write_list_dataset(&pager, &path, chunk, options, now, rows))
                         .await?;
                 Ok(super::walks::summary_dict(done))
             };

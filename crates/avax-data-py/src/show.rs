@@ -36,7 +36,11 @@ pub fn html(name: &str, fields: &[(&str, String)]) -> String {
 }
 
 /// The fields a client shows in Jupyter: its URL, whether it is closed, and its retry policy.
-pub fn client_fields(url: &str, closed: bool, retry: &crate::transport::RetryPolicy) -> Vec<(&'static str, String)> {
+pub fn client_fields(
+    url: &str,
+    closed: bool,
+    retry: &avax_data_core::transport::RetryPolicy,
+) -> Vec<(&'static str, String)> {
     vec![
         ("url", py_str(url)),
         ("closed", py_bool(closed)),

@@ -16,5 +16,5 @@ use pyo3::prelude::*;
 ///     True
 #[pyfunction]
 pub fn literal_tables() -> Vec<(&'static str, (Vec<&'static str>, &'static str))> {
-    crate::tables::literal_tables().into_iter().map(|(alias, values, doc)| (alias, (values, doc))).collect()
+    avax_data_core::tables::literal_tables().into_iter().map(|(alias, values, doc)| (alias, (values, doc))).collect()
 }

@@ -7,7 +7,7 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
 use super::args::shown;
 use super::errors::invalid;
-use crate::arrow::Target;
+use avax_data_core::arrow::Target;
 
 const WHAT: &str = "a file path (str or os.PathLike) or a binary file object (with write())";
 

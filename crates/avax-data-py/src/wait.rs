@@ -20,7 +20,7 @@ where
     F: Future<Output = T> + Send,
     T: Send,
 {
-    let runtime = crate::runtime::runtime();
+    let runtime = avax_data_core::runtime::runtime();
     py.detach(|| {
         runtime.block_on(async {
             tokio::select! {
@@ -55,7 +55,7 @@ impl Runtime for SharedRuntime {
     where
         F: Future<Output = ()> + Send + 'static,
     {
-        crate::runtime::runtime().spawn(fut)
+        avax_data_core::runtime::runtime().spawn(fut)
     }
 
     /// pyo3-async-runtimes hands an awaitable its result here, under `Python::attach`: gated, so
@@ -64,7 +64,7 @@ impl Runtime for SharedRuntime {
     where
         F: FnOnce() + Send + 'static,
     {
-        crate::runtime::runtime().spawn_blocking(move || {
+        avax_data_core::runtime::runtime().spawn_blocking(move || {
             if let Some(_entered) = exit::enter() {
                 f();
             } else {

@@ -12,10 +12,12 @@ use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, 
 use super::mode::{twins, Call, Iter, Mode};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{html, py_bool, py_opt, py_str, repr};
-use crate::index::{FollowWalk, RangeWalk};
+use avax_data_core::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
-fn decode_override(decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Option<crate::arrow::decoded::DecodeMode>>> {
+fn decode_override(
+    decode: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Option<avax_data_core::arrow::decoded::DecodeMode>>> {
     decode.map(decode_arg).transpose()
 }
 
@@ -52,10 +54,10 @@ fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
 ) -> PyResult<Bound<'py, PyAny>>
 where
-    F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+    F: std::future::Future<Output = avax_data_core::error::Result<T>> + Send + 'static,
 {
     super::warn::user_warning(py, walk.spent())?;
-    let walk = walk.with_decode(decode_override(decode)?)?;
+    let walk = walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
     let fut = run(walk, rows);
@@ -63,7 +65,7 @@ where
 }
 
 /// What a dataset export did, as the dict Python sees.
-pub fn summary_dict(done: crate::dataset::DatasetSummary) -> std::collections::BTreeMap<&'static str, u64> {
+pub fn summary_dict(done: avax_data_core::dataset::DatasetSummary) -> std::collections::BTreeMap<&'static str, u64> {
     std::collections::BTreeMap::from([
         ("partitions_written", done.partitions_written),
         ("partitions_skipped", done.partitions_skipped),
@@ -247,7 +249,7 @@ twins! {
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<BatchesOf> {
             super::warn::user_warning(py, self.walk.spent())?;
-            let walk = self.walk.with_decode(decode_override(decode)?)?;
+            let walk = self.walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
             let bar = range_bar(py, &walk, progress)?;
             let step = Frames(walk.frame_feed(), walk.schema());
             Ok(BatchesOf { iter: iter(step, Resume::Range(walk), bar) })
@@ -279,7 +281,7 @@ twins! {
             progress: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<ItemsOf> {
             super::warn::user_warning(py, self.walk.spent())?;
-            let walk = self.walk.with_decode(decode_override(decode)?)?;
+            let walk = self.walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
             let bar = range_bar(py, &walk, progress)?;
             Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
         }
@@ -437,13 +439,13 @@ twins! {
         fn write_parquet<'py>(
             &self,
             py: Python<'py>,
-            #[pyo3(from_py_with = super::target::target)] path: crate::arrow::Target,
+            #[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target,
             #[pyo3(from_py_with = super::args::compression)] compression: &str,
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             decode: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             export::<M, _, _>(py, Call(CLASS_NAME, "write_parquet"), &self.walk, decode, progress, move |walk, rows| async move {
                 walk.write_parquet(path, options, rows).await
             })
@@ -501,7 +503,7 @@ twins! {
             decode: Option<&Bound<'py, PyAny>>,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let options = crate::arrow::ParquetOptions::new(compression, row_group_size)?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             export::<M, _, _>(py, Call(CLASS_NAME, "write_dataset"), &self.walk, decode, progress, move |walk, rows| async move {
                 Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
             })

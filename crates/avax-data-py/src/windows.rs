@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use super::errors::to_py;
-use crate::dataset::metrics::months;
+use avax_data_core::dataset::metrics::months;
 
 /// The UTC month windows of ``[start, end)`` (Unix seconds), as
 /// :meth:`MetricsClient.write_dataset` and :func:`avax_data.dask.metric_series` cut a series.

@@ -18,7 +18,7 @@ pub const DEFAULT_DATA_URL: &str = "https://data-api.avax.network";
 pub const KEY_HEADERS: [&str; 2] = ["x-glacier-api-key", "x-data-api-key"];
 
 /// The environment variable the Python client reads the API key from.
-pub const API_KEY_ENV: &str = "AVAX_DATA_API_KEY";
+pub use crate::settings::DATA_API_KEY_ENV as API_KEY_ENV;
 
 /// Options of a [`DataClient`].
 #[derive(Debug, Clone, Default)]
@@ -90,6 +90,23 @@ impl DataClient {
     /// and an `api_key` that is a URL are refused, neither shown: a key is never sent as a URL
     /// and a URL never as a key.
     pub fn new(base_url: Option<&str>, options: DataClientOptions) -> Result<Self> {
+        Self::build(base_url, options)
+    }
+
+    /// A client built with no arguments: `$AVAX_DATA_API_URL` or [`DEFAULT_DATA_URL`], the key of
+    /// `$AVAX_DATA_API_KEY` if any, the default transport ([`crate::settings`]).
+    pub fn from_defaults() -> Result<Self> {
+        let options =
+            DataClientOptions { transport: TransportConfig::default(), api_key: crate::settings::data_api_key(None) };
+        Self::build(crate::settings::data_url(None).as_deref(), options)
+    }
+
+    /// What the client was built with (the Python client reports the same rows).
+    pub fn settings(&self) -> crate::settings::Settings {
+        self.rest.settings(vec![("api_key", if self.has_key { "set" } else { "none" }.to_string())])
+    }
+
+    fn build(base_url: Option<&str>, options: DataClientOptions) -> Result<Self> {
         check_url_and_key(base_url, options.api_key.as_deref())?;
         let mut config = options.transport;
         let key = options.api_key.filter(|k| !k.trim().is_empty());

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::manifest::io_error;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The environment variable of the crash hook (a test hook): `<step>[:<n>]` kills the process
 /// with SIGKILL the `n`-th time (default the first) a dataset writer reaches `step`, one of
@@ -34,14 +33,14 @@ pub fn is_temp_name(name: &str) -> bool {
 
 /// Flushes the file at `path` to the disk.
 pub fn sync_file(path: &Path) -> Result<()> {
-    std::fs::File::open(path).and_then(|f| f.sync_all()).map_err(|e| io_error(path, e))
+    std::fs::File::open(path).and_then(|f| f.sync_all()).map_err(|e| Error::file(path, &e))
 }
 
 /// Flushes the directory `dir`'s entries (the names created or renamed in it) to the disk.
 pub fn sync_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     {
-        std::fs::File::open(dir).and_then(|f| f.sync_all()).map_err(|e| io_error(dir, e))
+        std::fs::File::open(dir).and_then(|f| f.sync_all()).map_err(|e| Error::file(dir, &e))
     }
     #[cfg(not(unix))]
     {
@@ -57,7 +56,7 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 pub fn publish(tmp: &Path, path: &Path, what: &str) -> Result<()> {
     sync_file(tmp)?;
     crash_point(&format!("{what}-synced"));
-    std::fs::rename(tmp, path).map_err(|e| io_error(path, e))?;
+    std::fs::rename(tmp, path).map_err(|e| Error::file(path, &e))?;
     if let Some(parent) = path.parent() {
         sync_dir(parent)?;
     }

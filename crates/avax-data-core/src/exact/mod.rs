@@ -22,7 +22,7 @@ mod tests;
 use std::borrow::Cow;
 use std::fmt;
 
-pub(crate) use read::shown;
+pub use read::shown;
 pub use read::{check, number, parse, parse_raw, string, Number, MAX_DEPTH};
 
 /// A JSON value read exactly.

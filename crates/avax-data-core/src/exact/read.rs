@@ -59,7 +59,7 @@ impl From<Number<'_>> for Exact {
 }
 
 /// At most 100 characters of `text`, for an error message.
-pub(crate) fn shown(text: &str) -> String {
+pub fn shown(text: &str) -> String {
     match text.char_indices().nth(100) {
         Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
         None => text.to_string(),

@@ -70,7 +70,12 @@ pub enum HexError {
     /// Shorter than the 4-byte checksum.
     TooShort(usize),
     /// The trailing checksum does not match the bytes.
-    ChecksumMismatch { expected: [u8; 4], found: [u8; 4] },
+    ChecksumMismatch {
+        /// The checksum of the bytes (the last 4 bytes of their SHA-256).
+        expected: [u8; 4],
+        /// The checksum the text carried.
+        found: [u8; 4],
+    },
 }
 
 impl std::fmt::Display for HexError {

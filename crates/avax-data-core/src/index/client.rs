@@ -29,7 +29,11 @@ pub struct IndexClientOptions {
 
 impl Default for IndexClientOptions {
     fn default() -> Self {
-        IndexClientOptions { transport: TransportConfig::default(), verify: Verify::default(), concurrency: 4 }
+        IndexClientOptions {
+            transport: TransportConfig::default(),
+            verify: Verify::default(),
+            concurrency: crate::settings::DEFAULT_INDEX_CONCURRENCY,
+        }
     }
 }
 
@@ -63,6 +67,21 @@ impl IndexClient {
                 closed: std::sync::atomic::AtomicBool::new(false),
             }),
         })
+    }
+
+    /// A client built with no arguments: the node of [`crate::settings::node_url`] (`$AVAX_NODE_URL`
+    /// or the public API node) and the default options.
+    pub fn from_defaults() -> Result<Self> {
+        IndexClient::new(&crate::settings::node_url(None), IndexClientOptions::default())
+    }
+
+    /// What the client was built with (the Python client reports the same rows).
+    pub fn settings(&self) -> crate::settings::Settings {
+        let own = vec![
+            ("concurrency", self.inner.concurrency.to_string()),
+            ("verify_ids", self.inner.verify.ids.to_string()),
+        ];
+        crate::settings::Settings::of(&self.inner.transport, own)
     }
 
     /// The node URL, secrets redacted.

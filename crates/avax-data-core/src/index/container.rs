@@ -200,8 +200,9 @@ mod tests {
     use super::*;
 
     fn fixtures() -> serde_json::Value {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real_containers.json"))
-            .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/real_containers.json"))
+                .unwrap();
         serde_json::from_str(&text).unwrap()
     }
 

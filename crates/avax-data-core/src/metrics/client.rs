@@ -167,6 +167,17 @@ impl MetricsClient {
         Ok(MetricsClient { rest: RestClient::new(base_url.unwrap_or(DEFAULT_METRICS_URL), transport)? })
     }
 
+    /// A client built with no arguments: `$AVAX_METRICS_API_URL` or [`DEFAULT_METRICS_URL`] and
+    /// the default transport ([`crate::settings`]).
+    pub fn from_defaults() -> Result<Self> {
+        MetricsClient::new(crate::settings::metrics_url(None).as_deref(), TransportConfig::default())
+    }
+
+    /// What the client was built with (the Python client reports the same rows).
+    pub fn settings(&self) -> crate::settings::Settings {
+        self.rest.settings(vec![("concurrency", DEFAULT_CONCURRENCY.to_string())])
+    }
+
     /// Checks a metric-series request (before any request is sent).
     pub fn metric(
         &self,
@@ -218,14 +229,6 @@ impl MetricsClient {
     /// `GET /v2/live-check`: the health report.
     pub async fn live_check(&self) -> Result<Exact> {
         Ok(self.get("/v2/live-check", &[]).await?.0)
-    }
-
-    /// The whole series of `query` fetched as shards ([`plan_shards`]) with up to `concurrency`
-    /// in flight, concatenated in the service's order. Needs both `start` and `end`.
-    /// A value the rule of [`crate::exact`] refuses is a decode error naming it.
-    pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Exact>> {
-        let items = super::series::sharded_items(self, query.clone(), concurrency).await?;
-        items.iter().map(|item| Ok(item.to_exact()?)).collect()
     }
 
     /// The items of one shard: its window walked page by page, kept by the shard's filter.

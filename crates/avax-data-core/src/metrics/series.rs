@@ -9,6 +9,7 @@ use futures::{StreamExt, TryStreamExt};
 use super::client::{plan_shards, point_time, MetricQuery, MetricsClient, Shard};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
+use crate::exact::Exact;
 use crate::paging::{ordered_chunks, Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::{ResourcePager, TokenSource};
 
@@ -137,6 +138,17 @@ pub fn series_pager(
         Arc::new(TokenSource::new(client, query.paged(), page_token)?)
     };
     Ok(ResourcePager::new(source, Resource::MetricValue, limit, url))
+}
+
+// The sharded fetch lives beside the walk it uses, so the client does not depend on this module.
+impl MetricsClient {
+    /// The whole series of `query` fetched as shards ([`plan_shards`](super::plan_shards)) with up to `concurrency`
+    /// in flight, concatenated in the service's order. Needs both `start` and `end`.
+    /// A value the rule of [`crate::exact`] refuses is a decode error naming it.
+    pub async fn sharded(&self, query: &MetricQuery, concurrency: usize) -> Result<Vec<Exact>> {
+        let items = sharded_items(self, query.clone(), concurrency).await?;
+        items.iter().map(|item| Ok(item.to_exact()?)).collect()
+    }
 }
 
 /// Every item of a sharded walk of `query`, in the service's order.

@@ -117,6 +117,11 @@ impl RestClient {
         &self.inner.transport.config().retry
     }
 
+    /// What the client was built with: the transport's settings, then the client's `own` rows.
+    pub fn settings(&self, own: Vec<(&'static str, String)>) -> crate::settings::Settings {
+        crate::settings::Settings::of(&self.inner.transport, own)
+    }
+
     /// Closes the client: later calls fail with [`Error::Closed`].
     pub fn close(&self) {
         self.inner.closed.store(true, Ordering::SeqCst);

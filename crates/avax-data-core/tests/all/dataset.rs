@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::UInt64Type;
-use avax_data::arrow::ParquetOptions;
-use avax_data::dataset::manifest::{Manifest, MANIFEST};
-use avax_data::emulator::{Emulator, EmulatorConfig};
-use avax_data::index::walk::RangeWalk;
-use avax_data::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath};
+use avax_data_core::arrow::ParquetOptions;
+use avax_data_core::dataset::manifest::{Manifest, MANIFEST};
+use avax_data_core::index::walk::RangeWalk;
+use avax_data_core::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath};
+use avax_data_emulator::{Emulator, EmulatorConfig};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 async fn emulator(containers: u64) -> Emulator {
@@ -46,7 +46,7 @@ fn indices(dir: &Path) -> Vec<u64> {
     column_u64(dir, "index")
 }
 
-async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> avax_data::dataset::DatasetSummary {
+async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> avax_data_core::dataset::DatasetSummary {
     let walk = RangeWalk::new(chain(emu), start, end, 4, 64, None).unwrap();
     let summary = walk.write_dataset(dir, 100, ParquetOptions::default(), |_| ()).await.unwrap();
     assert_eq!(walk.next_index(), end.unwrap_or(emu.container_count(IndexPath::XTx)).max(start));
@@ -102,16 +102,16 @@ async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_whole() {
-    use avax_data::dataset::{verify::verify, Dataset, INDEX_KEY};
-    use avax_data::error::Error;
+    use avax_data_core::dataset::{verify::verify, Dataset, INDEX_KEY};
+    use avax_data_core::error::Error;
 
     let emu = emulator(250).await;
     let dir = temp_dir("locked");
     export(&emu, &dir, 0, Some(120)).await;
     // a writer at work: held by a Dataset of the same walk (the identity does not matter: the
     // lock is taken before the manifest is read)
-    let schema = avax_data::index::walk::walk_schema(IndexPath::XTx, None).unwrap();
-    let identity = avax_data::dataset::index_identity(IndexPath::XTx, None, 100, &schema);
+    let schema = avax_data_core::index::walk::walk_schema(IndexPath::XTx, None).unwrap();
+    let identity = avax_data_core::dataset::index_identity(IndexPath::XTx, None, 100, &schema);
     let held = Dataset::open(&dir, INDEX_KEY, identity).unwrap();
     let before = emu.request_count();
     let walk = RangeWalk::new(chain(&emu), 0, None, 4, 64, None).unwrap();
@@ -130,9 +130,9 @@ async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_wh
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_metric_dataset_keeps_ended_months_and_rewrites_the_open_one() {
-    use avax_data::dataset::metrics::write_metric_dataset;
-    use avax_data::metrics::MetricsClient;
-    use avax_data::transport::TransportConfig;
+    use avax_data_core::dataset::metrics::write_metric_dataset;
+    use avax_data_core::metrics::MetricsClient;
+    use avax_data_core::transport::TransportConfig;
 
     let emu = Emulator::start(EmulatorConfig { data_blocks_per_chain: 50_000, ..Default::default() })
         .await
@@ -172,12 +172,12 @@ async fn a_metric_dataset_keeps_ended_months_and_rewrites_the_open_one() {
 
 // ---- Data API lists: newest first, cut by block-number chunk ----
 
-fn block_pager(emu: &Emulator, page_size: i64, limit: Option<u64>) -> avax_data::data::ResourcePager {
-    use avax_data::arrow::Resource;
-    use avax_data::data::{DataClient, DataClientOptions};
+fn block_pager(emu: &Emulator, page_size: i64, limit: Option<u64>) -> avax_data_core::data::ResourcePager {
+    use avax_data_core::arrow::Resource;
+    use avax_data_core::data::{DataClient, DataClientOptions};
     let client = DataClient::new(Some(&emu.url()), DataClientOptions::default()).unwrap();
     let paged = client.blocks("43114", Some(page_size)).unwrap();
-    avax_data::data::ResourcePager::tokens(&client, paged, Resource::Block, None, limit).unwrap()
+    avax_data_core::data::ResourcePager::tokens(&client, paged, Resource::Block, None, limit).unwrap()
 }
 
 /// Every `blockNumber` of every partition file, partition by partition in hive-value order.
@@ -187,7 +187,7 @@ fn block_numbers(dir: &Path) -> Vec<u64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_block_list_dataset_is_written_stopped_early_on_rerun_and_limited_walks_stay_partial() {
-    use avax_data::dataset::lists::write_list_dataset;
+    use avax_data_core::dataset::lists::write_list_dataset;
     let emu = Emulator::start(EmulatorConfig { data_blocks_per_chain: 250, default_count: 10, ..Default::default() })
         .await
         .unwrap();

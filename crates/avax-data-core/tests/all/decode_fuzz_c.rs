@@ -3,15 +3,15 @@
 //! Every call returns a value or a typed error; none panics, and none allocates by a length
 //! prefix it has not checked.
 
-use avax_data::arrow::decoded::frame::decode_c_container;
-use avax_data::decode::{cchain, ids, proposervm};
-use avax_data::index::{cb58, IndexPath};
+use avax_data_core::arrow::decoded::frame::decode_c_container;
+use avax_data_core::decode::{cchain, ids, proposervm};
+use avax_data_core::index::{cb58, IndexPath};
 use proptest::prelude::*;
 
 fn vector_bytes() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for file in ["cchain_blocks.json", "proposervm_blocks.json", "constructed_examples.json"] {
-        let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         for v in doc["vectors"].as_array().unwrap() {
             out.push(hex::decode(v["hex"].as_str().unwrap()).unwrap());

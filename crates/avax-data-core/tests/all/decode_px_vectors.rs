@@ -3,14 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use avax_data::decode::avax::{Input, Output};
-use avax_data::decode::pchain::{self, PTxBody};
-use avax_data::decode::xchain::{self, XTxBody};
-use avax_data::index::cb58;
+use avax_data_core::decode::avax::{Input, Output};
+use avax_data_core::decode::pchain::{self, PTxBody};
+use avax_data_core::decode::xchain::{self, XTxBody};
+use avax_data_core::index::cb58;
 use serde_json::Value;
 
 fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let doc: Value = serde_json::from_str(&text).unwrap();
     doc["vectors"].as_array().unwrap().clone()
@@ -262,7 +262,11 @@ fn pchain_vector_details() {
             locktime: 87654321,
             output: Box::new(Output::Transfer {
                 amount: 1,
-                owners: avax_data::decode::avax::OutputOwners { locktime: 12345678, threshold: 0, addresses: vec![] },
+                owners: avax_data_core::decode::avax::OutputOwners {
+                    locktime: 12345678,
+                    threshold: 0,
+                    addresses: vec![]
+                },
             }),
         }
     );
@@ -429,11 +433,11 @@ fn all_vector_bytes() -> &'static [Vec<u8>] {
 /// Runs every P and X decoder on `data`: each returns Ok or an error inside the bytes, and
 /// whatever decodes also goes through the Arrow columns.
 fn decode_everything(data: &[u8]) {
-    use avax_data::arrow::decoded::pchain::{PBlockColumns, PTxColumns};
-    use avax_data::arrow::decoded::xchain::{XBlockColumns, XTxColumns};
-    use avax_data::arrow::decoded::RowColumns;
+    use avax_data_core::arrow::decoded::pchain::{PBlockColumns, PTxColumns};
+    use avax_data_core::arrow::decoded::xchain::{XBlockColumns, XTxColumns};
+    use avax_data_core::arrow::decoded::RowColumns;
 
-    fn check<T>(data: &[u8], result: Result<T, avax_data::decode::DecodeError>) -> Option<T> {
+    fn check<T>(data: &[u8], result: Result<T, avax_data_core::decode::DecodeError>) -> Option<T> {
         match result {
             Ok(v) => Some(v),
             Err(e) => {

@@ -2,12 +2,12 @@
 //! their sources) decode to their published ids, hashes and fields, consuming every byte; and
 //! the id rules accept them by the rule of their index.
 
-use avax_data::decode::{cchain, ids, proposervm};
-use avax_data::index::{cb58, IndexPath};
+use avax_data_core::decode::{cchain, ids, proposervm};
+use avax_data_core::index::{cb58, IndexPath};
 use serde_json::Value;
 
 fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }

@@ -9,7 +9,7 @@
 //! clients, single answers and walks (with Arrow conversion of the items), must return `Ok` or a
 //! typed [`Error`]: never a panic (nor an `Error::Internal`, a panic caught in a background
 //! task), never a hang. And every answer handed out is exact (issue 20): each item reads by the
-//! rule of `avax_data::exact` or is refused, a value read writes back as the same value, and the
+//! rule of `avax_data_core::exact` or is refused, a value read writes back as the same value, and the
 //! frame of a page agrees with its exact items (the frame refuses what they refuse, and is the
 //! same batch built from their text).
 
@@ -18,16 +18,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use avax_data::arrow::{to_batch, Resource};
-use avax_data::data::{DataClient, DataClientOptions, ResourcePager};
-use avax_data::emulator::{Emulator, EmulatorConfig};
-use avax_data::error::Error;
-use avax_data::exact::{self, Exact};
-use avax_data::index::range::walk;
-use avax_data::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec};
-use avax_data::metrics::{series_pager, MetricsClient};
-use avax_data::paging::JsonItem;
-use avax_data::transport::TransportConfig;
+use avax_data_core::arrow::{to_batch, Resource};
+use avax_data_core::data::{DataClient, DataClientOptions, ResourcePager};
+use avax_data_core::error::Error;
+use avax_data_core::exact::{self, Exact};
+use avax_data_core::index::range::walk;
+use avax_data_core::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec};
+use avax_data_core::metrics::{series_pager, MetricsClient};
+use avax_data_core::paging::JsonItem;
+use avax_data_core::transport::TransportConfig;
+use avax_data_emulator::{Emulator, EmulatorConfig};
 use futures::StreamExt;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -605,7 +605,7 @@ const METRICS: [Endpoint; 5] = [
 
 fn config(retries: u32) -> TransportConfig {
     TransportConfig {
-        retry: avax_data::transport::RetryPolicy {
+        retry: avax_data_core::transport::RetryPolicy {
             max_retries: retries,
             backoff: Duration::from_millis(1),
             max_backoff: Duration::from_millis(3),
@@ -619,7 +619,7 @@ fn config(retries: u32) -> TransportConfig {
     }
 }
 
-fn convert<T: avax_data::arrow::json_columns::JsonText>(resource: Resource, items: &[T]) {
+fn convert<T: avax_data_core::arrow::json_columns::JsonText>(resource: Resource, items: &[T]) {
     // A value that does not fit the schema is a decode error of the caller, not a panic.
     let _ = to_batch(resource, items);
 }
@@ -654,7 +654,7 @@ fn convert_items(resource: Resource, items: &[JsonItem]) {
 }
 
 /// A token-paged endpoint: one page (its items converted), then a limited walk of it.
-async fn paged(client: &DataClient, paged: avax_data::data::Paged, resource: Resource) -> Result<(), Error> {
+async fn paged(client: &DataClient, paged: avax_data_core::data::Paged, resource: Resource) -> Result<(), Error> {
     let page = client.page(&paged, None).await;
     if let Ok(page) = &page {
         convert_items(resource, &page.items);

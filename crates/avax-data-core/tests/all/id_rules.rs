@@ -3,15 +3,15 @@
 //! Apricot block. A signed proposervm block labelled sha256(all) is refused on every block index,
 //! by the checker and by the wire decoder (as an integrity failure).
 
-use avax_data::decode::{ids, pchain, proposervm};
-use avax_data::index::container::{ContainerError, Verify, WireContainer};
-use avax_data::index::{cb58, IndexPath};
+use avax_data_core::decode::{ids, pchain, proposervm};
+use avax_data_core::index::container::{ContainerError, Verify, WireContainer};
+use avax_data_core::index::{cb58, IndexPath};
 use serde_json::Value;
 
 const BLOCK_INDEXES: [IndexPath; 3] = [IndexPath::CBlock, IndexPath::PBlock, IndexPath::XBlock];
 
 fn vectors(file: &str) -> Vec<Value> {
-    let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }

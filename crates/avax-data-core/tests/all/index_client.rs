@@ -3,11 +3,13 @@
 
 use std::time::Duration;
 
-use avax_data::arrow::containers_to_batch;
-use avax_data::emulator::{Emulator, EmulatorConfig};
-use avax_data::error::{Error, RpcErrorKind};
-use avax_data::index::range::{follow, walk};
-use avax_data::index::{ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec, RangeWalk};
+use avax_data_core::arrow::containers_to_batch;
+use avax_data_core::error::{Error, RpcErrorKind};
+use avax_data_core::index::range::{follow, walk};
+use avax_data_core::index::{
+    ChainClient, FollowSpec, IndexClient, IndexClientOptions, IndexPath, RangeSpec, RangeWalk,
+};
+use avax_data_emulator::{Emulator, EmulatorConfig};
 use futures::StreamExt;
 
 async fn emulator(count: u64, latency_ms: u64) -> Emulator {
@@ -110,7 +112,7 @@ async fn node_errors_map_to_their_kinds() {
         }
         other => panic!("{other:?}"),
     }
-    let unknown = avax_data::index::cb58::container_id(b"not in the index");
+    let unknown = avax_data_core::index::cb58::container_id(b"not in the index");
     assert!(matches!(c.container_by_id(&unknown).await, Err(Error::Rpc { kind: RpcErrorKind::NotFound, .. })));
     assert!(matches!(c.index_of(&unknown).await, Err(Error::Rpc { kind: RpcErrorKind::NotFound, .. })));
     assert!(!c.is_accepted(&unknown).await.unwrap());

@@ -11,7 +11,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use avax_data::index::cb58;
+use avax_data_core::index::cb58;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{header, StatusCode};

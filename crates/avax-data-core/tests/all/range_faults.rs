@@ -5,14 +5,13 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use avax_data::error::{Error, RpcErrorKind};
-use avax_data::index::chunk::LagPolicy;
-use avax_data::index::range::{walk, walk_with};
-use avax_data::index::{Container, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
+use avax_data_core::error::{Error, RpcErrorKind};
+use avax_data_core::index::chunk::LagPolicy;
+use avax_data_core::index::range::{walk, walk_with};
+use avax_data_core::index::{Container, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
 use futures::StreamExt;
 
-#[path = "common/index_node.rs"]
-mod index_node;
+use crate::index_node;
 use index_node::{script, serve, Script};
 
 fn fast_lag() -> LagPolicy {

@@ -8,17 +8,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use avax_data::error::Error;
-use avax_data::index::chunk::LagPolicy;
-use avax_data::index::cursor::Cursor;
-use avax_data::index::range::{walk_resuming, RangeMemory};
-use avax_data::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec};
-use avax_data::transport::TransportConfig;
+use avax_data_core::error::Error;
+use avax_data_core::index::chunk::LagPolicy;
+use avax_data_core::index::cursor::Cursor;
+use avax_data_core::index::range::{walk_resuming, RangeMemory};
+use avax_data_core::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec};
+use avax_data_core::transport::TransportConfig;
 use futures::StreamExt;
 use proptest::prelude::*;
 
-#[path = "common/index_node.rs"]
-mod index_node;
+use crate::index_node;
 use index_node::{script, serve_planned, Act, Call, Plan};
 
 /// Fault rates of one case, each a probability per request.
@@ -160,7 +159,7 @@ fn case() -> impl Strategy<Value = Case> {
 /// received in order and the errors met.
 async fn consume(url: &str, case: &Case) -> (Vec<u64>, Vec<Error>) {
     let transport = TransportConfig {
-        retry: avax_data::transport::RetryPolicy {
+        retry: avax_data_core::transport::RetryPolicy {
             max_retries: case.max_retries,
             backoff: Duration::from_millis(1),
             max_backoff: Duration::from_millis(2),
@@ -188,7 +187,7 @@ async fn consume(url: &str, case: &Case) -> (Vec<u64>, Vec<Error>) {
             RangeSpec { start: lease.position(), end: case.end, concurrency: case.concurrency, chunk: case.chunk };
         let stop = case.stops[round % case.stops.len()];
         let mut stream =
-            std::pin::pin!(walk_resuming::<Vec<avax_data::index::Container>>(chain.clone(), spec, &memory, lag));
+            std::pin::pin!(walk_resuming::<Vec<avax_data_core::index::Container>>(chain.clone(), spec, &memory, lag));
         let mut batches = 0u8;
         let finished = loop {
             match stream.next().await {

@@ -7,9 +7,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use avax_data::emulator::{Emulator, EmulatorConfig, RateLimit};
-use avax_data::error::Error;
-use avax_data::transport::{RetryPolicy, Transport, TransportConfig};
+use avax_data_core::error::Error;
+use avax_data_core::transport::{RetryPolicy, Transport, TransportConfig};
+use avax_data_emulator::{Emulator, EmulatorConfig, RateLimit};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::any;

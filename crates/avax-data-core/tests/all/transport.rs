@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use avax_data::error::{Error, TransportKind};
-use avax_data::transport::{RetryPolicy, Transport, TransportConfig};
+use avax_data_core::error::{Error, TransportKind};
+use avax_data_core::transport::{RetryPolicy, Transport, TransportConfig};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::IntoResponse;
 use axum::routing::any;

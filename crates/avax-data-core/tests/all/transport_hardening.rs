@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use avax_data::data::client::{DataClient, DataClientOptions};
-use avax_data::error::{Error, RedirectKind, TransportKind};
-use avax_data::transport::{RetryPolicy, Transport, TransportConfig};
+use avax_data_core::data::client::{DataClient, DataClientOptions};
+use avax_data_core::error::{Error, RedirectKind, TransportKind};
+use avax_data_core::transport::{RetryPolicy, Transport, TransportConfig};
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode};
@@ -456,8 +456,9 @@ async fn secrets_echoed_by_the_server_never_reach_an_error() {
 async fn an_evm_rpc_url_gets_a_hint_naming_the_index_path() {
     let (url, _, _) = scripted(|_, _| status(404, &[], "404 page not found")).await;
     let client =
-        avax_data::index::client::IndexClient::new(&format!("{url}/ext/bc/C/rpc"), Default::default()).unwrap();
-    let err = client.chain(avax_data::index::path::IndexPath::CBlock).last_accepted().await.unwrap_err().to_string();
+        avax_data_core::index::client::IndexClient::new(&format!("{url}/ext/bc/C/rpc"), Default::default()).unwrap();
+    let err =
+        client.chain(avax_data_core::index::path::IndexPath::CBlock).last_accepted().await.unwrap_err().to_string();
     assert!(err.contains("/ext/index/C/block") && err.contains(&format!("pass the node's root URL, {url}")), "{err}");
     assert!(!err.contains("--index-enabled"), "{err}");
 }

@@ -27,7 +27,7 @@ use super::world::{
     Network,
 };
 use super::DataApiState;
-use crate::index::cb58;
+use avax_data_core::index::cb58;
 
 /// The Teleporter messenger contract (the same address on every chain).
 pub const ICM_CONTRACT_ADDRESS: &str = "0x253b2784c75e510dd0ff1da844684a1ac0aa5fcf";

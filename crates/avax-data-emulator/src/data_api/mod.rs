@@ -47,7 +47,7 @@ pub(crate) struct DataApiState {
     pub(crate) tokens: paging::TokenStore,
     pub(crate) auth: auth::AuthState,
     /// The world's EVM transactions by hash (`getTransaction`).
-    pub(crate) tx_index: crate::emulator::openapi::TxIndex,
+    pub(crate) tx_index: crate::openapi::TxIndex,
 }
 
 impl DataApiState {
@@ -65,7 +65,7 @@ impl DataApiState {
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
-            tx_index: crate::emulator::openapi::TxIndex::new(),
+            tx_index: crate::openapi::TxIndex::new(),
         }
     }
 
@@ -108,7 +108,7 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>)
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
-    crate::emulator::openapi::add_routes(by_hand, crate::rest::openapi::Service::Data)
+    crate::openapi::add_routes(by_hand, avax_data_core::rest::openapi::Service::Data)
         .route("/v1/{*rest}", any(errors::cannot))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
         .with_state(state)

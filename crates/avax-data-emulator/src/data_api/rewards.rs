@@ -22,7 +22,7 @@ use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, skewed, Network, WORLD_NOW_MS};
 use super::DataApiState;
-use crate::index::cb58;
+use avax_data_core::index::cb58;
 
 /// `rewardType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

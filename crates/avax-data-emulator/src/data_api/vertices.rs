@@ -15,7 +15,7 @@ use super::paging;
 use super::params::{path_network, Params};
 use super::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
 use super::DataApiState;
-use crate::index::cb58;
+use avax_data_core::index::cb58;
 
 /// One X-chain vertex.
 #[derive(Debug, Clone, PartialEq, Eq)]

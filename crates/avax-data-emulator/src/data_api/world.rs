@@ -9,7 +9,7 @@
 //!   at `anchor + n * gap + jitter(n)` with `0 <= jitter < gap - 1000` ms, so `blockTimestamp`
 //!   (seconds) strictly increases. `blockHash` is keccak256 of the block's coreth header and
 //!   `parentHash` the hash of block `n - 1` (zero hash for block 0): every block is a real coreth
-//!   block ([`crate::emulator::formats::cchain`], which also serves them as the `C/block` index).
+//!   block ([`crate::formats::cchain`], which also serves them as the `C/block` index).
 //! - **Transactions** of block `n`: [`block_transactions`]; a tx hash is keccak256 of its coreth
 //!   encoding. `txCount` = their number,
 //!   `gasUsed` = the sum of their gas, `feesSpent` = sum of `gas_used * gas_price`, `gasCost` =
@@ -24,8 +24,8 @@ use std::sync::Mutex;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::emulator::formats::{cchain, coreth};
-use crate::index::cb58;
+use crate::formats::{cchain, coreth};
+use avax_data_core::index::cb58;
 
 use super::icm::{self, IcmMessage};
 use super::rewards::{self, PendingReward};
@@ -580,7 +580,7 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
 /// chain), deterministic in `(seed, chain, number)`: tx `k`'s sender is a skewed pick from the
 /// chain's address pool, 3% are contract creations (`to` = `None`), gas 21,000–300,000, gas
 /// price = the block's base fee + 0–2 gwei. The hash is keccak256 of the transaction's coreth
-/// encoding ([`crate::emulator::formats::cchain::coreth_tx`]), exactly as in the block's RLP.
+/// encoding ([`crate::formats::cchain::coreth_tx`]), exactly as in the block's RLP.
 /// Does not check `number` against the tip.
 pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> {
     let Some(chain) = chain(evm_chain_id) else {

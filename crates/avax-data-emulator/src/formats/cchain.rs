@@ -1,7 +1,7 @@
 //! The Data API's EVM chains as coreth blocks, and the `C/block` index built from them.
 //!
 //! **One world.** Block `n` of an EVM chain is encoded from exactly the numbers the Data API
-//! serves for it ([`crate::emulator::data_api::world`]): number, time, gas limit, gas used (sum
+//! serves for it ([`crate::data_api::world`]): number, time, gas limit, gas used (sum
 //! of its transactions' gas), base fee, tx count and the transactions themselves (sender, to,
 //! value, gas, gas price). So the Data API's `blockHash` IS `keccak256(rlp(header))`,
 //! `parentHash` is the previous block's, and every tx hash IS `keccak256(tx encoding)`.
@@ -47,11 +47,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::emulator::data_api::world::{
+use crate::data_api::world::{
     base_fee, block_timestamp_ms, derive, pool_address_bytes, range, tx_count, tx_facts, Chain, TxFacts,
     C_CHAIN_MAINNET_ID,
 };
-use crate::index::cb58;
+use avax_data_core::index::cb58;
 
 use super::chain_cache::ChainCache;
 use super::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
@@ -376,9 +376,9 @@ impl EvmChain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::data_api::world::{block_transactions, chain, DataWorld};
-    use crate::emulator::formats::proposervm;
-    use crate::emulator::formats::proposervm::tests::{cert_key, parse};
+    use crate::data_api::world::{block_transactions, chain, DataWorld};
+    use crate::formats::proposervm;
+    use crate::formats::proposervm::tests::{cert_key, parse};
     use alloy_rlp::Header as RlpHeader;
     use p256::ecdsa::signature::Verifier;
 

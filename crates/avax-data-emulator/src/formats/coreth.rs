@@ -292,7 +292,7 @@ mod tests {
     #[test]
     fn header_encoder_reproduces_the_published_fixture_hashes() {
         let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
                 .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let mut counts = std::collections::BTreeSet::new();
@@ -363,7 +363,7 @@ mod tests {
     #[test]
     fn tx_encoder_reproduces_the_published_tx_hashes() {
         let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
                 .unwrap();
         let doc: Value = serde_json::from_str(&text).unwrap();
         let (mut legacy, mut dynamic) = (0, 0);

@@ -33,7 +33,7 @@ mod xchain_tests;
 
 use std::sync::Arc;
 
-use crate::index::IndexPath;
+use avax_data_core::index::IndexPath;
 
 use super::data_api::world::chain;
 use super::world;

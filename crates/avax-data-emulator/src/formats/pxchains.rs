@@ -22,7 +22,7 @@ use super::enveloped::{EnvelopedChain, InnerChain};
 use super::pchain::{self, PChainConfig};
 use super::proposervm::{Epoch, Kind};
 use super::xchain;
-use crate::emulator::data_api::world::derive;
+use crate::data_api::world::derive;
 
 /// First height in a proposervm envelope (`P/block`).
 pub const P_FORK_HEIGHT: u64 = 100;
@@ -136,7 +136,7 @@ impl InnerChain for XBlocks {
 
 /// The Mainnet X-chain's 32-byte blockchain id.
 pub fn xchain_id() -> [u8; 32] {
-    crate::index::cb58::decode_id("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM").expect("a valid id")
+    avax_data_core::index::cb58::decode_id("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM").expect("a valid id")
 }
 
 /// The shared `P/block` chain of `seed` (ids cached once per process).
@@ -169,14 +169,14 @@ pub fn x_accepted_ns(seed: u64, h: u64) -> i64 {
 pub fn x_tx(seed: u64, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
     buf.clear();
     buf.extend_from_slice(&xchain::dag_tx(seed, index));
-    crate::index::cb58::sha256(buf)
+    avax_data_core::index::cb58::sha256(buf)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decode::{ids, pchain as pdecode, proposervm as penv, xchain as xdecode};
-    use crate::index::{cb58, IndexPath};
+    use avax_data_core::decode::{ids, pchain as pdecode, proposervm as penv, xchain as xdecode};
+    use avax_data_core::index::{cb58, IndexPath};
 
     #[test]
     fn p_blocks_are_raw_then_enveloped_with_chained_ids_decodable_and_in_time_order() {

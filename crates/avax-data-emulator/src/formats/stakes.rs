@@ -8,9 +8,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::emulator::data_api::rewards::{self, RewardType};
-use crate::emulator::data_api::world::Network;
-use crate::index::cb58;
+use crate::data_api::rewards::{self, RewardType};
+use crate::data_api::world::Network;
+use avax_data_core::index::cb58;
 
 const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 

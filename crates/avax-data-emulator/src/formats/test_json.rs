@@ -6,11 +6,11 @@ use serde_json::Value;
 use super::avax_codec::{
     BaseTx, Credential, Input, Output, OutputOwners, TransferableInput, TransferableOutput, Validator,
 };
-use crate::index::cb58;
+use avax_data_core::index::cb58;
 
 /// The vector named `name` of `tests/data/decode/{file}.json`.
 pub fn vector(file: &str, name: &str) -> Value {
-    let path = format!("{}/tests/data/decode/{file}.json", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../tests/data/decode/{file}.json", env!("CARGO_MANIFEST_DIR"));
     let all: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     all["vectors"].as_array().unwrap().iter().find(|v| v["name"] == name).unwrap_or_else(|| panic!("{name}")).clone()
 }

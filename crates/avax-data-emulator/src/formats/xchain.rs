@@ -8,9 +8,9 @@
 
 use super::avax_codec::{self as codec, BaseTx, Credential, Input, Output, OutputOwners, Rng, Writer};
 use super::avax_codec::{TransferableInput, TransferableOutput};
-use crate::emulator::data_api::rewards::avax_asset_id;
-use crate::emulator::data_api::world::{Network, C_CHAIN_MAINNET_ID};
-use crate::index::cb58;
+use crate::data_api::rewards::avax_asset_id;
+use crate::data_api::world::{Network, C_CHAIN_MAINNET_ID};
+use avax_data_core::index::cb58;
 
 /// secp256k1fx.MintOperation.
 pub const TYPE_MINT_OPERATION: u32 = 8;

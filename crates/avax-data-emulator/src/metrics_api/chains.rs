@@ -9,10 +9,10 @@ use axum::extract::{RawQuery, State};
 use serde_json::{json, Value};
 
 use super::errors::Answer;
-use crate::emulator::data_api::paging;
-use crate::emulator::data_api::params::Params;
-use crate::emulator::data_api::world::{chains, Network};
-use crate::emulator::data_api::DataApiState;
+use crate::data_api::paging;
+use crate::data_api::params::Params;
+use crate::data_api::world::{chains, Network};
+use crate::data_api::DataApiState;
 
 /// The fixed page size of `/v2/chains`.
 pub const CHAINS_PAGE_SIZE: usize = 10_000;

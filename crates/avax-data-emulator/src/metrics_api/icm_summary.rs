@@ -22,10 +22,10 @@ use axum::response::Response;
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
-use crate::emulator::data_api::params::Params;
-use crate::emulator::data_api::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
-use crate::emulator::data_api::DataApiState;
-use crate::index::cb58;
+use crate::data_api::params::Params;
+use crate::data_api::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
+use crate::data_api::DataApiState;
+use avax_data_core::index::cb58;
 
 /// The label of a side neither filtered nor grouped.
 pub const ALL: &str = "all";

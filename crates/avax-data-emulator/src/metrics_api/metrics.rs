@@ -24,9 +24,9 @@ use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
-use crate::emulator::data_api::paging;
-use crate::emulator::data_api::params::Params;
-use crate::emulator::data_api::DataApiState;
+use crate::data_api::paging;
+use crate::data_api::params::Params;
+use crate::data_api::DataApiState;
 
 /// Largest `pageSize`.
 pub const MAX_PAGE_SIZE: u32 = 2_160;

@@ -36,7 +36,7 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>)
         .route("/v2/chains/{chain_id}/metrics/{metric}", get(metrics::get_metric).fallback(errors::cannot))
         .route("/v2/icm/summary", get(icm_summary::summary).fallback(errors::cannot))
         .route("/v2/live-check", get(live::check).fallback(errors::cannot));
-    crate::emulator::openapi::add_routes(by_hand, crate::rest::openapi::Service::Metrics)
+    crate::openapi::add_routes(by_hand, avax_data_core::rest::openapi::Service::Metrics)
         .route("/v2/{*rest}", any(errors::cannot))
         .with_state(state)
 }

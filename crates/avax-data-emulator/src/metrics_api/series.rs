@@ -35,12 +35,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::{Datelike, NaiveDate};
 
-use crate::emulator::data_api::world::{
-    base_fee, chain, chains, derive, range, skewed, tx_count, Chain, DataWorld, Network,
-};
+use crate::data_api::world::{base_fee, chain, chains, derive, range, skewed, tx_count, Chain, DataWorld, Network};
 
 /// world.rs's purpose tag of transaction fields (`P_TX`): the fast path below derives the same
-/// numbers as [`crate::emulator::data_api::block_transactions`] without hashing.
+/// numbers as [`crate::data_api::block_transactions`] without hashing.
 const P_TX: u64 = 0x7478;
 
 /// One of the 17 metrics of `/v2/chains/{chainId}/metrics/{metric}`.
@@ -536,7 +534,7 @@ pub fn metric_series(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::data_api::block_transactions;
+    use crate::data_api::block_transactions;
 
     #[test]
     fn fast_path_equals_block_transactions() {

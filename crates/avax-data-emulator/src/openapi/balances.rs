@@ -6,8 +6,8 @@
 use serde_json::json;
 
 use super::{respond_with, Request};
-use crate::emulator::data_api::errors::{self, Answer};
-use crate::emulator::data_api::world::{base_fee, tx_count, tx_facts, Chain, DataWorld};
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::world::{base_fee, tx_count, tx_facts, Chain, DataWorld};
 
 /// Whole tokens each pool address holds at genesis (enough that no address ever runs dry).
 pub(crate) const GENESIS_TOKENS: u128 = 1_000_000_000;
@@ -63,7 +63,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::emulator::data_api::world::chain;
+    use crate::data_api::world::chain;
 
     #[test]
     fn a_balance_moves_by_what_each_block_sends_and_brings() {
@@ -76,7 +76,7 @@ mod tests {
             let now = native_balance(&world, c, 0, n) as i128;
             let mut delta = 0i128;
             for tx in world.transactions(c, n).unwrap() {
-                let me = crate::emulator::data_api::world::pool_address(0);
+                let me = crate::data_api::world::pool_address(0);
                 if tx.to.as_deref() == Some(me.as_str()) {
                     delta += tx.value as i128;
                 }

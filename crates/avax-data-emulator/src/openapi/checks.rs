@@ -3,8 +3,8 @@
 //! query; array parameters item by item, sent repeated or comma-separated), `minimum`/`maximum`,
 //! integer, number and boolean types. `pageSize` gets the bounds the operation documents.
 
-use crate::emulator::data_api::params::Params;
-use crate::rest::openapi::{Location, Operation, Param, ParamType};
+use crate::data_api::params::Params;
+use avax_data_core::rest::openapi::{Location, Operation, Param, ParamType};
 
 /// Checks every parameter of `op` (`path` holds the path parameters' values, `query` is the raw
 /// query) and records the problems in `params`; returns the page size (the documented default
@@ -106,7 +106,7 @@ fn problems(param: &Param, values: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rest::openapi::operation;
+    use avax_data_core::rest::openapi::operation;
 
     fn run(op_id: &str, path: &[(&str, &str)], query: &str) -> (usize, bool) {
         let op = operation(op_id).unwrap();

@@ -17,9 +17,9 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use super::{respond_with, Request};
-use crate::emulator::data_api::blocks::block_number;
-use crate::emulator::data_api::errors::{self, Answer};
-use crate::emulator::data_api::world::{base_fee, chains, Chain, DataWorld, Tx};
+use crate::data_api::blocks::block_number;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::world::{base_fee, chains, Chain, DataWorld, Tx};
 
 /// The world's transactions by hash, per chain (built on the first `getTransaction` of a chain).
 pub(crate) struct TxIndex {

@@ -8,10 +8,10 @@
 
 use serde_json::{Map, Value};
 
-use crate::emulator::data_api::world::{splitmix64, WORLD_NOW_MS};
-use crate::emulator::rfc3339_nano;
-use crate::index::cb58;
-use crate::rest::openapi::Service;
+use crate::data_api::world::{splitmix64, WORLD_NOW_MS};
+use crate::rfc3339_nano;
+use avax_data_core::index::cb58;
+use avax_data_core::rest::openapi::Service;
 
 const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const BASE58: &str = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -37,7 +37,7 @@ use super::data_api::errors::{self, Answer};
 use super::data_api::params::Params;
 use super::data_api::world::{digest, Chain};
 use super::data_api::{auth, chains, paging, DataApiState};
-use crate::rest::openapi::{operations, route, Operation, Service};
+use avax_data_core::rest::openapi::{operations, route, Operation, Service};
 use generate::Gen;
 
 pub(crate) use evm::TxIndex;

@@ -14,10 +14,10 @@
 use serde_json::{json, Value};
 
 use super::{respond_with, Request};
-use crate::emulator::data_api::errors::Answer;
-use crate::emulator::data_api::rewards::{PendingReward, RewardType};
-use crate::emulator::data_api::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
-use crate::emulator::formats::stakes::DELEGATION_SHARES;
+use crate::data_api::errors::Answer;
+use crate::data_api::rewards::{PendingReward, RewardType};
+use crate::data_api::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
+use crate::formats::stakes::DELEGATION_SHARES;
 
 pub(crate) fn answer(request: &Request) -> Answer {
     let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
@@ -126,9 +126,9 @@ fn delegator(r: &PendingReward) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use crate::emulator::data_api::rewards::{self, RewardType};
-    use crate::emulator::data_api::world::Network;
-    use crate::emulator::formats::stakes;
+    use crate::data_api::rewards::{self, RewardType};
+    use crate::data_api::world::Network;
+    use crate::formats::stakes;
 
     #[test]
     fn the_validators_and_delegators_served_are_the_stakes_of_the_p_chain() {

@@ -3,7 +3,7 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
-use avax_data::emulator::Emulator;
+use avax_data_emulator::Emulator;
 use serde_json::Value;
 
 /// A service's answer.

@@ -5,11 +5,11 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use avax_data::emulator::data_api::{chains, known_owner_addresses, rewards, world, Network};
-use avax_data::emulator::{Emulator, EmulatorConfig, RateLimit};
+use avax_data_emulator::data_api::{chains, known_owner_addresses, rewards, world, Network};
+use avax_data_emulator::{Emulator, EmulatorConfig, RateLimit};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{all_pages, error, error_body, get, get_with, is_uuid_v4, ok, with};
 
 const BLOCKS: u64 = 230;

@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use avax_data::emulator::fault_layer::REDIRECT_MARKER;
-use avax_data::emulator::{Emulator, EmulatorConfig, FaultKind, FaultOptions, FaultPlan};
-use avax_data::index::cb58;
+use avax_data_core::index::cb58;
+use avax_data_emulator::fault_layer::REDIRECT_MARKER;
+use avax_data_emulator::{Emulator, EmulatorConfig, FaultKind, FaultOptions, FaultPlan};
 use serde_json::{json, Value};
 
 const LAST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hex"}}"#;

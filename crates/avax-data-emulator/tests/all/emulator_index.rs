@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use avax_data::emulator::{world, Emulator, EmulatorConfig};
-use avax_data::index::cb58;
-use avax_data::index::container::{parse_timestamp_ns, WireContainer};
-use avax_data::index::{Container, IndexPath, Verify};
+use avax_data_core::index::cb58;
+use avax_data_core::index::container::{parse_timestamp_ns, WireContainer};
+use avax_data_core::index::{Container, IndexPath, Verify};
+use avax_data_emulator::{world, Emulator, EmulatorConfig};
 use serde_json::{json, Value};
 
 const BAD_ARGUMENT: &str =
@@ -116,7 +116,7 @@ fn id_by_kind(path: IndexPath, bytes: &[u8]) -> [u8; 32] {
         assert!(h[0] >= 0xf8, "the header is a long list");
         let n = (h[0] - 0xf7) as usize;
         let len = h[1..1 + n].iter().fold(0usize, |a, &b| a << 8 | b as usize);
-        return avax_data::emulator::formats::coreth::keccak256(&h[..1 + n + len]);
+        return avax_data_emulator::formats::coreth::keccak256(&h[..1 + n + len]);
     }
     assert_eq!(&bytes[..2], &[0, 0]);
     let type_id = be32(bytes, 2);

@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use avax_data::emulator::metrics_api::{metric_series, ChainSelector, Interval, Metric};
-use avax_data::emulator::{Emulator, EmulatorConfig};
+use avax_data_emulator::metrics_api::{metric_series, ChainSelector, Interval, Metric};
+use avax_data_emulator::{Emulator, EmulatorConfig};
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{all_pages, error, ok, with};
 
 async fn start(blocks: u64) -> Emulator {
@@ -251,7 +251,7 @@ async fn chains_and_live_check() {
         assert_eq!(item["blockchainId"], c.blockchain_id.as_str());
         assert_eq!(item["subnetId"], c.subnet_id.as_str());
         assert_eq!(item["chainName"], c.name);
-        let want = if c.network == avax_data::emulator::data_api::Network::Mainnet { "mainnet" } else { "testnet" };
+        let want = if c.network == avax_data_emulator::data_api::Network::Mainnet { "mainnet" } else { "testnet" };
         assert_eq!(item["network"], want);
     }
     let main = ok(&emu, "/v2/chains?network=mainnet").await;
@@ -365,8 +365,8 @@ async fn icm_summary_matches_data_api_messages() {
     }
     let src = world.icm_messages()[0].source_evm_chain_id;
     let dst = world.icm_messages()[0].destination_evm_chain_id;
-    let src_id = &avax_data::emulator::data_api::chain(src).unwrap().blockchain_id;
-    let dst_id = &avax_data::emulator::data_api::chain(dst).unwrap().blockchain_id;
+    let src_id = &avax_data_emulator::data_api::chain(src).unwrap().blockchain_id;
+    let dst_id = &avax_data_emulator::data_api::chain(dst).unwrap().blockchain_id;
     let pair = ok(&emu, &format!("/v2/icm/summary?srcBlockchainId={src_id}&destBlockchainId={dst_id}")).await["result"]
         .clone();
     assert_eq!(pair["srcBlockchainId"], src_id.as_str());
@@ -417,8 +417,8 @@ async fn icm_summary_matches_data_api_messages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_window_outside_the_world_is_named_with_the_worlds_span() {
-    use avax_data::metrics::series::series_pager;
-    use avax_data::metrics::MetricsClient;
+    use avax_data_core::metrics::series::series_pager;
+    use avax_data_core::metrics::MetricsClient;
     let emu = start(2_000).await;
     let (first_ms, last_ms) = emu.world_span_ms();
     assert_eq!(last_ms, 1_767_225_600_000, "the world's now: 2026-01-01T00:00:00Z");
@@ -439,14 +439,14 @@ async fn a_window_outside_the_world_is_named_with_the_worlds_span() {
     let pager = series_pager(&client, query.unwrap(), None, None, 1).unwrap();
     let rows: usize = pager.to_batches(None, |_| {}).await.unwrap().iter().map(|b| b.num_rows()).sum();
     assert!(rows >= 2 && pager.pager.empty_notice().is_none());
-    assert_eq!(avax_data::paging::pager::outside_world_notice("/v1/x", (None, None), (0, 1)), None);
+    assert_eq!(avax_data_core::paging::pager::outside_world_notice("/v1/x", (None, None), (0, 1)), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_services_never_get_a_world_notice() {
     // A service that does not send the header: an empty window says nothing about a world.
-    use avax_data::metrics::series::series_pager;
-    use avax_data::metrics::MetricsClient;
+    use avax_data_core::metrics::series::series_pager;
+    use avax_data_core::metrics::MetricsClient;
     let app = axum::Router::new().route(
         "/v2/chains/{chain}/metrics/{metric}",
         axum::routing::get(|| async { axum::Json(serde_json::json!({"results": []})) }),

@@ -340,7 +340,7 @@ mod tests {
 
     fn vector_bytes(name_prefix: &str) -> Vec<u8> {
         let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/decode/cchain_blocks.json"))
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
                 .unwrap();
         let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
         let v =
@@ -390,7 +390,7 @@ mod tests {
     }
 
     fn vectors(file: &str) -> Vec<serde_json::Value> {
-        let path = format!("{}/tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!("{}/../../tests/data/decode/{file}", env!("CARGO_MANIFEST_DIR"));
         let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         doc["vectors"].as_array().unwrap().clone()
     }

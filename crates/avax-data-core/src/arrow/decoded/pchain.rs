@@ -380,7 +380,7 @@ mod tests {
 
     #[test]
     fn block_frame_has_heights_tx_types_and_nested_tx_amounts() {
-        let blocks: Vec<PBlock> = vectors(include_str!("../../../tests/data/decode/pchain_blocks.json"))
+        let blocks: Vec<PBlock> = vectors(include_str!("../../../../../tests/data/decode/pchain_blocks.json"))
             .iter()
             .map(|b| pchain::decode_block(b).unwrap())
             .collect();
@@ -431,7 +431,7 @@ mod tests {
     #[test]
     fn tx_frame_fills_type_specific_columns() {
         let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../../tests/data/decode/pchain_txs.json")).unwrap();
+            serde_json::from_str(include_str!("../../../../../tests/data/decode/pchain_txs.json")).unwrap();
         let txs: Vec<PTx> = doc["vectors"]
             .as_array()
             .unwrap()

@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn tx_frame_has_decimal_amounts_and_type_columns() {
-        let txs: Vec<XTx> = hexes(include_str!("../../../tests/data/decode/xchain_txs.json"))
+        let txs: Vec<XTx> = hexes(include_str!("../../../../../tests/data/decode/xchain_txs.json"))
             .iter()
             .map(|b| xchain::decode_tx(b).unwrap())
             .collect();
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn block_frame_lists_the_txs() {
-        let raw = &hexes(include_str!("../../../tests/data/decode/constructed_examples.json"))[0];
+        let raw = &hexes(include_str!("../../../../../tests/data/decode/constructed_examples.json"))[0];
         let block = xchain::decode_block(raw).unwrap();
         let mut cols = XBlockColumns::with_capacity(1);
         cols.append(Some(&block));

@@ -13,8 +13,8 @@ pub enum Service {
     Metrics,
 }
 
-const DATA_TEXT: &str = include_str!("../../../spec/openapi/data-api.openapi.json");
-const METRICS_TEXT: &str = include_str!("../../../spec/openapi/metrics-api.openapi.json");
+const DATA_TEXT: &str = include_str!("../../../../../spec/openapi/data-api.openapi.json");
+const METRICS_TEXT: &str = include_str!("../../../../../spec/openapi/metrics-api.openapi.json");
 
 /// Longest chain of `$ref`s followed before giving up (the documents use at most two).
 const MAX_REF_HOPS: usize = 32;
