@@ -272,7 +272,7 @@ fn retry_policy_arg(policy: &Bound<'_, PyAny>, param: &str) -> PyResult<RetryPol
     }
     let secs = |name: &str| -> PyResult<Duration> {
         let value: f64 = policy.getattr(name)?.extract()?;
-        Ok(seconds(name, value, true).map_err(crate::errors::to_py)?)
+        seconds(name, value, true).map_err(crate::errors::to_py)
     };
     Ok(RetryPolicy {
         max_retries: policy.getattr("max_retries")?.extract()?,
@@ -410,7 +410,7 @@ impl TransportArgs {
             follow_cross_origin_redirects: self.follow_cross_origin_redirects,
             ..TransportConfig::default()
         };
-        Ok(config.checked().map_err(crate::errors::to_py)?)
+        config.checked().map_err(crate::errors::to_py)
     }
 }
 

@@ -42,7 +42,7 @@ fn build_client(
 ) -> PyResult<DataClient> {
     let api_key = avax_data_core::settings::data_api_key(api_key);
     let base_url = avax_data_core::settings::data_url(base_url);
-    Ok(DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(crate::errors::to_py)?)
+    DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(crate::errors::to_py)
 }
 
 fn rate_limit_dict<'py>(py: Python<'py>, client: &DataClient) -> PyResult<Option<Bound<'py, PyDict>>> {
@@ -63,8 +63,8 @@ fn pager(
     page_token: Option<&Bound<'_, PyAny>>,
     limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ResourcePager> {
-    Ok(ResourcePager::tokens(client, paged, resource, page_token_arg(page_token)?, limit_arg(limit)?)
-        .map_err(crate::errors::to_py)?)
+    ResourcePager::tokens(client, paged, resource, page_token_arg(page_token)?, limit_arg(limit)?)
+        .map_err(crate::errors::to_py)
 }
 
 client_twins! {

@@ -24,7 +24,7 @@ fn build_client(
 ) -> PyResult<IndexClient> {
     let url = avax_data_core::settings::node_url(url);
     let options = IndexClientOptions { transport, verify: Verify { ids: verify_ids }, concurrency };
-    Ok(IndexClient::new(&url, options).map_err(crate::errors::to_py)?)
+    IndexClient::new(&url, options).map_err(crate::errors::to_py)
 }
 
 /// A CB58 id argument, checked by its grammar before any request.
@@ -87,7 +87,7 @@ fn range_walk(
         Some(c) => super::args::concurrency(c)?,
         None => chain.concurrency(),
     };
-    Ok(RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode).map_err(crate::errors::to_py)?)
+    RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode).map_err(crate::errors::to_py)
 }
 
 client_twins! {
@@ -443,7 +443,7 @@ twins! {
         ///     avax_data.exceptions.ContainerNotFoundError: JSON-RPC error -32000 from index.getIndex at http://127.0.0.1:.../ext/index/X/tx: not found
         fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { Ok(chain.index_of(&id).await.map_err(crate::errors::to_py)?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { chain.index_of(&id).await.map_err(crate::errors::to_py) })
         }
 
         /// Whether the container with this id is accepted in the index (``index.isAccepted``).
@@ -466,7 +466,7 @@ twins! {
         ///     False
         fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
             let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { Ok(chain.is_accepted(&id).await.map_err(crate::errors::to_py)?) })
+            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { chain.is_accepted(&id).await.map_err(crate::errors::to_py) })
         }
 
         /// A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts.

@@ -26,7 +26,7 @@ fn build_client(
     transport: avax_data_core::transport::TransportConfig,
 ) -> PyResult<MetricsClient> {
     let base_url = avax_data_core::settings::metrics_url(base_url);
-    Ok(MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)?)
+    MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)
 }
 
 /// `chain_id=`: an EVM chain id (int or str of digits) or total/mainnet/testnet.
