@@ -22,7 +22,7 @@ reports medians. Scenarios (full sizes; ``--quick`` shrinks them):
 
 It prints the tables and writes them to ``benches/RESULTS.md`` (machine, versions, command,
 targets met or missed), keeping the hand-written notes between the ``notes`` markers there.
-Needs ``pip install '.[bench]'``, cargo (the floor: ``cargo build --release --bench floor``) and
+Needs ``pip install '.[bench]'``, cargo (the floor: ``cargo build --release -p avax-data-core --bench floor``) and
 ``wrk`` (``apt-get install wrk``; the throughput table is skipped without it).
 """
 
@@ -154,11 +154,11 @@ def work(task: str, **spec: Any) -> dict[str, Any]:
 
 
 def build_floor() -> Path | None:
-    """Builds the floor (``cargo build --release --bench floor``) and returns its executable."""
+    """Builds the floor (``cargo build --release -p avax-data-core --bench floor``) and returns its executable."""
     if shutil.which("cargo") is None:
         print("cargo not found: the floor is left out", file=sys.stderr)
         return None
-    done = subprocess.run(["cargo", "build", "--release", "--bench", "floor", "--message-format=json"], cwd=ROOT,
+    done = subprocess.run(["cargo", "build", "--release", "-p", "avax-data-core", "--bench", "floor", "--message-format=json"], cwd=ROOT,
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"building the floor failed:\n{done.stderr[-3000:]}")

@@ -48,12 +48,17 @@ def test_wheels_are_built_for_every_platform_with_maturin() -> None:
 
 
 def test_the_wheels_are_abi3_and_the_dist_profile_exists() -> None:
-    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())
-    assert "abi3-py311" in cargo["dependencies"]["pyo3"]["features"]  # one wheel per platform, CPython >= 3.11
+    cargo = tomllib.loads((ROOT / "Cargo.toml").read_text())  # the workspace
+    assert "abi3-py311" in cargo["workspace"]["dependencies"]["pyo3"]["features"]  # one wheel per platform, CPython >= 3.11
     assert cargo["profile"]["dist"]["inherits"] == "release"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["requires-python"] == ">=3.11"
-    assert project["version"] == cargo["package"]["version"]  # the workflow checks the tag against both
+    assert project["version"] == cargo["workspace"]["package"]["version"]  # the workflow checks the tag against both
+    # Every crate takes the workspace's version, and the first `version = ` line is the workspace's.
+    for member in cargo["workspace"]["members"]:
+        assert tomllib.loads((ROOT / member / "Cargo.toml").read_text())["package"]["version"] == {"workspace": True}
+    first = next(line for line in (ROOT / "Cargo.toml").read_text().splitlines() if line.startswith("version = "))
+    assert first == f'version = "{project["version"]}"'
 
 
 def test_the_sdist_is_built_and_everything_is_published_from_a_tag_only() -> None:

@@ -1,7 +1,7 @@
 """A griffe extension for the API reference (mkdocs.yml loads it under mkdocstrings' ``extensions``).
 
 - The native classes are documented in ``_native.pyi`` with their summary lines only; their full
-  docstrings (``Args:``, ``Returns:``, ``Example:``) are the ``///`` comments of ``src/python/``,
+  docstrings (``Args:``, ``Returns:``, ``Example:``) are the ``///`` comments of ``crates/avax-data-py/src/``,
   which the built extension carries. When ``avax_data._native`` imports, its runtime docstrings
   replace the stubs' summaries (the signatures and types stay the stubs').
 - A stub method with ``@overload`` signatures only (no implementation, as in a ``.pyi``) would

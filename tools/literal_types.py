@@ -1,7 +1,7 @@
 """Generates the ``Literal`` aliases of ``python/avax_data/types.py`` from the core's tables.
 
 The core checks metric names, intervals, index paths, networks, features, sort orders, ICM
-groupings and compression codecs against closed tables (``src/tables.rs``); the built extension
+groupings and compression codecs against closed tables (``crates/avax-data-core/src/tables.rs``); the built extension
 hands them out as ``avax_data._native.literal_tables()``. This writes one ``Literal`` alias per
 table between the markers of ``types.py``, so the stubs that use them refuse (under
 ``mypy --strict``) exactly what the core refuses, e.g. ``"txcount"`` for ``"txCount"``.

@@ -25,7 +25,14 @@ __all__ = [
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "c_block_senders", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
     "openapi_operations", "cache_info", "cache_clear", "cache_default_dir",
+    "_client_settings", "_default_settings",
 ]
+
+def _client_settings(client: object) -> list[tuple[str, str]]:
+    """The settings of a client (sync or async) as ``(name, value)`` pairs of text."""
+
+def _default_settings(name: str) -> list[tuple[str, str]]:
+    """The settings of the client class ``name`` built from Rust with no arguments."""
 
 def literal_tables() -> list[tuple[str, tuple[list[str], str]]]:
     """The closed sets of values the core accepts, by the name of their ``Literal`` alias."""

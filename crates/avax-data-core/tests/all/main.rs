@@ -1,0 +1,16 @@
+//! The integration tests of the core, in one test binary (one link instead of one per file):
+//! the clients, walks, transport, decoders and datasets against the emulator and scripted servers.
+
+mod dataset;
+mod decode_fuzz_c;
+mod decode_px_vectors;
+mod decode_vectors_c;
+mod fuzz_endpoints;
+mod id_rules;
+mod index_client;
+mod index_node;
+mod range_faults;
+mod range_properties;
+mod rate_limits;
+mod transport;
+mod transport_hardening;

@@ -1,0 +1,115 @@
+//! The Data API (`/v1`, the hosted "Glacier" service) over a deterministic world ([`world`]).
+//!
+//! One small file per job: [`world`] (chains, blocks, transactions), `collectibles.rs` (NFTs),
+//! `rewards.rs` (stakes and pending rewards), `vertices.rs` (X-chain vertices), `icm.rs`
+//! (interchain messages) each hold their part of the world and its route; `chains.rs`,
+//! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
+//! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
+//! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits.
+
+// Handlers return `Result<_, Response>` to hand the error answer straight back.
+#![allow(clippy::result_large_err)]
+
+pub(crate) mod auth;
+pub(crate) mod blocks;
+pub(crate) mod chains;
+pub mod collectibles;
+pub(crate) mod errors;
+mod health;
+pub mod icm;
+pub(crate) mod paging;
+pub(crate) mod params;
+pub mod rewards;
+pub mod vertices;
+pub mod world;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::routing::{any, get};
+use axum::Router;
+
+pub use auth::RateLimit;
+pub use collectibles::Collectible;
+pub use icm::{IcmMessage, IcmStatus};
+pub use paging::TOKEN_LIFETIME;
+pub use rewards::{PendingReward, RewardType};
+pub use vertices::Vertex;
+pub use world::{
+    block_transactions, chain, chains, find_chain, known_owner_addresses, pool_address, Block, Chain, DataWorld,
+    Feature, Network, Tx,
+};
+
+/// The Data API's part of the emulator state.
+pub(crate) struct DataApiState {
+    pub(crate) world: DataWorld,
+    pub(crate) clock: paging::Clock,
+    pub(crate) tokens: paging::TokenStore,
+    pub(crate) auth: auth::AuthState,
+    /// The world's EVM transactions by hash (`getTransaction`).
+    pub(crate) tx_index: crate::openapi::TxIndex,
+}
+
+impl DataApiState {
+    /// The world of `seed` with `blocks_per_chain`, no token issued yet, the key rules and the
+    /// rate limit (per key) given.
+    pub(crate) fn new(
+        seed: u64,
+        blocks_per_chain: u64,
+        require_key: bool,
+        refused_keys: &[String],
+        rate_limit: Option<RateLimit>,
+    ) -> DataApiState {
+        DataApiState {
+            world: DataWorld::new(seed, blocks_per_chain),
+            clock: paging::Clock::new(),
+            tokens: paging::TokenStore::new(seed),
+            auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
+            tx_index: crate::openapi::TxIndex::new(),
+        }
+    }
+
+    /// Moves the emulator clock (page-token expiry) forward.
+    pub(crate) fn advance_clock(&self, by: Duration) {
+        self.clock.advance(by);
+    }
+
+    pub(crate) fn set_rate_limit(&self, policy: Option<RateLimit>) {
+        self.auth.set_rate_limit(policy);
+    }
+
+    pub(crate) fn set_require_key(&self, require: bool) {
+        self.auth.set_require_key(require);
+    }
+
+    pub(crate) fn set_refused_keys(&self, keys: &[String]) {
+        self.auth.set_refused_keys(keys);
+    }
+}
+
+/// The `/v1` routes over `state` (with every other Data API operation of the document,
+/// `openapi/`), behind the key and rate-limit checks. Another method on a known
+/// path, or any unknown `/v1` path, gets Express's JSON 404 `Cannot {METHOD} {path}`.
+pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>) -> Router<S> {
+    let by_hand = Router::new()
+        .route("/v1/chains", get(chains::list).fallback(errors::cannot))
+        .route("/v1/chains/{chain_id}", get(chains::get_one).fallback(errors::cannot))
+        .route("/v1/chains/{chain_id}/blocks", get(blocks::list).fallback(errors::cannot))
+        .route("/v1/chains/{chain_id}/blocks/{block_id}", get(blocks::get_one).fallback(errors::cannot))
+        .route("/v1/blocks", get(blocks::list_all_chains).fallback(errors::cannot))
+        .route(
+            "/v1/chains/{chain_id}/addresses/{address}/balances:listCollectibles",
+            get(collectibles::list).fallback(errors::cannot),
+        )
+        .route("/v1/networks/{network}/rewards:listPending", get(rewards::list_pending).fallback(errors::cannot))
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/vertices",
+            get(vertices::list).fallback(errors::cannot),
+        )
+        .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
+        .route("/v1/health-check", get(health::check).fallback(errors::cannot));
+    crate::openapi::add_routes(by_hand, avax_data_core::rest::openapi::Service::Data)
+        .route("/v1/{*rest}", any(errors::cannot))
+        .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
+        .with_state(state)
+}

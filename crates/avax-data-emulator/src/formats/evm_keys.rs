@@ -1,0 +1,157 @@
+//! The emulator's EVM accounts: entry `i` of the shared address pool is the address of a
+//! deterministic secp256k1 key (secret = sha256("avax-data evm key" ‖ i) reduced to a scalar),
+//! and every C-chain transaction the emulator encodes is signed by its sender's key, so a
+//! client recovers `from` from the signature exactly as on a real node.
+//!
+//! **Speed, and why it is safe here.** A textbook ECDSA signature costs a point multiplication
+//! (`R = k·G`). The emulator signs every transaction it encodes, so each key gets ONE fixed
+//! nonce `k` (derived like the secret) with `R`, `r` and `k⁻¹` computed once; a signature is
+//! then `s = k⁻¹·(z + r·d)`: two scalar products. The signatures are valid (low-s, verifying,
+//! recovering to the key) but reuse `k`, which exposes the secret — harmless for keys anyone can
+//! derive from this file, and never to be done with a real key.
+
+use std::sync::OnceLock;
+
+use k256::elliptic_curve::ops::Reduce;
+use k256::elliptic_curve::point::AffineCoordinates;
+use k256::elliptic_curve::scalar::IsHigh;
+use k256::elliptic_curve::sec1::ToEncodedPoint;
+use k256::{ProjectivePoint, Scalar, U256};
+use sha2::{Digest, Sha256};
+
+use avax_data_core::decode::cchain::keccak256;
+use avax_data_core::decode::rlp::Items;
+use avax_data_core::decode::senders::signed_parts;
+
+use super::coreth::Tx;
+
+/// Pool entries computed once per process (every chain's pool is at most this long).
+pub const TABLE: u64 = 1_024;
+
+/// One pool key: its address and what signing with its fixed nonce needs.
+#[derive(Debug, Clone)]
+pub struct PoolKey {
+    secret: Scalar,
+    /// The key's Ethereum address.
+    pub address: [u8; 20],
+    r: Scalar,
+    r_bytes: [u8; 32],
+    r_y_odd: bool,
+    k_inv: Scalar,
+}
+
+/// A non-zero scalar from `sha256(label ‖ i)`.
+fn scalar(label: &str, i: u64) -> Scalar {
+    let mut h = Sha256::new();
+    h.update(label.as_bytes());
+    h.update(i.to_le_bytes());
+    let bytes: [u8; 32] = h.finalize().into();
+    let s = <Scalar as Reduce<U256>>::reduce_bytes(&bytes.into());
+    if bool::from(s.is_zero()) {
+        Scalar::ONE
+    } else {
+        s
+    }
+}
+
+impl PoolKey {
+    /// The key of pool entry `i` (two point multiplications).
+    pub fn derive(i: u64) -> PoolKey {
+        let secret = scalar("avax-data evm key", i);
+        let public = (ProjectivePoint::GENERATOR * secret).to_affine().to_encoded_point(false);
+        let address = keccak256(&public.as_bytes()[1..])[12..].try_into().expect("20 bytes");
+        let k = scalar("avax-data evm nonce", i);
+        let point = (ProjectivePoint::GENERATOR * k).to_affine();
+        let x: [u8; 32] = point.x().into();
+        let r = <Scalar as Reduce<U256>>::reduce_bytes(&x.into());
+        PoolKey {
+            secret,
+            address,
+            r,
+            r_bytes: r.to_bytes().into(),
+            r_y_odd: bool::from(point.y_is_odd()),
+            k_inv: k.invert().expect("a non-zero nonce"),
+        }
+    }
+
+    /// The secret key's 32 bytes (for tests that sign with a library).
+    pub fn secret_bytes(&self) -> [u8; 32] {
+        self.secret.to_bytes().into()
+    }
+
+    /// Signs the 32-byte `hash`: `(y parity, r, s)` with a low `s` (EIP-2).
+    pub fn sign(&self, hash: &[u8; 32]) -> (u8, [u8; 32], [u8; 32]) {
+        let z = <Scalar as Reduce<U256>>::reduce_bytes(&(*hash).into());
+        let s = self.k_inv * (z + self.r * self.secret);
+        // Negating s negates R: the recovery parity flips with it.
+        let (s, odd) = if bool::from(s.is_high()) { (-s, !self.r_y_odd) } else { (s, self.r_y_odd) };
+        (u8::from(odd), self.r_bytes, s.to_bytes().into())
+    }
+}
+
+/// The key of pool entry `i` (entries below [`TABLE`] computed once for all).
+pub fn pool_key(i: u64) -> std::borrow::Cow<'static, PoolKey> {
+    static KEYS: OnceLock<Vec<PoolKey>> = OnceLock::new();
+    if i < TABLE {
+        std::borrow::Cow::Borrowed(&KEYS.get_or_init(|| (0..TABLE).map(PoolKey::derive).collect())[i as usize])
+    } else {
+        std::borrow::Cow::Owned(PoolKey::derive(i))
+    }
+}
+
+/// Signs `tx` with `key`: its `v` (legacy: the EIP-155 value for its chain, already in `v` as
+/// `chainId*2+35`; typed: 0), `r` and `s` are replaced by the signature over its signing hash.
+pub fn sign_tx(tx: &mut Tx, key: &PoolKey) {
+    let mut item = Vec::with_capacity(512);
+    tx.encode_in_block(&mut item);
+    let parsed = Items::new(&item, 0).item("transaction").expect("the emulator's own encoding");
+    let hash = signed_parts(&parsed).expect("the emulator's own encoding").signing_hash;
+    let (parity, r, s) = key.sign(&hash);
+    let sig = match tx {
+        Tx::Legacy { sig, .. } => {
+            sig.v = (sig.v - 35) / 2 * 2 + 35 + u64::from(parity);
+            sig
+        }
+        Tx::DynamicFee { sig, .. } => {
+            sig.v = u64::from(parity);
+            sig
+        }
+    };
+    sig.r = r;
+    sig.s = s;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use avax_data_core::decode::senders::{recover, SignedParts};
+    use k256::ecdsa::signature::hazmat::PrehashVerifier;
+    use k256::ecdsa::{Signature, SigningKey};
+
+    #[test]
+    fn signatures_verify_recover_and_are_low_s() {
+        for i in [0, 1, 2, 517, TABLE - 1, TABLE + 3] {
+            let key = pool_key(i);
+            let library = SigningKey::from_slice(&key.secret_bytes()).unwrap();
+            assert_eq!(avax_data_core::decode::senders::address_of(library.verifying_key()), key.address);
+            for m in 0u8..8 {
+                let hash = keccak256(&[m, i as u8]);
+                let (parity, r, s) = key.sign(&hash);
+                let sig = Signature::from_scalars(r, s).unwrap();
+                assert!(sig.normalize_s().is_none(), "low s");
+                library.verifying_key().verify_prehash(&hash, &sig).unwrap();
+                let parts = SignedParts { signing_hash: hash, y_parity: parity, r, s };
+                assert_eq!(recover(&parts).unwrap(), key.address, "key {i} message {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn pool_addresses_are_distinct_and_stable() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..TABLE {
+            assert!(seen.insert(pool_key(i).address), "entry {i}");
+        }
+        assert_eq!(pool_key(5).address, PoolKey::derive(5).address);
+    }
+}

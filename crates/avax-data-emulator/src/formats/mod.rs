@@ -1,0 +1,114 @@
+//! Real-format containers for the emulator's index: coreth blocks ([`coreth`], [`cchain`]),
+//! proposervm envelopes ([`proposervm`]) and the checkpoint cache that makes hash chains cheap to
+//! revisit ([`chain_cache`]).
+//!
+//! [`fill`] and [`timestamp_ns`] dispatch per path:
+//! - `C/block`: the Data API's C-chain (43114) as coreth blocks, raw before the proposervm fork
+//!   and enveloped after ([`cchain`]).
+//! - `P/block`, `X/block`, `X/tx`: platformvm blocks, AVM standard blocks and AVM txs
+//!   ([`pxchains`]), the blocks raw before the fork and enveloped after.
+//! - `X/vtx`: random bytes with sha256 ids, for good.
+
+pub mod avax_codec;
+pub mod cchain;
+pub mod chain_cache;
+pub mod coreth;
+pub mod enveloped;
+pub mod evm_keys;
+pub mod pchain;
+pub mod proposer_sign;
+pub mod proposervm;
+pub mod ptx;
+pub mod pxchains;
+pub mod stakes;
+pub mod test_key;
+pub mod xchain;
+
+#[cfg(test)]
+mod pchain_tests;
+#[cfg(test)]
+mod test_json;
+#[cfg(test)]
+mod walk;
+#[cfg(test)]
+mod xchain_tests;
+
+use std::sync::Arc;
+
+use avax_data_core::index::IndexPath;
+
+use super::data_api::world::chain;
+use super::world;
+
+/// `text` (lowercase hex, no prefix) as an array, at compile time; a constant that is not hex of
+/// `N` bytes fails the build.
+pub(crate) const fn hex_array<const N: usize>(text: &str) -> [u8; N] {
+    match hex::const_decode_to_array(text.as_bytes()) {
+        Ok(bytes) => bytes,
+        Err(_) => panic!("not the hex of an array of this length"),
+    }
+}
+
+/// What a container depends on besides its path and index: the seed, and the Data API's blocks
+/// per chain (the C-chain's block times, hence its hashes, depend on it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Source {
+    pub seed: u64,
+    pub data_blocks_per_chain: u64,
+}
+
+impl Source {
+    /// `data_blocks_per_chain` as the Data API world clamps it (at least 1).
+    pub fn new(seed: u64, data_blocks_per_chain: u64) -> Source {
+        Source { seed, data_blocks_per_chain: data_blocks_per_chain.max(1) }
+    }
+
+    /// The emulated C-chain (43114) of this world.
+    pub fn c_chain(&self) -> Arc<cchain::EvmChain> {
+        cchain::EvmChain::shared(self.seed, self.data_blocks_per_chain, chain(43114).expect("the C-chain"))
+    }
+}
+
+/// Writes container `index` of `path` into `buf` (cleared first; its allocation is reused) and
+/// returns its raw id (the 32 bytes behind the CB58 `id`).
+pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
+    match path {
+        IndexPath::CBlock => source.c_chain().c_block(index, buf),
+        IndexPath::PBlock => pxchains::p_chain(source.seed).container(index, buf),
+        IndexPath::XBlock => pxchains::x_chain(source.seed).container(index, buf),
+        IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
+        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
+    }
+}
+
+/// The raw id of container `index` of `path` without building its bytes where that is cheaper
+/// (`C/block`: from the id chain, no signature); `buf` is scratch space.
+pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
+    match path {
+        IndexPath::CBlock => source.c_chain().index_state(index).1,
+        IndexPath::PBlock => pxchains::p_chain(source.seed).ids(index).1,
+        IndexPath::XBlock => pxchains::x_chain(source.seed).ids(index).1,
+        IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
+        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
+    }
+}
+
+/// The node's acceptance time of container `index` of `path`, Unix ns; strictly increasing.
+pub fn timestamp_ns(source: Source, path: IndexPath, index: u64) -> i64 {
+    match path {
+        IndexPath::CBlock => source.c_chain().accepted_ns(index),
+        IndexPath::PBlock => pxchains::p_accepted_ns(source.seed, index),
+        IndexPath::XBlock => pxchains::x_accepted_ns(source.seed, index),
+        IndexPath::XTx | IndexPath::XVtx => world::timestamp_ns(source.seed, path, index),
+    }
+}
+
+/// A typical size of container `index` of `path`, bytes (for reserving output buffers).
+pub fn len_hint(source: Source, path: IndexPath, index: u64) -> usize {
+    match path {
+        IndexPath::CBlock => 4_000,
+        IndexPath::PBlock | IndexPath::XBlock => 2_000,
+        IndexPath::XTx => 600,
+        IndexPath::XVtx => world::len_of(source.seed, path, index),
+    }
+}

@@ -1,0 +1,494 @@
+//! Real-format platformvm inner blocks (FORMATS.md §5) for the emulator's `P/block` index: a pure
+//! function of `(seed, height, parent_id, time)` and a small [`PChainConfig`].
+//!
+//! Schedule ([`kind_at`]): heights below `banff_height` are Apricot blocks (types 0–4), the rest
+//! Banff blocks (29–32, with `time`). About one height in six is a proposal block; the next height
+//! is then its Commit or Abort option (proposervm wraps those in *option* envelopes). Every
+//! `stake_spacing` heights from `first_stake_height` is a stake slot: slot `k` carries stake `k` of
+//! the Data API world ([`stakes::stakes`]) as AddValidatorTx / AddDelegatorTx in an Apricot proposal
+//! block (followed by a Commit), or as AddPermissionlessValidatorTx /
+//! AddPermissionlessDelegatorTx in a Banff standard block, with the world's node ID, start, end,
+//! weight and reward addresses. Other blocks carry Import/Export, CreateSubnet, CreateChain,
+//! subnet validator, TransferSubnetOwnership, BaseTx, AdvanceTime and RewardValidator txs.
+
+use super::avax_codec::{self as codec, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
+use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
+use super::ptx::{PTx, PUnsignedTx};
+use super::stakes::{self, Stake, DELEGATION_SHARES};
+use crate::data_api::rewards::avax_asset_id;
+use crate::data_api::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
+use avax_data_core::index::cb58;
+
+/// Where the eras and the stakes sit on the emulated P-chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PChainConfig {
+    /// Network of the txs (network ID, AVAX asset, chain IDs) and of the stakes.
+    pub network: Network,
+    /// First height built as a Banff block.
+    pub banff_height: u64,
+    /// Height of stake slot 0.
+    pub first_stake_height: u64,
+    /// Heights between two stake slots (at least 3).
+    pub stake_spacing: u64,
+}
+
+impl Default for PChainConfig {
+    /// Mainnet, Banff from height 250, a stake every 8 heights from height 50 (both eras get
+    /// stakes on both networks).
+    fn default() -> Self {
+        PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 50, stake_spacing: 8 }
+    }
+}
+
+/// A platformvm block type (the codec type ID is [`PKind::type_id`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PKind {
+    /// 0: one proposal tx.
+    ApricotProposal,
+    /// 1: option of a proposal.
+    ApricotAbort,
+    /// 2: option of a proposal.
+    ApricotCommit,
+    /// 3: decision txs.
+    ApricotStandard,
+    /// 4: one atomic tx.
+    ApricotAtomic,
+    /// 29: decision txs and a proposal tx.
+    BanffProposal,
+    /// 30: option of a proposal.
+    BanffAbort,
+    /// 31: option of a proposal.
+    BanffCommit,
+    /// 32: decision txs.
+    BanffStandard,
+}
+
+impl PKind {
+    /// The codec type ID of the block.
+    pub fn type_id(self) -> u32 {
+        match self {
+            PKind::ApricotProposal => 0,
+            PKind::ApricotAbort => 1,
+            PKind::ApricotCommit => 2,
+            PKind::ApricotStandard => 3,
+            PKind::ApricotAtomic => 4,
+            PKind::BanffProposal => 29,
+            PKind::BanffAbort => 30,
+            PKind::BanffCommit => 31,
+            PKind::BanffStandard => 32,
+        }
+    }
+
+    /// A Commit or Abort: wrapped in a proposervm option envelope.
+    pub fn is_option(self) -> bool {
+        matches!(self, PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit)
+    }
+
+    /// A proposal block: the next height is its option.
+    pub fn is_proposal(self) -> bool {
+        matches!(self, PKind::ApricotProposal | PKind::BanffProposal)
+    }
+
+    /// A Banff block (has a `time` field).
+    pub fn is_banff(self) -> bool {
+        self.type_id() >= 29
+    }
+}
+
+/// One emulated P-chain inner block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PInnerBlock {
+    /// The block bytes (codec version first).
+    pub bytes: Vec<u8>,
+    /// `sha256(bytes)`.
+    pub id: [u8; 32],
+    /// The block type.
+    pub kind: PKind,
+    /// IDs of its txs, in block order.
+    pub tx_ids: Vec<[u8; 32]>,
+}
+
+const P_PROPOSAL: u64 = 0x7072_6f70;
+const P_OPTION: u64 = 0x006f_7074;
+const P_ATOMIC: u64 = 0x6174_6f6d;
+
+fn slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
+    let spacing = cfg.stake_spacing.max(3);
+    let d = height.checked_sub(cfg.first_stake_height)?;
+    (d % spacing == 0).then_some((d / spacing) as usize)
+}
+
+fn reserved(cfg: &PChainConfig, height: u64) -> bool {
+    slot(cfg, height).is_some() || height.checked_sub(1).is_some_and(|h| slot(cfg, h).is_some())
+}
+
+fn candidate(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
+    !reserved(cfg, height)
+        && !reserved(cfg, height + 1)
+        && derive(seed, cfg.network as u64, height, P_PROPOSAL).is_multiple_of(6)
+}
+
+fn is_proposal(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
+    if slot(cfg, height).is_some() {
+        return height < cfg.banff_height;
+    }
+    candidate(seed, cfg, height) && !height.checked_sub(1).is_some_and(|h| candidate(seed, cfg, h))
+}
+
+/// The block type at `height`: a pure function of the seed, the height and the config.
+pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
+    let banff = height >= cfg.banff_height;
+    if is_proposal(seed, cfg, height) {
+        return if banff { PKind::BanffProposal } else { PKind::ApricotProposal };
+    }
+    if let Some(prev) = height.checked_sub(1).filter(|&h| is_proposal(seed, cfg, h)) {
+        // Stake proposals commit; the others abort one time in four.
+        let abort = slot(cfg, prev).is_none() && derive(seed, cfg.network as u64, height, P_OPTION).is_multiple_of(4);
+        return match (banff, abort) {
+            (false, false) => PKind::ApricotCommit,
+            (false, true) => PKind::ApricotAbort,
+            (true, false) => PKind::BanffCommit,
+            (true, true) => PKind::BanffAbort,
+        };
+    }
+    if banff {
+        PKind::BanffStandard
+    } else if slot(cfg, height).is_none() && derive(seed, cfg.network as u64, height, P_ATOMIC).is_multiple_of(3) {
+        PKind::ApricotAtomic
+    } else {
+        PKind::ApricotStandard
+    }
+}
+
+/// Height of stake slot `k` (stake `k` of [`stakes::stakes`] lives there).
+pub fn stake_height(cfg: &PChainConfig, k: usize) -> u64 {
+    cfg.first_stake_height + k as u64 * cfg.stake_spacing.max(3)
+}
+
+/// The stake slot at `height`, if it is one (slot `k` carries stake `k` when the world has that
+/// many stakes; later slots carry ordinary txs).
+pub fn stake_slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
+    slot(cfg, height)
+}
+
+/// Every stake of the world with the height of the block that carries it.
+pub fn stake_heights(seed: u64, cfg: &PChainConfig) -> Vec<(u64, Stake)> {
+    stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (stake_height(cfg, k), s)).collect()
+}
+
+/// Writes a block: `kind`'s header fields and its txs (block form, no codec versions). For a
+/// proposal block the last tx is the proposal tx; a Banff proposal puts the others before
+/// `parentID` as its decision txs. Apricot Proposal/Atomic blocks take exactly one tx; options
+/// none.
+pub fn encode_block(kind: PKind, parent_id: &[u8; 32], height: u64, time_unix_s: u64, txs: &[Vec<u8>]) -> Vec<u8> {
+    let mut w = Writer::new();
+    w.u16(0).u32(kind.type_id());
+    match kind {
+        PKind::ApricotProposal | PKind::ApricotAtomic => {
+            assert_eq!(txs.len(), 1, "{kind:?} carries one tx");
+            w.raw(parent_id).u64(height).raw(&txs[0]);
+        }
+        PKind::ApricotAbort | PKind::ApricotCommit => {
+            w.raw(parent_id).u64(height);
+        }
+        PKind::ApricotStandard => {
+            w.raw(parent_id).u64(height).u32(txs.len() as u32);
+            for t in txs {
+                w.raw(t);
+            }
+        }
+        PKind::BanffProposal => {
+            let (proposal, decisions) = txs.split_last().expect("a proposal tx");
+            w.u64(time_unix_s).u32(decisions.len() as u32);
+            for t in decisions {
+                w.raw(t);
+            }
+            w.raw(parent_id).u64(height).raw(proposal);
+        }
+        PKind::BanffAbort | PKind::BanffCommit => {
+            w.u64(time_unix_s).raw(parent_id).u64(height);
+        }
+        PKind::BanffStandard => {
+            w.u64(time_unix_s).raw(parent_id).u64(height).u32(txs.len() as u32);
+            for t in txs {
+                w.raw(t);
+            }
+        }
+    }
+    w.into_bytes()
+}
+
+/// The inner P-chain block at `height` in the world of `seed`.
+pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64, cfg: &PChainConfig) -> PInnerBlock {
+    let kind = kind_at(seed, height, cfg);
+    let mut g = Gen::new(seed, height, time_unix_s, cfg);
+    let stake = slot(cfg, height).and_then(|k| stakes::stakes_cached(seed, cfg.network).get(k).cloned());
+    let txs: Vec<PTx> = match kind {
+        PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
+        PKind::ApricotProposal => vec![match &stake {
+            Some(s) => g.apricot_stake(s),
+            None => g.apricot_proposal(),
+        }],
+        PKind::BanffProposal => vec![g.reward_validator()],
+        PKind::ApricotAtomic => vec![g.atomic()],
+        PKind::ApricotStandard => (0..g.rng.range(1, 3)).map(|_| g.apricot_decision()).collect(),
+        PKind::BanffStandard => {
+            let mut txs: Vec<PTx> = (0..g.rng.range(1, 3)).map(|_| g.banff_decision()).collect();
+            if let Some(s) = &stake {
+                txs.insert(0, g.banff_stake(s));
+            }
+            txs
+        }
+    };
+    let bytes_of: Vec<Vec<u8>> = txs.iter().map(PTx::bytes).collect();
+    let tx_ids = bytes_of.iter().map(|t| codec::tx_id(t)).collect();
+    let bytes = encode_block(kind, &parent_id, height, time_unix_s, &bytes_of);
+    PInnerBlock { id: codec::sha256(&bytes), bytes, kind, tx_ids }
+}
+
+fn id_of(text: &str) -> [u8; 32] {
+    cb58::decode_id(text).expect("constant ids are cb58")
+}
+
+/// Field values for the txs of one block.
+struct Gen {
+    rng: Rng,
+    network_id: u32,
+    avax: [u8; 32],
+    x_chain: [u8; 32],
+    c_chain: [u8; 32],
+    time: u64,
+}
+
+impl Gen {
+    fn new(seed: u64, height: u64, time: u64, cfg: &PChainConfig) -> Gen {
+        let network = cfg.network;
+        let c = match network {
+            Network::Mainnet => C_CHAIN_MAINNET_ID,
+            Network::Fuji => C_CHAIN_FUJI_ID,
+        };
+        Gen {
+            rng: Rng::new("avax-data p block", &[seed, network as u64, height]),
+            network_id: if network == Network::Mainnet { 1 } else { 5 },
+            avax: id_of(avax_asset_id(network)),
+            x_chain: id_of(network.x_chain_id()),
+            c_chain: id_of(c),
+            time,
+        }
+    }
+
+    fn owners(&mut self) -> OutputOwners {
+        let n = if self.rng.chance(1, 5) { 2 } else { 1 };
+        let mut addresses: Vec<[u8; 20]> = (0..n).map(|_| self.rng.array()).collect();
+        addresses.sort();
+        OutputOwners { locktime: 0, threshold: 1, addresses }
+    }
+
+    fn avax_out(&mut self, amount: u64) -> TransferableOutput {
+        TransferableOutput { asset_id: self.avax, output: Output::Transfer { amount, owners: self.owners() } }
+    }
+
+    fn avax_in(&mut self, amount: u64) -> TransferableInput {
+        let input = if self.rng.chance(1, 12) {
+            Input::Locked { locktime: self.time + self.rng.range(86_400, 31_536_000), amount, sig_indices: vec![0] }
+        } else {
+            Input::Transfer { amount, sig_indices: vec![0] }
+        };
+        TransferableInput {
+            tx_id: self.rng.array(),
+            output_index: self.rng.range(0, 3) as u32,
+            asset_id: self.avax,
+            input,
+        }
+    }
+
+    /// A BaseTx spending `n_in` inputs with `n_out` change outputs; the credentials to match.
+    fn base(&mut self, n_in: u64, n_out: u64) -> (BaseTx, Vec<Credential>) {
+        let mut inputs = Vec::new();
+        for _ in 0..n_in {
+            let amount = self.rng.range(1_000_000, 5_000_000_000_000);
+            inputs.push(self.avax_in(amount));
+        }
+        let mut outputs = Vec::new();
+        for _ in 0..n_out {
+            let amount = self.rng.range(1_000_000, 900_000_000_000);
+            outputs.push(self.avax_out(amount));
+        }
+        let memo = if self.rng.chance(1, 10) { b"avax-data".to_vec() } else { Vec::new() };
+        let credentials = (0..n_in).map(|_| self.rng.credential(1)).collect();
+        (BaseTx { network_id: self.network_id, blockchain_id: [0; 32], outputs, inputs, memo }, credentials)
+    }
+
+    fn with_auth(&mut self, mut credentials: Vec<Credential>) -> Vec<Credential> {
+        credentials.push(self.rng.credential(1));
+        credentials
+    }
+
+    fn stake_parts(
+        &mut self,
+        s: &Stake,
+    ) -> (BaseTx, Vec<Credential>, Validator, Vec<TransferableOutput>, OutputOwners) {
+        let (mut base, credentials) = self.base(1, 1);
+        if let Some(TransferableInput { input: Input::Transfer { amount, .. }, .. }) = base.inputs.first_mut() {
+            *amount = s.weight + self.rng.range(1_000_000, 50_000_000);
+        }
+        let owners = OutputOwners { locktime: 0, threshold: 1, addresses: s.reward_addresses.clone() };
+        let stake = vec![TransferableOutput {
+            asset_id: self.avax,
+            output: Output::Transfer { amount: s.weight, owners: owners.clone() },
+        }];
+        let validator = Validator { node_id: s.node_id, start: s.start, end: s.end, weight: s.weight };
+        (base, credentials, validator, stake, owners)
+    }
+
+    fn apricot_stake(&mut self, s: &Stake) -> PTx {
+        let (base, credentials, validator, stake, rewards_owner) = self.stake_parts(s);
+        let unsigned = if s.delegation {
+            PUnsignedTx::AddDelegator { base, validator, stake, rewards_owner }
+        } else {
+            PUnsignedTx::AddValidator { base, validator, stake, rewards_owner, shares: DELEGATION_SHARES }
+        };
+        PTx { unsigned, credentials }
+    }
+
+    fn banff_stake(&mut self, s: &Stake) -> PTx {
+        let (base, credentials, validator, stake, owners) = self.stake_parts(s);
+        let unsigned = if s.delegation {
+            PUnsignedTx::AddPermissionlessDelegator {
+                base,
+                validator,
+                subnet_id: [0; 32],
+                stake,
+                rewards_owner: owners,
+            }
+        } else {
+            let signer = Signer::Pop { public_key: self.rng.array(), signature: self.rng.array() };
+            PUnsignedTx::AddPermissionlessValidator {
+                base,
+                validator,
+                subnet_id: [0; 32],
+                signer,
+                stake,
+                validator_rewards_owner: owners.clone(),
+                delegator_rewards_owner: owners,
+                shares: DELEGATION_SHARES,
+            }
+        };
+        PTx { unsigned, credentials }
+    }
+
+    fn reward_validator(&mut self) -> PTx {
+        PTx { unsigned: PUnsignedTx::RewardValidator { tx_id: self.rng.array() }, credentials: Vec::new() }
+    }
+
+    fn subnet_validator(&mut self) -> PTx {
+        let (base, credentials) = self.base(1, 1);
+        let start = self.time + self.rng.range(60, 86_400);
+        let validator = Validator {
+            node_id: self.rng.array(),
+            start,
+            end: start + self.rng.range(86_400, 31_536_000),
+            weight: self.rng.range(1, 100),
+        };
+        let unsigned =
+            PUnsignedTx::AddSubnetValidator { base, validator, subnet_id: self.rng.array(), subnet_auth: vec![0] };
+        PTx { unsigned, credentials: self.with_auth(credentials) }
+    }
+
+    fn apricot_proposal(&mut self) -> PTx {
+        match self.rng.range(0, 2) {
+            0 => PTx { unsigned: PUnsignedTx::AdvanceTime { time: self.time }, credentials: Vec::new() },
+            1 => self.reward_validator(),
+            _ => self.subnet_validator(),
+        }
+    }
+
+    fn atomic(&mut self) -> PTx {
+        let from = if self.rng.chance(1, 2) { self.x_chain } else { self.c_chain };
+        if self.rng.chance(1, 2) {
+            let (base, mut credentials) = self.base(0, 1);
+            let n = self.rng.range(1, 2);
+            let mut imported_inputs = Vec::new();
+            for _ in 0..n {
+                let amount = self.rng.range(2_000_000, 9_000_000_000_000);
+                imported_inputs.push(self.avax_in(amount));
+            }
+            credentials.extend((0..n).map(|_| self.rng.credential(1)));
+            PTx { unsigned: PUnsignedTx::Import { base, source_chain: from, imported_inputs }, credentials }
+        } else {
+            let (base, credentials) = self.base(1, 1);
+            let amount = self.rng.range(1_000_000, 9_000_000_000_000);
+            let exported_outputs = vec![self.avax_out(amount)];
+            PTx { unsigned: PUnsignedTx::Export { base, destination_chain: from, exported_outputs }, credentials }
+        }
+    }
+
+    fn create_subnet(&mut self) -> PTx {
+        let (base, credentials) = self.base(1, 1);
+        let owner = self.owners();
+        PTx { unsigned: PUnsignedTx::CreateSubnet { base, owner }, credentials }
+    }
+
+    fn create_chain(&mut self) -> PTx {
+        let (base, credentials) = self.base(1, 1);
+        let names = ["dexalot", "beam", "dfk", "gunzilla", "shrapnel", "lamina1", "coqnet", "numbers"];
+        let chain_name = names[self.rng.range(0, names.len() as u64 - 1) as usize].to_string();
+        let genesis = format!(
+            r#"{{"config":{{"chainId":{},"feeConfig":{{"gasLimit":15000000}}}},"alloc":{{}},"gasLimit":"0xe4e1c0"}}"#,
+            self.rng.range(10_000, 999_999)
+        );
+        let unsigned = PUnsignedTx::CreateChain {
+            base,
+            subnet_id: self.rng.array(),
+            chain_name,
+            vm_id: id_of(SUBNET_EVM_VM_ID),
+            fx_ids: Vec::new(),
+            genesis: genesis.into_bytes(),
+            subnet_auth: vec![0],
+        };
+        PTx { unsigned, credentials: self.with_auth(credentials) }
+    }
+
+    fn apricot_decision(&mut self) -> PTx {
+        match self.rng.range(0, 5) {
+            0 => self.create_subnet(),
+            1 => self.create_chain(),
+            _ => self.atomic(),
+        }
+    }
+
+    fn banff_decision(&mut self) -> PTx {
+        match self.rng.range(0, 7) {
+            0 => self.create_subnet(),
+            1 => self.create_chain(),
+            2 => self.subnet_validator(),
+            3 => {
+                let (base, credentials) = self.base(1, 1);
+                let unsigned = PUnsignedTx::RemoveSubnetValidator {
+                    base,
+                    node_id: self.rng.array(),
+                    subnet_id: self.rng.array(),
+                    subnet_auth: vec![0],
+                };
+                PTx { unsigned, credentials: self.with_auth(credentials) }
+            }
+            4 => {
+                let (base, credentials) = self.base(1, 1);
+                let owner = self.owners();
+                let unsigned = PUnsignedTx::TransferSubnetOwnership {
+                    base,
+                    subnet_id: self.rng.array(),
+                    subnet_auth: vec![0],
+                    owner,
+                };
+                PTx { unsigned, credentials: self.with_auth(credentials) }
+            }
+            5 => {
+                let n_in = self.rng.range(1, 2);
+                let (base, credentials) = self.base(n_in, 2);
+                PTx { unsigned: PUnsignedTx::Base(base), credentials }
+            }
+            _ => self.atomic(),
+        }
+    }
+}

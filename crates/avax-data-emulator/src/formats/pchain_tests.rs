@@ -1,0 +1,260 @@
+//! Tests of the P-chain encoders: published vectors re-encoded byte for byte from their field
+//! values, and generated blocks walked independently (`walk.rs`).
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::avax_codec::{self as codec, Signer, Writer};
+use super::pchain::{encode_block, inner_block, kind_at, stake_height, stake_heights, PChainConfig, PKind};
+use super::ptx::{PTx, PUnsignedTx};
+use super::test_json::{self as tj, vector};
+use super::walk;
+use crate::data_api::world::Network;
+
+fn time_of(height: u64) -> u64 {
+    1_600_000_000 + height * 3
+}
+
+fn parent_of(height: u64) -> [u8; 32] {
+    codec::sha256(&height.to_be_bytes())
+}
+
+#[test]
+fn banff_golden_blocks_are_reproduced() {
+    let zero = [0u8; 32];
+    let advance = PTx { unsigned: PUnsignedTx::AdvanceTime { time: 0 }, credentials: vec![] }.bytes();
+    for (name, kind, txs) in [
+        ("TestBanffBlockSerialization/BanffProposalBlock{Tx: AdvanceTimeTx{}}", PKind::BanffProposal, vec![advance]),
+        ("TestBanffBlockSerialization/BanffCommitBlock{}", PKind::BanffCommit, vec![]),
+        ("TestBanffBlockSerialization/BanffStandardBlock{Transactions: []}", PKind::BanffStandard, vec![]),
+    ] {
+        let v = vector("pchain_blocks", name);
+        assert_eq!(hex::encode(encode_block(kind, &zero, 0, 0, &txs)), v["hex"].as_str().unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn mainnet_block_1000001_is_reproduced_with_its_ids() {
+    let v = vector(
+        "pchain_blocks",
+        "docs platform.getBlock hex example (Mainnet P-Chain height 1000001, ApricotStandardBlock)",
+    );
+    let d = &v["decoded"];
+    let t = &d["txs"][0];
+    let u = &t["unsignedTx"];
+    let tx = PTx {
+        unsigned: PUnsignedTx::Export {
+            base: tj::base(u),
+            destination_chain: tj::id(&u["destinationChain"]),
+            exported_outputs: tj::outputs(&u["exportedOutputs"]),
+        },
+        credentials: tj::credentials(&t["credentials"]),
+    };
+    let tx_bytes = tx.bytes();
+    assert_eq!(codec::tx_id(&tx_bytes), tj::id(&t["txID"]));
+    let height = d["height"].as_u64().unwrap();
+    let block = encode_block(PKind::ApricotStandard, &tj::id(&d["parentID"]), height, 0, &[tx_bytes]);
+    assert_eq!(hex::encode(&block), v["hex"].as_str().unwrap());
+    assert_eq!(codec::sha256(&block), tj::id(&d["blockID"]));
+}
+
+fn pop(s: &serde_json::Value) -> Signer {
+    Signer::Pop {
+        public_key: tj::hexv(&s["publicKey"]).try_into().unwrap(),
+        signature: tj::hexv(&s["signature"]).try_into().unwrap(),
+    }
+}
+
+#[test]
+fn staking_tx_vectors_are_reproduced() {
+    // Signed AddValidatorTx (LockIn / LockOut) and AddPermissionlessDelegatorTx.
+    let v = vector("pchain_txs", "fee/calculator_test AddValidatorTx");
+    let (d, u) = (&v["decoded"], &v["decoded"]["unsignedTx"]);
+    let tx = PTx {
+        unsigned: PUnsignedTx::AddValidator {
+            base: tj::base(u),
+            validator: tj::validator(&u["validator"]),
+            stake: tj::outputs(&u["stake"]),
+            rewards_owner: tj::owners(&u["rewardsOwner"]),
+            shares: u["shares"].as_u64().unwrap() as u32,
+        },
+        credentials: tj::credentials(&d["credentials"]),
+    };
+    assert_eq!(hex::encode(codec::with_version(&tx.bytes())), v["hex"].as_str().unwrap());
+    assert_eq!(codec::tx_id(&tx.bytes()), tj::id(&d["txID"]));
+
+    let v = vector("pchain_txs", "fee/calculator_test AddPermissionlessDelegatorTx for primary network");
+    let (d, u) = (&v["decoded"], &v["decoded"]["unsignedTx"]);
+    let tx = PTx {
+        unsigned: PUnsignedTx::AddPermissionlessDelegator {
+            base: tj::base(u),
+            validator: tj::validator(&u["validator"]),
+            subnet_id: tj::id(&u["subnetID"]),
+            stake: tj::outputs(&u["stake"]),
+            rewards_owner: tj::owners(&u["rewardsOwner"]),
+        },
+        credentials: tj::credentials(&d["credentials"]),
+    };
+    assert_eq!(hex::encode(codec::with_version(&tx.bytes())), v["hex"].as_str().unwrap());
+    assert_eq!(codec::tx_id(&tx.bytes()), tj::id(&d["txID"]));
+
+    // Unsigned AddPermissionlessValidatorTx with a proof of possession.
+    let v = vector("pchain_txs", "add_permissionless_validator_tx_test.go:expectedUnsignedSimpleAddPrimaryTxBytes");
+    let u = &v["decoded"]["unsignedTx"];
+    let unsigned = PUnsignedTx::AddPermissionlessValidator {
+        base: tj::base(u),
+        validator: tj::validator(&u["validator"]),
+        subnet_id: tj::id(&u["subnetID"]),
+        signer: pop(&u["signer"]),
+        stake: tj::outputs(&u["stake"]),
+        validator_rewards_owner: tj::owners(&u["validatorRewardsOwner"]),
+        delegator_rewards_owner: tj::owners(&u["delegatorRewardsOwner"]),
+        shares: u["shares"].as_u64().unwrap() as u32,
+    };
+    let mut w = Writer::new();
+    w.u16(0);
+    unsigned.write(&mut w);
+    assert_eq!(hex::encode(w.into_bytes()), v["hex"].as_str().unwrap());
+}
+
+fn walk_chain(seed: u64, cfg: &PChainConfig, heights: std::ops::Range<u64>) -> Vec<(PKind, Vec<walk::TxSpan>, usize)> {
+    let mut out = Vec::new();
+    for h in heights {
+        let b = inner_block(seed, h, parent_of(h), time_of(h), cfg);
+        assert_eq!(b.kind, kind_at(seed, h, cfg));
+        assert_eq!(b.id, codec::sha256(&b.bytes));
+        let (t, height, txs) = walk::p_block(&b.bytes);
+        assert_eq!((t, height), (b.kind.type_id(), h));
+        assert_eq!(&b.bytes[6..38].len(), &32);
+        let ids: Vec<[u8; 32]> =
+            txs.iter().map(|s| codec::sha256(&codec::with_version(&b.bytes[s.start..s.end]))).collect();
+        assert_eq!(ids, b.tx_ids, "height {h}");
+        if b.kind.is_banff() {
+            assert_eq!(&b.bytes[6..14], &time_of(h).to_be_bytes());
+        }
+        out.push((b.kind, txs, b.bytes.len()));
+    }
+    out
+}
+
+#[test]
+fn generated_blocks_walk_cleanly_and_options_follow_proposals() {
+    for network in Network::ALL {
+        let cfg = PChainConfig { network, ..Default::default() };
+        let blocks = walk_chain(11, &cfg, 0..900);
+        let mut kinds = BTreeSet::new();
+        let mut types = BTreeSet::new();
+        for (h, (kind, txs, len)) in blocks.iter().enumerate() {
+            kinds.insert(kind.type_id());
+            types.extend(txs.iter().map(|t| t.type_id));
+            assert_eq!(kind.is_banff(), h as u64 >= cfg.banff_height);
+            assert_eq!(kind.is_option(), h > 0 && blocks[h - 1].0.is_proposal(), "height {h}");
+            match kind {
+                k if k.is_option() => assert!(txs.is_empty() && *len <= 54),
+                PKind::ApricotProposal | PKind::ApricotAtomic => assert_eq!(txs.len(), 1),
+                PKind::BanffProposal => assert_eq!(txs.last().unwrap().type_id, 20),
+                _ => assert!((1..=4).contains(&txs.len()) && (150..4000).contains(len), "{kind:?} {len}"),
+            }
+        }
+        assert_eq!(kinds.len(), 9, "every block type occurs: {kinds:?}");
+        for t in [12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 25, 26, 33, 34] {
+            assert!(types.contains(&t), "tx type {t} occurs ({network:?})");
+        }
+        let sizes: Vec<usize> = blocks.iter().filter(|b| !b.0.is_option()).map(|b| b.2).collect();
+        let mean = sizes.iter().sum::<usize>() / sizes.len();
+        assert!((250..1500).contains(&mean), "mean P block {mean}");
+    }
+}
+
+/// `(nodeID, start, end, weight)`.
+type ValidatorKey = ([u8; 20], u64, u64, u64);
+/// `(height, tx typeID, reward addresses)`.
+type Hit = (u64, u32, Vec<[u8; 20]>);
+
+#[test]
+fn every_stake_of_the_data_api_is_in_exactly_one_block() {
+    for network in Network::ALL {
+        let cfg = PChainConfig { network, ..Default::default() };
+        let stakes = stake_heights(5, &cfg);
+        let last = stakes.last().unwrap().0;
+        let mut found: HashMap<ValidatorKey, Vec<Hit>> = HashMap::new();
+        for (h, (_, txs, _)) in walk_chain(5, &cfg, 0..last + 3).into_iter().enumerate() {
+            for t in txs.iter().filter(|t| [12, 14, 25, 26].contains(&t.type_id)) {
+                found.entry(t.validator.unwrap()).or_default().push((h as u64, t.type_id, t.reward_addresses.clone()));
+            }
+        }
+        assert_eq!(found.len(), stakes.len());
+        let mut eras = BTreeSet::new();
+        for (k, (height, s)) in stakes.iter().enumerate() {
+            assert_eq!(*height, stake_height(&cfg, k));
+            let hits = &found[&(s.node_id, s.start, s.end, s.weight)];
+            assert_eq!(hits.len(), 1, "{s:?}");
+            let (h, t, addrs) = &hits[0];
+            assert_eq!(h, height);
+            assert_eq!(addrs, &s.reward_addresses);
+            let want = match (*height >= cfg.banff_height, s.delegation) {
+                (false, false) => 12,
+                (false, true) => 14,
+                (true, false) => 25,
+                (true, true) => 26,
+            };
+            assert_eq!(*t, want);
+            eras.insert(*t);
+        }
+        assert_eq!(eras.len(), 4, "{network:?}: both eras, validators and delegators");
+    }
+}
+
+#[test]
+fn blocks_are_deterministic_and_depend_on_every_input() {
+    let cfg = PChainConfig::default();
+    for h in [0, 1, 50, 51, 249, 250, 251, 777] {
+        let a = inner_block(3, h, parent_of(h), time_of(h), &cfg);
+        assert_eq!(a, inner_block(3, h, parent_of(h), time_of(h), &cfg));
+        assert_ne!(a.bytes, inner_block(3, h + 1, parent_of(h), time_of(h), &cfg).bytes);
+        assert_ne!(a.bytes, inner_block(3, h, parent_of(h + 1), time_of(h), &cfg).bytes);
+        if !a.kind.is_option() && kind_at(4, h, &cfg) == a.kind {
+            assert_ne!(a.bytes, inner_block(4, h, parent_of(h), time_of(h), &cfg).bytes);
+        }
+    }
+}
+
+#[test]
+fn schedule_holds_for_tight_and_shifted_configs() {
+    for (banff_height, first_stake_height, stake_spacing) in [(0, 0, 3), (10, 1, 3), (1_000, 7, 5), (u64::MAX, 2, 1)] {
+        let cfg = PChainConfig { network: Network::Fuji, banff_height, first_stake_height, stake_spacing };
+        let kinds: Vec<PKind> = (0..3_000).map(|h| kind_at(2, h, &cfg)).collect();
+        for h in 1..kinds.len() {
+            assert_eq!(kinds[h].is_option(), kinds[h - 1].is_proposal(), "{cfg:?} height {h}");
+            assert!(!(kinds[h].is_proposal() && kinds[h - 1].is_proposal()));
+        }
+        for k in 0..100 {
+            let h = stake_height(&cfg, k);
+            assert_eq!(super::pchain::stake_slot(&cfg, h), Some(k));
+            let want = if h < banff_height { PKind::ApricotProposal } else { PKind::BanffStandard };
+            assert_eq!(kinds[h as usize], want, "{cfg:?} slot {k}");
+        }
+        // At spacing 3 only the Apricot stake slots propose (no room for a random proposal pair).
+        let proposals = kinds.iter().filter(|k| k.is_proposal()).count();
+        let apricot_slots = (0..3_000u64).filter(|&h| h < banff_height && super::pchain::stake_slot(&cfg, h).is_some());
+        if stake_spacing < 4 {
+            assert_eq!(proposals, apricot_slots.count(), "{cfg:?}");
+        } else {
+            assert!(proposals > 300, "{cfg:?}: {proposals}");
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "trailing bytes")]
+fn the_walk_rejects_trailing_bytes() {
+    let mut b = inner_block(1, 52, [0; 32], 9, &PChainConfig::default()).bytes;
+    b.push(0);
+    walk::p_block(&b);
+}
+
+#[test]
+#[should_panic(expected = "truncated")]
+fn the_walk_rejects_truncated_blocks() {
+    let b = inner_block(1, 50, [0; 32], 9, &PChainConfig::default()).bytes;
+    walk::p_block(&b[..b.len() - 1]);
+}

@@ -1,0 +1,41 @@
+//! `GET /v2/chains`: the world's chains as `{evmChainId, chainName, blockchainId, subnetId,
+//! network}`, `network` = `mainnet` or `testnet` (fuji chains). Filter `network` (`mainnet`,
+//! `fuji`, `testnet`; fuji = testnet). Paginated with `pageToken` at a fixed page size of 10,000
+//! (no `pageSize` parameter), so the world's chains fit one page.
+
+use std::sync::Arc;
+
+use axum::extract::{RawQuery, State};
+use serde_json::{json, Value};
+
+use super::errors::Answer;
+use crate::data_api::paging;
+use crate::data_api::params::Params;
+use crate::data_api::world::{chains, Network};
+use crate::data_api::DataApiState;
+
+/// The fixed page size of `/v2/chains`.
+pub const CHAINS_PAGE_SIZE: usize = 10_000;
+
+pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
+    let data = &*state;
+    let mut params = Params::parse(query.as_deref());
+    let network = params.network();
+    params.finish()?;
+    let fingerprint = params.fingerprint("v2/chains");
+    let start = paging::start(data, &params, &fingerprint)?;
+    let items: Vec<Value> = chains()
+        .iter()
+        .filter(|c| network.is_none_or(|n| c.network == n))
+        .map(|c| {
+            json!({
+                "evmChainId": c.evm_chain_id,
+                "chainName": c.name,
+                "blockchainId": c.blockchain_id,
+                "subnetId": c.subnet_id,
+                "network": if c.network == Network::Mainnet { "mainnet" } else { "testnet" },
+            })
+        })
+        .collect();
+    paging::list_page(data, "chains", &items, (start, CHAINS_PAGE_SIZE), &fingerprint, Value::clone)
+}

@@ -1,0 +1,204 @@
+//! The EVM transactions of the world, as the Data API's transaction operations serve them: every
+//! transaction is one of the world's blocks ([`DataWorld::transactions`]), so an address's
+//! transactions, a block's transactions, the latest transactions and a transaction by hash agree
+//! with each other and with `getBlock`. Fields the world does not model (the method, the
+//! nonce) come from the schema generator.
+//!
+//! - `listLatestTransactions`: newest first (blocks from the tip down, each block's transactions
+//!   from the last);
+//! - `listTransactions` / `listNativeTransactions`: the same order, only those sent or received by
+//!   the address (`startBlock`/`endBlock` bound the block numbers);
+//! - `getTransactionsForBlock`: the block's transactions in block order;
+//! - `getTransaction`: by hash (a lookup table per chain, built on first use); 404 when unknown.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
+
+use super::{respond_with, Request};
+use crate::data_api::blocks::block_number;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::world::{base_fee, chains, Chain, DataWorld, Tx};
+
+/// The world's transactions by hash, per chain (built on the first `getTransaction` of a chain).
+pub(crate) struct TxIndex {
+    chains: Vec<OnceLock<HashMap<String, (u64, u32)>>>,
+}
+
+impl TxIndex {
+    pub(crate) fn new() -> TxIndex {
+        TxIndex { chains: chains().iter().map(|_| OnceLock::new()).collect() }
+    }
+
+    /// (block number, index) of the transaction `hash` (lowercase `0x` hex) of `chain`.
+    fn find(&self, world: &DataWorld, chain: &Chain, hash: &str) -> Option<(u64, u32)> {
+        let table = self.chains[chain.index].get_or_init(|| {
+            let mut map = HashMap::new();
+            for n in 0..world.blocks_per_chain() {
+                for tx in world.transactions(chain, n).unwrap_or_default() {
+                    map.insert(tx.hash, (n, tx.index));
+                }
+            }
+            map
+        });
+        table.get(hash).copied()
+    }
+}
+
+/// A position in the newest-first walk: transaction `index` of block `number` is the next one.
+#[derive(Clone, Copy)]
+struct Cursor {
+    number: u64,
+    index: u32,
+}
+
+impl Cursor {
+    fn encode(self) -> u128 {
+        (u128::from(self.number) << 32 | u128::from(self.index)) + 1
+    }
+
+    fn decode(pos: u128) -> Option<Cursor> {
+        let pos = pos.checked_sub(1)?;
+        Some(Cursor { number: (pos >> 32) as u64, index: (pos & 0xffff_ffff) as u32 })
+    }
+}
+
+pub(crate) fn answer(request: &Request) -> Answer {
+    let Some(chain) = request.chain else { return Err(errors::bad_request("chainId is required")) };
+    let world = &request.state.world;
+    match request.op.id {
+        "getTransaction" => {
+            let hash = request.path("txHash").to_ascii_lowercase();
+            if hash.len() != 66 || !hash.starts_with("0x") || !hash[2..].bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(errors::bad_request(format!(
+                    "Invalid txHash {:?}: expected a 0x-prefixed 32-byte transaction hash",
+                    request.path("txHash")
+                )));
+            }
+            let Some((number, index)) = request.state.tx_index.find(world, chain, &hash) else {
+                return Err(errors::not_found(format!("Transaction {hash} not found on chain {}", chain.evm_chain_id)));
+            };
+            let txs = world.transactions(chain, number).unwrap_or_default();
+            let tx = &txs[index as usize];
+            Ok(respond_with(request.op, full_transaction(request, chain, number, tx)))
+        }
+        "getTransactionsForBlock" => {
+            let number = block_number(world, chain, request.path("blockId"))?;
+            let txs = world.transactions(chain, number).unwrap_or_default();
+            let start = request.start()?.min(txs.len() as u128) as usize;
+            let end = (start + request.size).min(txs.len());
+            let page: Vec<Value> = txs[start..end].iter().map(|tx| native(request, chain, number, tx)).collect();
+            Ok(page_answer(request, "transactions", page, request.next_token(end < txs.len(), end as u128)))
+        }
+        _ => {
+            let address = request.path("address").to_ascii_lowercase();
+            let filtered = request.op.id != "listLatestTransactions";
+            let member = world.pool_index(&address).is_some_and(|i| i < chain.address_pool);
+            let (low, high) = block_bounds(request, world);
+            let start = Cursor::decode(request.start()?).unwrap_or(Cursor { number: high, index: u32::MAX });
+            let mut page = Vec::with_capacity(request.size);
+            let mut next = None;
+            if !filtered || member {
+                let mut number = start.number.min(high);
+                'walk: loop {
+                    if number < low {
+                        break;
+                    }
+                    let txs = world.transactions(chain, number).unwrap_or_default();
+                    let top = if number == start.number { start.index } else { u32::MAX };
+                    for tx in txs.iter().rev().filter(|t| t.index <= top) {
+                        if page.len() == request.size {
+                            next = Some(Cursor { number, index: tx.index });
+                            break 'walk;
+                        }
+                        if !filtered || tx.from == address || tx.to.as_deref() == Some(address.as_str()) {
+                            page.push(if request.op.id == "listTransactions" {
+                                json!({ "nativeTransaction": native(request, chain, number, tx) })
+                            } else {
+                                native(request, chain, number, tx)
+                            });
+                        }
+                    }
+                    if number == 0 {
+                        break;
+                    }
+                    number -= 1;
+                    if page.len() == request.size && number >= low {
+                        next = Some(Cursor { number, index: u32::MAX });
+                        break;
+                    }
+                }
+            }
+            let token = next.and_then(|c| request.next_token(true, c.encode()));
+            Ok(page_answer(request, "transactions", page, token))
+        }
+    }
+}
+
+/// The block numbers `startBlock..=endBlock` asks for, within the world.
+fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
+    let read =
+        |name: &str| request.params.get(name).and_then(|v| v.trim().parse::<f64>().ok()).map(|x| x.max(0.0) as u64);
+    let low = read("startBlock").unwrap_or(0);
+    let high = read("endBlock").unwrap_or(u64::MAX).min(world.tip());
+    (low, high)
+}
+
+fn page_answer(request: &Request, key: &str, page: Vec<Value>, token: Option<String>) -> axum::response::Response {
+    let mut body = Map::new();
+    body.insert(key.to_string(), Value::Array(page));
+    if let Some(token) = token {
+        body.insert("nextPageToken".to_string(), Value::String(token));
+    }
+    respond_with(request.op, Value::Object(body))
+}
+
+/// The world's facts of `tx` (in block `number`) over a schema-generated `NativeTransaction`.
+fn native(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+    let salt = u64::from_str_radix(&tx.hash[2..18], 16).unwrap_or(0);
+    let mut value = request.component("NativeTransaction", salt);
+    overlay(&mut value, request, chain, number, tx);
+    value
+}
+
+fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+    let salt = u64::from_str_radix(&tx.hash[2..18], 16).unwrap_or(0);
+    let mut native = request.component("FullNativeTransactionDetails", salt);
+    overlay(&mut native, request, chain, number, tx);
+    native["input"] = Value::String("0x".to_string());
+    native["baseFeePerGas"] = Value::String(base_fee(request.state.world.seed(), chain, number).to_string());
+    let mut token = request.component("NetworkTokenDetails", salt);
+    if let Some(t) = token.get_mut("networkToken").and_then(Value::as_object_mut) {
+        t.insert("name".to_string(), Value::from(chain.token_name));
+        t.insert("symbol".to_string(), Value::from(chain.token_symbol));
+        t.insert("decimals".to_string(), Value::from(chain.token_decimals));
+    }
+    json!({ "nativeTransaction": native, "networkTokenDetails": token })
+}
+
+fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx: &Tx) {
+    let world = &request.state.world;
+    let ms = world.block_timestamp_ms(chain, number);
+    let Some(obj) = value.as_object_mut() else { return };
+    let zero = format!("0x{}", "0".repeat(40));
+    let facts = [
+        ("blockNumber", Value::from(number.to_string())),
+        ("blockTimestamp", Value::from(ms.div_euclid(1000))),
+        ("blockTimestampMilliseconds", Value::from(ms)),
+        ("blockHash", Value::from(world.block_hash(chain, number))),
+        ("chainId", Value::from(chain.evm_chain_id.to_string())),
+        ("blockIndex", Value::from(tx.index)),
+        ("txHash", Value::from(tx.hash.clone())),
+        ("txStatus", Value::from("1")),
+        ("gasLimit", Value::from(tx.gas_used.to_string())),
+        ("gasUsed", Value::from(tx.gas_used.to_string())),
+        ("gasPrice", Value::from(tx.gas_price.to_string())),
+        ("from", json!({ "address": tx.from })),
+        ("to", json!({ "address": tx.to.clone().unwrap_or(zero) })),
+        ("value", Value::from(tx.value.to_string())),
+    ];
+    for (key, fact) in facts {
+        obj.insert(key.to_string(), fact);
+    }
+}

@@ -1,0 +1,267 @@
+//! Every GET operation of the two vendored OpenAPI documents, served from the documents.
+//!
+//! The 14 operations written by hand (`data_api/`, `metrics_api/`, [`SERVED_BY_HAND`]) keep
+//! their routes; every other GET operation gets a route here, on the router of its service (so
+//! the Data API's key and rate-limit guard and the fault layer cover it):
+//!
+//! - parameters are checked from the document ([`checks`]): 400 in the service's body;
+//! - operations of the tags `Webhooks` and `Data API Usage Metrics` answer 401 without an API key;
+//! - a `chainId` of the Data API's EVM routes must be a chain of the world (404 otherwise);
+//! - the EVM transactions (`listLatestTransactions`, `getTransactionsForBlock`, `getTransaction`,
+//!   `listTransactions`, `listNativeTransactions`) are the world's ([`evm`]), and so are the
+//!   validators and delegators (`listValidators`, `getSingleValidatorDetails`, `listDelegators`:
+//!   the world's stakes, [`staking`]); `getNativeBalance` follows from the world's transfers
+//!   ([`balances`]);
+//! - every other answer is generated from the response schema ([`generate`]), deterministic in the
+//!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
+//!   paged with the Data API's UUID tokens.
+
+// Handlers return `Result<_, Response>` to hand the error answer straight back.
+#![allow(clippy::result_large_err)]
+
+mod balances;
+mod checks;
+mod evm;
+mod generate;
+mod staking;
+
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use serde_json::Value;
+
+use super::data_api::errors::{self, Answer};
+use super::data_api::params::Params;
+use super::data_api::world::{digest, Chain};
+use super::data_api::{auth, chains, paging, DataApiState};
+use avax_data_core::rest::openapi::{operations, route, Operation, Service};
+use generate::Gen;
+
+pub(crate) use evm::TxIndex;
+
+/// The operations with a hand-written route (world data and the special cases of
+/// `spec/ground-truth.md`).
+pub(crate) const SERVED_BY_HAND: &[&str] = &[
+    "supportedChains",
+    "getChainInfo",
+    "getLatestBlocks",
+    "getBlock",
+    "listLatestBlocksAllChains",
+    "listCollectibleBalances",
+    "listPendingPrimaryNetworkRewards",
+    "listLatestXChainVertices",
+    "listIcmMessages",
+    "data-health-check",
+    "listChains",
+    "getEvmChainMetrics",
+    "getICMSummary",
+    "metrics-live-check",
+];
+
+/// Adds a route for every operation of `service` not served by hand.
+pub(crate) fn add_routes(mut router: Router<Arc<DataApiState>>, service: Service) -> Router<Arc<DataApiState>> {
+    for op in operations().iter().filter(|o| o.service == service && !SERVED_BY_HAND.contains(&o.id)) {
+        let handler = move |axum::extract::State(state): axum::extract::State<Arc<DataApiState>>,
+                            uri: Uri,
+                            headers: HeaderMap| async move {
+            match respond(op, &state, &uri, &headers) {
+                Ok(r) | Err(r) => r,
+            }
+        };
+        router = router.route(&axum_path(op.path), get(handler).fallback(errors::cannot));
+    }
+    router
+}
+
+/// The document's template in axum's syntax, parameters in snake case (the names the
+/// hand-written routes use, which the router needs to agree on).
+fn axum_path(template: &str) -> String {
+    let mut out = String::with_capacity(template.len() + 8);
+    let mut in_param = false;
+    for c in template.chars() {
+        match c {
+            '{' => in_param = true,
+            '}' => in_param = false,
+            c if in_param && c.is_ascii_uppercase() => {
+                out.push('_');
+                out.push(c.to_ascii_lowercase());
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One checked request of a generic operation.
+pub(crate) struct Request<'a> {
+    pub(crate) op: &'static Operation,
+    pub(crate) path: Vec<(String, String)>,
+    pub(crate) params: Params,
+    pub(crate) size: usize,
+    /// The world's chain named by `chainId` (Data API EVM routes).
+    pub(crate) chain: Option<&'static Chain>,
+    pub(crate) state: &'a DataApiState,
+}
+
+impl Request<'_> {
+    /// The value of path parameter `name`.
+    pub(crate) fn path(&self, name: &str) -> &str {
+        self.path.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v.as_str())
+    }
+
+    /// What page tokens of this request are bound to: the operation, its path values and filters.
+    pub(crate) fn fingerprint(&self) -> String {
+        let values: Vec<&str> = self.path.iter().map(|(_, v)| v.as_str()).collect();
+        self.params.fingerprint(&format!("{}/{}", self.op.id, values.join("/")))
+    }
+
+    /// The first position of the requested page.
+    pub(crate) fn start(&self) -> Result<u128, Response> {
+        paging::start(self.state, &self.params, &self.fingerprint())
+    }
+
+    /// `nextPageToken` for a page ending before `next`, when more follow.
+    pub(crate) fn next_token(&self, more: bool, next: u128) -> Option<String> {
+        paging::next_token(self.state, more, &self.fingerprint(), next)
+    }
+
+    /// A generator for this request, seeded by `salt` on top of the request's own seed.
+    pub(crate) fn gen(&self, salt: u64) -> Gen<'_> {
+        let seed = u64::from_le_bytes(
+            digest(&self.fingerprint(), &[self.state.world.seed(), salt])[..8].try_into().expect("8 bytes"),
+        );
+        Gen::new(self.op.service, seed, &self.path, preferred_variant(self.path("blockchainId")))
+    }
+
+    /// A schema-generated value of the component schema `name` of the Data API document for the
+    /// world's entity `salt`: seeded by the world, the schema and the entity only, so the entity
+    /// looks the same in every answer that holds it.
+    pub(crate) fn component(&self, name: &str, salt: u64) -> Value {
+        let schema = Service::Data.schema(name).map_or(&Value::Null, |s| Service::Data.resolve(s));
+        let seed = u64::from_le_bytes(digest(name, &[self.state.world.seed(), salt])[..8].try_into().expect("8 bytes"));
+        Gen::new(Service::Data, seed, &[], None).value(schema, name, 1)
+    }
+}
+
+/// The `oneOf` variant a primary-network chain answers with.
+fn preferred_variant(blockchain_id: &str) -> Option<&'static str> {
+    use super::data_api::world::{X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
+    match blockchain_id {
+        "p-chain" | "11111111111111111111111111111111LpoYY" => Some("PChain"),
+        "x-chain" | X_CHAIN_MAINNET_ID | X_CHAIN_FUJI_ID => Some("XChain"),
+        "c-chain"
+        | "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
+        | "yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp" => Some("CChain"),
+        _ => None,
+    }
+}
+
+fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &HeaderMap) -> Answer {
+    if op.needs_api_key && auth::api_key(headers).is_none() {
+        return Err(auth::unauthorized());
+    }
+    let path: Vec<(String, String)> = match route(op.service, uri.path()) {
+        Some((found, values)) if found.id == op.id => values.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        _ => return Err(errors::not_found(format!("Cannot GET {}", uri.path()))),
+    };
+    let mut params = Params::parse(uri.query());
+    let size = checks::check(op, &path, uri.query(), &mut params);
+    params.finish()?;
+    let evm_route = op.service == Service::Data
+        && (op.path.starts_with("/v1/chains/{chainId}") || op.path.starts_with("/v2/chains/{chainId}"));
+    let chain = match path.iter().find(|(k, _)| k == "chainId") {
+        Some((_, id)) if evm_route => Some(chains::lookup(id)?),
+        _ => None,
+    };
+    let request = Request { op, path, params, size, chain, state };
+    match op.id {
+        "listLatestTransactions"
+        | "getTransactionsForBlock"
+        | "getTransaction"
+        | "listTransactions"
+        | "listNativeTransactions" => evm::answer(&request),
+        "listValidators" | "getSingleValidatorDetails" | "listDelegators" => staking::answer(&request),
+        "getNativeBalance" => balances::answer(&request),
+        _ => generated(&request),
+    }
+}
+
+/// The list shape of a paged answer: the object schema (a `oneOf` answer's preferred, else first,
+/// variant) and its items' schema.
+fn list_shape(op: &Operation, key: &str, prefer: Option<&str>) -> Option<(&'static Value, &'static Value)> {
+    let mut schema = op.service.resolve(op.response);
+    if let Some(variants) = schema.get("oneOf").and_then(Value::as_array) {
+        let pick = variants
+            .iter()
+            .find(|v| prefer.is_some_and(|p| v.get("$ref").and_then(Value::as_str).is_some_and(|r| r.contains(p))))
+            .or(variants.first())?;
+        schema = op.service.resolve(pick);
+    }
+    let list = op.service.resolve(schema.get("properties")?.get(key)?);
+    Some((schema, list.get("items")?))
+}
+
+/// An answer generated from the operation's schema; a page of a list of 3 to 25 items when
+/// token-paged. A list answer that takes no token carries no `nextPageToken`.
+fn generated(request: &Request) -> Answer {
+    let op = request.op;
+    let prefer = preferred_variant(request.path("blockchainId"));
+    let shape = match op.list_key {
+        Some(key) if op.token_paged => list_shape(op, key, prefer).map(|s| (key, s)),
+        _ => None,
+    };
+    let Some((key, (wrapper, items))) = shape else {
+        let mut body = request.gen(0).value(op.response, "", 0);
+        if let (Some(_), Value::Object(obj)) = (op.list_key, &mut body) {
+            obj.remove("nextPageToken");
+        }
+        return Ok(respond_with(op, body));
+    };
+    let mut body = request.gen(0).value(wrapper, "", 0);
+    let total = 3 + u128::from(request.gen(1).below(23));
+    let start = request.start()?.min(total);
+    let end = (start + request.size as u128).min(total);
+    let singular = key.strip_suffix('s').unwrap_or(key);
+    let page: Vec<Value> = (start..end).map(|i| request.gen(2 + i as u64).value(items, singular, 1)).collect();
+    if let Value::Object(obj) = &mut body {
+        obj.remove("nextPageToken");
+        obj.insert(key.to_string(), Value::Array(page));
+        if let Some(token) = request.next_token(end < total, end) {
+            obj.insert("nextPageToken".to_string(), Value::String(token));
+        }
+    }
+    Ok(respond_with(op, body))
+}
+
+/// The operation's success status with `body`.
+fn respond_with(op: &Operation, body: Value) -> Response {
+    let status = StatusCode::from_u16(op.status).unwrap_or(StatusCode::OK);
+    errors::json_response(status, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_become_axum_routes() {
+        assert_eq!(
+            axum_path("/v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking"),
+            "/v1/networks/{network}/blockchains/{blockchain_id}/transactions:listStaking"
+        );
+    }
+
+    #[test]
+    fn every_operation_is_served_by_hand_or_here() {
+        let ids: Vec<&str> = operations().iter().map(|o| o.id).collect();
+        for id in SERVED_BY_HAND {
+            assert!(ids.contains(id), "{id} is not an operation of the documents");
+        }
+        assert_eq!(ids.len(), 85);
+    }
+}

@@ -1,0 +1,146 @@
+//! The primary network's validators and delegators are the world's stakes: the pending rewards
+//! of `rewards:listPending` (the same stakes the P-chain index serves as staking transactions,
+//! `formats/stakes.rs`). Every stake is active at the world's now, so `validationStatus` /
+//! `delegationStatus` other than `active` list nothing.
+//!
+//! - `listValidators`: one `ActiveValidatorDetails` per `VALIDATOR` stake (`nodeIds` filters;
+//!   `sortOrder` by start time, `asc` by default); `getSingleValidatorDetails`: those of one node;
+//! - `listDelegators`: one `ActiveDelegatorDetails` per delegation (`nodeIds` and
+//!   `rewardAddresses` filter).
+//!
+//! Amounts, times, node ids, transaction ids, reward addresses and delegator counts are the
+//! world's; uptime, health and geolocation come from the schema generator.
+
+use serde_json::{json, Value};
+
+use super::{respond_with, Request};
+use crate::data_api::errors::Answer;
+use crate::data_api::rewards::{PendingReward, RewardType};
+use crate::data_api::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
+use crate::formats::stakes::DELEGATION_SHARES;
+
+pub(crate) fn answer(request: &Request) -> Answer {
+    let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
+    let rewards = request.state.world.pending_rewards(network);
+    let list = |name: &str| -> Vec<String> {
+        request
+            .params
+            .get(name)
+            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+            .unwrap_or_default()
+    };
+    let mut nodes = list("nodeIds");
+    if request.op.id == "getSingleValidatorDetails" {
+        nodes = vec![request.path("nodeId").to_string()];
+    }
+    let addresses: Vec<String> =
+        list("rewardAddresses").iter().map(|a| a.strip_prefix("P-").unwrap_or(a).to_string()).collect();
+    let delegators = request.op.id == "listDelegators";
+    let status = request.params.get(if delegators { "delegationStatus" } else { "validationStatus" });
+    let wanted = if delegators { RewardType::Delegator } else { RewardType::Validator };
+    let mut stakes: Vec<&PendingReward> = rewards
+        .iter()
+        .filter(|r| r.reward_type == wanted)
+        .filter(|_| status.is_none_or(|s| s == "active"))
+        .filter(|r| nodes.is_empty() || nodes.contains(&r.node_id))
+        .filter(|r| addresses.is_empty() || r.addresses.iter().any(|a| addresses.contains(a)))
+        .collect();
+    stakes.sort_by(|a, b| (a.start, &a.tx_hash).cmp(&(b.start, &b.tx_hash)));
+    if request.params.get("sortOrder") == Some("desc") {
+        stakes.reverse();
+    }
+    let start = request.start()?.min(stakes.len() as u128) as usize;
+    let end = (start + request.size).min(stakes.len());
+    let page: Vec<Value> = stakes[start..end]
+        .iter()
+        .map(|r| if delegators { delegator(r) } else { validator(request, rewards, r) })
+        .collect();
+    let key = if delegators { "delegators" } else { "validators" };
+    let mut body = json!({ key: page });
+    if let Some(token) = request.next_token(end < stakes.len(), end as u128) {
+        body["nextPageToken"] = Value::String(token);
+    }
+    Ok(respond_with(request.op, body))
+}
+
+fn salt(r: &PendingReward) -> u64 {
+    r.start as u64 ^ r.amount_staked
+}
+
+fn validator(request: &Request, all: &[PendingReward], r: &PendingReward) -> Value {
+    let delegations: Vec<&PendingReward> =
+        all.iter().filter(|d| d.node_id == r.node_id && d.reward_type == RewardType::Delegator).collect();
+    let fees: u64 = all
+        .iter()
+        .filter(|d| d.node_id == r.node_id && d.reward_type == RewardType::ValidatorFee)
+        .map(|d| d.estimated_reward)
+        .sum();
+    let delegated: u64 = delegations.iter().map(|d| d.amount_staked).sum();
+    let total: u64 = all.iter().filter(|d| d.reward_type != RewardType::ValidatorFee).map(|d| d.amount_staked).sum();
+    let mut v = request.component("ActiveValidatorDetails", salt(r));
+    let facts = [
+        ("txHash", Value::from(r.tx_hash.clone())),
+        ("nodeId", Value::from(r.node_id.clone())),
+        ("subnetId", Value::from(PRIMARY_NETWORK_SUBNET_ID)),
+        ("amountStaked", Value::from(r.amount_staked.to_string())),
+        ("delegationFee", Value::from(format!("{:.1}", f64::from(DELEGATION_SHARES) / 10_000.0))),
+        ("startTimestamp", Value::from(r.start)),
+        ("endTimestamp", Value::from(r.end)),
+        ("stakePercentage", Value::from(r.amount_staked as f64 * 100.0 / total.max(1) as f64)),
+        ("delegatorCount", Value::from(delegations.len())),
+        ("amountDelegated", Value::from(delegated.to_string())),
+        ("delegationCapacity", Value::from((r.amount_staked * 4).saturating_sub(delegated).to_string())),
+        (
+            "potentialRewards",
+            json!({
+                "validationRewardAmount": r.estimated_reward.to_string(),
+                "delegationRewardAmount": fees.to_string(),
+                "rewardAddresses": r.addresses,
+            }),
+        ),
+        ("validationStatus", Value::from("active")),
+    ];
+    if let Some(obj) = v.as_object_mut() {
+        for (key, fact) in facts {
+            obj.insert(key.to_string(), fact);
+        }
+    }
+    v
+}
+
+fn delegator(r: &PendingReward) -> Value {
+    let gross = (r.estimated_reward as f64 / 0.98) as u64;
+    json!({
+        "txHash": r.tx_hash,
+        "nodeId": r.node_id,
+        "rewardAddresses": r.addresses.iter().map(|a| format!("P-{a}")).collect::<Vec<_>>(),
+        "amountDelegated": r.amount_staked.to_string(),
+        "delegationFee": format!("{:.1}", f64::from(DELEGATION_SHARES) / 10_000.0),
+        "startTimestamp": r.start,
+        "endTimestamp": r.end,
+        "estimatedGrossReward": gross.to_string(),
+        "estimatedNetReward": r.estimated_reward.to_string(),
+        "delegationStatus": "active",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::data_api::rewards::{self, RewardType};
+    use crate::data_api::world::Network;
+    use crate::formats::stakes;
+
+    #[test]
+    fn the_validators_and_delegators_served_are_the_stakes_of_the_p_chain() {
+        for network in Network::ALL {
+            let served = rewards::generate(4, network);
+            let chain_stakes = stakes::stakes(4, network);
+            for r in served.iter().filter(|r| r.reward_type != RewardType::ValidatorFee) {
+                let stake = chain_stakes.iter().find(|s| s.data_api_tx_hash == r.tx_hash);
+                let stake = stake.unwrap_or_else(|| panic!("{} is not a staking tx of the P-chain", r.tx_hash));
+                assert_eq!(stake.delegation, r.reward_type == RewardType::Delegator);
+                assert_eq!((stake.start, stake.end, stake.weight), (r.start as u64, r.end as u64, r.amount_staked));
+            }
+        }
+    }
+}

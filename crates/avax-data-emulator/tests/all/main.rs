@@ -1,0 +1,7 @@
+//! The integration tests of the emulator, in one test binary: each service over real HTTP.
+
+mod common;
+mod emulator_data_api;
+mod emulator_faults;
+mod emulator_index;
+mod emulator_metrics_api;

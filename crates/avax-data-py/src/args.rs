@@ -1,0 +1,537 @@
+//! Checks of Python arguments, before any request: a wrong type or value is an
+//! `InvalidParameterError` (a `ValueError`) naming the parameter, the value and what is allowed.
+//! Only the Python type is checked here; allowed ranges live in the core's `params` modules.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDate, PyDateTime, PyDict, PyFloat, PyInt, PyString};
+
+use super::errors::invalid;
+use avax_data_core::arrow::decoded::DecodeMode;
+use avax_data_core::transport::config::seconds;
+use avax_data_core::transport::{RetryPolicy, TransportConfig};
+
+/// How a value is shown in an error: its `repr`.
+pub fn shown(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// An unsigned 64-bit integer argument (a Python `int`, not a `bool`, not a float).
+pub fn u64_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<u64> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(invalid(param, shown(value), format!("an int >= 0 (got {})", type_name(value))));
+    }
+    value.extract::<u64>().map_err(|_| invalid(param, shown(value), "an int in [0, 2**64 - 1]"))
+}
+
+/// An integer argument within `[min, max]`.
+pub fn bounded_arg(value: &Bound<'_, PyAny>, param: &str, min: u64, max: u64) -> PyResult<u64> {
+    let n = u64_arg(value, param).map_err(|_| invalid(param, shown(value), format!("an int in [{min}, {max}]")))?;
+    if n < min || n > max {
+        return Err(invalid(param, n, format!("an int in [{min}, {max}]")));
+    }
+    Ok(n)
+}
+
+/// An optional integer within `[min, max]` (`None` stays `None`).
+pub fn opt_bounded(value: Option<&Bound<'_, PyAny>>, param: &str, min: u64, max: u64) -> PyResult<Option<u64>> {
+    value.filter(|v| !v.is_none()).map(|v| bounded_arg(v, param, min, max)).transpose()
+}
+
+/// `True` or `False`.
+pub fn bool_arg(value: &Bound<'_, PyAny>, param: &str) -> PyResult<bool> {
+    value.cast::<PyBool>().map(|b| b.is_true()).map_err(|_| invalid(param, shown(value), "True or False"))
+}
+
+/// A number (`int` or `float`, not `bool`).
+pub fn number_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<f64> {
+    let numeric =
+        (value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>()) && !value.is_instance_of::<PyBool>();
+    if !numeric {
+        return Err(invalid(param, shown(value), what));
+    }
+    value.extract::<f64>().map_err(|_| invalid(param, shown(value), what))
+}
+
+/// A `str` argument.
+pub fn str_arg(value: &Bound<'_, PyAny>, param: &str, what: &str) -> PyResult<String> {
+    value.cast::<PyString>().map(|s| s.to_string()).map_err(|_| invalid(param, shown(value), what))
+}
+
+/// An optional `str` argument (`None` stays `None`).
+pub fn opt_str(value: Option<&Bound<'_, PyAny>>, param: &str, what: &str) -> PyResult<Option<String>> {
+    value.filter(|v| !v.is_none()).map(|v| str_arg(v, param, what)).transpose()
+}
+
+/// A list given as a Python list/tuple of `str` or as a comma-separated `str`.
+pub fn list_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Vec<String>> {
+    const WHAT: &str = "a list of str or a comma-separated str";
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(Vec::new()) };
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(avax_data_core::data::params::split_list(&s.to_string()));
+    }
+    let items: Vec<Bound<'_, PyAny>> =
+        value.try_iter().map_err(|_| invalid(param, shown(value), WHAT))?.collect::<PyResult<_>>()?;
+    items.iter().map(|i| str_arg(i, param, WHAT).map(|s| s.trim().to_string())).collect()
+}
+
+/// `limit=`: an int >= 0 or `None`.
+pub fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    limit.filter(|v| !v.is_none()).map(|l| u64_arg(l, "limit")).transpose()
+}
+
+/// `page_token=`: a token from `next_page_token`, or `None`.
+pub fn page_token_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    opt_str(value, "page_token", "a page token (str) from next_page_token")
+}
+
+/// The `decode=` argument: `False` (or `None`) for raw containers, `True` for decoded rows with a
+/// `decode_error` column, `"strict"` to raise on the first container that does not decode.
+pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<DecodeMode>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Ok(flag.is_true().then_some(DecodeMode::Lenient));
+    }
+    if value.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "strict")) {
+        return Ok(Some(DecodeMode::Strict));
+    }
+    Err(invalid("decode", shown(value), "True, False or 'strict'"))
+}
+
+const TIME: &str = "Unix seconds (int >= 0), a datetime (naive = UTC) or a date (00:00 UTC)";
+
+/// `int` seconds, a `datetime` (naive = UTC) or a `date` (00:00 UTC) as Unix seconds.
+pub fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(None) };
+    let py = value.py();
+    if value.is_instance_of::<PyBool>() {
+        return Err(invalid(param, shown(value), TIME));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return value.extract::<i64>().map(Some).map_err(|_| invalid(param, shown(value), TIME));
+    }
+    let datetime = py.import("datetime")?;
+    let utc = datetime.getattr("timezone")?.getattr("utc")?;
+    let aware = if value.is_instance_of::<PyDateTime>() {
+        if value.call_method0("utcoffset")?.is_none() {
+            let kwargs = PyDict::new(py);
+            kwargs.set_item("tzinfo", &utc)?;
+            value.call_method("replace", (), Some(&kwargs))?
+        } else {
+            value.clone()
+        }
+    } else if value.is_instance_of::<PyDate>() {
+        let (y, m, d): (i32, u32, u32) =
+            (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
+        datetime.getattr("datetime")?.call1((y, m, d, 0, 0, 0, 0, &utc))?
+    } else {
+        return Err(invalid(param, shown(value), TIME));
+    };
+    let seconds: f64 = aware.call_method0("timestamp")?.extract()?;
+    Ok(Some(seconds.floor() as i64))
+}
+
+// ---- client options (`from_py_with` extractors: each names its parameter) ----
+
+fn seconds_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyResult<f64> {
+    let what = if allow_zero { "a finite number of seconds >= 0" } else { "a finite number of seconds > 0" };
+    let n = number_arg(value, param, what)?;
+    seconds(param, n, allow_zero).map_err(crate::errors::to_py)?;
+    Ok(n)
+}
+
+/// Most range calls in flight a user may ask for (the core's limit).
+pub const MAX_CONCURRENCY: u64 = avax_data_core::settings::MAX_CONCURRENCY as u64;
+
+/// `from_py_with` extractors, one per parameter name: each checks its value and names the
+/// parameter in its error.
+macro_rules! extractors {
+    ($($(#[doc = $doc:expr])* $name:ident -> $ty:ty = $check:expr;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(value: &Bound<'_, PyAny>) -> PyResult<$ty> {
+                let check: fn(&Bound<'_, PyAny>, &str) -> PyResult<$ty> = $check;
+                check(value, stringify!($name))
+            }
+        )*
+    };
+}
+
+extractors! {
+    /// `timeout=`: seconds > 0.
+    timeout -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `connect_timeout=`: seconds > 0.
+    connect_timeout -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `backoff=`: seconds >= 0, or `None` for the retry policy's default.
+    backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `max_backoff=`: seconds >= 0, or `None`.
+    max_backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `retry_budget=`: seconds >= 0, or `None`.
+    retry_budget -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    /// `rate_limit=`: requests per second > 0, or `None` for no limit.
+    rate_limit -> Option<f64> = |v, p| or_none(v, |v| {
+        let what = "a number of requests per second > 0 (at most 1e9), or None";
+        let rate = number_arg(v, p, what)?;
+        if rate.is_finite() && rate > 0.0 && rate <= avax_data_core::transport::config::MAX_RATE_LIMIT {
+            Ok(rate)
+        } else {
+            Err(invalid(p, shown(v), what))
+        }
+    });
+    /// `compute_units_per_minute=`: an int >= 1, or `None` for no budget.
+    compute_units_per_minute -> Option<u32> = |v, p| or_none(v, |v| Ok(bounded_arg(v, p, 1, u64::from(u32::MAX))? as u32));
+    /// `retry=`: an `avax_data.RetryPolicy`, or `None`.
+    retry -> Option<RetryPolicy> = |v, p| or_none(v, |v| retry_policy_arg(v, p));
+    /// `poll_interval=`: seconds > 0.
+    poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `max_poll_interval=`: seconds > 0.
+    max_poll_interval -> f64 = |v, p| seconds_arg(v, p, false);
+    /// `max_retries=`: an int in [0, 100], or `None`.
+    max_retries -> Option<u32> = |v, p| or_none(v, |v| Ok(bounded_arg(v, p, 0, 100)? as u32));
+    /// `max_response_bytes=`: an int >= 1.
+    max_response_bytes -> u64 = |v, p| bounded_arg(v, p, 1, u64::MAX);
+    /// `start=` of a range: an int >= 0.
+    start -> u64 = u64_arg;
+    /// `batch_size=`: an int in [1, 1024].
+    batch_size -> u64 = |v, p| bounded_arg(v, p, 1, avax_data_core::index::MAX_RANGE);
+    /// `concurrency=`: an int in [1, 64].
+    concurrency -> usize = |v, p| Ok(bounded_arg(v, p, 1, MAX_CONCURRENCY)? as usize);
+    /// `verify_ids=`: `True` or `False`.
+    verify_ids -> bool = bool_arg;
+    /// `danger_accept_invalid_certs=`: `True` or `False`.
+    danger_accept_invalid_certs -> bool = bool_arg;
+    /// `follow_cross_origin_redirects=`: `True` or `False`.
+    follow_cross_origin_redirects -> bool = bool_arg;
+    /// `chunk=` of a dataset: positions per partition, an int >= 1.
+    chunk -> u64 = |v, p| bounded_arg(v, p, 1, u64::MAX);
+    /// `row_group_size=`: rows per Parquet row group, an int >= 1.
+    row_group_size -> u64 = |v, p| bounded_arg(v, p, 1, 1 << 30);
+    /// `seed=` of the emulator: an int >= 0.
+    seed -> u64 = u64_arg;
+    /// `fault_seed=` of the emulator: an int >= 0.
+    fault_seed -> u64 = u64_arg;
+    /// `tip_rate=` of the emulator: containers per second, a finite number >= 0.
+    tip_rate -> f64 = |v, p| {
+        let what = "a finite number of containers per second >= 0";
+        let rate = number_arg(v, p, what)?;
+        if rate.is_finite() && rate >= 0.0 { Ok(rate) } else { Err(invalid(p, shown(v), what)) }
+    };
+    /// `latency=` of the emulator: seconds >= 0.
+    latency -> f64 = |v, p| seconds_arg(v, p, true);
+    /// `port=` of the emulator: an int in [0, 65535] (0: any free port).
+    port -> u16 = |v, p| Ok(bounded_arg(v, p, 0, u64::from(u16::MAX))? as u16);
+    /// `utc_offset_minutes=` of the emulator: an int in (-1440, 1440).
+    utc_offset_minutes -> i32 = |v, p| {
+        let what = "an int of minutes in (-1440, 1440)";
+        if v.is_instance_of::<PyBool>() || !v.is_instance_of::<PyInt>() {
+            return Err(invalid(p, shown(v), what));
+        }
+        match v.extract::<i32>() {
+            Ok(m) if -24 * 60 < m && m < 24 * 60 => Ok(m),
+            _ => Err(invalid(p, shown(v), what)),
+        }
+    };
+    /// `index_enabled=` of the emulator: `True` or `False`.
+    index_enabled -> bool = bool_arg;
+    /// `data_api_require_key=` of the emulator: `True` or `False`.
+    data_api_require_key -> bool = bool_arg;
+    /// `data_api_refused_keys=` of the emulator: a list of str, or `None`.
+    data_api_refused_keys -> Option<Vec<String>> = |v, p| or_none(v, |v| list_arg(Some(v), p));
+    /// `url=`: a str or `None`.
+    url -> Option<String> = opt_string;
+    /// `base_url=`: a str or `None`.
+    base_url -> Option<String> = opt_string;
+}
+
+/// `None` as `None`, anything else through `check`.
+fn or_none<T>(value: &Bound<'_, PyAny>, check: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        check(value).map(Some)
+    }
+}
+
+fn retry_policy_class(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    py.import("avax_data.retry")?.getattr("RetryPolicy")
+}
+
+/// The `retry=` argument: an `avax_data.RetryPolicy` (checked when it was made), read by
+/// attribute.
+fn retry_policy_arg(policy: &Bound<'_, PyAny>, param: &str) -> PyResult<RetryPolicy> {
+    if !policy.is_instance(&retry_policy_class(policy.py())?)? {
+        return Err(invalid(param, shown(policy), format!("an avax_data.RetryPolicy (got {})", type_name(policy))));
+    }
+    let secs = |name: &str| -> PyResult<Duration> {
+        let value: f64 = policy.getattr(name)?.extract()?;
+        seconds(name, value, true).map_err(crate::errors::to_py)
+    };
+    Ok(RetryPolicy {
+        max_retries: policy.getattr("max_retries")?.extract()?,
+        backoff: secs("backoff")?,
+        max_backoff: secs("max_backoff")?,
+        jitter: policy.getattr("jitter")?.extract()?,
+        retry_budget: secs("retry_budget")?,
+        statuses: policy.getattr("statuses")?.extract()?,
+    })
+}
+
+/// The `retry` property of a client: its policy as an `avax_data.RetryPolicy`.
+pub fn retry_policy_object<'py>(py: Python<'py>, policy: &RetryPolicy) -> PyResult<Bound<'py, PyAny>> {
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("max_retries", policy.max_retries)?;
+    kwargs.set_item("backoff", policy.backoff.as_secs_f64())?;
+    kwargs.set_item("max_backoff", policy.max_backoff.as_secs_f64())?;
+    kwargs.set_item("jitter", policy.jitter)?;
+    kwargs.set_item("retry_budget", policy.retry_budget.as_secs_f64())?;
+    kwargs.set_item("statuses", pyo3::types::PyTuple::new(py, &policy.statuses)?)?;
+    retry_policy_class(py)?.call((), Some(&kwargs))
+}
+
+/// `headers=`: a dict of str to str, or `None`.
+pub fn headers(value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<(String, String)>>> {
+    const WHAT: &str = "a dict of str header names to str values";
+    if value.is_none() {
+        return Ok(None);
+    }
+    let dict = value.cast::<PyDict>().map_err(|_| invalid("headers", shown(value), WHAT))?;
+    let mut out = Vec::with_capacity(dict.len());
+    for (name, v) in dict.iter() {
+        let name = str_arg(&name, "headers", WHAT)?;
+        // The value is a secret: it is never shown, not even in this error.
+        let v = v.cast::<PyString>().map_err(|_| invalid("headers", format!("{{{name:?}: ...}}"), WHAT))?;
+        out.push((name, v.to_string()));
+    }
+    Ok(Some(out))
+}
+
+/// `ca_bundle=`: a path (str or os.PathLike) to a PEM file, or `None`.
+pub fn ca_bundle(value: &Bound<'_, PyAny>) -> PyResult<Option<PathBuf>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
+        return Err(invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"));
+    }
+    value
+        .extract::<PathBuf>()
+        .map(Some)
+        .map_err(|_| invalid("ca_bundle", shown(value), "a path (str or os.PathLike) to a PEM file"))
+}
+
+/// A directory path (str or os.PathLike), e.g. a dataset's.
+pub fn dir_path(value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    let what = "a directory path (str or os.PathLike)";
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
+        return Err(invalid("path", shown(value), what));
+    }
+    value.extract::<PathBuf>().map_err(|_| invalid("path", shown(value), what))
+}
+
+/// `compression=` of a Parquet export: a codec name (a str; its value is checked by the core).
+pub fn compression<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let what = avax_data_core::arrow::parquet_sink::COMPRESSIONS;
+    value.cast::<PyString>().map_err(|_| invalid("compression", shown(value), what))?.to_str()
+}
+
+/// `host=` of the emulator: a host name or IP address (str).
+pub fn host<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    let what = "a host name or IP address (str)";
+    value.cast::<PyString>().map_err(|_| invalid("host", shown(value), what))?.to_str()
+}
+
+/// An optional `str` option (`url`, `base_url`, `api_key`): `None` or a str.
+fn opt_string(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    str_arg(value, param, "a str or None").map(Some)
+}
+
+/// `api_key=`: a str or `None`.
+pub fn api_key(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    // The key is a secret: never shown, not even in this error.
+    value.cast::<PyString>().map(|s| Some(s.to_string())).map_err(|_| invalid("api_key", "...", "a str or None"))
+}
+
+/// The transport options every client takes, checked by the extractors above.
+pub struct TransportArgs {
+    pub timeout: f64,
+    pub connect_timeout: f64,
+    pub max_retries: Option<u32>,
+    pub backoff: Option<f64>,
+    pub max_backoff: Option<f64>,
+    pub retry_budget: Option<f64>,
+    pub retry: Option<RetryPolicy>,
+    pub rate_limit: Option<f64>,
+    pub compute_units_per_minute: Option<u32>,
+    pub headers: Option<Vec<(String, String)>>,
+    pub max_response_bytes: u64,
+    pub ca_bundle: Option<PathBuf>,
+    pub danger_accept_invalid_certs: bool,
+    pub follow_cross_origin_redirects: bool,
+}
+
+impl TransportArgs {
+    /// The core's transport configuration. Every header given from Python counts as secret:
+    /// its value is never shown and it is not sent to another origin.
+    pub fn config(self) -> PyResult<TransportConfig> {
+        let secs = |v: f64| Duration::from_secs_f64(v);
+        let overrides = avax_data_core::settings::RetryOverrides {
+            max_retries: self.max_retries,
+            backoff: self.backoff.map(secs),
+            max_backoff: self.max_backoff.map(secs),
+            retry_budget: self.retry_budget.map(secs),
+        };
+        let retry = overrides.resolve(self.retry).map_err(crate::errors::to_py)?;
+        let headers = self.headers.unwrap_or_default();
+        let config = TransportConfig {
+            timeout: secs(self.timeout),
+            connect_timeout: secs(self.connect_timeout),
+            retry,
+            rate_limit: self.rate_limit,
+            compute_units_per_minute: self.compute_units_per_minute,
+            secret_headers: headers.iter().map(|(name, _)| name.clone()).collect(),
+            headers,
+            max_response_bytes: self.max_response_bytes,
+            ca_bundle: self.ca_bundle,
+            danger_accept_invalid_certs: self.danger_accept_invalid_certs,
+            follow_cross_origin_redirects: self.follow_cross_origin_redirects,
+            ..TransportConfig::default()
+        };
+        config.checked().map_err(crate::errors::to_py)
+    }
+}
+
+/// Stamps a client class and its async twin whose constructor takes the client's own
+/// arguments followed by the transport options shared by every client, with `close()` and the
+/// context manager of each side (written once here). The state must hold a `client` with
+/// `close()`.
+macro_rules! client_twins {
+    (
+        $(#[doc = $sync_doc:expr])*
+        sync $Sync:ident($sync_name:literal) { $($sync_alias:ident = $sync_ty:ty),* $(,)? }
+        $(#[doc = $async_doc:expr])*
+        async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
+        state { $($field:ident : $fty:ty),* $(,)? }
+        new ($($sig:tt)*) ($($param:ident : $pty:ty = $extract:path),* $(,)?) |$transport:ident| $build:block
+        shared { $($shared:tt)* }
+        sync_only { $($sync_only:tt)* }
+        async_only { $($async_only:tt)* }
+    ) => {
+        $crate::mode::twins! {
+            $(#[doc = $sync_doc])*
+            sync $Sync($sync_name) { $($sync_alias = $sync_ty),* }
+            $(#[doc = $async_doc])*
+            async $Async($async_name) { $($async_alias = $async_ty),* }
+            state { $($field : $fty),* }
+            shared {
+                #[new]
+                #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = None, backoff = None,
+                    max_backoff = None, retry_budget = None, headers = None, max_response_bytes = 268435456,
+                    ca_bundle = None, danger_accept_invalid_certs = false, follow_cross_origin_redirects = false,
+                    rate_limit = None, compute_units_per_minute = None, retry = None, tier = None))]
+                #[allow(clippy::too_many_arguments)]
+                fn new(
+                    $(#[pyo3(from_py_with = $extract)] $param: $pty,)*
+                    #[pyo3(from_py_with = $crate::args::timeout)] timeout: f64,
+                    #[pyo3(from_py_with = $crate::args::connect_timeout)] connect_timeout: f64,
+                    #[pyo3(from_py_with = $crate::args::max_retries)] max_retries: Option<u32>,
+                    #[pyo3(from_py_with = $crate::args::backoff)] backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::max_backoff)] max_backoff: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::retry_budget)] retry_budget: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::headers)] headers: Option<Vec<(String, String)>>,
+                    #[pyo3(from_py_with = $crate::args::max_response_bytes)] max_response_bytes: u64,
+                    #[pyo3(from_py_with = $crate::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
+                    #[pyo3(from_py_with = $crate::args::danger_accept_invalid_certs)] danger_accept_invalid_certs: bool,
+                    #[pyo3(from_py_with = $crate::args::follow_cross_origin_redirects)] follow_cross_origin_redirects: bool,
+                    #[pyo3(from_py_with = $crate::args::rate_limit)] rate_limit: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::compute_units_per_minute)] compute_units_per_minute: Option<u32>,
+                    #[pyo3(from_py_with = $crate::args::retry)] retry: Option<avax_data_core::transport::RetryPolicy>,
+                    #[pyo3(from_py_with = $crate::plan::tier)] tier: Option<avax_data_core::plan::ServiceTier>,
+                ) -> PyResult<Self> {
+                    $crate::logs::reset();
+                    let $transport = $crate::args::TransportArgs {
+                        timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
+                        max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
+                        retry, rate_limit, compute_units_per_minute,
+                    }.config()?;
+                    let tier = $crate::plan::tier_or_env(tier)?;
+                    let $transport = avax_data_core::transport::TransportConfig { tier, ..$transport };
+                    $build
+                }
+
+                /// The retry policy in force, an :class:`avax_data.RetryPolicy`.
+                ///
+                /// It is ``retry=`` as given, or the defaults with ``max_retries``, ``backoff``,
+                /// ``max_backoff`` and ``retry_budget`` applied.
+                ///
+                /// Example:
+                ///     >>> ad.IndexClient(emu.url, max_retries=1).retry.max_retries
+                ///     1
+                #[getter]
+                fn retry<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::args::retry_policy_object(py, self.client.retry_policy())
+                }
+
+                /// Close the client, from any thread.
+                ///
+                /// Later calls raise ``AvaxDataError("the client is closed")``. Leaving a ``with`` (``async with``) block closes the client too. On an async
+                /// client it is awaited: ``await client.close()``.
+                ///
+                /// Example:
+                ///     >>> node = ad.IndexClient(emu.url)
+                ///     >>> node.close()
+                ///     >>> node
+                ///     IndexClient('http://127.0.0.1:...', closed)
+                ///     >>> node.chain("X/tx").last_accepted()
+                ///     Traceback (most recent call last):
+                ///     ...
+                ///     avax_data.exceptions.AvaxDataError: the client is closed
+                fn close<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    self.client.close();
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "close"), async { Ok(None::<()>) })
+                }
+                $($shared)*
+            }
+            sync_only {
+                fn __enter__(slf: Py<Self>) -> Py<Self> {
+                    slf
+                }
+
+                #[pyo3(signature = (*_exc))]
+                fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) {
+                    self.client.close();
+                }
+                $($sync_only)*
+            }
+            async_only {
+                fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "__aenter__"), async move { Ok(slf) })
+                }
+
+                #[pyo3(signature = (*_exc))]
+                fn __aexit__<'py>(&self, py: Python<'py>, _exc: &Bound<'py, pyo3::types::PyTuple>) -> PyResult<Bound<'py, PyAny>> {
+                    self.client.close();
+                    // `None`, not `()` (which would reach Python as an empty tuple).
+                    <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "__aexit__"), async { Ok(None::<()>) })
+                }
+                $($async_only)*
+            }
+        }
+    };
+}
+
+pub(crate) use client_twins;

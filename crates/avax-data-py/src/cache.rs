@@ -1,0 +1,122 @@
+//! `cache=` and `cache_max_bytes=` of the clients, and the cache directory functions behind
+//! `avax-data cache info` and `cache clear`: argument and type adaptation only (the rules are in
+//! `crate::cache`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt};
+
+use super::args::shown;
+use super::errors::invalid;
+use avax_data_core::cache::{CacheChoice, Info, Store};
+
+/// `cache=`: a directory path (str or os.PathLike), or ``False``/``None`` for no cache. Left
+/// out, the core's rule applies (`$AVAX_DATA_CACHE`).
+pub fn cache_arg(value: &Bound<'_, PyAny>) -> PyResult<CacheChoice> {
+    let what = "a directory path (str or os.PathLike), or False or None for no cache";
+    if value.is_none() {
+        return Ok(CacheChoice::Off);
+    }
+    if value.is_instance_of::<PyBool>() {
+        return match value.extract::<bool>()? {
+            false => Ok(CacheChoice::Off),
+            true => Err(invalid("cache", shown(value), what)),
+        };
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Err(invalid("cache", shown(value), what));
+    }
+    match value.extract::<PathBuf>() {
+        Ok(dir) if !dir.as_os_str().is_empty() => Ok(CacheChoice::Dir(dir)),
+        _ => Err(invalid("cache", shown(value), what)),
+    }
+}
+
+/// `cache_max_bytes=`: an int >= 1, or ``None`` for the default (1 GiB).
+pub fn max_bytes_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    let what = "an int >= 1 (bytes), or None for 1 GiB";
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(invalid("cache_max_bytes", shown(value), what));
+    }
+    match value.extract::<u64>() {
+        Ok(n) if n >= 1 => Ok(Some(n)),
+        _ => Err(invalid("cache_max_bytes", shown(value), what)),
+    }
+}
+
+/// The cache in force for these arguments (opened and bounded), if any.
+pub fn open(choice: &CacheChoice, max_bytes: Option<u64>) -> PyResult<Option<Arc<Store>>> {
+    choice.resolve(max_bytes).map_err(super::errors::to_py)
+}
+
+fn info_dict<'py>(py: Python<'py>, dir: &std::path::Path, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("dir", dir.display().to_string())?;
+    out.set_item("entries", info.entries())?;
+    out.set_item("bytes", info.bytes())?;
+    let kinds = PyDict::new(py);
+    for (name, k) in &info.kinds {
+        let d = PyDict::new(py);
+        d.set_item("entries", k.entries)?;
+        d.set_item("bytes", k.bytes)?;
+        kinds.set_item(*name, d)?;
+    }
+    out.set_item("kinds", kinds)?;
+    out.set_item("default_max_bytes", avax_data_core::cache::DEFAULT_MAX_BYTES)?;
+    Ok(out)
+}
+
+/// What a cache directory holds: ``{"dir", "entries", "bytes", "kinds": {kind: {"entries",
+/// "bytes"}}, "default_max_bytes"}`` with the kinds ``index``, ``metrics`` and ``data``; the
+/// bound is each client's ``cache_max_bytes=`` (``default_max_bytes`` when not given).
+///
+/// Args:
+///     dir: the cache directory (str or os.PathLike); a directory that does not exist holds
+///         nothing.
+///
+/// Example:
+///     >>> import tempfile
+///     >>> info = ad._native.cache_info(tempfile.mkdtemp())
+///     >>> info["entries"], info["bytes"], sorted(info["kinds"])
+///     (0, 0, ['data', 'index', 'metrics'])
+#[pyfunction]
+pub fn cache_info<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let dir = super::args::dir_path(dir)?;
+    let info = py.detach(|| avax_data_core::cache::info(&dir)).map_err(super::errors::to_py)?;
+    info_dict(py, &dir, &info)
+}
+
+/// Deletes every entry of a cache directory (under its lock, so no other process evicts
+/// meanwhile); returns what was deleted, as :func:`cache_info` shows it.
+///
+/// Args:
+///     dir: the cache directory (str or os.PathLike), which must exist.
+///
+/// Raises:
+///     InvalidParameterError: ``dir`` is not an existing directory.
+///
+/// Example:
+///     >>> import tempfile
+///     >>> ad._native.cache_clear(tempfile.mkdtemp())["entries"]
+///     0
+#[pyfunction]
+pub fn cache_clear<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let dir = super::args::dir_path(dir)?;
+    let info = py.detach(|| avax_data_core::cache::clear(&dir)).map_err(super::errors::to_py)?;
+    info_dict(py, &dir, &info)
+}
+
+/// The cache directory clients use when not told (``$AVAX_DATA_CACHE``), or ``None``.
+///
+/// Example:
+///     >>> ad._native.cache_default_dir() is None or isinstance(ad._native.cache_default_dir(), str)
+///     True
+#[pyfunction]
+pub fn cache_default_dir() -> Option<String> {
+    CacheChoice::FromEnv.dir().map(|d| d.display().to_string())
+}

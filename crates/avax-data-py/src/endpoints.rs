@@ -1,0 +1,140 @@
+//! The generic calls behind the generated endpoint methods (`python/avax_data/_endpoints.py`):
+//! Python arguments become JSON values, the core checks them against the operation table and
+//! makes the request; this module only converts types.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDate, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value;
+
+use super::args::{shown, time_arg};
+use super::errors::invalid;
+use avax_data_core::error::Error;
+use avax_data_core::rest::openapi::{operation, operations, Location, Operation, ParamType, Service};
+
+/// The operation `id` of `service`, or an `InvalidParameterError` naming it.
+pub fn find(service: Service, id: &str) -> PyResult<&'static Operation> {
+    operation(id).filter(|op| op.service == service).ok_or_else(|| {
+        invalid("operation_id", format!("{id:?}"), format!("a GET operationId of the {}", service.name()))
+    })
+}
+
+/// One Python argument as JSON: `None`, `bool`, `int`, `float`, `str`, lists and tuples of them;
+/// a `date`/`datetime` is Unix seconds (UTC).
+fn to_json(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Value> {
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if value.is_instance_of::<PyInt>() {
+        if let Ok(i) = value.extract::<i64>() {
+            return Ok(Value::from(i));
+        }
+        if let Ok(u) = value.extract::<u64>() {
+            return Ok(Value::from(u));
+        }
+        // Too big for 64 bits: its digits, which the checks refuse with the value shown.
+        return Ok(Value::String(value.str()?.to_string()));
+    }
+    if let Ok(f) = value.cast::<PyFloat>() {
+        let x = f.value();
+        return Ok(serde_json::Number::from_f64(x).map_or_else(|| Value::String(x.to_string()), Value::Number));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(Value::String(s.to_str()?.to_string()));
+    }
+    if value.is_instance_of::<PyDate>() {
+        return Ok(time_arg(Some(value), param)?.map_or(Value::Null, Value::from));
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let items = value.try_iter()?.map(|item| to_json(&item?, param)).collect::<PyResult<Vec<_>>>()?;
+        return Ok(Value::Array(items));
+    }
+    Err(invalid(param, shown(value), "a str, int, float, bool, date/datetime, or a list of them"))
+}
+
+/// The keyword arguments of a generated method as `(python name, JSON value)` pairs.
+pub fn arguments(args: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
+    args.iter()
+        .map(|(k, v)| {
+            let name: String = k.extract()?;
+            let value = to_json(&v, &name)?;
+            Ok((name, value))
+        })
+        .collect()
+}
+
+/// Borrowed pairs for [`avax_data_core::rest::openapi::check`].
+pub fn pairs(args: &[(String, Value)]) -> Vec<(&str, Value)> {
+    args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect()
+}
+
+/// A list operation asked for as an object, or the reverse: a programming error of the caller.
+pub fn wrong_shape(op: &Operation, wanted_list: bool) -> PyErr {
+    let what = if wanted_list { "a list" } else { "one object" };
+    crate::errors::to_py(Error::Internal(format!("{} does not answer {what}", op.id)))
+}
+
+fn type_name(ty: ParamType) -> &'static str {
+    match ty {
+        ParamType::String => "string",
+        ParamType::Integer => "integer",
+        ParamType::Number => "number",
+        ParamType::Boolean => "boolean",
+        ParamType::Any => "any",
+    }
+}
+
+/// Every GET operation of both documents as dicts: what the generator of the endpoint methods
+/// and their stubs reads (`tools/gen_endpoints.py`), and the coverage test.
+///
+/// Returns:
+///     list[dict]: ``service`` (``"data"`` or ``"metrics"``), ``operation_id``, ``path``,
+///     ``tag``, ``summary``, ``description``, ``list_key`` (None for an object answer),
+///     ``is_list`` (walked as a pager: a page of objects),
+///     ``token_paged``, ``weight`` (compute units), ``needs_api_key`` and ``params`` (dicts of
+///     ``name``, ``py_name``, ``location``, ``required``, ``type``, ``array``, ``enum``,
+///     ``minimum``, ``maximum``, ``default``, ``description``).
+///
+/// Example:
+///     >>> ops = ad._native.openapi_operations()
+///     >>> len(ops), sorted({o["service"] for o in ops})
+///     (85, ['data', 'metrics'])
+#[pyfunction]
+pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let out = PyList::empty(py);
+    for op in operations() {
+        let d = PyDict::new(py);
+        d.set_item("service", if op.service == Service::Data { "data" } else { "metrics" })?;
+        d.set_item("operation_id", op.id)?;
+        d.set_item("path", op.path)?;
+        d.set_item("tag", op.tag)?;
+        d.set_item("summary", op.summary)?;
+        d.set_item("description", op.description)?;
+        d.set_item("list_key", op.list_key)?;
+        d.set_item("is_list", op.is_list())?;
+        d.set_item("token_paged", op.token_paged)?;
+        d.set_item("weight", op.weight())?;
+        d.set_item("needs_api_key", op.needs_api_key)?;
+        let params = PyList::empty(py);
+        for p in &op.params {
+            let pd = PyDict::new(py);
+            pd.set_item("name", p.name)?;
+            pd.set_item("py_name", &p.py_name)?;
+            pd.set_item("location", if p.location == Location::Path { "path" } else { "query" })?;
+            pd.set_item("required", p.required)?;
+            pd.set_item("type", type_name(p.schema.ty))?;
+            pd.set_item("array", p.schema.array || p.comma_list())?;
+            pd.set_item("enum", p.schema.enum_values.clone())?;
+            pd.set_item("minimum", p.schema.minimum)?;
+            pd.set_item("maximum", p.schema.maximum)?;
+            pd.set_item("default", p.schema.default.map(Value::to_string))?;
+            pd.set_item("description", p.description)?;
+            params.append(pd)?;
+        }
+        d.set_item("params", params)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}

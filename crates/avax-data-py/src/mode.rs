@@ -1,0 +1,344 @@
+//! The one difference between each sync class and its async twin: how a call's future is run
+//! ([`Blocking`]: waited for with the GIL released and Ctrl-C answered; [`Awaiting`]: an asyncio
+//! awaitable) and how an iterator steps. Every pair of classes is written once, generic over
+//! [`Mode`], and stamped twice by [`twins!`](crate::twins).
+
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyStopAsyncIteration, PyStopIteration};
+use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
+use tokio::sync::Notify;
+
+use super::errors::Resume;
+use super::progress::Bar;
+use super::ready::Ready;
+use super::wait::{awaitable, wait_raw};
+
+/// What a call's future may produce: anything that becomes a Python object.
+pub trait ToPy: for<'a> IntoPyObject<'a> + Send + 'static {}
+
+impl<T: for<'a> IntoPyObject<'a> + Send + 'static> ToPy for T {}
+
+/// A core consumer that an iterator drives: items handed out one at a time.
+pub trait Step: Send + 'static {
+    /// What reaches Python.
+    type Out: for<'py> IntoPyObject<'py> + Send + 'static;
+    /// An item already fetched, without waiting (`None`: the next one needs a wait).
+    fn ready(&mut self) -> Option<avax_data_core::Result<Self::Out>>;
+    /// The next item, waiting when needed; `None` at the end.
+    fn next(&mut self) -> impl Future<Output = avax_data_core::Result<Option<Self::Out>>> + Send + '_;
+    /// Stops fetching; later steps hand out nothing.
+    fn close(&mut self);
+    /// The rows an item holds (progress counts them).
+    fn rows(_out: &Self::Out) -> u64 {
+        1
+    }
+}
+
+/// A flag that a `close()` from any thread sets, waking a step that is waiting.
+#[derive(Default)]
+pub struct Closed {
+    flag: AtomicBool,
+    wake: Notify,
+}
+
+impl Closed {
+    fn is_set(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        self.wake.notify_waiters();
+    }
+
+    /// `fut`'s output, or `None` when the flag is set first.
+    async fn race<F: Future>(&self, fut: F) -> Option<F::Output> {
+        let notified = self.wake.notified();
+        let mut notified = std::pin::pin!(notified);
+        notified.as_mut().enable();
+        if self.is_set() {
+            return None;
+        }
+        tokio::select! {
+            out = fut => Some(out),
+            () = notified => None,
+        }
+    }
+}
+
+/// The state of a Python iterator: one core consumer, used by one step at a time.
+pub struct Iter<S> {
+    state: Arc<tokio::sync::Mutex<S>>,
+    closed: Arc<Closed>,
+    resume: Resume,
+    progress: Option<Arc<Bar>>,
+}
+
+impl<S> Clone for Iter<S> {
+    fn clone(&self) -> Self {
+        Iter {
+            state: self.state.clone(),
+            closed: self.closed.clone(),
+            resume: self.resume.clone(),
+            progress: self.progress.clone(),
+        }
+    }
+}
+
+impl<S: Step> Iter<S> {
+    /// Drives `step`; errors carry the resume position `resume` reads; `progress` counts rows.
+    pub fn new(step: S, resume: Resume, progress: Option<Arc<Bar>>) -> Self {
+        Iter { state: Arc::new(tokio::sync::Mutex::new(step)), closed: Arc::default(), resume, progress }
+    }
+
+    /// `item` is handed out: progress counts its rows.
+    fn handed(&self, py: Python<'_>, item: &S::Out) {
+        if let Some(bar) = &self.progress {
+            bar.advance(py, S::rows(item));
+        }
+    }
+
+    /// The iteration ended (at its end, on an error or closed): a bar made for it closes.
+    fn ended(&self, py: Python<'_>) {
+        if let Some(bar) = &self.progress {
+            bar.finish(py);
+        }
+    }
+
+    /// Stops the iterator from any thread, waking a step that waits; later steps stop.
+    pub fn close(&self) {
+        self.closed.set();
+        if let Ok(mut step) = self.state.try_lock() {
+            step.close();
+        }
+    }
+
+    /// Where the walk resumes.
+    pub fn resume(&self) -> &Resume {
+        &self.resume
+    }
+
+    /// The consumer, for another driver (an Arrow stream) to step.
+    pub fn state(&self) -> Arc<tokio::sync::Mutex<S>> {
+        self.state.clone()
+    }
+}
+
+/// Names a call (its class and method) for the error of an async call made outside a running
+/// event loop.
+#[derive(Debug, Clone, Copy)]
+pub struct Call(pub &'static str, pub &'static str);
+
+impl Call {
+    /// The error of an async call made without a running event loop (a forgotten `await`, or a
+    /// call from plain sync code): it names `await` and the sync twin.
+    pub fn not_awaited(self) -> PyErr {
+        let Call(class, method) = self;
+        let twin = class.strip_prefix("Async").unwrap_or(class);
+        PyRuntimeError::new_err(format!(
+            "{class}.{method}(...) must be awaited inside a running event loop: `await x.{method}(...)` in an \
+             `async def` run by asyncio.run() (there is no running event loop here); use {twin} for blocking calls"
+        ))
+    }
+
+    /// Fails with [`Call::not_awaited`] when no asyncio event loop runs in this thread.
+    pub fn check_loop(self, py: Python<'_>) -> PyResult<()> {
+        let running = py.import("asyncio")?.call_method0("_get_running_loop")?;
+        if running.is_none() {
+            Err(self.not_awaited())
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// The error of a second thread stepping an iterator that is being stepped.
+pub fn busy() -> PyErr {
+    PyRuntimeError::new_err("this iterator is already being advanced in another thread or task")
+}
+
+/// A Python object, or the exception raised instead.
+pub type PyAnyResult<'py> = PyResult<Bound<'py, PyAny>>;
+
+/// How calls run and iterators step: the only difference between twins.
+pub trait Mode: 'static {
+    /// Runs the call `call` names: its result, or an awaitable of it (an error naming `await`
+    /// outside a running event loop).
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py>;
+
+    /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py>;
+
+    /// The exception that ends an iteration.
+    fn stop() -> PyErr;
+}
+
+/// Sync classes: calls block with the GIL released and answer Ctrl-C.
+pub struct Blocking;
+
+/// Async classes: calls return asyncio awaitables on the shared runtime.
+pub struct Awaiting;
+
+impl Mode for Blocking {
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        _call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
+        wait_raw(py, fut)??.into_bound_py_any(py)
+    }
+
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
+        // One step at a time: a second thread gets an error, never the same item.
+        let mut step = iter.state.try_lock().map_err(|_| busy())?;
+        if iter.closed.is_set() {
+            step.close();
+            return Err(Self::stop());
+        }
+        let outcome = match step.ready() {
+            Some(item) => Ok(Some(item.map(Some))),
+            None => wait_raw(py, iter.closed.race(step.next())),
+        };
+        match outcome {
+            Ok(Some(Ok(Some(item)))) => {
+                iter.handed(py, &item);
+                item.into_bound_py_any(py)
+            }
+            Err(interrupt) => {
+                step.close();
+                iter.closed.set();
+                iter.ended(py);
+                Err(iter.resume.annotate(interrupt))
+            }
+            Ok(Some(Err(e))) => {
+                iter.ended(py);
+                Err(iter.resume.annotate(crate::errors::to_py(e)))
+            }
+            Ok(None) | Ok(Some(Ok(None))) => {
+                step.close();
+                iter.ended(py);
+                Err(Self::stop())
+            }
+        }
+    }
+
+    fn stop() -> PyErr {
+        PyStopIteration::new_err(())
+    }
+}
+
+impl Mode for Awaiting {
+    fn run<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        fut: impl Future<Output = PyResult<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
+        call.check_loop(py)?;
+        super::ready::Pending::wrap(py, call, awaitable(py, fut)?)
+    }
+
+    fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
+        // An item already fetched is handed out through an already-completed awaitable: no
+        // event-loop round trip per item.
+        if !iter.closed.is_set() {
+            if let Ok(mut step) = iter.state.try_lock() {
+                if let Some(item) = step.ready() {
+                    let item = item.map_err(|e| iter.resume.annotate(crate::errors::to_py(e)))?;
+                    iter.handed(py, &item);
+                    let value = item.into_bound_py_any(py)?;
+                    return Bound::new(py, Ready::new(value.unbind())).map(Bound::into_any);
+                }
+            }
+        }
+        Call("an async iterator", "__anext__").check_loop(py)?;
+        let this = iter.clone();
+        let (state, closed) = (iter.state.clone(), iter.closed.clone());
+        awaitable(py, async move {
+            let mut step = state.lock_owned().await;
+            let outcome = if closed.is_set() { None } else { closed.race(step.next()).await };
+            let end = |this: &Iter<S>| {
+                if this.progress.is_some() {
+                    Python::attach(|py| this.ended(py));
+                }
+            };
+            match outcome {
+                Some(Ok(Some(item))) => {
+                    if this.progress.is_some() {
+                        Python::attach(|py| this.handed(py, &item));
+                    }
+                    Ok(item)
+                }
+                Some(Err(e)) => {
+                    end(&this);
+                    Err(this.resume.annotate(crate::errors::to_py(e)))
+                }
+                None | Some(Ok(None)) => {
+                    step.close();
+                    end(&this);
+                    Err(Self::stop())
+                }
+            }
+        })
+    }
+
+    fn stop() -> PyErr {
+        PyStopAsyncIteration::new_err(())
+    }
+}
+
+/// Stamps a sync class and its async twin from one definition.
+///
+/// `shared` methods are written once, generic over the alias `M` (the [`Mode`]) and over the
+/// aliases each side declares (e.g. `BatchesOf = PyBatchIterator` / `BatchesOf = PyAsyncBatchIterator`) and `CLASS_NAME`; `sync` and
+/// `async` blocks hold what only one side has (`__iter__` / `__aiter__`, context managers).
+macro_rules! twins {
+    (
+        $(#[doc = $sync_doc:expr])*
+        sync $Sync:ident($sync_name:literal) { $($sync_alias:ident = $sync_ty:ty),* $(,)? }
+        $(#[doc = $async_doc:expr])*
+        async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
+        state { $($field:ident : $fty:ty),* $(,)? }
+        shared { $($shared:tt)* }
+        sync_only { $($sync_only:tt)* }
+        async_only { $($async_only:tt)* }
+    ) => {
+        $(#[doc = $sync_doc])*
+        #[::pyo3::pyclass(frozen, name = $sync_name, module = "avax_data._native")]
+        pub struct $Sync { $(pub(crate) $field: $fty),* }
+
+        $(#[doc = $async_doc])*
+        #[::pyo3::pyclass(frozen, name = $async_name, module = "avax_data._native")]
+        pub struct $Async { $(pub(crate) $field: $fty),* }
+
+        $crate::mode::twin_impl!($Sync, $sync_name, $crate::mode::Blocking,
+            { $($sync_alias = $sync_ty),* } { $($shared)* $($sync_only)* });
+        $crate::mode::twin_impl!($Async, $async_name, $crate::mode::Awaiting,
+            { $($async_alias = $async_ty),* } { $($shared)* $($async_only)* });
+    };
+}
+
+/// One half of [`twins!`]: the methods of `$class`, with `M` the mode, `CLASS_NAME` its Python
+/// name and the side's aliases in scope.
+macro_rules! twin_impl {
+    ($class:ident, $name:literal, $mode:ty, { $($alias:ident = $ty:ty),* } { $($body:tt)* }) => {
+        const _: () = {
+            #[allow(dead_code)]
+            type M = $mode;
+            #[allow(dead_code)]
+            const CLASS_NAME: &str = $name;
+            $(#[allow(dead_code)] type $alias = $ty;)*
+            #[::pyo3::pymethods]
+            impl $class { $($body)* }
+        };
+    };
+}
+
+pub(crate) use {twin_impl, twins};

@@ -1,0 +1,617 @@
+//! `Pager` and `AsyncPager`: lazy, resumable walks over the Data API's and Metrics API's lists,
+//! adapting the core [`ResourcePager`].
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+use super::args::limit_arg;
+use super::convert::{arrow_stream, FrameKind, FrameOut};
+use super::errors::Resume;
+use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
+use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
+use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
+use super::mode::{twins, Call};
+use super::progress::{bar, finished, on_rows, Bar};
+use super::show::{html, py_bool, py_opt, py_str, repr};
+use super::warn::Warned;
+use avax_data_core::arrow::Resource;
+use avax_data_core::data::ResourcePager;
+
+/// The name of a resource's frame schema, as Python shows it.
+pub fn resource_name(r: Resource) -> &'static str {
+    match r {
+        Resource::Block => "block",
+        Resource::Collectible => "collectible",
+        Resource::PendingReward => "pending_reward",
+        Resource::Vertex => "vertex",
+        Resource::IcmMessage => "icm_message",
+        Resource::MetricValue => "metric_value",
+        Resource::MetricsChain => "metrics_chain",
+        Resource::IcmSummary => "icm_summary",
+        Resource::Listed(i) => avax_data_core::rest::openapi::operations().get(usize::from(i)).map_or("", |op| op.id),
+    }
+}
+
+/// The bar of a consumer of `pager` starting now that takes at most `cap` items: its total is
+/// what the limits leave (unknown without one).
+fn pager_bar(
+    py: Python<'_>,
+    pager: &ResourcePager,
+    cap: Option<u64>,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Arc<Bar>>> {
+    let total = match (pager.pager.remaining(), cap) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    bar(py, progress, &pager.pager.describe(), move || total)
+}
+
+/// What a pager shows of itself in reprs.
+fn fields(pager: &ResourcePager) -> Vec<(&'static str, String)> {
+    let at = pager.position();
+    vec![
+        ("path", py_str(&pager.pager.describe())),
+        ("resource", py_str(resource_name(pager.resource))),
+        ("items_read", at.items_read.to_string()),
+        ("next_page_token", py_opt(at.next_page_token().map(py_str))),
+        ("page_offset", at.offset.to_string()),
+        ("exhausted", py_bool(at.exhausted)),
+        ("limit", py_opt(pager.pager.limit())),
+    ]
+}
+
+/// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
+fn collect<'py, M: super::mode::Mode>(
+    py: Python<'py>,
+    class: &'static str,
+    pager: &ResourcePager,
+    limit: Option<&Bound<'py, PyAny>>,
+    kind: FrameKind,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (limit, owned) = (limit_arg(limit)?, pager.clone());
+    if limit != Some(0) {
+        super::warn::user_warning(py, pager.pager.spent())?;
+        super::warn::user_warning(py, pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+    }
+    let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
+    let rows = on_rows(&bar);
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, Call(class, kind.method()), async move {
+        let batches = finished(bar, owned.to_batches(limit, rows)).await?;
+        Ok(Warned(FrameOut(batches, schema, kind), owned.pager.empty_notice()))
+    })
+}
+
+twins! {
+    /// A lazy, resumable walk over a paginated list of the Data API or the Metrics API.
+    ///
+    /// Made by the list methods of :class:`DataClient` and :class:`MetricsClient`; nothing is
+    /// sent until you consume it. Iterating gives dicts (the API's field names; decimal-string
+    /// integers as ``int``, Unix times as timezone-aware UTC ``datetime``); :meth:`pages` gives
+    /// one list of dicts per page; :meth:`batches`, :meth:`to_polars` and :meth:`write_parquet`
+    /// give typed frames. The next pages are fetched while you work on the current one (two
+    /// ahead at most), and ``limit=`` on the list method caps the items handed out in total
+    /// without fetching a page it does not need.
+    ///
+    /// The resume contract: the position (:attr:`next_page_token` + :attr:`page_offset`,
+    /// :attr:`items_read`) is exactly what was handed to you. Every new consumer resumes there,
+    /// so nothing is lost or repeated after a ``break``, an error or Ctrl-C; ``to_polars()`` is
+    /// all or nothing; one consumer at a time (a new one supersedes the previous iterator). A
+    /// later process resumes with ``page_token=next_page_token`` and skips ``page_offset`` items.
+    ///
+    /// Raises:
+    ///     PageTokenError: the service refused a page token (expired after 24 h, or unknown);
+    ///         the walk is never restarted from page one behind your back.
+    ///     DecodeError: an answer that cannot be read, or a page token repeated within the walk.
+    ///     AvaxDataError: any other failure (:class:`HTTPStatusError` and its subclasses,
+    ///         :class:`TransportError`). Every exception out of a walk carries
+    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+    ///
+    /// Example:
+    ///     >>> data = ad.DataClient(base_url=emu.url)
+    ///     >>> pager = data.blocks("43114", page_size=10)
+    ///     >>> for block in pager:
+    ///     ...     if block["blockNumber"] == 487:
+    ///     ...         break
+    ///     >>> pager.items_read, pager.page_offset                 # 13 read, 3 of the second page
+    ///     (13, 3)
+    ///     >>> pager.to_polars(limit=3)["blockNumber"].to_list()  # resumes at the next item
+    ///     [486, 485, 484]
+    ///
+    ///     In another process, resume from the saved token and offset:
+    ///
+    ///     >>> token, skip = pager.next_page_token, pager.page_offset
+    ///     >>> again = data.blocks("43114", page_size=10, page_token=token)
+    ///     >>> again.to_polars(limit=skip + 2)["blockNumber"].to_list()[skip:]
+    ///     [483, 482]
+    sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator, BatchesOf = PyPagerBatchIterator }
+    /// Asynchronous twin of :class:`Pager`.
+    ///
+    /// Made by the list methods of :class:`AsyncDataClient` and :class:`AsyncMetricsClient`.
+    /// ``async for`` gives the dicts; ``items()``, ``pages()`` and ``batches()`` return async
+    /// iterators; ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are
+    /// awaited. The resume contract, the properties and the exceptions are those of
+    /// :class:`Pager` (the shared method docstrings show the sync calls).
+    ///
+    /// Example:
+    ///     >>> import asyncio
+    ///     >>> async def main():
+    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+    ///     ...         pager = data.blocks("43114", page_size=10)
+    ///     ...         async for block in pager:
+    ///     ...             if block["blockNumber"] == 490:
+    ///     ...                 break
+    ///     ...         frame = await pager.to_polars(limit=5)
+    ///     ...         return pager.items_read, frame["blockNumber"].to_list()
+    ///     >>> asyncio.run(main())
+    ///     (15, [489, 488, 487, 486, 485])
+    async PyAsyncPager("AsyncPager") {
+        ItemsOf = PyAsyncPagerIterator,
+        PagesOf = PyAsyncPageIterator,
+        BatchesOf = PyAsyncPagerBatchIterator,
+    }
+    state { pager: ResourcePager }
+    shared {
+        /// The cost plan of the rest of this walk, sending nothing: a :class:`Plan`.
+        ///
+        /// A list of the Data API has no count: without a ``limit`` the requests are unknown
+        /// and the plan gives the cost per 1,000 items; with one, a bound. A metric series with
+        /// ``start`` and ``end`` knows its buckets (sharded walks: each shard's pages plus one
+        /// probe of the order).
+        ///
+        /// Example:
+        ///     >>> plan = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=40).plan()
+        ///     >>> plan.requests, plan.requests_kind, plan.compute_units
+        ///     (4, 'at most', 40)
+        fn plan(&self) -> PyResult<super::plan::PyPlan> {
+            super::plan::plan_of(self.pager.pager.plan())
+        }
+
+        /// The token of the page holding the next item not handed out.
+        ///
+        /// ``None`` at the first page, after the last one, or in a sharded metric walk. Pass it
+        /// as ``page_token=`` to resume later, skipping :attr:`page_offset` items.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10)
+        ///     >>> pager.next_page_token is None
+        ///     True
+        ///     >>> _ = pager.to_polars(limit=10)
+        ///     >>> isinstance(pager.next_page_token, str)       # the second page's
+        ///     True
+        #[getter]
+        fn next_page_token(&self) -> Option<String> {
+            self.pager.position().next_page_token().map(str::to_string)
+        }
+
+        /// How many items of the :attr:`next_page_token` page were handed out.
+        ///
+        /// 0 at a page boundary.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10)
+        ///     >>> it = iter(pager)
+        ///     >>> [next(it)["blockNumber"] for _ in range(14)][-1]
+        ///     486
+        ///     >>> pager.page_offset                     # 4 of the second page's 10
+        ///     4
+        #[getter]
+        fn page_offset(&self) -> usize {
+            self.pager.position().offset
+        }
+
+        /// The items handed out so far, by every consumer of the pager.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
+        ///     >>> first = next(iter(pager))
+        ///     >>> _ = pager.to_polars(limit=4)
+        ///     >>> pager.items_read
+        ///     5
+        #[getter]
+        fn items_read(&self) -> u64 {
+            self.pager.position().items_read
+        }
+
+        /// Whether the walk handed out the last item of the list.
+        ///
+        /// A walk stopped by ``limit=`` is not exhausted.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> pager = data.vertices("mainnet")              # 500 vertices on the emulator
+        ///     >>> pager.to_polars().height, pager.exhausted
+        ///     (500, True)
+        #[getter]
+        fn exhausted(&self) -> bool {
+            self.pager.position().exhausted
+        }
+
+        /// The ``limit=`` given to the list method, or ``None``.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114", limit=25).limit
+        ///     25
+        #[getter]
+        fn limit(&self) -> Option<u64> {
+            self.pager.pager.limit()
+        }
+
+        /// The name of the resource, which picks the frame schema.
+        ///
+        /// One of ``block``, ``collectible``, ``pending_reward``, ``vertex``, ``icm_message``,
+        /// ``metric_value``, ``metrics_chain``.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet").resource
+        ///     'vertex'
+        #[getter]
+        fn resource(&self) -> &'static str {
+            resource_name(self.pager.resource)
+        }
+
+        /// Iterate the rest of the walk page by page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
+        ///         yours (anything with ``update(n)``), advanced by the items handed out.
+        ///
+        /// Returns:
+        ///     PageIterator: one list of dicts per page (what ``limit=`` allows of it).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=25)
+        ///     >>> [len(page) for page in pager.pages()]
+        ///     [10, 10, 5]
+        #[pyo3(signature = (*, progress=None))]
+        fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
+        }
+
+        /// Iterate the rest of the walk as polars DataFrames of the resource, one per page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerBatchIterator: the frames (the schema of :meth:`to_polars`), also readable as
+        ///     an Arrow stream.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", page_size=100, limit=250)
+        ///     >>> [frame.height for frame in pager.batches()]
+        ///     [100, 100, 50]
+        #[pyo3(signature = (*, progress=None))]
+        fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
+        }
+
+        /// Iterate the rest of the walk one item at a time (what ``for`` does).
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerIterator: dicts with the API's field names.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=2)
+        ///     >>> [(b["blockNumber"], b["txCount"]) for b in pager.items()]
+        ///     [(499, ...), (498, ...)]
+        #[pyo3(signature = (*, progress=None))]
+        fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
+            let bar = pager_bar(py, &self.pager, None, progress)?;
+            Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
+        }
+
+        /// The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing.
+        ///
+        /// After an error the position is where the call started, so a second call retries the
+        /// same items. Columns follow the resource's schema (big integers ``Decimal(38, 0)``,
+        /// times ``Datetime("ns", "UTC")``); fields the schema does not list stay in the dicts.
+        ///
+        /// Args:
+        ///     limit: most items to take now, an int >= 0; default ``None``: all that are left
+        ///         (within the list method's ``limit=``).
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     polars.DataFrame: one row per item.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a negative or non-int ``limit``, a bad ``progress``.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
+        ///     >>> df = pager.to_polars(limit=3)
+        ///     >>> df["blockNumber"].to_list(), df.schema["baseFee"]
+        ///     ([499, 498, 497], Decimal(precision=38, scale=0))
+        ///     >>> pager.to_polars(limit=2)["blockNumber"].to_list()      # the next two
+        ///     [496, 495]
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_polars<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Polars, progress)
+        }
+
+        /// The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pyarrow.Table: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114").to_arrow(limit=7).num_rows
+        ///     7
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_arrow<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Arrow, progress)
+        }
+
+        /// The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> df = ad.DataClient(base_url=emu.url).blocks("43114").to_pandas(limit=2)
+        ///     >>> df["blockNumber"].tolist()
+        ///     [499, 498]
+        #[pyo3(signature = (limit=None, *, progress=None))]
+        fn to_pandas<'py>(
+            &self,
+            py: Python<'py>,
+            limit: Option<&Bound<'py, PyAny>>,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Pandas, progress)
+        }
+
+        /// The rest of the walk as an Arrow C stream, one batch per page.
+        ///
+        /// The Arrow PyCapsule interface: Arrow readers take the pager itself: ``pyarrow.table(pager)``,
+        /// ``polars.DataFrame(pager)``, ``duckdb.from_arrow(pager)``. Each batch read moves the
+        /// position.
+        ///
+        /// Args:
+        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+        ///
+        /// Returns:
+        ///     A PyCapsule holding an ``ArrowArrayStream``.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=30)
+        ///     >>> pl.DataFrame(pager).height, pager.items_read
+        ///     (30, 30)
+        #[pyo3(signature = (requested_schema=None))]
+        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            arrow_stream(py, self.pager.reader(), requested_schema)
+        }
+
+        /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
+        ///
+        /// On an error the file is still finalised, holding exactly the items before the
+        /// position, so the rest can go to a second file.
+        ///
+        /// Args:
+        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
+        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
+        ///     row_group_size: rows per row group, an int >= 1; default 65536.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     int: the rows written.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``compression``, ``row_group_size`` or ``path``.
+        ///     OSError: the file cannot be written.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> import io
+        ///     >>> buf = io.BytesIO()
+        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet", limit=120).write_parquet(buf)
+        ///     120
+        ///     >>> _ = buf.seek(0)
+        ///     >>> pl.read_parquet(buf).columns[:3]
+        ///     ['vertexHash', 'parentHashes', 'vertexHeight']
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, progress=None))]
+        fn write_parquet<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
+            let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
+            let rows = on_rows(&bar);
+            let export = async move {
+                let written = finished(bar, pager.write_parquet(path, options, rows)).await?;
+                Ok(Warned(written, pager.pager.empty_notice()))
+            };
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_parquet"), export)
+        }
+
+        /// Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a
+        /// natural key of the rows, readable as one table.
+        ///
+        /// Blocks go by block-number chunk, ``path/block=<first block of the chunk>/part.parquet``
+        /// (``chunk`` numbers each); vertices by the UTC month of ``vertexTimestamp``,
+        /// ``path/month=<YYYYMM>/part.parquet``. A manifest ``_avax_dataset.json`` records the
+        /// list, and each partition's rows, size, sha256 and whether it is complete. The list
+        /// comes newest first: a partition is complete once the walk has passed below it, or the
+        /// list ended under it. The newest one (new items may still come) is complete only when
+        /// proven: a chunk holding all its block numbers, or a month over a day past when the
+        /// walk started at the head. Run it again into the same directory (with a new pager) and
+        /// it writes the newest partitions again, adds new ones, skips complete ones whose file
+        /// is unchanged, and stops where everything below was written by a walk that reached the
+        /// list's end; partial, missing or altered partitions are written whole again, so no row
+        /// is ever in two files. A failed walk keeps the partitions it passed: a rerun completes
+        /// the dataset.
+        ///
+        /// Args:
+        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
+        ///     chunk: block numbers per partition, an int >= 1; default ``None``: 100000. Only
+        ///         for blocks (vertices go by month).
+        ///     compression, row_group_size: as in :meth:`write_parquet`.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
+        ///     ``rows_skipped`` of this run.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument; a list other than blocks of one chain or
+        ///         vertices (``resource``); ``path`` holding another list's dataset.
+        ///     DecodeError: rows that are not newest first (they fit no partition rule).
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position (the partitions
+        ///         written before it stay recorded).
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 0, 'partitions_written': 5, 'rows_skipped': 0, 'rows_written': 500}
+        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)     # all complete: skipped
+        ///     {'partitions_skipped': 5, 'partitions_written': 0, 'rows_skipped': 500, 'rows_written': 0}
+        ///     >>> frame = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
+        ///     >>> frame.height, frame["blockNumber"].n_unique(), sorted(frame["block"].unique())
+        ///     (500, 500, [0, 100, 200, 300, 400])
+        #[pyo3(signature = (path, *, chunk=None, compression="snappy", row_group_size=65536, progress=None))]
+        fn write_dataset<'py>(
+            &self,
+            py: Python<'py>,
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            chunk: Option<&Bound<'py, PyAny>>,
+            #[pyo3(from_py_with = super::args::compression)] compression: &str,
+            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
+            progress: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let chunk = chunk.map(super::args::chunk).transpose()?;
+            avax_data_core::dataset::lists::ListKey::of(self.pager.resource, chunk).map_err(crate::errors::to_py)?;
+            super::warn::user_warning(py, self.pager.pager.spent())?;
+            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
+            let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
+            let rows = on_rows(&bar);
+            let now = chrono::Utc::now().timestamp();
+            let export = async move {
+                let done =
+                    finished(bar, avax_data_core::dataset::lists::write_list_dataset(&pager, &path, chunk, options, now, rows))
+                        .await?;
+                Ok(super::walks::summary_dict(done))
+            };
+            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_dataset"), export)
+        }
+
+        /// The same list from its original start, as a new pager with a position of its own.
+        ///
+        /// A pager resumes where its last consumer stopped, so once exhausted (or at its
+        /// ``limit``) every new consumer gets nothing (and warns so). Re-running a notebook cell
+        /// is one call: ``pager.restart().to_polars()``. The start is the first page, or the
+        /// ``page_token=`` the pager was made with; the ``limit`` stays; this pager keeps its
+        /// position.
+        ///
+        /// Returns:
+        ///     Pager: a fresh walk of the same list.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", limit=20)
+        ///     >>> pager.to_polars().height
+        ///     20
+        ///     >>> import warnings
+        ///     >>> with warnings.catch_warnings(record=True) as caught:
+        ///     ...     warnings.simplefilter("always")
+        ///     ...     print(pager.to_polars().height)
+        ///     0
+        ///     >>> "restart()" in str(caught[0].message)
+        ///     True
+        ///     >>> pager.restart().to_polars().height, pager.items_read
+        ///     (20, 20)
+        fn restart(&self) -> Self {
+            Self { pager: self.pager.restart() }
+        }
+
+        fn __repr__(&self) -> String {
+            repr(CLASS_NAME, &fields(&self.pager))
+        }
+
+        /// An HTML table of the position, which Jupyter shows for a pager.
+        ///
+        /// Example:
+        ///     >>> html = ad.DataClient(base_url=emu.url).blocks("43114")._repr_html_()
+        ///     >>> html.startswith("<table>"), "next_page_token" in html
+        ///     (True, True)
+        fn _repr_html_(&self) -> String {
+            html(CLASS_NAME, &fields(&self.pager))
+        }
+    }
+    sync_only {
+        fn __iter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None)
+        }
+    }
+    async_only {
+        fn __aiter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
+            self.items(py, None)
+        }
+    }
+}
