@@ -196,7 +196,7 @@ def test_the_export_source_and_sink_bases_are_abstract() -> None:
     from avax_data.cli.export import Source
     from avax_data.cli.sinks import ParquetParts, Sink
 
-    for base, methods in [(Source, {"start", "frames", "position"}),
+    for base, methods in [(Source, {"start", "frames", "position", "plan"}),
                           (Sink, {"open", "write", "checkpoint", "finalize"})]:
         assert base.__abstractmethods__ == frozenset(methods)
         with pytest.raises(TypeError, match="abstract"):

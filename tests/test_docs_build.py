@@ -50,7 +50,7 @@ def test_the_readme_fits_five_minutes_and_keeps_the_two_commands() -> None:
     assert len(readme.splitlines()) < 250
     # The two set-up commands, exactly; CI (.ci/run) runs the second one.
     assert "   pip install . && avax-data walk --emulator --chain X/tx --out x_tx.parquet\n" in readme
-    ci_command = "pip install '.[test]' && cargo test --workspace --release && python -m pytest"
+    ci_command = "pip install '.[test]' && cargo test --workspace --release && python -m pytest -n auto"
     assert f"   {ci_command}\n" in readme
     assert ci_command in (ROOT / ".ci" / "run").read_text()
     assert "This test command is exactly what CI runs" in readme

@@ -72,21 +72,18 @@ def _info(args: argparse.Namespace) -> int:
     from .._native import cache_info
 
     info = cache_info(_directory(args))
-    if args.json:
-        print(json.dumps(info, sort_keys=True))
-    else:
-        print("\n".join(info_lines(info)))
-    sys.stdout.flush()
-    return EXIT_OK
+    return _report(args, info, "\n".join(info_lines(info)))
 
 
 def _clear(args: argparse.Namespace) -> int:
     from .._native import cache_clear
 
     removed = cache_clear(_directory(args))
-    if args.json:
-        print(json.dumps(removed, sort_keys=True))
-    else:
-        print(f"cache {removed['dir']}: deleted {removed['entries']} entries, {removed['bytes']} bytes")
+    return _report(args, removed, f"cache {removed['dir']}: deleted {removed['entries']} entries, {removed['bytes']} bytes")
+
+
+def _report(args: argparse.Namespace, result: dict[str, Any], text: str) -> int:
+    """Print ``result`` as JSON with ``--json``, else ``text``; the command's exit code."""
+    print(json.dumps(result, sort_keys=True) if args.json else text)
     sys.stdout.flush()
     return EXIT_OK

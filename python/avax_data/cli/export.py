@@ -63,9 +63,9 @@ class Source(abc.ABC):
         """The typed frame of no rows (for an export that finds none)."""
         return None
 
+    @abc.abstractmethod
     def plan(self) -> Any:
         """The cost plan of the whole walk (:class:`avax_data.Plan`), sending nothing."""
-        raise NotImplementedError(f"{type(self).__name__} cannot plan its walk")
 
 
 @dataclass

@@ -733,14 +733,14 @@ async fn a_full_range_of_c_chain_blocks_is_fast() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn id_lookups_on_a_large_index() {
-    let emu = start(EmulatorConfig { seed: 2, default_count: 1_000_000, ..Default::default() }).await;
+    let emu = start(EmulatorConfig { seed: 2, default_count: 300_000, ..Default::default() }).await;
     for path in [IndexPath::XTx, IndexPath::CBlock] {
         // An id the client got from the emulator is found at once (served ids are recorded).
-        let served = result(&emu, path, "index.getContainerByIndex", json!({"index": 987_654})).await;
+        let served = result(&emu, path, "index.getContainerByIndex", json!({"index": 287_654})).await;
         let t = Instant::now();
         let answer = result(&emu, path, "index.getIndex", json!({"id": served["id"]})).await;
         let served_lookup = t.elapsed();
-        assert_eq!(answer, json!({"index": "987654"}));
+        assert_eq!(answer, json!({"index": "287654"}));
         assert!(served_lookup < Duration::from_secs(1), "no map build needed: {served_lookup:?}");
 
         // Any other id needs every id up to the tip: the first such lookup builds the map.
@@ -755,7 +755,7 @@ async fn id_lookups_on_a_large_index() {
         assert_eq!(result(&emu, path, "index.getIndex", json!({"id": id})).await, json!({"index": "123456"}));
         let after = t.elapsed();
         println!(
-            "{path}, 1,000,000 containers: served id {served_lookup:?}; first unknown id (builds the map) {build:?}; then {after:?}"
+            "{path}, 300,000 containers: served id {served_lookup:?}; first unknown id (builds the map) {build:?}; then {after:?}"
         );
         assert!(after < Duration::from_secs(1), "the map is reused: {after:?}");
     }
