@@ -23,20 +23,7 @@ from datetime import datetime
 
 import avax_data as ad
 from avax_data.testing import Emulator
-
-B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-
-def cb58(raw: bytes) -> str:
-    """CB58 of raw bytes (base58 of raw + last 4 bytes of sha256(raw))."""
-    data = raw + hashlib.sha256(raw).digest()[-4:]
-    n = int.from_bytes(data, "big")
-    out = []
-    while n:
-        n, r = divmod(n, 58)
-        out.append(B58[r])
-    pad = len(data) - len(data.lstrip(b"\0"))
-    return "1" * pad + "".join(reversed(out))
+from pure_python import cb58  # benches/ is on sys.path when a bench runs as a script
 
 
 class PurePythonWalker:

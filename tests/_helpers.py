@@ -13,10 +13,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -270,6 +271,79 @@ class StubNode:
             items = [self.wire(i) for i in range(start, min(n, start + count))]
             return self.reply({"containers": items} if self.range_form == "object" else items, rid)
         return self.error(f'rpc: can\'t find method "{method}"', rid=rid)
+
+
+@dataclass(frozen=True)
+class GetRequest:
+    """One GET request as a :class:`GetServer` script sees it."""
+
+    target: str  #: the request target, query included (``/v1/chains/43114/blocks?pageSize=5``)
+    path: str  #: the target without its query
+    query: dict[str, str]  #: the query's parameters (the first value of each)
+    headers: dict[str, str]  #: the request's headers, names in lower case
+
+
+#: What a script answers: ``(status, body)`` or ``(status, body, headers)``; a ``bytes`` body is
+#: sent as it is, anything else as JSON.
+GetAnswer = tuple[int, Any] | tuple[int, Any, dict[str, str]]
+
+
+class GetServer:
+    """A scripted HTTP/1.1 server on a loopback port: ``answer(request)`` decides every GET.
+
+    Records each request in ``requests``; sends ``content-type: application/json`` unless the
+    answer's headers name another. Use it as a context manager, or call :meth:`close`.
+    """
+
+    def __init__(self, answer: Callable[[GetRequest], GetAnswer]) -> None:
+        self.requests: list[GetRequest] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server API
+                url = urlsplit(self.path)
+                request = GetRequest(self.path, url.path, dict(parse_qsl(url.query)),
+                                     {k.lower(): v for k, v in self.headers.items()})
+                outer.requests.append(request)
+                status, body, *more = answer(request)
+                extra = more[0] if more else {}
+                headers = {"content-type": "application/json", **{k.lower(): v for k, v in extra.items()}}
+                raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+                try:
+                    self.send_response(status)
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.send_header("content-length", str(len(raw)))
+                    self.end_headers()
+                    self.wfile.write(raw)
+                except OSError:
+                    pass  # the client went away (a pager stops its prefetch)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    @property
+    def paths(self) -> list[str]:
+        """The path of every request so far, in order (queries left out)."""
+        return [r.path for r in self.requests]
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> GetServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:

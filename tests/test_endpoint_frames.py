@@ -13,15 +13,13 @@ import copy
 import datetime as dt
 import decimal
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import urlsplit
 
 import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import GetServer
 from test_emulator_openapi import BY_ID, DOCS, EXTRA_QUERY, _example, _resolve, _success, _variants, validate
 
 # ---- the schema rule, restated from the docs table (independent of the Rust implementation) ----
@@ -300,7 +298,7 @@ def arguments(op: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
 def page_for(op: dict[str, Any], chain: str | None) -> tuple[dict[str, Any], list[Any], list[Any]]:
     """A schema-valid answer (validated here), its items as served, and the items' expected kinds."""
     service, _, doc_op = BY_ID[op["operation_id"]]
-    rule, maker = Rule(service), Maker(Rule(service))
+    maker = Maker(Rule(service))
     answers = _answer_variants(service, doc_op)
     chosen = _variants(doc_op, service, chain)
     if chosen is not None:
@@ -407,35 +405,18 @@ def same_dict(kind: Any, got: Any, sent: Any, where: str) -> None:
 
 # ---- one server, every list operation ----
 
-class Server:
+class Server(GetServer):
+    """Answers every GET with the page set last (status 200)."""
+
     def __init__(self) -> None:
         self.body: Any = None
-        self.paths: list[str] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                server.paths.append(urlsplit(self.path).path)
-                raw = json.dumps(server.body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        super().__init__(lambda request: (200, self.body))
 
 
 @pytest.fixture(scope="module")
 def server():
-    s = Server()
-    yield s
-    s.httpd.shutdown()
+    with Server() as s:
+        yield s
 
 
 @pytest.fixture(scope="module")

@@ -14,12 +14,10 @@ the typed fields of the ``block`` schema become ``int`` (decimal strings) and ``
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from decimal import Decimal
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -27,50 +25,30 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import avax_data as ad
+from _helpers import GetServer
 
 PATH = "/v1/chains/43114/blocks"
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-class Server:
-    """Answers every GET with the body set last (status 200)."""
+NOT_FOUND = b'{"message": "Not Found", "statusCode": 404}'
+
+
+class Server(GetServer):
+    """Answers a GET of a path with the body set for it last (status 200), else 404."""
 
     def __init__(self) -> None:
         self.bodies: dict[str, bytes] = {}
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802 - http.server API
-                raw = outer.bodies.get(self.path.split("?")[0], b'{"message": "Not Found", "statusCode": 404}')
-                self.send_response(200 if self.path.split("?")[0] in outer.bodies else 404)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        super().__init__(lambda r: (200, self.bodies[r.path]) if r.path in self.bodies else (404, NOT_FOUND))
 
     def page(self, items_text: list[str]) -> None:
         self.bodies[PATH] = ('{"blocks": [' + ", ".join(items_text) + '], "nextPageToken": null}').encode()
 
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    s = Server()
-    yield s
-    s.close()
+    with Server() as s:
+        yield s
 
 
 def client(server: Server) -> ad.DataClient:

@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import polars as pl
 import pytest
 
 import avax_data as ad
-from _helpers import assert_bucket_starts
+from _helpers import GetAnswer, GetRequest, GetServer, assert_bucket_starts
 
 UTC = dt.timezone.utc
 HOUR = 3600
@@ -37,20 +33,18 @@ def floor(ts: int, interval: str) -> int:
     return int(dt.datetime(d.year, d.month, 1, tzinfo=UTC).timestamp())
 
 
-class Service:
+class Service(GetServer):
     """A scripted Metrics API: hourly txCount points aggregated per interval, newest first,
     start inclusive and end exclusive, integer offsets as page tokens."""
 
     def __init__(self) -> None:
-        self.requests: list[tuple[str, dict[str, str]]] = []
         self.grouped_as_list = True
-        handler = self._handler()
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        super().__init__(self.respond)
 
-    def close(self) -> None:
-        self.server.shutdown()
+    def respond(self, request: GetRequest) -> GetAnswer:
+        """The scripted answer; the Metrics API takes no key, so none is ever sent."""
+        assert "x-glacier-api-key" not in request.headers and "x-data-api-key" not in request.headers
+        return self.answer(request.path, request.query)
 
     def series(self, interval: str) -> list[tuple[int, float]]:
         buckets: dict[int, float] = {}
@@ -97,34 +91,11 @@ class Service:
             return 200, {"results": page, **({"nextPageToken": str(off + size)} if off + size < len(points) else {})}
         return 404, {"message": "Not Found", "error": "Not Found", "statusCode": 404}
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802
-                u = urlsplit(self.path)
-                q = {k: v[0] for k, v in parse_qs(u.query).items()}
-                service.requests.append((u.path, q))
-                assert "x-glacier-api-key" not in self.headers and "x-data-api-key" not in self.headers
-                status, body = service.answer(u.path, q)
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler
-
 
 @pytest.fixture(scope="module")
 def service() -> Service:
-    s = Service()
-    yield s
-    s.close()
+    with Service() as s:
+        yield s
 
 
 @pytest.fixture()
@@ -216,7 +187,7 @@ def test_series_items_frames_and_the_request_sent(m: ad.MetricsClient, service: 
     assert items[0] == {"timestamp": dt.datetime(2024, 1, 4, 23, tzinfo=UTC), "value": items[0]["value"]}
     assert isinstance(items[0]["value"], float)
     assert [i["timestamp"] for i in items] == sorted((i["timestamp"] for i in items), reverse=True)  # newest first
-    path, q = service.requests[-1]
+    path, q = service.requests[-1].path, service.requests[-1].query
     assert path == "/v2/chains/43114/metrics/txCount"
     assert q["timeInterval"] == "hour" and q["startTimestamp"] == str(T0 + 86400) and q["endTimestamp"] == str(T0 + 4 * 86400)
     df = m.metric("43114", "txCount", interval="day", start=T0, end=T0 + 10 * 86400, concurrency=1).to_polars()
@@ -242,7 +213,7 @@ def test_sharded_walk_equals_the_sequential_walk(m: ad.MetricsClient, service: S
         n = len(service.requests)
         sharded = m.metric("43114", "txCount", interval=interval, start=start, end=end, page_size=size, concurrency=concurrency).to_polars()
         assert sharded.equals(sequential), (interval, concurrency)
-        windows = {(q.get("startTimestamp"), q.get("endTimestamp")) for _, q in service.requests[n:]}
+        windows = {(q.get("startTimestamp"), q.get("endTimestamp")) for q in (r.query for r in service.requests[n:])}
         assert len(windows) > 1  # it did split the window
     unbounded = [i for i in m.metric("43114", "txCount", interval=interval, page_size=2160)
                  if start <= i["timestamp"].timestamp() < end]
@@ -290,7 +261,7 @@ def test_chains_are_token_paged_and_filtered(m: ad.MetricsClient, service: Servi
     chains = list(m.chains())
     assert [c["evmChainId"] for c in chains] == [43114 + i for i in range(5)]
     assert {c["network"] for c in m.chains("fuji")} == {"testnet"}
-    assert service.requests[-1][1]["network"] == "fuji"
+    assert service.requests[-1].query["network"] == "fuji"
     df = m.chains(network="mainnet").to_polars()
     assert df.columns == ["evmChainId", "chainName", "blockchainId", "subnetId", "network"]
     assert df["evmChainId"].dtype == pl.Int64 and df.height == 3
@@ -300,9 +271,9 @@ def test_icm_summary_single_and_grouped(m: ad.MetricsClient, service: Service) -
     single = m.icm_summary("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm")
     assert single == {"lastHour": 1, "lastDay": 2, "lastWeek": 3, "lastMonth": 4, "last90Days": 5, "lastYear": 6,
                       "allTime": 7, "srcBlockchainId": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "destBlockchainId": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"}
-    assert service.requests[-1][1] == {"srcBlockchainId": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "destBlockchainId": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"}
+    assert service.requests[-1].query == {"srcBlockchainId": "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM", "destBlockchainId": "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm"}
     grouped = m.icm_summary(network="mainnet", group_by=["srcBlockchainId", "destBlockchainId"])
-    assert service.requests[-1][1] == {"groupBy": "srcBlockchainId,destBlockchainId", "network": "mainnet"}
+    assert service.requests[-1].query == {"groupBy": "srcBlockchainId,destBlockchainId", "network": "mainnet"}
     assert isinstance(grouped, pl.DataFrame) and grouped.height == 2
     assert grouped.columns[:2] == ["srcBlockchainId", "destBlockchainId"] and grouped["allTime"].to_list() == [7, 9]
     assert all(grouped[c].dtype == pl.Int64 for c in grouped.columns[2:])

@@ -6,11 +6,10 @@ bar of the caller's is left open."""
 from __future__ import annotations
 
 import asyncio
-import io
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 import pytest
 

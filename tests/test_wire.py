@@ -5,7 +5,6 @@ through the Python API, so these answers come from a small HTTP server in this p
 from __future__ import annotations
 
 import datetime
-import json
 import time
 
 import polars as pl
