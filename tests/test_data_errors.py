@@ -3,22 +3,25 @@ body's ``message``, undecodable answers, key headers, and unknown fields / enum 
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import GetServer
 
 KEY = "scripted-key-abcdef012345"
 
 
-class Script:
+NOT_FOUND = (404, {"message": "Not Found", "error": "Not Found", "statusCode": 404}, {})
+
+
+class Script(GetServer):
+    """Answers each path with what ``on`` set for it (404 otherwise)."""
+
     def __init__(self):
         self.routes = {}
-        self.requests = []
+        super().__init__(lambda request: self.routes.get(request.path, NOT_FOUND))
 
     def on(self, path, status=200, body=None, headers=None):
         self.routes[path] = (status, body, headers or {})
@@ -26,31 +29,8 @@ class Script:
 
 @pytest.fixture
 def server():
-    script = Script()
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            script.requests.append((self.path, dict(self.headers)))
-            path = self.path.split("?")[0]
-            status, body, headers = script.routes.get(path, (404, {"message": "Not Found", "error": "Not Found", "statusCode": 404}, {}))
-            raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(raw)))
-            for k, v in headers.items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(raw)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    script.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield script
-    httpd.shutdown()
+    with Script() as script:
+        yield script
 
 
 def body(status, error, message):
@@ -82,11 +62,11 @@ def test_both_key_headers_are_sent(server):
     with ad.DataClient(server.url, api_key=KEY) as c:
         c.health()
         assert c.rate_limit == {"policy": "100;w=60", "limit": 100, "remaining": 99, "reset": None}
-    headers = {k.lower(): v for k, v in server.requests[-1][1].items()}
+    headers = {k.lower(): v for k, v in server.requests[-1].headers.items()}
     assert headers["x-glacier-api-key"] == KEY and headers["x-data-api-key"] == KEY
     with ad.DataClient(base_url=server.url) as anon:
         anon.health()
-    headers = {k.lower() for k in server.requests[-1][1]}
+    headers = {k.lower() for k in server.requests[-1].headers}
     assert "x-glacier-api-key" not in headers and "x-data-api-key" not in headers
 
 
@@ -201,27 +181,9 @@ def test_a_decimal_string_longer_than_python_converts_stays_text_not_a_bare_valu
              "blockHash": "0x" + "ab" * 32, "txCount": 1, "baseFee": "1", "gasUsed": "2", "gasLimit": "3",
              "gasCost": "4", "parentHash": "0x" + "cd" * 32, "feesSpent": "5", "cumulativeTransactions": "6"}
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-        def do_GET(self) -> None:
-            value = block if "/blocks/" in self.path else {"blocks": [block]}
-            body = json.dumps(value).encode()
-            self.send_response(200)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        with ad.DataClient(base_url=f"http://127.0.0.1:{httpd.server_address[1]}", max_retries=0) as data:
+    with GetServer(lambda request: (200, block if "/blocks/" in request.path else {"blocks": [block]})) as server:
+        with ad.DataClient(base_url=server.url, max_retries=0) as data:
             assert data.block("43114", 5)["blockNumber"] == "9" * 5000
             assert [b["blockNumber"] for b in data.blocks("43114")] == ["9" * 5000]
             with pytest.raises(ad.DecodeError, match="blockNumber"):
                 data.blocks("43114").to_polars()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()

@@ -9,8 +9,6 @@ import datetime as dt
 import json
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -19,6 +17,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import GetAnswer, GetRequest, GetServer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -173,41 +172,27 @@ TRANSFER = {
 }
 
 
-class Scripted:
-    """Answers pages of one list path from a list of bodies (by the page token), recording queries."""
+class Scripted(GetServer):
+    """Answers pages of list paths from their bodies (by the page token), recording queries."""
 
     def __init__(self) -> None:
         self.pages: dict[str, dict[str | None, Any]] = {}
-        self.queries: list[dict[str, list[str]]] = []
+        super().__init__(self.respond)
+
+    def respond(self, request: GetRequest) -> GetAnswer:
+        body = self.pages.get(request.path, {}).get(request.query.get("pageToken"))
+        return (200, body) if body is not None else (404, {"message": "Not Found"})
+
+    @property
+    def queries(self) -> list[dict[str, list[str]]]:
+        """Each request's query, every value of each parameter."""
+        return [parse_qs(urlsplit(r.target).query) for r in self.requests]
 
 
 @pytest.fixture
 def scripted():
-    script = Scripted()
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-        def do_GET(self):
-            url = urlsplit(self.path)
-            query = parse_qs(url.query)
-            script.queries.append(query)
-            token = query.get("pageToken", [None])[0]
-            body = script.pages.get(url.path, {}).get(token)
-            raw = json.dumps(body if body is not None else {"message": "Not Found"}).encode()
-            self.send_response(200 if body is not None else 404)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    script.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    yield script
-    httpd.shutdown()
+    with Scripted() as script:
+        yield script
 
 
 def item_properties(op_id: str) -> set[str]:

@@ -8,11 +8,8 @@ the whole window is fetched."""
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
-import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -20,6 +17,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import GetAnswer, GetRequest, GetServer
 
 N = 95
 
@@ -33,59 +31,34 @@ def block(n: int) -> dict[str, Any]:
     }
 
 
-class DataStub:
+class DataStub(GetServer):
     """Blocks ``N-1 .. 0`` of chain 43114 in token pages (token = offset); ``fail`` maps a
     request number (from 0) to the status it answers once instead of the page."""
 
     def __init__(self) -> None:
-        self.requests: list[str] = []
         self.fail: dict[int, int] = {}
         self.overrides: dict[str, Any] = {}
-        outer = self
+        super().__init__(self.respond)
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                n = len(outer.requests)
-                outer.requests.append(self.path)
-                url = urllib.parse.urlparse(self.path)
-                query = dict(urllib.parse.parse_qsl(url.query))
-                if n in outer.fail:
-                    self.answer(outer.fail[n], {"message": "scripted failure", "statusCode": outer.fail[n]})
-                    return
-                if url.path in outer.overrides:
-                    self.answer(200, outer.overrides[url.path])
-                    return
-                offset = int(query.get("pageToken", "0"))
-                size = int(query.get("pageSize", "10"))
-                items = [block(N - 1 - i) for i in range(offset, min(N, offset + size))]
-                body: dict[str, Any] = {"blocks": items}
-                if offset + size < N:
-                    body["nextPageToken"] = str(offset + size)
-                self.answer(200, body)
-
-            def answer(self, status: int, body: Any) -> None:
-                raw = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    def respond(self, request: GetRequest) -> GetAnswer:
+        n = len(self.requests) - 1
+        if n in self.fail:
+            return self.fail[n], {"message": "scripted failure", "statusCode": self.fail[n]}
+        if request.path in self.overrides:
+            return 200, self.overrides[request.path]
+        offset = int(request.query.get("pageToken", "0"))
+        size = int(request.query.get("pageSize", "10"))
+        items = [block(N - 1 - i) for i in range(offset, min(N, offset + size))]
+        body: dict[str, Any] = {"blocks": items}
+        if offset + size < N:
+            body["nextPageToken"] = str(offset + size)
+        return 200, body
 
 
 @pytest.fixture
 def stub() -> Iterator[DataStub]:
-    s = DataStub()
-    yield s
-    s.httpd.shutdown()
+    with DataStub() as s:
+        yield s
 
 
 def numbers(rows: Any) -> list[int]:
@@ -249,7 +222,7 @@ def test_index_client_options_are_checked(kw: dict[str, Any], param: str) -> Non
     assert info.value.param == param
 
 
-class SeriesStub:
+class SeriesStub(GetServer):
     """A Metrics API serving hourly points of 48 hours, newest first, ``start <= t < end``, integer
     offsets as page tokens. Requests whose window ends in the first day wait for ``release``."""
 
@@ -258,38 +231,22 @@ class SeriesStub:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.older_answered = 0
-        outer = self
+        super().__init__(self.respond)
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                query = dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
-                start = int(query.get("startTimestamp", outer.T0))
-                end = int(query.get("endTimestamp", outer.T0 + 48 * 3600))
-                older = end <= outer.T0 + 24 * 3600
-                if older:
-                    outer.release.wait(20)
-                points = [{"timestamp": t, "value": float(t % 97)}
-                          for t in range(outer.T0 + 47 * 3600, outer.T0 - 1, -3600) if start <= t < end]
-                offset, size = int(query.get("pageToken", "0")), int(query.get("pageSize", "100"))
-                body: dict[str, Any] = {"results": points[offset:offset + size]}
-                if offset + size < len(points):
-                    body["nextPageToken"] = str(offset + size)
-                raw = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-                outer.older_answered += older
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    def respond(self, request: GetRequest) -> GetAnswer:
+        start = int(request.query.get("startTimestamp", self.T0))
+        end = int(request.query.get("endTimestamp", self.T0 + 48 * 3600))
+        older = end <= self.T0 + 24 * 3600
+        if older:
+            self.release.wait(20)
+        points = [{"timestamp": t, "value": float(t % 97)}
+                  for t in range(self.T0 + 47 * 3600, self.T0 - 1, -3600) if start <= t < end]
+        offset, size = int(request.query.get("pageToken", "0")), int(request.query.get("pageSize", "100"))
+        body: dict[str, Any] = {"results": points[offset:offset + size]}
+        if offset + size < len(points):
+            body["nextPageToken"] = str(offset + size)
+        self.older_answered += older
+        return 200, body
 
 
 def test_a_sharded_series_hands_out_items_before_the_whole_window_is_fetched() -> None:
@@ -309,4 +266,4 @@ def test_a_sharded_series_hands_out_items_before_the_whole_window_is_fetched() -
         assert stub.older_answered > 0
     finally:
         stub.release.set()
-        stub.httpd.shutdown()
+        stub.close()

@@ -150,14 +150,26 @@ class Walker:
         if path.exists():
             self.got.extend(self.frame(pl.read_parquet(path)))
 
+    def consumer(self, turn: int, consumers: list[tuple[str, int]]) -> tuple[str, int]:
+        """The consumer of this turn (after checking the walk still moves)."""
+        self.check_progress()
+        if self.stalled > 10:
+            # All-or-nothing consumers over many requests may never see a fault-free
+            # stretch: take the walk on item by item for a turn.
+            return "iter", 100
+        return consumers[turn % len(consumers)]
+
+    def end_turn(self, path: Path | None, exc: ad.AvaxDataError | None) -> None:
+        """Keeps what a turn wrote and checks the walk's position after it."""
+        if exc is not None:
+            self.errors.append(exc)
+        if path is not None:
+            self.read_back(path)
+        self.position_ok(exc)
+
     def run(self, consumers: list[tuple[str, int]]) -> list[Key]:
         for turn in itertools.count():
-            self.check_progress()
-            kind, k = consumers[turn % len(consumers)]
-            if self.stalled > 10:
-                # All-or-nothing consumers over many requests may never see a fault-free
-                # stretch: take the walk on item by item for a turn.
-                kind, k = "iter", 100
+            kind, k = self.consumer(turn, consumers)
             path = None
             try:
                 if kind == "iter":
@@ -183,26 +195,16 @@ class Walker:
                     self.walk.write_parquet(path)
                     done = True
             except ad.AvaxDataError as exc:
-                self.errors.append(exc)
-                if path is not None:
-                    self.read_back(path)
-                self.position_ok(exc)
+                self.end_turn(path, exc)
                 continue
-            if path is not None:
-                self.read_back(path)
-            self.position_ok(None)
+            self.end_turn(path, None)
             if done:
                 return self.got
         raise AssertionError("unreachable")
 
     async def run_async(self, consumers: list[tuple[str, int]]) -> list[Key]:
         for turn in itertools.count():
-            self.check_progress()
-            kind, k = consumers[turn % len(consumers)]
-            if self.stalled > 10:
-                # All-or-nothing consumers over many requests may never see a fault-free
-                # stretch: take the walk on item by item for a turn.
-                kind, k = "iter", 100
+            kind, k = self.consumer(turn, consumers)
             path = None
             try:
                 if kind == "iter":
@@ -232,14 +234,9 @@ class Walker:
                     await self.walk.write_parquet(path)
                     done = True
             except ad.AvaxDataError as exc:
-                self.errors.append(exc)
-                if path is not None:
-                    self.read_back(path)
-                self.position_ok(exc)
+                self.end_turn(path, exc)
                 continue
-            if path is not None:
-                self.read_back(path)
-            self.position_ok(None)
+            self.end_turn(path, None)
             if done:
                 return self.got
         raise AssertionError("unreachable")

@@ -51,6 +51,7 @@ This module imports without pytest installed; the fixtures and hooks are defined
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -243,33 +244,34 @@ if pytest is not None:
         settings = {**_settings(request.config).client, **_marker_kwargs(request, "avax_client")}
         return cls(*args, **url, **client_kwargs(cls, settings))  # type: ignore[arg-type]
 
-    @pytest.fixture
-    def avax_index_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[IndexClient]:
-        """An :class:`~avax_data.IndexClient` on the ``avax_emulator`` fixture, closed after."""
-        client = _client(IndexClient, request, avax_emulator.url)
+    @contextlib.contextmanager
+    def _async_client(cls: Callable[..., _Client], request: pytest.FixtureRequest, *args: Any,
+                      **url: Any) -> Iterator[_Client]:
+        """``_client``'s async client, closed on a private event loop when the block ends."""
+        client = _client(cls, request, *args, **url)
         try:
             yield client
         finally:
-            client.close()
+            _close_async(client)
+
+    @pytest.fixture
+    def avax_index_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[IndexClient]:
+        """An :class:`~avax_data.IndexClient` on the ``avax_emulator`` fixture, closed after."""
+        with _client(IndexClient, request, avax_emulator.url) as client:
+            yield client
 
     @pytest.fixture
     def avax_data_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[DataClient]:
         """A :class:`~avax_data.DataClient` on the ``avax_emulator`` fixture (key
         :data:`TEST_API_KEY` unless the ``avax_client`` marker gives ``api_key``), closed after."""
-        client = _client(DataClient, request, base_url=avax_emulator.url)
-        try:
+        with _client(DataClient, request, base_url=avax_emulator.url) as client:
             yield client
-        finally:
-            client.close()
 
     @pytest.fixture
     def avax_metrics_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[MetricsClient]:
         """A :class:`~avax_data.MetricsClient` on the ``avax_emulator`` fixture, closed after."""
-        client = _client(MetricsClient, request, base_url=avax_emulator.url)
-        try:
+        with _client(MetricsClient, request, base_url=avax_emulator.url) as client:
             yield client
-        finally:
-            client.close()
 
     @pytest.fixture
     def avax_async_index_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[AsyncIndexClient]:
@@ -278,22 +280,16 @@ if pytest is not None:
         A plain fixture: the client binds to no event loop, so any loop may await it (an ``async
         def`` test under pytest-asyncio or anyio, or ``asyncio.run`` inside a sync test). Closed
         after the test on a private event loop."""
-        client = _client(AsyncIndexClient, request, avax_emulator.url)
-        try:
+        with _async_client(AsyncIndexClient, request, avax_emulator.url) as client:
             yield client
-        finally:
-            _close_async(client)
 
     @pytest.fixture
     def avax_async_data_client(request: pytest.FixtureRequest, avax_emulator: Emulator) -> Iterator[AsyncDataClient]:
         """An :class:`~avax_data.AsyncDataClient` on the ``avax_emulator`` fixture (key
         :data:`TEST_API_KEY` unless the ``avax_client`` marker gives ``api_key``); a plain
         fixture like ``avax_async_index_client``, closed after the test."""
-        client = _client(AsyncDataClient, request, base_url=avax_emulator.url)
-        try:
+        with _async_client(AsyncDataClient, request, base_url=avax_emulator.url) as client:
             yield client
-        finally:
-            _close_async(client)
 
     @pytest.fixture
     def avax_async_metrics_client(
@@ -301,11 +297,8 @@ if pytest is not None:
     ) -> Iterator[AsyncMetricsClient]:
         """An :class:`~avax_data.AsyncMetricsClient` on the ``avax_emulator`` fixture; a plain
         fixture like ``avax_async_index_client``, closed after the test."""
-        client = _client(AsyncMetricsClient, request, base_url=avax_emulator.url)
-        try:
+        with _async_client(AsyncMetricsClient, request, base_url=avax_emulator.url) as client:
             yield client
-        finally:
-            _close_async(client)
 
     __all__ += [
         "avax_emulator",

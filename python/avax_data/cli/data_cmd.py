@@ -21,7 +21,7 @@ from .embedded import embedded_identity
 from .errors import CliError
 from .dryrun import dataset_rows, print_plan
 from .export import add_export_options, export_from_args, run_export
-from .generated_cmd import add_generated_commands
+from .generated_cmd import add_generated_commands, page_options
 from .jsonout import emit_json
 from .parser import Parser, add_command
 from .sources import PagerSource
@@ -29,13 +29,6 @@ from .sources import PagerSource
 __all__ = ["add_data_commands"]
 
 _NETWORKS = "mainnet, fuji or testnet"
-
-
-def _page_options(parser: argparse.ArgumentParser, most: int) -> None:
-    parser.add_argument("--page-size", type=argtypes.positive_int, default=None, metavar="N",
-                        help=f"items per request, 1-{most} (default {most}, the largest)")
-    parser.add_argument("--limit", type=argtypes.positive_int, default=None, metavar="N",
-                        help="at most N items in all (default: the whole list); gives the progress an ETA")
 
 
 def _list_command(
@@ -49,7 +42,7 @@ def _list_command(
     most: int,
 ) -> argparse.ArgumentParser:
     parser = add_command(actions, name, parents=[client], help=help, description=description, examples=examples)
-    _page_options(parser, most)
+    page_options(parser, most)
     add_export_options(parser, default_stem=name.replace("-", "_"))
     parser.set_defaults(handler=run_list, endpoint=name)
     return parser

@@ -26,7 +26,8 @@ __all__ = ["add_generated_commands", "run_generated_list", "run_generated_object
 GENERATED: dict[tuple[str, str], tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
 
 
-def _page_options(parser: argparse.ArgumentParser, most: int) -> None:
+def page_options(parser: argparse.ArgumentParser, most: int) -> None:
+    """``--page-size`` (1 to ``most``) and ``--limit``: the options of every list command."""
     from . import argtypes
 
     parser.add_argument("--page-size", type=argtypes.positive_int, default=None, metavar="N",
@@ -62,7 +63,7 @@ def add_generated_commands(
             size = next((p["maximum"] for p in op["params"] if p["name"] == "pageSize"), None)
             parser = add_command(actions, name, parents=[client], help=doc, description=description,
                                  examples=examples + " -o out.parquet")
-            _page_options(parser, int(size or 100))
+            page_options(parser, int(size or 100))
             add_export_options(parser, default_stem=method)
             parser.set_defaults(handler=on_list or run_generated_list)
         else:
