@@ -89,6 +89,11 @@ client_twins! {
     ///         Default ``None``: the ``AVAX_DATA_API_KEY`` environment variable, else no key. It
     ///         is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in
     ///         a ``repr``, an exception, a log line or a URL; a URL given as the key is refused.
+    ///     cache: a directory (str or ``os.PathLike``) caching lookups of final objects (a block
+    ///         by number or hash, a transaction by hash, a vertex) on disk; ``False`` or ``None``:
+    ///         no cache. Left out: the ``AVAX_DATA_CACHE`` environment variable, else no cache.
+    ///         See the cache guide.
+    ///     cache_max_bytes: the cache's size bound in bytes, an int >= 1; default ``None``: 1 GiB.
     ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
     ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
     ///         follow_cross_origin_redirects, retry, rate_limit, compute_units_per_minute: the
@@ -133,11 +138,17 @@ client_twins! {
     ///     ('Avalanche (C-Chain)', [499, 498, 497], 5)
     async PyAsyncDataClient("AsyncDataClient") { PagerOf = PyAsyncPager }
     state { client: DataClient }
-    new (base_url = None, *, api_key = None,) (
+    new (base_url = None, *, api_key = None, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
         base_url: Option<String> = super::args::base_url,
         api_key: Option<String> = super::args::api_key,
+        cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
+        cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
-        Ok(Self { client: build_client(api_key, base_url, transport)? })
+        let client = build_client(api_key, base_url, transport)?;
+        if let Some(store) = super::cache::open(&cache, cache_max_bytes)? {
+            client.set_cache(store);
+        }
+        Ok(Self { client })
     }
     shared {
         /// The service root, with any password in it redacted.

@@ -89,6 +89,11 @@ client_twins! {
     ///         (every other option is keyword-only). Default ``None``:
     ///         ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``; a URL ending in
     ///         ``/v2`` is taken as the root.
+    ///     cache: a directory (str or ``os.PathLike``) caching the closed buckets of metric
+    ///         series on disk (a window's open last bucket is always fetched); ``False`` or
+    ///         ``None``: no cache. Left out: the ``AVAX_DATA_CACHE`` environment variable, else no
+    ///         cache. See the cache guide.
+    ///     cache_max_bytes: the cache's size bound in bytes, an int >= 1; default ``None``: 1 GiB.
     ///     timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
     ///         max_response_bytes, ca_bundle, danger_accept_invalid_certs,
     ///         follow_cross_origin_redirects, retry, rate_limit, compute_units_per_minute: the
@@ -127,8 +132,16 @@ client_twins! {
     ///     ([1000.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
-    new (base_url = None, *,) (base_url: Option<String> = super::args::base_url,) |transport| {
-        Ok(Self { client: build_client(base_url, transport)? })
+    new (base_url = None, *, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
+        base_url: Option<String> = super::args::base_url,
+        cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
+        cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
+    ) |transport| {
+        let client = build_client(base_url, transport)?;
+        if let Some(store) = super::cache::open(&cache, cache_max_bytes)? {
+            client.set_cache(store);
+        }
+        Ok(Self { client })
     }
     shared {
         /// The service root, with any password in it redacted.

@@ -218,6 +218,6 @@ impl Pending {
 }
 
 /// Runs file work off the runtime's workers.
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+pub(crate) async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
     tokio::task::spawn_blocking(work).await.map_err(|e| Error::Internal(format!("a cache task failed: {e}")))?
 }

@@ -1,5 +1,6 @@
 //! An opt-in on-disk cache of what cannot change: accepted index containers (see
-//! [`containers`]). Entries are checked on every read (their own sha256, then the rules the
+//! [`containers`] and [`lookups`]), Data API point lookups of final objects ([`objects`]) and
+//! closed buckets of Metrics API series ([`series`]). Entries are checked on every read (their own sha256, then the rules the
 //! clients apply to what a server sends); a damaged entry is deleted and fetched again, never
 //! returned. Bounded in size with least-recently-used eviction; safe for several processes on
 //! one directory.
@@ -11,7 +12,10 @@
 pub mod containers;
 pub mod entry;
 pub mod kind;
+pub mod lookups;
 pub mod lru;
+pub mod objects;
+pub mod series;
 pub mod store;
 
 use std::path::PathBuf;

@@ -266,8 +266,19 @@ impl ChainClient {
         self.inner.identities.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// `index.getContainerByIndex`.
+    /// `index.getContainerByIndex` (through the cache when the client has one:
+    /// [`crate::cache::lookups`]).
     pub async fn container_by_index(&self, index: u64) -> Result<Container> {
+        if let Some(store) = &self.inner.cache {
+            if let Some(c) = crate::cache::lookups::by_index(self, store, index).await? {
+                return Ok(c);
+            }
+        }
+        self.fetch_by_index(index).await
+    }
+
+    /// `index.getContainerByIndex` sent to the node.
+    async fn fetch_by_index(&self, index: u64) -> Result<Container> {
         let c = self.one_container("index.getContainerByIndex", json!({"index": index, "encoding": "hex"})).await?;
         if c.index != index {
             return Err(Error::Integrity {
@@ -278,9 +289,28 @@ impl ChainClient {
         Ok(c)
     }
 
-    /// `index.getContainerByID`.
+    /// `index.getContainerByID` (through the cache when the client has one: the id's position
+    /// is kept, then the container is read by index; [`crate::cache::lookups`]).
     pub async fn container_by_id(&self, id: &str) -> Result<Container> {
         validate_id(id)?;
+        let Some(store) = self.inner.cache.clone() else { return self.fetch_by_id(id).await };
+        if let Some(index) = crate::cache::lookups::held_position(self, &store, id).await? {
+            match crate::cache::lookups::by_index(self, &store, index).await? {
+                Some(c) if c.id == id => return Ok(c),
+                Some(c) => {
+                    let why = format!("it leads to container {} at {index}, not {id}", c.id);
+                    crate::cache::lookups::drop_position(self, &store, id, why).await?;
+                }
+                None => {}
+            }
+        }
+        let c = self.fetch_by_id(id).await?;
+        crate::cache::lookups::store_position(self, &store, id, c.index).await?;
+        Ok(c)
+    }
+
+    /// `index.getContainerByID` sent to the node.
+    async fn fetch_by_id(&self, id: &str) -> Result<Container> {
         let c = self.one_container("index.getContainerByID", json!({"id": id, "encoding": "hex"})).await?;
         if c.id != id {
             return Err(Error::Integrity {

@@ -6,6 +6,8 @@ pub mod client;
 pub mod params;
 pub mod series;
 
-pub use client::{plan_shards, MetricQuery, MetricsClient, Shard, DEFAULT_CONCURRENCY, DEFAULT_METRICS_URL};
+pub use client::{
+    plan_shards, point_time, MetricQuery, MetricsClient, Shard, DEFAULT_CONCURRENCY, DEFAULT_METRICS_URL,
+};
 pub use params::Interval;
 pub use series::{series_pager, ShardSource};

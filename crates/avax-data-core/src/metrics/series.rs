@@ -45,12 +45,26 @@ async fn ordered_shards(client: &MetricsClient, query: &MetricQuery, concurrency
         return Err(Error::invalid("start/end", "missing", "both start and end for a sharded walk"));
     };
     let mut shards = plan_shards(query, start, end, concurrency);
+    if client.cache().is_some() {
+        // The closed part of the window is cached, the open bucket always asked for.
+        let interval = query.interval.unwrap_or(crate::metrics::Interval::Day);
+        shards = crate::cache::series::split_unsettled(shards, interval, crate::cache::objects::now_secs());
+    }
     if shards.len() > 1 {
-        let mut probe = query.clone();
-        probe.page_size = 2;
-        let page = client.page(&probe.paged(), None).await?;
-        let times: Vec<i64> = page.items.iter().filter_map(point_time).collect();
-        let ascending = matches!(times.as_slice(), [a, b, ..] if a < b);
+        let ascending = match crate::cache::series::held_order(client, query).await? {
+            Some(ascending) => ascending,
+            None => {
+                let mut probe = query.clone();
+                probe.page_size = 2;
+                let page = client.page(&probe.paged(), None).await?;
+                let times: Vec<i64> = page.items.iter().filter_map(point_time).collect();
+                let ascending = matches!(times.as_slice(), [a, b, ..] if a < b);
+                if times.len() >= 2 {
+                    crate::cache::series::store_order(client, query, ascending).await?;
+                }
+                ascending
+            }
+        };
         if !ascending {
             shards.reverse();
         }
@@ -79,8 +93,7 @@ impl PageSource for ShardSource {
             let fetches = ordered_chunks(first..count, concurrency, move |n| {
                 let (client, query, shard) = (client.clone(), query.clone(), shards[n]);
                 Spawned::new(async move {
-                    let paged = query.paged_window(Some(shard.request_start), Some(shard.request_end));
-                    let items = client.shard(paged, shard).await?;
+                    let items = crate::cache::series::cached_shard(&client, &query, shard).await?;
                     let next = (n + 1 < count).then_some(PageKey::Shard(n + 1));
                     Ok(Fetched { items, at: PageKey::Shard(n), next })
                 })
@@ -122,7 +135,8 @@ fn until_enough(
 }
 
 /// A metric series pager. Sharded (side by side, `concurrency` shards in flight) when the
-/// window has both ends, no page token or limit is given and it spans more than one shard;
+/// window has both ends, no page token or limit is given and it spans more than one shard (or
+/// the client has a cache: [`crate::cache::series`]);
 /// otherwise the service's token pages in sequence. A limited walk is sequential so that it
 /// asks for no more items than it hands out.
 pub fn series_pager(
@@ -134,7 +148,10 @@ pub fn series_pager(
 ) -> Result<ResourcePager> {
     let url = format!("{}{}", client.base_url(), query.paged().path);
     let sharded = match (query.start, query.end, &page_token, limit) {
-        (Some(s), Some(e), None, None) => concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1,
+        // With a cache, a window is walked by shards even when it is one: so it is cached.
+        (Some(s), Some(e), None, None) => {
+            client.cache().is_some() || (concurrency > 1 && plan_shards(&query, s, e, concurrency).len() > 1)
+        }
         _ => false,
     };
     let source: Arc<dyn PageSource> = if sharded {

@@ -74,6 +74,8 @@ pub fn page_token(value: &str) -> Result<String> {
 struct Inner {
     transport: Transport,
     closed: AtomicBool,
+    /// The cache of immutable answers ([`crate::cache`]), once set.
+    cache: std::sync::OnceLock<Arc<crate::cache::Store>>,
 }
 
 /// A client of one REST service: its base URL (the service root), its transport (one connection
@@ -93,7 +95,9 @@ impl RestClient {
     /// A client of the service at `base_url` ([`service_root`] of it).
     pub fn new(base_url: &str, config: TransportConfig) -> Result<Self> {
         let transport = Transport::new(&service_root(base_url), config)?;
-        Ok(RestClient { inner: Arc::new(Inner { transport, closed: AtomicBool::new(false) }) })
+        Ok(RestClient {
+            inner: Arc::new(Inner { transport, closed: AtomicBool::new(false), cache: Default::default() }),
+        })
     }
 
     /// The base URL (secrets redacted).
@@ -137,12 +141,33 @@ impl RestClient {
         self.inner.closed.load(Ordering::SeqCst)
     }
 
+    /// Turns the cache of immutable answers on for this client and its clones (the first store
+    /// set stays; later calls are ignored): point lookups of objects that cannot change
+    /// ([`crate::cache::objects`]) and closed metric buckets ([`crate::cache::series`]).
+    pub fn set_cache(&self, store: Arc<crate::cache::Store>) {
+        let _ = self.inner.cache.set(store);
+    }
+
+    /// The cache in force, if any.
+    pub fn cache(&self) -> Option<&Arc<crate::cache::Store>> {
+        self.inner.cache.get()
+    }
+
     /// `GET path?query`: the answer, which must be a JSON object, read exactly, and the request
-    /// URL (secrets redacted).
+    /// URL (secrets redacted). With a cache, a lookup of an immutable object is served from it
+    /// when held, and stored once final ([`crate::cache::objects`]).
     pub async fn get(&self, path: &str, query: &[(&str, String)]) -> Result<(Exact, String)> {
         if self.is_closed() {
             return Err(Error::Closed);
         }
+        if let (Some(store), Some(rule)) = (self.cache(), crate::cache::objects::rule(path, query)) {
+            return crate::cache::objects::cached_get(self, store, rule, path).await;
+        }
+        self.fetch_object(path, query).await
+    }
+
+    /// `GET path?query` sent to the service (no cache).
+    pub(crate) async fn fetch_object(&self, path: &str, query: &[(&str, String)]) -> Result<(Exact, String)> {
         self.inner.transport.send(reqwest::Method::GET, path, query, None, object_of).await
     }
 
