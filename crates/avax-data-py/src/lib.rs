@@ -2,6 +2,7 @@
 
 mod args;
 mod cache;
+mod call;
 mod convert;
 mod data;
 mod datasets;
