@@ -76,12 +76,12 @@ def test_argument_types() -> None:
     assert argtypes.header("Authorization: Bearer a=b") == ("Authorization", "Bearer a=b")
     assert argtypes.header("X-A=1:2") == ("X-A", "1:2")
     assert argtypes.rate_limit("100/60") == (100, 60.0)
-    assert argtypes.time_arg("1704067200") == 1704067200
-    assert argtypes.time_arg("2024-01-01") == dt.date(2024, 1, 1)
-    assert argtypes.time_arg("2024-01-01T12:00:00Z") == dt.datetime(2024, 1, 1, 12, tzinfo=dt.timezone.utc)
+    assert argtypes.time_of("start")("1704067200") == 1704067200
+    assert argtypes.time_of("start")("2024-01-01") == 1704067200
+    assert argtypes.time_of("start")("2024-01-01T12:00:00Z") == 1704067200 + 12 * 3600
     assert argtypes.block_id("17") == 17 and argtypes.block_id("0xab") == "0xab"
     for func, text in [(argtypes.header, "Bearer-token-without-name"), (argtypes.rate_limit, "100"),
-                       (argtypes.rate_limit, "0/5"), (argtypes.faults, "502"), (argtypes.time_arg, "soon"),
+                       (argtypes.rate_limit, "0/5"), (argtypes.faults, "502"), (argtypes.time_of("end"), "soon"),
                        (argtypes.containers, "Z/tx=1"), (argtypes.non_negative_float, "nan")]:
         with pytest.raises(argparse.ArgumentTypeError):
             func(text)

@@ -180,7 +180,7 @@ def test_defaults_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---- endpoints ----
 
 def test_series_items_frames_and_the_request_sent(m: ad.MetricsClient, service: Service) -> None:
-    start, end = dt.datetime(2024, 1, 2), dt.date(2024, 1, 5)  # naive = UTC; a date = 00:00 UTC
+    start, end = dt.datetime(2024, 1, 2, tzinfo=UTC), dt.date(2024, 1, 5)  # a date = 00:00 UTC
     pager = m.metric(43114, "txCount", interval="hour", start=start, end=end, page_size=10, concurrency=1)
     items = list(pager)
     assert len(items) == 72 and pager.exhausted and pager.resource == "metric_value"

@@ -30,7 +30,6 @@ KNOWN = {
          "formats::cchain", "world"],
         ["data_api", "openapi"],
     ],
-    "avax-data-py": [["args", "errors", "mode", "progress", "ready"]],
 }
 
 

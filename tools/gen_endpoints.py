@@ -116,10 +116,10 @@ def method_name(op: dict[str, Any]) -> str:
 
 def py_type(p: dict[str, Any]) -> str:
     """The annotation of a parameter."""
-    if p["name"].endswith("Timestamp"):
+    if p["time"]:
         return "TimeArg"
     scalar = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "any": "str"}[p["type"]]
-    if p["name"] in ("chainId",):
+    if p["chain_id"]:
         scalar = "str | int"
     return f"Sequence[{scalar}] | {scalar}" if p["array"] else scalar
 

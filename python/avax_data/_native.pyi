@@ -24,7 +24,7 @@ __all__ = [
     "AsyncDataClient", "Pager", "Plan", "PagerIterator", "PageIterator", "AsyncPager", "AsyncPagerIterator", "AsyncPageIterator",
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "c_block_senders", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
-    "openapi_operations", "cache_info", "cache_clear", "cache_default_dir",
+    "openapi_operations", "unix_seconds", "cache_info", "cache_clear", "cache_default_dir",
     "_client_settings", "_default_settings",
 ]
 
@@ -48,6 +48,9 @@ def c_block_senders(items: Sequence[bytes], *, threads: int = 0) -> list[list[st
 
 def openapi_operations() -> list[dict[str, Any]]:
     """Every GET operation of both documents as dicts: what the generator of the endpoint methods"""
+
+def unix_seconds(value: object, param: str = "time") -> int:
+    """A time as whole Unix seconds (UTC), read by the rule every entry point uses."""
 
 def month_windows(start: int, end: int) -> list[tuple[int, int, int, int]]:
     """The UTC month windows of ``[start, end)``: ``(month, first, next, ask_from)`` each."""
@@ -293,14 +296,14 @@ class DataClient:
         """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
     def chains(self, network: Network | None = None, feature: Feature | None = None) -> list[dict[str, Any]]:
         """The chains the service supports (``GET /v1/chains``; not paginated)."""
-    def chain(self, chain_id: str) -> dict[str, Any]:
+    def chain(self, chain_id: str | int) -> dict[str, Any]:
         """One chain (``GET /v1/chains/{chainId}``)."""
-    def block(self, chain_id: str, block_id: int | str) -> dict[str, Any]:
+    def block(self, chain_id: str | int, block_id: int | str) -> dict[str, Any]:
         """One block of an EVM chain, by number or by hash."""
     def health(self) -> dict[str, Any]:
         """The service's health report (``GET /v1/health-check``)."""
     def blocks(
-        self, chain_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
+        self, chain_id: str | int, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
     ) -> Pager:
         """The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``)."""
     def latest_blocks(
@@ -314,7 +317,7 @@ class DataClient:
         """The latest blocks across all chains, newest first (``GET /v1/blocks``)."""
     def collectibles(
         self,
-        chain_id: str,
+        chain_id: str | int,
         address: str,
         *,
         contract_address: str | None = None,
@@ -1090,14 +1093,14 @@ class AsyncDataClient:
         """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
     def chains(self, network: Network | None = None, feature: Feature | None = None) -> Awaitable[list[dict[str, Any]]]:
         """The chains the service supports (``GET /v1/chains``; not paginated)."""
-    def chain(self, chain_id: str) -> Awaitable[dict[str, Any]]:
+    def chain(self, chain_id: str | int) -> Awaitable[dict[str, Any]]:
         """One chain (``GET /v1/chains/{chainId}``)."""
-    def block(self, chain_id: str, block_id: int | str) -> Awaitable[dict[str, Any]]:
+    def block(self, chain_id: str | int, block_id: int | str) -> Awaitable[dict[str, Any]]:
         """One block of an EVM chain, by number or by hash."""
     def health(self) -> Awaitable[dict[str, Any]]:
         """The service's health report (``GET /v1/health-check``)."""
     def blocks(
-        self, chain_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
+        self, chain_id: str | int, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None
     ) -> AsyncPager:
         """The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``)."""
     def latest_blocks(
@@ -1111,7 +1114,7 @@ class AsyncDataClient:
         """The latest blocks across all chains, newest first (``GET /v1/blocks``)."""
     def collectibles(
         self,
-        chain_id: str,
+        chain_id: str | int,
         address: str,
         *,
         contract_address: str | None = None,

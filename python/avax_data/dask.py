@@ -24,14 +24,14 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ._native import IndexClient, MetricsClient, complete_partitions, merge_dataset, month_windows
+from ._native import IndexClient, MetricsClient, complete_partitions, merge_dataset, month_windows, unix_seconds
 from .exceptions import EmptyIndexError, InvalidParameterError
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
     import pandas as pd
 
-    from .types import Compression
+    from .types import Compression, TimeArg
 
 __all__ = ["ChunkSpec", "WindowSpec", "index_range", "metric_series", "read_chunk", "read_window", "index_chunks",
            "per_partition_limit", "write_index_dataset", "write_chunk"]
@@ -356,9 +356,10 @@ def read_window(spec: WindowSpec) -> pd.DataFrame:
     return frame[(frame["timestamp"] >= low) & (frame["timestamp"] < high)].reset_index(drop=True)
 
 
-def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, start: int, end: int,
+def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, start: TimeArg, end: TimeArg,
                   rate_limit: float | None = None, slots: int | None = None, **client_options: Any) -> dd.DataFrame:
-    """A Dask DataFrame of a metric series, one partition per UTC month of ``[start, end)``.
+    """A Dask DataFrame of a metric series, one partition per UTC month of ``[start, end)``
+    (times as every method reads them: Unix seconds, ISO text, a date, an aware datetime).
 
     Each window is an independent request window of the Metrics API (newest first inside it,
     as the service gives them; the partitions go oldest month first).
@@ -374,8 +375,7 @@ def metric_series(base_url: str, chain_id: str, metric: str, *, interval: str, s
     """
     import dask.dataframe as dd
 
-    _int("start", start, 0)
-    _int("end", end, 0)
+    start, end = unix_seconds(start, "start"), unix_seconds(end, "end")
     options = _split_limits(client_options, rate_limit, client_options.pop("compute_units_per_minute", None), slots)
     with MetricsClient(base_url=base_url, **options) as client:
         # a pager checks its arguments when made, before any request

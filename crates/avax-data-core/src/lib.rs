@@ -5,7 +5,8 @@
 //! and resumable datasets ([`dataset`]). The Python bindings (crate `avax-data-py`) only convert
 //! types and map errors; the emulator of the three services is the crate `avax-data-emulator`.
 //!
-//! Every default, environment variable and limit the clients share is in [`settings`].
+//! Every default, environment variable and limit the clients share is in [`settings`]; the rules
+//! that read a chain id, a network or a time, whatever form it is given in, are in [`inputs`].
 
 #![warn(missing_docs)]
 
@@ -17,6 +18,7 @@ pub mod decode;
 pub mod error;
 pub mod exact;
 pub mod index;
+pub mod inputs;
 pub mod metrics;
 pub mod paging;
 pub mod plan;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDate, PyDateTime, PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 
 use super::errors::invalid;
 use avax_data_core::arrow::decoded::DecodeMode;
@@ -104,39 +104,6 @@ pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<DecodeMode>> {
         return Ok(Some(DecodeMode::Strict));
     }
     Err(invalid("decode", shown(value), "True, False or 'strict'"))
-}
-
-const TIME: &str = "Unix seconds (int >= 0), a datetime (naive = UTC) or a date (00:00 UTC)";
-
-/// `int` seconds, a `datetime` (naive = UTC) or a `date` (00:00 UTC) as Unix seconds.
-pub fn time_arg(value: Option<&Bound<'_, PyAny>>, param: &str) -> PyResult<Option<i64>> {
-    let Some(value) = value.filter(|v| !v.is_none()) else { return Ok(None) };
-    let py = value.py();
-    if value.is_instance_of::<PyBool>() {
-        return Err(invalid(param, shown(value), TIME));
-    }
-    if value.is_instance_of::<PyInt>() {
-        return value.extract::<i64>().map(Some).map_err(|_| invalid(param, shown(value), TIME));
-    }
-    let datetime = py.import("datetime")?;
-    let utc = datetime.getattr("timezone")?.getattr("utc")?;
-    let aware = if value.is_instance_of::<PyDateTime>() {
-        if value.call_method0("utcoffset")?.is_none() {
-            let kwargs = PyDict::new(py);
-            kwargs.set_item("tzinfo", &utc)?;
-            value.call_method("replace", (), Some(&kwargs))?
-        } else {
-            value.clone()
-        }
-    } else if value.is_instance_of::<PyDate>() {
-        let (y, m, d): (i32, u32, u32) =
-            (value.getattr("year")?.extract()?, value.getattr("month")?.extract()?, value.getattr("day")?.extract()?);
-        datetime.getattr("datetime")?.call1((y, m, d, 0, 0, 0, 0, &utc))?
-    } else {
-        return Err(invalid(param, shown(value), TIME));
-    };
-    let seconds: f64 = aware.call_method0("timestamp")?.extract()?;
-    Ok(Some(seconds.floor() as i64))
 }
 
 // ---- client options (`from_py_with` extractors: each names its parameter) ----

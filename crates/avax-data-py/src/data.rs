@@ -7,6 +7,7 @@ use pyo3::types::{PyBool, PyDict, PyInt};
 use super::args::{client_twins, limit_arg, list_arg, opt_str, page_token_arg, shown, str_arg, u64_arg};
 use super::convert::{DictOut, DictsOut};
 use super::errors::invalid;
+use super::inputs::chain_id_arg;
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
 use avax_data_core::arrow::data as schema;
@@ -14,7 +15,6 @@ use avax_data_core::arrow::Resource;
 use avax_data_core::data::{params, DataClient, DataClientOptions, Paged, ResourcePager};
 
 const NETWORK: &str = "one of mainnet, fuji, testnet";
-const CHAIN_ID: &str = "an EVM chain id or blockchain id (str)";
 
 /// `page_size=`: `None` (the largest the service allows) or an int in `[1, max]`.
 fn page_size_arg(value: Option<&Bound<'_, PyAny>>, max: u32) -> PyResult<Option<i64>> {
@@ -221,7 +221,7 @@ client_twins! {
         /// One chain (``GET /v1/chains/{chainId}``).
         ///
         /// Args:
-        ///     chain_id: an EVM chain id (``"43114"``) or a CB58 blockchain id (str).
+        ///     chain_id: an EVM chain id (``43114`` or ``"43114"``) or a CB58 blockchain id (str).
         ///
         /// Returns:
         ///     dict: the chain, as in :meth:`chains`.
@@ -244,7 +244,7 @@ client_twins! {
         ///     ...     print(exc.status, exc.api_message)
         ///     404 Chain 999999 not found
         fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let request = self.client.chain(&str_arg(chain_id, "chain_id", CHAIN_ID)?).map_err(crate::errors::to_py)?;
+            let request = self.client.chain(&chain_id_arg(chain_id, "chain_id")?).map_err(crate::errors::to_py)?;
             M::run(py, super::mode::Call(CLASS_NAME, "chain"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, None)) })
         }
 
@@ -253,7 +253,7 @@ client_twins! {
         /// ``GET /v1/chains/{chainId}/blocks/{blockId}``.
         ///
         /// Args:
-        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     chain_id: an EVM chain id (``43114`` or ``"43114"``) or a blockchain id (str).
         ///     block_id: a block number (int >= 0) or a block hash (``"0x..."``).
         ///
         /// Returns:
@@ -278,7 +278,7 @@ client_twins! {
             chain_id: &Bound<'py, PyAny>,
             block_id: &Bound<'py, PyAny>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let request = self.client.block(&chain_id, &block_id_arg(block_id)?).map_err(crate::errors::to_py)?;
             M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, Some(schema::BLOCK))) })
         }
@@ -311,7 +311,7 @@ client_twins! {
             if !op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, true));
             }
-            let args = super::endpoints::arguments(arguments)?;
+            let args = super::endpoints::arguments(op, arguments)?;
             let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials()).map_err(crate::errors::to_py)?;
             let pager = avax_data_core::rest::ResourcePager::tokens(
                 &self.client,
@@ -346,7 +346,7 @@ client_twins! {
             if op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, false));
             }
-            let args = super::endpoints::arguments(arguments)?;
+            let args = super::endpoints::arguments(op, arguments)?;
             let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), self.client.credentials()).map_err(crate::errors::to_py)?;
             let client = self.client.clone();
             M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await.map_err(crate::errors::to_py)?, op.answer_columns())) })
@@ -372,7 +372,7 @@ client_twins! {
         /// The blocks of an EVM chain, newest first (``GET /v1/chains/{chainId}/blocks``).
         ///
         /// Args:
-        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     chain_id: an EVM chain id (``43114`` or ``"43114"``) or a blockchain id (str).
         ///     page_size: items per request, an int in [1, 100]; default ``None``: 100, the
         ///         largest (fewest requests).
         ///     page_token: start from this saved token (a pager's ``next_page_token``).
@@ -404,7 +404,7 @@ client_twins! {
             page_token: Option<&Bound<'_, PyAny>>,
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
-            let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let paged = self.client.blocks(&chain_id, page_size_arg(page_size, params::MAX_PAGE_SIZE)?).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
         }
@@ -445,7 +445,7 @@ client_twins! {
         /// ``GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles``.
         ///
         /// Args:
-        ///     chain_id: an EVM chain id (``"43114"``) or a blockchain id (str).
+        ///     chain_id: an EVM chain id (``43114`` or ``"43114"``) or a blockchain id (str).
         ///     address: the wallet, ``0x`` and 40 hex digits.
         ///     contract_address: only this NFT contract; default ``None``: all.
         ///     page_size: items per request, an int in [1, 500]; default ``None``: 500.
@@ -477,7 +477,7 @@ client_twins! {
             page_token: Option<&Bound<'_, PyAny>>,
             limit: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
-            let chain_id = str_arg(chain_id, "chain_id", CHAIN_ID)?;
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let address = str_arg(address, "address", "a wallet address (str)")?;
             let contract = opt_str(contract_address, "contract_address", "a contract address (str)")?;
             let size = page_size_arg(page_size, params::MAX_COLLECTIBLES_PAGE_SIZE)?;

@@ -6,8 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDate, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
 
-use super::args::{shown, time_arg};
+use super::args::shown;
 use super::errors::invalid;
+use super::inputs::{chain_id_arg, time_arg};
 use avax_data_core::error::Error;
 use avax_data_core::rest::openapi::{operation, operations, Location, Operation, ParamType, Service};
 
@@ -19,7 +20,7 @@ pub fn find(service: Service, id: &str) -> PyResult<&'static Operation> {
 }
 
 /// One Python argument as JSON: `None`, `bool`, `int`, `float`, `str`, lists and tuples of them;
-/// a `date`/`datetime` is Unix seconds (UTC).
+/// a `date`/`datetime` is Unix seconds (UTC, by the core's time rule).
 fn to_json(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Value> {
     if value.is_none() {
         return Ok(Value::Null);
@@ -54,12 +55,19 @@ fn to_json(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Value> {
     Err(invalid(param, shown(value), "a str, int, float, bool, date/datetime, or a list of them"))
 }
 
-/// The keyword arguments of a generated method as `(python name, JSON value)` pairs.
-pub fn arguments(args: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
+/// The keyword arguments of a generated method of `op` as `(python name, JSON value)` pairs: a
+/// time parameter as Unix seconds and a chain id as its text, by the core's input rules (so they
+/// take what every other method takes); the rest as JSON, checked by the core.
+pub fn arguments(op: &Operation, args: &Bound<'_, PyDict>) -> PyResult<Vec<(String, Value)>> {
     args.iter()
         .map(|(k, v)| {
             let name: String = k.extract()?;
-            let value = to_json(&v, &name)?;
+            let param = op.py_param(&name).filter(|_| !v.is_none());
+            let value = match param {
+                Some(p) if p.is_time() => time_arg(Some(&v), &name)?.map_or(Value::Null, Value::from),
+                Some(p) if p.is_chain_id() => Value::String(chain_id_arg(&v, &name)?),
+                _ => to_json(&v, &name)?,
+            };
             Ok((name, value))
         })
         .collect()
@@ -95,7 +103,8 @@ fn type_name(ty: ParamType) -> &'static str {
 ///     ``is_list`` (walked as a pager: a page of objects),
 ///     ``token_paged``, ``weight`` (compute units), ``needs_api_key`` and ``params`` (dicts of
 ///     ``name``, ``py_name``, ``location``, ``required``, ``type``, ``array``, ``enum``,
-///     ``minimum``, ``maximum``, ``default``, ``description``).
+///     ``minimum``, ``maximum``, ``default``, ``description``, and ``time`` / ``chain_id``: read by
+///     the shared rule of times / chain ids).
 ///
 /// Example:
 ///     >>> ops = ad._native.openapi_operations()
@@ -131,6 +140,8 @@ pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             pd.set_item("maximum", p.schema.maximum)?;
             pd.set_item("default", p.schema.default.map(Value::to_string))?;
             pd.set_item("description", p.description)?;
+            pd.set_item("time", p.is_time())?;
+            pd.set_item("chain_id", p.is_chain_id())?;
             params.append(pd)?;
         }
         d.set_item("params", params)?;

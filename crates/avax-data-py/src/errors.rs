@@ -27,18 +27,6 @@ pub enum Resume {
 }
 
 impl Resume {
-    /// Runs a call of the walk (in mode `M`); its errors, Ctrl-C's included, carry where the
-    /// walk resumes.
-    pub fn run<'py, M: super::mode::Mode, T: super::mode::ToPy>(
-        self,
-        py: Python<'py>,
-        call: super::mode::Call,
-        fut: impl std::future::Future<Output = avax_data_core::Result<T>> + Send + 'static,
-    ) -> super::mode::PyAnyResult<'py> {
-        let inner = self.clone();
-        M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(to_py(e))) }).map_err(|e| self.annotate(e))
-    }
-
     /// The index a walk resumes at (`None` for a pager, or a follower not yet anchored).
     pub fn next_index(&self) -> Option<u64> {
         match self {

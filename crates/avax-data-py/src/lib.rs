@@ -2,6 +2,7 @@
 
 mod args;
 mod cache;
+mod call;
 mod convert;
 mod data;
 mod datasets;
@@ -10,6 +11,7 @@ mod emulator;
 mod endpoints;
 mod errors;
 mod index;
+mod inputs;
 mod iters;
 mod logs;
 mod metrics;
@@ -82,6 +84,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(senders::c_block_senders, m)?)?;
     m.add_function(wrap_pyfunction!(endpoints::openapi_operations, m)?)?;
+    m.add_function(wrap_pyfunction!(inputs::unix_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;

@@ -2,11 +2,12 @@
 //! as the Data API's lazy pagers (a metric series sharded over its window when that pays).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::PyString;
 
-use super::args::{client_twins, limit_arg, opt_bounded, opt_str, page_token_arg, shown, str_arg, time_arg};
+use super::args::{client_twins, limit_arg, opt_bounded, opt_str, page_token_arg, shown, str_arg};
 use super::convert::{object_to_py, polars_frame, DictOut};
 use super::errors::invalid;
+use super::inputs::{chain_id_arg, time_arg};
 use super::mode::Mode;
 use super::pagers::{PyAsyncPager, PyPager};
 use avax_data_core::arrow::metrics as schema;
@@ -27,14 +28,6 @@ fn build_client(
 ) -> PyResult<MetricsClient> {
     let base_url = avax_data_core::settings::metrics_url(base_url);
     MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)
-}
-
-/// `chain_id=`: an EVM chain id (int or str of digits) or total/mainnet/testnet.
-fn chain_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
-    if value.is_instance_of::<PyInt>() && !value.is_instance_of::<PyBool>() {
-        return Ok(value.str()?.to_string());
-    }
-    str_arg(value, "chain_id", "an EVM chain id (str of digits) or one of total, mainnet, testnet")
 }
 
 /// `group_by=`: one field name, both comma-separated, or a list of the two.
@@ -182,7 +175,7 @@ client_twins! {
             if !op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, true));
             }
-            let args = super::endpoints::arguments(arguments)?;
+            let args = super::endpoints::arguments(op, arguments)?;
             let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
             let pager = avax_data_core::rest::ResourcePager::tokens(
                 &self.client,
@@ -217,7 +210,7 @@ client_twins! {
             if op.is_list() {
                 return Err(super::endpoints::wrong_shape(op, false));
             }
-            let args = super::endpoints::arguments(arguments)?;
+            let args = super::endpoints::arguments(op, arguments)?;
             let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
             let client = self.client.clone();
             M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await.map_err(crate::errors::to_py)?, op.answer_columns())) })
@@ -241,8 +234,9 @@ client_twins! {
         ///     interval: ``"hour"``, ``"day"``, ``"week"`` or ``"month"`` (only
         ///         ``activeAddresses``, ``activeSenders``, ``gasUsed`` and ``txCount`` take all
         ///         four; the others only ``"day"``); default ``None``: the service's default.
-        ///     start: the window's start (``startTimestamp``): int Unix seconds >= 0, a
-        ///         ``datetime`` (naive means UTC) or a ``date`` (00:00 UTC); default ``None``.
+        ///     start: the window's start (``startTimestamp``): a time by the shared rule (docs:
+        ///         Inputs): int Unix seconds, ``"YYYY-MM-DD"``, RFC 3339 text with an offset, a
+        ///         ``date`` (00:00 UTC), an aware ``datetime`` or a ``numpy.datetime64``; default ``None``.
         ///     end: the window's end (``endTimestamp``), as ``start``, after it; default ``None``.
         ///     page_size: items per request, an int in [1, 2160]; default ``None``: 2160.
         ///     page_token: start from this saved token (a page-by-page walk).
@@ -263,7 +257,7 @@ client_twins! {
         ///     >>> import datetime as dt
         ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
         ///     >>> series = metrics.metric(43114, "txCount", interval="hour",
-        ///     ...                         start=dt.date(2025, 12, 31), end=dt.datetime(2026, 1, 1))
+        ///     ...                         start=dt.date(2025, 12, 31), end="2026-01-01T00:00:00Z")
         ///     >>> [(p["timestamp"].isoformat(), p["value"]) for p in series]
         ///     [('2025-12-31T23:00:00+00:00', 9916.0)]
         ///     >>> metrics.metric("43114", "avgTps", interval="hour")
@@ -284,7 +278,7 @@ client_twins! {
             limit: Option<&Bound<'_, PyAny>>,
             concurrency: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PagerOf> {
-            let chain_id = chain_id_arg(chain_id)?;
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let metric = str_arg(metric, "metric", "a metric name (str)")?;
             let interval = opt_str(interval, "interval", "one of hour, day, week, month")?;
             let (start, end) = (time_arg(start, "start")?, time_arg(end, "end")?);
@@ -446,7 +440,7 @@ client_twins! {
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let chain_id = chain_id_arg(chain_id)?;
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let metric = str_arg(metric, "metric", "a metric name (str)")?;
             let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
             let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
 use tokio::sync::Notify;
 
+pub use super::call::Call;
 use super::errors::Resume;
 use super::progress::Bar;
 use super::ready::Ready;
@@ -128,31 +129,18 @@ impl<S: Step> Iter<S> {
     }
 }
 
-/// Names a call (its class and method) for the error of an async call made outside a running
-/// event loop.
-#[derive(Debug, Clone, Copy)]
-pub struct Call(pub &'static str, pub &'static str);
-
-impl Call {
-    /// The error of an async call made without a running event loop (a forgotten `await`, or a
-    /// call from plain sync code): it names `await` and the sync twin.
-    pub fn not_awaited(self) -> PyErr {
-        let Call(class, method) = self;
-        let twin = class.strip_prefix("Async").unwrap_or(class);
-        PyRuntimeError::new_err(format!(
-            "{class}.{method}(...) must be awaited inside a running event loop: `await x.{method}(...)` in an \
-             `async def` run by asyncio.run() (there is no running event loop here); use {twin} for blocking calls"
-        ))
-    }
-
-    /// Fails with [`Call::not_awaited`] when no asyncio event loop runs in this thread.
-    pub fn check_loop(self, py: Python<'_>) -> PyResult<()> {
-        let running = py.import("asyncio")?.call_method0("_get_running_loop")?;
-        if running.is_none() {
-            Err(self.not_awaited())
-        } else {
-            Ok(())
-        }
+impl Resume {
+    /// Runs a call of the walk (in mode `M`); its errors, Ctrl-C's included, carry where the
+    /// walk resumes. (Written here, beside [`Mode`], so that `errors` needs nothing of `mode`.)
+    pub fn run<'py, M: Mode, T: ToPy>(
+        self,
+        py: Python<'py>,
+        call: Call,
+        fut: impl Future<Output = avax_data_core::Result<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
+        let inner = self.clone();
+        M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(super::errors::to_py(e))) })
+            .map_err(|e| self.annotate(e))
     }
 }
 

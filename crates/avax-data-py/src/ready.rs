@@ -73,14 +73,14 @@ impl Ready {
 #[pyclass(frozen, name = "Pending", module = "avax_data._native")]
 pub struct Pending {
     future: Py<PyAny>,
-    call: super::mode::Call,
+    call: super::call::Call,
 }
 
 impl Pending {
     /// Wraps the asyncio `future` of `call`.
     pub fn wrap<'py>(
         py: Python<'py>,
-        call: super::mode::Call,
+        call: super::call::Call,
         future: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         Bound::new(py, Pending { future: future.unbind(), call }).map(Bound::into_any)
@@ -98,7 +98,7 @@ impl Pending {
     }
 
     fn __repr__(&self) -> String {
-        let super::mode::Call(class, method) = self.call;
+        let super::call::Call(class, method) = self.call;
         let twin = class.strip_prefix("Async").unwrap_or(class);
         format!(
             "<{class}.{method}(...) awaitable: await it (`await x.{method}(...)`), or use {twin} for blocking calls>"

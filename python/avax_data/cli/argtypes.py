@@ -7,8 +7,8 @@ A refusal raises :class:`argparse.ArgumentTypeError`, which the parser reports a
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import math
+from typing import Callable
 
 __all__ = [
     "INDEX_PATHS",
@@ -23,7 +23,7 @@ __all__ = [
     "fault_options",
     "header",
     "rate_limit",
-    "time_arg",
+    "time_of",
     "block_id",
 ]
 
@@ -146,20 +146,22 @@ def rate_limit(text: str) -> tuple[int, float]:
     return positive_int(limit.strip()), positive_float(window.strip())
 
 
-def time_arg(text: str) -> int | dt.date | dt.datetime:
-    """Unix seconds (``1704067200``), a date (``2024-01-01``, 00:00 UTC) or an ISO 8601 time
-    (``2024-01-01T12:00:00Z``; naive means UTC)."""
-    value = text.strip()
-    if value.isdigit():
-        return int(value)
-    try:
-        if len(value) == 10:
-            return dt.date.fromisoformat(value)
-        return dt.datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a time: give Unix seconds, YYYY-MM-DD or an ISO 8601 time"
-        ) from None
+def time_of(param: str) -> Callable[[str], int]:
+    """The ``type=`` of a time option: its text read as Unix seconds by the rule every entry point
+    shares (the core's, through ``_native.unix_seconds``): Unix seconds (``1704067200``), a date
+    (``2024-01-01``, 00:00 UTC) or an RFC 3339 time with its offset (``2024-01-01T12:00:00Z``).
+    A refusal is the message a Python call with the same text raises."""
+
+    def time(text: str) -> int:
+        from .. import _native
+        from ..exceptions import InvalidParameterError
+
+        try:
+            return _native.unix_seconds(text, param)
+        except InvalidParameterError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return time
 
 
 def block_id(text: str) -> int | str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
+from . import argtypes
 from .client import open_client
 from .embedded import embedded_identity
 from .export import add_export_options, export_from_args, run_export
@@ -28,8 +29,6 @@ GENERATED: dict[tuple[str, str], tuple[str, tuple[str, ...], tuple[str, ...]]] =
 
 def page_options(parser: argparse.ArgumentParser, most: int) -> None:
     """``--page-size`` (1 to ``most``) and ``--limit``: the options of every list command."""
-    from . import argtypes
-
     parser.add_argument("--page-size", type=argtypes.positive_int, default=None, metavar="N",
                         help=f"items per request, 1-{most} (default {most}, the largest)")
     parser.add_argument("--limit", type=argtypes.positive_int, default=None, metavar="N",
@@ -81,6 +80,7 @@ def add_generated_commands(
                 continue
             flag = "--" + arg.rstrip("_").replace("_", "-")
             parser.add_argument(flag, dest=arg, default=None, required=described[arg]["required"],
+                                type=argtypes.time_of(arg) if described[arg]["time"] else None,
                                 metavar="VALUE,..." if described[arg]["array"] else "VALUE",
                                 help=(described[arg]["description"] or arg).replace("%", "%%"))
         GENERATED[(service, name)] = (method, positional, tuple(k for k in keywords if k != "page_size"))

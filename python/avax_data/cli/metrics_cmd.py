@@ -51,9 +51,9 @@ avax-data metrics series 43114 txCount --interval hour --start 2021-01-01 --data
     series.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id, or total, mainnet, testnet")
     series.add_argument("metric", metavar="METRIC", help="one of the 17 chain metrics, e.g. txCount, activeAddresses")
     series.add_argument("--interval", default=None, help="hour, day, week or month (default: the service's)")
-    series.add_argument("--start", type=argtypes.time_arg, default=None, metavar="TIME",
-                        help="Unix seconds, YYYY-MM-DD or ISO 8601 (naive = UTC)")
-    series.add_argument("--end", type=argtypes.time_arg, default=None, metavar="TIME", help="as --start")
+    series.add_argument("--start", type=argtypes.time_of("start"), default=None, metavar="TIME",
+                        help="Unix seconds, YYYY-MM-DD (00:00 UTC) or RFC 3339 with an offset (2024-01-01T12:00:00Z)")
+    series.add_argument("--end", type=argtypes.time_of("end"), default=None, metavar="TIME", help="as --start")
     series.add_argument("--page-size", type=argtypes.positive_int, default=None, metavar="N",
                         help="points per request, 1-2160 (default 2160)")
     series.add_argument("--limit", type=argtypes.positive_int, default=None, metavar="N", help="at most N points")
@@ -102,19 +102,14 @@ avax-data metrics icm-summary --network mainnet --group-by srcBlockchainId,destB
     add_generated_commands(actions, client, "metrics")
 
 
-def _stamp(value: Any) -> Any:
-    """A time argument as it goes into the state file."""
-    return value if value is None or isinstance(value, int) else value.isoformat()
-
-
 def run_series(args: argparse.Namespace) -> int:
     """``metrics series``."""
     if args.dataset is not None:
         return _run_dataset(args)
     names = ("interval", "start", "end", "page_size")
     options: dict[str, Any] = {name: getattr(args, name) for name in names if getattr(args, name) is not None}
-    walk = {"chain_id": args.chain_id, "metric": args.metric, **options, "start": _stamp(args.start),
-            "end": _stamp(args.end), "limit": args.limit, "emulator": embedded_identity(args)}
+    walk = {"chain_id": args.chain_id, "metric": args.metric, **options, "start": args.start,
+            "end": args.end, "limit": args.limit, "emulator": embedded_identity(args)}
     stem = f"{args.chain_id}_{args.metric}".lower()
     export = export_from_args(args, "metrics series", walk, stem)
     with open_client(args, "metrics") as client:

@@ -7,8 +7,8 @@ use crate::error::{Error, Result};
 pub const X_CHAIN_MAINNET: &str = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM";
 /// Fuji X-chain blockchain id.
 pub const X_CHAIN_FUJI: &str = "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm";
-/// Networks accepted by `network`.
-pub const NETWORKS: &[&str] = &["mainnet", "fuji", "testnet"];
+/// Networks accepted by `network` (the rule is [`crate::inputs::network`]).
+pub use crate::inputs::{network, NETWORKS};
 /// Features accepted by `feature`.
 pub const FEATURES: &[&str] = &["nftIndexing", "webhooks", "teleporter"];
 /// Orders accepted by `sortOrder`.
@@ -24,11 +24,6 @@ fn one_of(param: &str, value: &str, allowed: &[&str]) -> Result<String> {
     } else {
         Err(Error::invalid(param, format!("{value:?}"), format!("one of {}", allowed.join(", "))))
     }
-}
-
-/// `network`: mainnet, fuji or testnet.
-pub fn network(value: &str) -> Result<String> {
-    one_of("network", value, NETWORKS)
 }
 
 /// `feature`: nftIndexing, webhooks or teleporter.

@@ -34,8 +34,8 @@ pub const MAX_PAGE_SIZE: i64 = 2160;
 /// Our default metric-series `pageSize`: the largest, so bulk walks take the fewest requests.
 pub const DEFAULT_PAGE_SIZE: i64 = MAX_PAGE_SIZE;
 
-/// `network` values.
-pub const NETWORKS: [&str; 3] = ["mainnet", "fuji", "testnet"];
+/// `network` values and their rule (the Data API's: [`crate::inputs::network`]).
+pub use crate::inputs::{network, NETWORKS};
 /// `groupBy` values.
 pub const GROUP_BY: [&str; 3] = ["srcBlockchainId", "destBlockchainId", "srcBlockchainId,destBlockchainId"];
 /// Aggregate chain ids.
@@ -191,15 +191,6 @@ pub fn window(start: Option<i64>, end: Option<i64>) -> Result<(Option<i64>, Opti
         }
     }
     Ok((start, end))
-}
-
-/// A `network` value.
-pub fn network(value: &str) -> Result<String> {
-    if NETWORKS.contains(&value) {
-        Ok(value.to_string())
-    } else {
-        Err(Error::invalid("network", format!("{value:?}"), "one of mainnet, fuji, testnet"))
-    }
 }
 
 /// A `groupBy` value: exactly one of the three forms (spaces around the comma are dropped).

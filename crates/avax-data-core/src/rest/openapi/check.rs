@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::{Location, Operation, Param, ParamType};
 use crate::data::params::segment;
 use crate::error::{Error, Result};
+use crate::inputs::{chain_id_shown, unix_seconds_shown, ChainIdInput, TimeInput};
 
 /// A checked call of one operation: what to send.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,8 +76,35 @@ fn allowed(p: &Param) -> String {
     }
 }
 
+/// A JSON value as one of the inputs' enums: an integer, a text, or another type by its name.
+fn given<T>(value: &Value, int: fn(i128) -> T, text: fn(String) -> T, other: fn(String) -> T) -> T {
+    match (value, value.as_i64().map(i128::from).or_else(|| value.as_u64().map(i128::from))) {
+        (_, Some(n)) => int(n),
+        (Value::String(t), _) => text(t.clone()),
+        (Value::Bool(_), _) => other("bool".into()),
+        (Value::Array(_), _) => other("list".into()),
+        (Value::Object(_), _) => other("dict".into()),
+        _ => other("float".into()),
+    }
+}
+
+/// A time or chain id parameter's value as the inputs' rules read it (a JSON integer is an int,
+/// a string is text; anything else is refused by them), then checked as any other value.
+fn input(p: &Param, value: &Value) -> Result<Value> {
+    if p.is_time() {
+        let time = given(value, TimeInput::UnixSeconds, TimeInput::Text, TimeInput::Other);
+        return unix_seconds_shown(&p.py_name, &time, &shown(value)).map(Value::from);
+    }
+    if p.is_chain_id() {
+        let chain = given(value, ChainIdInput::Int, ChainIdInput::Text, ChainIdInput::Other);
+        return chain_id_shown(&p.py_name, &chain, &shown(value)).map(Value::from);
+    }
+    Ok(value.clone())
+}
+
 /// One scalar checked against `p` and written as the text to send.
 fn scalar(p: &Param, value: &Value) -> Result<String> {
+    let value = &input(p, value)?;
     let bad = || Error::invalid(&p.py_name, shown(value), allowed(p));
     let s = &p.schema;
     let text = match (s.ty, value) {
@@ -326,7 +354,7 @@ mod tests {
         let e = spent(json!({"a": 1})).unwrap_err().to_string();
         assert_eq!(e, "invalid include_spent={\"a\":1}: a bool");
         let e = req("getLatestBlocks", &[("chain_id", json!([1]))]).unwrap_err().to_string();
-        assert_eq!(e, "invalid chain_id=[1]: a string");
+        assert_eq!(e, format!("invalid chain_id=[1]: {}", crate::inputs::CHAIN_ID_ALLOWED));
         let long = "a".repeat(MAX_QUERY_VALUE + 1);
         let e =
             req("listValidators", &[("network", json!("mainnet")), ("node_ids", json!(long))]).unwrap_err().to_string();
@@ -403,5 +431,40 @@ mod tests {
                 assert!(p.schema.pattern.is_none(), "{}.{} has a pattern: check it", op.id, p.name);
             }
         }
+    }
+
+    #[test]
+    fn times_and_chain_ids_follow_the_inputs_rules() {
+        let blocks = |start: Value| {
+            req(
+                "listLatestPrimaryNetworkBlocks",
+                &[("network", json!("mainnet")), ("blockchain_id", json!("p-chain")), ("start_timestamp", start)],
+            )
+        };
+        let sent = |start: Value| blocks(start).unwrap().query;
+        let at = vec![("startTimestamp", "1704067200".to_string())];
+        for start in
+            [json!(1_704_067_200), json!("1704067200"), json!("2024-01-01"), json!("2024-01-01T01:00:00+01:00")]
+        {
+            assert_eq!(sent(start.clone()), at, "{start}");
+        }
+        let e = blocks(json!("2024-01-01T00:00:00")).unwrap_err().to_string();
+        assert!(
+            e.starts_with("invalid start_timestamp=\"2024-01-01T00:00:00\": an RFC 3339 time with its offset"),
+            "{e}"
+        );
+        for bad in [json!(-1), json!(1.5), json!(true), json!("soon")] {
+            let e = blocks(bad.clone()).unwrap_err().to_string();
+            assert!(
+                e.ends_with(crate::inputs::TIME_ALLOWED) && e.starts_with("invalid start_timestamp="),
+                "{bad}: {e}"
+            );
+        }
+        let path = |chain: Value| req("getLatestBlocks", &[("chain_id", chain)]).map(|r| r.path);
+        for chain in [json!(43114), json!("43114"), json!(" 043114")] {
+            assert_eq!(path(chain).unwrap(), "/v1/chains/43114/blocks");
+        }
+        let e = path(json!(-5)).unwrap_err().to_string();
+        assert_eq!(e, format!("invalid chain_id=-5: {}", crate::inputs::CHAIN_ID_ALLOWED));
     }
 }

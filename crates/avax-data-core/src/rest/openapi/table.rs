@@ -121,6 +121,18 @@ impl Param {
             && self.schema.ty == ParamType::String
             && (d.contains("comma separated") || d.contains("comma-separated"))
     }
+
+    /// Whether the value is a time in Unix seconds (an integer named `*Timestamp`): it is read by
+    /// [`crate::inputs::unix_seconds`], so it also takes a date, an ISO or RFC 3339 text.
+    pub fn is_time(&self) -> bool {
+        !self.schema.array && self.schema.ty == ParamType::Integer && self.name.ends_with("Timestamp")
+    }
+
+    /// Whether the value is a chain id (`chainId`): read by [`crate::inputs::chain_id`], so an
+    /// integer and its digits are one id.
+    pub fn is_chain_id(&self) -> bool {
+        !self.schema.array && self.name == "chainId"
+    }
 }
 
 impl Operation {
