@@ -88,9 +88,10 @@ def docstring(text: str | None, indent: str) -> str:
     text = text.replace("\\", "\\\\")
     if len(indent) + 4 + 6 + len(text) <= WIDTH:
         return f'\n{indent}    """{text}"""\n'
-    lines = textwrap.wrap(text, WIDTH - len(indent) - 4 - 3)
+    # Room for the quotes: three before the first line, three after the last.
+    lines = textwrap.wrap(text, WIDTH - len(indent) - 4 - 3, initial_indent='"""', subsequent_indent="")
     body = f"\n{indent}    ".join(lines)
-    return f'\n{indent}    """{body}"""\n'
+    return f'\n{indent}    {body}"""\n'
 
 
 def default_text(node: ast.expr) -> str:
