@@ -1,4 +1,6 @@
-"""Generates the async twins in ``python/avax_data/_native.pyi`` from their sync classes.
+"""Derives the async twins in ``python/avax_data/_native.pyi`` from their sync classes.
+
+``tools/native_stubs.py`` calls :func:`generate` on the sync classes it renders; run that tool, not this one.
 
 Each async class of the extension is stamped from the same Rust definition as its sync twin, so
 its stub is the sync stub with these changes: the class and every twin it names get their

@@ -3,8 +3,8 @@
 The table is the core's (``avax_data._native.openapi_operations()``, read from the vendored
 OpenAPI documents). For every GET operation that has no hand-written method, this writes one
 Python function into ``python/avax_data/_endpoints.py`` (installed on the sync and async client
-classes at import) and its stub into the marked part of the sync client classes in
-``python/avax_data/_native.pyi``; ``tools/async_stubs.py`` then derives the async twins' stubs.
+classes at import) and its stub (:func:`stub_methods`), which ``tools/native_stubs.py`` puts in the
+sync client classes of ``python/avax_data/_native.pyi`` (and derives the async twins' stubs from).
 
 Names: the operationId without a leading ``get``/``list``, in snake_case, unless ``NAMES`` says
 otherwise. Required path parameters are positional (in the path's order); every other parameter
@@ -375,12 +375,7 @@ def module_text(ops: list[dict[str, Any]]) -> str:
 
 def stub_methods(ops: list[dict[str, Any]], service: str) -> str:
     """The stub lines of one sync client's generated methods."""
-    out = [BEGIN,
-           "    def _call_list(self, operation_id: str, arguments: Mapping[str, Any], page_token: str | None = None,\n"
-           "                   limit: int | None = None) -> Pager:\n"
-           '        """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python"""\n',
-           "    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> dict[str, Any]:\n"
-           '        """Calls the object operation ``operation_id`` of the service with ``arguments``"""\n']
+    out = [BEGIN]
     for op, name in generated(ops):
         if op["service"] != service:
             continue
@@ -393,23 +388,14 @@ def stub_methods(ops: list[dict[str, Any]], service: str) -> str:
     return "".join(out)
 
 
-def stub_text(text: str, ops: list[dict[str, Any]]) -> str:
-    """The stub with both generated parts rewritten (and the async twins regenerated)."""
-    for cls, service in (("DataClient", "data"), ("MetricsClient", "metrics")):
-        start = text.index(f"class {cls}:")
-        end = text.index("\n@final\n", start) if "\n@final\n" in text[start:] else len(text)
-        body = text[start:end]
-        if BEGIN in body:
-            body = body[: body.index(BEGIN)] + "@@GEN@@" + body[body.index(END) + len(END):]
-        else:
-            anchor = "    @property\n    def retry(self)"
-            body = body.replace(anchor, "@@GEN@@" + anchor, 1)
-        body = body.replace("@@GEN@@", stub_methods(ops, service), 1)
-        text = text[:start] + body + text[end:]
-    sys.path.insert(0, str(ROOT / "tools"))
-    import async_stubs
+def stub_text(ops: list[dict[str, Any]]) -> str:
+    """The whole stub, which ``tools/native_stubs.py`` makes (the endpoint methods are a part of it)."""
+    from avax_data import _native
 
-    return async_stubs.generate(text)
+    sys.path.insert(0, str(ROOT / "tools"))
+    import native_stubs
+
+    return native_stubs.render(_native, ops)
 
 
 def table_text(ops: list[dict[str, Any]]) -> str:
@@ -445,8 +431,7 @@ def readme_text(text: str, ops: list[dict[str, Any]]) -> str:
 def main() -> int:
     ops = operations()
     fresh_module = module_text(ops)
-    old_stub = STUB.read_text()
-    fresh_stub = stub_text(old_stub, ops)
+    fresh_stub = stub_text(ops)
     fresh_readme = readme_text(README.read_text(), ops)
     if "--check" in sys.argv[1:]:
         stale = [p.name for p, new in ((MODULE, fresh_module), (STUB, fresh_stub), (README, fresh_readme))
