@@ -25,7 +25,7 @@ __all__ = [
     "MetricsClient", "AsyncMetricsClient", "PagerBatchIterator", "AsyncPagerBatchIterator", "Emulator", "decode_bytes", "c_block_senders", "reset_logging",
     "month_windows", "complete_partitions", "merge_dataset", "verify_dataset", "Pending", "literal_tables",
     "openapi_operations", "cache_info", "cache_clear", "cache_default_dir",
-    "_client_settings", "_default_settings",
+    "_client_settings", "_default_settings", "_ExportCheckpoint", "_verify_checkpoint",
 ]
 
 def _client_settings(client: object) -> list[tuple[str, str]]:
@@ -67,6 +67,27 @@ def cache_default_dir() -> str | None:
 def verify_dataset(dir: str | os.PathLike[str]) -> dict[str, Any]:
     """Check a dataset directory fully: every file against its recorded sha256, files the manifest
     does not name, and the positions the partitions hold."""
+def _verify_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """What an export's checkpoint says and whether its output is as recorded."""
+
+@final
+class _ExportCheckpoint:
+    """The checkpoint of one export at work, its lock held (for the command line)."""
+
+    def __new__(cls, command: str, format: str, output: str, args: str) -> _ExportCheckpoint: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def saved(self) -> bool: ...
+    @property
+    def rows_written(self) -> int: ...
+    def resume(self) -> tuple[str, int, str]: ...
+    def save(self, position: str) -> None: ...
+    def next_part(self) -> str: ...
+    def add_part(self, rows: int, position: str) -> None: ...
+    def add_bytes(self, size: int, rows: int, position: str) -> None: ...
+    def finish(self) -> None: ...
+    def release(self) -> None: ...
 
 # ---- Index RPC client ----
 
