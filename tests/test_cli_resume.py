@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -125,11 +126,85 @@ def test_sigint_exits_130_and_leaves_a_resumable_state(capsys, emu, tmp_path: Pa
     assert code == 130
     assert err.strip() == "interrupted (run the same command with --resume to continue)"
     state = state_of(out)
-    assert state is not None and state["sink"]["bytes"] <= out.stat().st_size
+    assert state is not None and state["output"]["bytes"] <= out.stat().st_size
     assert state["position"]["next_index"] == state["rows_written"]
     assert cli(capsys, *command("index", emu.url, out), "--resume").code == 0
     assert cli(capsys, *command("index", emu.url, ref)).code == 0
     same_output(out, ref, "csv")
+
+
+FAILING = ["index", "range", "--batch-size", "100", "--concurrency", "1", "--chunk-rows", "100", "--max-retries", "0"]
+
+
+def interrupted(capsys, out: Path) -> None:
+    """An export of 1,000 containers to ``out`` that a 503 stops after some chunks (seed 4 as below)."""
+    with ad.Emulator(containers=1000, faults={"503": 0.15}, fault_seed=4) as emu:
+        assert cli(capsys, *FAILING, "--url", emu.url, "-o", str(out), "-q").code == 3
+    assert 0 < state_of(out)["rows_written"] < 1000
+
+
+def test_a_torn_foreign_or_old_checkpoint_is_refused_and_named(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "x.csv"
+    interrupted(capsys, out)
+    state = Path(str(out) + ".avax-state.json")
+    whole = state.read_bytes()
+    old = {"version": 1, "command": "index range", "walk": {}, "format": "csv", "position": {"next_index": 5},
+           "rows_written": 5, "sink": {"bytes": 10}}
+    with ad.Emulator(containers=1000) as emu:
+        for text, why in [(whole[: len(whole) // 2], "not JSON"), (b"\xff\x00", "not UTF-8"),
+                          (json.dumps(old).encode(), "it has version 1: written by another version of avax-data"),
+                          (whole.replace(b'"kind": "export"', b'"kind": "dataset"'), 'kind "dataset", not "export"')]:
+            state.write_bytes(text)
+            res = cli(capsys, *FAILING, "--url", emu.url, "-o", str(out), "--resume")
+            line = one_error_line(res.err)
+            assert res.code == 2 and str(state) in line and why in line, line
+            assert "start the export over" in line or "delete the state file" in line, line
+        assert emu.request_count() == 0, "refused before any request"
+
+
+def test_a_second_writer_of_the_same_output_is_refused(capsys, tmp_path: Path) -> None:
+    from avax_data._native import _ExportCheckpoint
+
+    out = tmp_path / "x.parquet"
+    holder = _ExportCheckpoint("index range", "parquet", str(out), "{}")
+    with ad.Emulator(containers=100) as emu:
+        res = cli(capsys, "index", "range", "--url", emu.url, "--count", "50", "-o", str(out))
+        assert emu.request_count() == 0
+    line = one_error_line(res.err)
+    assert res.code == 3 and f"{out} is locked by another writer (pid {os.getpid()} on host" in line, line
+    assert "one writer per dataset or export" in line
+    holder.release()
+    assert list(tmp_path.iterdir()) == [], "a released lock leaves no file"
+    with ad.Emulator(containers=100) as emu:
+        assert cli(capsys, "index", "range", "--url", emu.url, "--count", "50", "-o", str(out), "-q").code == 0
+    assert pl.read_parquet(out)["index"].to_list() == list(range(50))
+
+
+def test_verify_reports_an_export_checkpoint(capsys, tmp_path: Path) -> None:
+    out = tmp_path / "x.parquet"
+    interrupted(capsys, out)
+    state = state_of(out)
+    rows = state["rows_written"]
+    assert state["version"] == 2 and state["request"]["command"] == "index range"
+    parts = state["output"]["parts"]
+    assert [p["file"] for p in parts] == [f"part-{n:06d}.parquet" for n in range(len(parts))]
+    assert sum(p["rows"] for p in parts) == rows and all(len(p["sha256"]) == 64 for p in parts)
+    for path in (str(out), str(out) + ".avax-state.json"):
+        res = cli(capsys, "dataset", "verify", path)
+        assert res.code == 0, res.err
+        lines = res.out.splitlines()
+        assert lines[0] == (f"export checkpoint {out}.avax-state.json: index range to {out} (parquet), {rows} rows "
+                            f"written, --resume continues at next_index={rows}")
+        assert lines[-1] == "ok: --resume continues it"
+    (Path(str(out) + ".parts") / "part-000000.parquet").write_bytes(b"altered")
+    res = cli(capsys, "dataset", "verify", str(out), "--json")
+    report = json.loads(res.out)
+    assert res.code == 1 and report["ok"] is False and report["altered"] == ["part-000000.parquet"]
+    assert report["checkpoint"]["rows_written"] == rows
+    with ad.Emulator(containers=1000) as emu:
+        res = cli(capsys, *FAILING, "--url", emu.url, "-o", str(out), "--resume")
+    line = one_error_line(res.err)
+    assert res.code == 2 and "1 part file(s)" in line and "missing or altered, first part-000000.parquet" in line
 
 
 def test_service_error_mid_export_then_resume(capsys, tmp_path: Path) -> None:
@@ -178,12 +253,13 @@ def test_embedded_emulator_pager_resumes_by_position(capsys, tmp_path: Path) -> 
     # an interrupted first run: 110 rows written (a token of another process in the state)
     assert cli(capsys, *args, "--limit", "110", "-o", str(out)).code == 0
     state = {
-        "version": 1, "command": "data blocks", "format": "csv", "output": str(out),
-        "walk": {"endpoint": "blocks", "args": ["43114"], "page_size": 30, "limit": None,
-                 "emulator": {"seed": 0, "containers": 100000, "data_blocks": 200}},
+        "version": 2, "kind": "export",
+        "request": {"command": "data blocks", "format": "csv", "output": str(out),
+                    "args": {"endpoint": "blocks", "args": ["43114"], "page_size": 30, "limit": None,
+                             "emulator": {"seed": 0, "containers": 100000, "data_blocks": 200}}},
         "position": {"next_page_token": "00000000-0000-4000-8000-000000000000", "page_offset": 20,
                      "items_read": 110},
-        "rows_written": 110, "sink": {"bytes": out.stat().st_size},
+        "rows_written": 110, "output": {"bytes": out.stat().st_size}, "updated": "2026-01-01T00:00:00Z",
     }
     Path(str(out) + ".avax-state.json").write_text(json.dumps(state))
     res = cli(capsys, *args, "-o", str(out), "--resume")
@@ -197,7 +273,7 @@ def test_the_export_source_and_sink_bases_are_abstract() -> None:
     from avax_data.cli.sinks import ParquetParts, Sink
 
     for base, methods in [(Source, {"start", "frames", "position", "plan"}),
-                          (Sink, {"open", "write", "checkpoint", "finalize"})]:
+                          (Sink, {"open", "write", "commit", "finalize"})]:
         assert base.__abstractmethods__ == frozenset(methods)
         with pytest.raises(TypeError, match="abstract"):
             base()  # type: ignore[abstract]
@@ -205,6 +281,6 @@ def test_the_export_source_and_sink_bases_are_abstract() -> None:
     class Half(Sink):
         def open(self, checkpoint: object) -> None: ...
 
-    with pytest.raises(TypeError, match="checkpoint, finalize, write"):
+    with pytest.raises(TypeError, match="commit, finalize, write"):
         Half()  # type: ignore[abstract]
     assert not ParquetParts.__abstractmethods__

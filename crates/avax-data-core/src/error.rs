@@ -287,10 +287,11 @@ pub enum Error {
         /// The start of the body, for diagnosis.
         body: String,
     },
-    /// Another writer holds the lock of a dataset directory ([`crate::dataset::lock`]).
+    /// Another writer holds the lock of a dataset directory or of an export's output
+    /// ([`crate::dataset::lock`], [`crate::checkpoint`]).
     #[error("{}", dataset_locked_message(dir, *pid, host.as_deref(), since.as_deref()))]
     DatasetLocked {
-        /// The dataset directory.
+        /// The dataset directory, or the output file of an export.
         dir: String,
         /// The holder's process id, when its lock file names it.
         pid: Option<u32>,
@@ -307,8 +308,8 @@ fn dataset_locked_message(dir: &str, pid: Option<u32>, host: Option<&str>, since
         _ => "a writer that has not yet written its name".to_string(),
     };
     format!(
-        "the dataset directory {dir} is locked by another writer ({holder}): one writer at a time; wait for it to \
-         finish or write into another directory"
+        "{dir} is locked by another writer ({holder}): one writer at a time; wait for it to finish or write \
+         elsewhere"
     )
 }
 

@@ -12,6 +12,7 @@
 
 pub mod arrow;
 pub mod cache;
+pub mod checkpoint;
 pub mod data;
 pub mod dataset;
 pub mod decode;

@@ -3,6 +3,7 @@
 mod args;
 mod cache;
 mod call;
+mod checkpoint;
 mod convert;
 mod data;
 mod datasets;
@@ -89,6 +90,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;
     m.add_function(wrap_pyfunction!(datasets::verify_dataset, m)?)?;
+    m.add_class::<checkpoint::PyExportCheckpoint>()?;
+    m.add_function(wrap_pyfunction!(checkpoint::_verify_checkpoint, m)?)?;
     // Not added to the module: only `atexit` calls it.
     let at_exit = wrap_pyfunction!(at_exit, m)?;
     m.py().import("atexit")?.call_method1("register", (at_exit,))?;

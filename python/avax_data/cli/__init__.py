@@ -17,7 +17,7 @@ Subcommands (``avax-data COMMAND --help`` shows each one's options and examples)
 
 Every service command takes the client's options (``--url``, ``--timeout``, ``--max-retries``,
 ``--header``, ...) and ``--emulator`` (an emulator started in the process). Exports are resumable
-(``--resume``, see :mod:`avax_data.cli.state`) and show progress on a terminal. Exit codes are in
+(``--resume``, see :mod:`avax_data.cli.export`) and show progress on a terminal. Exit codes are in
 :mod:`avax_data.cli.errors`: 0 done, 1 local I/O error, 2 bad usage, 3 service error, 130
 interrupted.
 

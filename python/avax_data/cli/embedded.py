@@ -1,7 +1,7 @@
 """``--emulator``: run a command against an emulator started in the same process.
 
 The emulator's world is a pure function of its seed and sizes, so an export from an embedded
-emulator is the same on every run (and can be resumed by position, see :mod:`.state`).
+emulator is the same on every run (and can be resumed by position, see :mod:`.export`).
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ _REMEDIES: tuple[tuple[type[BaseException], str], ...] = (
     (exc.IntegrityError, "the node sent corrupted data: retry, or use another node"),
     (exc.DecodeError, "the service sent an unexpected answer: check --url points at the right service"),
     (exc.RPCError, "the node refused the call: check the arguments"),
-    (exc.DatasetLockedError, "one writer per dataset: wait for that one to finish, or write into another directory"),
+    (exc.DatasetLockedError, "one writer per dataset or export: wait for that one to finish, or write elsewhere"),
 )
 
 

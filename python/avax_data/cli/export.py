@@ -3,8 +3,11 @@
 A *source* walks the service (an index range, a follower, a pager) and hands out typed polars
 frames; after each frame its ``position()`` says where a later run would continue. The loop
 gathers frames into chunks of about ``--chunk-rows`` rows, writes each complete chunk to the
-sink, then saves the position and the sink's checkpoint in the state file (:mod:`.state`).
-When the walk ends the sink completes the output and the state file is removed.
+sink, then records the chunk and the position in the export's checkpoint ``OUT.avax-state.json``.
+The checkpoint is the core's (:class:`avax_data._native._ExportCheckpoint`): its layout, its
+atomic writes, the checks on resume (same command and arguments, output as recorded), the lock
+that keeps a second writer out. This module keeps the argument plumbing. When the walk ends the
+sink completes the output and the checkpoint is removed.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from .formats import STDOUT, resolve_format
 from .dryrun import add_dry_run_options, print_plan
 from .progress import Progress
 from .sinks import make_sink
-from .state import StateFile
+from .._native import _ExportCheckpoint
 
 __all__ = ["Source", "Export", "Interrupted", "Resumable", "ExportResult", "add_export_options", "run_export"]
 
@@ -125,7 +128,7 @@ def add_export_options(parser: argparse.ArgumentParser, *, default_stem: str) ->
                        help="output format (default: from the --out extension .parquet/.pq/.csv/.ndjson/.jsonl, "
                        "else parquet)")
     group.add_argument("--resume", action="store_true",
-                       help="continue an interrupted export from its state file OUT.avax-state.json")
+                       help="continue an interrupted export from its checkpoint OUT.avax-state.json")
     group.add_argument("--chunk-rows", type=positive_int, default=DEFAULT_CHUNK_ROWS, metavar="N",
                        help="rows per chunk: a Parquet part file and a resume point")
     group.add_argument("--overwrite", action="store_true",
@@ -169,29 +172,32 @@ def run_export(export: Export, source: Source) -> ExportResult:
 
 
 class _Run:
-    """One run of an export: state check, the chunk loop, completion or a resumable stop."""
+    """One run of an export: checkpoint check, the chunk loop, completion or a resumable stop."""
 
     def __init__(self, export: Export, source: Source) -> None:
         self.export = export
         self.source = source
         self.sink = make_sink(export.out, export.fmt)
-        self.state = StateFile(export.out) if self.sink.resumable else None
-        self.saved: dict[str, Any] | None = None
+        self.checkpoint: Any = None
+        self.resumed = False
         self.rows = 0
 
     def run(self) -> ExportResult:
+        try:
+            return self._run()
+        finally:
+            if self.checkpoint is not None:
+                self.checkpoint.release()
+
+    def _run(self) -> ExportResult:
         began = time.perf_counter()
         check_out(self.export.out)
-        self.saved = self._saved_state()
-        if self.saved is None and self._finished():
+        position = self._open_checkpoint()
+        if position is None and self._finished():
             return ExportResult(0, 0.0, self.export.out, self.export.fmt, total=0, skipped=True)
-        self.source.start(self.saved["position"] if self.saved else None)  # may refuse: no file written yet
-        self.rows = int(self.saved["rows_written"]) if self.saved else 0
+        self.source.start(position)  # may refuse: no file written yet
         before = self.rows
-        if self.saved is not None and not self.export.quiet:
-            print(f"resuming {self.export.out} at {_where(self.saved['position'])} "
-                  f"({before:,} rows already written)", file=sys.stderr, flush=True)
-        self.sink.open(self.saved.get("sink") if self.saved else None)
+        self.sink.open(self.resumed)
         progress = Progress(self.source.total, initial=self.rows, quiet=self.export.quiet)
         try:
             self._save()
@@ -199,8 +205,8 @@ class _Run:
                 warnings.simplefilter("always")
                 self._pump(progress)
             notices = self._notices(caught)
-            if self.state is not None:
-                self.state.remove()
+            if self.checkpoint is not None:
+                self.checkpoint.finish()
             self.sink.cleanup()
         except BaseException as error:
             progress.close()
@@ -235,7 +241,7 @@ class _Run:
         return texts
 
     def _finished(self) -> bool:
-        """Whether a finished export left the output (no state file) and it is kept: skipped,
+        """Whether a finished export left the output (no checkpoint) and it is kept: skipped,
         saying so, unless ``--overwrite``."""
         export = self.export
         if export.out == STDOUT or export.overwrite or not os.path.exists(export.out):
@@ -245,41 +251,46 @@ class _Run:
                   file=sys.stderr, flush=True)
         return True
 
-    def _saved_state(self) -> dict[str, Any] | None:
-        """The state of an interrupted run of this export (with ``--resume``), else ``None``."""
-        export, state = self.export, self.state
-        if state is None or not state.exists():
-            if export.resume and state is not None and not export.quiet:
-                print(f"no state file {state.path}: starting the export afresh", file=sys.stderr)
+    def _open_checkpoint(self) -> dict[str, Any] | None:
+        """Take the export's checkpoint (and its lock); with ``--resume`` and a checkpoint of an
+        interrupted run, continue it: the position to start from, else ``None``."""
+        export = self.export
+        if not self.sink.resumable:
+            return None
+        walk = json.dumps(export.walk, sort_keys=True)
+        self.checkpoint = _checkpoint_call(_ExportCheckpoint, export.command, export.fmt, export.out, walk)
+        path = self.checkpoint.path
+        if not self.checkpoint.saved:
+            if export.resume and not export.quiet:
+                print(f"no state file {path}: starting the export afresh", file=sys.stderr)
             return None
         if not export.resume:
             raise CliError(
-                f"{state.path} exists: an earlier export to {export.out} did not finish",
+                f"{path} exists: an earlier export to {export.out} did not finish",
                 "pass --resume to continue it, or delete the state file to start again",
                 EXIT_USAGE,
             )
-        saved = state.load()
-        state.check_same_walk(saved, export.command, export.walk, export.fmt)
-        return saved
+        position, self.rows, where = _checkpoint_call(self.checkpoint.resume)
+        self.resumed = True
+        if not export.quiet:
+            print(f"resuming {export.out} at {where} ({self.rows:,} rows already written)", file=sys.stderr,
+                  flush=True)
+        return json.loads(position)
+
+    def _position(self) -> str:
+        return json.dumps(self.source.position())
 
     def _save(self) -> None:
-        """Record the position after the last complete chunk (atomically)."""
-        if self.state is not None:
-            self.state.save({
-                "command": self.export.command,
-                "walk": self.export.walk,
-                "format": self.export.fmt,
-                "output": self.export.out,
-                "position": self.source.position(),
-                "rows_written": self.rows,
-                "sink": self.sink.checkpoint(),
-            })
+        """Record the position with the output as it stands (atomically)."""
+        if self.checkpoint is not None:
+            self.checkpoint.save(self._position())
 
     def _write(self, pending: list[pl.DataFrame]) -> None:
         frame = pl.concat(pending) if len(pending) > 1 else pending[0]
         self.sink.write(frame)
         self.rows += frame.height
-        self._save()
+        if self.checkpoint is not None:
+            self.sink.commit(self.checkpoint, frame.height, self._position())
 
     def _pump(self, progress: Progress) -> None:
         """Gather frames into chunks of about ``chunk_rows`` rows, write each, complete the output."""
@@ -302,21 +313,26 @@ class _Run:
 
     def _stopped(self, error: BaseException) -> BaseException:
         """The exception to raise for a run that stopped with ``error``."""
-        if self.saved is None and self.rows == 0 and self.state is not None:
+        if not self.resumed and self.rows == 0 and self.checkpoint is not None:
             self.sink.discard()  # nothing to resume: leave no files behind
-            self.state.remove()
-            self.state = None
+            self.checkpoint.finish()
+            self.checkpoint = None
+        state = self.checkpoint.path if self.checkpoint is not None else None
         if isinstance(error, KeyboardInterrupt):
-            return Interrupted(str(self.state.path) if self.state is not None else None)
-        if self.state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
-            return Resumable(error, str(self.state.path))
+            return Interrupted(state)
+        if state is not None and isinstance(error, Exception) and not isinstance(error, _NOT_RESUMABLE):
+            return Resumable(error, state)
         return error
 
 
-def _where(position: dict[str, Any]) -> str:
-    """A saved position as the resume line shows it."""
-    if position.get("next_index") is not None:
-        return f"next_index={position['next_index']}"
-    if position.get("next_page_token") is not None:
-        return f"page token {position['next_page_token'][:16]!r}... + {position.get('page_offset', 0)} items"
-    return ", ".join(f"{k}={v}" for k, v in position.items()) or "the start"
+def _checkpoint_call(call: Any, *args: Any) -> Any:
+    """``call(*args)`` with the checkpoint's refusals (a torn or foreign checkpoint, one of
+    another export, an output changed since) as the command line's usage errors."""
+    try:
+        return call(*args)
+    except InvalidParameterError as error:
+        raise CliError(
+            str(error),
+            "run the command that started it with --resume, or delete the state file to start again",
+            EXIT_USAGE,
+        ) from None

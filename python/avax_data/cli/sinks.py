@@ -1,10 +1,15 @@
 """Where an export's chunks go, chunk by complete chunk, so it can be resumed.
 
+What is safely written is recorded in the export's checkpoint, which the core owns
+(:class:`avax_data._native._ExportCheckpoint`, ``OUT.avax-state.json``): the sinks only write the
+files and tell the checkpoint what they wrote (:meth:`Sink.commit`).
+
 - :class:`ParquetParts`: each chunk is a complete (uncompressed) Parquet file in ``OUT.parts/``
-  (written to a temporary name, then renamed); at the end the parts are streamed into ``OUT``
-  (snappy, as ``Range.write_parquet``) and removed.
-- :class:`AppendFile`: CSV or NDJSON appended to ``OUT``; after each chunk the byte offset is
-  recorded, and a resumed export first truncates the file to it (dropping a torn last chunk).
+  (written to a temporary name, then renamed to the name the checkpoint gives and recorded with
+  its rows, size and sha256); at the end the parts are streamed into ``OUT`` (snappy, as
+  ``Range.write_parquet``) and removed.
+- :class:`AppendFile`: CSV or NDJSON appended to ``OUT``; after each chunk the size is recorded,
+  and a resumed export's checkpoint first truncates the file to it (dropping a torn last chunk).
 - :class:`Stdout`: NDJSON on stdout, flushed after each chunk (not resumable).
 """
 
@@ -20,28 +25,28 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
-from .errors import EXIT_USAGE, CliError
 from .formats import for_csv, for_ndjson
 
 __all__ = ["Sink", "ParquetParts", "AppendFile", "Stdout", "make_sink"]
 
 
 class Sink(abc.ABC):
-    """A destination of complete chunks; ``checkpoint()`` describes what is safely written."""
+    """A destination of complete chunks; :meth:`commit` records each in the export's checkpoint."""
 
     resumable = True
 
     @abc.abstractmethod
-    def open(self, checkpoint: dict[str, Any] | None) -> None:
-        """Start afresh (``None``) or continue from a saved checkpoint."""
+    def open(self, resumed: bool) -> None:
+        """Start afresh, or continue what the checkpoint (already checked and restored) records."""
 
     @abc.abstractmethod
     def write(self, frame: pl.DataFrame) -> None:
         """Write one complete chunk."""
 
     @abc.abstractmethod
-    def checkpoint(self) -> dict[str, Any]:
-        """What is written so far, for the state file."""
+    def commit(self, checkpoint: Any, rows: int, position: str) -> None:
+        """Record the chunk just written (``rows`` rows) and the walk's ``position`` (JSON) in
+        ``checkpoint`` (an :class:`avax_data._native._ExportCheckpoint`)."""
 
     @abc.abstractmethod
     def finalize(self, empty: pl.DataFrame | None) -> None:
@@ -63,42 +68,33 @@ class ParquetParts(Sink):
     def __init__(self, out: str) -> None:
         self.out = Path(out)
         self.dir = Path(out + ".parts")
-        self.parts: list[str] = []
+        self.written: Path | None = None
 
-    def open(self, checkpoint: dict[str, Any] | None) -> None:
-        if checkpoint is None:
+    def open(self, resumed: bool) -> None:
+        if not resumed:
             shutil.rmtree(self.dir, ignore_errors=True)
-            self.dir.mkdir()  # in the output's directory, which must exist
-            self.parts = []
-            return
-        self.parts = list(checkpoint.get("parts", []))
-        missing = [name for name in self.parts if not (self.dir / name).is_file()]
-        if missing:
-            raise CliError(
-                f"the state file lists {len(missing)} part file(s) missing from {self.dir} (first: {missing[0]})",
-                "delete the state file to start the export again",
-                EXIT_USAGE,
-            )
-        keep = set(self.parts)
-        for path in self.dir.iterdir():  # a part written after the last saved state: not counted
-            if path.name not in keep:
-                path.unlink()
+        self.dir.mkdir(exist_ok=True)  # in the output's directory, which must exist
 
     def write(self, frame: pl.DataFrame) -> None:
-        name = f"part-{len(self.parts):06d}.parquet"
-        tmp = self.dir / (name + ".tmp")
-        frame.write_parquet(tmp, compression="uncompressed")  # temporary: compressed once, in finalize
-        os.replace(tmp, self.dir / name)
-        self.parts.append(name)
+        self.written = self.dir / "next-part.parquet.tmp"
+        frame.write_parquet(self.written, compression="uncompressed")  # temporary: compressed once, in finalize
 
-    def checkpoint(self) -> dict[str, Any]:
-        return {"parts": list(self.parts)}
+    def commit(self, checkpoint: Any, rows: int, position: str) -> None:
+        assert self.written is not None
+        os.replace(self.written, self.dir / checkpoint.next_part())
+        self.written = None
+        checkpoint.add_part(rows, position)
+
+    def _parts(self) -> list[Path]:
+        """The part files, in order (their names are numbered with leading zeros)."""
+        return sorted(p for p in self.dir.iterdir() if p.name.startswith("part-") and p.suffix == ".parquet")
 
     def finalize(self, empty: pl.DataFrame | None) -> None:
         tmp = self.out.with_name(self.out.name + ".tmp")
         # snappy, as Range.write_parquet writes: cheaper to encode than polars' default zstd
-        if self.parts:
-            pl.scan_parquet([str(self.dir / name) for name in self.parts]).sink_parquet(tmp, compression="snappy")
+        parts = self._parts()
+        if parts:
+            pl.scan_parquet([str(path) for path in parts]).sink_parquet(tmp, compression="snappy")
         else:
             (empty if empty is not None else pl.DataFrame()).write_parquet(tmp, compression="snappy")
         os.replace(tmp, self.out)
@@ -119,22 +115,9 @@ class AppendFile(Sink):
         self.offset = 0
         self.file: BinaryIO | None = None
 
-    def open(self, checkpoint: dict[str, Any] | None) -> None:
-        if checkpoint is None:
-            self.file = open(self.out, "wb")  # noqa: SIM115 - kept open across chunks
-            self.offset = 0
-            return
-        self.offset = int(checkpoint.get("bytes", 0))
-        size = self.out.stat().st_size if self.out.exists() else -1
-        if size < self.offset:
-            raise CliError(
-                f"{self.out} holds {max(size, 0):,} bytes, fewer than the {self.offset:,} the state file recorded",
-                "the output changed since: delete the state file to start the export again",
-                EXIT_USAGE,
-            )
-        self.file = open(self.out, "r+b")  # noqa: SIM115
-        self.file.truncate(self.offset)  # drop a chunk that was being written when the export stopped
-        self.file.seek(self.offset)
+    def open(self, resumed: bool) -> None:
+        self.file = open(self.out, "r+b" if resumed and self.out.exists() else "wb")  # noqa: SIM115 - kept open across chunks
+        self.offset = self.file.seek(0, os.SEEK_END)  # the checkpoint truncated it to the recorded size
 
     def write(self, frame: pl.DataFrame) -> None:
         assert self.file is not None
@@ -145,8 +128,8 @@ class AppendFile(Sink):
         self.file.flush()
         self.offset = self.file.tell()
 
-    def checkpoint(self) -> dict[str, Any]:
-        return {"bytes": self.offset}
+    def commit(self, checkpoint: Any, rows: int, position: str) -> None:
+        checkpoint.add_bytes(self.offset, rows, position)
 
     def finalize(self, empty: pl.DataFrame | None) -> None:
         if self.fmt == "csv" and self.offset == 0 and empty is not None:
@@ -168,7 +151,7 @@ class Stdout(Sink):
 
     resumable = False
 
-    def open(self, checkpoint: dict[str, Any] | None) -> None:
+    def open(self, resumed: bool) -> None:
         pass
 
     def write(self, frame: pl.DataFrame) -> None:
@@ -177,8 +160,8 @@ class Stdout(Sink):
         sys.stdout.buffer.write(buffer.getvalue())
         sys.stdout.buffer.flush()
 
-    def checkpoint(self) -> dict[str, Any]:
-        return {}
+    def commit(self, checkpoint: Any, rows: int, position: str) -> None:
+        pass  # not resumable: no checkpoint
 
     def finalize(self, empty: pl.DataFrame | None) -> None:
         sys.stdout.buffer.flush()

@@ -57,9 +57,9 @@ pub fn publish(tmp: &Path, path: &Path, what: &str) -> Result<()> {
     sync_file(tmp)?;
     crash_point(&format!("{what}-synced"));
     std::fs::rename(tmp, path).map_err(|e| Error::file(path, &e))?;
-    if let Some(parent) = path.parent() {
-        sync_dir(parent)?;
-    }
+    // a bare file name (`x.csv.avax-state.json`) has the empty path as its parent: the current directory
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    sync_dir(parent)?;
     crash_point(&format!("{what}-renamed"));
     Ok(())
 }
@@ -98,6 +98,23 @@ pub fn crash_point(step: &str) {
         }
         std::process::abort();
     }
+}
+
+/// Writes `value` as pretty JSON to `path` atomically and durably: a temporary file of a unique
+/// name, fsynced, renamed over `path`, the directory fsynced. The crash hook's steps are
+/// `{what}-written`, `{what}-synced` and `{what}-renamed` ([`crate::dataset::durable`]). Dataset
+/// manifests and export checkpoints ([`crate::checkpoint`]) are both written this way.
+pub fn save_json<T: serde::Serialize>(path: &Path, value: &T, what: &str) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::Internal(e.to_string()))?;
+    let tmp = temp_beside(path);
+    if let Err(e) = std::fs::write(&tmp, text) {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::file(&tmp, &e));
+    }
+    crash_point(&format!("{what}-written"));
+    publish(&tmp, path, what).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
 }
 
 #[cfg(test)]

@@ -83,7 +83,16 @@ impl DatasetLock {
     /// Takes the write lock of the dataset directory `dir` (which must exist), or fails at once
     /// with [`Error::DatasetLocked`] naming the holder.
     pub fn acquire(dir: &Path) -> Result<DatasetLock> {
-        let path = dir.join(LOCK_FILE);
+        Self::acquire_file(&dir.join(LOCK_FILE), dir, "dataset", log::Level::Warn)
+    }
+
+    /// Takes the write lock of the lock file `path` (created when missing) that guards `owner`
+    /// (a dataset directory, or the output of an export: [`crate::checkpoint`]), or fails at once
+    /// with [`Error::DatasetLocked`] naming `owner` and the holder. Taking over the lock file of
+    /// a writer that died is logged at `takeover` level, as `{what} {owner}: taking over ...`.
+    pub fn acquire_file(path: &Path, owner: &Path, what: &str, takeover: log::Level) -> Result<DatasetLock> {
+        let dir = owner;
+        let path = path.to_path_buf();
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -98,8 +107,10 @@ impl DatasetLock {
         }
         let previous = read_text(&mut file);
         if let Some(old) = Holder::parse(&previous) {
-            log::warn!(
-                "dataset {}: taking over the lock left by {old}, which no longer holds it (the writer died)",
+            log::log!(
+                takeover,
+                "{} {}: taking over the lock left by {old}, which no longer holds it (the writer died)",
+                what,
                 dir.display()
             );
         }

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::durable::{crash_point, publish, temp_beside};
 use crate::error::{Error, Result};
 
 /// The manifest's file name inside the dataset directory.
@@ -118,17 +117,7 @@ impl Manifest {
     /// Writes the manifest into `dir` atomically and durably: a temporary file of a unique name,
     /// fsynced, renamed over it, and the directory fsynced.
     pub fn save(&self, dir: &Path) -> Result<()> {
-        let text = serde_json::to_string_pretty(self).map_err(|e| Error::Internal(e.to_string()))?;
-        let path = dir.join(MANIFEST);
-        let tmp = temp_beside(&path);
-        if let Err(e) = std::fs::write(&tmp, text) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(io_error(&tmp, e));
-        }
-        crash_point("manifest-written");
-        publish(&tmp, &path, "manifest").inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })
+        super::durable::save_json(&dir.join(MANIFEST), self, "manifest")
     }
 }
 
