@@ -22,14 +22,6 @@ TEST_MOD = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*
 # Circles known when the crates were split (issue 22), each to be broken: the test fails on any
 # other circle, and on an entry here that is gone (so the list only shrinks).
 KNOWN = {
-    "avax-data-emulator": [
-        # The world feeds the services it is read by: data_api/world.rs generates its ICM
-        # messages and rewards with icm.rs and rewards.rs, and the C-chain blocks of
-        # formats/cchain.rs, which read the world's chains back.
-        ["data_api::icm", "data_api::paging", "data_api::params", "data_api::rewards", "data_api::world", "formats",
-         "formats::cchain", "world"],
-        ["data_api", "openapi"],
-    ],
     "avax-data-py": [["args", "errors", "mode", "progress", "ready"]],
 }
 

@@ -8,8 +8,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::data_api::rewards::{self, RewardType};
-use crate::data_api::world::Network;
+use crate::world::rewards::{self, RewardType};
+use crate::world::Network;
 use avax_data_core::index::cb58;
 
 const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";

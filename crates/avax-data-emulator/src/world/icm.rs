@@ -1,4 +1,5 @@
-//! Interchain (ICM / Teleporter) messages: `GET /v1/icm/messages`, newest first.
+//! The world's interchain (ICM / Teleporter) messages, newest first (served by
+//! `data_api/icm.rs` as `GET /v1/icm/messages`).
 //!
 //! 300 messages per network between its `teleporter` chains ([`generate`]). Message `m` is sent by
 //! a real transaction of the world: transaction `k` of a source block (its hash, sender and gas are
@@ -9,25 +10,12 @@
 //! chain in time order. `rewardDetails.value` is wei of the source chain's wrapped token (0 for
 //! three in ten; most others above 2^64); `price.value` is a number.
 //!
-//! Filters: `sourceBlockchainId`, `destinationBlockchainId`, `blockchainId` (either side) take a
-//! CB58 blockchain id or an EVM chain id (an id of no supported chain matches nothing; text that is
-//! neither is a 400), `from`, `to` (any case), `network`.
 
-use std::sync::Arc;
-
-use axum::extract::{RawQuery, State};
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::errors::{self, Answer};
-use super::paging;
-use super::params::Params;
-use super::world::{
-    block_transactions, chains, derive, digest, find_chain, hex0x, pool_address, range, Chain, DataWorld, Feature,
-    Network,
+use super::{
+    block_transactions, chains, derive, digest, hex0x, pool_address, range, Chain, DataWorld, Feature, Network,
 };
-use super::DataApiState;
-use avax_data_core::index::cb58;
 
 /// The Teleporter messenger contract (the same address on every chain).
 pub const ICM_CONTRACT_ADDRESS: &str = "0x253b2784c75e510dd0ff1da844684a1ac0aa5fcf";
@@ -106,10 +94,7 @@ impl IcmMessage {
     }
 
     fn chain_ids(&self) -> (&'static Chain, &'static Chain) {
-        (
-            super::world::chain(self.source_evm_chain_id).unwrap(),
-            super::world::chain(self.destination_evm_chain_id).unwrap(),
-        )
+        (super::chain(self.source_evm_chain_id).unwrap(), super::chain(self.destination_evm_chain_id).unwrap())
     }
 
     /// As `PendingIcmMessage` / `DeliveredIcmMessage` / `DeliveredSourceNotIndexedIcmMessage` JSON.
@@ -266,55 +251,6 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
     out
 }
 
-/// A chain filter value: `Ok(Some(chain))`, `Ok(None)` for a well-formed id of no supported chain,
-/// `Err` for text that is neither an EVM chain id nor a CB58 id.
-fn chain_filter(name: &str, value: &str) -> Result<Option<&'static Chain>, Response> {
-    if let Some(c) = find_chain(value) {
-        return Ok(Some(c));
-    }
-    if value.bytes().all(|b| b.is_ascii_digit()) || cb58::decode_id(value).is_ok() {
-        return Ok(None);
-    }
-    Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id")))
-}
-
-pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
-    let size = params.page_size(100);
-    let network = params.network();
-    params.finish()?;
-    let mut filters = Vec::new();
-    for name in ["sourceBlockchainId", "destinationBlockchainId", "blockchainId"] {
-        match params.get(name).map(|v| chain_filter(name, v)) {
-            None => filters.push((name, None)),
-            Some(Ok(c)) => filters.push((name, Some(c.map(|c| c.evm_chain_id).unwrap_or(0)))),
-            Some(Err(e)) => return Err(e),
-        }
-    }
-    let from = params.get("from").map(str::to_ascii_lowercase);
-    let to = params.get("to").map(str::to_ascii_lowercase);
-    let fingerprint = params.fingerprint("icm/messages");
-    let start = paging::start(data, &params, &fingerprint)?;
-    let items: Vec<&IcmMessage> = data
-        .world
-        .icm_messages()
-        .iter()
-        .filter(|m| network.is_none_or(|n| m.network == n))
-        .filter(|m| {
-            filters.iter().all(|(name, want)| match (*name, want) {
-                (_, None) => true,
-                ("sourceBlockchainId", Some(id)) => m.source_evm_chain_id == *id,
-                ("destinationBlockchainId", Some(id)) => m.destination_evm_chain_id == *id,
-                (_, Some(id)) => m.source_evm_chain_id == *id || m.destination_evm_chain_id == *id,
-            })
-        })
-        .filter(|m| from.as_deref().is_none_or(|f| m.from == f))
-        .filter(|m| to.as_deref().is_none_or(|t| m.to == t))
-        .collect();
-    paging::list_page(data, "messages", &items, (start, size), &fingerprint, |m| m.to_json())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +266,7 @@ mod tests {
         assert!(all.windows(2).all(|p| p[0].source_timestamp_ms >= p[1].source_timestamp_ms));
         assert!(all.iter().any(|m| m.reward_value > u64::MAX as u128));
         for m in all.iter().take(50) {
-            let src = super::super::world::chain(m.source_evm_chain_id).unwrap();
+            let src = super::super::chain(m.source_evm_chain_id).unwrap();
             let tx = &block_transactions(6, m.source_evm_chain_id, m.source_block)[m.source_tx_index as usize];
             assert_eq!(
                 (tx.hash.as_str(), tx.from.as_str(), tx.gas_used),

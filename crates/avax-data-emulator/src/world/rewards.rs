@@ -1,4 +1,5 @@
-//! Stakes and their pending rewards: `GET /v1/networks/{network}/rewards:listPending`.
+//! The world's stakes and their pending rewards (served by `data_api/rewards.rs` as
+//! `GET /v1/networks/{network}/rewards:listPending`).
 //!
 //! Per network, validators ([`node_id`] `0..nodes`: 40 on mainnet, 15 on fuji) each with a
 //! `VALIDATOR` stake owned by P-address [`p_address`]`(i % pool)`, and 0..6 delegations each
@@ -8,20 +9,10 @@
 //! `node_id(network, 0)` and `p_address(network, 0)` always match something); amounts, periods and
 //! delegations depend on the seed.
 //!
-//! Filters: `addresses` (comma-separated, `P-`/`X-` prefix optional, the network's `avax1`/`fuji1`
-//! prefix required) and `nodeIds`; at least one is required, and when both are given a reward
-//! must match both. `sortOrder` (`asc` by default) sorts by `startTimestamp`, ties by `txHash`.
 
-use std::sync::Arc;
-
-use axum::extract::{Path, RawQuery, State};
 use serde_json::{json, Value};
 
-use super::errors::{self, Answer};
-use super::paging;
-use super::params::{path_network, Params};
-use super::world::{derive, digest, range, skewed, Network, WORLD_NOW_MS};
-use super::DataApiState;
+use super::{derive, digest, range, skewed, Network, WORLD_NOW_MS};
 use avax_data_core::index::cb58;
 
 /// `rewardType`.
@@ -208,59 +199,6 @@ pub fn generate(seed: u64, network: Network) -> Vec<PendingReward> {
         }
     }
     out
-}
-
-fn split(text: Option<&str>) -> Vec<String> {
-    text.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
-}
-
-pub(crate) async fn list_pending(
-    State(state): State<Arc<DataApiState>>,
-    Path(network): Path<String>,
-    RawQuery(query): RawQuery,
-) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
-    let network_parsed = path_network(&mut params, &network);
-    let size = params.page_size(100);
-    let order = params.one_of("sortOrder", &["asc", "desc"]);
-    params.finish()?;
-    let network = network_parsed.expect("checked");
-    let addresses = split(params.get("addresses"));
-    let node_ids = split(params.get("nodeIds"));
-    if addresses.is_empty() && node_ids.is_empty() {
-        return Err(errors::bad_request("One of addresses or nodeIds is required"));
-    }
-    let mut wanted = Vec::new();
-    for a in &addresses {
-        let bare = a.strip_prefix("P-").or_else(|| a.strip_prefix("X-")).unwrap_or(a);
-        if !bare.starts_with(&format!("{}1", network.hrp())) || bare.len() < 10 {
-            return Err(errors::bad_request(format!(
-                "Invalid address {a}: expected an address starting with {hrp}1, P-{hrp}1 or X-{hrp}1",
-                hrp = network.hrp()
-            )));
-        }
-        wanted.push(bare.to_string());
-    }
-    if let Some(bad) = node_ids.iter().find(|n| !n.starts_with("NodeID-")) {
-        return Err(errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-...")));
-    }
-    let fingerprint = params.fingerprint(&format!("rewards/{}", network.as_str()));
-    let start = paging::start(data, &params, &fingerprint)?;
-    let mut items: Vec<&PendingReward> = data
-        .world
-        .pending_rewards(network)
-        .iter()
-        .filter(|r| wanted.is_empty() || r.addresses.iter().any(|a| wanted.contains(a)))
-        .filter(|r| node_ids.is_empty() || node_ids.contains(&r.node_id))
-        .collect();
-    items.sort_by(|a, b| {
-        (a.start, &a.tx_hash, a.reward_type.as_str()).cmp(&(b.start, &b.tx_hash, b.reward_type.as_str()))
-    });
-    if order.as_deref() == Some("desc") {
-        items.reverse();
-    }
-    paging::list_page(data, "pendingRewards", &items, (start, size), &fingerprint, |r| r.to_json())
 }
 
 #[cfg(test)]
