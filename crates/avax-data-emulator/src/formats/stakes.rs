@@ -1,4 +1,4 @@
-//! The Data API world's stakes (`rewards:listPending`, `data_api/rewards.rs`) as the P-chain's
+//! The world's stakes (`world/rewards.rs`, served as `rewards:listPending`) as the P-chain's
 //! staking transactions need them: one [`Stake`] per staking tx (a validator, or one
 //! delegation, which the Data API lists twice: `DELEGATOR` and `VALIDATOR_FEE`).
 //!

@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 
 use super::balances::native_token_balance;
-use super::evm::{page_answer, walk_newest_first};
+use super::evm::{page_answer, token_json, transfer_details, walk_newest_first};
 use super::{respond_with, Request};
 use crate::data_api::errors::{self, Answer};
 use crate::world::erc20::{find_token, tokens_of, Erc20Transfer, Token};
@@ -25,6 +25,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
         "listErc20Balances" => balances(request, chain, &address),
         "listTransfers" => {
             let Some(token) = find_token(chain.evm_chain_id, &address) else {
+                request.start()?;
                 return Ok(page_answer(request, "transfers", Vec::new(), None));
             };
             walk_newest_first(request, chain, "transfers", |number, tx| {
@@ -34,7 +35,8 @@ pub(crate) fn answer(request: &Request) -> Answer {
         }
         _ => {
             let world = &request.state.world;
-            if !world.pool_index(&address).is_some_and(|i| i < chain.address_pool) {
+            if world.pool_index(&address).is_none_or(|i| i >= chain.address_pool) {
+                request.start()?;
                 return Ok(page_answer(request, "transactions", Vec::new(), None));
             }
             walk_newest_first(request, chain, "transactions", |number, tx| {
@@ -43,29 +45,6 @@ pub(crate) fn answer(request: &Request) -> Answer {
             })
         }
     }
-}
-
-/// `Erc20Token`: the token's contract and metadata.
-pub(crate) fn token_json(token: &Token) -> Value {
-    json!({
-        "address": token.address,
-        "name": token.name,
-        "symbol": token.symbol,
-        "decimals": token.decimals,
-        "logoUri": format!("https://images.emulator.invalid/tokens/{}.png", token.symbol.to_lowercase()),
-        "ercType": "ERC-20",
-    })
-}
-
-/// `Erc20TransferDetails`: the transfer inside a transaction's details.
-pub(crate) fn transfer_details(t: &Erc20Transfer) -> Value {
-    json!({
-        "from": { "address": t.from },
-        "to": { "address": t.to },
-        "logIndex": t.log_index,
-        "value": t.amount.to_string(),
-        "erc20Token": token_json(t.token),
-    })
 }
 
 /// `Erc20Transfer`: the transfer with its block and transaction.
@@ -112,7 +91,7 @@ fn balances(request: &Request, chain: &Chain, address: &str) -> Answer {
             let mut item = token_json(t);
             item["chainId"] = Value::from(chain.evm_chain_id.to_string());
             item["balance"] = Value::from(index.map_or(0, |i| world.erc20_balance(chain, t, i, upto)).to_string());
-            item["tokenReputation"] = Value::Null;
+            item["tokenReputation"] = Value::from("Benign");
             item
         })
         .collect();

@@ -19,6 +19,7 @@ use serde_json::{json, Map, Value};
 use super::{respond_with, Request};
 use crate::data_api::blocks::block_number;
 use crate::data_api::errors::{self, Answer};
+use crate::world::erc20::{Erc20Transfer, Token};
 use crate::world::{base_fee, Chain, DataWorld, Tx};
 
 /// A position in the newest-first walk: transaction `index` of block `number` is the next one.
@@ -71,6 +72,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
             let filtered = request.op.id != "listLatestTransactions";
             let member = world.pool_index(&address).is_some_and(|i| i < chain.address_pool);
             if filtered && !member {
+                request.start()?;
                 return Ok(page_answer(request, "transactions", Vec::new(), None));
             }
             walk_newest_first(request, chain, "transactions", |number, tx| {
@@ -173,7 +175,7 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
     }
     let mut details = json!({ "nativeTransaction": native, "networkTokenDetails": token });
     if let Some(t) = &tx.erc20 {
-        details["erc20Transfers"] = json!([super::erc20::transfer_details(t)]);
+        details["erc20Transfers"] = json!([transfer_details(t)]);
     }
     details
 }
@@ -183,7 +185,7 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
 fn details(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
     let mut details = json!({ "nativeTransaction": native(request, chain, number, tx) });
     if let Some(t) = &tx.erc20 {
-        details["erc20Transfers"] = json!([super::erc20::transfer_details(t)]);
+        details["erc20Transfers"] = json!([transfer_details(t)]);
     }
     details
 }
@@ -212,4 +214,27 @@ fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx:
     for (key, fact) in facts {
         obj.insert(key.to_string(), fact);
     }
+}
+
+/// `Erc20Token`: the token's contract and metadata.
+pub(super) fn token_json(token: &Token) -> Value {
+    json!({
+        "address": token.address,
+        "name": token.name,
+        "symbol": token.symbol,
+        "decimals": token.decimals,
+        "logoUri": format!("https://images.emulator.invalid/tokens/{}.png", token.symbol.to_lowercase()),
+        "ercType": "ERC-20",
+    })
+}
+
+/// `Erc20TransferDetails`: the transfer inside a transaction's details.
+pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
+    json!({
+        "from": { "address": t.from },
+        "to": { "address": t.to },
+        "logIndex": t.log_index,
+        "value": t.amount.to_string(),
+        "erc20Token": token_json(t.token),
+    })
 }

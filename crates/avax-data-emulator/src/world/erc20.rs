@@ -1,6 +1,6 @@
 //! The world's ERC-20 tokens and the transfers their contracts carry.
 //!
-//! A few token contracts live on the C-chains ([`TOKENS`]: two on Mainnet, one on Fuji). About
+//! A few token contracts live on the C-chains ([`TOKENS`]: three on Mainnet, one on Fuji). About
 //! one in five non-creating transactions of such a chain is a `transfer(to, amount)` call to one
 //! of its tokens ([`erc20_call`], decided in [`super::tx_facts`]): the transaction's `to` is the
 //! token contract, its native value is 0, its input is the call (selector `0xa9059cbb`, the
@@ -49,7 +49,7 @@ impl Token {
 }
 
 /// Every token of the world (fixed, not seed dependent).
-pub static TOKENS: [Token; 3] = [
+pub static TOKENS: [Token; 4] = [
     Token {
         evm_chain_id: 43114,
         address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30",
@@ -63,6 +63,13 @@ pub static TOKENS: [Token; 3] = [
         name: "Emulated Wrapped AVAX",
         symbol: "eWAVAX",
         decimals: 18,
+    },
+    Token {
+        evm_chain_id: 43114,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b33",
+        name: "Emulated Tether USD",
+        symbol: "eUSDT",
+        decimals: 6,
     },
     Token {
         evm_chain_id: 43113,
@@ -94,7 +101,7 @@ pub struct Erc20Call {
     pub amount: u128,
 }
 
-const P_ERC20: u64 = 0x6572_6332_30;
+const P_ERC20: u64 = 0x0065_7263_3230;
 
 /// Whether transaction `k` of block `number` of the chain `evm_chain_id` (a pool of `pool`
 /// addresses) is a transfer call, and the call: about one in five, on a chain with tokens.
