@@ -1,6 +1,6 @@
 """Re-execute the notebooks in place, saving their outputs and charts (PNG) in the .ipynb files.
 
-    python notebooks/execute.py                    # all three notebooks
+    python notebooks/execute.py                    # all the notebooks
     python notebooks/execute.py index.ipynb        # some of them
 
 Each notebook starts its own seeded `ad.Emulator`, so a re-execution gives the same outputs. The
@@ -25,7 +25,8 @@ from traitlets import default
 HERE = Path(__file__).resolve().parent
 
 #: The notebooks, in reading order, with the least number of charts (PNG outputs) each must show.
-NOTEBOOKS = {"index.ipynb": 2, "data_api.ipynb": 4, "metrics.ipynb": 2, "wallet_activity.ipynb": 2}
+NOTEBOOKS = {"index.ipynb": 2, "data_api.ipynb": 4, "metrics.ipynb": 2, "wallet_activity.ipynb": 2,
+             "ERC20_token_transfers.ipynb": 2}
 
 
 class _ThisPythonKernelManager(KernelManager):

@@ -36,7 +36,8 @@ def test_the_docs_build_strictly_with_every_page(tmp_path: Path) -> None:
     exceptions = (site / "reference" / "exceptions" / "index.html").read_text()
     assert "InvalidParameterError" in exceptions and "PageTokenError" in exceptions
     # A page per notebook, with its charts (PNG outputs stored in the notebook).
-    for name in ("index-notebook", "data-api-notebook", "metrics-notebook", "wallet-activity-notebook"):
+    for name in ("index-notebook", "data-api-notebook", "metrics-notebook", "wallet-activity-notebook",
+                 "ERC20-token-transfers-notebook"):
         page = (site / "notebooks" / name / "index.html").read_text()
         assert page.count("data:image/png;base64,") >= 1, name
     # The guides, the schema tables and the benchmarks.

@@ -1,7 +1,9 @@
 """Where the Data API's operations overlap, the emulator answers from one world: an address's
 transactions are transactions of the world's blocks (the same as the block's own list, the same as
 by hash, the same block hash as ``getBlock``), the latest transactions are the newest blocks'
-transactions, and the validators and delegators are the stakes behind the pending rewards."""
+transactions, the validators and delegators are the stakes behind the pending rewards, and the
+ERC-20 transfers (of a token, of an address, inside a transaction) are the ``transfer`` calls among
+the world's transactions, with balances that follow from them."""
 
 from __future__ import annotations
 
@@ -205,4 +207,113 @@ def test_a_native_balance_follows_from_the_transactions(emu: Any) -> None:
         assert balance(emu.url, ADDRESS, number) - balance(emu.url, ADDRESS, number - 1) == delta
     assert balance(emu.url, "0x" + "ab" * 20, 399) == 0
     status, body = get(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative", blockNumber=400)
+    assert (status, body["message"]) == (404, f"Block 400 not found on chain {CHAIN}")
+
+
+# The world's ERC-20 tokens on the Mainnet C-chain (avax-data-emulator's world/erc20.rs).
+TOKENS = {"0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30": ("eUSDC", 6),
+          "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b31": ("eWAVAX", 18),
+          "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b33": ("eUSDT", 6)}
+USDC = "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30"
+
+
+@pytest.fixture(scope="module")
+def world_txs(emu: Any) -> list[dict[str, Any]]:
+    """Every transaction of the world's C-chain, newest first (``listLatestTransactions``)."""
+    return pages(emu.url, f"/v1/chains/{CHAIN}/transactions", "transactions", limit=100_000, pageSize=100)
+
+
+def token_transfers(url: str, token: str, **query: Any) -> list[dict[str, Any]]:
+    return pages(url, f"/v1/chains/{CHAIN}/tokens/{token}/transfers", "transfers", limit=100_000, pageSize=100,
+                 **query)
+
+
+def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(emu: Any, world_txs: Any) -> None:
+    for token, (symbol, decimals) in TOKENS.items():
+        transfers = token_transfers(emu.url, token)
+        calls = [t for t in world_txs if t["to"]["address"] == token]
+        assert len(transfers) > 20
+        assert [t["txHash"] for t in transfers] == [c["txHash"] for c in calls], "one transfer per call, same order"
+        assert all(c["value"] == "0" for c in calls), "a transfer call moves no native value"
+        for t, c in zip(transfers, calls):
+            assert (t["blockNumber"], t["blockHash"], t["blockTimestamp"], t["from"]["address"]) == (
+                c["blockNumber"], c["blockHash"], c["blockTimestamp"], c["from"]["address"])
+            assert t["erc20Token"]["address"] == token
+            assert (t["erc20Token"]["symbol"], t["erc20Token"]["decimals"], t["erc20Token"]["ercType"]) == (
+                symbol, decimals, "ERC-20")
+            assert int(t["value"]) > 0
+    # the transfer inside the transaction, by hash, is the same transfer
+    for t in token_transfers(emu.url, USDC)[:8]:
+        full = ok(emu.url, f"/v1/chains/{CHAIN}/transactions/{t['txHash']}")
+        (inner,) = full["erc20Transfers"]
+        assert {k: inner[k] for k in ("from", "to", "logIndex", "value")} == {
+            k: t[k] for k in ("from", "to", "logIndex", "value")}
+        assert full["nativeTransaction"]["to"]["address"] == USDC
+    # a block's log indexes count its transfers, whatever the token
+    number = token_transfers(emu.url, USDC)[0]["blockNumber"]
+    in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=number)]
+    assert sorted(t["logIndex"] for t in in_block) == list(range(len(in_block)))
+    # a contract that is no token of the world has no transfers
+    assert ok(emu.url, f"/v1/chains/{CHAIN}/tokens/0x{'ab' * 20}/transfers") == {"transfers": []}
+
+
+def test_block_bounds_filter_a_tokens_transfers(emu: Any) -> None:
+    every = token_transfers(emu.url, USDC)
+    window = token_transfers(emu.url, USDC, startBlock=100, endBlock=250)
+    assert window and window == [t for t in every if 100 <= int(t["blockNumber"]) <= 250]
+    times = [t["blockTimestamp"] for t in every]
+    assert times == sorted(times, reverse=True)
+
+
+def test_an_addresss_erc20_transfers_are_the_tokens_transfers_it_sent_or_received(emu: Any) -> None:
+    every = [t for token in TOKENS for t in token_transfers(emu.url, token)]
+    receiver = every[0]["to"]["address"]
+    for address in (ADDRESS, receiver):
+        theirs = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{address}/transactions:listErc20", "transactions",
+                       limit=100_000, pageSize=37)
+        expected = [t for t in every if address in (t["from"]["address"], t["to"]["address"])]
+        expected.sort(key=lambda t: (int(t["blockNumber"]), t["logIndex"]), reverse=True)
+        assert theirs == expected
+    assert any(t["to"]["address"] == receiver for t in theirs)
+    mine = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listErc20", "transactions",
+                 limit=100_000, pageSize=100)
+    assert any(t["from"]["address"] == ADDRESS for t in mine)
+    # the transfers it sent are in its transactions' details
+    details = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions", "transactions",
+                    limit=100_000, pageSize=100)
+    sent = {d["nativeTransaction"]["txHash"]: d["erc20Transfers"][0] for d in details if "erc20Transfers" in d}
+    assert sent and sent == {t["txHash"]: {k: t[k] for k in ("from", "to", "logIndex", "value", "erc20Token")}
+                             for t in mine if t["from"]["address"] == ADDRESS}
+    outside = f"/v1/chains/{CHAIN}/addresses/0x{'ab' * 20}/transactions:listErc20"
+    assert ok(emu.url, outside) == {"transactions": []}
+
+
+def erc20_balances(url: str, address: str, **query: Any) -> dict[str, int]:
+    body = ok(url, f"/v1/chains/{CHAIN}/addresses/{address}/balances:listErc20", **query)
+    return {b["address"]: int(b["balance"]) for b in body["erc20TokenBalances"]}
+
+
+def test_erc20_balances_follow_from_the_transfers(emu: Any) -> None:
+    mine = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listErc20", "transactions",
+                 limit=100_000, pageSize=100)
+    for token, (_, decimals) in TOKENS.items():
+        total = 10**9 * 10**decimals
+        for t in mine:
+            if t["erc20Token"]["address"] == token:
+                total += int(t["value"]) * ((t["to"]["address"] == ADDRESS) - (t["from"]["address"] == ADDRESS))
+        assert erc20_balances(emu.url, ADDRESS)[token] == total != 10**9 * 10**decimals
+    # block by block, the balance moves by that block's transfers
+    for t in mine[:4]:
+        n, token = int(t["blockNumber"]), t["erc20Token"]["address"]
+        delta = sum(int(u["value"]) * ((u["to"]["address"] == ADDRESS) - (u["from"]["address"] == ADDRESS))
+                    for u in mine if int(u["blockNumber"]) == n and u["erc20Token"]["address"] == token)
+        after, before = (erc20_balances(emu.url, ADDRESS, blockNumber=b)[token] for b in (n, n - 1))
+        assert after - before == delta
+    body = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:listErc20")
+    native = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative")["nativeTokenBalance"]
+    assert body["nativeTokenBalance"] == native
+    assert [b["symbol"] for b in body["erc20TokenBalances"]] == ["eUSDC", "eWAVAX", "eUSDT"]
+    assert list(erc20_balances(emu.url, ADDRESS, contractAddresses=USDC.upper().replace("0X", "0x"))) == [USDC]
+    assert erc20_balances(emu.url, "0x" + "ab" * 20) == {}
+    status, body = get(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:listErc20", blockNumber=400)
     assert (status, body["message"]) == (404, f"Block 400 not found on chain {CHAIN}")

@@ -14,9 +14,9 @@
 
 use std::time::Instant;
 
-use avax_data_emulator::data_api::world::chain;
-use avax_data_emulator::formats::cchain::EvmChain;
 use avax_data_emulator::formats::{evm_keys, proposer_sign};
+use avax_data_emulator::world::cchain::EvmChain;
+use avax_data_emulator::world::chain;
 
 fn arg(name: &str, default: u64) -> u64 {
     let args: Vec<String> = std::env::args().collect();

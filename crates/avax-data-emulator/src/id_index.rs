@@ -187,7 +187,7 @@ mod tests {
 
     #[test]
     fn c_block_ids_are_found_before_and_after_the_proposervm_fork() {
-        use crate::formats::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
+        use crate::world::cchain::{FORK_HEIGHT, GRANITE_HEIGHT};
         let index = IdIndex::default();
         let mut buf = Vec::new();
         let tip = GRANITE_HEIGHT + 10;

@@ -1,7 +1,7 @@
 //! An offline, in-process emulator of the services avax-data talks to, served on a loopback port.
 //!
-//! It serves a node's **Index RPC** (`/ext/index/...`, `index_rpc.rs`): a deterministic
-//! synthetic world ([`world`]) answered with the node's exact HTTP and JSON-RPC behaviour, edge
+//! It serves a node's **Index RPC** (`/ext/index/...`, `index_rpc.rs`): the containers of a
+//! deterministic synthetic world ([`world`], encoded by [`formats`]) answered with the node's exact HTTP and JSON-RPC behaviour, edge
 //! cases and error messages included. The Data API (`/v1`) and Metrics API (`/v2`) slot into the
 //! router (`router()` in this file) next to it, sharing the middleware in `layers.rs` (request
 //! counting and log, added latency) and `fault_layer.rs` (seeded fault injection, planned in
@@ -49,6 +49,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use avax_data_core::index::{Container, IndexPath};
+use avax_data_core::rest::openapi::Service;
 
 use state::EmulatorState;
 
@@ -61,7 +62,7 @@ pub use timefmt::rfc3339_nano;
 fn router(state: Arc<EmulatorState>) -> Router {
     Router::new()
         .merge(index_rpc::routes())
-        .merge(data_api::router(state.data.clone()))
+        .merge(data_api::router(state.data.clone(), openapi::add_routes(Router::new(), Service::Data)))
         .merge(metrics_api::router(state.data.clone()))
         .fallback(layers::not_found)
         .layer(axum::middleware::from_fn_with_state(state.clone(), layers::world_span))
@@ -164,7 +165,7 @@ impl Emulator {
     /// served; `None` past the tip.
     pub fn expected_container(&self, path: IndexPath, index: u64) -> Option<(Container, String)> {
         (index < self.container_count(path))
-            .then(|| world::container_in(self.state.source(), path, index, self.state.utc_offset_minutes))
+            .then(|| formats::container_in(self.state.source(), path, index, self.state.utc_offset_minutes))
     }
 
     /// Moves the emulator clock forward by `by` (the clock page tokens expire on: 24 h after issue).

@@ -6,8 +6,6 @@ use avax_data_core::index::IndexPath;
 
 use super::formats::{self, Source};
 use super::timefmt;
-#[cfg(test)]
-use super::world;
 
 /// The node's `formatting.Encoding` values (parsed case-insensitively from requests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -125,14 +123,14 @@ mod tests {
                 push_container(
                     &mut out,
                     &mut scratch,
-                    Source::new(11, world::DEFAULT_DATA_BLOCKS),
+                    Source::new(11, formats::DEFAULT_DATA_BLOCKS),
                     path,
                     index,
                     Encoding::Hex,
                     -420,
                 );
                 let written: serde_json::Value = serde_json::from_slice(&out).unwrap();
-                let (c, ts) = world::container(11, path, index, -420);
+                let (c, ts) = formats::container(11, path, index, -420);
                 assert_eq!(written, c.to_wire_json(&ts));
                 // Field order as the node marshals it.
                 let text = String::from_utf8(out).unwrap();
@@ -152,14 +150,14 @@ mod tests {
         push_container(
             &mut out,
             &mut scratch,
-            Source::new(1, world::DEFAULT_DATA_BLOCKS),
+            Source::new(1, formats::DEFAULT_DATA_BLOCKS),
             IndexPath::XTx,
             3,
             Encoding::HexNc,
             0,
         );
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        let (c, _) = world::container(1, IndexPath::XTx, 3, 0);
+        let (c, _) = formats::container(1, IndexPath::XTx, 3, 0);
         assert_eq!(v["bytes"], format!("0x{}", hex::encode(&c.bytes)));
         assert_eq!(v["encoding"], "hexnc");
     }

@@ -14,8 +14,8 @@ use super::chains::lookup;
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
-use super::world::{chains, Chain, DataWorld};
 use super::DataApiState;
+use crate::world::{chains, Chain, DataWorld};
 
 pub(crate) async fn list(
     State(state): State<Arc<DataApiState>>,

@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::params::Params;
-use super::world::{chains, find_chain, Chain};
 use super::DataApiState;
+use crate::world::{chains, find_chain, Chain};
 
 pub(crate) async fn list(RawQuery(query): RawQuery) -> Answer {
     let mut params = Params::parse(query.as_deref());

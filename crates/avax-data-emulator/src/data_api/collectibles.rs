@@ -1,7 +1,7 @@
 //! NFTs: `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles`.
 //!
 //! Every `nftIndexing` chain has four contracts ([`contracts`]: two ERC-721, two ERC-1155).
-//! Pool address `i` (see [`super::world::pool_address`]) owns a deterministic set of items per
+//! Pool address `i` (see [`crate::world::pool_address`]) owns a deterministic set of items per
 //! contract: entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
 //! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
 //! empty list, not an error). Items are listed by contract, then token id. Metadata `indexStatus`
@@ -17,8 +17,8 @@ use super::chains::lookup;
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
-use super::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
 use super::DataApiState;
+use crate::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
 
 /// One NFT holding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,7 +75,7 @@ impl DataWorld {
     /// The NFTs `owner` (any case) holds on `chain`, by contract then token id.
     pub fn collectibles(&self, chain: &Chain, owner: &str) -> Vec<Collectible> {
         let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else { return Vec::new() };
-        let owner = super::world::pool_address(i);
+        let owner = crate::world::pool_address(i);
         let seed = self.seed();
         let mut out = Vec::new();
         for (j, (contract, name, symbol, erc)) in contracts(chain).into_iter().enumerate() {
@@ -195,8 +195,8 @@ pub(crate) async fn list(
 
 #[cfg(test)]
 mod tests {
-    use super::super::world::{chain, known_owner_addresses, pool_address};
     use super::*;
+    use crate::world::{chain, known_owner_addresses, pool_address};
 
     #[test]
     fn known_owners_hold_both_kinds_and_strangers_nothing() {

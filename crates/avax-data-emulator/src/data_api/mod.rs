@@ -1,8 +1,9 @@
-//! The Data API (`/v1`, the hosted "Glacier" service) over a deterministic world ([`world`]).
+//! The Data API (`/v1`, the hosted "Glacier" service) over the emulator's deterministic world
+//! ([`crate::world`]: chains, blocks, transactions, ICM messages, stakes).
 //!
-//! One small file per job: [`world`] (chains, blocks, transactions), `collectibles.rs` (NFTs),
-//! `rewards.rs` (stakes and pending rewards), `vertices.rs` (X-chain vertices), `icm.rs`
-//! (interchain messages) each hold their part of the world and its route; `chains.rs`,
+//! One small file per job: `collectibles.rs` (NFTs) and `vertices.rs` (X-chain vertices) each
+//! hold their part of the world and its route; `rewards.rs` (pending rewards) and `icm.rs`
+//! (interchain messages) serve the world's; `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits.
@@ -16,12 +17,11 @@ pub(crate) mod chains;
 pub mod collectibles;
 pub(crate) mod errors;
 mod health;
-pub mod icm;
+mod icm;
 pub(crate) mod paging;
 pub(crate) mod params;
-pub mod rewards;
+mod rewards;
 pub mod vertices;
-pub mod world;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,16 +29,16 @@ use std::time::Duration;
 use axum::routing::{any, get};
 use axum::Router;
 
-pub use auth::RateLimit;
-pub use collectibles::Collectible;
-pub use icm::{IcmMessage, IcmStatus};
-pub use paging::TOKEN_LIFETIME;
-pub use rewards::{PendingReward, RewardType};
-pub use vertices::Vertex;
-pub use world::{
+pub use crate::world::icm::{IcmMessage, IcmStatus};
+pub use crate::world::rewards::{PendingReward, RewardType};
+pub use crate::world::{
     block_transactions, chain, chains, find_chain, known_owner_addresses, pool_address, Block, Chain, DataWorld,
     Feature, Network, Tx,
 };
+pub use auth::RateLimit;
+pub use collectibles::Collectible;
+pub use paging::TOKEN_LIFETIME;
+pub use vertices::Vertex;
 
 /// The Data API's part of the emulator state.
 pub(crate) struct DataApiState {
@@ -46,8 +46,6 @@ pub(crate) struct DataApiState {
     pub(crate) clock: paging::Clock,
     pub(crate) tokens: paging::TokenStore,
     pub(crate) auth: auth::AuthState,
-    /// The world's EVM transactions by hash (`getTransaction`).
-    pub(crate) tx_index: crate::openapi::TxIndex,
 }
 
 impl DataApiState {
@@ -65,7 +63,6 @@ impl DataApiState {
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
-            tx_index: crate::openapi::TxIndex::new(),
         }
     }
 
@@ -87,10 +84,13 @@ impl DataApiState {
     }
 }
 
-/// The `/v1` routes over `state` (with every other Data API operation of the document,
-/// `openapi/`), behind the key and rate-limit checks. Another method on a known
+/// The `/v1` routes over `state`, with `more` (every other Data API operation of the document,
+/// served by `openapi/`), behind the key and rate-limit checks. Another method on a known
 /// path, or any unknown `/v1` path, gets Express's JSON 404 `Cannot {METHOD} {path}`.
-pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>) -> Router<S> {
+pub(crate) fn router<S: Clone + Send + Sync + 'static>(
+    state: Arc<DataApiState>,
+    more: Router<Arc<DataApiState>>,
+) -> Router<S> {
     let by_hand = Router::new()
         .route("/v1/chains", get(chains::list).fallback(errors::cannot))
         .route("/v1/chains/{chain_id}", get(chains::get_one).fallback(errors::cannot))
@@ -108,7 +108,8 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(state: Arc<DataApiState>)
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
-    crate::openapi::add_routes(by_hand, avax_data_core::rest::openapi::Service::Data)
+    by_hand
+        .merge(more)
         .route("/v1/{*rest}", any(errors::cannot))
         .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::guard))
         .with_state(state)

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::response::Response;
 
 use super::errors;
-use super::world::{Feature, Network};
+use crate::world::{Feature, Network};
 
 /// The query parameters of one request (the last value wins for a repeated name).
 pub(crate) struct Params {

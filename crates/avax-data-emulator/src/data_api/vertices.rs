@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::{path_network, Params};
-use super::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
 use super::DataApiState;
+use crate::world::{derive, digest, range, DataWorld, Network, WORLD_NOW_MS, X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
 use avax_data_core::index::cb58;
 
 /// One X-chain vertex.

@@ -1,6 +1,6 @@
 //! A linear chain of inner blocks served as an index: raw inner blocks below the proposervm fork
 //! height, proposervm envelopes from it on, with the id chain in a [`ChainCache`]. `C/block` uses
-//! it ([`super::cchain::EvmChain`]); the P- and X-chain encoders plug in by implementing
+//! it ([`crate::world::cchain::EvmChain`]); the P- and X-chain encoders plug in by implementing
 //! [`InnerChain`].
 //!
 //! Ids: below the fork a container's id is its inner id; from the fork on it is the envelope's

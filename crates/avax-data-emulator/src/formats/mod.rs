@@ -1,16 +1,16 @@
-//! Real-format containers for the emulator's index: coreth blocks ([`coreth`], [`cchain`]),
+//! Real-format containers for the emulator's index: coreth blocks ([`coreth`], the world's chains in
+//! [`crate::world::cchain`]),
 //! proposervm envelopes ([`proposervm`]) and the checkpoint cache that makes hash chains cheap to
 //! revisit ([`chain_cache`]).
 //!
 //! [`fill`] and [`timestamp_ns`] dispatch per path:
 //! - `C/block`: the Data API's C-chain (43114) as coreth blocks, raw before the proposervm fork
-//!   and enveloped after ([`cchain`]).
+//!   and enveloped after ([`crate::world::cchain`]).
 //! - `P/block`, `X/block`, `X/tx`: platformvm blocks, AVM standard blocks and AVM txs
 //!   ([`pxchains`]), the blocks raw before the fork and enveloped after.
 //! - `X/vtx`: random bytes with sha256 ids, for good.
 
 pub mod avax_codec;
-pub mod cchain;
 pub mod chain_cache;
 pub mod coreth;
 pub mod enveloped;
@@ -20,6 +20,7 @@ pub mod proposer_sign;
 pub mod proposervm;
 pub mod ptx;
 pub mod pxchains;
+pub mod random;
 pub mod stakes;
 pub mod test_key;
 pub mod xchain;
@@ -37,8 +38,9 @@ use std::sync::Arc;
 
 use avax_data_core::index::IndexPath;
 
-use super::data_api::world::chain;
-use super::world;
+use crate::world::{cchain, chain};
+
+pub use random::{container, container_in, DEFAULT_DATA_BLOCKS};
 
 /// `text` (lowercase hex, no prefix) as an array, at compile time; a constant that is not hex of
 /// `N` bytes fails the build.
@@ -77,7 +79,7 @@ pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [
         IndexPath::PBlock => pxchains::p_chain(source.seed).container(index, buf),
         IndexPath::XBlock => pxchains::x_chain(source.seed).container(index, buf),
         IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
-        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
+        IndexPath::XVtx => random::raw_id(source.seed, path, index, buf),
     }
 }
 
@@ -89,7 +91,7 @@ pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) ->
         IndexPath::PBlock => pxchains::p_chain(source.seed).ids(index).1,
         IndexPath::XBlock => pxchains::x_chain(source.seed).ids(index).1,
         IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
-        IndexPath::XVtx => world::raw_id(source.seed, path, index, buf),
+        IndexPath::XVtx => random::raw_id(source.seed, path, index, buf),
     }
 }
 
@@ -99,7 +101,7 @@ pub fn timestamp_ns(source: Source, path: IndexPath, index: u64) -> i64 {
         IndexPath::CBlock => source.c_chain().accepted_ns(index),
         IndexPath::PBlock => pxchains::p_accepted_ns(source.seed, index),
         IndexPath::XBlock => pxchains::x_accepted_ns(source.seed, index),
-        IndexPath::XTx | IndexPath::XVtx => world::timestamp_ns(source.seed, path, index),
+        IndexPath::XTx | IndexPath::XVtx => random::timestamp_ns(source.seed, path, index),
     }
 }
 
@@ -109,6 +111,6 @@ pub fn len_hint(source: Source, path: IndexPath, index: u64) -> usize {
         IndexPath::CBlock => 4_000,
         IndexPath::PBlock | IndexPath::XBlock => 2_000,
         IndexPath::XTx => 600,
-        IndexPath::XVtx => world::len_of(source.seed, path, index),
+        IndexPath::XVtx => random::len_of(source.seed, path, index),
     }
 }

@@ -15,8 +15,8 @@ use super::avax_codec::{self as codec, BaseTx, Input, Output, OutputOwners, Rng,
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
 use super::ptx::{PTx, PUnsignedTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
-use crate::data_api::rewards::avax_asset_id;
-use crate::data_api::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
+use crate::world::rewards::avax_asset_id;
+use crate::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
 use avax_data_core::index::cb58;
 
 /// Where the eras and the stakes sit on the emulated P-chain.

@@ -8,7 +8,7 @@ use super::pchain::{encode_block, inner_block, kind_at, stake_height, stake_heig
 use super::ptx::{PTx, PUnsignedTx};
 use super::test_json::{self as tj, vector};
 use super::walk;
-use crate::data_api::world::Network;
+use crate::world::Network;
 
 fn time_of(height: u64) -> u64 {
     1_600_000_000 + height * 3

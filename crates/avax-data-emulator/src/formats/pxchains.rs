@@ -22,7 +22,7 @@ use super::enveloped::{EnvelopedChain, InnerChain};
 use super::pchain::{self, PChainConfig};
 use super::proposervm::{Epoch, Kind};
 use super::xchain;
-use crate::data_api::world::derive;
+use crate::world::derive;
 
 /// First height in a proposervm envelope (`P/block`).
 pub const P_FORK_HEIGHT: u64 = 100;

@@ -1,4 +1,4 @@
-//! The Data API world's stakes (`rewards:listPending`, `data_api/rewards.rs`) as the P-chain's
+//! The world's stakes (`world/rewards.rs`, served as `rewards:listPending`) as the P-chain's
 //! staking transactions need them: one [`Stake`] per staking tx (a validator, or one
 //! delegation, which the Data API lists twice: `DELEGATOR` and `VALIDATOR_FEE`).
 //!
@@ -8,8 +8,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use crate::data_api::rewards::{self, RewardType};
-use crate::data_api::world::Network;
+use crate::world::rewards::{self, RewardType};
+use crate::world::Network;
 use avax_data_core::index::cb58;
 
 const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";

@@ -8,8 +8,8 @@
 
 use super::avax_codec::{self as codec, BaseTx, Credential, Input, Output, OutputOwners, Rng, Writer};
 use super::avax_codec::{TransferableInput, TransferableOutput};
-use crate::data_api::rewards::avax_asset_id;
-use crate::data_api::world::{Network, C_CHAIN_MAINNET_ID};
+use crate::world::rewards::avax_asset_id;
+use crate::world::{Network, C_CHAIN_MAINNET_ID};
 use avax_data_core::index::cb58;
 
 /// secp256k1fx.MintOperation.

@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 use super::errors::Answer;
 use crate::data_api::paging;
 use crate::data_api::params::Params;
-use crate::data_api::world::{chains, Network};
 use crate::data_api::DataApiState;
+use crate::world::{chains, Network};
 
 /// The fixed page size of `/v2/chains`.
 pub const CHAINS_PAGE_SIZE: usize = 10_000;

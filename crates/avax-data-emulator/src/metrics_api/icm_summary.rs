@@ -23,8 +23,8 @@ use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use crate::data_api::params::Params;
-use crate::data_api::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
 use crate::data_api::DataApiState;
+use crate::world::{chain, find_chain, DataWorld, Network, WORLD_NOW_MS};
 use avax_data_core::index::cb58;
 
 /// The label of a side neither filtered nor grouped.

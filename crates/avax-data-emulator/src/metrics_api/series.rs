@@ -14,7 +14,8 @@
 //!
 //! Definitions (per chain): `txCount`, `gasUsed`, `feesPaid` (sum of `gas_used * gas_price`, wei),
 //! `contracts` (contract-creation transactions), sums over the bucket; `activeAddresses`
-//! (distinct `from` and `to`), `activeSenders` (distinct `from`), `deployers` (distinct `from` of
+//! (distinct `from` and `to` in the address pool: the token contract an ERC-20 transfer calls is
+//! not counted), `activeSenders` (distinct `from`), `deployers` (distinct `from` of
 //! creations); `cumulative*` = the same from genesis through the end of the day (running total /
 //! running union); `avgGps`/`avgTps` = the day's gas / txs over the seconds between the last block
 //! of the previous day and the last block of this day (the first block of the day for the
@@ -35,7 +36,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::{Datelike, NaiveDate};
 
-use crate::data_api::world::{base_fee, chain, chains, derive, range, skewed, tx_count, Chain, DataWorld, Network};
+use crate::world::erc20::erc20_call;
+use crate::world::{base_fee, chain, chains, derive, range, skewed, tx_count, Chain, DataWorld, Network};
 
 /// world.rs's purpose tag of transaction fields (`P_TX`): the fast path below derives the same
 /// numbers as [`crate::data_api::block_transactions`] without hashing.
@@ -285,7 +287,10 @@ impl Bucket {
 /// The numbers of one transaction the metrics need, derived exactly as `block_transactions` does.
 struct TxFacts {
     from: u64,
+    /// The pool recipient; `None` for a contract creation or an ERC-20 call (its recipient is the
+    /// token contract, outside the pool).
     to: Option<u64>,
+    creation: bool,
     gas_used: u64,
     gas_price: u128,
 }
@@ -303,7 +308,9 @@ fn block_tx_facts(seed: u64, chain: &Chain, number: u64, out: &mut Vec<TxFacts>)
         let to = (!contract_creation).then(|| range(d(3), 0, pool - 1));
         let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
         let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
-        out.push(TxFacts { from, to, gas_used, gas_price: base + priority });
+        let erc20 = !contract_creation && erc20_call(seed, chain.evm_chain_id, pool, number, k).is_some();
+        let (to, gas_used) = if erc20 { (None, range(d(11), 34_000, 65_000)) } else { (to, gas_used) };
+        out.push(TxFacts { from, to, creation: contract_creation, gas_used, gas_price: base + priority });
     }
 }
 
@@ -328,12 +335,12 @@ fn hour_buckets(world: &DataWorld, chain: &Chain) -> Vec<Bucket> {
             b.fees += t.gas_used as u128 * t.gas_price;
             set(&mut b.active, t.from);
             set(&mut b.senders, t.from);
-            match t.to {
-                Some(to) => set(&mut b.active, to),
-                None => {
-                    b.contracts += 1;
-                    set(&mut b.deployers, t.from);
-                }
+            if let Some(to) = t.to {
+                set(&mut b.active, to);
+            }
+            if t.creation {
+                b.contracts += 1;
+                set(&mut b.deployers, t.from);
             }
             b.price_sum += t.gas_price;
             b.price_max = b.price_max.max(t.gas_price);
@@ -547,8 +554,10 @@ mod tests {
                 assert_eq!(txs.len(), facts.len());
                 for (t, f) in txs.iter().zip(&facts) {
                     assert_eq!(w.pool_index(&t.from), Some(f.from));
-                    assert_eq!(t.to.as_ref().map(|a| w.pool_index(a).unwrap()), f.to);
-                    assert_eq!(t.contract_creation, f.to.is_none());
+                    let pool_to = t.to.as_ref().filter(|_| t.erc20.is_none()).map(|a| w.pool_index(a).unwrap());
+                    assert_eq!(pool_to, f.to);
+                    assert_eq!(t.contract_creation, f.creation);
+                    assert_eq!(t.contract_creation, t.to.is_none());
                     assert_eq!((t.gas_used, t.gas_price), (f.gas_used, f.gas_price));
                 }
             }

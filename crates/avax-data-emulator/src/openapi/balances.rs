@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::{respond_with, Request};
 use crate::data_api::errors::{self, Answer};
-use crate::data_api::world::{base_fee, tx_count, tx_facts, Chain, DataWorld};
+use crate::world::{base_fee, tx_count, tx_facts, Chain, DataWorld};
 
 /// Whole tokens each pool address holds at genesis (enough that no address ever runs dry).
 pub(crate) const GENESIS_TOKENS: u128 = 1_000_000_000;
@@ -31,9 +31,10 @@ pub(crate) fn native_balance(world: &DataWorld, chain: &Chain, index: u64, upto:
     balance
 }
 
-pub(crate) fn answer(request: &Request) -> Answer {
-    let Some(chain) = request.chain else { return Err(errors::bad_request("chainId is required")) };
+/// `blockNumber` (the tip by default): 400 when it is not a block number, 404 past the tip.
+pub(crate) fn block_number_param(request: &Request) -> Result<u64, axum::response::Response> {
     let world = &request.state.world;
+    let Some(chain) = request.chain else { return Err(errors::bad_request("chainId is required")) };
     let upto = match request.params.get("blockNumber") {
         None => world.tip(),
         Some(text) => text.trim().parse::<u64>().map_err(|_| {
@@ -43,27 +44,44 @@ pub(crate) fn answer(request: &Request) -> Answer {
     if upto > world.tip() {
         return Err(errors::not_found(format!("Block {upto} not found on chain {}", chain.evm_chain_id)));
     }
-    let balance = match world.pool_index(request.path("address")) {
+    Ok(upto)
+}
+
+/// `NativeTokenBalance` of pool address `index` (`None`: an address outside the pool, which
+/// holds nothing) on `chain` after block `upto`.
+pub(crate) fn native_token_balance(
+    world: &DataWorld,
+    chain: &Chain,
+    index: Option<u64>,
+    upto: u64,
+) -> serde_json::Value {
+    let balance = match index {
         Some(index) if index < chain.address_pool => native_balance(world, chain, index, upto),
         _ => 0,
     };
-    let body = json!({
-        "nativeTokenBalance": {
-            "name": chain.token_name,
-            "symbol": chain.token_symbol,
-            "decimals": chain.token_decimals,
-            "logoUri": format!("https://images.emulator.invalid/tokens/{}.png", chain.token_symbol.to_lowercase()),
-            "chainId": chain.evm_chain_id.to_string(),
-            "balance": balance.to_string(),
-        }
-    });
+    json!({
+        "name": chain.token_name,
+        "symbol": chain.token_symbol,
+        "decimals": chain.token_decimals,
+        "logoUri": format!("https://images.emulator.invalid/tokens/{}.png", chain.token_symbol.to_lowercase()),
+        "chainId": chain.evm_chain_id.to_string(),
+        "balance": balance.to_string(),
+    })
+}
+
+pub(crate) fn answer(request: &Request) -> Answer {
+    let Some(chain) = request.chain else { return Err(errors::bad_request("chainId is required")) };
+    let world = &request.state.world;
+    let upto = block_number_param(request)?;
+    let index = world.pool_index(request.path("address"));
+    let body = json!({ "nativeTokenBalance": native_token_balance(world, chain, index, upto) });
     Ok(respond_with(request.op, body))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data_api::world::chain;
+    use crate::world::chain;
 
     #[test]
     fn a_balance_moves_by_what_each_block_sends_and_brings() {
@@ -76,7 +94,7 @@ mod tests {
             let now = native_balance(&world, c, 0, n) as i128;
             let mut delta = 0i128;
             for tx in world.transactions(c, n).unwrap() {
-                let me = crate::data_api::world::pool_address(0);
+                let me = crate::world::pool_address(0);
                 if tx.to.as_deref() == Some(me.as_str()) {
                     delta += tx.value as i128;
                 }

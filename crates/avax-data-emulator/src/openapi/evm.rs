@@ -10,41 +10,17 @@
 //!   the address (`startBlock`/`endBlock` bound the block numbers);
 //! - `getTransactionsForBlock`: the block's transactions in block order;
 //! - `getTransaction`: by hash (a lookup table per chain, built on first use); 404 when unknown.
-
-use std::collections::HashMap;
-use std::sync::OnceLock;
+//!
+//! `listTransactions` and `getTransaction` list the ERC-20 transfer a transaction makes
+//! (`erc20Transfers`, [`super::erc20`]).
 
 use serde_json::{json, Map, Value};
 
 use super::{respond_with, Request};
 use crate::data_api::blocks::block_number;
 use crate::data_api::errors::{self, Answer};
-use crate::data_api::world::{base_fee, chains, Chain, DataWorld, Tx};
-
-/// The world's transactions by hash, per chain (built on the first `getTransaction` of a chain).
-pub(crate) struct TxIndex {
-    chains: Vec<OnceLock<HashMap<String, (u64, u32)>>>,
-}
-
-impl TxIndex {
-    pub(crate) fn new() -> TxIndex {
-        TxIndex { chains: chains().iter().map(|_| OnceLock::new()).collect() }
-    }
-
-    /// (block number, index) of the transaction `hash` (lowercase `0x` hex) of `chain`.
-    fn find(&self, world: &DataWorld, chain: &Chain, hash: &str) -> Option<(u64, u32)> {
-        let table = self.chains[chain.index].get_or_init(|| {
-            let mut map = HashMap::new();
-            for n in 0..world.blocks_per_chain() {
-                for tx in world.transactions(chain, n).unwrap_or_default() {
-                    map.insert(tx.hash, (n, tx.index));
-                }
-            }
-            map
-        });
-        table.get(hash).copied()
-    }
-}
+use crate::world::erc20::{Erc20Transfer, Token};
+use crate::world::{base_fee, Chain, DataWorld, Tx};
 
 /// A position in the newest-first walk: transaction `index` of block `number` is the next one.
 #[derive(Clone, Copy)]
@@ -76,7 +52,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
                     request.path("txHash")
                 )));
             }
-            let Some((number, index)) = request.state.tx_index.find(world, chain, &hash) else {
+            let Some((number, index)) = world.transaction_position(chain, &hash) else {
                 return Err(errors::not_found(format!("Transaction {hash} not found on chain {}", chain.evm_chain_id)));
             };
             let txs = world.transactions(chain, number).unwrap_or_default();
@@ -95,49 +71,67 @@ pub(crate) fn answer(request: &Request) -> Answer {
             let address = request.path("address").to_ascii_lowercase();
             let filtered = request.op.id != "listLatestTransactions";
             let member = world.pool_index(&address).is_some_and(|i| i < chain.address_pool);
-            let (low, high) = block_bounds(request, world);
-            let start = Cursor::decode(request.start()?).unwrap_or(Cursor { number: high, index: u32::MAX });
-            let mut page = Vec::with_capacity(request.size);
-            let mut next = None;
-            if !filtered || member {
-                let mut number = start.number.min(high);
-                'walk: loop {
-                    if number < low {
-                        break;
-                    }
-                    let txs = world.transactions(chain, number).unwrap_or_default();
-                    let top = if number == start.number { start.index } else { u32::MAX };
-                    for tx in txs.iter().rev().filter(|t| t.index <= top) {
-                        if page.len() == request.size {
-                            next = Some(Cursor { number, index: tx.index });
-                            break 'walk;
-                        }
-                        if !filtered || tx.from == address || tx.to.as_deref() == Some(address.as_str()) {
-                            page.push(if request.op.id == "listTransactions" {
-                                json!({ "nativeTransaction": native(request, chain, number, tx) })
-                            } else {
-                                native(request, chain, number, tx)
-                            });
-                        }
-                    }
-                    if number == 0 {
-                        break;
-                    }
-                    number -= 1;
-                    if page.len() == request.size && number >= low {
-                        next = Some(Cursor { number, index: u32::MAX });
-                        break;
-                    }
-                }
+            if filtered && !member {
+                request.start()?;
+                return Ok(page_answer(request, "transactions", Vec::new(), None));
             }
-            let token = next.and_then(|c| request.next_token(true, c.encode()));
-            Ok(page_answer(request, "transactions", page, token))
+            walk_newest_first(request, chain, "transactions", |number, tx| {
+                let mine = !filtered || tx.from == address || tx.to.as_deref() == Some(address.as_str());
+                mine.then(|| match request.op.id {
+                    "listTransactions" => details(request, chain, number, tx),
+                    _ => native(request, chain, number, tx),
+                })
+            })
         }
     }
 }
 
+/// One page of the world's transactions of `chain`, newest first (blocks from the request's
+/// `endBlock` or the tip down to its `startBlock`, each block's transactions from the last),
+/// resuming at the page token's position: the items `keep` makes of the transactions it keeps,
+/// under `key`.
+pub(super) fn walk_newest_first(
+    request: &Request,
+    chain: &Chain,
+    key: &str,
+    mut keep: impl FnMut(u64, &Tx) -> Option<Value>,
+) -> Answer {
+    let world = &request.state.world;
+    let (low, high) = block_bounds(request, world);
+    let start = Cursor::decode(request.start()?).unwrap_or(Cursor { number: high, index: u32::MAX });
+    let mut page = Vec::with_capacity(request.size);
+    let mut next = None;
+    let mut number = start.number.min(high);
+    'walk: loop {
+        if number < low {
+            break;
+        }
+        let txs = world.transactions(chain, number).unwrap_or_default();
+        let top = if number == start.number { start.index } else { u32::MAX };
+        for tx in txs.iter().rev().filter(|t| t.index <= top) {
+            if page.len() == request.size {
+                next = Some(Cursor { number, index: tx.index });
+                break 'walk;
+            }
+            if let Some(item) = keep(number, tx) {
+                page.push(item);
+            }
+        }
+        if number == 0 {
+            break;
+        }
+        number -= 1;
+        if page.len() == request.size && number >= low {
+            next = Some(Cursor { number, index: u32::MAX });
+            break;
+        }
+    }
+    let token = next.and_then(|c| request.next_token(true, c.encode()));
+    Ok(page_answer(request, key, page, token))
+}
+
 /// The block numbers `startBlock..=endBlock` asks for, within the world.
-fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
+pub(super) fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
     let read =
         |name: &str| request.params.get(name).and_then(|v| v.trim().parse::<f64>().ok()).map(|x| x.max(0.0) as u64);
     let low = read("startBlock").unwrap_or(0);
@@ -145,7 +139,12 @@ fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
     (low, high)
 }
 
-fn page_answer(request: &Request, key: &str, page: Vec<Value>, token: Option<String>) -> axum::response::Response {
+pub(super) fn page_answer(
+    request: &Request,
+    key: &str,
+    page: Vec<Value>,
+    token: Option<String>,
+) -> axum::response::Response {
     let mut body = Map::new();
     body.insert(key.to_string(), Value::Array(page));
     if let Some(token) = token {
@@ -174,7 +173,21 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
         t.insert("symbol".to_string(), Value::from(chain.token_symbol));
         t.insert("decimals".to_string(), Value::from(chain.token_decimals));
     }
-    json!({ "nativeTransaction": native, "networkTokenDetails": token })
+    let mut details = json!({ "nativeTransaction": native, "networkTokenDetails": token });
+    if let Some(t) = &tx.erc20 {
+        details["erc20Transfers"] = json!([transfer_details(t)]);
+    }
+    details
+}
+
+/// The `TransactionDetails` of `tx` (`listTransactions`): its native transaction and the ERC-20
+/// transfer it makes, if any.
+fn details(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+    let mut details = json!({ "nativeTransaction": native(request, chain, number, tx) });
+    if let Some(t) = &tx.erc20 {
+        details["erc20Transfers"] = json!([transfer_details(t)]);
+    }
+    details
 }
 
 fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx: &Tx) {
@@ -201,4 +214,27 @@ fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx:
     for (key, fact) in facts {
         obj.insert(key.to_string(), fact);
     }
+}
+
+/// `Erc20Token`: the token's contract and metadata.
+pub(super) fn token_json(token: &Token) -> Value {
+    json!({
+        "address": token.address,
+        "name": token.name,
+        "symbol": token.symbol,
+        "decimals": token.decimals,
+        "logoUri": format!("https://images.emulator.invalid/tokens/{}.png", token.symbol.to_lowercase()),
+        "ercType": "ERC-20",
+    })
+}
+
+/// `Erc20TransferDetails`: the transfer inside a transaction's details.
+pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
+    json!({
+        "from": { "address": t.from },
+        "to": { "address": t.to },
+        "logIndex": t.log_index,
+        "value": t.amount.to_string(),
+        "erc20Token": token_json(t.token),
+    })
 }

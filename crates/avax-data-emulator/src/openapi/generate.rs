@@ -8,8 +8,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::data_api::world::{splitmix64, WORLD_NOW_MS};
 use crate::rfc3339_nano;
+use crate::world::{splitmix64, WORLD_NOW_MS};
 use avax_data_core::index::cb58;
 use avax_data_core::rest::openapi::Service;
 

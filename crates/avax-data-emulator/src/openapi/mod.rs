@@ -11,7 +11,8 @@
 //!   `listTransactions`, `listNativeTransactions`) are the world's ([`evm`]), and so are the
 //!   validators and delegators (`listValidators`, `getSingleValidatorDetails`, `listDelegators`:
 //!   the world's stakes, [`staking`]); `getNativeBalance` follows from the world's transfers
-//!   ([`balances`]);
+//!   ([`balances`]); the ERC-20 transfers and balances (`listErc20Transactions`, `listTransfers`,
+//!   `listErc20Balances`) are the world's token transfers ([`erc20`]);
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
@@ -21,6 +22,7 @@
 
 mod balances;
 mod checks;
+mod erc20;
 mod evm;
 mod generate;
 mod staking;
@@ -35,12 +37,10 @@ use serde_json::Value;
 
 use super::data_api::errors::{self, Answer};
 use super::data_api::params::Params;
-use super::data_api::world::{digest, Chain};
 use super::data_api::{auth, chains, paging, DataApiState};
+use crate::world::{digest, Chain};
 use avax_data_core::rest::openapi::{operations, route, Operation, Service};
 use generate::Gen;
-
-pub(crate) use evm::TxIndex;
 
 /// The operations with a hand-written route (world data and the special cases of
 /// `spec/ground-truth.md`).
@@ -150,7 +150,7 @@ impl Request<'_> {
 
 /// The `oneOf` variant a primary-network chain answers with.
 fn preferred_variant(blockchain_id: &str) -> Option<&'static str> {
-    use super::data_api::world::{X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
+    use crate::world::{X_CHAIN_FUJI_ID, X_CHAIN_MAINNET_ID};
     match blockchain_id {
         "p-chain" | "11111111111111111111111111111111LpoYY" => Some("PChain"),
         "x-chain" | X_CHAIN_MAINNET_ID | X_CHAIN_FUJI_ID => Some("XChain"),
@@ -187,6 +187,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         | "listNativeTransactions" => evm::answer(&request),
         "listValidators" | "getSingleValidatorDetails" | "listDelegators" => staking::answer(&request),
         "getNativeBalance" => balances::answer(&request),
+        "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
         _ => generated(&request),
     }
 }

@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 
 use super::{respond_with, Request};
 use crate::data_api::errors::Answer;
-use crate::data_api::rewards::{PendingReward, RewardType};
-use crate::data_api::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 use crate::formats::stakes::DELEGATION_SHARES;
+use crate::world::rewards::{PendingReward, RewardType};
+use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 
 pub(crate) fn answer(request: &Request) -> Answer {
     let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
@@ -126,9 +126,9 @@ fn delegator(r: &PendingReward) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use crate::data_api::rewards::{self, RewardType};
-    use crate::data_api::world::Network;
     use crate::formats::stakes;
+    use crate::world::rewards::{self, RewardType};
+    use crate::world::Network;
 
     #[test]
     fn the_validators_and_delegators_served_are_the_stakes_of_the_p_chain() {

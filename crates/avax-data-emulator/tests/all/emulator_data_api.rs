@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
-use avax_data_emulator::data_api::{chains, known_owner_addresses, rewards, world, Network};
+use avax_data_emulator::data_api::{chains, known_owner_addresses, Network};
+use avax_data_emulator::world::{self, rewards};
 use avax_data_emulator::{Emulator, EmulatorConfig, RateLimit};
 use serde_json::Value;
 

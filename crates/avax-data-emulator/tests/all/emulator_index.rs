@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use avax_data_core::index::cb58;
 use avax_data_core::index::container::{parse_timestamp_ns, WireContainer};
 use avax_data_core::index::{Container, IndexPath, Verify};
-use avax_data_emulator::{world, Emulator, EmulatorConfig};
+use avax_data_emulator::{formats, Emulator, EmulatorConfig};
 use serde_json::{json, Value};
 
 const BAD_ARGUMENT: &str =
@@ -452,7 +452,7 @@ async fn past_the_tip_and_unknown_ids() {
     method_error(&emu, path, "index.getIndex", json!({}), "not found").await;
 
     // Container 1000 exists in the world but is not accepted yet.
-    let next_id = world::container(42, path, 1000, 0).0.id;
+    let next_id = formats::container(42, path, 1000, 0).0.id;
     assert!(emu.expected_container(path, 1000).is_none());
     assert_eq!(result(&emu, path, "index.isAccepted", json!({"id": next_id})).await, json!({"isAccepted": false}));
     method_error(&emu, path, "index.getContainerByID", json!({"id": next_id}), "not found").await;
@@ -526,7 +526,7 @@ async fn the_world_is_deterministic() {
         assert_eq!(ra, rb, "{path}: same seed, same containers");
         let ids = |r: &Value| r["containers"].as_array().unwrap().iter().map(|c| c["id"].clone()).collect::<Vec<_>>();
         assert!(ids(&ra).iter().zip(ids(&rc)).all(|(x, y)| *x != y), "{path}: another seed, other ids");
-        assert_eq!(ra["containers"][0]["id"], world::container(5, path, 100, 0).0.id);
+        assert_eq!(ra["containers"][0]["id"], formats::container(5, path, 100, 0).0.id);
     }
 }
 
@@ -561,7 +561,7 @@ async fn timestamps_are_in_the_node_offset() {
     let (ta, tb) = (a["timestamp"].as_str().unwrap(), b["timestamp"].as_str().unwrap());
     assert!(ta.ends_with("-07:00") && tb.ends_with('Z'), "{ta} {tb}");
     assert_eq!(parse_timestamp_ns(ta).unwrap(), parse_timestamp_ns(tb).unwrap());
-    assert_eq!(parse_timestamp_ns(ta).unwrap(), world::container(3, IndexPath::XTx, 10, 0).0.timestamp_ns);
+    assert_eq!(parse_timestamp_ns(ta).unwrap(), formats::container(3, IndexPath::XTx, 10, 0).0.timestamp_ns);
     assert_eq!(a["id"], b["id"]);
     assert_served(&west, IndexPath::XTx, &a, 10);
 }
@@ -669,7 +669,7 @@ async fn expected_container_is_what_is_served_and_none_past_the_tip() {
             assert_eq!(wire["timestamp"], timestamp);
             assert!(timestamp.ends_with("+05:30"));
             assert_eq!(decode_on(path, &wire), expected);
-            assert_eq!((expected.clone(), timestamp), world::container(12, path, index, 330));
+            assert_eq!((expected.clone(), timestamp), formats::container(12, path, index, 330));
         }
         assert!(emu.expected_container(path, 50).is_none());
     }

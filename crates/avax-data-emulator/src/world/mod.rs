@@ -1,6 +1,9 @@
-//! The Data API's deterministic world: the supported EVM chains, their blocks and the
-//! transactions inside them, as pure functions of `(seed, chain, number)`. The Metrics API part
-//! computes its numbers from the same functions, so the two services agree.
+//! The emulator's one deterministic world: the supported EVM chains, their blocks and the
+//! transactions inside them, as pure functions of `(seed, chain, number)`, with the ICM messages
+//! ([`icm`]) and stakes ([`rewards`]) generated from them and the chains' coreth form
+//! ([`cchain`]). The world depends on no service: the Data API (`data_api/`, `openapi/`), the
+//! Metrics API (`metrics_api/`) and the Index RPC (`formats/`, `index_rpc.rs`) read it, so the
+//! services agree.
 //!
 //! - **Chains** ([`chains`]) are fixed (not seed dependent): the C-chain on mainnet (`43114`) and
 //!   fuji (`43113`) plus three L1s per network with their own tokens and features.
@@ -9,7 +12,7 @@
 //!   at `anchor + n * gap + jitter(n)` with `0 <= jitter < gap - 1000` ms, so `blockTimestamp`
 //!   (seconds) strictly increases. `blockHash` is keccak256 of the block's coreth header and
 //!   `parentHash` the hash of block `n - 1` (zero hash for block 0): every block is a real coreth
-//!   block ([`crate::formats::cchain`], which also serves them as the `C/block` index).
+//!   block ([`cchain`], which also builds them into the `C/block` index).
 //! - **Transactions** of block `n`: [`block_transactions`]; a tx hash is keccak256 of its coreth
 //!   encoding. `txCount` = their number,
 //!   `gasUsed` = the sum of their gas, `feesSpent` = sum of `gas_used * gas_price`, `gasCost` =
@@ -24,11 +27,18 @@ use std::sync::Mutex;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::formats::{cchain, coreth};
+use crate::formats::coreth;
 use avax_data_core::index::cb58;
 
-use super::icm::{self, IcmMessage};
-use super::rewards::{self, PendingReward};
+pub mod cchain;
+pub mod erc20;
+pub mod icm;
+pub mod rewards;
+mod tx_index;
+
+use erc20::{Erc20Call, Erc20Transfer};
+use icm::IcmMessage;
+use rewards::PendingReward;
 
 /// The world's "now": 2026-01-01T00:00:00Z in Unix milliseconds. Every chain's tip block, the
 /// newest X-chain vertex and the newest ICM message are just before it; pending rewards are
@@ -517,7 +527,7 @@ pub struct Tx {
     /// Position in the block.
     pub index: u32,
     pub from: String,
-    /// `None` for a contract creation.
+    /// `None` for a contract creation; the token contract for an ERC-20 transfer call.
     pub to: Option<String>,
     /// Whether the transaction creates a contract (`to` is `None`).
     pub contract_creation: bool,
@@ -526,6 +536,8 @@ pub struct Tx {
     pub gas_price: u128,
     /// Native value transferred, wei (some exceed 2^64).
     pub value: u128,
+    /// The ERC-20 transfer this transaction makes (a `transfer` call to a token contract).
+    pub erc20: Option<Erc20Transfer>,
 }
 
 impl Tx {
@@ -541,7 +553,8 @@ impl Tx {
 pub struct TxFacts {
     /// Index of the sender in the shared address pool.
     pub from: u64,
-    /// Index of the recipient in the pool; `None` for a contract creation.
+    /// Index of the recipient in the pool; `None` for a contract creation or an ERC-20 call
+    /// (whose recipient is the token contract, and the pool recipient of the tokens `erc20.to`).
     pub to: Option<u64>,
     pub contract_creation: bool,
     pub gas_used: u64,
@@ -550,6 +563,8 @@ pub struct TxFacts {
     /// Effective gas price, wei (base fee + priority fee).
     pub gas_price: u128,
     pub value: u128,
+    /// The `transfer(to, amount)` call this transaction makes to a token contract ([`erc20`]).
+    pub erc20: Option<Erc20Call>,
 }
 
 /// The facts of transaction `k` of block `number` of `chain` (see [`block_transactions`]).
@@ -567,14 +582,19 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
         4..=8 => (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4)),
         _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
     };
-    TxFacts { from, to, contract_creation, gas_used, priority, gas_price: base_fee + priority, value }
+    let erc20 = if contract_creation { None } else { erc20::erc20_call(seed, chain.evm_chain_id, pool, number, k) };
+    let (to, value, gas_used) = match erc20 {
+        Some(_) => (None, 0, range(d(11), 34_000, 65_000)),
+        None => (to, value, gas_used),
+    };
+    TxFacts { from, to, contract_creation, gas_used, priority, gas_price: base_fee + priority, value, erc20 }
 }
 
 /// The transactions of block `number` of the chain with `evm_chain_id` (empty for an unknown
 /// chain), deterministic in `(seed, chain, number)`: tx `k`'s sender is a skewed pick from the
 /// chain's address pool, 3% are contract creations (`to` = `None`), gas 21,000–300,000, gas
 /// price = the block's base fee + 0–2 gwei. The hash is keccak256 of the transaction's coreth
-/// encoding ([`crate::formats::cchain::coreth_tx`]), exactly as in the block's RLP.
+/// encoding ([`cchain::coreth_tx`]), exactly as in the block's RLP.
 /// Does not check `number` against the tip.
 pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> {
     let Some(chain) = chain(evm_chain_id) else {
@@ -583,20 +603,32 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
     let count = tx_count(seed, chain, number);
     let base = base_fee(seed, chain, number);
     let mut enc = Vec::with_capacity(256);
+    let mut logs = 0u32;
     (0..count)
         .map(|k| {
             let f = tx_facts(seed, chain, number, k, base);
             enc.clear();
             cchain::coreth_tx(seed, chain, number, k, &f).encode(&mut enc);
+            let erc20 = f.erc20.map(|c| {
+                logs += 1;
+                Erc20Transfer {
+                    token: c.token,
+                    from: pool_address(f.from),
+                    to: pool_address(c.to),
+                    amount: c.amount,
+                    log_index: logs - 1,
+                }
+            });
             Tx {
                 hash: hex0x(&coreth::keccak256(&enc)),
                 index: k,
                 from: pool_address(f.from),
-                to: f.to.map(pool_address),
+                to: f.erc20.map(|c| c.token.address.to_string()).or_else(|| f.to.map(pool_address)),
                 contract_creation: f.contract_creation,
                 gas_used: f.gas_used,
                 gas_price: f.gas_price,
                 value: f.value,
+                erc20,
             }
         })
         .collect()
@@ -681,6 +713,7 @@ pub struct DataWorld {
     evm: Vec<std::sync::Arc<cchain::EvmChain>>,
     messages: Vec<IcmMessage>,
     rewards: Vec<(Network, Vec<PendingReward>)>,
+    tx_index: tx_index::TxIndex,
 }
 
 impl std::fmt::Debug for DataWorld {
@@ -702,6 +735,7 @@ impl DataWorld {
             evm: chains().iter().map(|c| cchain::EvmChain::shared(seed, blocks_per_chain, c)).collect(),
             messages: Vec::new(),
             rewards: Vec::new(),
+            tx_index: tx_index::TxIndex::new(),
         };
         world.messages = icm::generate(&world);
         world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
@@ -760,6 +794,37 @@ impl DataWorld {
             n += 1;
         }
         None
+    }
+
+    /// (block number, index in the block) of the transaction `hash` (lowercase `0x` hex) of
+    /// `chain`; `None` if no transaction of the world has it. The first lookup on a chain builds
+    /// its table (one pass over its blocks).
+    pub fn transaction_position(&self, chain: &Chain, hash: &str) -> Option<(u64, u32)> {
+        self.tx_index.find(self, chain, hash)
+    }
+
+    /// The balance (smallest units) of `token` held by pool address `index` after block `upto`
+    /// (at most the tip): the genesis allocation, plus every transfer it received, minus every
+    /// transfer it sent, in blocks `0..=upto`. An address outside the chain's pool holds nothing.
+    pub fn erc20_balance(&self, chain: &Chain, token: &erc20::Token, index: u64, upto: u64) -> u128 {
+        if index >= chain.address_pool || token.evm_chain_id != chain.evm_chain_id {
+            return 0;
+        }
+        let mut balance = token.genesis_balance();
+        for n in 0..=upto.min(self.tip()) {
+            let base = base_fee(self.seed, chain, n);
+            for k in 0..tx_count(self.seed, chain, n) {
+                let f = tx_facts(self.seed, chain, n, k, base);
+                let Some(call) = f.erc20.filter(|c| std::ptr::eq(c.token, token)) else { continue };
+                if call.to == index {
+                    balance += call.amount;
+                }
+                if f.from == index {
+                    balance = balance.saturating_sub(call.amount);
+                }
+            }
+        }
+        balance
     }
 
     /// The coreth view of `chain` in this world (block encodings, the hash chain).

@@ -1,7 +1,7 @@
 //! The Data API's EVM chains as coreth blocks, and the `C/block` index built from them.
 //!
 //! **One world.** Block `n` of an EVM chain is encoded from exactly the numbers the Data API
-//! serves for it ([`crate::data_api::world`]): number, time, gas limit, gas used (sum
+//! serves for it ([`crate::world`]): number, time, gas limit, gas used (sum
 //! of its transactions' gas), base fee, tx count and the transactions themselves (sender, to,
 //! value, gas, gas price). So the Data API's `blockHash` IS `keccak256(rlp(header))`,
 //! `parentHash` is the previous block's, and every tx hash IS `keccak256(tx encoding)`.
@@ -13,8 +13,9 @@
 //!   (`transactionsRoot`/`receiptsRoot` = the empty-trie root for an empty block), **not** trie
 //!   roots;
 //! - a transaction's nonce and input data (contract creations carry init code, about half of the
-//!   calls a 4-byte selector and one word); gas limit = gas used. Every transaction is signed by
-//!   its sender's pool key ([`super::evm_keys`]): the `from` the Data API reports is the address
+//!   calls a 4-byte selector and one word, an ERC-20 call its `transfer(to, amount)` input,
+//!   [`super::erc20`]); gas limit = gas used. Every transaction is signed by
+//!   its sender's pool key ([`crate::formats::evm_keys`]): the `from` the Data API reports is the address
 //!   a client recovers from v/r/s.
 //!
 //! **Upgrade schedule by height** (the Data API's block times all lie in 2025, so the coreth
@@ -37,7 +38,7 @@
 //! fields where both exist). Post-fork envelopes: parent = the previous container's id (the
 //! first one's parent is the last raw block's eth hash), time = block time (s), P-chain height
 //! `793005 + (h - 48) / 3`, about one in eight unsigned (empty cert and signature), the others
-//! signed by [`super::proposervm::proposer_node_id`] with chain id = the Mainnet C-chain id.
+//! signed by [`crate::formats::proposervm::proposer_node_id`] with chain id = the Mainnet C-chain id.
 //! Acceptance timestamp = block time (ms) + a jitter inside the rest of that second, so
 //! timestamps strictly increase.
 //!
@@ -48,17 +49,17 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::data_api::world::{
+use crate::world::{
     base_fee, block_timestamp_ms, derive, pool_address_bytes, range, tx_count, tx_facts, Chain, TxFacts,
     C_CHAIN_MAINNET_ID,
 };
 use avax_data_core::index::cb58;
 
-use super::chain_cache::ChainCache;
-use super::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
-use super::enveloped::{EnvelopedChain, InnerChain};
-use super::evm_keys;
-use super::proposervm::{Epoch, Kind};
+use crate::formats::chain_cache::ChainCache;
+use crate::formats::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
+use crate::formats::enveloped::{EnvelopedChain, InnerChain};
+use crate::formats::evm_keys;
+use crate::formats::proposervm::{Epoch, Kind};
 
 /// First ApricotPhase3 height (baseFee, EIP-1559 txs).
 pub const AP3_HEIGHT: u64 = 16;
@@ -119,9 +120,11 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
     let id = chain.evm_chain_id;
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, id, key, p);
-    let to = f.to.map(pool_address_bytes);
+    let to = f.erc20.map(|c| c.token.address_bytes()).or_else(|| f.to.map(pool_address_bytes));
     let mut data = Vec::new();
-    if f.contract_creation {
+    if let Some(call) = &f.erc20 {
+        data = super::erc20::call_data(call, pool_address_bytes(call.to));
+    } else if f.contract_creation {
         data.extend_from_slice(&[0x60, 0x80, 0x60, 0x40, 0x52]);
         let len = range(d(P_INPUT), 40, 400) as usize;
         while data.len() < len {
@@ -376,9 +379,9 @@ impl EvmChain {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data_api::world::{block_transactions, chain, DataWorld};
     use crate::formats::proposervm;
     use crate::formats::proposervm::tests::{cert_key, parse};
+    use crate::world::{block_transactions, chain, DataWorld};
     use alloy_rlp::Header as RlpHeader;
     use p256::ecdsa::signature::Verifier;
 

@@ -3,7 +3,7 @@
 //! costs no memory (only id lookups keep a map, see `id_index`).
 //!
 //! `C/block` containers are real coreth blocks and proposervm envelopes of the Data API's C-chain
-//! ([`super::formats::cchain`]); [`container`] and [`container_in`] serve them. The rest of this
+//! ([`crate::world::cchain`]); [`container`] and [`container_in`] serve them. The rest of this
 //! module is the random generator the other paths still use (its `C/block` profile is unused):
 //!
 //! - **bytes**: two zero bytes (a codec version, as Avalanche containers start) followed by a
@@ -19,8 +19,8 @@ use rand_chacha::ChaCha8Rng;
 use avax_data_core::index::cb58;
 use avax_data_core::index::{Container, IndexPath};
 
-use super::formats::{self, Source};
-use super::timefmt;
+use super::Source;
+use crate::timefmt;
 
 /// 2020-09-21T00:00:00Z (Avalanche mainnet launch), in Unix nanoseconds.
 pub const GENESIS_UNIX_NS: i64 = 1_600_646_400 * 1_000_000_000;
@@ -105,7 +105,7 @@ pub fn raw_id(seed: u64, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8;
     cb58::sha256(buf)
 }
 
-/// The Data API's default blocks per chain ([`super::EmulatorConfig`]'s default), which the
+/// The Data API's default blocks per chain ([`crate::EmulatorConfig`]'s default), which the
 /// seed-only [`container`] assumes.
 pub const DEFAULT_DATA_BLOCKS: u64 = 5_000;
 
@@ -119,8 +119,8 @@ pub fn container(seed: u64, path: IndexPath, index: u64, utc_offset_minutes: i32
 /// Container `index` of `path` in the world of `source`, and its timestamp as the node serves it.
 pub fn container_in(source: Source, path: IndexPath, index: u64, utc_offset_minutes: i32) -> (Container, String) {
     let mut bytes = Vec::new();
-    let raw = formats::fill(source, path, index, &mut bytes);
-    let timestamp_ns = formats::timestamp_ns(source, path, index);
+    let raw = super::fill(source, path, index, &mut bytes);
+    let timestamp_ns = super::timestamp_ns(source, path, index);
     let container = Container { id: cb58::encode(&raw), bytes, timestamp_ns, index, encoding: "hex".to_string() };
     (container, timefmt::rfc3339_nano(timestamp_ns, utc_offset_minutes))
 }

@@ -1,0 +1,168 @@
+//! The world's ERC-20 tokens and the transfers their contracts carry.
+//!
+//! A few token contracts live on the C-chains ([`TOKENS`]: three on Mainnet, one on Fuji). About
+//! one in five non-creating transactions of such a chain is a `transfer(to, amount)` call to one
+//! of its tokens ([`erc20_call`], decided in [`super::tx_facts`]): the transaction's `to` is the
+//! token contract, its native value is 0, its input is the call (selector `0xa9059cbb`, the
+//! recipient, the amount: [`call_data`]) and it emits one `Transfer` log (its `logIndex` counts the
+//! block's earlier transfers). So an address's ERC-20 transfers, a token's transfers and the
+//! transactions of the world's blocks are the same facts. Every address of a chain's pool holds
+//! [`GENESIS_UNITS`] whole tokens of each of the chain's tokens at genesis; its balance after a
+//! block follows from the transfers up to it ([`super::DataWorld::erc20_balance`]).
+
+use super::{derive, range, P_TX};
+
+/// Whole tokens each pool address holds of every token of its chain at genesis (enough that no
+/// address ever runs dry).
+pub const GENESIS_UNITS: u128 = 1_000_000_000;
+
+/// The ERC-20 `transfer(address,uint256)` selector.
+pub const TRANSFER_SELECTOR: [u8; 4] = [0xa9, 0x05, 0x9c, 0xbb];
+
+/// One ERC-20 token contract of the world.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Token {
+    /// The EVM chain the contract lives on.
+    pub evm_chain_id: u64,
+    /// The contract address, `0x` + 40 lowercase hex.
+    pub address: &'static str,
+    /// `name()`.
+    pub name: &'static str,
+    /// `symbol()`.
+    pub symbol: &'static str,
+    /// `decimals()`.
+    pub decimals: u32,
+}
+
+impl Token {
+    /// The contract address as 20 bytes.
+    pub fn address_bytes(&self) -> [u8; 20] {
+        let mut out = [0u8; 20];
+        hex::decode_to_slice(&self.address[2..], &mut out).expect("a token address is 20 bytes of hex");
+        out
+    }
+
+    /// The balance (smallest units) every pool address of the chain starts with.
+    pub fn genesis_balance(&self) -> u128 {
+        GENESIS_UNITS * 10u128.pow(self.decimals)
+    }
+}
+
+/// Every token of the world (fixed, not seed dependent).
+pub static TOKENS: [Token; 4] = [
+    Token {
+        evm_chain_id: 43114,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30",
+        name: "Emulated USD Coin",
+        symbol: "eUSDC",
+        decimals: 6,
+    },
+    Token {
+        evm_chain_id: 43114,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b31",
+        name: "Emulated Wrapped AVAX",
+        symbol: "eWAVAX",
+        decimals: 18,
+    },
+    Token {
+        evm_chain_id: 43114,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b33",
+        name: "Emulated Tether USD",
+        symbol: "eUSDT",
+        decimals: 6,
+    },
+    Token {
+        evm_chain_id: 43113,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b32",
+        name: "Emulated Test Dollar",
+        symbol: "eTUSD",
+        decimals: 6,
+    },
+];
+
+/// The tokens on the chain with `evm_chain_id` (empty for a chain without any).
+pub fn tokens_of(evm_chain_id: u64) -> Vec<&'static Token> {
+    TOKENS.iter().filter(|t| t.evm_chain_id == evm_chain_id).collect()
+}
+
+/// The token of the world at `address` (any case) on `evm_chain_id`.
+pub fn find_token(evm_chain_id: u64, address: &str) -> Option<&'static Token> {
+    TOKENS.iter().find(|t| t.evm_chain_id == evm_chain_id && t.address.eq_ignore_ascii_case(address))
+}
+
+/// A `transfer(to, amount)` call: what a transaction's input says and its `Transfer` log reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Erc20Call {
+    /// The token contract called (the transaction's `to`).
+    pub token: &'static Token,
+    /// The recipient's index in the shared address pool.
+    pub to: u64,
+    /// Amount in the token's smallest units (0.01 to 20,000 whole tokens).
+    pub amount: u128,
+}
+
+const P_ERC20: u64 = 0x0065_7263_3230;
+
+/// Whether transaction `k` of block `number` of the chain `evm_chain_id` (a pool of `pool`
+/// addresses) is a transfer call, and the call: about one in five, on a chain with tokens.
+pub fn erc20_call(seed: u64, evm_chain_id: u64, pool: u64, number: u64, k: u32) -> Option<Erc20Call> {
+    let tokens = tokens_of(evm_chain_id);
+    let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
+    let d = |p: u64| derive(seed, evm_chain_id, key, P_TX ^ P_ERC20 ^ (p << 32));
+    if tokens.is_empty() || d(1) % 5 != 0 {
+        return None;
+    }
+    let token = tokens[(d(2) % tokens.len() as u64) as usize];
+    let to = range(d(3), 0, pool - 1);
+    let amount = range(d(4), 1, 2_000_000) as u128 * 10u128.pow(token.decimals) / 100;
+    Some(Erc20Call { token, to, amount })
+}
+
+/// The input of the call: the selector, the recipient's address and the amount, each argument
+/// one 32-byte word (the ABI encoding).
+pub fn call_data(call: &Erc20Call, recipient: [u8; 20]) -> Vec<u8> {
+    let mut data = Vec::with_capacity(68);
+    data.extend_from_slice(&TRANSFER_SELECTOR);
+    data.extend_from_slice(&[0u8; 12]);
+    data.extend_from_slice(&recipient);
+    data.extend_from_slice(&[0u8; 16]);
+    data.extend_from_slice(&call.amount.to_be_bytes());
+    data
+}
+
+/// One ERC-20 transfer as a transaction of the world carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Erc20Transfer {
+    /// The token whose contract emitted the `Transfer` log.
+    pub token: &'static Token,
+    /// The sender (the transaction's `from`).
+    pub from: String,
+    /// The recipient.
+    pub to: String,
+    /// Smallest units.
+    pub amount: u128,
+    /// Position of the `Transfer` log in the block.
+    pub log_index: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_distinct_and_the_call_is_abi_encoded() {
+        let addresses: std::collections::HashSet<_> = TOKENS.iter().map(|t| t.address).collect();
+        assert_eq!(addresses.len(), TOKENS.len());
+        assert_eq!(find_token(43114, &TOKENS[1].address.to_ascii_uppercase().replace("0X", "0x")), Some(&TOKENS[1]));
+        assert_eq!(find_token(43113, TOKENS[1].address), None);
+        let call = Erc20Call { token: &TOKENS[0], to: 3, amount: 0x0102 };
+        let data = call_data(&call, [7u8; 20]);
+        assert_eq!(data.len(), 4 + 32 + 32);
+        assert_eq!(&data[..4], &TRANSFER_SELECTOR);
+        assert_eq!(&data[16..36], &[7u8; 20]);
+        assert_eq!(&data[66..], &[1, 2]);
+        let calls = (0..2_000).filter_map(|n| erc20_call(5, 43114, 200, n, 0)).count();
+        assert!((300..500).contains(&calls), "{calls}");
+        assert!((0..500).all(|n| erc20_call(5, 1, 200, n, 0).is_none()), "a chain without tokens has no calls");
+    }
+}
