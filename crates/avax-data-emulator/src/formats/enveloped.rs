@@ -185,7 +185,8 @@ mod tests {
     fn runs_built_in_any_order_chain_the_same_ids_and_bytes() {
         // Forward: each run's parent comes from the kept run before it. Backward: from the id
         // chain. Both must give the containers of a fresh chain asked one height at a time.
-        let (forward, backward, single) = (EnvelopedChain::new(Toy), EnvelopedChain::new(Toy), EnvelopedChain::new(Toy));
+        let (forward, backward, single) =
+            (EnvelopedChain::new(Toy), EnvelopedChain::new(Toy), EnvelopedChain::new(Toy));
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let heights: Vec<u64> = (0..4 * RUN + 3).collect();
         let walked: Vec<_> = heights.iter().map(|&h| (forward.container(h, &mut a), a.clone())).collect();
