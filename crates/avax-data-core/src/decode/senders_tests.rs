@@ -155,8 +155,7 @@ fn every_type_round_trips_through_k256_signing() {
 #[test]
 fn the_fixture_blocks_recover_and_a_high_s_test_signature_is_refused() {
     let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
-            .unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json")).unwrap();
     let doc: Value = serde_json::from_str(&text).unwrap();
     let mut recovered = 0;
     for v in doc["vectors"].as_array().unwrap() {
