@@ -73,7 +73,9 @@ pub(crate) struct Scratch {
 }
 
 /// Appends container `index` of `path` as the node's JSON object and returns its raw id.
-/// `encoding` must have passed [`Encoding::check`].
+/// `encoding` must have passed [`Encoding::check`]. Blocks come from the cache of built
+/// containers ([`formats::served`]: bytes, checksum and CB58 id computed once); the others are
+/// made into `scratch`.
 pub(crate) fn push_container(
     out: &mut Vec<u8>,
     scratch: &mut Scratch,
@@ -83,31 +85,60 @@ pub(crate) fn push_container(
     encoding: Encoding,
     utc_offset_minutes: i32,
 ) -> [u8; 32] {
+    let timestamp_ns = formats::timestamp_ns(source, path, index);
+    if let Some(served) = formats::served(source, path, index) {
+        let entry = served.entry();
+        let parts = Parts { id_text: &entry.id_text, bytes: &entry.bytes, checksum: &entry.checksum };
+        write_object(out, &mut scratch.text, &parts, timestamp_ns, encoding, index, utc_offset_minutes);
+        return entry.ids.1;
+    }
     let raw_id = formats::fill(source, path, index, &mut scratch.bytes);
-    out.reserve(json_size_hint(scratch.bytes.len()));
+    let checksum = if matches!(path, IndexPath::XTx | IndexPath::XVtx) {
+        // checksum(bytes) = last four bytes of sha256(bytes) = of the raw id.
+        raw_id[32 - cb58::CHECKSUM_LEN..].try_into().expect("four bytes")
+    } else {
+        // A block's id (coreth hash, proposervm id) is not the sha256 of its bytes.
+        cb58::checksum(&scratch.bytes)
+    };
+    let id_text = cb58::encode(&raw_id);
+    let parts = Parts { id_text: &id_text, bytes: &scratch.bytes, checksum: &checksum };
+    write_object(out, &mut scratch.text, &parts, timestamp_ns, encoding, index, utc_offset_minutes);
+    raw_id
+}
+
+/// What a container's JSON object is written from besides its index and timestamp.
+struct Parts<'a> {
+    id_text: &'a str,
+    bytes: &'a [u8],
+    checksum: &'a [u8; cb58::CHECKSUM_LEN],
+}
+
+fn write_object(
+    out: &mut Vec<u8>,
+    text: &mut String,
+    parts: &Parts<'_>,
+    timestamp_ns: i64,
+    encoding: Encoding,
+    index: u64,
+    utc_offset_minutes: i32,
+) {
+    out.reserve(json_size_hint(parts.bytes.len()));
     out.extend_from_slice(b"{\"id\":\"");
-    out.extend_from_slice(cb58::encode(&raw_id).as_bytes());
+    out.extend_from_slice(parts.id_text.as_bytes());
     out.extend_from_slice(b"\",\"bytes\":\"0x");
-    push_hex(out, &scratch.bytes);
+    push_hex(out, parts.bytes);
     if encoding != Encoding::HexNc {
-        if matches!(path, IndexPath::XTx | IndexPath::XVtx) {
-            // checksum(bytes) = last four bytes of sha256(bytes) = of the raw id.
-            push_hex(out, &raw_id[32 - cb58::CHECKSUM_LEN..]);
-        } else {
-            // A block's id (coreth hash, proposervm id) is not the sha256 of its bytes.
-            push_hex(out, &cb58::checksum(&scratch.bytes));
-        }
+        push_hex(out, parts.checksum);
     }
     out.extend_from_slice(b"\",\"timestamp\":\"");
-    scratch.text.clear();
-    timefmt::push_rfc3339_nano(&mut scratch.text, formats::timestamp_ns(source, path, index), utc_offset_minutes);
-    out.extend_from_slice(scratch.text.as_bytes());
+    text.clear();
+    timefmt::push_rfc3339_nano(text, timestamp_ns, utc_offset_minutes);
+    out.extend_from_slice(text.as_bytes());
     out.extend_from_slice(b"\",\"encoding\":\"");
     out.extend_from_slice(encoding.name().as_bytes());
     out.extend_from_slice(b"\",\"index\":\"");
     out.extend_from_slice(index.to_string().as_bytes());
     out.extend_from_slice(b"\"}");
-    raw_id
 }
 
 #[cfg(test)]

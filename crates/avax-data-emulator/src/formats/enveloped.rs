@@ -8,19 +8,11 @@
 //! envelope's parent is the last raw block's inner id). The inner block's own parent is always
 //! the previous inner id.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
-
-/// Heights per cached run of served containers.
-const SERVED_RUN: u64 = 64;
-/// Runs kept (least recently used dropped): 4,096 containers, about 16 MB of `C/block`.
-const SERVED_RUNS_KEPT: usize = 64;
-
-/// One run of built containers: `(container id, bytes)` per height.
-type Run = Arc<Vec<([u8; 32], Box<[u8]>)>>;
+use super::served::{Entry, Run, Served, ServedRuns, RUN};
 
 /// The inner VM's chain: its blocks and how each is enveloped.
 pub trait InnerChain {
@@ -36,22 +28,22 @@ pub trait InnerChain {
 }
 
 /// `(inner id, container id)` of one height.
-pub type Ids = ([u8; 32], [u8; 32]);
+pub use super::served::Ids;
 
 /// An [`InnerChain`] with its id chain cached.
 pub struct EnvelopedChain<C> {
     inner: C,
     ids: ChainCache<Ids>,
-    /// Recently served runs of containers, most recent last: a container is built (and signed)
-    /// once and served as bytes from then on while its run is kept.
-    served: Mutex<VecDeque<(u64, Run)>>,
+    /// Built containers: a container is built (and signed) once and served as bytes from then
+    /// on while its run is kept.
+    served: ServedRuns,
 }
 
 impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
-        EnvelopedChain { inner, ids: ChainCache::new(genesis), served: Mutex::new(VecDeque::new()) }
+        EnvelopedChain { inner, ids: ChainCache::new(genesis), served: ServedRuns::default() }
     }
 
     pub fn inner(&self) -> &C {
@@ -65,44 +57,45 @@ impl<C: InnerChain> EnvelopedChain<C> {
         self.ids.state(height, |h, parent| step(&self.inner, h, parent, &mut buf.borrow_mut()))
     }
 
-    /// Writes container `height` into `buf` (cleared first); returns its id. Containers are
-    /// built (a signed envelope costs one signature) a run of [`SERVED_RUN`] heights at a time
-    /// and kept in a bounded least-recently-used cache, so a walk builds each container once.
+    /// Writes container `height` into `buf` (cleared first); returns its id (see
+    /// [`EnvelopedChain::served`]).
     pub fn container(&self, height: u64, buf: &mut Vec<u8>) -> [u8; 32] {
-        let run = self.run(height / SERVED_RUN);
-        let (id, bytes) = &run[(height % SERVED_RUN) as usize];
+        let served = self.served(height);
         buf.clear();
-        buf.extend_from_slice(bytes);
-        *id
+        buf.extend_from_slice(&served.entry().bytes);
+        served.entry().ids.1
     }
 
-    /// The containers of run `k`, from the cache or built (outside the lock).
+    /// Container `height` with its checksum and CB58 id. Containers are built (a signed envelope
+    /// costs one signature) a run of [`RUN`] heights at a time and kept in a bounded
+    /// least-recently-used cache ([`ServedRuns`]), so a walk builds each container once.
+    pub fn served(&self, height: u64) -> Served {
+        Served::new(self.run(height / RUN), (height % RUN) as usize)
+    }
+
+    /// The containers of run `k`, from the cache or built (outside the lock). The parent of the
+    /// run's first height comes from run `k - 1` when that is kept (a walk's previous run), so
+    /// a walk does not encode its blocks a second time for the id chain.
     fn run(&self, k: u64) -> Run {
-        {
-            let mut served = self.served.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(at) = served.iter().position(|(key, _)| *key == k) {
-                let entry = served.remove(at).expect("a found position");
-                let run = entry.1.clone();
-                served.push_back(entry);
-                return run;
-            }
+        if let Some(run) = self.served.get(k) {
+            return run;
         }
-        let base = k * SERVED_RUN;
-        let mut parent = base.checked_sub(1).map_or(([0; 32], [0; 32]), |p| self.ids(p));
-        let mut run = Vec::with_capacity(SERVED_RUN as usize);
+        let base = k * RUN;
+        let mut parent = match base.checked_sub(1) {
+            None => ([0; 32], [0; 32]),
+            Some(p) => match self.served.get(k - 1) {
+                Some(previous) => previous.last().expect("a full run").ids,
+                None => self.ids(p),
+            },
+        };
+        let mut run = Vec::with_capacity(RUN as usize);
         let mut buf = Vec::with_capacity(4096);
-        for height in base..base + SERVED_RUN {
+        for height in base..base + RUN {
             parent = self.build(height, &parent, &mut buf);
-            run.push((parent.1, buf.as_slice().into()));
+            run.push(Entry::new(parent, &buf));
         }
         let run = Arc::new(run);
-        let mut served = self.served.lock().unwrap_or_else(|e| e.into_inner());
-        if !served.iter().any(|(key, _)| *key == k) {
-            if served.len() >= SERVED_RUNS_KEPT {
-                served.pop_front();
-            }
-            served.push_back((k, run.clone()));
-        }
+        self.served.insert(k, run.clone());
         run
     }
 
@@ -185,6 +178,26 @@ mod tests {
                 assert_eq!(&inner[..32], &prev.0, "the inner parent is the previous inner id");
             }
             prev = ids;
+        }
+    }
+
+    #[test]
+    fn runs_built_in_any_order_chain_the_same_ids_and_bytes() {
+        // Forward: each run's parent comes from the kept run before it. Backward: from the id
+        // chain. Both must give the containers of a fresh chain asked one height at a time.
+        let (forward, backward, single) =
+            (EnvelopedChain::new(Toy), EnvelopedChain::new(Toy), EnvelopedChain::new(Toy));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let heights: Vec<u64> = (0..4 * RUN + 3).collect();
+        let walked: Vec<_> = heights.iter().map(|&h| (forward.container(h, &mut a), a.clone())).collect();
+        for &h in heights.iter().rev() {
+            assert_eq!((backward.container(h, &mut b), b.clone()), walked[h as usize], "{h}");
+        }
+        for h in [RUN * 3 + 1, 2, RUN] {
+            let served = single.served(h);
+            assert_eq!(served.entry().ids, forward.ids(h));
+            assert_eq!(&*served.entry().bytes, walked[h as usize].1.as_slice());
+            assert_eq!(served.entry().checksum, avax_data_core::index::cb58::checksum(&walked[h as usize].1));
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod proposervm;
 pub mod ptx;
 pub mod pxchains;
 pub mod random;
+pub mod served;
 pub mod stakes;
 pub mod test_key;
 pub mod xchain;
@@ -80,6 +81,18 @@ pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [
         IndexPath::XBlock => pxchains::x_chain(source.seed).container(index, buf),
         IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
         IndexPath::XVtx => random::raw_id(source.seed, path, index, buf),
+    }
+}
+
+/// Container `index` of `path` as the bounded cache of built containers holds it (built first
+/// if it is not kept), for the paths whose containers are worth keeping: the blocks, whose
+/// envelopes are signed (`None` for `X/tx` and `X/vtx`, which are cheaper to make again).
+pub fn served(source: Source, path: IndexPath, index: u64) -> Option<served::Served> {
+    match path {
+        IndexPath::CBlock => Some(source.c_chain().c_block_served(index)),
+        IndexPath::PBlock => Some(pxchains::p_chain(source.seed).served(index)),
+        IndexPath::XBlock => Some(pxchains::x_chain(source.seed).served(index)),
+        IndexPath::XTx | IndexPath::XVtx => None,
     }
 }
 

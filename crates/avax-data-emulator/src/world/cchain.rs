@@ -344,6 +344,11 @@ impl EvmChain {
         self.index.container(h, buf)
     }
 
+    /// `C/block` container `h` as the cache of built containers holds it.
+    pub fn c_block_served(&self, h: u64) -> super::served::Served {
+        self.index.served(h)
+    }
+
     /// The shared instance for `(seed, blocks_per_chain, chain)` (the Data API world and the
     /// index use the same one, so each chain is hashed once per process).
     pub fn shared(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> Arc<EvmChain> {
