@@ -5,6 +5,7 @@
     python benches/perf_profile.py --task data --count 200000        # Data API blocks by pages of 100
     python benches/perf_profile.py --task data --count 20000 --latency 0.02   # ... with 20 ms added latency
     python benches/perf_profile.py --contender pure-python --count 20000
+    python benches/perf_profile.py --task endpoint --count 20000 --what transactions   # generated endpoint
 
 Starts the emulator in its own process (so its CPU is not in the profile), records the worker
 with ``perf record -e cpu-clock`` (software clock: works without hardware counters) only while
@@ -60,7 +61,7 @@ KINDS = [
 def record(args: argparse.Namespace, out: Path, tmp: Path) -> dict:
     """Runs the measured task under ``perf record`` against a fresh emulator; returns its result."""
     containers = {args.path: args.count} if args.task == "index" else {"X/tx": 1}
-    blocks = args.count if args.task == "data" else 20_000
+    blocks = args.count if args.task in ("data", "endpoint") else 20_000
     emu = Emulator(containers, blocks)
     try:
         if args.task == "index" and args.path == "C/block":
@@ -71,6 +72,8 @@ def record(args: argparse.Namespace, out: Path, tmp: Path) -> dict:
         if args.task == "index":
             spec = {"url": emu.url, "path": args.path, "count": args.count, "concurrency": 4, "decode": args.decode,
                     "contender": args.contender}
+        elif args.task == "endpoint":
+            spec = {"url": emu.url, "chain": "43114", "count": args.count, "page_size": 100, "what": args.what}
         else:
             spec = {"url": emu.url, "chain": "43114", "count": args.count, "page_size": 100,
                     "contender": args.contender}
@@ -104,7 +107,9 @@ def report(data: Path) -> list[tuple[float, str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--task", choices=["index", "data"], default="index")
+    parser.add_argument("--task", choices=["index", "data", "endpoint"], default="index")
+    parser.add_argument("--what", default="transactions", choices=["transactions", "blocks"],
+                        help="endpoint task: chain_transactions (generated) or blocks (default transactions)")
     parser.add_argument("--path", default="C/block", help="index path (default C/block)")
     parser.add_argument("--count", type=int, default=200_000, help="containers or blocks (default 200000)")
     parser.add_argument("--contender", default="avax-sync", choices=["avax-sync", "avax-async", "pure-python"])
@@ -121,7 +126,8 @@ def main() -> None:
     for pct, dso, sym in rows:
         name = next((k for k, pattern in KINDS if re.search(pattern, f"{dso} {sym}")), "other")
         kinds[name] += pct
-    what = f"{args.count:,} {args.path}" if args.task == "index" else f"{args.count:,} Data API blocks"
+    what = {"index": f"{args.count:,} {args.path}", "data": f"{args.count:,} Data API blocks",
+            "endpoint": f"{args.count:,} Data API {args.what} (endpoint task)"}[args.task]
     print(f"{args.contender} {'decode=True ' if args.decode else ''}{what}: "
           f"CPU {result['cpu_s']:.2f} s ({result['cpu_s'] / args.count * 1e6:.2f} µs each), "
           f"wall {result['wall_s']:.1f} s, {sum(p for p, _, _ in rows):.0f}% of samples attributed\n")

@@ -6,12 +6,14 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use futures::StreamExt;
+use serde_json::json;
 
 use super::params::{self, Interval};
 use crate::arrow::json::Scalar;
 use crate::error::{Error, Result};
 use crate::exact::{Exact, Number};
 use crate::paging::JsonItem;
+use crate::rest::openapi::{engine_check, ride};
 use crate::rest::{Paged, RestClient};
 use crate::transport::TransportConfig;
 
@@ -188,12 +190,26 @@ impl MetricsClient {
         end: Option<i64>,
         page_size: Option<i64>,
     ) -> Result<MetricQuery> {
+        // The chain and the metric by the operation table first: the messages of every
+        // generated method (`total`, `mainnet`, `testnet` as the document allows them here).
+        let mut args = vec![("chain_id", json!(chain_id)), ("metric", json!(metric))];
+        engine_check(METRIC_OPERATION, &args)?;
+        // Then what the hand-written checks do better (decimal chain ids only, the day-only
+        // metrics, the window), and the engine's request must be the one they built.
         let chain_id = params::chain_id(chain_id)?;
         let metric = params::metric(metric)?;
         let interval = params::interval(metric, interval)?;
         let page_size = params::page_size(page_size.unwrap_or(params::DEFAULT_PAGE_SIZE))?;
         let (start, end) = params::window(start, end)?;
-        Ok(MetricQuery { chain_id, metric, interval, start, end, page_size })
+        let query = MetricQuery { chain_id, metric, interval, start, end, page_size };
+        args.extend([
+            ("time_interval", json!(interval.map(Interval::as_str))),
+            ("start_timestamp", json!(start)),
+            ("end_timestamp", json!(end)),
+            ("page_size", json!(page_size)),
+        ]);
+        ride(METRIC_OPERATION, query.paged(), &args)?;
+        Ok(query)
     }
 
     /// `GET /v2/chains`, optionally of one `network` (token-paged, `chains`).
@@ -217,7 +233,7 @@ impl MetricsClient {
         network: Option<&str>,
     ) -> Result<Exact> {
         let query = icm_summary_query(src_blockchain_id, dest_blockchain_id, group_by, network)?;
-        let (mut value, url) = self.get("/v2/icm/summary", &query).await?;
+        let (mut value, url) = self.get(ICM_SUMMARY_PATH, &query).await?;
         match value.take("result") {
             Some(v @ (Exact::Object(_) | Exact::Array(_))) => Ok(v),
             _ => Err(Error::Decode {
@@ -252,6 +268,8 @@ pub fn icm_summary_query(
     group_by: Option<&str>,
     network: Option<&str>,
 ) -> Result<Vec<(&'static str, String)>> {
+    // The hand-written checks first (they keep the id grammar and the spaces of a `groupBy`
+    // pair), then the operation table's on what they give, whose request must be theirs.
     let mut query = Vec::new();
     if let Some(s) = src_blockchain_id {
         query.push(("srcBlockchainId", params::blockchain_id("src_blockchain_id", s)?));
@@ -265,8 +283,40 @@ pub fn icm_summary_query(
     if let Some(n) = network {
         query.push(("network", params::network(n)?));
     }
+    let args: Vec<(&str, serde_json::Value)> = query
+        .iter()
+        .map(|(wire, v)| {
+            let py = match *wire {
+                "srcBlockchainId" => "src_blockchain_id",
+                "destBlockchainId" => "dest_blockchain_id",
+                "groupBy" => "group_by",
+                other => other,
+            };
+            (py, json!(v))
+        })
+        .collect();
+    let hand = Paged { path: ICM_SUMMARY_PATH.into(), query: query.clone(), items_field: "" };
+    let engine = engine_check(ICM_SUMMARY_OPERATION, &args)?;
+    if engine.path != hand.path || sorted(&engine.query) != sorted(&hand.query) {
+        return Err(Error::Internal(format!(
+            "{ICM_SUMMARY_OPERATION}: the engine's request {:?} {:?} differs from the hand-written {hand:?}",
+            engine.path, engine.query
+        )));
+    }
     Ok(query)
 }
+
+fn sorted(query: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
+    let mut q = query.to_vec();
+    q.sort();
+    q
+}
+
+/// The operation of [`MetricsClient::metric`] in the Metrics document.
+pub const METRIC_OPERATION: &str = "getEvmChainMetrics";
+/// The operation of [`MetricsClient::icm_summary`] in the Metrics document.
+pub const ICM_SUMMARY_OPERATION: &str = "getICMSummary";
+const ICM_SUMMARY_PATH: &str = "/v2/icm/summary";
 
 #[cfg(test)]
 mod tests {
@@ -277,6 +327,57 @@ mod tests {
     use serde_json::Value;
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// The message the operation table gives `args` of `op` (what a generated method raises).
+    fn engine_message(op: &str, args: &[(&str, Value)]) -> String {
+        engine_check(op, args).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn metric_and_icm_summary_ride_on_the_engine() {
+        let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
+        // `total`, `mainnet`, `testnet`: the document allows them for this operation.
+        for word in ["total", "mainnet", "testnet"] {
+            let q =
+                client.metric(&format!(" {word} "), "txCount", Some("day"), Some(0), Some(86_400), Some(10)).unwrap();
+            assert_eq!(q.paged().path, format!("/v2/chains/{word}/metrics/txCount"));
+        }
+        // A bad chain or metric: word for word the message of the generated rolling-window
+        // method (the same parameters in the same document).
+        for (chain, metric) in [("Total", "txCount"), ("../x", "txCount"), ("", "txCount"), ("43114", "txcount")] {
+            let hand = client.metric(chain, metric, None, None, None, None).unwrap_err().to_string();
+            let generated = engine_message(
+                "getEvmChainRollingWindowMetrics",
+                &[("chain_id", json!(chain)), ("metric", json!(metric))],
+            );
+            let metric_op = engine_message(METRIC_OPERATION, &[("chain_id", json!(chain)), ("metric", json!(metric))]);
+            assert_eq!(hand, metric_op, "{chain} {metric}");
+            if metric == "txCount" {
+                assert_eq!(hand, generated, "{chain}");
+                assert!(hand.ends_with(", or one of total, mainnet, testnet"), "{hand}");
+            }
+        }
+        // What the hand-written checks keep: decimal chain ids only, the day-only metrics.
+        let cb58 = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM";
+        let e = client.metric(cb58, "txCount", None, None, None, None).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("invalid chain_id={cb58:?}: an EVM chain id (decimal digits")), "{e}");
+        let e = client.metric("total", "avgTps", Some("hour"), None, None, None).unwrap_err().to_string();
+        assert!(e.starts_with("invalid interval=\"hour\": day (metric avgTps"), "{e}");
+        // The summary: the table's messages, which the generated timeseries method shares.
+        let e = icm_summary_query(None, None, None, Some("devnet")).unwrap_err().to_string();
+        assert_eq!(e, engine_message("getICMTimeseries", &[("network", json!("devnet"))]));
+        let e = icm_summary_query(None, None, Some("both"), None).unwrap_err().to_string();
+        assert_eq!(e, engine_message("getICMTimeseries", &[("group_by", json!("both"))]));
+        let q = icm_summary_query(Some(cb58), None, Some("srcBlockchainId , destBlockchainId"), Some("fuji")).unwrap();
+        assert_eq!(
+            q,
+            vec![
+                ("srcBlockchainId", cb58.to_string()),
+                ("groupBy", "srcBlockchainId,destBlockchainId".to_string()),
+                ("network", "fuji".to_string())
+            ]
+        );
+    }
 
     /// How the scripted service reads its bounds.
     #[derive(Clone, Copy, Debug)]

@@ -157,6 +157,16 @@ fn number_text(x: f64, n: &serde_json::Number) -> String {
     }
 }
 
+/// A path segment's refusal, adding the words its description names to what is allowed.
+fn with_named(e: Error, named: &[&str]) -> Error {
+    match e {
+        Error::InvalidArgument { param, value, allowed } if !named.is_empty() => {
+            Error::InvalidArgument { param, value, allowed: format!("{allowed}, or one of {}", named.join(", ")) }
+        }
+        other => other,
+    }
+}
+
 /// The items of an array parameter: a JSON array, or comma-separated text.
 fn items(p: &Param, value: &Value) -> Result<Vec<Value>> {
     let items: Vec<Value> = match value {
@@ -205,8 +215,12 @@ pub fn check(op: &'static Operation, args: &[(&str, Value)]) -> Result<Request> 
                 let text = scalar(p, value)?;
                 // An enum value is one of the document's own texts; anything else follows the
                 // grammar of its kind of id.
-                let encoded = if p.schema.enum_values.is_empty() {
-                    segment(&p.py_name, &text)?
+                let named = p.named_values();
+                let encoded = if named.contains(&text.as_str()) {
+                    // A word the description names (`total`): letters only, nothing to encode.
+                    text
+                } else if p.schema.enum_values.is_empty() {
+                    segment(&p.py_name, &text).map_err(|e| with_named(e, &named))?
                 } else {
                     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
                 };
@@ -404,6 +418,50 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.query, vec![("contractAddress", "0x1".into())]);
+    }
+
+    #[test]
+    fn words_a_description_names_pass_where_the_document_allows_them_and_nowhere_else() {
+        // Every parameter of both documents whose description names words besides its kind of id.
+        let mut named: Vec<(&str, &str, Vec<&str>)> = Vec::new();
+        for op in super::super::operations() {
+            for p in &op.params {
+                if !p.named_values().is_empty() {
+                    named.push((op.id, p.name, p.named_values()));
+                }
+            }
+        }
+        let aggregates = vec!["total", "mainnet", "testnet"];
+        assert_eq!(
+            named,
+            vec![
+                ("getEvmChainMetrics", "chainId", aggregates.clone()),
+                ("getEvmChainRollingWindowMetrics", "chainId", aggregates.clone()),
+            ]
+        );
+        for word in aggregates {
+            let r = req("getEvmChainMetrics", &[("chain_id", json!(word)), ("metric", json!("txCount"))]).unwrap();
+            assert_eq!(r.path, format!("/v2/chains/{word}/metrics/txCount"));
+            let r = req(
+                "getEvmChainRollingWindowMetrics",
+                &[("chain_id", json!(format!(" {word} "))), ("metric", json!("txCount"))],
+            )
+            .unwrap();
+            assert_eq!(r.path, format!("/v2/chains/{word}/rollingWindowMetrics/txCount"));
+        }
+        // One chain's operation takes no aggregate, and the words are exact.
+        let e = err("getChain", &[("chain_id", json!("total"))]);
+        assert_eq!(e, "invalid chain_id=\"total\": an EVM chain id (decimal, e.g. \"43114\") or a CB58 blockchain id");
+        for bad in ["Total", "totals", "all", "../total"] {
+            let e = err("getEvmChainMetrics", &[("chain_id", json!(bad)), ("metric", json!("txCount"))]);
+            assert_eq!(
+                e,
+                format!(
+                    "invalid chain_id={bad:?}: an EVM chain id (decimal, e.g. \"43114\") or a CB58 blockchain id, \
+                     or one of total, mainnet, testnet"
+                )
+            );
+        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! after their own checks (which keep what they do better: bech32 addresses, X-chain ids, the
 //! metric's intervals), their arguments go through the same operation table as every generated
 //! endpoint ([`check`]), so one change to the engine's checks reaches every endpoint, and a list
-//! walks the request the engine builds.
+//! walks the request the engine builds. (`MetricsClient::metric` checks its chain and metric by
+//! the table first, so a bad one gets the generated methods' message.)
 
 use serde_json::Value;
 

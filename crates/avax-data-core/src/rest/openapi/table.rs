@@ -133,6 +133,31 @@ impl Param {
     pub fn is_chain_id(&self) -> bool {
         !self.schema.array && self.name == "chainId"
     }
+
+    /// The literal words a string parameter takes besides its kind of id, as its description
+    /// names them: the quoted words after "one of" (`A supported EVM chain ID or one of "total",
+    /// "mainnet", or "testnet"` gives `total`, `mainnet`, `testnet`); empty for a parameter with
+    /// an enum or whose description names none.
+    pub fn named_values(&self) -> Vec<&'static str> {
+        if !self.schema.enum_values.is_empty() || self.schema.ty != ParamType::String {
+            return Vec::new();
+        }
+        let Some(at) = self.description.find("one of ") else { return Vec::new() };
+        let mut words = Vec::new();
+        let mut rest = &self.description[at + "one of ".len()..];
+        // `"a", "b", or "c"`: quoted words separated by commas, spaces and `or`.
+        while let Some(tail) = rest.strip_prefix('"') {
+            let Some(end) = tail.find('"') else { break };
+            let word = &tail[..end];
+            if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+                break;
+            }
+            words.push(word);
+            rest = tail[end + 1..].trim_start_matches([',', ' ']);
+            rest = rest.strip_prefix("or ").unwrap_or(rest);
+        }
+        words
+    }
 }
 
 impl Operation {
