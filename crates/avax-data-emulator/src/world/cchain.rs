@@ -345,7 +345,7 @@ impl EvmChain {
     }
 
     /// `C/block` container `h` as the cache of built containers holds it.
-    pub fn c_block_served(&self, h: u64) -> super::served::Served {
+    pub fn c_block_served(&self, h: u64) -> crate::formats::served::Served {
         self.index.served(h)
     }
 
