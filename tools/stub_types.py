@@ -136,6 +136,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "cache_clear": {"return": "dict[str, Any]"},
         "cache_default_dir": {"return": "str | None"},
         "verify_dataset": {"return": "dict[str, Any]"},
+        "unix_seconds": {"value": "TimeArg", "param": "str", "return": "int"},
+        "_verify_checkpoint": {"path": "str | os.PathLike[str]", "return": "dict[str, Any]"},
     }),
     ("Index RPC client", {
         "IndexClient": Class(
@@ -384,6 +386,23 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "close": {"return": "None"},
                 "__enter__": {"return": "Emulator"},
                 "__exit__": {"*_exc": "object", "return": "None"},
+            },
+        ),
+    }),    ("Export checkpoints (the command line's --resume)", {
+        "_ExportCheckpoint": Class(
+            members={
+                "__new__": {"command": "str", "format": "str", "output": "str", "args": "str",
+                            "return": "_ExportCheckpoint"},
+                "path": "str",
+                "saved": "bool",
+                "rows_written": "int",
+                "resume": {"return": "tuple[str, int, str]"},
+                "save": {"position": "str", "return": "None"},
+                "next_part": {"return": "str"},
+                "add_part": {"rows": "int", "position": "str", "return": "None"},
+                "add_bytes": {"size": "int", "rows": "int", "position": "str", "return": "None"},
+                "finish": {"return": "None"},
+                "release": {"return": "None"},
             },
         ),
     }),
