@@ -25,7 +25,7 @@ fn int_of(value: &Bound<'_, PyAny>) -> Option<i128> {
 fn is_datetime64(value: &Bound<'_, PyAny>) -> bool {
     let ty = value.get_type();
     let module = ty.getattr("__module__").and_then(|m| m.extract::<String>()).unwrap_or_default();
-    module == "numpy" && ty.name().is_ok_and(|n| n.to_string() == "datetime64")
+    module == "numpy" && ty.name().is_ok_and(|n| n == "datetime64")
 }
 
 /// A `numpy.datetime64` as its integer and unit (`'<M8[10ms]'` -> `10ms`; generic: empty).

@@ -30,9 +30,18 @@ impl ExportCheckpoint {
     /// left one (an error when it is not a checkpoint of this version).
     pub fn open(request: Request) -> Result<ExportCheckpoint> {
         let out = PathBuf::from(&request.output);
-        let lock = DatasetLock::acquire_file(&suffixed(&out, LOCK_SUFFIX), &out, "export to", log::Level::Info)?;
+        let lock_path = suffixed(&out, LOCK_SUFFIX);
+        let lock = DatasetLock::acquire_file(&lock_path, &out, "export to", log::Level::Info)?;
         let path = state_path(&out);
-        let saved = read(&path)?;
+        let saved = match read(&path) {
+            Ok(saved) => saved,
+            Err(e) => {
+                // Refused: leave no lock file behind (removed while still held, as `release` does).
+                let _ = std::fs::remove_file(&lock_path);
+                drop(lock);
+                return Err(e);
+            }
+        };
         let output = if request.format == "parquet" { Output::Parts(Vec::new()) } else { Output::Bytes(0) };
         Ok(ExportCheckpoint { out, path, request, saved, output, rows: 0, lock: Some(lock) })
     }
