@@ -9,16 +9,13 @@ the same ``InvalidParameterError`` message (naming each entry point's own parame
 from __future__ import annotations
 
 import datetime as dt
-import json
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Iterator
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 import avax_data as ad
+from _helpers import GetServer
 from avax_data import _native
 from avax_data.cli import argtypes
 
@@ -86,46 +83,27 @@ def message(param: str, value: Any, allowed: str) -> str:
     return f"invalid {param}={value!r}: {allowed}"
 
 
-class Recorder:
+EMPTY_PAGE = {"results": [], "blocks": [], "transactions": []}
+
+
+class Recorder(GetServer):
     """A loopback HTTP server that answers every GET with an empty page and records its query."""
 
     def __init__(self) -> None:
-        self.queries: list[tuple[str, dict[str, str]]] = []
-        recorder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:  # noqa: N802 - http.server API
-                url = urlsplit(self.path)
-                recorder.queries.append((url.path, dict(parse_qsl(url.query))))
-                body = json.dumps({"results": [], "blocks": [], "transactions": []}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        super().__init__(lambda request: (200, EMPTY_PAGE))
 
     def last(self, pager: Any) -> tuple[str, dict[str, str]]:
         """Walk ``pager`` (one empty page) and return the request it sent."""
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             assert list(pager) == []
-        return self.queries[-1]
+        return self.requests[-1].path, self.requests[-1].query
 
 
 @pytest.fixture(scope="module")
 def recorder() -> Iterator[Recorder]:
-    rec = Recorder()
-    yield rec
-    rec.server.shutdown()
-    rec.server.server_close()
+    with Recorder() as rec:
+        yield rec
 
 
 @pytest.fixture(scope="module")
@@ -191,11 +169,11 @@ def test_the_cli_sends_what_python_sends(recorder: Recorder, capsys: pytest.Capt
         result = cli(capsys, "metrics", "series", "43114", "txCount", "--base-url", recorder.url, "--interval",
                      "hour", "--start", text, "--concurrency", "1", "-o", str(out), "--overwrite")
         assert result.code == 0, result.err
-        assert recorder.queries[-1][1]["startTimestamp"] == str(JAN1)
+        assert recorder.requests[-1].query["startTimestamp"] == str(JAN1)
         generated = cli(capsys, "data", "primary-network-blocks", "mainnet", "p-chain", "--base-url", recorder.url,
                         "--start-timestamp", text, "-o", str(tmp_path / "blocks.csv"), "--overwrite")
         assert generated.code == 0, generated.err
-        assert recorder.queries[-1][1]["startTimestamp"] == str(JAN1)
+        assert recorder.requests[-1].query["startTimestamp"] == str(JAN1)
     refused = cli(capsys, "data", "primary-network-blocks", "mainnet", "p-chain", "--base-url", recorder.url,
                   "--start-timestamp", "2024-01-01T00:00")
     assert one_error_line(refused.err).startswith(
