@@ -31,42 +31,41 @@ __all__ = [
 INDEX_PATHS = ("C/block", "P/block", "X/tx", "X/block", "X/vtx")
 
 
+def _number(text: str, parse: Callable[[str], float], what: str, *rules: tuple[Callable[[float], bool], str]) -> float:
+    """``parse(text)``, refused with "is not {what}" when it cannot be read and with "must be
+    {allowed}" at the first ``(ok, allowed)`` rule it breaks."""
+    try:
+        value = parse(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+    for ok, allowed in rules:
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {allowed}")
+    return value
+
+
+_AT_LEAST_ZERO = (lambda v: v >= 0, ">= 0")
+_FINITE_AT_LEAST_ZERO = (lambda v: v >= 0.0 and math.isfinite(v), "a finite number >= 0")
+
+
 def non_negative_int(text: str) -> int:
     """An integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be >= 0")
-    return value
+    return int(_number(text, int, "an integer", _AT_LEAST_ZERO))
 
 
 def positive_int(text: str) -> int:
     """An integer >= 1."""
-    value = non_negative_int(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be >= 1")
-    return value
+    return int(_number(text, int, "an integer", _AT_LEAST_ZERO, (lambda v: v != 0, ">= 1")))
 
 
 def non_negative_float(text: str) -> float:
     """A finite number >= 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value >= 0.0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
-    return value
+    return _number(text, float, "a number", _FINITE_AT_LEAST_ZERO)
 
 
 def positive_float(text: str) -> float:
     """A finite number > 0."""
-    value = non_negative_float(text)
-    if value == 0.0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be > 0")
-    return value
+    return _number(text, float, "a number", _FINITE_AT_LEAST_ZERO, (lambda v: v != 0.0, "> 0"))
 
 
 def port(text: str) -> int:
