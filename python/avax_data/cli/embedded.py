@@ -13,7 +13,7 @@ from typing import Any
 from .._native import Emulator
 from . import argtypes
 
-__all__ = ["add_embedded_options", "start_embedded", "embedded_identity"]
+__all__ = ["add_embedded_options", "start_embedded", "embedded_identity", "world_arguments"]
 
 #: Containers per index path of the embedded emulator unless ``--emulator-containers`` says.
 DEFAULT_CONTAINERS = 100_000
@@ -39,17 +39,23 @@ def add_embedded_options(parser: argparse.ArgumentParser | Any) -> None:
                        help="seed of the fault decisions (default 0)")
 
 
+#: ``Emulator`` keyword -> the argument (``--X`` of ``avax-data emulator``, ``--emulator-X`` here)
+#: of the world knobs both ways of starting an emulator take.
+_WORLD_ARGUMENTS = {
+    "seed": "seed", "containers": "containers", "tip_rate": "tip_rate", "latency": "latency",
+    "data_blocks_per_chain": "data_blocks", "faults": "faults", "fault_seed": "fault_seed",
+}
+
+
+def world_arguments(args: argparse.Namespace, prefix: str) -> dict[str, Any]:
+    """The ``Emulator`` keyword arguments of the world knobs, read from ``args`` (each argument's
+    destination prefixed with ``prefix``: ``"emulator_"`` for ``--emulator-X``, ``""`` for ``--X``)."""
+    return {keyword: getattr(args, prefix + dest) for keyword, dest in _WORLD_ARGUMENTS.items()}
+
+
 def start_embedded(args: argparse.Namespace, *, quiet: bool) -> Emulator:
     """Start the emulator the ``--emulator-*`` arguments describe and say where it listens."""
-    emulator = Emulator(
-        seed=args.emulator_seed,
-        containers=args.emulator_containers,
-        tip_rate=args.emulator_tip_rate,
-        latency=args.emulator_latency,
-        data_blocks_per_chain=args.emulator_data_blocks,
-        faults=args.emulator_faults,
-        fault_seed=args.emulator_fault_seed,
-    )
+    emulator = Emulator(**world_arguments(args, "emulator_"))
     if not quiet:
         print(f"embedded emulator at {emulator.url}", file=sys.stderr, flush=True)
     return emulator

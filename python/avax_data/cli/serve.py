@@ -64,23 +64,18 @@ avax-data emulator --faults 502=0.05,short_batch=0.1 --fault-seed 7 --fault-opti
 def run_emulator(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C (exit 0)."""
     from .._native import Emulator
+    from .embedded import world_arguments
 
     refused = [k for k in (args.data_api_refused_keys or "").split(",") if k.strip()]
     emulator = Emulator(
-        seed=args.seed,
-        containers=args.containers,
-        tip_rate=args.tip_rate,
+        **world_arguments(args, ""),
         index_enabled=not args.index_disabled,
-        latency=args.latency,
         host=args.host,
         port=args.port,
         utc_offset_minutes=args.utc_offset_minutes,
-        data_blocks_per_chain=args.data_blocks,
         data_api_require_key=args.data_api_require_key,
         data_api_refused_keys=[k.strip() for k in refused],
         rate_limit=args.rate_limit,
-        faults=args.faults,
-        fault_seed=args.fault_seed,
         fault_options=args.fault_options,
     )
     try:
