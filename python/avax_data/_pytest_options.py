@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ._native import AsyncDataClient, AsyncIndexClient, AsyncMetricsClient, DataClient, IndexClient, MetricsClient
 from .exceptions import InvalidParameterError
@@ -40,11 +40,23 @@ def _pairs(text: str, what: str) -> dict[str, float]:
     return pairs
 
 
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError("not an integer") from None
+_Number = TypeVar("_Number", int, float)
+
+
+def _number(parse: Callable[[str], _Number], what: str) -> Callable[[str], _Number]:
+    """A reader of one ini number whose refusal says ``not {what}``."""
+
+    def read(text: str) -> _Number:
+        try:
+            return parse(text)
+        except ValueError:
+            raise ValueError(f"not {what}") from None
+
+    return read
+
+
+_int = _number(int, "an integer")
+_float = _number(float, "a number")
 
 
 def _uint(text: str) -> int:
@@ -52,13 +64,6 @@ def _uint(text: str) -> int:
     if value < 0:
         raise ValueError("negative")
     return value
-
-
-def _float(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError("not a number") from None
 
 
 def _rate_limit(text: str) -> tuple[int, float]:
