@@ -97,6 +97,14 @@ consumer = st.one_of(
     st.tuples(st.just("parquet"), st.just(0)),
 )
 
+#: What every property draws alike: the surface, the fault seed, the retries and the consumers.
+WALK = {
+    "surface": st.sampled_from(["sync", "async"]),
+    "seed": st.integers(0, 2**32),
+    "max_retries": st.integers(0, 3),
+    "consumers": st.lists(consumer, min_size=1, max_size=4),
+}
+
 
 def fault_plan(kinds: list[str]) -> st.SearchStrategy[dict[str, float]]:
     """Up to six kinds: retried ones at 2-15% per request, raised ones at 1-5%."""
@@ -168,32 +176,25 @@ class Walker:
         self.position_ok(exc)
 
     def run(self, consumers: list[tuple[str, int]]) -> list[Key]:
+        """Walks a sync walk: the turns of :meth:`run_async`, whose awaits never suspend here."""
+        turns = self.turns(consumers, sync=True)
+        try:
+            turns.send(None)
+        except StopIteration as finished:
+            return finished.value  # type: ignore[no-any-return]
+        raise AssertionError("a sync walk suspended")
+
+    async def run_async(self, consumers: list[tuple[str, int]]) -> list[Key]:
+        """Walks an async walk."""
+        return await self.turns(consumers, sync=False)
+
+    async def turns(self, consumers: list[tuple[str, int]], *, sync: bool) -> list[Key]:
+        """Hands the walk to one consumer a turn until one of them reaches its end."""
         for turn in itertools.count():
             kind, k = self.consumer(turn, consumers)
-            path = None
+            path = self.next_file() if kind not in ("iter", "chunks", "polars") else None
             try:
-                if kind == "iter":
-                    done = True
-                    for n, row in enumerate(self.walk, 1):
-                        self.got.append(self.row(row))
-                        if n == k:
-                            done = False
-                            break
-                elif kind == "chunks":
-                    done = True
-                    chunks = self.walk.batches() if self.is_range else self.walk.pages()
-                    for n, chunk in enumerate(chunks, 1):
-                        self.got.extend(self.frame(chunk) if self.is_range else map(self.row, chunk))
-                        if n == k:
-                            done = False
-                            break
-                elif kind == "polars":
-                    self.got.extend(self.frame(self.walk.to_polars()))
-                    done = True
-                else:
-                    path = self.next_file()
-                    self.walk.write_parquet(path)
-                    done = True
+                done = await self.consume(kind, k, path, sync)
             except ad.AvaxDataError as exc:
                 self.end_turn(path, exc)
                 continue
@@ -202,52 +203,46 @@ class Walker:
                 return self.got
         raise AssertionError("unreachable")
 
-    async def run_async(self, consumers: list[tuple[str, int]]) -> list[Key]:
-        for turn in itertools.count():
-            kind, k = self.consumer(turn, consumers)
-            path = None
-            try:
-                if kind == "iter":
-                    done = True
-                    n = 0
-                    async for row in self.walk:
-                        self.got.append(self.row(row))
-                        n += 1
-                        if n == k:
-                            done = False
-                            break
-                elif kind == "chunks":
-                    done = True
-                    n = 0
-                    chunks = self.walk.batches() if self.is_range else self.walk.pages()
-                    async for chunk in chunks:
-                        self.got.extend(self.frame(chunk) if self.is_range else map(self.row, chunk))
-                        n += 1
-                        if n == k:
-                            done = False
-                            break
-                elif kind == "polars":
-                    self.got.extend(self.frame(await self.walk.to_polars()))
-                    done = True
-                else:
-                    path = self.next_file()
-                    await self.walk.write_parquet(path)
-                    done = True
-            except ad.AvaxDataError as exc:
-                self.end_turn(path, exc)
-                continue
-            self.end_turn(path, None)
-            if done:
-                return self.got
-        raise AssertionError("unreachable")
+    async def consume(self, kind: str, k: int, path: Path | None, sync: bool) -> bool:
+        """One turn of a consumer; whether it reached the end of the walk (``iter``/``chunks``
+        stop after ``k`` rows/chunks)."""
+        if kind in ("iter", "chunks"):
+            if kind == "iter":
+                source: Any = self.walk
+                keep: Callable[[Any], None] = lambda row: self.got.append(self.row(row))
+            else:
+                source = self.walk.batches() if self.is_range else self.walk.pages()
+                keep = lambda chunk: self.got.extend(self.frame(chunk) if self.is_range else map(self.row, chunk))
+            items = iter(source) if sync else aiter(source)
+            for _ in range(k):
+                try:
+                    item = next(items) if sync else await anext(items)
+                except (StopIteration, StopAsyncIteration):
+                    return True
+                keep(item)
+            return False
+        if kind == "polars":
+            frame = self.walk.to_polars()
+            self.got.extend(self.frame(frame if sync else await frame))
+            return True
+        written = self.walk.write_parquet(path)
+        if not sync:
+            await written
+        return True
 
 
 class Faults:
     """Sets an example's faults and collects what was injected over a whole property."""
 
-    def __init__(self, emu: Emulator) -> None:
-        self.emu = emu
+    def __init__(self, emu: Emulator, files: pytest.TempPathFactory) -> None:
+        self.emu, self.files = emu, files
         self.injected: Counter[str] = Counter()
+        self.examples = itertools.count()
+
+    def example(self, name: str, plan: dict[str, float], kinds: list[str]) -> tuple[Path, dict[str, float]]:
+        """The next example's own directory and its plan (featuring one of ``kinds`` in turn)."""
+        n = next(self.examples)
+        return self.files.mktemp(f"{name}{n}"), featured(plan, kinds, n)
 
     def run(self, faults: dict[str, float], seed: int, options: dict[str, Any], walk: Callable[[], Any]) -> Any:
         before = Counter(self.emu.fault_counts())
@@ -257,6 +252,12 @@ class Faults:
         finally:
             self.emu.set_faults(None)
             self.injected.update(Counter(self.emu.fault_counts()) - before)
+
+
+@pytest.fixture
+def faults(emu: Emulator, tmp_path_factory: pytest.TempPathFactory) -> Faults:
+    """A property's faults and example files."""
+    return Faults(emu, tmp_path_factory)
 
 
 _truths: dict[Key, list[Key]] = {}
@@ -271,22 +272,17 @@ def truth(key: Key, walk: Callable[[], list[Key]]) -> list[Key]:
 
 # ---- Index ranges ----
 
-def test_index_range_walks_equal_the_fault_free_walk(emu: Emulator, tmp_path_factory: pytest.TempPathFactory) -> None:
-    faults = Faults(emu)
-    examples = itertools.count()
+def test_index_range_walks_equal_the_fault_free_walk(emu: Emulator, faults: Faults) -> None:
 
     @settings(SETTINGS, max_examples=90)
     @given(
-        surface=st.sampled_from(["sync", "async"]),
+        **WALK,
         concurrency=st.sampled_from([1, 8]),
         start=st.integers(0, 400),
         count=st.one_of(st.none(), st.integers(300, 1100)),
         batch_size=st.sampled_from([16, 50, 128, 1024]),
         plan=fault_plan(INDEX_KINDS),
         lag=st.one_of(st.none(), st.integers(1, 600)),
-        seed=st.integers(0, 2**32),
-        max_retries=st.integers(0, 3),
-        consumers=st.lists(consumer, min_size=1, max_size=4),
     )
     def prop(surface: str, concurrency: int, start: int, count: int | None, batch_size: int, plan: dict[str, float],
              lag: int | None, seed: int, max_retries: int, consumers: list[tuple[str, int]]) -> None:
@@ -295,9 +291,7 @@ def test_index_range_walks_equal_the_fault_free_walk(emu: Emulator, tmp_path_fac
         # would be indistinguishable from the end of the index.
         if lag is not None and count is None:
             plan = {**plan, "lagging_tip": 0.08}
-        n = next(examples)
-        files = tmp_path_factory.mktemp(f"range{n}")
-        plan = featured(plan, INDEX_KINDS, n)
+        files, plan = faults.example("range", plan, INDEX_KINDS)
         expected = truth(("range", start, count), lambda: index_keys(emu.url, start, count))
 
         def walk() -> tuple[list[Key], int]:
@@ -333,25 +327,18 @@ def index_keys(url: str, start: int, count: int | None) -> list[Key]:
 
 # ---- Data API pager ----
 
-def test_data_pager_walks_equal_the_fault_free_walk(emu: Emulator, tmp_path_factory: pytest.TempPathFactory) -> None:
-    faults = Faults(emu)
-    examples = itertools.count()
+def test_data_pager_walks_equal_the_fault_free_walk(emu: Emulator, faults: Faults) -> None:
 
     @settings(SETTINGS, max_examples=60)
     @given(
-        surface=st.sampled_from(["sync", "async"]),
+        **WALK,
         page_size=st.integers(7, 100),
         limit=st.integers(300, 1200),
         plan=fault_plan(REST_KINDS),
-        seed=st.integers(0, 2**32),
-        max_retries=st.integers(0, 3),
-        consumers=st.lists(consumer, min_size=1, max_size=4),
     )
     def prop(surface: str, page_size: int, limit: int, plan: dict[str, float], seed: int, max_retries: int,
              consumers: list[tuple[str, int]]) -> None:
-        n = next(examples)
-        files = tmp_path_factory.mktemp(f"data{n}")
-        plan = featured(plan, REST_KINDS, n)
+        files, plan = faults.example("data", plan, REST_KINDS)
         expected = truth(("data", page_size, limit), lambda: data_keys(emu.url, page_size, limit))
 
         def walk() -> list[Key]:
@@ -381,20 +368,14 @@ def data_keys(url: str, page_size: int, limit: int) -> list[Key]:
 
 # ---- Metrics API pager ----
 
-def test_metrics_pager_walks_equal_the_fault_free_walk(emu: Emulator,
-                                                       tmp_path_factory: pytest.TempPathFactory) -> None:
-    faults = Faults(emu)
-    examples = itertools.count()
+def test_metrics_pager_walks_equal_the_fault_free_walk(emu: Emulator, faults: Faults) -> None:
 
     @settings(SETTINGS, max_examples=60)
     @given(
-        surface=st.sampled_from(["sync", "async"]),
+        **WALK,
         concurrency=st.sampled_from([1, 4]),
         page_size=st.integers(5, 80),
         plan=fault_plan(REST_KINDS),
-        seed=st.integers(0, 2**32),
-        max_retries=st.integers(0, 3),
-        consumers=st.lists(consumer, min_size=1, max_size=4),
     )
     def prop(surface: str, concurrency: int, page_size: int, plan: dict[str, float], seed: int, max_retries: int,
              consumers: list[tuple[str, int]]) -> None:
@@ -402,9 +383,7 @@ def test_metrics_pager_walks_equal_the_fault_free_walk(emu: Emulator,
             # A sharded walk is fetched whole: a failure anywhere refetches every shard, so
             # without retries it may never complete under these rates.
             max_retries = max(max_retries, 2)
-        n = next(examples)
-        files = tmp_path_factory.mktemp(f"metrics{n}")
-        plan = featured(plan, REST_KINDS, n)
+        files, plan = faults.example("metrics", plan, REST_KINDS)
         expected = truth(("metrics", page_size), lambda: metric_keys(emu.url, page_size))
         query = {"interval": "hour", "start": 0, "end": 2**31, "page_size": page_size, "concurrency": concurrency}
 
