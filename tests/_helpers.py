@@ -16,8 +16,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlsplit
+
+import pytest
 
 FIXTURES = Path(__file__).parent / "fixtures"
 _ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -157,7 +159,48 @@ def rpc(url: str, path: str, method: str, params: dict | None = None, *, rid: An
         conn.close()
 
 
-class StubNode:
+def send_answer(handler: BaseHTTPRequestHandler, status: int, headers: dict[str, str], body: bytes) -> None:
+    """Sends one whole answer with its Content-Length; a client that went away (a pager stopping
+    its prefetch) is not an error."""
+    try:
+        handler.send_response(status)
+        for k, v in headers.items():
+            handler.send_header(k, v)
+        handler.send_header("Content-Length", str(len(body)))
+        handler.end_headers()
+        handler.wfile.write(body)
+    except OSError:
+        pass
+
+
+class LoopbackServer:
+    """An HTTP server on a loopback port whose requests a handler class answers, each in a daemon
+    thread; a context manager (or call :meth:`close`)."""
+
+    httpd: ThreadingHTTPServer
+    url: str
+
+    def serve(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        """Start serving with ``handler``."""
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.httpd.block_on_close = False
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class StubNode(LoopbackServer):
     """A scripted node on a loopback port, for what the emulator cannot produce.
 
     By default it serves the two real containers of the fixture on every index path. Set
@@ -192,35 +235,9 @@ class StubNode:
                 answer = stub.handler(number, envelope) if stub.handler else None
                 if answer is None:
                     answer = stub.default(envelope)
-                status, headers, body = answer
-                try:
-                    self.send_response(status)
-                    for k, v in headers.items():
-                        self.send_header(k, v)
-                    self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    self.wfile.write(body)
-                except OSError:
-                    pass
+                send_answer(self, *answer)
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.server.block_on_close = False
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self._thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        daemon=True)
-        self._thread.start()
-
-    def close(self) -> None:
-        """Stop serving."""
-        self.server.shutdown()
-        self.server.server_close()
-
-    def __enter__(self) -> StubNode:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        self.serve(Handler)
 
     def wire(self, i: int) -> dict[str, Any]:
         """Container ``i`` in wire form (index as string or number)."""
@@ -288,7 +305,7 @@ class GetRequest:
 GetAnswer = tuple[int, Any] | tuple[int, Any, dict[str, str]]
 
 
-class GetServer:
+class GetServer(LoopbackServer):
     """A scripted HTTP/1.1 server on a loopback port: ``answer(request)`` decides every GET.
 
     Records each request in ``requests``; sends ``content-type: application/json`` unless the
@@ -313,37 +330,14 @@ class GetServer:
                 status, body, *more = answer(request)
                 extra = more[0] if more else {}
                 headers = {"content-type": "application/json", **{k.lower(): v for k, v in extra.items()}}
-                raw = body if isinstance(body, bytes) else json.dumps(body).encode()
-                try:
-                    self.send_response(status)
-                    for k, v in headers.items():
-                        self.send_header(k, v)
-                    self.send_header("content-length", str(len(raw)))
-                    self.end_headers()
-                    self.wfile.write(raw)
-                except OSError:
-                    pass  # the client went away (a pager stops its prefetch)
+                send_answer(self, status, headers, body if isinstance(body, bytes) else json.dumps(body).encode())
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.serve(Handler)
 
     @property
     def paths(self) -> list[str]:
         """The path of every request so far, in order (queries left out)."""
         return [r.path for r in self.requests]
-
-    def close(self) -> None:
-        """Stop serving."""
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self) -> GetServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def wait_until(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
@@ -371,6 +365,18 @@ def emulator_process(*args: str) -> Iterator[subprocess.Popen[str]]:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def superseded(walk: Any, key: str, taken: int) -> tuple[list[Any], list[Any], RuntimeError]:
+    """Takes ``taken`` rows from one iterator of ``walk``, opens a second, checks the first now
+    refuses with "superseded", and returns the ``key`` of the first's rows, of all the second's
+    rows, and the refusal (which says where the walk stands)."""
+    first = iter(walk)
+    head = [next(first)[key] for _ in range(taken)]
+    second = iter(walk)
+    with pytest.raises(RuntimeError, match="superseded") as info:
+        next(first)
+    return head, [row[key] for row in second], info.value
 
 
 def assert_bucket_starts(items: list[dict[str, Any]], interval: str) -> None:

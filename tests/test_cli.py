@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import emulator_process
 from avax_data.cli import build_parser
 from test_index import closed_port_url
 from test_range import SCHEMA
@@ -141,9 +142,7 @@ def test_console_script_installed() -> None:
 
 
 def test_emulator_server_mode() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "avax_data", "emulator", "--port", "0", "--containers", "50"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with emulator_process("--containers", "50") as proc:
         assert proc.stdout is not None
         first = proc.stdout.readline()
         url = next(word for word in first.split() if word.startswith("http://"))
@@ -155,12 +154,6 @@ def test_emulator_server_mode() -> None:
             assert json.loads(resp.read())["result"]["index"] == "49"
         rest = "".join(proc.stdout.readline() for _ in range(2))
         assert "curl" in rest and "Data API" in rest
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def _get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:

@@ -15,7 +15,7 @@ import pytest
 
 import avax_data as ad
 from avax_data import Emulator
-from _helpers import StubNode, container_id, to_wire_hex
+from _helpers import StubNode, container_id, superseded, to_wire_hex
 
 N = 3000
 
@@ -138,14 +138,8 @@ def test_a_lagging_node_behind_a_balancer_is_waited_for(node: StubNode) -> None:
 
 def test_two_iterators_of_one_range_never_hand_out_the_same_rows(node: StubNode) -> None:
     with client(node) as c:
-        rng = c.chain("X/tx").range(0, N)
-        first = iter(rng)
-        a = [next(first)["index"] for _ in range(10)]
-        second = iter(rng)
-        with pytest.raises(RuntimeError, match="superseded") as info:
-            next(first)
-        assert info.value.next_index == 10
-        b = [row["index"] for row in second]
+        a, b, refusal = superseded(c.chain("X/tx").range(0, N), "index", 10)
+        assert refusal.next_index == 10
     assert a == list(range(10)) and b == list(range(10, N))
 
 
