@@ -8,12 +8,12 @@ each and the ratio (the goal: `async for` within 2x of `for` per item).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import statistics
 import time
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 
 
 def sync_walk(url: str) -> float:
@@ -35,10 +35,7 @@ async def async_walk(url: str) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--containers", type=int, default=50_000)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
+    args = options(containers=50_000, rounds=3)
     with ad.Emulator(containers=args.containers) as emu:
         sync_times, async_times = [], []
         for _ in range(args.rounds):

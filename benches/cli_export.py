@@ -11,7 +11,6 @@ ratio to ``write_parquet``.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import statistics
@@ -20,6 +19,7 @@ import time
 from pathlib import Path
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 from avax_data.cli import main as cli
 
 
@@ -50,10 +50,7 @@ def command(url: str, out: Path, *, progress: bool) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--containers", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
+    args = options(containers=100_000, rounds=3)
     runs = {
         "Range.write_parquet": lambda url, d: library(url, d / "lib.parquet"),
         "avax-data parquet": lambda url, d: command(url, d / "a.parquet", progress=False),

@@ -11,14 +11,13 @@ rounds; the cluster's start-up is reported apart and not counted) and ratios.
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import subprocess
 import sys
 import time
 
 import avax_data as ad
 import avax_data.dask as add
+from _bench import options, print_medians  # benches/ is on sys.path when a bench runs as a script
 
 
 def start_emulator(containers: int, latency: float) -> tuple[subprocess.Popen[str], str]:
@@ -45,12 +44,7 @@ def on_cluster(url: str, chunk: int) -> tuple[float, int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--containers", type=int, default=1_000_000)
-    ap.add_argument("--latency", type=float, default=0.02)
-    ap.add_argument("--chunk", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=2)
-    args = ap.parse_args()
+    args = options(__doc__, containers=1_000_000, latency=0.02, chunk=100_000, rounds=2)
 
     from distributed import Client, LocalCluster
 
@@ -69,12 +63,9 @@ def main() -> None:
                     seconds, rows = run()
                     assert rows == args.containers, (name, rows)
                     times[name].append(seconds)
-        base = statistics.median(times["one process, 4 in flight"])
         print(f"{args.containers:,} X/tx containers, {args.latency * 1000:.0f} ms added latency, "
               f"chunk {args.chunk:,}, median of {args.rounds} (cluster start-up {startup:.1f} s, not counted)")
-        for name, values in times.items():
-            median = statistics.median(values)
-            print(f"  {name:28s} {median:7.2f} s  {args.containers / median:10,.0f} rows/s  {base / median:5.2f}x")
+        print_medians(times, args.containers, "one process, 4 in flight")
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -11,7 +11,6 @@ container and the ratio decoded/raw (the goal: at most 1.5).
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import subprocess
@@ -20,6 +19,7 @@ import time
 import urllib.request
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 
 
 def serve_emulator(containers: int, port: int) -> subprocess.Popen[bytes]:
@@ -50,12 +50,7 @@ def walk(url: str, count: int, concurrency: int, decode: bool) -> tuple[float, f
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--containers", type=int, default=100_000)
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--concurrency", type=int, default=4)
-    ap.add_argument("--port", type=int, default=19650)
-    args = ap.parse_args()
+    args = options(containers=100_000, rounds=5, concurrency=4, port=19650)
     emulator = serve_emulator(args.containers, args.port)
     url = f"http://127.0.0.1:{args.port}"
     try:

@@ -11,7 +11,6 @@ builds side by side::
 
 from __future__ import annotations
 
-import argparse
 import http.client
 import json
 import resource
@@ -19,6 +18,7 @@ import time
 import urllib.parse
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 
 
 def cpu() -> float:
@@ -46,10 +46,7 @@ def walk(url: str, start: int, count: int) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--count", type=int, default=20_000)
-    parser.add_argument("--start", type=int, default=5_000)
-    args = parser.parse_args()
+    args = options(__doc__, count=20_000, start=5_000)
     t0 = time.perf_counter()
     with ad.Emulator(seed=7, containers=args.start + args.count) as emu:
         first, size = walk(emu.url, args.start, args.count)

@@ -10,11 +10,9 @@ against one emulator, so machine noise hits both alike.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import http.client
 import json
-import statistics
 import threading
 import time
 import urllib.parse
@@ -23,7 +21,8 @@ from datetime import datetime
 
 import avax_data as ad
 from avax_data.testing import Emulator
-from pure_python import cb58  # benches/ is on sys.path when a bench runs as a script
+from _bench import options, print_medians  # benches/ is on sys.path when a bench runs as a script
+from pure_python import cb58
 
 
 class PurePythonWalker:
@@ -73,13 +72,7 @@ def timed(fn) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--containers", type=int, default=60_000)
-    parser.add_argument("--path", default="X/tx")
-    parser.add_argument("--concurrency", type=int, default=4)
-    parser.add_argument("--latency", type=float, default=0.0, help="seconds added per request")
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+    args = options(__doc__, containers=60_000, path="X/tx", concurrency=4, latency=0.0, rounds=3)
     n = args.containers
     with Emulator(containers=n, latency=args.latency) as emu:
         chain = ad.IndexClient(emu.url, concurrency=args.concurrency).chain(args.path)
@@ -94,12 +87,9 @@ def main() -> None:
         for _ in range(args.rounds):
             for name, fn in runs.items():  # interleaved, so drift hits every run alike
                 times[name].append(timed(fn))
-    base = statistics.median(times["pure Python dicts"])
     print(f"{n:,} containers of {args.path}, concurrency {args.concurrency}, latency {args.latency}s, "
           f"median of {args.rounds}")
-    for name, ts in times.items():
-        t = statistics.median(ts)
-        print(f"  {name:26s} {t:7.3f} s  {n / t:10,.0f} rows/s  {base / t:5.2f}x pure Python")
+    print_medians(times, n, "pure Python dicts", " pure Python")
 
 
 if __name__ == "__main__":

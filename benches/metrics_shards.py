@@ -8,7 +8,6 @@ Uses the emulator's Metrics API (`/v2`) when it serves it, else a scripted local
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import urllib.error
@@ -16,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 
 
 def walk(url: str, chain: str, start: int, end: int, page_size: int, concurrency: int) -> tuple[float, int]:
@@ -26,12 +26,7 @@ def walk(url: str, chain: str, start: int, end: int, page_size: int, concurrency
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--latency", type=float, default=0.05)
-    ap.add_argument("--days", type=int, default=60)
-    ap.add_argument("--page-size", type=int, default=6)
-    ap.add_argument("--concurrency", type=int, default=4)
-    args = ap.parse_args()
+    args = options(latency=0.05, days=60, page_size=6, concurrency=4)
     with ad.Emulator(data_blocks_per_chain=100_000, latency=args.latency) as emu:
         try:
             urllib.request.urlopen(emu.url + "/v2/live-check", timeout=10).read()

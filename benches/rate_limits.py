@@ -13,11 +13,11 @@ The emulator runs in this process. Rounds are interleaved; medians are reported.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
 import avax_data as ad
+from _bench import options  # benches/ is on sys.path when a bench runs as a script
 
 KEY = "bench-key"
 
@@ -32,10 +32,7 @@ def walk(url: str, requests: int, **limits: object) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--requests", type=int, default=1500)
-    ap.add_argument("--rounds", type=int, default=3)
-    args = ap.parse_args()
+    args = options(requests=1500, rounds=3)
     with ad.Emulator(data_blocks_per_chain=max(args.requests + 10, 5000)) as emu:
         for rate in (10.0, 50.0, 200.0):
             n = int(rate * 2)  # about two seconds each
