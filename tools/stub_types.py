@@ -119,6 +119,45 @@ PARAMS: dict[str, str] = {
     "utc_offset_minutes": "int",
     "verify_ids": "bool",
 }
+
+def _closing(name: str) -> dict[str, object]:
+    """The members of a class that is its own context manager: ``close``, ``__enter__``, ``__exit__``."""
+    return {"close": {"return": "None"}, "__enter__": {"return": name}, "__exit__": {"*_exc": "object", "return": "None"}}
+
+
+def _iterator(name: str, item: str, position: dict[str, object] | None = None, *, arrow: bool = False) -> Class:
+    """An iterator of ``item`` (``position``: the members before ``__iter__``; ``arrow``: it is
+    also an Arrow stream)."""
+    members: dict[str, object] = {**(position or {}), "__iter__": {"return": name}, "__next__": {"return": item},
+                                  "close": {"return": "None"}}
+    if arrow:
+        members["__arrow_c_stream__"] = {"return": "object"}
+    return Class(base=f"Iterator[{item}]", members=members)
+
+
+def _walk(name: str, iterator: str, position: dict[str, object], chunks: dict[str, object],
+          write_dataset: dict[str, str]) -> Class:
+    """A walk (a range or a pager): its position, its iterators, its whole-walk outputs."""
+    return Class(members={
+        "plan": {"return": "Plan"},
+        **position,
+        "__iter__": {"return": iterator},
+        "items": {"return": iterator},
+        **chunks,
+        "to_polars": {"return": "pl.DataFrame"},
+        "to_arrow": {"return": "Any"},
+        "to_pandas": {"return": "Any"},
+        "__arrow_c_stream__": {"return": "object"},
+        "_repr_html_": {"return": "str"},
+        "restart": {"return": name},
+        "write_parquet": {"path": "str | os.PathLike[str] | IO[bytes]", "return": "int"},
+        "write_dataset": {"path": "str | os.PathLike[str]", **write_dataset, "return": "dict[str, int]"},
+    })
+
+
+#: The generic calls behind the generated endpoint methods of a REST client.
+_GENERIC_CALLS: dict[str, object] = {"_call_list": {"return": "Pager"}, "_call_object": {"return": "dict[str, Any]"}}
+
 #: The stub's sections: a heading (``None``: the module's functions) and its functions and classes.
 SECTIONS: list[tuple[str | None, dict[str, object]]] = [
     (None, {
@@ -147,9 +186,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "_repr_html_": {"return": "str"},
                 "chain": {"return": "Chain"},
                 "retry": "RetryPolicy",
-                "close": {"return": "None"},
-                "__enter__": {"return": "IndexClient"},
-                "__exit__": {"*_exc": "object", "return": "None"},
+                **_closing("IndexClient"),
             },
         ),
         "Chain": Class(
@@ -172,53 +209,11 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "follow": {"start": "int | None", "return": "Follow"},
             },
         ),
-        "Range": Class(
-            members={
-                "plan": {"return": "Plan"},
-                "start": "int",
-                "end": "int | None",
-                "next_index": "int",
-                "__iter__": {"return": "RangeIterator"},
-                "items": {"return": "RangeIterator"},
-                "batches": {"return": "BatchIterator"},
-                "to_polars": {"return": "pl.DataFrame"},
-                "to_arrow": {"return": "Any"},
-                "to_pandas": {"return": "Any"},
-                "__arrow_c_stream__": {"return": "object"},
-                "_repr_html_": {"return": "str"},
-                "restart": {"return": "Range"},
-                "write_parquet": {"path": "str | os.PathLike[str] | IO[bytes]", "return": "int"},
-                "write_dataset": {"path": "str | os.PathLike[str]", "return": "dict[str, int]"},
-            },
-        ),
-        "RangeIterator": Class(
-            base="Iterator[Container]",
-            members={
-                "next_index": "int",
-                "__iter__": {"return": "RangeIterator"},
-                "__next__": {"return": "Container"},
-                "close": {"return": "None"},
-            },
-        ),
-        "BatchIterator": Class(
-            base="Iterator[pl.DataFrame]",
-            members={
-                "next_index": "int",
-                "__iter__": {"return": "BatchIterator"},
-                "__next__": {"return": "pl.DataFrame"},
-                "close": {"return": "None"},
-                "__arrow_c_stream__": {"return": "object"},
-            },
-        ),
-        "Follow": Class(
-            base="Iterator[Container]",
-            members={
-                "next_index": "int | None",
-                "__iter__": {"return": "Follow"},
-                "__next__": {"return": "Container"},
-                "close": {"return": "None"},
-            },
-        ),
+        "Range": _walk("Range", "RangeIterator", {"start": "int", "end": "int | None", "next_index": "int"},
+                       {"batches": {"return": "BatchIterator"}}, {}),
+        "RangeIterator": _iterator("RangeIterator", "Container", {"next_index": "int"}),
+        "BatchIterator": _iterator("BatchIterator", "pl.DataFrame", {"next_index": "int"}, arrow=True),
+        "Follow": _iterator("Follow", "Container", {"next_index": "int | None"}),
     }),
     ("Data API client", {
         "DataClient": Class(
@@ -238,11 +233,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "vertices": {"network": "Network", "return": "Pager"},
                 "icm_messages": {"return": "Pager"},
                 "retry": "RetryPolicy",
-                "close": {"return": "None"},
-                "__enter__": {"return": "DataClient"},
-                "__exit__": {"*_exc": "object", "return": "None"},
-                "_call_list": {"return": "Pager"},
-                "_call_object": {"return": "dict[str, Any]"},
+                **_closing("DataClient"),
+                **_GENERIC_CALLS,
             },
         ),
     }),
@@ -259,11 +251,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "write_dataset": {"path": "str | os.PathLike[str]", "chain_id": "str | int", "interval": "Interval",
                                   "start": "TimeArg", "return": "dict[str, int]"},
                 "retry": "RetryPolicy",
-                "close": {"return": "None"},
-                "__enter__": {"return": "MetricsClient"},
-                "__exit__": {"*_exc": "object", "return": "None"},
-                "_call_list": {"return": "Pager"},
-                "_call_object": {"return": "dict[str, Any]"},
+                **_closing("MetricsClient"),
+                **_GENERIC_CALLS,
             },
         ),
     }),
@@ -294,54 +283,14 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "_repr_html_": {"return": "str"},
             },
         ),
-        "Pager": Class(
-            members={
-                "plan": {"return": "Plan"},
-                "next_page_token": "str | None",
-                "page_offset": "int",
-                "items_read": "int",
-                "exhausted": "bool",
-                "limit": "int | None",
-                "resource": "str",
-                "__iter__": {"return": "PagerIterator"},
-                "items": {"return": "PagerIterator"},
-                "pages": {"return": "PageIterator"},
-                "batches": {"return": "PagerBatchIterator"},
-                "to_polars": {"return": "pl.DataFrame"},
-                "to_arrow": {"return": "Any"},
-                "to_pandas": {"return": "Any"},
-                "__arrow_c_stream__": {"return": "object"},
-                "_repr_html_": {"return": "str"},
-                "restart": {"return": "Pager"},
-                "write_parquet": {"path": "str | os.PathLike[str] | IO[bytes]", "return": "int"},
-                "write_dataset": {"path": "str | os.PathLike[str]", "chunk": "int | None", "return": "dict[str, int]"},
-            },
-        ),
-        "PagerIterator": Class(
-            base="Iterator[dict[str, Any]]",
-            members={
-                "__iter__": {"return": "PagerIterator"},
-                "__next__": {"return": "dict[str, Any]"},
-                "close": {"return": "None"},
-            },
-        ),
-        "PageIterator": Class(
-            base="Iterator[list[dict[str, Any]]]",
-            members={
-                "__iter__": {"return": "PageIterator"},
-                "__next__": {"return": "list[dict[str, Any]]"},
-                "close": {"return": "None"},
-            },
-        ),
-        "PagerBatchIterator": Class(
-            base="Iterator[pl.DataFrame]",
-            members={
-                "__iter__": {"return": "PagerBatchIterator"},
-                "__next__": {"return": "pl.DataFrame"},
-                "close": {"return": "None"},
-                "__arrow_c_stream__": {"return": "object"},
-            },
-        ),
+        "Pager": _walk("Pager", "PagerIterator",
+                       {"next_page_token": "str | None", "page_offset": "int", "items_read": "int", "exhausted": "bool",
+                        "limit": "int | None", "resource": "str"},
+                       {"pages": {"return": "PageIterator"}, "batches": {"return": "PagerBatchIterator"}},
+                       {"chunk": "int | None"}),
+        "PagerIterator": _iterator("PagerIterator", "dict[str, Any]"),
+        "PageIterator": _iterator("PageIterator", "list[dict[str, Any]]"),
+        "PagerBatchIterator": _iterator("PagerBatchIterator", "pl.DataFrame", arrow=True),
         "Ready": Class(
             members={
                 "__await__": {"return": "Ready"},
@@ -383,9 +332,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "set_latency": {"return": "None"},
                 "expected_container": {"return": "Container"},
                 "request_count": {"return": "int"},
-                "close": {"return": "None"},
-                "__enter__": {"return": "Emulator"},
-                "__exit__": {"*_exc": "object", "return": "None"},
+                **_closing("Emulator"),
             },
         ),
     }),    ("Export checkpoints (the command line's --resume)", {
