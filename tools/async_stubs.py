@@ -134,15 +134,9 @@ def generate(text: str) -> str:
 
 
 def main() -> int:
-    text = STUB.read_text()
-    fresh = generate(text)
-    if "--check" in sys.argv[1:]:
-        if fresh != text:
-            print(f"{STUB} is stale: run python tools/async_stubs.py", file=sys.stderr)
-            return 1
-        return 0
-    STUB.write_text(fresh)
-    return 0
+    from generated_file import write_or_check
+
+    return write_or_check(STUB, generate(STUB.read_text()), "async_stubs.py")
 
 
 if __name__ == "__main__":

@@ -58,15 +58,9 @@ def generate(text: str, tables: list[tuple[str, tuple[list[str], str]]]) -> str:
 def main() -> int:
     from avax_data import _native
 
-    text = TYPES.read_text()
-    fresh = generate(text, list(_native.literal_tables()))
-    if "--check" in sys.argv[1:]:
-        if fresh != text:
-            print(f"{TYPES} is stale: run python tools/literal_types.py", file=sys.stderr)
-            return 1
-        return 0
-    TYPES.write_text(fresh)
-    return 0
+    from generated_file import write_or_check
+
+    return write_or_check(TYPES, generate(TYPES.read_text(), list(_native.literal_tables())), "literal_types.py")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ sys.path.insert(0, str(TOOLS))
 
 import async_stubs  # noqa: E402
 import gen_endpoints  # noqa: E402
+from generated_file import write_or_check  # noqa: E402
 import stub_types  # noqa: E402
 from stub_types import Class  # noqa: E402
 
@@ -291,13 +292,7 @@ def main() -> int:
     except StubError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if "--check" in sys.argv[1:]:
-        if not STUB.exists() or STUB.read_text() != fresh:
-            print(f"{STUB} is stale: run python tools/native_stubs.py", file=sys.stderr)
-            return 1
-        return 0
-    STUB.write_text(fresh)
-    return 0
+    return write_or_check(STUB, fresh, "native_stubs.py")
 
 
 if __name__ == "__main__":
