@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 import sys
 import textwrap
 import types
@@ -53,21 +54,43 @@ the type table ``tools/stub_types.py``, the endpoint table (``tools/gen_endpoint
 sync classes (the async twins, ``tools/async_stubs.py``). Do not edit: change the bindings or the
 tables and run ``python tools/native_stubs.py``; ``--check`` fails when this file is stale.
 """
-
-import datetime
-import os
-from typing import IO, Any, AsyncIterator, Awaitable, Generator, Iterator, Literal, Mapping, Sequence, final, overload
-
-import polars as pl
-
-from avax_data.retry import RetryPolicy
-from avax_data.types import (
-    Compression, Container, Decode, DecodedRow, Feature, GroupBy, IndexPathName, Interval, MetricName, Network,
-    Progress, RateLimitInfo, SortOrder, TimeArg,
-)
-
-__version__: str
 '''
+#: The import groups of the stub (the standard library's, polars, ours): by module, the names it
+#: may use (``None``: the module itself, ``import x``). Each one the stub uses is imported.
+IMPORTABLE: list[dict[str, tuple[str, ...] | None]] = [
+    {"datetime": None, "os": None,
+     "typing": ("IO", "Any", "AsyncIterator", "Awaitable", "Generator", "Iterator", "Literal", "Mapping", "Sequence",
+                "final", "overload")},
+    {"polars as pl": None},
+    {"avax_data.retry": ("RetryPolicy",),
+     "avax_data.types": ("Compression", "Container", "Decode", "DecodedRow", "Feature", "GroupBy", "IndexPathName",
+                         "Interval", "MetricName", "Network", "Progress", "RateLimitInfo", "SortOrder", "TimeArg")},
+]
+
+
+def imports(body: str) -> str:
+    """The import block of a stub whose code after the imports is ``body``: the names it uses."""
+    used = {node.id for node in ast.walk(ast.parse(body)) if isinstance(node, ast.Name)}
+    groups = []
+    for group in IMPORTABLE:
+        lines = []
+        for module, names in group.items():
+            if names is None:
+                if module.split()[-1] in used:
+                    lines.append(f"import {module}\n")
+                continue
+            taken = [n for n in names if n in used]
+            one_line = f"from {module} import {', '.join(taken)}\n"
+            if not taken:
+                continue
+            if len(one_line) <= WIDTH + 1:
+                lines.append(one_line)
+            else:
+                wrapped = textwrap.wrap(", ".join(taken) + ",", WIDTH - 4, break_on_hyphens=False)
+                lines.append(f"from {module} import (\n" + "".join(f"    {line}\n" for line in wrapped) + ")\n")
+        if lines:
+            groups.append("".join(lines))
+    return "\n".join(groups)
 
 
 class StubError(ValueError):
@@ -250,7 +273,7 @@ def render(module: Any, ops: list[dict[str, Any]]) -> str:
     if {t[5:] for t in twins} != set(async_stubs.TWINS):
         raise StubError(f"the async classes of the module {sorted(twins)} are not async_stubs.TWINS")
     all_names = ["__version__", *table_names, *(f"Async{n}" for n in async_stubs.TWINS)]
-    out = [HEADER, "__all__ = [\n"]
+    out = ["__version__: str\n__all__ = [\n"]
     out += [f"    {json.dumps(n)},\n" for n in all_names]
     out.append("]\n")
     for heading, names in stub_types.SECTIONS:
@@ -268,7 +291,8 @@ def render(module: Any, ops: list[dict[str, Any]]) -> str:
     unused = set(stub_types.PARAMS) - _all_parameter_names(module, table_names)
     if unused:
         raise StubError(f"stub_types.PARAMS types parameters no callable has: {sorted(unused)}")
-    return async_stubs.generate("".join(out))
+    body = async_stubs.generate("".join(out))
+    return HEADER + "\n" + imports(body) + "\n" + body
 
 
 def _all_parameter_names(module: Any, table_names: list[str]) -> set[str]:
