@@ -5,7 +5,7 @@ order), the way a careful Python programmer would write it with the usual librar
 
 - ``httpx.AsyncClient`` (one keep-alive pool), ``asyncio`` with a semaphore keeping the same
   number of calls in flight as ``avax_data`` (4 by default), results in plan order;
-- ``json`` (through ``response.json()``) for the bodies, ``bytes.fromhex`` and ``hashlib`` for
+- ``json`` (through ``response.json()``) for the bodies, ``bytes.fromhex``, ``hashlib`` and ``base58`` for
   the containers: the 4-byte checksum (last 4 bytes of sha256) and the id by the rule of its
   index (sha256 of the proposervm block without its signature, sha256 of option blocks and of
   transactions, keccak256 of the header of a pre-fork ``C/block``, via pycryptodome), the CB58
@@ -25,11 +25,11 @@ import hashlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import base58
 import httpx
 import polars as pl
 from Crypto.Hash import keccak
 
-_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BLOCK_INDEXES = ("C/block", "P/block", "X/block")
 _BLOCK_DECIMALS = ("blockMinDelayExcess", "baseFee", "gasUsed", "gasLimit", "gasCost", "feesSpent",
                    "cumulativeTransactions")
@@ -44,14 +44,7 @@ class IntegrityError(ValueError):
 
 def cb58(raw: bytes) -> str:
     """CB58: base58 of ``raw`` followed by the last 4 bytes of its sha256."""
-    data = raw + hashlib.sha256(raw).digest()[-4:]
-    n = int.from_bytes(data, "big")
-    out = []
-    while n:
-        n, r = divmod(n, 58)
-        out.append(_ALPHABET[r])
-    pad = len(data) - len(data.lstrip(b"\0"))
-    return "1" * pad + "".join(reversed(out))
+    return base58.b58encode(raw + hashlib.sha256(raw).digest()[-4:]).decode()
 
 
 def _envelope(data: bytes) -> tuple[str, int] | None:
