@@ -30,6 +30,7 @@ def test_py_typed_and_stub_shipped() -> None:
     root = Path(ad.__file__).parent
     assert (root / "py.typed").exists()
     assert (root / "_native.pyi").exists()
+    assert (root / "_endpoints.json").exists()  # the table the endpoint methods are built from
 
 
 def test_docstrings() -> None:
