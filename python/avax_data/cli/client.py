@@ -35,6 +35,18 @@ _TRANSPORT = (
 )
 
 
+#: The timeout and retry options of every client: flag, argument type, metavar, help.
+_TIMING = (
+    ("--timeout", argtypes.positive_float, "SECONDS", "whole-request timeout (default 30)"),
+    ("--connect-timeout", argtypes.positive_float, "SECONDS", "connection timeout (default 10)"),
+    ("--max-retries", argtypes.non_negative_int, "N",
+     "retries of a failed request: connection errors, timeouts, 5xx, 429 (default 3)"),
+    ("--backoff", argtypes.non_negative_float, "SECONDS", "first retry delay, doubled each retry (default 0.2)"),
+    ("--max-backoff", argtypes.non_negative_float, "SECONDS", "longest retry delay (default 10)"),
+    ("--retry-budget", argtypes.non_negative_float, "SECONDS", "total time retries of one request may take (default 60)"),
+)
+
+
 def client_parent(service: str) -> argparse.ArgumentParser:
     """A parent parser with the options of ``service``'s client (``index``, ``data``, ``metrics``)."""
     _, env, default_url = SERVICES[service]
@@ -51,18 +63,8 @@ def client_parent(service: str) -> argparse.ArgumentParser:
         source.add_argument("--api-key", default=None, metavar="KEY",
                             help="Data API key (default: $AVAX_DATA_API_KEY; optional, never printed)")
     net = parent.add_argument_group("transport")
-    net.add_argument("--timeout", type=argtypes.positive_float, metavar="SECONDS",
-                     help="whole-request timeout (default 30)")
-    net.add_argument("--connect-timeout", type=argtypes.positive_float, metavar="SECONDS",
-                     help="connection timeout (default 10)")
-    net.add_argument("--max-retries", type=argtypes.non_negative_int, metavar="N",
-                     help="retries of a failed request: connection errors, timeouts, 5xx, 429 (default 3)")
-    net.add_argument("--backoff", type=argtypes.non_negative_float, metavar="SECONDS",
-                     help="first retry delay, doubled each retry (default 0.2)")
-    net.add_argument("--max-backoff", type=argtypes.non_negative_float, metavar="SECONDS",
-                     help="longest retry delay (default 10)")
-    net.add_argument("--retry-budget", type=argtypes.non_negative_float, metavar="SECONDS",
-                     help="total time retries of one request may take (default 60)")
+    for flag, kind, metavar, text in _TIMING:
+        net.add_argument(flag, type=kind, metavar=metavar, help=text)
     if service == "index":
         net.add_argument("--concurrency", type=argtypes.positive_int, metavar="N",
                          help="requests in flight during a walk (default 4)")
