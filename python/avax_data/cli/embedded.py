@@ -19,24 +19,27 @@ __all__ = ["add_embedded_options", "start_embedded", "embedded_identity", "world
 DEFAULT_CONTAINERS = 100_000
 
 
+#: The ``--emulator-*`` knobs: flag, argument type, default, metavar, help.
+_OPTIONS = (
+    ("--emulator-seed", argtypes.non_negative_int, 0, "N", "the emulated world's seed (default 0)"),
+    ("--emulator-containers", argtypes.containers, DEFAULT_CONTAINERS, "N|PATH=N,...",
+     f"containers on every index path, or per path (default {DEFAULT_CONTAINERS:,})"),
+    ("--emulator-data-blocks", argtypes.positive_int, None, "N",
+     "Data API blocks per EVM chain (default: the emulator's, 5000)"),
+    ("--emulator-tip-rate", argtypes.non_negative_float, 0.0, "PER_S",
+     "new containers per second on every index path (default 0)"),
+    ("--emulator-latency", argtypes.non_negative_float, 0.0, "SECONDS", "seconds added to every response (default 0)"),
+    ("--emulator-faults", argtypes.faults, None, "KIND=RATE,...",
+     "injected faults per request (kinds: see avax-data emulator --help)"),
+    ("--emulator-fault-seed", argtypes.non_negative_int, 0, "N", "seed of the fault decisions (default 0)"),
+)
+
+
 def add_embedded_options(parser: argparse.ArgumentParser | Any) -> None:
     """The ``--emulator-*`` knobs (``--emulator`` itself is added with the URL options)."""
     group = parser.add_argument_group("embedded emulator (with --emulator)")
-    group.add_argument("--emulator-seed", type=argtypes.non_negative_int, default=0, metavar="N",
-                       help="the emulated world's seed (default 0)")
-    group.add_argument("--emulator-containers", type=argtypes.containers, default=DEFAULT_CONTAINERS,
-                       metavar="N|PATH=N,...",
-                       help=f"containers on every index path, or per path (default {DEFAULT_CONTAINERS:,})")
-    group.add_argument("--emulator-data-blocks", type=argtypes.positive_int, default=None, metavar="N",
-                       help="Data API blocks per EVM chain (default: the emulator's, 5000)")
-    group.add_argument("--emulator-tip-rate", type=argtypes.non_negative_float, default=0.0, metavar="PER_S",
-                       help="new containers per second on every index path (default 0)")
-    group.add_argument("--emulator-latency", type=argtypes.non_negative_float, default=0.0, metavar="SECONDS",
-                       help="seconds added to every response (default 0)")
-    group.add_argument("--emulator-faults", type=argtypes.faults, default=None, metavar="KIND=RATE,...",
-                       help="injected faults per request (kinds: see avax-data emulator --help)")
-    group.add_argument("--emulator-fault-seed", type=argtypes.non_negative_int, default=0, metavar="N",
-                       help="seed of the fault decisions (default 0)")
+    for flag, kind, default, metavar, text in _OPTIONS:
+        group.add_argument(flag, type=kind, default=default, metavar=metavar, help=text)
 
 
 #: ``Emulator`` keyword -> the argument (``--X`` of ``avax-data emulator``, ``--emulator-X`` here)
