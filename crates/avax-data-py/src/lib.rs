@@ -9,6 +9,7 @@ mod data;
 mod datasets;
 mod decode;
 mod emulator;
+mod endpoint_calls;
 mod endpoints;
 mod errors;
 mod index;
