@@ -382,9 +382,11 @@ impl TransportArgs {
 }
 
 /// Stamps a client class and its async twin whose constructor takes the client's own
-/// arguments followed by the transport options shared by every client, with `close()` and the
-/// context manager of each side (written once here). The state must hold a `client` with
-/// `close()`.
+/// arguments followed by the transport options shared by every client, with `close()`, the
+/// `repr`s and the context manager of each side (written once here). The state must hold a
+/// `client` with `close()`, `is_closed()`, `retry_policy()` and the URL accessor named after
+/// `url`. With `operations Client;` the class also gets the generic calls of the service's
+/// operations (`_call_list`, `_call_object`; see [`crate::endpoint_calls`]).
 macro_rules! client_twins {
     (
         $(#[doc = $sync_doc:expr])*
@@ -393,6 +395,8 @@ macro_rules! client_twins {
         async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
         state { $($field:ident : $fty:ty),* $(,)? }
         new ($($sig:tt)*) ($($param:ident : $pty:ty = $extract:path),* $(,)?) |$transport:ident| $build:block
+        url $url:ident;
+        $(operations $Client:ty;)?
         shared { $($shared:tt)* }
         sync_only { $($sync_only:tt)* }
         async_only { $($async_only:tt)* }
@@ -471,6 +475,74 @@ macro_rules! client_twins {
                     // `None`, not `()` (which would reach Python as an empty tuple).
                     <M as $crate::mode::Mode>::run(py, $crate::mode::Call(CLASS_NAME, "close"), async { Ok(None::<()>) })
                 }
+
+                /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
+                ///
+                /// Example:
+                #[doc = concat!("    >>> html = ad.", $sync_name, "(emu.url)._repr_html_()")]
+                ///     >>> html.startswith("<table>"), "max_retries" in html
+                ///     (True, True)
+                fn _repr_html_(&self) -> String {
+                    let client = &self.client;
+                    let fields = $crate::show::client_fields(client.$url(), client.is_closed(), client.retry_policy());
+                    $crate::show::html(CLASS_NAME, &fields)
+                }
+
+                fn __repr__(&self) -> String {
+                    let closed = if self.client.is_closed() { ", closed" } else { "" };
+                    format!("{CLASS_NAME}({}{closed})", $crate::show::py_str(self.client.$url()))
+                }
+                $(
+                /// Calls the list operation ``operation_id`` of the service with ``arguments`` (Python
+                /// parameter names), checked against the OpenAPI document before any request; the
+                /// generated endpoint methods (e.g. :meth:`erc20_transfers`) call it.
+                ///
+                /// Args:
+                ///     operation_id: a GET operationId of the service's document.
+                ///     arguments: dict of Python parameter names to values (``None`` = not given).
+                ///     page_token: start from this saved token.
+                ///     limit: most items handed out in total; default ``None``: all.
+                ///
+                /// Returns:
+                ///     Pager: the items, typed by the operation's schema.
+                ///
+                /// Raises:
+                ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
+                ///     AuthenticationError: the operation needs an API key and none is set.
+                #[pyo3(signature = (operation_id, arguments, page_token=None, limit=None))]
+                fn _call_list(
+                    &self,
+                    operation_id: &str,
+                    arguments: &Bound<'_, pyo3::types::PyDict>,
+                    page_token: Option<&Bound<'_, PyAny>>,
+                    limit: Option<&Bound<'_, PyAny>>,
+                ) -> PyResult<PagerOf> {
+                    let pager = $crate::endpoint_calls::list::<$Client>(&self.client, operation_id, arguments, page_token, limit)?;
+                    Ok(PagerOf { pager })
+                }
+
+                /// Calls the object operation ``operation_id`` of the service with ``arguments``
+                /// (checked before any request); the generated endpoint methods call it.
+                ///
+                /// Args:
+                ///     operation_id: a GET operationId of the service's document.
+                ///     arguments: dict of Python parameter names to values (``None`` = not given).
+                ///
+                /// Returns:
+                ///     dict: the answer, typed by the operation's schema.
+                ///
+                /// Raises:
+                ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
+                ///     AuthenticationError: the operation needs an API key and none is set.
+                fn _call_object<'py>(
+                    &self,
+                    py: Python<'py>,
+                    operation_id: &str,
+                    arguments: &Bound<'py, pyo3::types::PyDict>,
+                ) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::endpoint_calls::object::<M, $Client>(py, CLASS_NAME, &self.client, operation_id, arguments)
+                }
+                )?
                 $($shared)*
             }
             sync_only {

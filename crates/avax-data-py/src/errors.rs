@@ -70,8 +70,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             exceptions.getattr("InvalidParameterError")?
         }
         Error::Transport { kind, method, url, .. } => {
-            kwargs.set_item("method", method)?;
-            kwargs.set_item("url", url)?;
+            request_attrs(&kwargs, method, url)?;
             exceptions.getattr(match kind {
                 TransportKind::Connect => "ConnectError",
                 TransportKind::Timeout => "RequestTimeoutError",
@@ -100,8 +99,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
         }
         Error::BodyTooLarge { limit, method, url } => {
             kwargs.set_item("limit", limit)?;
-            kwargs.set_item("method", method)?;
-            kwargs.set_item("url", url)?;
+            request_attrs(&kwargs, method, url)?;
             exceptions.getattr("ResponseTooLargeError")?
         }
         Error::IndexDisabled { url, body } => {
@@ -111,8 +109,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
         Error::Rpc { kind, code, message, method, url } => {
             kwargs.set_item("code", code)?;
             kwargs.set_item("rpc_message", message)?;
-            kwargs.set_item("method", method)?;
-            kwargs.set_item("url", url)?;
+            request_attrs(&kwargs, method, url)?;
             exceptions.getattr(match kind {
                 RpcErrorKind::NotFound => "ContainerNotFoundError",
                 RpcErrorKind::PastTip => "IndexOutOfRangeError",
@@ -183,9 +180,14 @@ fn file_error(kind: std::io::ErrorKind, path: &str, reason: &str) -> PyErr {
 fn http_attrs(kwargs: &Bound<'_, PyDict>, status: u16, body: &str, method: &str, url: &str) -> PyResult<()> {
     kwargs.set_item("status", status)?;
     kwargs.set_item("body", body)?;
-    kwargs.set_item("method", method)?;
-    kwargs.set_item("url", url)?;
+    request_attrs(kwargs, method, url)?;
     kwargs.set_item("api_message", api_message(kwargs.py(), body)?)
+}
+
+/// The request an error is about: `method` and `url`.
+fn request_attrs(kwargs: &Bound<'_, PyDict>, method: &str, url: &str) -> PyResult<()> {
+    kwargs.set_item("method", method)?;
+    kwargs.set_item("url", url)
 }
 
 /// The value of an `InvalidArgument` as the user passed it: texts are kept quoted in the message

@@ -200,6 +200,7 @@ client_twins! {
         let cache = super::cache::open(&cache, cache_max_bytes)?;
         Ok(Self { client: build_client(url, concurrency, verify_ids, cache, transport)? })
     }
+    url url;
     shared {
         /// The node's base URL, with any password in it redacted.
         ///
@@ -235,23 +236,6 @@ client_twins! {
         fn chain(&self, path: &Bound<'_, PyAny>) -> PyResult<ChainOf> {
             let path = str_arg(path, "path", "one of C/block, P/block, X/tx, X/block, X/vtx")?;
             Ok(ChainOf { chain: self.client.chain(IndexPath::parse(&path).map_err(crate::errors::to_py)?) })
-        }
-
-        /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
-        ///
-        /// Example:
-        ///     >>> html = ad.IndexClient(emu.url)._repr_html_()
-        ///     >>> html.startswith("<table>"), "max_retries" in html
-        ///     (True, True)
-        fn _repr_html_(&self) -> String {
-            let client = &self.client;
-            let fields = super::show::client_fields(client.url(), client.is_closed(), client.retry_policy());
-            super::show::html(CLASS_NAME, &fields)
-        }
-
-        fn __repr__(&self) -> String {
-            let closed = if self.client.is_closed() { ", closed" } else { "" };
-            format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.url()))
         }
     }
     sync_only {}

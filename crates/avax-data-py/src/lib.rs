@@ -9,6 +9,7 @@ mod data;
 mod datasets;
 mod decode;
 mod emulator;
+mod endpoint_calls;
 mod endpoints;
 mod errors;
 mod index;
@@ -33,6 +34,14 @@ mod windows;
 
 use pyo3::prelude::*;
 
+/// Adds the classes and functions of a table to the module `$m`.
+macro_rules! register {
+    ($m:ident; classes [$($class:ty),* $(,)?] functions [$($function:path),* $(,)?]) => {
+        $($m.add_class::<$class>()?;)*
+        $($m.add_function(wrap_pyfunction!($function, $m)?)?;)*
+    };
+}
+
 /// avax_data._native: the Rust extension of avax-data (the clients, walks and emulator).
 ///
 /// Its classes and functions are re-exported by ``avax_data``; import them from there.
@@ -47,51 +56,29 @@ use pyo3::prelude::*;
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     logs::install(m.py())?;
-    m.add_function(wrap_pyfunction!(logs::reset_logging, m)?)?;
-    m.add_function(wrap_pyfunction!(tables::literal_tables, m)?)?;
-    m.add_function(wrap_pyfunction!(cache::cache_info, m)?)?;
-    m.add_function(wrap_pyfunction!(cache::cache_clear, m)?)?;
-    m.add_function(wrap_pyfunction!(cache::cache_default_dir, m)?)?;
-    m.add_function(wrap_pyfunction!(settings::client_settings, m)?)?;
-    m.add_function(wrap_pyfunction!(settings::default_settings, m)?)?;
-    m.add_class::<index::PyIndexClient>()?;
-    m.add_class::<index::PyChain>()?;
-    m.add_class::<index::PyAsyncIndexClient>()?;
-    m.add_class::<index::PyAsyncChain>()?;
-    m.add_class::<walks::PyRange>()?;
-    m.add_class::<iters::PyRangeIterator>()?;
-    m.add_class::<iters::PyBatchIterator>()?;
-    m.add_class::<walks::PyFollow>()?;
-    m.add_class::<walks::PyAsyncRange>()?;
-    m.add_class::<iters::PyAsyncRangeIterator>()?;
-    m.add_class::<iters::PyAsyncBatchIterator>()?;
-    m.add_class::<walks::PyAsyncFollow>()?;
-    m.add_class::<ready::Ready>()?;
-    m.add_class::<ready::Pending>()?;
-    m.add_class::<data::PyDataClient>()?;
-    m.add_class::<data::PyAsyncDataClient>()?;
-    m.add_class::<pagers::PyPager>()?;
-    m.add_class::<plan::PyPlan>()?;
-    m.add_class::<iters::PyPagerIterator>()?;
-    m.add_class::<iters::PyPageIterator>()?;
-    m.add_class::<pagers::PyAsyncPager>()?;
-    m.add_class::<iters::PyAsyncPagerIterator>()?;
-    m.add_class::<iters::PyAsyncPageIterator>()?;
-    m.add_class::<iters::PyPagerBatchIterator>()?;
-    m.add_class::<iters::PyAsyncPagerBatchIterator>()?;
-    m.add_class::<metrics::PyMetricsClient>()?;
-    m.add_class::<metrics::PyAsyncMetricsClient>()?;
-    m.add_class::<emulator::PyEmulator>()?;
-    m.add_function(wrap_pyfunction!(decode::decode_bytes, m)?)?;
-    m.add_function(wrap_pyfunction!(senders::c_block_senders, m)?)?;
-    m.add_function(wrap_pyfunction!(endpoints::openapi_operations, m)?)?;
-    m.add_function(wrap_pyfunction!(inputs::unix_seconds, m)?)?;
-    m.add_function(wrap_pyfunction!(windows::month_windows, m)?)?;
-    m.add_function(wrap_pyfunction!(datasets::complete_partitions, m)?)?;
-    m.add_function(wrap_pyfunction!(datasets::merge_dataset, m)?)?;
-    m.add_function(wrap_pyfunction!(datasets::verify_dataset, m)?)?;
-    m.add_class::<checkpoint::PyExportCheckpoint>()?;
-    m.add_function(wrap_pyfunction!(checkpoint::_verify_checkpoint, m)?)?;
+    register! { m;
+        classes [
+            index::PyIndexClient, index::PyChain, index::PyAsyncIndexClient, index::PyAsyncChain,
+            walks::PyRange, iters::PyRangeIterator, iters::PyBatchIterator, walks::PyFollow,
+            walks::PyAsyncRange, iters::PyAsyncRangeIterator, iters::PyAsyncBatchIterator, walks::PyAsyncFollow,
+            ready::Ready, ready::Pending,
+            data::PyDataClient, data::PyAsyncDataClient,
+            pagers::PyPager, plan::PyPlan, iters::PyPagerIterator, iters::PyPageIterator,
+            pagers::PyAsyncPager, iters::PyAsyncPagerIterator, iters::PyAsyncPageIterator,
+            iters::PyPagerBatchIterator, iters::PyAsyncPagerBatchIterator,
+            metrics::PyMetricsClient, metrics::PyAsyncMetricsClient,
+            emulator::PyEmulator, checkpoint::PyExportCheckpoint,
+        ]
+        functions [
+            logs::reset_logging, tables::literal_tables,
+            cache::cache_info, cache::cache_clear, cache::cache_default_dir,
+            settings::client_settings, settings::default_settings,
+            decode::decode_bytes, senders::c_block_senders, endpoints::openapi_operations,
+            inputs::unix_seconds, windows::month_windows,
+            datasets::complete_partitions, datasets::merge_dataset, datasets::verify_dataset,
+            checkpoint::_verify_checkpoint,
+        ]
+    }
     // Not added to the module: only `atexit` calls it.
     let at_exit = wrap_pyfunction!(at_exit, m)?;
     m.py().import("atexit")?.call_method1("register", (at_exit,))?;

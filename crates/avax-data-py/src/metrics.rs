@@ -136,6 +136,8 @@ client_twins! {
         }
         Ok(Self { client })
     }
+    url base_url;
+    operations MetricsClient;
     shared {
         /// The service root, with any password in it redacted.
         ///
@@ -145,75 +147,6 @@ client_twins! {
         #[getter]
         fn base_url(&self) -> String {
             self.client.base_url().to_string()
-        }
-
-        /// Calls the list operation ``operation_id`` of the service with ``arguments`` (Python
-        /// parameter names), checked against the OpenAPI document before any request; the
-        /// generated endpoint methods (e.g. :meth:`erc20_transfers`) call it.
-        ///
-        /// Args:
-        ///     operation_id: a GET operationId of the service's document.
-        ///     arguments: dict of Python parameter names to values (``None`` = not given).
-        ///     page_token: start from this saved token.
-        ///     limit: most items handed out in total; default ``None``: all.
-        ///
-        /// Returns:
-        ///     Pager: the items, typed by the operation's schema.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
-        ///     AuthenticationError: the operation needs an API key and none is set.
-        #[pyo3(signature = (operation_id, arguments, page_token=None, limit=None))]
-        fn _call_list(
-            &self,
-            operation_id: &str,
-            arguments: &Bound<'_, pyo3::types::PyDict>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
-            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Metrics, operation_id)?;
-            if !op.is_list() {
-                return Err(super::endpoints::wrong_shape(op, true));
-            }
-            let args = super::endpoints::arguments(op, arguments)?;
-            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
-            let pager = avax_data_core::rest::ResourcePager::tokens(
-                &self.client,
-                request.paged().map_err(crate::errors::to_py)?,
-                Resource::of_operation(op),
-                super::args::page_token_arg(page_token)?,
-                super::args::limit_arg(limit)?,
-            ).map_err(crate::errors::to_py)?;
-            Ok(PagerOf { pager })
-        }
-
-        /// Calls the object operation ``operation_id`` of the service with ``arguments``
-        /// (checked before any request); the generated endpoint methods call it.
-        ///
-        /// Args:
-        ///     operation_id: a GET operationId of the service's document.
-        ///     arguments: dict of Python parameter names to values (``None`` = not given).
-        ///
-        /// Returns:
-        ///     dict: the answer, typed by the operation's schema.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
-        ///     AuthenticationError: the operation needs an API key and none is set.
-        fn _call_object<'py>(
-            &self,
-            py: Python<'py>,
-            operation_id: &str,
-            arguments: &Bound<'py, pyo3::types::PyDict>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let op = super::endpoints::find(avax_data_core::rest::openapi::Service::Metrics, operation_id)?;
-            if op.is_list() {
-                return Err(super::endpoints::wrong_shape(op, false));
-            }
-            let args = super::endpoints::arguments(op, arguments)?;
-            let request = avax_data_core::rest::openapi::prepare(op, &super::endpoints::pairs(&args), avax_data_core::rest::openapi::Credentials { has_key: false, env: "" }).map_err(crate::errors::to_py)?;
-            let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, op.id), async move { Ok(DictOut(request.object(&client).await.map_err(crate::errors::to_py)?, op.answer_columns())) })
         }
 
         /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
@@ -460,23 +393,6 @@ client_twins! {
                 .await.map_err(crate::errors::to_py)?;
                 Ok(super::walks::summary_dict(done))
             })
-        }
-
-        /// An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows.
-        ///
-        /// Example:
-        ///     >>> html = ad.MetricsClient(emu.url)._repr_html_()
-        ///     >>> html.startswith("<table>"), "max_retries" in html
-        ///     (True, True)
-        fn _repr_html_(&self) -> String {
-            let client = &self.client;
-            let fields = super::show::client_fields(client.base_url(), client.is_closed(), client.retry_policy());
-            super::show::html(CLASS_NAME, &fields)
-        }
-
-        fn __repr__(&self) -> String {
-            let closed = if self.client.is_closed() { ", closed" } else { "" };
-            format!("{CLASS_NAME}({}{closed})", super::show::py_str(self.client.base_url()))
         }
     }
     sync_only {}

@@ -23,6 +23,11 @@ pub trait ToPy: for<'a> IntoPyObject<'a> + Send + 'static {}
 
 impl<T: for<'a> IntoPyObject<'a> + Send + 'static> ToPy for T {}
 
+/// The future of a call that [`Mode::run`] runs: it ends in a `T` or a Python exception.
+pub trait CallFuture<T>: Future<Output = PyResult<T>> + Send + 'static {}
+
+impl<T, F: Future<Output = PyResult<T>> + Send + 'static> CallFuture<T> for F {}
+
 /// A core consumer that an iterator drives: items handed out one at a time.
 pub trait Step: Send + 'static {
     /// What reaches Python.
@@ -156,11 +161,7 @@ pub type PyAnyResult<'py> = PyResult<Bound<'py, PyAny>>;
 pub trait Mode: 'static {
     /// Runs the call `call` names: its result, or an awaitable of it (an error naming `await`
     /// outside a running event loop).
-    fn run<'py, T: ToPy>(
-        py: Python<'py>,
-        call: Call,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyAnyResult<'py>;
+    fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py>;
 
     /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py>;
@@ -176,11 +177,7 @@ pub struct Blocking;
 pub struct Awaiting;
 
 impl Mode for Blocking {
-    fn run<'py, T: ToPy>(
-        py: Python<'py>,
-        _call: Call,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyAnyResult<'py> {
+    fn run<'py, T: ToPy>(py: Python<'py>, _call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py> {
         wait_raw(py, fut)??.into_bound_py_any(py)
     }
 
@@ -224,11 +221,7 @@ impl Mode for Blocking {
 }
 
 impl Mode for Awaiting {
-    fn run<'py, T: ToPy>(
-        py: Python<'py>,
-        call: Call,
-        fut: impl Future<Output = PyResult<T>> + Send + 'static,
-    ) -> PyAnyResult<'py> {
+    fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py> {
         call.check_loop(py)?;
         super::ready::Pending::wrap(py, call, awaitable(py, fut)?)
     }
