@@ -183,34 +183,68 @@ fn encode_to(to: &Option<[u8; 20]>, out: &mut Vec<u8>) {
 impl Tx {
     /// The canonical encoding whose keccak is the tx hash (what `eth_sendRawTransaction` takes).
     pub fn encode(&self, out: &mut Vec<u8>) {
+        let sig = match self {
+            Tx::Legacy { sig, .. } => sig,
+            Tx::DynamicFee { sig, .. } => {
+                out.push(0x02);
+                sig
+            }
+        };
+        rlp_list(out, |p| {
+            self.encode_unsigned_fields(p);
+            sig.v.encode(p);
+            encode_word(&sig.r, p);
+            encode_word(&sig.s, p);
+        });
+    }
+
+    /// Appends the payload whose keccak the sender signs: a legacy tx's six fields with EIP-155's
+    /// `chainId, 0, 0` when its `v` names a chain (`chainId*2+35/36`); a typed tx's `0x02 ‖
+    /// rlp(fields without the signature)`.
+    pub fn encode_signing_payload(&self, out: &mut Vec<u8>) {
         match self {
-            Tx::Legacy { nonce, gas_price, gas, to, value, data, sig } => rlp_list(out, |p| {
+            Tx::Legacy { sig, .. } => rlp_list(out, |p| {
+                self.encode_unsigned_fields(p);
+                if sig.v >= 35 {
+                    ((sig.v - 35) / 2).encode(p);
+                    p.extend_from_slice(&[0x80, 0x80]);
+                }
+            }),
+            Tx::DynamicFee { .. } => {
+                out.push(0x02);
+                rlp_list(out, |p| self.encode_unsigned_fields(p));
+            }
+        }
+    }
+
+    /// keccak256 of [`Tx::encode_signing_payload`]: the hash the sender signs.
+    pub fn signing_hash(&self, scratch: &mut Vec<u8>) -> [u8; 32] {
+        scratch.clear();
+        self.encode_signing_payload(scratch);
+        keccak256(scratch)
+    }
+
+    /// Appends the RLP items of the fields before the signature values.
+    fn encode_unsigned_fields(&self, p: &mut Vec<u8>) {
+        match self {
+            Tx::Legacy { nonce, gas_price, gas, to, value, data, .. } => {
                 nonce.encode(p);
                 gas_price.encode(p);
                 gas.encode(p);
                 encode_to(to, p);
                 value.encode(p);
                 data.as_slice().encode(p);
-                sig.v.encode(p);
-                encode_word(&sig.r, p);
-                encode_word(&sig.s, p);
-            }),
-            Tx::DynamicFee { chain_id, nonce, max_priority_fee, max_fee, gas, to, value, data, sig } => {
-                out.push(0x02);
-                rlp_list(out, |p| {
-                    chain_id.encode(p);
-                    nonce.encode(p);
-                    max_priority_fee.encode(p);
-                    max_fee.encode(p);
-                    gas.encode(p);
-                    encode_to(to, p);
-                    value.encode(p);
-                    data.as_slice().encode(p);
-                    p.push(0xc0); // empty access list
-                    sig.v.encode(p);
-                    encode_word(&sig.r, p);
-                    encode_word(&sig.s, p);
-                });
+            }
+            Tx::DynamicFee { chain_id, nonce, max_priority_fee, max_fee, gas, to, value, data, .. } => {
+                chain_id.encode(p);
+                nonce.encode(p);
+                max_priority_fee.encode(p);
+                max_fee.encode(p);
+                gas.encode(p);
+                encode_to(to, p);
+                value.encode(p);
+                data.as_slice().encode(p);
+                p.push(0xc0); // empty access list
             }
         }
     }
@@ -232,15 +266,20 @@ impl Tx {
     }
 }
 
-/// Appends `rlp([header, [tx...], [], version, extData])`.
-pub fn encode_block(out: &mut Vec<u8>, header: &Header, txs: &[Tx], version: u32, ext_data: &[u8]) {
+/// Appends `rlp([header, [tx...], [], version, extData])`; returns the block hash (the keccak of
+/// the header as written, so the header is encoded once).
+pub fn encode_block(out: &mut Vec<u8>, header: &Header, txs: &[Tx], version: u32, ext_data: &[u8]) -> [u8; 32] {
+    let mut hash = [0; 32];
     rlp_list(out, |p| {
+        let start = p.len();
         header.encode(p);
+        hash = keccak256(&p[start..]);
         rlp_list(p, |t| txs.iter().for_each(|tx| tx.encode_in_block(t)));
         p.push(0xc0);
         version.encode(p);
         ext_data.encode(p);
     });
+    hash
 }
 
 #[cfg(test)]
