@@ -94,22 +94,25 @@ impl Header {
     /// Appends `rlp(header)`.
     pub fn encode(&self, out: &mut Vec<u8>) {
         rlp_list(out, |p| {
-            self.parent_hash.encode(p);
-            self.uncle_hash.encode(p);
-            self.coinbase.encode(p);
-            self.root.encode(p);
-            self.tx_hash.encode(p);
-            self.receipt_hash.encode(p);
-            self.bloom.as_slice().encode(p);
-            self.difficulty.encode(p);
-            self.number.encode(p);
-            self.gas_limit.encode(p);
-            self.gas_used.encode(p);
-            self.time.encode(p);
-            self.extra.as_slice().encode(p);
-            self.mix_digest.encode(p);
-            self.nonce.encode(p);
-            self.ext_data_hash.encode(p);
+            let fixed: [&dyn Encodable; 16] = [
+                &self.parent_hash,
+                &self.uncle_hash,
+                &self.coinbase,
+                &self.root,
+                &self.tx_hash,
+                &self.receipt_hash,
+                &self.bloom.as_slice(),
+                &self.difficulty,
+                &self.number,
+                &self.gas_limit,
+                &self.gas_used,
+                &self.time,
+                &self.extra.as_slice(),
+                &self.mix_digest,
+                &self.nonce,
+                &self.ext_data_hash,
+            ];
+            fixed.iter().for_each(|field| field.encode(p));
             let optional: [Option<&dyn Encodable>; 8] = [
                 self.base_fee.as_ref().map(|v| v as &dyn Encodable),
                 self.ext_data_gas_used.as_ref().map(|v| v as &dyn Encodable),
