@@ -299,6 +299,12 @@ mod tests {
         bytes(v).try_into().unwrap()
     }
 
+    /// The published C-chain block vectors (`tests/data/decode/cchain_blocks.json`).
+    fn fixture_blocks() -> Value {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json");
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
     fn header_from_json(h: &Value) -> Header {
         let u = |k: &str| h.get(k).and_then(Value::as_u64);
         Header {
@@ -333,10 +339,7 @@ mod tests {
     /// published block hashes come out (16-, 17-, 19-, 22- and 24-field headers).
     #[test]
     fn header_encoder_reproduces_the_published_fixture_hashes() {
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
-                .unwrap();
-        let doc: Value = serde_json::from_str(&text).unwrap();
+        let doc = fixture_blocks();
         let mut counts = std::collections::BTreeSet::new();
         let mut checked = 0;
         for v in doc["vectors"].as_array().unwrap() {
@@ -404,10 +407,7 @@ mod tests {
     /// EIP-1559 one at least): the encoder gives the published tx hashes and the same bytes.
     #[test]
     fn tx_encoder_reproduces_the_published_tx_hashes() {
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json"))
-                .unwrap();
-        let doc: Value = serde_json::from_str(&text).unwrap();
+        let doc = fixture_blocks();
         let (mut legacy, mut dynamic) = (0, 0);
         for v in doc["vectors"].as_array().unwrap() {
             if !v["name"].as_str().unwrap().starts_with("synchronoustest") {
