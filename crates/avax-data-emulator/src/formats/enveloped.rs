@@ -89,9 +89,9 @@ impl<C: InnerChain> EnvelopedChain<C> {
             },
         };
         let mut run = Vec::with_capacity(RUN as usize);
-        let mut buf = Vec::with_capacity(4096);
+        let (mut buf, mut inner) = (Vec::with_capacity(16 << 10), Vec::with_capacity(16 << 10));
         for height in base..base + RUN {
-            parent = self.build(height, &parent, &mut buf);
+            parent = self.build(height, &parent, &mut buf, &mut inner);
             run.push(Entry::new(parent, &buf));
         }
         let run = Arc::new(run);
@@ -99,16 +99,16 @@ impl<C: InnerChain> EnvelopedChain<C> {
         run
     }
 
-    /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first);
-    /// returns its own ids.
-    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>) -> Ids {
+    /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first, as is
+    /// `inner`, the scratch for the inner block of an envelope); returns its own ids.
+    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> Ids {
         buf.clear();
         if height < self.inner.fork_height() {
             let id = self.inner.inner_block(height, &parent.0, buf);
             return (id, id);
         }
-        let mut inner = Vec::with_capacity(4096);
-        let inner_id = self.inner.inner_block(height, &parent.0, &mut inner);
+        inner.clear();
+        let inner_id = self.inner.inner_block(height, &parent.0, inner);
         let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
         let id = proposervm::wrap_envelope(
             buf,
@@ -117,7 +117,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
             &parent.1,
             time,
             p_chain_height,
-            &inner,
+            inner,
             signed,
         );
         (inner_id, id)

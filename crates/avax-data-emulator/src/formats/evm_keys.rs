@@ -20,8 +20,6 @@ use k256::{ProjectivePoint, Scalar, U256};
 use sha2::{Digest, Sha256};
 
 use avax_data_core::decode::cchain::keccak256;
-use avax_data_core::decode::rlp::Items;
-use avax_data_core::decode::senders::signed_parts;
 
 use super::coreth::Tx;
 
@@ -100,16 +98,15 @@ pub fn pool_key(i: u64) -> std::borrow::Cow<'static, PoolKey> {
 }
 
 /// Signs `tx` with `key`: its `v` (legacy: the EIP-155 value for its chain, already in `v` as
-/// `chainId*2+35`; typed: 0), `r` and `s` are replaced by the signature over its signing hash.
+/// `chainId*2+35`, or 27 for a pre-EIP-155 tx; typed: 0), `r` and `s` are replaced by the
+/// signature over its signing hash ([`Tx::signing_hash`], written from the fields).
 pub fn sign_tx(tx: &mut Tx, key: &PoolKey) {
-    let mut item = Vec::with_capacity(512);
-    tx.encode_in_block(&mut item);
-    let parsed = Items::new(&item, 0).item("transaction").expect("the emulator's own encoding");
-    let hash = signed_parts(&parsed).expect("the emulator's own encoding").signing_hash;
+    let hash = tx.signing_hash(&mut Vec::with_capacity(512));
     let (parity, r, s) = key.sign(&hash);
     let sig = match tx {
         Tx::Legacy { sig, .. } => {
-            sig.v = (sig.v - 35) / 2 * 2 + 35 + u64::from(parity);
+            let base = if sig.v >= 35 { (sig.v - 35) / 2 * 2 + 35 } else { 27 };
+            sig.v = base + u64::from(parity);
             sig
         }
         Tx::DynamicFee { sig, .. } => {
@@ -143,6 +140,56 @@ mod tests {
                 let parts = SignedParts { signing_hash: hash, y_parity: parity, r, s };
                 assert_eq!(recover(&parts).unwrap(), key.address, "key {i} message {m}");
             }
+        }
+    }
+
+    /// The signing hash written straight from the fields is the one a client's decoder derives
+    /// from the signed bytes (EIP-155 legacy, pre-EIP-155 legacy and EIP-1559; a creation too).
+    #[test]
+    fn signing_hashes_match_the_decoders() {
+        use crate::formats::coreth::Signature as Sig;
+        use avax_data_core::decode::rlp::Items;
+        use avax_data_core::decode::senders::signed_parts;
+        let unsigned = |v| Sig { v, r: [0; 32], s: [0; 32] };
+        let txs = [
+            Tx::Legacy {
+                nonce: 9,
+                gas_price: 25,
+                gas: 21_000,
+                to: Some([7; 20]),
+                value: 1,
+                data: vec![],
+                sig: unsigned(43114 * 2 + 35),
+            },
+            Tx::Legacy {
+                nonce: 0,
+                gas_price: 1 << 40,
+                gas: 90_000,
+                to: None,
+                value: 0,
+                data: vec![0x60; 300],
+                sig: unsigned(27),
+            },
+            Tx::DynamicFee {
+                chain_id: 43113,
+                nonce: 70_000,
+                max_priority_fee: 2,
+                max_fee: 30_000_000_000,
+                gas: 50_000,
+                to: Some([1; 20]),
+                value: 10u128.pow(20),
+                data: vec![0xa9, 0x05, 0x9c, 0xbb],
+                sig: unsigned(0),
+            },
+        ];
+        for (i, mut tx) in txs.into_iter().enumerate() {
+            let key = pool_key(i as u64);
+            sign_tx(&mut tx, &key);
+            let mut item = Vec::new();
+            tx.encode_in_block(&mut item);
+            let parts = signed_parts(&Items::new(&item, 0).item("tx").unwrap()).unwrap();
+            assert_eq!(tx.signing_hash(&mut Vec::new()), parts.signing_hash, "tx {i}");
+            assert_eq!(recover(&parts).unwrap(), key.address, "tx {i}");
         }
     }
 

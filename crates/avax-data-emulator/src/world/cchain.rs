@@ -183,10 +183,16 @@ impl EvmBlocks {
     }
     /// The header of block `number` whose parent hash is `parent`.
     pub fn header(&self, number: u64, parent: [u8; 32]) -> Header {
-        let (seed, id, chain) = (self.seed, self.chain.evm_chain_id, self.chain);
+        let (seed, chain) = (self.seed, self.chain);
         let base = base_fee(seed, chain, number);
         let count = tx_count(seed, chain, number);
         let gas_used = (0..count).map(|k| tx_facts(seed, chain, number, k, base).gas_used).sum();
+        self.header_with(number, parent, count, gas_used)
+    }
+    /// The header of block `number` with `count` transactions using `gas_used` in all.
+    fn header_with(&self, number: u64, parent: [u8; 32], count: u32, gas_used: u64) -> Header {
+        let (seed, id, chain) = (self.seed, self.chain.evm_chain_id, self.chain);
+        let base = base_fee(seed, chain, number);
         let ms = self.timestamp_ms(number);
         let upgrade = upgrade_at(number);
         let extra_words = match upgrade {
@@ -230,17 +236,18 @@ impl EvmBlocks {
     }
     /// The transactions of block `number` in coreth form.
     pub fn txs(&self, number: u64) -> Vec<Tx> {
-        self.tx_facts(number)
-            .iter()
-            .enumerate()
-            .map(|(k, f)| coreth_tx(self.seed, self.chain, number, k as u32, f))
-            .collect()
+        self.txs_of(number, &self.tx_facts(number))
+    }
+    fn txs_of(&self, number: u64, facts: &[TxFacts]) -> Vec<Tx> {
+        facts.iter().enumerate().map(|(k, f)| coreth_tx(self.seed, self.chain, number, k as u32, f)).collect()
     }
     /// Appends `rlp(block)` of block `number` with parent hash `parent`; returns its eth hash.
+    /// The transactions' facts are drawn once for the header's gas and the transactions.
     pub fn encode_block(&self, number: u64, parent: [u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
-        let header = self.header(number, parent);
-        coreth::encode_block(out, &header, &self.txs(number), 0, &[]);
-        header.hash()
+        let facts = self.tx_facts(number);
+        let gas_used = facts.iter().map(|f| f.gas_used).sum();
+        let header = self.header_with(number, parent, facts.len() as u32, gas_used);
+        coreth::encode_block(out, &header, &self.txs_of(number, &facts), 0, &[])
     }
     /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
     pub fn is_signed(&self, h: u64) -> bool {
@@ -319,7 +326,8 @@ impl std::fmt::Debug for EvmChain {
 
 /// The Mainnet C-chain's 32-byte blockchain id: the `chainID` the envelopes are signed for.
 pub fn c_chain_id() -> [u8; 32] {
-    cb58::decode_id(C_CHAIN_MAINNET_ID).expect("a valid id")
+    static ID: OnceLock<[u8; 32]> = OnceLock::new();
+    *ID.get_or_init(|| cb58::decode_id(C_CHAIN_MAINNET_ID).expect("a valid id"))
 }
 
 impl EvmChain {
