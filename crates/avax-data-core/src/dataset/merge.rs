@@ -38,13 +38,17 @@ pub fn merge_staged(dir: &Path, staged: &[PathBuf]) -> Result<DatasetSummary> {
             locks.push(DatasetLock::acquire(path)?);
         }
         let manifest = read(path)?.ok_or_else(|| {
-            Error::invalid("staged", path.display(), format!("a dataset directory (no {MANIFEST} in it)"))
+            Error::invalid_text(
+                "staged",
+                &path.display().to_string(),
+                format!("a dataset directory (no {MANIFEST} in it)"),
+            )
         })?;
         for p in &manifest.partitions {
             if !digest_matches(path, p) {
-                return Err(Error::invalid(
+                return Err(Error::invalid_text(
                     "staged",
-                    path.display(),
+                    &path.display().to_string(),
                     format!("a dataset whose files are as recorded ({} is not)", p.file),
                 ));
             }

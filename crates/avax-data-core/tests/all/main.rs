@@ -9,6 +9,7 @@ mod fuzz_endpoints;
 mod id_rules;
 mod index_client;
 mod index_node;
+mod invalid_values;
 mod range_faults;
 mod range_properties;
 mod rate_limits;
