@@ -13,5 +13,6 @@ mod invalid_values;
 mod range_faults;
 mod range_properties;
 mod rate_limits;
+mod scripted;
 mod transport;
 mod transport_hardening;
