@@ -392,6 +392,11 @@ impl Error {
         Error::invalid(param, format!("{text:?}"), allowed)
     }
 
+    /// [`Error::invalid_text`] refusing the file or directory `path`, as the user gave it.
+    pub fn invalid_path(param: &str, path: &std::path::Path, allowed: impl Into<String>) -> Self {
+        Error::invalid_text(param, &path.display().to_string(), allowed)
+    }
+
     /// Whether a retry may succeed: transport failures, 5xx and 429.
     pub fn is_retryable(&self) -> bool {
         match self {

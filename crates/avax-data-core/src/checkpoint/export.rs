@@ -62,9 +62,10 @@ impl ExportCheckpoint {
     /// after the checkpoint (part files it does not list; the bytes past its offset). Returns
     /// where the walk continues and the rows already written.
     pub fn resume(&mut self) -> Result<(Position, u64)> {
-        let saved = self.saved.clone().ok_or_else(|| {
-            Error::invalid_text("checkpoint", &self.path.display().to_string(), "an existing checkpoint to resume")
-        })?;
+        let saved = self
+            .saved
+            .clone()
+            .ok_or_else(|| Error::invalid_path("checkpoint", &self.path, "an existing checkpoint to resume"))?;
         let differ = saved.request.differences(&self.request);
         if !differ.is_empty() {
             return Err(self.refused(format!(
@@ -82,7 +83,7 @@ impl ExportCheckpoint {
     }
 
     fn refused(&self, allowed: String) -> Error {
-        Error::invalid_text("checkpoint", &self.path.display().to_string(), allowed)
+        Error::invalid_path("checkpoint", &self.path, allowed)
     }
 
     fn restore_parts(&self, parts: &[Part]) -> Result<()> {
