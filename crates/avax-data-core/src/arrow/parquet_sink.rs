@@ -42,7 +42,7 @@ impl ParquetOptions {
             "lz4" => Compression::LZ4_RAW,
             "gzip" => Compression::GZIP(GzipLevel::default()),
             "none" | "uncompressed" => Compression::UNCOMPRESSED,
-            _ => return Err(Error::invalid_text("compression", &compression, COMPRESSIONS)),
+            _ => return Err(Error::invalid_text("compression", compression, COMPRESSIONS)),
         };
         if row_group_size == 0 || row_group_size > (1 << 30) {
             return Err(Error::invalid("row_group_size", row_group_size, "an int in [1, 2**30]"));

@@ -159,7 +159,7 @@ pub fn validate_id(id: &str) -> Result<()> {
         ));
     }
     cb58::decode_id(id).map(|_| ()).map_err(|e| {
-        Error::invalid_text("id", &id, format!("a CB58 container id (32 bytes and a checksum); this one is {e}"))
+        Error::invalid_text("id", id, format!("a CB58 container id (32 bytes and a checksum); this one is {e}"))
     })
 }
 

@@ -72,7 +72,7 @@ impl Interval {
             "day" => Ok(Interval::Day),
             "week" => Ok(Interval::Week),
             "month" => Ok(Interval::Month),
-            _ => Err(Error::invalid_text("interval", &value, "one of hour, day, week, month")),
+            _ => Err(Error::invalid_text("interval", value, "one of hour, day, week, month")),
         }
     }
 
@@ -131,7 +131,7 @@ pub fn metric(value: &str) -> Result<&'static str> {
         .iter()
         .find(|m| **m == value)
         .copied()
-        .ok_or_else(|| Error::invalid_text("metric", &value, format!("one of {}", METRICS.join(", "))))
+        .ok_or_else(|| Error::invalid_text("metric", value, format!("one of {}", METRICS.join(", "))))
 }
 
 /// Whether `metric` supports only `timeInterval=day`.
@@ -146,7 +146,7 @@ pub fn interval(metric: &str, value: Option<&str>) -> Result<Option<Interval>> {
     if day_only(metric) && parsed != Interval::Day {
         return Err(Error::invalid_text(
             "interval",
-            &value,
+            value,
             format!(
                 "day (metric {metric} supports only timeInterval=day; hour, week and month are for {})",
                 ANY_INTERVAL_METRICS.join(", ")
@@ -165,7 +165,7 @@ pub fn chain_id(value: &str) -> Result<String> {
     }
     Err(Error::invalid_text(
         "chain_id",
-        &value,
+        value,
         "an EVM chain id (decimal digits, e.g. \"43114\") or one of total, mainnet, testnet",
     ))
 }
@@ -201,7 +201,7 @@ pub fn group_by(value: &str) -> Result<String> {
     } else {
         Err(Error::invalid_text(
             "group_by",
-            &value,
+            value,
             "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId",
         ))
     }
