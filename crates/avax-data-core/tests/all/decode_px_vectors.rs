@@ -323,7 +323,7 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
         if let Some(id) = published {
             assert_eq!(cb(&tx.tx_id), id, "{}", name(v));
         }
-        assert_eq!(tx.tx_id, cb58::sha256(&raw));
+        assert_eq!(tx.tx_id, cb58::sha256(raw));
         if let Some(t) = exp["typeID"].as_u64() {
             assert_eq!(u64::from(tx.type_id), t);
         }
