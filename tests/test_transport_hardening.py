@@ -310,10 +310,7 @@ def test_path_tricks_and_huge_ids_are_refused_before_any_request(serve, value):
     assert e.value.param == "block_id" and e.value.value == value and "block number" in e.value.allowed
     with pytest.raises(ad.InvalidParameterError) as e:
         c.chain(value)
-    # The shared chain-id rule refuses "" and the million digits itself and shows them as Python
-    # writes them (repr, like the other arguments); the path grammar refuses the rest as text.
-    shown = repr(value) if value in ("", "1" * 1_000_000) else value
-    assert e.value.param == "chain_id" and e.value.value == shown
+    assert e.value.param == "chain_id" and e.value.value == value
     assert time.monotonic() - started < 1.0 and s.requests == []
 
 

@@ -110,7 +110,11 @@ pub enum Error {
     InvalidArgument {
         /// The parameter's name as the user wrote it.
         param: String,
-        /// The value given, as text.
+        /// The value given, written as a literal so that it reads back as the value the user
+        /// passed: text quoted by [`Error::invalid_text`] (`"devnet"`, `".."`, `""`; read back
+        /// with [`text_of_literal`]), a number bare (`5000`), a value of the binding's language
+        /// as that language writes it (Python's `repr`), and a value with no literal form as a
+        /// description (`<bool>`, `2024-01-01T00:00:00.000000 (naive)`).
         value: String,
         /// What is allowed.
         allowed: String,
@@ -368,9 +372,29 @@ impl Error {
         Error::File { kind, path: path.display().to_string(), reason }
     }
 
-    /// Shorthand for [`Error::InvalidArgument`].
+    /// Shorthand for [`Error::InvalidArgument`] whose value is a number or a literal already
+    /// written (text goes through [`Error::invalid_text`]).
     pub fn invalid(param: &str, value: impl std::fmt::Display, allowed: impl Into<String>) -> Self {
         Error::InvalidArgument { param: param.to_string(), value: value.to_string(), allowed: allowed.into() }
+    }
+
+    /// [`Error::InvalidArgument`] refusing the text `text`, written quoted (the one way text is
+    /// shown in a refusal; [`text_of_literal`] reads it back).
+    ///
+    /// ```
+    /// use avax_data_core::error::{text_of_literal, Error};
+    /// let err = Error::invalid_text("network", "dev\"net", "one of mainnet, fuji, testnet");
+    /// assert_eq!(err.to_string(), r#"invalid network="dev\"net": one of mainnet, fuji, testnet"#);
+    /// let Error::InvalidArgument { value, .. } = err else { unreachable!() };
+    /// assert_eq!(text_of_literal(&value).as_deref(), Some("dev\"net"));
+    /// ```
+    pub fn invalid_text(param: &str, text: &str, allowed: impl Into<String>) -> Self {
+        Error::invalid(param, format!("{text:?}"), allowed)
+    }
+
+    /// [`Error::invalid_text`] refusing the file or directory `path`, as the user gave it.
+    pub fn invalid_path(param: &str, path: &std::path::Path, allowed: impl Into<String>) -> Self {
+        Error::invalid_text(param, &path.display().to_string(), allowed)
     }
 
     /// Whether a retry may succeed: transport failures, 5xx and 429.
@@ -389,6 +413,36 @@ impl Error {
             _ => None,
         }
     }
+}
+
+/// The text a quoted value of [`Error::invalid_text`] stands for (the inverse of Rust's `{:?}` of
+/// a `str`), or `None` when `shown` is not such a literal (a number, a description, a literal of
+/// another language).
+pub fn text_of_literal(shown: &str) -> Option<String> {
+    let inner = shown.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => out.push(match chars.next()? {
+                'n' => '\n',
+                'r' => '\r',
+                't' => '\t',
+                '0' => '\0',
+                c @ ('\\' | '"' | '\'') => c,
+                'u' => {
+                    let rest = chars.as_str().strip_prefix('{')?;
+                    let (hex, after) = rest.split_once('}')?;
+                    chars = after.chars();
+                    char::from_u32(u32::from_str_radix(hex, 16).ok()?)?
+                }
+                _ => return None,
+            }),
+            c => out.push(c),
+        }
+    }
+    Some(out)
 }
 
 /// ` of URL`, or nothing when the URL is not known.

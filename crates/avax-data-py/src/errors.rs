@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 
-use avax_data_core::error::{Error, RedirectKind, RpcErrorKind, TransportKind};
+use avax_data_core::error::{text_of_literal, Error, RedirectKind, RpcErrorKind, TransportKind};
 use avax_data_core::index::{FollowWalk, RangeWalk};
 use avax_data_core::paging::Pager;
 
@@ -190,18 +190,17 @@ fn request_attrs(kwargs: &Bound<'_, PyDict>, method: &str, url: &str) -> PyResul
     kwargs.set_item("url", url)
 }
 
-/// The value of an `InvalidArgument` as the user passed it: texts are kept quoted in the message
-/// (`invalid network="devnet"`), but the attribute is the string itself; integers become ints.
+/// The value of an `InvalidArgument` as the user passed it (the convention of
+/// `avax_data_core::error::Error::InvalidArgument`): text the core quoted is the `str` itself, a
+/// Python literal the bindings wrote (`repr` of a str, int, float, bool, None, list, ...) is that
+/// value again, and a value with no literal form (`<bool>`, a naive datetime's description) stays
+/// the text shown.
 fn passed_value<'py>(py: Python<'py>, shown: &str) -> Bound<'py, PyAny> {
-    if shown.len() >= 2 && shown.starts_with('"') && shown.ends_with('"') {
-        if let Ok(text) = serde_json::from_str::<String>(shown) {
-            return pyo3::types::PyString::new(py, &text).into_any();
-        }
+    if let Some(text) = text_of_literal(shown) {
+        return pyo3::types::PyString::new(py, &text).into_any();
     }
-    if let Ok(n) = shown.parse::<i64>() {
-        return pyo3::types::PyInt::new(py, n).into_any();
-    }
-    pyo3::types::PyString::new(py, shown).into_any()
+    let literal = py.import("ast").and_then(|ast| ast.getattr("literal_eval")).and_then(|eval| eval.call1((shown,)));
+    literal.unwrap_or_else(|_| pyo3::types::PyString::new(py, shown).into_any())
 }
 
 /// The `message` of a JSON error body (`{"message": "..." | [...], ...}`): a str, a list of

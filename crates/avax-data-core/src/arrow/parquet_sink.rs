@@ -42,7 +42,7 @@ impl ParquetOptions {
             "lz4" => Compression::LZ4_RAW,
             "gzip" => Compression::GZIP(GzipLevel::default()),
             "none" | "uncompressed" => Compression::UNCOMPRESSED,
-            _ => return Err(Error::invalid("compression", format!("{compression:?}"), COMPRESSIONS)),
+            _ => return Err(Error::invalid_text("compression", compression, COMPRESSIONS)),
         };
         if row_group_size == 0 || row_group_size > (1 << 30) {
             return Err(Error::invalid("row_group_size", row_group_size, "an int in [1, 2**30]"));
@@ -155,13 +155,20 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn batches_round_trip_through_a_file() {
-        let dir = std::env::temp_dir().join(format!("avax-data-sink-{}", std::process::id()));
+    /// A sink writing `c.parquet` in the fresh directory `avax-data-{name}-PID`, `rows` sample
+    /// containers written: the directory, the file and the sink.
+    fn sink_in(name: &str, rows: u64) -> (std::path::PathBuf, std::path::PathBuf, ParquetSink) {
+        let dir = std::env::temp_dir().join(format!("avax-data-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.parquet");
         let mut sink = ParquetSink::create(&path, container_schema(), ParquetOptions::default()).unwrap();
-        sink.write(&containers_to_batch(&sample(5))).unwrap();
+        sink.write(&containers_to_batch(&sample(rows))).unwrap();
+        (dir, path, sink)
+    }
+
+    #[test]
+    fn batches_round_trip_through_a_file() {
+        let (dir, path, mut sink) = sink_in("sink", 5);
         sink.write(&containers_to_batch(&sample(3))).unwrap();
         assert!(!path.exists(), "the file appears only when finished");
         assert_eq!(sink.finish().unwrap(), 8);
@@ -173,13 +180,9 @@ mod tests {
 
     #[test]
     fn an_unfinished_sink_leaves_no_file() {
-        let dir = std::env::temp_dir().join(format!("avax-data-sink-drop-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("d.parquet");
-        {
-            let mut sink = ParquetSink::create(&path, container_schema(), ParquetOptions::default()).unwrap();
-            sink.write(&containers_to_batch(&sample(2))).unwrap();
-        }
+        let (dir, path, sink) = sink_in("sink-drop", 2);
+        drop(sink);
+        assert!(!path.exists());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }

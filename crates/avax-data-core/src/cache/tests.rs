@@ -12,6 +12,13 @@ fn fresh(name: &str) -> PathBuf {
     dir
 }
 
+/// A store of the default size in the fresh directory `name`, and that directory.
+fn fresh_store(name: &str) -> (PathBuf, Store) {
+    let dir = fresh(name);
+    let store = Store::open(&dir, DEFAULT_MAX_BYTES).unwrap();
+    (dir, store)
+}
+
 /// The single entry file of `kind` in `dir`.
 fn only_file(dir: &std::path::Path, kind: Kind) -> PathBuf {
     let found: Vec<_> = lru::scan(dir).unwrap().entries.into_iter().filter(|e| e.kind == kind).collect();
@@ -21,8 +28,7 @@ fn only_file(dir: &std::path::Path, kind: Kind) -> PathBuf {
 
 #[test]
 fn a_stored_payload_comes_back_and_a_missing_key_is_a_miss() {
-    let dir = fresh("roundtrip");
-    let store = Store::open(&dir, DEFAULT_MAX_BYTES).unwrap();
+    let (dir, store) = fresh_store("roundtrip");
     assert_eq!(store.get(Kind::Index, "a"), None);
     store.put(Kind::Index, "a", b"first").unwrap();
     store.put(Kind::Index, "a", b"second").unwrap();
@@ -37,8 +43,7 @@ fn a_stored_payload_comes_back_and_a_missing_key_is_a_miss() {
 
 #[test]
 fn a_flipped_or_truncated_entry_is_deleted_and_missed() {
-    let dir = fresh("damage");
-    let store = Store::open(&dir, DEFAULT_MAX_BYTES).unwrap();
+    let (dir, store) = fresh_store("damage");
     store.put(Kind::Index, "k", b"the payload").unwrap();
     let path = only_file(&dir, Kind::Index);
     let mut bytes = std::fs::read(&path).unwrap();
@@ -94,8 +99,7 @@ fn store_path(dir: &std::path::Path, _store: &Store, key: &str) -> PathBuf {
 
 #[test]
 fn opening_a_directory_over_its_bound_evicts_and_a_zero_bound_is_refused() {
-    let dir = fresh("reopen");
-    let store = Store::open(&dir, DEFAULT_MAX_BYTES).unwrap();
+    let (dir, store) = fresh_store("reopen");
     for k in 0..10 {
         store.put(Kind::Metrics, &format!("k{k}"), &[1u8; 500]).unwrap();
     }
@@ -142,8 +146,7 @@ fn concurrent_writers_of_the_same_keys_leave_whole_entries() {
 
 #[test]
 fn clear_deletes_every_entry_and_refuses_a_missing_directory() {
-    let dir = fresh("clear");
-    let store = Store::open(&dir, DEFAULT_MAX_BYTES).unwrap();
+    let (dir, store) = fresh_store("clear");
     store.put(Kind::Index, "a", b"1").unwrap();
     store.put(Kind::Data, "b", b"2").unwrap();
     let removed = clear(&dir).unwrap();

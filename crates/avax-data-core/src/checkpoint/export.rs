@@ -65,7 +65,7 @@ impl ExportCheckpoint {
         let saved = self
             .saved
             .clone()
-            .ok_or_else(|| Error::invalid("checkpoint", self.path.display(), "an existing checkpoint to resume"))?;
+            .ok_or_else(|| Error::invalid_path("checkpoint", &self.path, "an existing checkpoint to resume"))?;
         let differ = saved.request.differences(&self.request);
         if !differ.is_empty() {
             return Err(self.refused(format!(
@@ -83,7 +83,7 @@ impl ExportCheckpoint {
     }
 
     fn refused(&self, allowed: String) -> Error {
-        Error::invalid("checkpoint", self.path.display(), allowed)
+        Error::invalid_path("checkpoint", &self.path, allowed)
     }
 
     fn restore_parts(&self, parts: &[Part]) -> Result<()> {

@@ -216,9 +216,9 @@ impl Checkpoint {
     /// panic.
     pub fn parse(path: &Path, bytes: &[u8]) -> Result<Checkpoint> {
         let bad = |why: String| {
-            Error::invalid(
+            Error::invalid_path(
                 "checkpoint",
-                path.display(),
+                path,
                 format!("a checkpoint of an avax-data export ({why}); delete it to start the export over"),
             )
         };
@@ -227,9 +227,9 @@ impl Checkpoint {
         let version = value.get("version").and_then(serde_json::Value::as_u64);
         if version != Some(u64::from(CHECKPOINT_VERSION)) {
             let found = version.map_or("no version".to_string(), |v| format!("version {v}"));
-            return Err(Error::invalid(
+            return Err(Error::invalid_path(
                 "checkpoint",
-                path.display(),
+                path,
                 format!(
                     "a checkpoint of version {CHECKPOINT_VERSION} (it has {found}: written by another version of \
                      avax-data, which this one cannot continue); delete it and start the export over"

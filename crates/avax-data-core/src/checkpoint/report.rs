@@ -48,7 +48,7 @@ pub fn verify_checkpoint(path: &Path) -> Result<CheckpointReport> {
         }
     }
     let checkpoint = read(&state)?.ok_or_else(|| {
-        Error::invalid("path", path.display(), format!("a checkpoint of an export (there is no {})", state.display()))
+        Error::invalid_path("path", path, format!("a checkpoint of an export (there is no {})", state.display()))
     })?;
     let mut report =
         CheckpointReport { path: state, checkpoint, missing: Vec::new(), altered: Vec::new(), extra: Vec::new() };

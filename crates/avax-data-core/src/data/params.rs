@@ -22,7 +22,7 @@ fn one_of(param: &str, value: &str, allowed: &[&str]) -> Result<String> {
     if allowed.contains(&value) {
         Ok(value.to_string())
     } else {
-        Err(Error::invalid(param, format!("{value:?}"), format!("one of {}", allowed.join(", "))))
+        Err(Error::invalid_text(param, value, format!("one of {}", allowed.join(", "))))
     }
 }
 
@@ -108,7 +108,7 @@ pub fn segment(param: &str, value: &str) -> Result<String> {
         _ => (token(v), "letters, digits, '-' and '_' (at most 128)"),
     };
     if !ok {
-        return Err(Error::invalid(param, format!("{value:?}"), allowed));
+        return Err(Error::invalid_text(param, value, allowed));
     }
     Ok(url::form_urlencoded::byte_serialize(v.as_bytes()).collect())
 }
@@ -137,9 +137,9 @@ pub fn address_hrp(network: &str) -> &'static str {
 pub fn address(value: &str, network: &str) -> Result<String> {
     let hrp = address_hrp(network);
     let bad = |why: String| {
-        Error::invalid(
+        Error::invalid_text(
             "addresses",
-            format!("{value:?}"),
+            value,
             format!(
                 "{network} addresses like '{hrp}1...', 'P-{hrp}1...' or 'X-{hrp}1...' (bech32 of a 20-byte \
                  address with a valid checksum): {why}"
@@ -171,11 +171,7 @@ pub fn node_id(value: &str) -> Result<String> {
         .strip_prefix("NodeID-")
         .is_some_and(|rest| rest.len() <= MAX_CB58_LEN && bs58::decode(rest).into_vec().is_ok());
     if !ok {
-        return Err(Error::invalid(
-            "node_ids",
-            format!("{value:?}"),
-            "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'",
-        ));
+        return Err(Error::invalid_text("node_ids", value, "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'"));
     }
     Ok(value.to_string())
 }

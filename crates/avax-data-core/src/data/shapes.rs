@@ -1,10 +1,11 @@
 //! The shapes the Data API promises for its single objects (the `required` fields of its OpenAPI
 //! document, with their JSON types), checked before an answer is handed out: a wrong shape is an
-//! [`Error::Decode`] naming the field and the value. (List items are checked to be objects by
+//! [`crate::Error::Decode`] naming the field and the value. (List items are checked to be objects by
 //! [`crate::rest::check_items`], for both services.)
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::exact::Exact;
+use crate::rest::json::{answer_error, shown};
 
 /// A JSON type as the OpenAPI document names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,10 +73,6 @@ pub const BLOCK: &[(&str, JsonType)] = &[
 /// `GET /v1/health-check` (`HealthCheckResultDto`).
 pub const HEALTH: &[(&str, JsonType)] = &[("status", Str)];
 
-fn shown(value: &Exact) -> std::string::String {
-    crate::transport::snippet(value.to_string().as_bytes())
-}
-
 /// Checks that `value` (the answer for `resource`) has every required field with its type.
 pub fn check_object(value: &Exact, resource: &str, required: &[(&str, JsonType)], url: &str) -> Result<()> {
     for (field, kind) in required {
@@ -83,11 +80,8 @@ pub fn check_object(value: &Exact, resource: &str, required: &[(&str, JsonType)]
             Some(v) if kind.holds(v) => {}
             found => {
                 let found = found.map_or_else(|| "nothing (the field is missing)".to_string(), shown);
-                return Err(Error::Decode {
-                    message: format!("{resource}: field {field:?} must be {}, found {found}", kind.name()),
-                    url: url.to_string(),
-                    body: shown(value),
-                });
+                let message = format!("{resource}: field {field:?} must be {}, found {found}", kind.name());
+                return Err(answer_error(message, url, value));
             }
         }
     }

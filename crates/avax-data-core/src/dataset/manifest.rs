@@ -89,14 +89,10 @@ impl Manifest {
             return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new(), end: None });
         };
         if found.identity != identity {
-            return Err(Error::invalid(
-                "dataset",
-                dir.display(),
-                format!(
-                    "a directory of the same walk ({}; it holds {})",
-                    describe(&identity),
-                    describe(&found.identity)
-                ),
+            let held = describe(&found.identity);
+            return Err(refused(
+                dir,
+                format!("a directory of the same walk ({}; it holds {held})", describe(&identity)),
             ));
         }
         Ok(found)
@@ -121,6 +117,11 @@ impl Manifest {
     }
 }
 
+/// The refusal of `dir` as a dataset directory; `allowed` says what it had to be.
+fn refused(dir: &Path, allowed: String) -> Error {
+    Error::invalid_path("dataset", dir, allowed)
+}
+
 /// The manifest of `dir`, if it has one: any text that is not a manifest this version wrote
 /// (not UTF-8, truncated, not JSON, fields of the wrong type, a version, file name or span that
 /// does not fit) is an error naming the file, never a panic.
@@ -131,24 +132,15 @@ pub fn read(dir: &Path) -> Result<Option<Manifest>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(&path, e)),
     };
-    let not_a_manifest = |why: String| {
-        Error::invalid(
-            "dataset",
-            dir.display(),
-            format!("a dataset directory ({} is not a manifest: {why})", path.display()),
-        )
-    };
+    let not_a_manifest =
+        |why: String| refused(dir, format!("a dataset directory ({} is not a manifest: {why})", path.display()));
     let text = std::str::from_utf8(&bytes).map_err(|e| not_a_manifest(format!("not UTF-8 text ({e})")))?;
     let found: Manifest = serde_json::from_str(text).map_err(|e| not_a_manifest(e.to_string()))?;
     if found.version != MANIFEST_VERSION {
-        return Err(Error::invalid(
-            "dataset",
-            dir.display(),
-            format!(
-                "a dataset of manifest version {MANIFEST_VERSION} ({} is of version {})",
-                path.display(),
-                found.version
-            ),
+        let version = found.version;
+        return Err(refused(
+            dir,
+            format!("a dataset of manifest version {MANIFEST_VERSION} ({} is of version {version})", path.display()),
         ));
     }
     found.check().map_err(not_a_manifest)?;

@@ -37,14 +37,13 @@ pub fn merge_staged(dir: &Path, staged: &[PathBuf]) -> Result<DatasetSummary> {
             // a staged writer still at work is refused, not merged half-written
             locks.push(DatasetLock::acquire(path)?);
         }
-        let manifest = read(path)?.ok_or_else(|| {
-            Error::invalid("staged", path.display(), format!("a dataset directory (no {MANIFEST} in it)"))
-        })?;
+        let manifest = read(path)?
+            .ok_or_else(|| Error::invalid_path("staged", path, format!("a dataset directory (no {MANIFEST} in it)")))?;
         for p in &manifest.partitions {
             if !digest_matches(path, p) {
-                return Err(Error::invalid(
+                return Err(Error::invalid_path(
                     "staged",
-                    path.display(),
+                    path,
                     format!("a dataset whose files are as recorded ({} is not)", p.file),
                 ));
             }

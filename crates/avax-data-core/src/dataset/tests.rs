@@ -10,6 +10,24 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh dataset `name` of one committed partition holding `bytes` (positions 0..10): its
+/// directory, the open dataset, the part file and the modification time recorded for it.
+fn one_part(name: &str, bytes: &[u8]) -> (PathBuf, Dataset, PathBuf, std::time::SystemTime) {
+    let dir = temp_dir(name);
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
+    std::fs::write(set.temp_path(0).unwrap(), bytes).unwrap();
+    set.commit(0, 0, 10, 10, true).unwrap();
+    let path = dir.join("chunk=0/part.parquet");
+    let recorded = std::fs::metadata(&path).unwrap().modified().unwrap();
+    (dir, set, path, recorded)
+}
+
+/// Writes `bytes` over `path` and sets its modification time to `modified`.
+fn rewrite(path: &Path, bytes: &[u8], modified: std::time::SystemTime) {
+    std::fs::write(path, bytes).unwrap();
+    std::fs::File::options().write(true).open(path).unwrap().set_modified(modified).unwrap();
+}
+
 #[test]
 fn spans_are_cut_at_multiples_of_the_chunk() {
     assert_eq!(plan(0, 250, 100).unwrap(), vec![(0, 0, 100), (100, 100, 200), (200, 200, 250)]);
@@ -74,21 +92,13 @@ fn the_manifest_keeps_partitions_in_order_and_refuses_another_walk() {
 
 #[test]
 fn a_file_changed_after_it_was_recorded_is_not_verified() {
-    let dir = temp_dir("verify");
-    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
-    std::fs::write(set.temp_path(0).unwrap(), b"ten bytes!").unwrap();
-    set.commit(0, 0, 10, 10, true).unwrap();
+    let (dir, set, path, recorded) = one_part("verify", b"ten bytes!");
     assert!(set.has(0, 0, 10) && !set.has(0, 0, 11) && !set.has(10, 10, 20));
-    let path = dir.join("chunk=0/part.parquet");
-    let recorded = std::fs::metadata(&path).unwrap().modified().unwrap();
     // same size, another modification time: changed
-    std::fs::write(&path, b"ten bytes?").unwrap();
-    let file = std::fs::File::options().write(true).open(&path).unwrap();
-    file.set_modified(recorded + std::time::Duration::from_secs(1)).unwrap();
+    rewrite(&path, b"ten bytes?", recorded + std::time::Duration::from_secs(1));
     assert!(!set.has(0, 0, 10));
     // the fast check trusts size and time: the same bytes back under the recorded time pass
-    std::fs::write(&path, b"ten bytes!").unwrap();
-    std::fs::File::options().write(true).open(&path).unwrap().set_modified(recorded).unwrap();
+    rewrite(&path, b"ten bytes!", recorded);
     assert!(set.has(0, 0, 10));
     std::fs::remove_file(&path).unwrap();
     assert!(!set.has(0, 0, 10));
@@ -97,15 +107,9 @@ fn a_file_changed_after_it_was_recorded_is_not_verified() {
 
 #[test]
 fn a_rerun_trusts_size_and_time_and_verify_reads_the_bytes() {
-    let dir = temp_dir("fast");
-    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
-    std::fs::write(set.temp_path(0).unwrap(), b"0123456789").unwrap();
-    set.commit(0, 0, 10, 10, true).unwrap();
+    let (dir, set, path, recorded) = one_part("fast", b"0123456789");
     drop(set);
-    let path = dir.join("chunk=0/part.parquet");
-    let recorded = std::fs::metadata(&path).unwrap().modified().unwrap();
-    std::fs::write(&path, b"0123456780").unwrap();
-    std::fs::File::options().write(true).open(&path).unwrap().set_modified(recorded).unwrap();
+    rewrite(&path, b"0123456780", recorded);
     let set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
     assert!(set.has(0, 0, 10), "the fast check does not read the bytes");
     drop(set);

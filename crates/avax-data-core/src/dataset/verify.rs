@@ -62,11 +62,11 @@ impl Report {
 /// dataset, its manifest cannot be read, or a writer holds its lock.
 pub fn verify(dir: &Path) -> Result<Report> {
     if !dir.is_dir() {
-        return Err(Error::invalid("dir", dir.display(), "an existing dataset directory"));
+        return Err(Error::invalid_path("dir", dir, "an existing dataset directory"));
     }
     let _reading = DatasetLock::shared(dir)?;
     let manifest = read(dir)?
-        .ok_or_else(|| Error::invalid("dir", dir.display(), format!("a dataset directory (it has no {MANIFEST})")))?;
+        .ok_or_else(|| Error::invalid_path("dir", dir, format!("a dataset directory (it has no {MANIFEST})")))?;
     let mut report = Report {
         partitions: manifest.partitions.len() as u64,
         rows: manifest.partitions.iter().map(|p| p.rows).sum(),

@@ -159,11 +159,7 @@ pub fn validate_id(id: &str) -> Result<()> {
         ));
     }
     cb58::decode_id(id).map(|_| ()).map_err(|e| {
-        Error::invalid(
-            "id",
-            format!("{id:?}"),
-            format!("a CB58 container id (32 bytes and a checksum); this one is {e}"),
-        )
+        Error::invalid_text("id", id, format!("a CB58 container id (32 bytes and a checksum); this one is {e}"))
     })
 }
 
@@ -213,8 +209,7 @@ impl ChainClient {
 
     async fn one_container(&self, method: &str, params: serde_json::Value) -> Result<Container> {
         self.call(method, params, |body, url| {
-            let wire: WireContainer =
-                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+            let wire: WireContainer = result_of(body, method, url)?;
             self.decode(&wire, url)
         })
         .await
@@ -387,11 +382,9 @@ impl ChainClient {
 
     /// `index.getIndex`.
     pub async fn index_of(&self, id: &str) -> Result<u64> {
-        validate_id(id)?;
         let method = "index.getIndex";
-        self.call(method, json!({"id": id, "encoding": "hex"}), |body, url| {
-            let result: IndexResult =
-                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
+        self.about_id(method, id, |body, url| {
+            let result: IndexResult = result_of(body, method, url)?;
             result.index.value().map_err(|message| Error::Decode {
                 message,
                 url: url.to_string(),
@@ -403,14 +396,14 @@ impl ChainClient {
 
     /// `index.isAccepted` (an unknown id is `false`, not an error).
     pub async fn is_accepted(&self, id: &str) -> Result<bool> {
-        validate_id(id)?;
         let method = "index.isAccepted";
-        self.call(method, json!({"id": id, "encoding": "hex"}), |body, url| {
-            let result: IsAcceptedResult =
-                rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))?;
-            Ok(result.is_accepted)
-        })
-        .await
+        self.about_id(method, id, |body, url| Ok(result_of::<IsAcceptedResult>(body, method, url)?.is_accepted)).await
+    }
+
+    /// The call `method` about the container `id`, checked before it is sent.
+    async fn about_id<T>(&self, method: &str, id: &str, read: impl Fn(&[u8], &str) -> Result<T>) -> Result<T> {
+        validate_id(id)?;
+        self.call(method, json!({"id": id, "encoding": "hex"}), read).await
     }
 
     /// The last accepted index, or `None` when nothing has been accepted yet.
@@ -439,6 +432,11 @@ fn container_error(e: ContainerError, url: &str) -> Error {
         ContainerError::Decode(message) => Error::Decode { message, url: url.to_string(), body: String::new() },
         ContainerError::Integrity(message) => Error::Integrity { message, url: url.to_string() },
     }
+}
+
+/// The result of a JSON-RPC answer of `method`, which must not be null.
+fn result_of<'a, R: serde::Deserialize<'a>>(body: &'a [u8], method: &str, url: &str) -> Result<R> {
+    rpc::parse_response(body, method, url)?.ok_or_else(|| null_result(method, url))
 }
 
 fn null_result(method: &str, url: &str) -> Error {

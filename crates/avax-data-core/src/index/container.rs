@@ -228,6 +228,11 @@ mod tests {
         assert!(parse_timestamp_ns("2021-11-04 00:42").is_err());
     }
 
+    /// The X-chain container of the JSON `text`, decoded and checked.
+    fn decoded(text: &str) -> Result<Container, ContainerError> {
+        serde_json::from_str::<WireContainer>(text).unwrap().decode(Verify::default(), IndexPath::XTx)
+    }
+
     #[test]
     fn a_flipped_byte_fails_the_checksum_and_a_wrong_id_fails_the_id_check() {
         let doc = fixtures();
@@ -236,11 +241,7 @@ mod tests {
         let bytes = fixture["bytes"].as_str().unwrap();
         let replacement = if &bytes[10..12] == "00" { "01" } else { "00" };
         flipped["bytes"] = format!("{}{}{}", &bytes[..10], replacement, &bytes[12..]).into();
-        let text = flipped.to_string();
-        let err = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default(), IndexPath::XTx)
-            .unwrap_err();
+        let err = decoded(&flipped.to_string()).unwrap_err();
         assert!(matches!(err, ContainerError::Integrity(ref m) if m.contains("checksum mismatch")), "{err:?}");
 
         let mut other_id = fixture.clone();
@@ -259,7 +260,7 @@ mod tests {
     fn escaped_hex_digits_decode_like_plain_ones_and_other_bytes_are_refused() {
         let doc = fixtures();
         let plain = doc["containers"][1].to_string();
-        let expected = serde_json::from_str::<WireContainer>(&plain).unwrap().decode(Verify::default(), IndexPath::XTx);
+        let expected = decoded(&plain);
         // `\u0030` is `0`: the parser unescapes into its scratch (an owned string)
         let escaped = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"\\u0030x", 1);
         assert_ne!(escaped, plain);
@@ -267,10 +268,7 @@ mod tests {
         assert!(matches!(wire.bytes, std::borrow::Cow::Owned(_)));
         assert_eq!(wire.decode(Verify::default(), IndexPath::XTx), expected);
         let accented = plain.replacen("\"bytes\":\"0x", "\"bytes\":\"0xé", 1);
-        let err = serde_json::from_str::<WireContainer>(&accented)
-            .unwrap()
-            .decode(Verify::default(), IndexPath::XTx)
-            .unwrap_err();
+        let err = decoded(&accented).unwrap_err();
         assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("malformed hex")), "{err:?}");
     }
 
@@ -279,16 +277,10 @@ mod tests {
         let doc = fixtures();
         let mut numeric = doc["containers"][1].clone();
         numeric["index"] = serde_json::json!(1);
-        let text = numeric.to_string();
-        let c =
-            serde_json::from_str::<WireContainer>(&text).unwrap().decode(Verify::default(), IndexPath::XTx).unwrap();
+        let c = decoded(&numeric.to_string()).unwrap();
         assert_eq!(c.index, 1);
         numeric["index"] = serde_json::json!("x1");
-        let text = numeric.to_string();
-        let err = serde_json::from_str::<WireContainer>(&text)
-            .unwrap()
-            .decode(Verify::default(), IndexPath::XTx)
-            .unwrap_err();
+        let err = decoded(&numeric.to_string()).unwrap_err();
         assert!(matches!(err, ContainerError::Decode(ref m) if m.contains("\"x1\" is not an unsigned")), "{err:?}");
     }
 }

@@ -51,7 +51,7 @@ impl IndexPath {
             Some(near) => format!("{ALLOWED} (paths are case-sensitive: did you mean '{near}'?)"),
             None => ALLOWED.to_string(),
         };
-        Err(Error::invalid("path", format!("{text:?}"), allowed))
+        Err(Error::invalid_text("path", text, allowed))
     }
 }
 

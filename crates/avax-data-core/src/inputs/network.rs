@@ -16,6 +16,6 @@ pub fn network(value: &str) -> Result<String> {
     if NETWORKS.contains(&value) {
         Ok(value.to_string())
     } else {
-        Err(Error::invalid("network", format!("{value:?}"), format!("one of {}", NETWORKS.join(", "))))
+        Err(Error::invalid_text("network", value, format!("one of {}", NETWORKS.join(", "))))
     }
 }

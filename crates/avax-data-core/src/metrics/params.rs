@@ -72,7 +72,7 @@ impl Interval {
             "day" => Ok(Interval::Day),
             "week" => Ok(Interval::Week),
             "month" => Ok(Interval::Month),
-            _ => Err(Error::invalid("interval", format!("{value:?}"), "one of hour, day, week, month")),
+            _ => Err(Error::invalid_text("interval", value, "one of hour, day, week, month")),
         }
     }
 
@@ -131,7 +131,7 @@ pub fn metric(value: &str) -> Result<&'static str> {
         .iter()
         .find(|m| **m == value)
         .copied()
-        .ok_or_else(|| Error::invalid("metric", format!("{value:?}"), format!("one of {}", METRICS.join(", "))))
+        .ok_or_else(|| Error::invalid_text("metric", value, format!("one of {}", METRICS.join(", "))))
 }
 
 /// Whether `metric` supports only `timeInterval=day`.
@@ -144,9 +144,9 @@ pub fn interval(metric: &str, value: Option<&str>) -> Result<Option<Interval>> {
     let Some(value) = value else { return Ok(None) };
     let parsed = Interval::parse(value)?;
     if day_only(metric) && parsed != Interval::Day {
-        return Err(Error::invalid(
+        return Err(Error::invalid_text(
             "interval",
-            format!("{value:?}"),
+            value,
             format!(
                 "day (metric {metric} supports only timeInterval=day; hour, week and month are for {})",
                 ANY_INTERVAL_METRICS.join(", ")
@@ -163,9 +163,9 @@ pub fn chain_id(value: &str) -> Result<String> {
     if evm || AGGREGATE_CHAINS.contains(&v) {
         return Ok(v.to_string());
     }
-    Err(Error::invalid(
+    Err(Error::invalid_text(
         "chain_id",
-        format!("{value:?}"),
+        value,
         "an EVM chain id (decimal digits, e.g. \"43114\") or one of total, mainnet, testnet",
     ))
 }
@@ -199,9 +199,9 @@ pub fn group_by(value: &str) -> Result<String> {
     if GROUP_BY.contains(&v.as_str()) {
         Ok(v)
     } else {
-        Err(Error::invalid(
+        Err(Error::invalid_text(
             "group_by",
-            format!("{value:?}"),
+            value,
             "one of srcBlockchainId, destBlockchainId, srcBlockchainId,destBlockchainId",
         ))
     }

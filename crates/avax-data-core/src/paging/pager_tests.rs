@@ -235,6 +235,17 @@ fn empty_pages_move_the_walk_on_and_an_older_consumer_is_superseded() {
     assert!(p.position().exhausted);
 }
 
+/// Takes the items of `c` into `got` up to its first error (returned) or its end (`None`).
+async fn items_until_error(c: &mut PagerCursor, got: &mut Vec<JsonItem>) -> Option<Error> {
+    loop {
+        match c.next_item().await {
+            Ok(Some(item)) => got.push(item),
+            Ok(None) => return None,
+            Err(e) => return Some(e),
+        }
+    }
+}
+
 #[test]
 fn a_page_whose_next_token_loops_is_not_handed_out_so_a_resumed_walk_repeats_nothing() {
     let rt = runtime();
@@ -245,13 +256,7 @@ fn a_page_whose_next_token_loops_is_not_handed_out_so_a_resumed_walk_repeats_not
     let got = rt.block_on(async {
         let mut got = Vec::new();
         let mut c = p.cursor();
-        let err = loop {
-            match c.next_item().await {
-                Ok(Some(item)) => got.push(item),
-                Ok(None) => panic!("the walk ended without the loop"),
-                Err(e) => break e,
-            }
-        };
+        let err = items_until_error(&mut c, &mut got).await.expect("the walk ended without the loop");
         assert!(matches!(err, Error::PageTokenLoop { ref token, .. } if token == "o10"), "{err:?}");
         assert_eq!((p.position().next_page_token(), p.position().items_read), (Some("o10"), 10));
         while let Some(item) = c.next_item().await.unwrap() {
@@ -270,15 +275,9 @@ fn an_error_mid_walk_leaves_the_cursor_usable_from_the_position() {
     let got = rt.block_on(async {
         let mut c = p.cursor();
         let mut got = Vec::new();
-        loop {
-            match c.next_item().await {
-                Ok(Some(item)) => got.push(item),
-                Ok(None) => break,
-                Err(e) => {
-                    assert_eq!(p.position().items_read, 5, "{e}");
-                    assert_eq!(p.position().next_page_token(), Some("o5"));
-                }
-            }
+        while let Some(e) = items_until_error(&mut c, &mut got).await {
+            assert_eq!(p.position().items_read, 5, "{e}");
+            assert_eq!(p.position().next_page_token(), Some("o5"));
         }
         got
     });

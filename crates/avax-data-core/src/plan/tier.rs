@@ -69,7 +69,7 @@ impl ServiceTier {
         ServiceTier::ALL
             .into_iter()
             .find(|t| t.name().eq_ignore_ascii_case(wanted))
-            .ok_or_else(|| Error::invalid(parameter, format!("{text:?}"), TIER_NAMES))
+            .ok_or_else(|| Error::invalid_text(parameter, text, TIER_NAMES))
     }
 
     /// The tier given, else `$AVAX_DATA_TIER` when set and not blank (`None` otherwise: the

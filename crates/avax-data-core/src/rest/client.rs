@@ -66,7 +66,7 @@ fn next_token(value: &Exact, url: &str) -> Result<Option<String>> {
 /// A page token: a non-empty string.
 pub fn page_token(value: &str) -> Result<String> {
     if value.trim().is_empty() {
-        return Err(Error::invalid("page_token", format!("{value:?}"), "a non-empty page token (or None)"));
+        return Err(Error::invalid_text("page_token", value, "a non-empty page token (or None)"));
     }
     Ok(value.trim().to_string())
 }

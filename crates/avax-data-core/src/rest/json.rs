@@ -36,19 +36,23 @@ pub fn api_message(body: &str) -> Option<String> {
     }
 }
 
-fn shown(value: &Exact) -> String {
+/// `value` as text for an error, cut to a snippet.
+pub(crate) fn shown(value: &Exact) -> String {
     snippet(value.to_string().as_bytes())
+}
+
+/// The decode error `message` about the answer `value` of `url`, which the error shows.
+pub(crate) fn answer_error(message: String, url: &str, value: &Exact) -> Error {
+    Error::Decode { message, url: url.to_string(), body: shown(value) }
 }
 
 /// Checks that every item of the list `field` is a JSON object.
 pub fn check_items(items: &[Exact], field: &str, url: &str) -> Result<()> {
     match items.iter().position(|item| !item.is_object()) {
         None => Ok(()),
-        Some(k) => Err(Error::Decode {
-            message: format!("{field}[{k}] must be a JSON object, found {}", shown(&items[k])),
-            url: url.to_string(),
-            body: shown(&items[k]),
-        }),
+        Some(k) => {
+            Err(answer_error(format!("{field}[{k}] must be a JSON object, found {}", shown(&items[k])), url, &items[k]))
+        }
     }
 }
 
@@ -60,16 +64,8 @@ pub fn take_list(value: &mut Exact, field: &str, url: &str) -> Result<Vec<Exact>
             check_items(&items, field, url)?;
             Ok(items)
         }
-        Some(Exact::Null) | None => Err(Error::Decode {
-            message: format!("the answer has no {field:?} list"),
-            url: url.to_string(),
-            body: shown(value),
-        }),
-        Some(other) => Err(Error::Decode {
-            message: format!("{field:?} is not a list"),
-            url: url.to_string(),
-            body: shown(&other),
-        }),
+        Some(Exact::Null) | None => Err(answer_error(format!("the answer has no {field:?} list"), url, value)),
+        Some(other) => Err(answer_error(format!("{field:?} is not a list"), url, &other)),
     }
 }
 

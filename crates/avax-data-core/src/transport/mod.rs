@@ -120,9 +120,9 @@ impl Transport {
         let mut secrets = Vec::new();
         for (name, value) in &config.headers {
             let header = HeaderName::from_bytes(name.as_bytes())
-                .map_err(|_| Error::invalid("headers", format!("{name:?}"), "valid HTTP header names"))?;
+                .map_err(|_| Error::invalid_text("headers", name, "valid HTTP header names"))?;
             let mut header_value = HeaderValue::from_str(value)
-                .map_err(|_| Error::invalid("headers", format!("{name:?}"), "visible ASCII header values"))?;
+                .map_err(|_| Error::invalid_text("headers", name, "visible ASCII header values"))?;
             let secret = config.secret_headers.iter().any(|s| s.eq_ignore_ascii_case(name))
                 || CREDENTIAL_HEADERS.contains(&header.as_str());
             if secret {

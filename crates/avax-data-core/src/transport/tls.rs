@@ -11,11 +11,11 @@ use crate::error::{Error, Result};
 pub fn load_pem(param: &str, path: &Path) -> Result<Vec<Certificate>> {
     let shown = path.display().to_string();
     let pem = std::fs::read(path)
-        .map_err(|e| Error::invalid(param, &shown, format!("a readable PEM file of CA certificates ({e})")))?;
+        .map_err(|e| Error::invalid_text(param, &shown, format!("a readable PEM file of CA certificates ({e})")))?;
     let certs = Certificate::from_pem_bundle(&pem)
-        .map_err(|e| Error::invalid(param, &shown, format!("a PEM file of CA certificates ({e})")))?;
+        .map_err(|e| Error::invalid_text(param, &shown, format!("a PEM file of CA certificates ({e})")))?;
     if certs.is_empty() {
-        return Err(Error::invalid(param, &shown, "a PEM file holding at least one CA certificate"));
+        return Err(Error::invalid_text(param, &shown, "a PEM file holding at least one CA certificate"));
     }
     Ok(certs)
 }
@@ -39,7 +39,7 @@ mod tests {
     #[test]
     fn unreadable_or_empty_bundles_name_the_parameter() {
         let err = load_pem("ca_bundle", Path::new("/nonexistent/ca.pem")).unwrap_err().to_string();
-        assert!(err.starts_with("invalid ca_bundle=/nonexistent/ca.pem: a readable PEM file"), "{err}");
+        assert!(err.starts_with("invalid ca_bundle=\"/nonexistent/ca.pem\": a readable PEM file"), "{err}");
         let dir = std::env::temp_dir().join(format!("avax-data-tls-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let empty = dir.join("empty.pem");

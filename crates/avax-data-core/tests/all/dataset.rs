@@ -26,6 +26,37 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A fresh temporary directory, removed when dropped (also when the test fails).
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An emulator of `containers` X-chain transactions and the fresh directory `name` into which
+/// its range `[0, end)` was exported.
+async fn exported(containers: u64, name: &str, end: Option<u64>) -> (Emulator, TempDir) {
+    let emu = emulator(containers).await;
+    let dir = TempDir(temp_dir(name));
+    export(&emu, &dir, 0, end).await;
+    (emu, dir)
+}
+
 /// Every value of the UInt64 column `name` of every partition file, partition by partition in
 /// hive-value order.
 fn column_u64(dir: &Path, name: &str) -> Vec<u64> {
@@ -55,8 +86,7 @@ async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> ava
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reruns_skip_complete_partitions_and_add_what_the_tip_brings() {
-    let emu = emulator(250).await;
-    let dir = temp_dir("rerun");
+    let (emu, dir) = (emulator(250).await, TempDir(temp_dir("rerun")));
     let first = export(&emu, &dir, 0, None).await;
     assert_eq!((first.partitions_written, first.partitions_skipped, first.rows_written), (3, 0, 250));
     assert_eq!(indices(&dir), (0..250).collect::<Vec<_>>());
@@ -70,34 +100,27 @@ async fn reruns_skip_complete_partitions_and_add_what_the_tip_brings() {
     let moved = export(&emu, &dir, 0, None).await;
     assert_eq!((moved.partitions_written, moved.partitions_skipped, moved.rows_written), (2, 2, 170));
     assert_eq!(indices(&dir), (0..370).collect::<Vec<_>>());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_altered_or_missing_partition_is_written_again() {
-    let emu = emulator(300).await;
-    let dir = temp_dir("altered");
-    export(&emu, &dir, 0, Some(300)).await;
+    let (emu, dir) = exported(300, "altered", Some(300)).await;
     std::fs::write(dir.join("chunk=100/part.parquet"), b"not parquet").unwrap();
     std::fs::remove_file(dir.join("chunk=200/part.parquet")).unwrap();
     let again = export(&emu, &dir, 0, Some(300)).await;
     assert_eq!((again.partitions_written, again.partitions_skipped), (2, 1));
     assert_eq!(indices(&dir), (0..300).collect::<Vec<_>>());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
-    let emu = emulator(120).await;
-    let dir = temp_dir("identity");
-    export(&emu, &dir, 0, Some(120)).await;
+    let (emu, dir) = exported(120, "identity", Some(120)).await;
     let walk = RangeWalk::new(chain(&emu), 0, Some(120), 4, 64, None).unwrap();
     let err = walk.write_dataset(&dir, 50, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
     assert!(err.contains("chunk 50") && err.contains("chunk 100"), "{err}");
     assert_eq!(walk.next_index(), 0);
     let err = walk.write_dataset(&dir, 0, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
     assert!(err.contains("chunk"), "{err}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -105,9 +128,7 @@ async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_wh
     use avax_data_core::dataset::{verify::verify, Dataset, INDEX_KEY};
     use avax_data_core::error::Error;
 
-    let emu = emulator(250).await;
-    let dir = temp_dir("locked");
-    export(&emu, &dir, 0, Some(120)).await;
+    let (emu, dir) = exported(250, "locked", Some(120)).await;
     // a writer at work: held by a Dataset of the same walk (the identity does not matter: the
     // lock is taken before the manifest is read)
     let schema = avax_data_core::index::walk::walk_schema(IndexPath::XTx, None).unwrap();
@@ -125,7 +146,6 @@ async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_wh
     assert_eq!(indices(&dir), (0..250).collect::<Vec<_>>());
     let report = verify(&dir).unwrap();
     assert!(report.ok() && report.rows == 250, "{report:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

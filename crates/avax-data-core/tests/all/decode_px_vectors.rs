@@ -35,6 +35,25 @@ fn check_api_hex(v: &Value, payload: &[u8]) {
     }
 }
 
+/// The `count` vectors of `file`, each with its `api_hex` checked and decoded by `decode`;
+/// `check` gets each vector, its bytes, what it decoded to and its `expected` facts.
+fn each_decoded<T, E: std::fmt::Display>(
+    file: &str,
+    count: usize,
+    decode: impl Fn(&[u8]) -> Result<T, E>,
+    mut check: impl FnMut(&Value, &[u8], T, &Value),
+) -> Vec<Value> {
+    let vs = vectors(file);
+    assert_eq!(vs.len(), count);
+    for v in &vs {
+        let raw = bytes(v);
+        check_api_hex(v, &raw);
+        let decoded = decode(&raw).unwrap_or_else(|e| panic!("{}: {e}", name(v)));
+        check(v, &raw, decoded, &v["expected"]);
+    }
+    vs
+}
+
 /// Bech32 (BIP 173) of a 20-byte address, as the published `P-avax1…`/`X-local1…` addresses
 /// show it without the chain prefix. Test-only; the decoders keep raw bytes.
 fn bech32(hrp: &str, data: &[u8]) -> String {
@@ -80,13 +99,7 @@ fn bech32(hrp: &str, data: &[u8]) -> String {
 
 #[test]
 fn pchain_blocks_decode_with_their_published_facts() {
-    let vs = vectors("pchain_blocks.json");
-    assert_eq!(vs.len(), 5);
-    for v in &vs {
-        let raw = bytes(v);
-        check_api_hex(v, &raw);
-        let block = pchain::decode_block(&raw).unwrap_or_else(|e| panic!("{}: {e}", name(v)));
-        let exp = &v["expected"];
+    let vs = each_decoded("pchain_blocks.json", 5, pchain::decode_block, |v, _, block, exp| {
         if let Some(type_id) = exp["typeID"].as_u64() {
             assert_eq!(u64::from(block.type_id), type_id, "{}", name(v));
         }
@@ -98,7 +111,7 @@ fn pchain_blocks_decode_with_their_published_facts() {
             assert_eq!(u64::from(block.txs[0].type_id), t);
             assert_eq!(block.txs[0].body, PTxBody::AdvanceTime { time: exp["tx.time"].as_u64().unwrap() });
         }
-    }
+    });
     assert_eq!(vs[0].get("expected").unwrap()["typeID"], 29);
     assert_eq!(pchain::decode_block(&bytes(&vs[0])).unwrap().type_name, "BanffProposalBlock");
     assert_eq!(pchain::decode_block(&bytes(&vs[1])).unwrap().type_name, "BanffCommitBlock");
@@ -305,22 +318,16 @@ fn pchain_vector_details() {
 
 #[test]
 fn xchain_txs_decode_with_their_published_ids_and_amounts() {
-    let vs = vectors("xchain_txs.json");
-    assert_eq!(vs.len(), 7);
-    for v in &vs {
-        let raw = bytes(v);
-        check_api_hex(v, &raw);
-        let tx = xchain::decode_tx(&raw).unwrap_or_else(|e| panic!("{}: {e}", name(v)));
-        let exp = &v["expected"];
+    let vs = each_decoded("xchain_txs.json", 7, xchain::decode_tx, |v, raw, tx, exp| {
         let published = exp["id"].as_str().or(exp["txID"].as_str());
         if let Some(id) = published {
             assert_eq!(cb(&tx.tx_id), id, "{}", name(v));
         }
-        assert_eq!(tx.tx_id, cb58::sha256(&raw));
+        assert_eq!(tx.tx_id, cb58::sha256(raw));
         if let Some(t) = exp["typeID"].as_u64() {
             assert_eq!(u64::from(tx.type_id), t);
         }
-    }
+    });
 
     // §6.3: the Index API doc's local-network ExportTx.
     let tx = xchain::decode_tx(&bytes(&vs[0])).unwrap();

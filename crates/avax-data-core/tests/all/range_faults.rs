@@ -37,6 +37,12 @@ fn assert_indices(got: &[u64], expected: std::ops::Range<u64>) {
     assert!(got == want, "got {} indices {:?}..{:?}, expected {expected:?}", got.len(), got.first(), got.last());
 }
 
+/// [`run`] on a fresh node serving `script`, waiting out a lagging node quickly.
+async fn run_script(script: Script, spec: RangeSpec) -> (Vec<u64>, Option<Error>) {
+    let (url, _) = serve(script).await;
+    run(&url, spec, fast_lag()).await
+}
+
 fn spec(start: u64, end: Option<u64>, concurrency: usize) -> RangeSpec {
     RangeSpec { start, end, concurrency, chunk: 1024 }
 }
@@ -60,14 +66,12 @@ async fn short_answers_mid_range_are_re_requested_not_taken_for_the_end() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lagging_node_behind_a_balancer_is_waited_for_then_raised() {
     // The tip read says 2999; the first answers for 2048.. come from a node at 2047.
-    let (url, _) = serve(Script { lag_from: 2048, lag_times: 2, ..script(3000) }).await;
-    let (got, err) = run(&url, spec(0, None, 4), fast_lag()).await;
+    let (got, err) = run_script(Script { lag_from: 2048, lag_times: 2, ..script(3000) }, spec(0, None, 4)).await;
     assert!(err.is_none(), "{err:?}");
     assert_eq!(got, (0..3000).collect::<Vec<_>>());
 
     // A node that never catches up: the walk raises instead of ending at 2048 rows.
-    let (url, _) = serve(Script { lag_from: 2048, lag_times: u64::MAX, ..script(3000) }).await;
-    let (got, err) = run(&url, spec(0, None, 4), fast_lag()).await;
+    let (got, err) = run_script(Script { lag_from: 2048, lag_times: u64::MAX, ..script(3000) }, spec(0, None, 4)).await;
     assert_eq!(got, (0..2048).collect::<Vec<_>>());
     match err {
         Some(Error::Rpc { kind: RpcErrorKind::PastTip, message, .. }) => {
@@ -83,26 +87,24 @@ async fn a_lagging_answer_at_a_chunk_start_of_a_walk_with_an_end_is_checked_agai
     // until the node's own tip says so; here it says 2999, so the answer came from a lagging
     // node and is retried.
     for concurrency in [1, 8] {
-        let (url, _) = serve(Script { lag_from: 1024, lag_times: 1, ..script(3000) }).await;
-        let (got, err) = run(&url, spec(0, Some(3000), concurrency), fast_lag()).await;
+        let (got, err) =
+            run_script(Script { lag_from: 1024, lag_times: 1, ..script(3000) }, spec(0, Some(3000), concurrency)).await;
         assert!(err.is_none(), "{err:?}");
         assert_indices(&got, 0..3000);
     }
     // The true end of the index inside the range still ends the walk there.
-    let (url, _) = serve(script(3000)).await;
-    let (got, err) = run(&url, spec(2000, Some(9000), 8), fast_lag()).await;
+    let (got, err) = run_script(script(3000), spec(2000, Some(9000), 8)).await;
     assert!(err.is_none(), "{err:?}");
     assert_indices(&got, 2000..3000);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_empty_answer_below_the_tip_is_retried_then_raised() {
-    let (url, _) = serve(Script { lag_from: 1024, empty_times: 1, ..script(1500) }).await;
-    let (got, err) = run(&url, spec(0, None, 1), fast_lag()).await;
+    let (got, err) = run_script(Script { lag_from: 1024, empty_times: 1, ..script(1500) }, spec(0, None, 1)).await;
     assert!(err.is_none(), "{err:?}");
     assert_eq!(got, (0..1500).collect::<Vec<_>>());
-    let (url, _) = serve(Script { lag_from: 1024, empty_times: u64::MAX, ..script(1500) }).await;
-    let (got, err) = run(&url, spec(0, None, 1), fast_lag()).await;
+    let (got, err) =
+        run_script(Script { lag_from: 1024, empty_times: u64::MAX, ..script(1500) }, spec(0, None, 1)).await;
     assert_eq!(got, (0..1024).collect::<Vec<_>>());
     assert!(
         matches!(err, Some(Error::Integrity { ref message, .. }) if message.contains("from 1024 answered no containers although the tip is 1499")),

@@ -70,24 +70,23 @@ fn plan(seed: u64, r: Rates) -> Plan {
             t += p;
             u < t
         };
+        // Both calls may fail the same two ways first; then each has its own faults.
+        if hit(r.status) {
+            return Act::Status([500, 502, 503, 429][(pick % 4) as usize]);
+        }
+        if hit(r.cut) {
+            return Act::Cut;
+        }
         match call {
             Call::Tip { .. } => {
-                if hit(r.status) {
-                    Act::Status([500, 502, 503, 429][(pick % 4) as usize])
-                } else if hit(r.cut) {
-                    Act::Cut
-                } else if hit(r.older_tip) {
+                if hit(r.older_tip) {
                     Act::OlderTip(1 + pick % 300)
                 } else {
                     Act::Serve
                 }
             }
             Call::Range { .. } => {
-                if hit(r.status) {
-                    Act::Status([500, 502, 503, 429][(pick % 4) as usize])
-                } else if hit(r.cut) {
-                    Act::Cut
-                } else if hit(r.truncated) {
+                if hit(r.truncated) {
                     Act::Truncated
                 } else if hit(r.short) {
                     Act::Short(1 + pick % 700)

@@ -3,17 +3,14 @@
 //! arithmetic is tested on tokio's paused clock in `src/transport/limiter.rs`; here, only lower
 //! bounds of wall time are asserted (they hold however slow the machine is).
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use avax_data_core::error::Error;
 use avax_data_core::transport::{RetryPolicy, Transport, TransportConfig};
 use avax_data_emulator::{Emulator, EmulatorConfig, RateLimit};
-use axum::http::StatusCode;
-use axum::response::IntoResponse;
-use axum::routing::any;
-use axum::Router;
+
+use crate::scripted::{serve_script, Script};
 
 const KEY: &str = "rate-test-key";
 
@@ -109,31 +106,13 @@ async fn the_compute_unit_budget_charges_the_operations_weight() {
     assert!(log[29].time_s - log[0].time_s >= 0.9, "30 requests of 10 CU took under 1 s: {log:?}");
 }
 
-/// A server answering `answers` in turn (then 200), counting requests.
-async fn scripted(answers: Vec<(u16, Vec<(&'static str, &'static str)>)>) -> (String, Arc<Mutex<Vec<Instant>>>) {
-    let queue = Arc::new(Mutex::new(VecDeque::from(answers)));
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    let app = Router::new().route(
-        "/{*path}",
-        any(move || {
-            let queue = queue.clone();
-            let log = log.clone();
-            async move {
-                log.lock().unwrap().push(Instant::now());
-                let (status, headers) = queue.lock().unwrap().pop_front().unwrap_or((200, vec![]));
-                let mut response = (StatusCode::from_u16(status).unwrap(), "{}").into_response();
-                for (name, value) in headers {
-                    response.headers_mut().insert(name, value.parse().unwrap());
-                }
-                response
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, seen)
+/// A server answering `answers` (status, headers) in turn (then 200), recording requests.
+async fn scripted(answers: Vec<(u16, Vec<(&'static str, &'static str)>)>) -> (String, Arc<Script>) {
+    let answers = answers
+        .into_iter()
+        .map(|(status, headers)| (status, headers.into_iter().map(|(k, v)| (k, v.to_string())).collect(), "{}"))
+        .collect();
+    serve_script(answers, (200, vec![], "{}")).await
 }
 
 fn policy(statuses: Vec<u16>) -> TransportConfig {
@@ -151,18 +130,18 @@ async fn only_the_policys_statuses_are_retried() {
     let (url, seen) = scripted(vec![(503, vec![]), (503, vec![])]).await;
     let t = Transport::new(&url, policy(vec![503])).unwrap();
     t.get("/x", &[]).await.unwrap();
-    assert_eq!(seen.lock().unwrap().len(), 3, "503 is retried");
+    assert_eq!(seen.count(), 3, "503 is retried");
 
     let (url, seen) = scripted(vec![(502, vec![])]).await;
     let t = Transport::new(&url, policy(vec![503])).unwrap();
     assert!(matches!(t.get("/x", &[]).await, Err(Error::Http { status: 502, .. })));
-    assert_eq!(seen.lock().unwrap().len(), 1, "502 is not in the policy");
+    assert_eq!(seen.count(), 1, "502 is not in the policy");
 
     // The default retries 429 and every 5xx, 501 included, and no 4xx but 429.
     let (url, seen) = scripted(vec![(501, vec![]), (429, vec![]), (404, vec![])]).await;
     let t = Transport::new(&url, policy(RetryPolicy::default().statuses)).unwrap();
     assert!(matches!(t.get("/x", &[]).await, Err(Error::Http { status: 404, .. })));
-    assert_eq!(seen.lock().unwrap().len(), 3);
+    assert_eq!(seen.count(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,12 +149,12 @@ async fn after_a_429_no_request_of_the_client_leaves_before_retry_after() {
     let (url, seen) = scripted(vec![(429, vec![("retry-after", "1")])]).await;
     let t = Arc::new(Transport::new(&url, policy(RetryPolicy::default().statuses)).unwrap());
     t.get("/first", &[]).await.unwrap();
-    let first = seen.lock().unwrap()[0];
+    let first = seen.times()[0];
     // The 429's wait holds the other requests of the client too.
     let (a, b) = tokio::join!(t.get("/a", &[]), t.get("/b", &[]));
     a.unwrap();
     b.unwrap();
-    let times = seen.lock().unwrap().clone();
+    let times = seen.times();
     assert_eq!(times.len(), 4);
     for later in &times[1..] {
         assert!(*later - first >= Duration::from_secs(1), "{:?}", *later - first);
@@ -196,7 +175,7 @@ async fn a_reset_beyond_the_retry_budget_fails_at_once_without_sending() {
         other => panic!("{other:?}"),
     }
     assert!(started.elapsed() < Duration::from_secs(30));
-    assert_eq!(seen.lock().unwrap().len(), 1, "the second request was not sent");
+    assert_eq!(seen.count(), 1, "the second request was not sent");
 }
 
 #[test]

@@ -1,61 +1,21 @@
 //! The shared transport against a scripted loopback server: retries on 5xx, 429 and broken
 //! connections, `Retry-After`, the retry budget, error mapping and redaction.
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use avax_data_core::error::{Error, TransportKind};
 use avax_data_core::transport::{RetryPolicy, Transport, TransportConfig};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::IntoResponse;
 use axum::routing::any;
 use axum::Router;
 
-/// One scripted answer: status, extra headers, body.
-type Answer = (u16, Vec<(&'static str, String)>, &'static str);
+use crate::scripted::{quick_retries, serve_app, serve_script, Answer, Script};
 
-struct Script {
-    answers: Mutex<VecDeque<Answer>>,
-    seen: Mutex<Vec<HeaderMap>>,
-}
-
-async fn serve(answers: Vec<Answer>) -> (String, Arc<Script>) {
-    let script = Arc::new(Script { answers: Mutex::new(answers.into()), seen: Mutex::new(Vec::new()) });
-    let state = script.clone();
-    let app = Router::new().route(
-        "/{*path}",
-        any(move |headers: HeaderMap| {
-            let state = state.clone();
-            async move {
-                state.seen.lock().unwrap().push(headers);
-                let (status, extra, body) =
-                    state.answers.lock().unwrap().pop_front().unwrap_or((200, vec![], "{\"fallback\":true}"));
-                let mut response = (StatusCode::from_u16(status).unwrap(), body).into_response();
-                for (name, value) in extra {
-                    response.headers_mut().insert(name, value.parse().unwrap());
-                }
-                response
-            }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    (url, script)
+async fn serve(answers: Vec<Answer>) -> (String, std::sync::Arc<Script>) {
+    serve_script(answers, (200, vec![], "{\"fallback\":true}")).await
 }
 
 fn fast(max_retries: u32) -> TransportConfig {
-    TransportConfig {
-        retry: RetryPolicy {
-            max_retries,
-            backoff: Duration::from_millis(5),
-            max_backoff: Duration::from_millis(20),
-            ..RetryPolicy::default()
-        },
-        timeout: Duration::from_secs(5),
-        ..TransportConfig::default()
-    }
+    quick_retries(max_retries, Duration::from_millis(20), Duration::from_secs(5))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -65,7 +25,7 @@ async fn server_errors_are_retried_until_success() {
     let reply = t.get("/v1/x", &[("a", "1".into())]).await.unwrap();
     assert_eq!(&reply.body[..], b"ok");
     assert_eq!(reply.url, format!("{url}/v1/x?a=1"));
-    assert_eq!(script.seen.lock().unwrap().len(), 3);
+    assert_eq!(script.count(), 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,7 +40,7 @@ async fn max_retries_zero_gives_the_first_error_with_status_and_body() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(script.seen.lock().unwrap().len(), 1);
+    assert_eq!(script.count(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -88,7 +48,7 @@ async fn client_errors_are_not_retried() {
     let (url, script) = serve(vec![(400, vec![], "bad"), (200, vec![], "ok")]).await;
     let t = Transport::new(&url, fast(3)).unwrap();
     assert!(matches!(t.get("/x", &[]).await, Err(Error::Http { status: 400, .. })));
-    assert_eq!(script.seen.lock().unwrap().len(), 1);
+    assert_eq!(script.count(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -112,7 +72,7 @@ async fn retry_after_beyond_the_budget_fails_at_once_and_carries_retry_after() {
         other => panic!("{other:?}"),
     }
     assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(script.seen.lock().unwrap().len(), 1);
+    assert_eq!(script.count(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -129,8 +89,6 @@ async fn an_unreachable_port_is_a_connect_error_after_the_retries() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_answer_is_a_timeout() {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
     let app = Router::new().route(
         "/slow",
         any(|| async {
@@ -138,7 +96,7 @@ async fn a_slow_answer_is_a_timeout() {
             "late"
         }),
     );
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let url = serve_app(app).await;
     let config = TransportConfig { timeout: Duration::from_millis(200), ..fast(0) };
     let t = Transport::new(&url, config).unwrap();
     assert!(matches!(t.get("/slow", &[]).await, Err(Error::Transport { kind: TransportKind::Timeout, .. })));
@@ -159,7 +117,7 @@ async fn secret_headers_are_sent_but_never_shown_and_rate_limit_headers_are_kept
     };
     let t = Transport::new(&url, config).unwrap();
     let err = t.get("/v1/chains", &[]).await.unwrap_err();
-    assert_eq!(script.seen.lock().unwrap()[0]["x-glacier-api-key"], "sk-123456");
+    assert_eq!(script.headers(0)["x-glacier-api-key"], "sk-123456");
     let shown = format!("{err} {err:?} {t:?}");
     assert!(!shown.contains("sk-123456"), "{shown}");
     assert!(shown.contains("key [redacted] refused"), "{shown}");

@@ -19,12 +19,7 @@ use axum::Router;
 use bytes::Bytes;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-async fn serve(app: Router) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
-}
+use crate::scripted::{quick_retries, serve_app};
 
 /// A server answering the `n`-th request (from 0) with `answer(n, headers)`; counts requests.
 async fn scripted<F>(answer: F) -> (String, Arc<AtomicUsize>, Arc<Mutex<Vec<HeaderMap>>>)
@@ -45,7 +40,7 @@ where
             }
         }),
     );
-    (serve(app).await, count, seen)
+    (serve_app(app).await, count, seen)
 }
 
 /// A raw TCP server writing `raw(n)` as the whole answer to the `n`-th connection, then closing.
@@ -77,16 +72,7 @@ async fn raw_server(raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static) -> (
 }
 
 fn fast(max_retries: u32) -> TransportConfig {
-    TransportConfig {
-        retry: RetryPolicy {
-            max_retries,
-            backoff: Duration::from_millis(5),
-            max_backoff: Duration::from_millis(50),
-            ..RetryPolicy::default()
-        },
-        timeout: Duration::from_secs(10),
-        ..TransportConfig::default()
-    }
+    quick_retries(max_retries, Duration::from_millis(50), Duration::from_secs(10))
 }
 
 fn status(code: u16, headers: &[(&str, &str)], body: impl Into<Body>) -> Response {
@@ -371,46 +357,55 @@ fn raw_ok(body: &str, declared: usize) -> Vec<u8> {
         .into_bytes()
 }
 
+/// `health()` of a Data API client retrying up to `max_retries` times against the raw answers
+/// `raw`: its result and the number of requests the server saw.
+async fn raw_health(
+    max_retries: u32,
+    raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static,
+) -> (avax_data_core::Result<avax_data_core::exact::Exact>, usize) {
+    let (url, count) = raw_server(raw).await;
+    let options = DataClientOptions { transport: fast(max_retries), api_key: None };
+    let health = DataClient::new(Some(&url), options).unwrap().health().await;
+    (health, count.load(Ordering::SeqCst))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_cut_mid_way_or_truncated_json_is_retried() {
     let whole = r#"{"status":"ok","details":{}}"#;
     // connection closed before content-length bytes arrived, then JSON that ends early, then whole
-    let (url, count) = raw_server(move |n| match n {
+    let (health, requests) = raw_health(3, move |n| match n {
         0 => raw_ok(&whole[..10], whole.len()),
         1 => raw_ok(&whole[..12], 12),
         _ => raw_ok(whole, whole.len()),
     })
     .await;
-    let client = DataClient::new(Some(&url), DataClientOptions { transport: fast(3), api_key: None }).unwrap();
-    assert_eq!(client.health().await.unwrap()["status"], "ok");
-    assert_eq!(count.load(Ordering::SeqCst), 3);
+    assert_eq!(health.unwrap()["status"], "ok");
+    assert_eq!(requests, 3);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_json_is_a_decode_error_at_once() {
-    let (url, count) = raw_server(|_| raw_ok(r#"{"status": nope}"#, 16)).await;
-    let client = DataClient::new(Some(&url), DataClientOptions { transport: fast(3), api_key: None }).unwrap();
-    match client.health().await.unwrap_err() {
+    let (health, requests) = raw_health(3, |_| raw_ok(r#"{"status": nope}"#, 16)).await;
+    match health.unwrap_err() {
         Error::Decode { message, body, .. } => {
             assert!(message.starts_with("not JSON: expected ident"), "{message}");
             assert_eq!(body, r#"{"status": nope}"#);
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(count.load(Ordering::SeqCst), 1);
+    assert_eq!(requests, 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cut_body_on_every_attempt_ends_as_a_transport_error() {
-    let (url, count) = raw_server(|_| raw_ok(r#"{"status":"#, 10)).await;
-    let client = DataClient::new(Some(&url), DataClientOptions { transport: fast(2), api_key: None }).unwrap();
-    match client.health().await.unwrap_err() {
+    let (health, requests) = raw_health(2, |_| raw_ok(r#"{"status":"#, 10)).await;
+    match health.unwrap_err() {
         Error::Transport { kind: TransportKind::Io, message, .. } => {
             assert!(message.contains("ended early"), "{message}")
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(count.load(Ordering::SeqCst), 3);
+    assert_eq!(requests, 3);
 }
 
 // ---- 5. Redaction of echoed secrets ----

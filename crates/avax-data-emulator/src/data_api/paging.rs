@@ -117,7 +117,8 @@ impl TokenStore {
     }
 }
 
-fn is_uuid(text: &str) -> bool {
+/// Whether `text` is a UUID as the services write them (8-4-4-4-12 hex digits).
+pub(crate) fn is_uuid(text: &str) -> bool {
     let b = text.as_bytes();
     b.len() == 36
         && b.iter()

@@ -75,7 +75,8 @@ pub(crate) async fn get_metric(
     let start_ts = timestamp(&mut params, "startTimestamp");
     let end_ts = timestamp(&mut params, "endTimestamp");
     params.finish()?;
-    let (Some(metric), interval) = (metric, interval.and_then(|i| Interval::parse(&i)).unwrap_or(Interval::Day)) else {
+    let (Some(metric), interval) = (metric, interval.and_then(|i| Interval::parse(&i).ok()).unwrap_or(Interval::Day))
+    else {
         unreachable!("checked above")
     };
     if let (Some(s), Some(e)) = (start_ts, end_ts) {

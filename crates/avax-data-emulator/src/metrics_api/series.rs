@@ -34,14 +34,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use chrono::{Datelike, NaiveDate};
-
-use crate::world::erc20::erc20_call;
-use crate::world::{base_fee, chain, chains, derive, range, skewed, tx_count, Chain, DataWorld, Network};
-
-/// world.rs's purpose tag of transaction fields (`P_TX`): the fast path below derives the same
-/// numbers as [`crate::data_api::block_transactions`] without hashing.
-const P_TX: u64 = 0x7478;
+use crate::world::{base_fee, chain, chains, tx_count, tx_facts, Chain, DataWorld, Network, TxFacts};
 
 /// One of the 17 metrics of `/v2/chains/{chainId}/metrics/{metric}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,57 +113,8 @@ impl Metric {
     }
 }
 
-/// `timeInterval`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Interval {
-    Hour,
-    Day,
-    Week,
-    Month,
-}
-
-impl Interval {
-    pub const ALL: [Interval; 4] = [Interval::Hour, Interval::Day, Interval::Week, Interval::Month];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Interval::Hour => "hour",
-            Interval::Day => "day",
-            Interval::Week => "week",
-            Interval::Month => "month",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Interval> {
-        Interval::ALL.into_iter().find(|i| i.as_str() == text)
-    }
-
-    /// Start (Unix seconds) of the bucket holding `ts` (Unix seconds).
-    pub fn bucket_start(self, ts: i64) -> i64 {
-        let day = ts.div_euclid(86_400);
-        match self {
-            Interval::Hour => ts - ts.rem_euclid(3_600),
-            Interval::Day => day * 86_400,
-            // 1970-01-01 was a Thursday: (day + 3) mod 7 = days since Monday.
-            Interval::Week => (day - (day + 3).rem_euclid(7)) * 86_400,
-            Interval::Month => {
-                let date = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap() + chrono::Days::new(day.max(0) as u64);
-                let first = NaiveDate::from_ymd_opt(date.year(), date.month(), 1).unwrap();
-                first.signed_duration_since(NaiveDate::from_ymd_opt(1970, 1, 1).unwrap()).num_days() * 86_400
-            }
-        }
-    }
-
-    /// Start of the bucket after the one starting at `start`.
-    pub fn next_start(self, start: i64) -> i64 {
-        match self {
-            Interval::Hour => start + 3_600,
-            Interval::Day => start + 86_400,
-            Interval::Week => start + 7 * 86_400,
-            Interval::Month => self.bucket_start(start + 32 * 86_400),
-        }
-    }
-}
+/// `timeInterval`: the core's, so that the emulator cuts buckets by the rule the client plans with.
+pub use avax_data_core::metrics::params::Interval;
 
 /// The `chainId` of a metrics request: one chain, every chain, or one network's chains.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -284,34 +228,12 @@ impl Bucket {
     }
 }
 
-/// The numbers of one transaction the metrics need, derived exactly as `block_transactions` does.
-struct TxFacts {
-    from: u64,
-    /// The pool recipient; `None` for a contract creation or an ERC-20 call (its recipient is the
-    /// token contract, outside the pool).
-    to: Option<u64>,
-    creation: bool,
-    gas_used: u64,
-    gas_price: u128,
-}
-
+/// The facts of every transaction of block `number` (the world's [`tx_facts`], which
+/// `block_transactions` encodes), into `out`.
 fn block_tx_facts(seed: u64, chain: &Chain, number: u64, out: &mut Vec<TxFacts>) {
     out.clear();
-    let count = tx_count(seed, chain, number);
     let base = base_fee(seed, chain, number);
-    let pool = chain.address_pool;
-    for k in 0..count {
-        let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
-        let d = |p: u64| derive(seed, chain.evm_chain_id, key, P_TX ^ (p << 32));
-        let from = skewed(d(1), pool);
-        let contract_creation = d(2) % 100 < 3;
-        let to = (!contract_creation).then(|| range(d(3), 0, pool - 1));
-        let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
-        let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
-        let erc20 = !contract_creation && erc20_call(seed, chain.evm_chain_id, pool, number, k).is_some();
-        let (to, gas_used) = if erc20 { (None, range(d(11), 34_000, 65_000)) } else { (to, gas_used) };
-        out.push(TxFacts { from, to, creation: contract_creation, gas_used, gas_price: base + priority });
-    }
+    out.extend((0..tx_count(seed, chain, number)).map(|k| tx_facts(seed, chain, number, k, base)));
 }
 
 /// Hour buckets of `chain`, consecutive from its first block's hour to its last block's.
@@ -322,7 +244,7 @@ fn hour_buckets(world: &DataWorld, chain: &Chain) -> Vec<Bucket> {
     let mut prev_ms: Option<i64> = None;
     for n in 0..world.blocks_per_chain() {
         let ts_ms = world.block_timestamp_ms(chain, n);
-        let start = Interval::Hour.bucket_start(ts_ms.div_euclid(1000));
+        let start = Interval::Hour.floor(ts_ms.div_euclid(1000));
         while out.last().is_none_or(|b| b.start < start) {
             let next = out.last().map_or(start, |b| b.start + 3_600);
             out.push(Bucket::empty(next));
@@ -338,7 +260,7 @@ fn hour_buckets(world: &DataWorld, chain: &Chain) -> Vec<Bucket> {
             if let Some(to) = t.to {
                 set(&mut b.active, to);
             }
-            if t.creation {
+            if t.contract_creation {
                 b.contracts += 1;
                 set(&mut b.deployers, t.from);
             }
@@ -380,9 +302,9 @@ fn buckets(world: &DataWorld, chain: &Chain, interval: Interval) -> Arc<Vec<Buck
         let hours = buckets(world, chain, Interval::Hour);
         let mut out: Vec<Bucket> = Vec::new();
         for h in hours.iter() {
-            let start = interval.bucket_start(h.start);
+            let start = interval.floor(h.start);
             while out.last().is_none_or(|b| b.start < start) {
-                let next = out.last().map_or(start, |b| interval.next_start(b.start));
+                let next = out.last().map_or(start, |b| interval.next(b.start));
                 out.push(Bucket::empty(next));
             }
             out.last_mut().unwrap().merge(h);
@@ -556,7 +478,7 @@ mod tests {
                     assert_eq!(w.pool_index(&t.from), Some(f.from));
                     let pool_to = t.to.as_ref().filter(|_| t.erc20.is_none()).map(|a| w.pool_index(a).unwrap());
                     assert_eq!(pool_to, f.to);
-                    assert_eq!(t.contract_creation, f.creation);
+                    assert_eq!(t.contract_creation, f.contract_creation);
                     assert_eq!(t.contract_creation, t.to.is_none());
                     assert_eq!((t.gas_used, t.gas_price), (f.gas_used, f.gas_price));
                 }
@@ -569,10 +491,10 @@ mod tests {
     fn bucket_starts() {
         // 2026-01-01T00:00:00Z is a Thursday; the Monday before is 2025-12-29.
         let now = 1_767_225_600;
-        assert_eq!(Interval::Day.bucket_start(now + 5_000), now);
-        assert_eq!(Interval::Week.bucket_start(now + 5_000), now - 3 * 86_400);
-        assert_eq!(Interval::Month.bucket_start(now - 1), now - 31 * 86_400);
-        assert_eq!(Interval::Month.next_start(now - 31 * 86_400), now);
-        assert_eq!(Interval::Hour.bucket_start(now + 3_599), now);
+        assert_eq!(Interval::Day.floor(now + 5_000), now);
+        assert_eq!(Interval::Week.floor(now + 5_000), now - 3 * 86_400);
+        assert_eq!(Interval::Month.floor(now - 1), now - 31 * 86_400);
+        assert_eq!(Interval::Month.next(now - 31 * 86_400), now);
+        assert_eq!(Interval::Hour.floor(now + 3_599), now);
     }
 }

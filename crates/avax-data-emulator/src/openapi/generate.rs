@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::data_api::paging::is_uuid;
 use crate::rfc3339_nano;
 use crate::world::{splitmix64, WORLD_NOW_MS};
 use avax_data_core::index::cb58;
@@ -353,14 +354,6 @@ fn accepts_text(service: Service, schema: &'static Value, value: &str) -> bool {
         return false;
     }
     s.get("enum").and_then(Value::as_array).is_none_or(|e| e.iter().any(|v| v.as_str() == Some(value)))
-}
-
-fn is_uuid(text: &str) -> bool {
-    let b = text.as_bytes();
-    b.len() == 36
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| if [8, 13, 18, 23].contains(&i) { *c == b'-' } else { c.is_ascii_hexdigit() })
 }
 
 #[cfg(test)]

@@ -71,6 +71,19 @@ fn json_of(bytes: &[u8]) -> Value {
     serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(bytes)))
 }
 
+/// How many faults of each of `kinds` the emulator injected (each must have been injected).
+fn counts<const N: usize>(emu: &Emulator, kinds: [FaultKind; N]) -> [u64; N] {
+    let all = emu.fault_counts();
+    kinds.map(|kind| all[&kind])
+}
+
+/// A fault-free emulator and its answer to `body`.
+async fn start_clean(body: &str) -> (Emulator, Vec<u8>) {
+    let emu = start(&[], 1).await;
+    let whole = clean(&emu, body).await;
+    (emu, whole)
+}
+
 fn count(emu: &Emulator, kind: FaultKind) -> u64 {
     emu.fault_counts().get(&kind).copied().unwrap_or(0)
 }
@@ -197,8 +210,7 @@ async fn cut_sends_the_headers_and_part_of_the_body_then_closes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn truncated_and_malformed_json_are_complete_answers_that_do_not_parse() {
-    let emu = start(&[], 1).await;
-    let whole = clean(&emu, &range(5, 10)).await;
+    let (emu, whole) = start_clean(&range(5, 10)).await;
 
     set(&emu, &[("truncated_json", 1.0)], FaultOptions::default());
     let (status, headers, body) = post_full(&emu, &range(5, 10)).await;
@@ -216,14 +228,12 @@ async fn truncated_and_malformed_json_are_complete_answers_that_do_not_parse() {
     assert_eq!((whole[differ[0]], body[differ[0]]), (b':', b'='));
     assert!(serde_json::from_slice::<Value>(&body).is_err());
 
-    let counts = emu.fault_counts();
-    assert_eq!((counts[&FaultKind::TruncatedJson], counts[&FaultKind::MalformedJson]), (1, 1));
+    assert_eq!(counts(&emu, [FaultKind::TruncatedJson, FaultKind::MalformedJson]), [1, 1]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slow_bodies_trickle_out_whole() {
-    let emu = start(&[], 1).await;
-    let whole = clean(&emu, &range(0, 30)).await;
+    let (emu, whole) = start_clean(&range(0, 30)).await;
     let pause = Duration::from_millis(40);
     set(&emu, &[("slow_body", 1.0)], FaultOptions { slow_body_pause: pause, ..Default::default() });
     let began = Instant::now();
@@ -375,14 +385,12 @@ async fn redirects_point_to_the_same_or_the_other_origin_and_are_then_served() {
     // A request reaching the second origin is sent back to the first.
     let back = client().get(format!("{}/v2/chains", emu.second_url())).send().await.unwrap();
     assert_eq!(back.headers()["location"].to_str().unwrap(), format!("{}/v2/chains?{marker}", emu.url()));
-    let counts = emu.fault_counts();
-    assert_eq!((counts[&FaultKind::RedirectSameOrigin], counts[&FaultKind::RedirectCrossOrigin]), (1, 2));
+    assert_eq!(counts(&emu, [FaultKind::RedirectSameOrigin, FaultKind::RedirectCrossOrigin]), [1, 2]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_and_gzip_bomb_bodies() {
-    let emu = start(&[], 1).await;
-    let whole = clean(&emu, &range(0, 4)).await;
+    let (emu, whole) = start_clean(&range(0, 4)).await;
     let options = FaultOptions { oversized_bytes: 3 << 20, gzip_bomb_bytes: 16 << 20, ..Default::default() };
     set(&emu, &[("oversized", 1.0)], options);
     let (status, headers, body) = post_full(&emu, &range(0, 4)).await;
@@ -401,8 +409,7 @@ async fn oversized_and_gzip_bomb_bodies() {
     let mut inflated = Vec::new();
     std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut inflated).unwrap();
     assert_eq!(inflated.len(), 16 << 20);
-    let counts = emu.fault_counts();
-    assert_eq!((counts[&FaultKind::Oversized], counts[&FaultKind::GzipBomb]), (1, 1));
+    assert_eq!(counts(&emu, [FaultKind::Oversized, FaultKind::GzipBomb]), [1, 1]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -418,6 +425,5 @@ async fn the_first_applicable_kind_wins_and_markers_skip_faults() {
     let (status, _, body) = get_full(&emu, &format!("{BLOCKS}?pageSize=2&{marker}")).await;
     assert_eq!(status, 200, "the marker is removed before the service reads the query");
     assert_eq!(json_of(&body)["blocks"].as_array().unwrap().len(), 2);
-    let counts = emu.fault_counts();
-    assert_eq!((counts[&FaultKind::TruncatedJson], counts[&FaultKind::RpcError]), (1, 1));
+    assert_eq!(counts(&emu, [FaultKind::TruncatedJson, FaultKind::RpcError]), [1, 1]);
 }

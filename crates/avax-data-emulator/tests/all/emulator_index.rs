@@ -63,6 +63,13 @@ async fn result(emu: &Emulator, path: IndexPath, method: &str, params: Value) ->
     answer["result"].clone()
 }
 
+/// [`method_error`] for each (method, params, message) of `cases`, in order.
+async fn method_errors<const N: usize>(emu: &Emulator, path: IndexPath, cases: [(&str, Value, &str); N]) {
+    for (method, params, message) in cases {
+        method_error(emu, path, method, params, message).await;
+    }
+}
+
 /// Asserts a -32000 method error with this exact message and `data: null`.
 async fn method_error(emu: &Emulator, path: IndexPath, method: &str, params: Value, message: &str) {
     let answer = call(emu, path, method, params.clone()).await;
@@ -357,41 +364,16 @@ async fn range_limits_and_truncation() {
     let emu = start(EmulatorConfig { seed: 1, default_count: 10, ..Default::default() }).await;
     let path = IndexPath::CBlock;
     let m = "index.getContainerRange";
-    method_error(&emu, path, m, json!({"startIndex": 0, "numToFetch": 0}), "numToFetch must be in [1,1024] but is 0")
-        .await;
-    method_error(
-        &emu,
-        path,
-        m,
-        json!({"startIndex": 0, "numToFetch": 1025}),
-        "numToFetch must be in [1,1024] but is 1025",
-    )
-    .await;
-    method_error(
-        &emu,
-        path,
-        m,
-        json!({"startIndex": 10, "numToFetch": 1}),
-        "start index (10) > last accepted index (9)",
-    )
-    .await;
-    method_error(
-        &emu,
-        path,
-        m,
-        json!({"startIndex": 9000, "numToFetch": 5}),
-        "start index (9000) > last accepted index (9)",
-    )
-    .await;
-    // numToFetch is checked before the tip.
-    method_error(
-        &emu,
-        path,
-        m,
-        json!({"startIndex": 9000, "numToFetch": 0}),
-        "numToFetch must be in [1,1024] but is 0",
-    )
-    .await;
+    for (start, count, message) in [
+        (0, 0, "numToFetch must be in [1,1024] but is 0"),
+        (0, 1025, "numToFetch must be in [1,1024] but is 1025"),
+        (10, 1, "start index (10) > last accepted index (9)"),
+        (9000, 5, "start index (9000) > last accepted index (9)"),
+        // numToFetch is checked before the tip.
+        (9000, 0, "numToFetch must be in [1,1024] but is 0"),
+    ] {
+        method_error(&emu, path, m, json!({"startIndex": start, "numToFetch": count}), message).await;
+    }
 
     let range = result(&emu, path, m, json!({"startIndex": 8, "numToFetch": 5, "encoding": "hex"})).await;
     let containers = range["containers"].as_array().unwrap();
@@ -411,18 +393,13 @@ async fn an_empty_index() {
     })
     .await;
     let path = IndexPath::CBlock;
-    method_error(&emu, path, "index.getLastAccepted", json!({"encoding": "hex"}), "no containers have been accepted")
-        .await;
-    method_error(
-        &emu,
-        path,
-        "index.getContainerRange",
-        json!({"startIndex": 0, "numToFetch": 1}),
-        "no containers have been accepted",
-    )
-    .await;
-    method_error(&emu, path, "index.getContainerByIndex", json!({"index": 0}), "no container at index 0").await;
-    method_error(&emu, path, "index.getContainerByID", json!({"id": unknown_id()}), "not found").await;
+    let cases = [
+        ("index.getLastAccepted", json!({"encoding": "hex"}), "no containers have been accepted"),
+        ("index.getContainerRange", json!({"startIndex": 0, "numToFetch": 1}), "no containers have been accepted"),
+        ("index.getContainerByIndex", json!({"index": 0}), "no container at index 0"),
+        ("index.getContainerByID", json!({"id": unknown_id()}), "not found"),
+    ];
+    method_errors(&emu, path, cases).await;
     assert_eq!(result(&emu, path, "index.isAccepted", json!({"id": unknown_id()})).await, json!({"isAccepted": false}));
     assert_eq!(emu.container_count(path), 0);
     assert!(emu.expected_container(path, 0).is_none());
@@ -435,18 +412,13 @@ async fn an_empty_index() {
 async fn past_the_tip_and_unknown_ids() {
     let emu = start_default().await;
     let path = IndexPath::XVtx;
-    method_error(&emu, path, "index.getContainerByIndex", json!({"index": 1000}), "no container at index 1000").await;
-    method_error(
-        &emu,
-        path,
-        "index.getContainerByIndex",
-        json!({"index": u64::MAX}),
-        "no container at index 18446744073709551615",
-    )
-    .await;
-    method_error(&emu, path, "index.getContainerByID", json!({"id": unknown_id(), "encoding": "hex"}), "not found")
-        .await;
-    method_error(&emu, path, "index.getIndex", json!({"id": unknown_id()}), "not found").await;
+    let cases = [
+        ("index.getContainerByIndex", json!({"index": 1000}), "no container at index 1000"),
+        ("index.getContainerByIndex", json!({"index": u64::MAX}), "no container at index 18446744073709551615"),
+        ("index.getContainerByID", json!({"id": unknown_id(), "encoding": "hex"}), "not found"),
+        ("index.getIndex", json!({"id": unknown_id()}), "not found"),
+    ];
+    method_errors(&emu, path, cases).await;
     assert_eq!(result(&emu, path, "index.isAccepted", json!({"id": unknown_id()})).await, json!({"isAccepted": false}));
     // A missing id is Go's zero id: not found.
     method_error(&emu, path, "index.getIndex", json!({}), "not found").await;
@@ -467,18 +439,14 @@ async fn past_the_tip_and_unknown_ids() {
 async fn method_names_and_paths() {
     let emu = start_default().await;
     let path = IndexPath::CBlock;
-    method_error(&emu, path, "index.foo", json!({}), "rpc: can't find method \"index.Foo\"").await;
-    method_error(&emu, path, "index.getTx", json!({}), "rpc: can't find method \"index.GetTx\"").await;
-    method_error(&emu, path, "index.GetLastAccepted", json!({}), "method must start with a non-uppercase letter").await;
-    method_error(&emu, path, "avm.getTx", json!({}), "rpc: can't find service \"avm.GetTx\"").await;
-    method_error(
-        &emu,
-        path,
-        "getLastAccepted",
-        json!({}),
-        "rpc: service/method request ill-formed: \"getLastAccepted\"",
-    )
-    .await;
+    let cases = [
+        ("index.foo", json!({}), "rpc: can't find method \"index.Foo\""),
+        ("index.getTx", json!({}), "rpc: can't find method \"index.GetTx\""),
+        ("index.GetLastAccepted", json!({}), "method must start with a non-uppercase letter"),
+        ("avm.getTx", json!({}), "rpc: can't find service \"avm.GetTx\""),
+        ("getLastAccepted", json!({}), "rpc: service/method request ill-formed: \"getLastAccepted\""),
+    ];
+    method_errors(&emu, path, cases).await;
 
     for unknown in ["/ext/index/Y/tx", "/ext/index/C/block/", "/ext/index/c/block", "/ext/info", "/"] {
         let (status, _, text) = raw(&emu, reqwest::Method::POST, unknown, Some("application/json"), "{}").await;

@@ -257,6 +257,11 @@ mod tests {
         check(operation(id).unwrap(), args)
     }
 
+    /// The request of the primary-network operation `id` on mainnet's P-Chain with `name=value`.
+    fn p_chain(id: &str, name: &str, value: Value) -> Result<Request> {
+        req(id, &[("network", json!("mainnet")), ("blockchain_id", json!("p-chain")), (name, value)])
+    }
+
     fn err(id: &str, args: &[(&str, Value)]) -> String {
         req(id, args).unwrap_err().to_string()
     }
@@ -377,12 +382,7 @@ mod tests {
 
     #[test]
     fn arrays_are_exploded_and_each_item_checked() {
-        let tx = |types: Value| {
-            req(
-                "listLatestPrimaryNetworkTransactions",
-                &[("network", json!("mainnet")), ("blockchain_id", json!("p-chain")), ("tx_types", types)],
-            )
-        };
+        let tx = |types: Value| p_chain("listLatestPrimaryNetworkTransactions", "tx_types", types);
         let r = tx(json!(["AddValidatorTx", "AddDelegatorTx"])).unwrap();
         assert_eq!(r.query, vec![("txTypes", "AddValidatorTx".into()), ("txTypes", "AddDelegatorTx".into())]);
         assert_eq!(tx(json!("AddValidatorTx, AddDelegatorTx")).unwrap().query.len(), 2);
@@ -493,12 +493,7 @@ mod tests {
 
     #[test]
     fn times_and_chain_ids_follow_the_inputs_rules() {
-        let blocks = |start: Value| {
-            req(
-                "listLatestPrimaryNetworkBlocks",
-                &[("network", json!("mainnet")), ("blockchain_id", json!("p-chain")), ("start_timestamp", start)],
-            )
-        };
+        let blocks = |start: Value| p_chain("listLatestPrimaryNetworkBlocks", "start_timestamp", start);
         let sent = |start: Value| blocks(start).unwrap().query;
         let at = vec![("startTimestamp", "1704067200".to_string())];
         for start in
