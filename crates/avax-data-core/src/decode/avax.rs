@@ -69,34 +69,35 @@ impl OutputOwners {
     }
 }
 
-/// Reads a `u32`-counted list of 20-byte addresses.
-pub fn read_addresses(r: &mut Reader<'_>) -> Result<Vec<ShortId>, DecodeError> {
-    let n = r.count("address count", 20)?;
+/// Reads a `u32` count, named `what` in errors, then that many items. Each item takes at least
+/// `min_size` bytes, so a count the remaining bytes cannot hold fails before any allocation.
+pub fn read_list<T>(
+    r: &mut Reader<'_>,
+    what: &str,
+    min_size: usize,
+    mut item: impl FnMut(&mut Reader<'_>) -> Result<T, DecodeError>,
+) -> Result<Vec<T>, DecodeError> {
+    let n = r.count(what, min_size)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
-        out.push(r.array("address")?);
+        out.push(item(r)?);
     }
     Ok(out)
+}
+
+/// Reads a `u32`-counted list of 20-byte addresses.
+pub fn read_addresses(r: &mut Reader<'_>) -> Result<Vec<ShortId>, DecodeError> {
+    read_list(r, "address count", 20, |r| r.array("address"))
 }
 
 /// Reads a `u32`-counted list of `u32` signature indices (a secp256k1fx `Input`).
 pub fn read_sig_indices(r: &mut Reader<'_>) -> Result<Vec<u32>, DecodeError> {
-    let n = r.count("signature index count", 4)?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(r.u32("signature index")?);
-    }
-    Ok(out)
+    read_list(r, "signature index count", 4, |r| r.u32("signature index"))
 }
 
 /// Reads a `u32`-counted list of 32-byte IDs.
 pub fn read_ids(r: &mut Reader<'_>, what: &str) -> Result<Vec<Id>, DecodeError> {
-    let n = r.count(what, 32)?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(r.array(what)?);
-    }
-    Ok(out)
+    read_list(r, what, 32, |r| r.array(what))
 }
 
 /// Reads a `u32` type ID and fails unless it is `want`.
@@ -108,6 +109,32 @@ pub fn expect_type(r: &mut Reader<'_>, want: u32, what: &str) -> Result<(), Deco
     } else {
         Err(DecodeError::new(at, format!("{what}: expected type ID {want}, found type ID {got}")))
     }
+}
+
+/// How one interface (outputs or inputs) reads its typed values: `noun` names it in errors,
+/// `lock` is its P-Chain `stakeable` lock (type ID, name) whose body is `locktime u64` then a
+/// wrapped value (`locked` builds it), and `body` reads any other type ID (`None` for one the
+/// chain's fxs do not register).
+struct Typed<T> {
+    noun: &'static str,
+    type_id: &'static str,
+    lock: (u32, &'static str),
+    locked: fn(u64, Box<T>) -> T,
+    body: fn(&mut Reader<'_>, Fxs, u32) -> Result<Option<T>, DecodeError>,
+}
+
+/// Reads `u32 typeID` then a value of `how`, nested `depth` stakeable locks deep.
+fn read_typed<T>(how: &Typed<T>, r: &mut Reader<'_>, fxs: Fxs, depth: usize) -> Result<T, DecodeError> {
+    let at = r.pos();
+    let type_id = r.u32(how.type_id)?;
+    if fxs == Fxs::Platform && type_id == how.lock.0 {
+        if depth >= MAX_DEPTH {
+            return Err(DecodeError::new(at, format!("{} nested too deeply", how.lock.1)));
+        }
+        let locktime = r.u64("stakeable locktime")?;
+        return Ok((how.locked)(locktime, Box::new(read_typed(how, r, fxs, depth + 1)?)));
+    }
+    (how.body)(r, fxs, type_id)?.ok_or_else(|| DecodeError::new(at, format!("unknown {} type ID {type_id}", how.noun)))
 }
 
 /// A typed output body (the value after an output type ID).
@@ -161,42 +188,36 @@ pub enum Output {
     },
 }
 
+/// Outputs: secp256k1fx everywhere, `stakeable.LockOut` on the P-Chain, nftfx and propertyfx on
+/// the X-Chain.
+const OUTPUTS: Typed<Output> = Typed {
+    noun: "output",
+    type_id: "output type ID",
+    lock: (22, "stakeable.LockOut"),
+    locked: |locktime, output| Output::StakeableLock { locktime, output },
+    body: Output::read_body,
+};
+
 impl Output {
     /// Reads `u32 typeID` then the output body, accepting the type IDs of `fxs`.
     pub fn read(r: &mut Reader<'_>, fxs: Fxs) -> Result<Self, DecodeError> {
-        Self::read_at_depth(r, fxs, 0)
+        read_typed(&OUTPUTS, r, fxs, 0)
     }
 
-    fn read_at_depth(r: &mut Reader<'_>, fxs: Fxs, depth: usize) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("output type ID")?;
-        match (fxs, type_id) {
-            (_, 7) => {
-                let amount = r.u64("output amount")?;
-                Ok(Output::Transfer { amount, owners: OutputOwners::read(r)? })
-            }
-            (Fxs::Platform, 22) => {
-                if depth >= MAX_DEPTH {
-                    return Err(DecodeError::new(at, "stakeable.LockOut nested too deeply"));
-                }
-                let locktime = r.u64("stakeable locktime")?;
-                let output = Box::new(Self::read_at_depth(r, fxs, depth + 1)?);
-                Ok(Output::StakeableLock { locktime, output })
-            }
-            (Fxs::Avm, 6) => Ok(Output::SecpMint { owners: OutputOwners::read(r)? }),
-            (Fxs::Avm, 10) => {
-                let group_id = r.u32("NFT group ID")?;
-                Ok(Output::NftMint { group_id, owners: OutputOwners::read(r)? })
-            }
+    fn read_body(r: &mut Reader<'_>, fxs: Fxs, type_id: u32) -> Result<Option<Self>, DecodeError> {
+        Ok(Some(match (fxs, type_id) {
+            (_, 7) => Output::Transfer { amount: r.u64("output amount")?, owners: OutputOwners::read(r)? },
+            (Fxs::Avm, 6) => Output::SecpMint { owners: OutputOwners::read(r)? },
+            (Fxs::Avm, 10) => Output::NftMint { group_id: r.u32("NFT group ID")?, owners: OutputOwners::read(r)? },
             (Fxs::Avm, 11) => {
                 let group_id = r.u32("NFT group ID")?;
                 let payload = r.bytes_u32("NFT payload")?.to_vec();
-                Ok(Output::NftTransfer { group_id, payload, owners: OutputOwners::read(r)? })
+                Output::NftTransfer { group_id, payload, owners: OutputOwners::read(r)? }
             }
-            (Fxs::Avm, 15) => Ok(Output::PropertyMint { owners: OutputOwners::read(r)? }),
-            (Fxs::Avm, 16) => Ok(Output::PropertyOwned { owners: OutputOwners::read(r)? }),
-            _ => Err(DecodeError::new(at, format!("unknown output type ID {type_id}"))),
-        }
+            (Fxs::Avm, 15) => Output::PropertyMint { owners: OutputOwners::read(r)? },
+            (Fxs::Avm, 16) => Output::PropertyOwned { owners: OutputOwners::read(r)? },
+            _ => return Ok(None),
+        }))
     }
 
     /// The codec type ID of this output.
@@ -253,12 +274,7 @@ impl TransferableOutput {
 
     /// Reads a `u32`-counted list of transferable outputs.
     pub fn read_list(r: &mut Reader<'_>, fxs: Fxs, what: &str) -> Result<Vec<Self>, DecodeError> {
-        let n = r.count(what, MIN_TRANSFERABLE_OUTPUT_SIZE)?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(Self::read(r, fxs)?);
-        }
-        Ok(out)
+        read_list(r, what, MIN_TRANSFERABLE_OUTPUT_SIZE, |r| Self::read(r, fxs))
     }
 }
 
@@ -281,30 +297,22 @@ pub enum Input {
     },
 }
 
+/// Inputs: secp256k1fx everywhere, `stakeable.LockIn` on the P-Chain.
+const INPUTS: Typed<Input> = Typed {
+    noun: "input",
+    type_id: "input type ID",
+    lock: (21, "stakeable.LockIn"),
+    locked: |locktime, input| Input::StakeableLock { locktime, input },
+    body: |r, _, type_id| match type_id {
+        5 => Ok(Some(Input::Transfer { amount: r.u64("input amount")?, sig_indices: read_sig_indices(r)? })),
+        _ => Ok(None),
+    },
+};
+
 impl Input {
     /// Reads `u32 typeID` then the input body, accepting the type IDs of `fxs`.
     pub fn read(r: &mut Reader<'_>, fxs: Fxs) -> Result<Self, DecodeError> {
-        Self::read_at_depth(r, fxs, 0)
-    }
-
-    fn read_at_depth(r: &mut Reader<'_>, fxs: Fxs, depth: usize) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("input type ID")?;
-        match (fxs, type_id) {
-            (_, 5) => {
-                let amount = r.u64("input amount")?;
-                Ok(Input::Transfer { amount, sig_indices: read_sig_indices(r)? })
-            }
-            (Fxs::Platform, 21) => {
-                if depth >= MAX_DEPTH {
-                    return Err(DecodeError::new(at, "stakeable.LockIn nested too deeply"));
-                }
-                let locktime = r.u64("stakeable locktime")?;
-                let input = Box::new(Self::read_at_depth(r, fxs, depth + 1)?);
-                Ok(Input::StakeableLock { locktime, input })
-            }
-            _ => Err(DecodeError::new(at, format!("unknown input type ID {type_id}"))),
-        }
+        read_typed(&INPUTS, r, fxs, 0)
     }
 
     /// The codec type ID of this input.
@@ -348,12 +356,7 @@ impl TransferableInput {
 
     /// Reads a `u32`-counted list of transferable inputs.
     pub fn read_list(r: &mut Reader<'_>, fxs: Fxs, what: &str) -> Result<Vec<Self>, DecodeError> {
-        let n = r.count(what, MIN_TRANSFERABLE_INPUT_SIZE)?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(Self::read(r, fxs)?);
-        }
-        Ok(out)
+        read_list(r, what, MIN_TRANSFERABLE_INPUT_SIZE, |r| Self::read(r, fxs))
     }
 }
 
@@ -476,22 +479,13 @@ impl Credential {
             (_, 9) | (Fxs::Avm, 14) | (Fxs::Avm, 19) => {}
             _ => return Err(DecodeError::new(at, format!("unknown credential type ID {type_id}"))),
         }
-        let n = r.count("signature count", 65)?;
-        let mut signatures = Vec::with_capacity(n);
-        for _ in 0..n {
-            signatures.push(r.array("signature")?);
-        }
+        let signatures = read_list(r, "signature count", 65, |r| r.array("signature"))?;
         Ok(Credential { type_id, signatures })
     }
 
     /// Reads a `u32`-counted list of credentials.
     pub fn read_list(r: &mut Reader<'_>, fxs: Fxs) -> Result<Vec<Self>, DecodeError> {
-        let n = r.count("credential count", MIN_CREDENTIAL_SIZE)?;
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            out.push(Self::read(r, fxs)?);
-        }
-        Ok(out)
+        read_list(r, "credential count", MIN_CREDENTIAL_SIZE, |r| Self::read(r, fxs))
     }
 }
 

@@ -15,6 +15,8 @@ pub mod pchain_txs;
 pub mod proposervm;
 pub mod rlp;
 pub mod senders;
+#[cfg(test)]
+pub(crate) mod test_bytes;
 pub mod tx;
 pub mod xchain;
 

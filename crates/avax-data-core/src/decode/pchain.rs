@@ -8,7 +8,7 @@
 
 pub use super::pchain_txs::{tx_type_name, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx};
 
-use super::avax::Id;
+use super::avax::{read_list, Id};
 use super::codec::Reader;
 use super::tx::Tx;
 use super::DecodeError;
@@ -67,11 +67,7 @@ pub fn block_type_name(type_id: u32) -> Option<&'static str> {
 }
 
 fn read_txs(r: &mut Reader<'_>, txs: &mut Vec<PTx>) -> Result<(), DecodeError> {
-    let n = r.count("tx count", MIN_TX_SIZE)?;
-    txs.reserve(n);
-    for _ in 0..n {
-        txs.push(PTx::read_signed(r)?);
-    }
+    txs.extend(read_list(r, "tx count", MIN_TX_SIZE, PTx::read_signed)?);
     Ok(())
 }
 
@@ -103,6 +99,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<PBlock, DecodeError> {
 mod tests {
     use super::*;
     use crate::decode::avax::{self, AssetAmount};
+    use crate::decode::test_bytes::Bytes;
 
     #[test]
     fn banff_commit_block_with_zero_fields() {
@@ -118,12 +115,8 @@ mod tests {
 
     #[test]
     fn apricot_proposal_block_with_reward_validator_tx() {
-        let mut bytes = vec![0, 0, 0, 0, 0, 0];
-        bytes.extend([7; 32]);
-        bytes.extend(5u64.to_be_bytes());
-        bytes.extend(20u32.to_be_bytes());
-        bytes.extend([9; 32]);
-        bytes.extend(0u32.to_be_bytes());
+        // Parent 0x07.., height 5, then a RewardValidatorTx (20) of staker tx 0x09.. with no credentials.
+        let bytes = Bytes::typed(0).fill(7, 32).u64(5).u32(20).fill(9, 32).u32(0).build();
         let block = decode_block(&bytes).unwrap();
         assert_eq!((block.type_name, block.height, block.time), ("ApricotProposalBlock", 5, None));
         let tx = &block.txs[0];
@@ -143,55 +136,36 @@ mod tests {
 
     #[test]
     fn advance_time_and_reward_auto_renewed_have_no_base_tx() {
-        let mut bytes = vec![0, 0, 0, 0, 0, 19];
-        bytes.extend(1_700_000_000u64.to_be_bytes());
-        bytes.extend([0; 4]);
+        let bytes = Bytes::typed(19).u64(1_700_000_000).u32(0).build();
         let tx = decode_tx(&bytes).unwrap();
         assert_eq!(tx.body, PTxBody::AdvanceTime { time: 1_700_000_000 });
         assert!(tx.base.is_none() && tx.consumed.is_empty());
         assert_eq!(tx.tx_id, crate::index::cb58::sha256(&bytes));
 
-        let mut bytes = vec![0, 0, 0, 0, 0, 42];
-        bytes.extend([3; 32]);
-        bytes.extend(77u64.to_be_bytes());
+        let bytes = Bytes::typed(42).fill(3, 32).u64(77).build();
         let tx = decode_unsigned_tx(&bytes).unwrap();
         assert_eq!(tx.body, PTxBody::RewardAutoRenewedValidator { staker_tx_id: [3; 32], timestamp: 77 });
         assert_eq!(tx.credentials, None);
     }
 
-    /// A BaseTx header with no outputs, one 5-nAVAX input of asset 0xAA.., and no memo.
-    fn base_header(type_id: u32) -> Vec<u8> {
-        let mut b = vec![0, 0];
-        b.extend(type_id.to_be_bytes());
-        b.extend(1u32.to_be_bytes());
-        b.extend([0; 32]);
-        b.extend(0u32.to_be_bytes());
-        b.extend(1u32.to_be_bytes());
-        b.extend([1; 32]);
-        b.extend(0u32.to_be_bytes());
-        b.extend([0xAA; 32]);
-        b.extend(5u32.to_be_bytes());
-        b.extend(5u64.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b
+    /// A secp256k1fx TransferInput (5) of `amount` of asset 0xAA.. spending UTXO
+    /// (0x01.., `output_index`), with no signature indices.
+    fn input(b: Bytes, output_index: u32, amount: u64) -> Bytes {
+        b.fill(1, 32).u32(output_index).fill(0xAA, 32).u32(5).u64(amount).u32(0)
+    }
+
+    /// A standalone tx's start: codec version, `type_id`, then a BaseTx on network 1 with no
+    /// outputs, one 5-nAVAX input of asset 0xAA.. and no memo.
+    fn base_header(type_id: u32) -> Bytes {
+        input(Bytes::typed(type_id).u32(1).fill(0, 32).u32(0).u32(1), 0, 5).u32(0)
     }
 
     #[test]
     fn create_chain_and_import_txs() {
-        let mut b = base_header(15);
-        b.extend([2; 32]);
-        b.extend(3u16.to_be_bytes());
-        b.extend(b"abc");
-        b.extend([4; 32]);
-        b.extend(1u32.to_be_bytes());
-        b.extend([5; 32]);
-        b.extend(2u32.to_be_bytes());
-        b.extend([6, 7]);
-        b.extend(10u32.to_be_bytes());
-        b.extend(1u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
+        // Subnet 0x02.., name "abc", VM 0x04.., fx IDs [0x05..], genesis [6, 7], subnet auth
+        // (type 10) with signature index 0, no credentials.
+        let b = base_header(15).fill(2, 32).str16("abc").fill(4, 32).u32(1).fill(5, 32).bytes32(&[6, 7]);
+        let b = b.u32(10).u32(1).u32(0).u32(0).build();
         let tx = decode_tx(&b).unwrap();
         assert_eq!(tx.type_name, "CreateChainTx");
         assert_eq!(
@@ -207,16 +181,8 @@ mod tests {
         );
         assert_eq!(tx.consumed, vec![AssetAmount { asset_id: [0xAA; 32], amount: 5 }]);
 
-        let mut b = base_header(17);
-        b.extend([8; 32]);
-        b.extend(1u32.to_be_bytes());
-        b.extend([1; 32]);
-        b.extend(1u32.to_be_bytes());
-        b.extend([0xAA; 32]);
-        b.extend(5u32.to_be_bytes());
-        b.extend(7u64.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
+        // Source chain 0x08.., one imported input of 7 nAVAX, no credentials.
+        let b = input(base_header(17).fill(8, 32).u32(1), 1, 7).u32(0).build();
         let tx = decode_tx(&b).unwrap();
         assert_eq!(tx.type_name, "ImportTx");
         assert_eq!(tx.consumed, vec![AssetAmount { asset_id: [0xAA; 32], amount: 12 }]);

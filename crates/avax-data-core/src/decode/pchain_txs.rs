@@ -2,8 +2,8 @@
 //! and 33–42, read into [`PTxBody`].
 
 use super::avax::{
-    read_ids, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer, TransferableInput,
-    TransferableOutput, Validator,
+    read_ids, read_list, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
+    TransferableInput, TransferableOutput, Validator,
 };
 use super::codec::Reader;
 use super::tx::UnsignedTx;
@@ -492,10 +492,8 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
             let subnet_id = r.array("subnet ID")?;
             let chain_id = r.array("chain ID")?;
             let address = r.bytes_u32("manager address")?.to_vec();
-            let n = r.count("L1 validator count", MIN_L1_VALIDATOR_SIZE)?;
-            let mut validators = Vec::with_capacity(n);
-            for _ in 0..n {
-                validators.push(L1Validator {
+            let validators = read_list(r, "L1 validator count", MIN_L1_VALIDATOR_SIZE, |r| {
+                Ok(L1Validator {
                     node_id: r.bytes_u32("node ID")?.to_vec(),
                     weight: r.u64("weight")?,
                     balance: r.u64("balance")?,
@@ -503,8 +501,8 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
                     proof_of_possession: r.array("BLS proof of possession")?,
                     remaining_balance_owner: L1Owner::read(r)?,
                     deactivation_owner: L1Owner::read(r)?,
-                });
-            }
+                })
+            })?;
             PTxBody::ConvertSubnetToL1 { subnet_id, chain_id, address, validators, subnet_auth: read_subnet_auth(r)? }
         }
         36 => PTxBody::RegisterL1Validator {

@@ -10,8 +10,8 @@
 //! whose ID is the tx ID) + the amounts secp256k1fx mint operations mint.
 
 use super::avax::{
-    read_sig_indices, AmountTotals, BaseTx, Fxs, Id, Output, OutputOwners, TransferableInput, TransferableOutput,
-    MIN_OWNERS_SIZE,
+    read_list, read_sig_indices, AmountTotals, BaseTx, Fxs, Id, Output, OutputOwners, TransferableInput,
+    TransferableOutput, MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
 use super::tx::{Tx, UnsignedTx};
@@ -162,11 +162,7 @@ impl Op {
             12 => {
                 let group_id = r.u32("NFT group ID")?;
                 let payload = r.bytes_u32("NFT payload")?.to_vec();
-                let n = r.count("NFT owner count", MIN_OWNERS_SIZE)?;
-                let mut owners = Vec::with_capacity(n);
-                for _ in 0..n {
-                    owners.push(OutputOwners::read(r)?);
-                }
+                let owners = read_list(r, "NFT owner count", MIN_OWNERS_SIZE, OutputOwners::read)?;
                 Op::NftMint { sig_indices, group_id, payload, owners }
             }
             13 => {
@@ -251,31 +247,21 @@ impl UnsignedXTx {
                 let name = r.string_u16("asset name")?.to_owned();
                 let symbol = r.string_u16("asset symbol")?.to_owned();
                 let denomination = r.u8("denomination")?;
-                let n = r.count("initial state count", 8)?;
-                let mut initial_states = Vec::with_capacity(n);
-                for _ in 0..n {
+                let initial_states = read_list(r, "initial state count", 8, |r| {
                     let fx_index = r.u32("fx index")?;
-                    let m = r.count("initial output count", MIN_OUTPUT_SIZE)?;
-                    let mut outputs = Vec::with_capacity(m);
-                    for _ in 0..m {
-                        outputs.push(Output::read(r, Fxs::Avm)?);
-                    }
-                    initial_states.push(InitialState { fx_index, outputs });
-                }
+                    let outputs = read_list(r, "initial output count", MIN_OUTPUT_SIZE, |r| Output::read(r, Fxs::Avm))?;
+                    Ok(InitialState { fx_index, outputs })
+                })?;
                 XTxBody::CreateAsset { name, symbol, denomination, initial_states }
             }
             2 => {
-                let n = r.count("operation count", MIN_OPERATION_SIZE)?;
-                let mut operations = Vec::with_capacity(n);
-                for _ in 0..n {
+                let operations = read_list(r, "operation count", MIN_OPERATION_SIZE, |r| {
                     let asset_id = r.array("operation asset ID")?;
-                    let m = r.count("operation UTXO count", 36)?;
-                    let mut utxo_ids = Vec::with_capacity(m);
-                    for _ in 0..m {
-                        utxo_ids.push(UtxoId { tx_id: r.array("UTXO tx ID")?, output_index: r.u32("UTXO index")? });
-                    }
-                    operations.push(Operation { asset_id, utxo_ids, op: Op::read(r)? });
-                }
+                    let utxo_ids = read_list(r, "operation UTXO count", 36, |r| {
+                        Ok(UtxoId { tx_id: r.array("UTXO tx ID")?, output_index: r.u32("UTXO index")? })
+                    })?;
+                    Ok(Operation { asset_id, utxo_ids, op: Op::read(r)? })
+                })?;
                 XTxBody::Operation { operations }
             }
             3 => XTxBody::Import {
@@ -363,11 +349,7 @@ pub fn decode_block(bytes: &[u8]) -> Result<XBlock, DecodeError> {
     let height = r.u64("height")?;
     let time = r.u64("block time")?;
     let merkle_root = r.array("merkle root")?;
-    let n = r.count("tx count", MIN_TX_SIZE)?;
-    let mut txs = Vec::with_capacity(n);
-    for _ in 0..n {
-        txs.push(XTx::read_signed(&mut r)?);
-    }
+    let txs = read_list(&mut r, "tx count", MIN_TX_SIZE, XTx::read_signed)?;
     r.finish("block")?;
     Ok(XBlock {
         block_id: crate::index::cb58::sha256(bytes),
@@ -385,33 +367,22 @@ pub fn decode_block(bytes: &[u8]) -> Result<XBlock, DecodeError> {
 mod tests {
     use super::*;
     use crate::decode::avax::AssetAmount;
+    use crate::decode::test_bytes::Bytes;
+
+    /// Codec version, AVM tx `type_id`, then a BaseTx on network 1 with no outputs, no inputs
+    /// and no memo.
+    fn empty_base(type_id: u32) -> Bytes {
+        Bytes::typed(type_id).u32(1).fill(0, 32).u32(0).u32(0).u32(0)
+    }
 
     /// An OperationTx with a secp mint (5 units of asset 0x22..) and a property burn.
     fn operation_tx() -> Vec<u8> {
-        let mut b = vec![0, 0, 0, 0, 0, 2];
-        b.extend(1u32.to_be_bytes());
-        b.extend([0; 32]);
-        b.extend([0; 8]); // no outputs, no inputs
-        b.extend([0; 4]); // empty memo
-        b.extend(2u32.to_be_bytes());
-        b.extend([0x22; 32]);
-        b.extend(1u32.to_be_bytes());
-        b.extend([0x33; 32]);
-        b.extend(0u32.to_be_bytes());
-        b.extend(8u32.to_be_bytes());
-        b.extend(1u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend([0; 16]); // mint owners
-        b.extend(5u64.to_be_bytes());
-        b.extend([0; 16]); // transfer owners
-        b.extend([0x44; 32]);
-        b.extend(0u32.to_be_bytes());
-        b.extend(18u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend(1u32.to_be_bytes()); // one credential
-        b.extend(19u32.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b
+        // Two operations. A secp mint (8) of asset 0x22.. spending UTXO (0x33.., 0), signature
+        // index 0, empty mint owners, amount 5, empty transfer owners.
+        let b = empty_base(2).u32(2).fill(0x22, 32).u32(1).fill(0x33, 32).u32(0);
+        let b = b.u32(8).u32(1).u32(0).fill(0, 16).u64(5).fill(0, 16);
+        // A property burn (18) of asset 0x44.. spending nothing; one propertyfx credential (19).
+        b.fill(0x44, 32).u32(0).u32(18).u32(0).u32(1).u32(19).u32(0).build()
     }
 
     #[test]
@@ -438,21 +409,10 @@ mod tests {
 
     #[test]
     fn nft_outputs_in_a_create_asset_tx() {
-        let mut b = vec![0, 0, 0, 0, 0, 1];
-        b.extend(1u32.to_be_bytes());
-        b.extend([0; 32]);
-        b.extend([0; 12]);
-        b.extend([0, 1, b'N', 0, 1, b'S', 0]);
-        b.extend(1u32.to_be_bytes());
-        b.extend(1u32.to_be_bytes()); // fx index 1
-        b.extend(2u32.to_be_bytes());
-        b.extend(10u32.to_be_bytes());
-        b.extend(7u32.to_be_bytes());
-        b.extend([0; 16]);
-        b.extend(7u32.to_be_bytes());
-        b.extend(9u64.to_be_bytes());
-        b.extend([0; 16]);
-        b.extend(0u32.to_be_bytes());
+        // Asset "N" / "S", denomination 0, one initial state of fx 1 with two outputs: an NFT
+        // mint (10) of group 7 and a transfer (7) of 9 units; no credentials.
+        let b = empty_base(1).str16("N").str16("S").u8(0).u32(1).u32(1).u32(2);
+        let b = b.u32(10).u32(7).fill(0, 16).u32(7).u64(9).fill(0, 16).u32(0).build();
         let tx = decode_tx(&b).unwrap();
         let XTxBody::CreateAsset { name, initial_states, .. } = &tx.body else { panic!() };
         assert_eq!(name, "N");

@@ -304,6 +304,37 @@ impl Writer {
     }
 }
 
+/// An unsigned tx type the writer lays out as `u32 typeID ‖ fields`.
+pub trait UnsignedTx {
+    /// Writes `u32 typeID ‖ fields`.
+    fn write(&self, w: &mut Writer);
+}
+
+/// A signed P-chain or X-chain tx: the unsigned part and its credentials (one per signed input,
+/// then one per X-chain operation or for a P-chain subnet authorization).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedTx<U> {
+    /// The unsigned part.
+    pub unsigned: U,
+    /// The credentials, in the order the node checks them.
+    pub credentials: Vec<Credential>,
+}
+
+impl<U: UnsignedTx> SignedTx<U> {
+    /// Block form: unsigned bytes then credentials, no codec version.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut w = Writer::new();
+        self.unsigned.write(&mut w);
+        w.credentials(&self.credentials);
+        w.into_bytes()
+    }
+
+    /// Standalone form (an `X/tx` container, a tx vector): codec version first.
+    pub fn standalone(&self) -> Vec<u8> {
+        with_version(&self.bytes())
+    }
+}
+
 /// A signed tx as it sits inside a block: the unsigned bytes (type ID and fields, no codec
 /// version) followed by the credentials.
 pub fn signed_tx(unsigned: &[u8], credentials: &[Credential]) -> Vec<u8> {

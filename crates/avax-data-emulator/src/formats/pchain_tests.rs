@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::avax_codec::{self as codec, Signer, Writer};
+use super::avax_codec::{self as codec, Signer, UnsignedTx, Writer};
 use super::pchain::{encode_block, inner_block, kind_at, stake_height, stake_heights, PChainConfig, PKind};
 use super::ptx::{PTx, PUnsignedTx};
 use super::test_json::{self as tj, vector};
@@ -64,55 +64,50 @@ fn pop(s: &serde_json::Value) -> Signer {
     }
 }
 
+/// The emulator's unsigned tx of a vector's `unsignedTx` object, for its staking tx types.
+fn staking_tx(u: &serde_json::Value) -> PUnsignedTx {
+    let (base, validator, stake) = (tj::base(u), tj::validator(&u["validator"]), tj::outputs(&u["stake"]));
+    let owner = |key: &str| tj::owners(&u[key]);
+    let shares = || u["shares"].as_u64().unwrap() as u32;
+    match u["typeID"].as_u64().unwrap() {
+        12 => {
+            PUnsignedTx::AddValidator { base, validator, stake, rewards_owner: owner("rewardsOwner"), shares: shares() }
+        }
+        25 => PUnsignedTx::AddPermissionlessValidator {
+            base,
+            validator,
+            subnet_id: tj::id(&u["subnetID"]),
+            signer: pop(&u["signer"]),
+            stake,
+            validator_rewards_owner: owner("validatorRewardsOwner"),
+            delegator_rewards_owner: owner("delegatorRewardsOwner"),
+            shares: shares(),
+        },
+        26 => {
+            let (subnet_id, rewards_owner) = (tj::id(&u["subnetID"]), owner("rewardsOwner"));
+            PUnsignedTx::AddPermissionlessDelegator { base, validator, subnet_id, stake, rewards_owner }
+        }
+        other => panic!("not a staking tx type: {other}"),
+    }
+}
+
 #[test]
 fn staking_tx_vectors_are_reproduced() {
-    // Signed AddValidatorTx (LockIn / LockOut) and AddPermissionlessDelegatorTx.
-    let v = vector("pchain_txs", "fee/calculator_test AddValidatorTx");
-    let (d, u) = (&v["decoded"], &v["decoded"]["unsignedTx"]);
-    let tx = PTx {
-        unsigned: PUnsignedTx::AddValidator {
-            base: tj::base(u),
-            validator: tj::validator(&u["validator"]),
-            stake: tj::outputs(&u["stake"]),
-            rewards_owner: tj::owners(&u["rewardsOwner"]),
-            shares: u["shares"].as_u64().unwrap() as u32,
-        },
-        credentials: tj::credentials(&d["credentials"]),
-    };
-    assert_eq!(hex::encode(codec::with_version(&tx.bytes())), v["hex"].as_str().unwrap());
-    assert_eq!(codec::tx_id(&tx.bytes()), tj::id(&d["txID"]));
-
-    let v = vector("pchain_txs", "fee/calculator_test AddPermissionlessDelegatorTx for primary network");
-    let (d, u) = (&v["decoded"], &v["decoded"]["unsignedTx"]);
-    let tx = PTx {
-        unsigned: PUnsignedTx::AddPermissionlessDelegator {
-            base: tj::base(u),
-            validator: tj::validator(&u["validator"]),
-            subnet_id: tj::id(&u["subnetID"]),
-            stake: tj::outputs(&u["stake"]),
-            rewards_owner: tj::owners(&u["rewardsOwner"]),
-        },
-        credentials: tj::credentials(&d["credentials"]),
-    };
-    assert_eq!(hex::encode(codec::with_version(&tx.bytes())), v["hex"].as_str().unwrap());
-    assert_eq!(codec::tx_id(&tx.bytes()), tj::id(&d["txID"]));
-
-    // Unsigned AddPermissionlessValidatorTx with a proof of possession.
+    // Signed AddValidatorTx (LockIn / LockOut) and AddPermissionlessDelegatorTx: bytes and tx ID.
+    for name in
+        ["fee/calculator_test AddValidatorTx", "fee/calculator_test AddPermissionlessDelegatorTx for primary network"]
+    {
+        let v = vector("pchain_txs", name);
+        let d = &v["decoded"];
+        let tx = PTx { unsigned: staking_tx(&d["unsignedTx"]), credentials: tj::credentials(&d["credentials"]) };
+        let want = (v["hex"].as_str().unwrap().to_owned(), tj::id(&d["txID"]));
+        assert_eq!((hex::encode(tx.standalone()), codec::tx_id(&tx.bytes())), want, "{name}");
+    }
+    // An unsigned AddPermissionlessValidatorTx with a proof of possession: the codec version, then
+    // the unsigned tx alone.
     let v = vector("pchain_txs", "add_permissionless_validator_tx_test.go:expectedUnsignedSimpleAddPrimaryTxBytes");
-    let u = &v["decoded"]["unsignedTx"];
-    let unsigned = PUnsignedTx::AddPermissionlessValidator {
-        base: tj::base(u),
-        validator: tj::validator(&u["validator"]),
-        subnet_id: tj::id(&u["subnetID"]),
-        signer: pop(&u["signer"]),
-        stake: tj::outputs(&u["stake"]),
-        validator_rewards_owner: tj::owners(&u["validatorRewardsOwner"]),
-        delegator_rewards_owner: tj::owners(&u["delegatorRewardsOwner"]),
-        shares: u["shares"].as_u64().unwrap() as u32,
-    };
     let mut w = Writer::new();
-    w.u16(0);
-    unsigned.write(&mut w);
+    staking_tx(&v["decoded"]["unsignedTx"]).write(w.u16(0));
     assert_eq!(hex::encode(w.into_bytes()), v["hex"].as_str().unwrap());
 }
 

@@ -15,6 +15,7 @@ use ripemd::Ripemd160;
 use sha2::{Digest, Sha256};
 
 use super::test_key::CERT_DER;
+use avax_data_core::decode::avax::Id;
 
 /// The proposervm epoch of a Granite block (ACP-181); every field non-zero in a valid block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,40 +73,19 @@ pub fn signed_header(chain_id: &[u8; 32], parent_id: &[u8; 32], block_id: &[u8; 
 pub fn wrap_envelope(
     out: &mut Vec<u8>,
     kind: Kind,
-    chain_id: &[u8; 32],
-    parent_id: &[u8; 32],
+    chain_id: &Id,
+    parent_id: &Id,
     time: i64,
     p_chain_height: u64,
     inner: &[u8],
     signed: bool,
-) -> [u8; 32] {
+) -> Id {
     let start = out.len();
-    out.extend_from_slice(&[0, 0]);
-    let type_id: u32 = match kind {
-        Kind::Stateless => 0,
-        Kind::Option => 1,
-        Kind::Granite(_) => 2,
-    };
-    out.extend_from_slice(&type_id.to_be_bytes());
-    out.extend_from_slice(parent_id);
-    if kind == Kind::Option {
-        out.extend_from_slice(&(inner.len() as u32).to_be_bytes());
-        out.extend_from_slice(inner);
-        return sha256(&out[start..]);
-    }
-    out.extend_from_slice(&time.to_be_bytes());
-    out.extend_from_slice(&p_chain_height.to_be_bytes());
-    let cert: &[u8] = if signed { &CERT_DER } else { &[] };
-    out.extend_from_slice(&(cert.len() as u32).to_be_bytes());
-    out.extend_from_slice(cert);
-    out.extend_from_slice(&(inner.len() as u32).to_be_bytes());
-    out.extend_from_slice(inner);
-    if let Kind::Granite(epoch) = kind {
-        out.extend_from_slice(&epoch.p_chain_height.to_be_bytes());
-        out.extend_from_slice(&epoch.number.to_be_bytes());
-        out.extend_from_slice(&epoch.start_time.to_be_bytes());
-    }
+    unsigned_part(kind, parent_id, time, p_chain_height, inner, signed, &mut |b| out.extend_from_slice(b));
     let id = sha256(&out[start..]);
+    if kind == Kind::Option {
+        return id;
+    }
     if signed {
         let sig: DerSignature = super::proposer_sign::sign(&signed_header(chain_id, parent_id, &id));
         let sig = sig.as_bytes();
@@ -118,41 +98,46 @@ pub fn wrap_envelope(
 }
 
 /// The id [`wrap_envelope`] would return, without building the signature (what id chains need).
-pub fn envelope_id(
+pub fn envelope_id(kind: Kind, parent_id: &Id, time: i64, p_chain_height: u64, inner: &[u8], signed: bool) -> Id {
+    let mut h = Sha256::new();
+    unsigned_part(kind, parent_id, time, p_chain_height, inner, signed, &mut |b| h.update(b));
+    h.finalize().into()
+}
+
+/// Gives `put` the envelope's bytes up to its signature, in order (their sha256 is the id):
+/// codec version, type ID, parent, then the inner block (option), or time, P-chain height,
+/// certificate, inner block and, for Granite, the epoch.
+fn unsigned_part(
     kind: Kind,
-    parent_id: &[u8; 32],
+    parent_id: &Id,
     time: i64,
     p_chain_height: u64,
     inner: &[u8],
     signed: bool,
-) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update([0, 0]);
+    put: &mut impl FnMut(&[u8]),
+) {
     let type_id: u32 = match kind {
         Kind::Stateless => 0,
         Kind::Option => 1,
         Kind::Granite(_) => 2,
     };
-    h.update(type_id.to_be_bytes());
-    h.update(parent_id);
-    if kind == Kind::Option {
-        h.update((inner.len() as u32).to_be_bytes());
-        h.update(inner);
-        return h.finalize().into();
+    put(&[0, 0]);
+    put(&type_id.to_be_bytes());
+    put(parent_id);
+    if kind != Kind::Option {
+        put(&time.to_be_bytes());
+        put(&p_chain_height.to_be_bytes());
+        let cert: &[u8] = if signed { &CERT_DER } else { &[] };
+        put(&(cert.len() as u32).to_be_bytes());
+        put(cert);
     }
-    h.update(time.to_be_bytes());
-    h.update(p_chain_height.to_be_bytes());
-    let cert: &[u8] = if signed { &CERT_DER } else { &[] };
-    h.update((cert.len() as u32).to_be_bytes());
-    h.update(cert);
-    h.update((inner.len() as u32).to_be_bytes());
-    h.update(inner);
+    put(&(inner.len() as u32).to_be_bytes());
+    put(inner);
     if let Kind::Granite(epoch) = kind {
-        h.update(epoch.p_chain_height.to_be_bytes());
-        h.update(epoch.number.to_be_bytes());
-        h.update(epoch.start_time.to_be_bytes());
+        put(&epoch.p_chain_height.to_be_bytes());
+        put(&epoch.number.to_be_bytes());
+        put(&epoch.start_time.to_be_bytes());
     }
-    h.finalize().into()
 }
 
 #[cfg(test)]

@@ -1,8 +1,8 @@
 //! platformvm unsigned transactions (FORMATS.md §5, §5.2): the tx types the emulator's P-chain
 //! blocks carry, each written as `u32 typeID ‖ fields` in the codec's field order.
 
-use super::avax_codec::{BaseTx, Signer, TransferableInput, TransferableOutput, Validator, Writer};
-use super::avax_codec::{Credential, OutputOwners};
+use super::avax_codec::{BaseTx, Signer, TransferableInput, TransferableOutput, UnsignedTx, Validator, Writer};
+use super::avax_codec::{OutputOwners, SignedTx};
 
 /// An unsigned platformvm transaction.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,8 +89,28 @@ impl PUnsignedTx {
         }
     }
 
-    /// Writes `u32 typeID ‖ fields`.
-    pub fn write(&self, w: &mut Writer) {
+    /// The BaseTx, if the type has one.
+    pub fn base(&self) -> Option<&BaseTx> {
+        match self {
+            PUnsignedTx::AddValidator { base, .. }
+            | PUnsignedTx::AddSubnetValidator { base, .. }
+            | PUnsignedTx::AddDelegator { base, .. }
+            | PUnsignedTx::CreateChain { base, .. }
+            | PUnsignedTx::CreateSubnet { base, .. }
+            | PUnsignedTx::Import { base, .. }
+            | PUnsignedTx::Export { base, .. }
+            | PUnsignedTx::RemoveSubnetValidator { base, .. }
+            | PUnsignedTx::AddPermissionlessValidator { base, .. }
+            | PUnsignedTx::AddPermissionlessDelegator { base, .. }
+            | PUnsignedTx::TransferSubnetOwnership { base, .. }
+            | PUnsignedTx::Base(base) => Some(base),
+            PUnsignedTx::AdvanceTime { .. } | PUnsignedTx::RewardValidator { .. } => None,
+        }
+    }
+}
+
+impl UnsignedTx for PUnsignedTx {
+    fn write(&self, w: &mut Writer) {
         w.u32(self.type_id());
         match self {
             PUnsignedTx::AddValidator { base, validator, stake, rewards_owner, shares } => {
@@ -148,42 +168,7 @@ impl PUnsignedTx {
             }
         }
     }
-
-    /// The BaseTx, if the type has one.
-    pub fn base(&self) -> Option<&BaseTx> {
-        match self {
-            PUnsignedTx::AddValidator { base, .. }
-            | PUnsignedTx::AddSubnetValidator { base, .. }
-            | PUnsignedTx::AddDelegator { base, .. }
-            | PUnsignedTx::CreateChain { base, .. }
-            | PUnsignedTx::CreateSubnet { base, .. }
-            | PUnsignedTx::Import { base, .. }
-            | PUnsignedTx::Export { base, .. }
-            | PUnsignedTx::RemoveSubnetValidator { base, .. }
-            | PUnsignedTx::AddPermissionlessValidator { base, .. }
-            | PUnsignedTx::AddPermissionlessDelegator { base, .. }
-            | PUnsignedTx::TransferSubnetOwnership { base, .. }
-            | PUnsignedTx::Base(base) => Some(base),
-            PUnsignedTx::AdvanceTime { .. } | PUnsignedTx::RewardValidator { .. } => None,
-        }
-    }
 }
 
 /// A signed platformvm tx.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PTx {
-    /// The unsigned part.
-    pub unsigned: PUnsignedTx,
-    /// One per signed input (and one for the subnet auth, when present).
-    pub credentials: Vec<Credential>,
-}
-
-impl PTx {
-    /// Block form: unsigned bytes then credentials, no codec version.
-    pub fn bytes(&self) -> Vec<u8> {
-        let mut w = Writer::new();
-        self.unsigned.write(&mut w);
-        w.credentials(&self.credentials);
-        w.into_bytes()
-    }
-}
+pub type PTx = SignedTx<PUnsignedTx>;

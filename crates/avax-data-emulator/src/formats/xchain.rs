@@ -7,7 +7,7 @@
 //! StandardBlock (typeID 20, zero merkle root) of 1–5 such txs in block form (no codec versions).
 
 use super::avax_codec::{self as codec, BaseTx, Credential, Input, Output, OutputOwners, Rng, Writer};
-use super::avax_codec::{TransferableInput, TransferableOutput};
+use super::avax_codec::{SignedTx, TransferableInput, TransferableOutput, UnsignedTx};
 use crate::world::rewards::avax_asset_id;
 use crate::world::{Network, C_CHAIN_MAINNET_ID};
 use avax_data_core::index::cb58;
@@ -76,9 +76,10 @@ impl XUnsignedTx {
             XUnsignedTx::Export { .. } => 4,
         }
     }
+}
 
-    /// Writes `u32 typeID ‖ fields`.
-    pub fn write(&self, w: &mut Writer) {
+impl UnsignedTx for XUnsignedTx {
+    fn write(&self, w: &mut Writer) {
         w.u32(self.type_id());
         match self {
             XUnsignedTx::Base(base) => {
@@ -116,28 +117,7 @@ impl XUnsignedTx {
 }
 
 /// A signed AVM tx.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct XTx {
-    /// The unsigned part.
-    pub unsigned: XUnsignedTx,
-    /// One per input, then one per operation.
-    pub credentials: Vec<Credential>,
-}
-
-impl XTx {
-    /// Block form: unsigned bytes then credentials, no codec version.
-    pub fn bytes(&self) -> Vec<u8> {
-        let mut w = Writer::new();
-        self.unsigned.write(&mut w);
-        w.credentials(&self.credentials);
-        w.into_bytes()
-    }
-
-    /// Standalone form (the `X/tx` container): codec version first.
-    pub fn standalone(&self) -> Vec<u8> {
-        codec::with_version(&self.bytes())
-    }
-}
+pub type XTx = SignedTx<XUnsignedTx>;
 
 /// One emulated X-chain inner block.
 #[derive(Debug, Clone, PartialEq, Eq)]

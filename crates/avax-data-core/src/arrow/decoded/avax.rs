@@ -5,6 +5,7 @@
 //! ([`TxCommonColumns`], [`BlockCommonColumns`]), and [`RowList`], a `List<Struct<...>>` column
 //! of any [`RowColumns`].
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -16,7 +17,10 @@ use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field, FieldRef, Fields, TimeUnit};
 
 use super::RowColumns;
-use crate::decode::avax::{AssetAmount, BaseTx, Credential, ShortId};
+use crate::decode::avax::{AssetAmount, BaseTx, Credential, Id, ShortId};
+use crate::decode::pchain::{PBlock, PTx};
+use crate::decode::tx::{Tx, UnsignedTx};
+use crate::decode::xchain::{XBlock, XTx};
 use crate::index::cb58;
 
 /// One Arrow column type: the Rust value a row gives it and the builder that collects it.
@@ -52,25 +56,11 @@ pub struct TextList;
 /// Per-asset totals as `List<Struct{asset_id: Utf8View, amount: Decimal128(38, 0)}>`.
 pub struct Amounts;
 
-impl Kind for Text {
-    type Value = String;
-    type Builder = StringViewBuilder;
-    fn data_type() -> DataType {
-        DataType::Utf8View
-    }
-    fn builder(capacity: usize) -> Self::Builder {
-        StringViewBuilder::with_capacity(capacity)
-    }
-    fn append(builder: &mut Self::Builder, value: Option<String>) {
-        builder.append_option(value);
-    }
-    fn finish(builder: &mut Self::Builder) -> ArrayRef {
-        Arc::new(builder.finish())
-    }
-}
-
-macro_rules! primitive_kind {
-    ($kind:ident, $value:ty, $builder:ty, $dt:expr) => {
+/// Implements [`Kind`] for a column of one Arrow builder: `$new(capacity)` makes the builder,
+/// `$cell` turns a value into what the builder stores (`None`, a null, for a value past the
+/// Arrow type's range).
+macro_rules! builder_kind {
+    ($kind:ident, $value:ty, $builder:ty, $dt:expr, $new:expr, $cell:expr) => {
         impl Kind for $kind {
             type Value = $value;
             type Builder = $builder;
@@ -78,10 +68,10 @@ macro_rules! primitive_kind {
                 $dt
             }
             fn builder(capacity: usize) -> Self::Builder {
-                <$builder>::with_capacity(capacity)
+                $new(capacity)
             }
             fn append(builder: &mut Self::Builder, value: Option<$value>) {
-                builder.append_option(value);
+                builder.append_option(value.and_then($cell));
             }
             fn finish(builder: &mut Self::Builder) -> ArrayRef {
                 Arc::new(builder.finish())
@@ -90,9 +80,12 @@ macro_rules! primitive_kind {
     };
 }
 
-primitive_kind!(U8, u8, UInt8Builder, DataType::UInt8);
-primitive_kind!(U32, u32, UInt32Builder, DataType::UInt32);
-primitive_kind!(U64, u64, UInt64Builder, DataType::UInt64);
+builder_kind!(Text, String, StringViewBuilder, DataType::Utf8View, StringViewBuilder::with_capacity, Some);
+builder_kind!(U8, u8, UInt8Builder, DataType::UInt8, UInt8Builder::with_capacity, Some);
+builder_kind!(U32, u32, UInt32Builder, DataType::UInt32, UInt32Builder::with_capacity, Some);
+builder_kind!(U64, u64, UInt64Builder, DataType::UInt64, UInt64Builder::with_capacity, Some);
+builder_kind!(Ts, u64, TimestampNanosecondBuilder, timestamp_type(), timestamp_builder, seconds_to_ns);
+builder_kind!(Dec, u128, Decimal128Builder, decimal_type(), decimal_builder, amount_to_decimal);
 
 /// The Arrow type of timestamps.
 pub fn timestamp_type() -> DataType {
@@ -104,21 +97,8 @@ pub fn seconds_to_ns(seconds: u64) -> Option<i64> {
     i64::try_from(seconds).ok()?.checked_mul(1_000_000_000)
 }
 
-impl Kind for Ts {
-    type Value = u64;
-    type Builder = TimestampNanosecondBuilder;
-    fn data_type() -> DataType {
-        timestamp_type()
-    }
-    fn builder(capacity: usize) -> Self::Builder {
-        TimestampNanosecondBuilder::with_capacity(capacity).with_timezone("UTC")
-    }
-    fn append(builder: &mut Self::Builder, value: Option<u64>) {
-        builder.append_option(value.and_then(seconds_to_ns));
-    }
-    fn finish(builder: &mut Self::Builder) -> ArrayRef {
-        Arc::new(builder.finish())
-    }
+fn timestamp_builder(capacity: usize) -> TimestampNanosecondBuilder {
+    TimestampNanosecondBuilder::with_capacity(capacity).with_timezone("UTC")
 }
 
 /// The Arrow type of amounts.
@@ -140,23 +120,6 @@ pub fn amount_to_decimal(amount: u128) -> Option<i128> {
 
 fn decimal_builder(capacity: usize) -> Decimal128Builder {
     Decimal128Builder::with_capacity(capacity).with_data_type(decimal_type())
-}
-
-impl Kind for Dec {
-    type Value = u128;
-    type Builder = Decimal128Builder;
-    fn data_type() -> DataType {
-        decimal_type()
-    }
-    fn builder(capacity: usize) -> Self::Builder {
-        decimal_builder(capacity)
-    }
-    fn append(builder: &mut Self::Builder, value: Option<u128>) {
-        builder.append_option(value.and_then(amount_to_decimal));
-    }
-    fn finish(builder: &mut Self::Builder) -> ArrayRef {
-        Arc::new(builder.finish())
-    }
 }
 
 impl Kind for TextList {
@@ -241,8 +204,37 @@ impl Kind for Amounts {
 
 /// Declares a "facts" struct (one `Option` per column, filled from a decoded value) and the
 /// builders of its columns. Column names are the field names; `fields`, `with_capacity`,
-/// `append` and `finish` follow [`RowColumns`].
+/// `append` and `finish` follow [`RowColumns`]. With `row R => of;` the builders also are the
+/// [`RowColumns`] of `R`, whose facts `of(&R)` gives.
 macro_rules! columns {
+    (
+        $(#[$facts_meta:meta])* facts $facts:ident;
+        $(#[$cols_meta:meta])* columns $cols:ident;
+        row $row:ty => $of:path;
+        { $( $(#[$meta:meta])* $name:ident : $kind:ty ),* $(,)? }
+    ) => {
+        $crate::arrow::decoded::avax::columns! {
+            $(#[$facts_meta])* facts $facts;
+            $(#[$cols_meta])* columns $cols;
+            { $( $(#[$meta])* $name : $kind ),* }
+        }
+
+        impl $crate::arrow::decoded::RowColumns for $cols {
+            type Row = $row;
+            fn fields() -> Vec<arrow_schema::FieldRef> {
+                $cols::fields()
+            }
+            fn with_capacity(capacity: usize) -> Self {
+                $cols::with_capacity(capacity)
+            }
+            fn append(&mut self, row: Option<&$row>) {
+                $cols::append(self, row.map($of))
+            }
+            fn finish(&mut self) -> Vec<arrow_array::ArrayRef> {
+                $cols::finish(self)
+            }
+        }
+    };
     (
         $(#[$facts_meta:meta])* facts $facts:ident;
         $(#[$cols_meta:meta])* columns $cols:ident;
@@ -343,7 +335,35 @@ columns! {
     }
 }
 
+/// The `BaseTx` of a decoded tx: P-Chain txs hold an `Option` (some types have none), X-Chain
+/// txs always have one.
+pub trait MaybeBase {
+    /// The `BaseTx`, if the tx has one.
+    fn base_tx(&self) -> Option<&BaseTx>;
+}
+
+impl MaybeBase for BaseTx {
+    fn base_tx(&self) -> Option<&BaseTx> {
+        Some(self)
+    }
+}
+
+impl MaybeBase for Option<BaseTx> {
+    fn base_tx(&self) -> Option<&BaseTx> {
+        self.as_ref()
+    }
+}
+
 impl TxCommonFacts {
+    /// The common facts of a decoded P- or X-Chain tx.
+    pub fn of<U: UnsignedTx>(tx: &Tx<U>) -> Self
+    where
+        U::Base: MaybeBase,
+    {
+        let base = tx.base.base_tx();
+        Self::new(&tx.tx_id, tx.type_name, base, tx.credentials.as_ref(), &tx.consumed, &tx.produced)
+    }
+
     /// The common facts of a tx.
     pub fn new(
         tx_id: &[u8; 32],
@@ -388,6 +408,93 @@ columns! {
         tx_ids: TextList,
         /// Tx type names in block order.
         tx_types: TextList,
+    }
+}
+
+impl BlockCommonFacts {
+    /// The common facts of a P- or X-Chain block: its IDs, type, height, time (`None` for a
+    /// P-Chain Apricot block) and its txs' IDs and types in block order.
+    pub fn of<U: UnsignedTx>(
+        block_id: &Id,
+        type_name: &str,
+        parent_id: &Id,
+        height: u64,
+        time: Option<u64>,
+        txs: &[Tx<U>],
+    ) -> Self {
+        BlockCommonFacts {
+            block_id: Some(id_text(block_id)),
+            block_type: Some(type_name.to_owned()),
+            parent_id: Some(id_text(parent_id)),
+            height: Some(height),
+            block_time: time,
+            tx_count: Some(len_u32(txs.len())),
+            tx_ids: Some(txs.iter().map(|tx| id_text(&tx.tx_id)).collect()),
+            tx_types: Some(txs.iter().map(|tx| tx.type_name.to_owned()).collect()),
+        }
+    }
+}
+
+/// One row per P- or X-Chain tx: the common tx columns, then the chain's type-specific ones
+/// (`S`, built from the same txs).
+pub struct TxColumns<S> {
+    common: TxCommonColumns,
+    specific: S,
+}
+
+impl<U, S> RowColumns for TxColumns<S>
+where
+    U: UnsignedTx,
+    U::Base: MaybeBase,
+    S: RowColumns<Row = Tx<U>>,
+{
+    type Row = Tx<U>;
+
+    fn fields() -> Vec<FieldRef> {
+        let mut fields = TxCommonColumns::fields();
+        fields.extend(S::fields());
+        fields
+    }
+
+    fn with_capacity(capacity: usize) -> Self {
+        TxColumns { common: TxCommonColumns::with_capacity(capacity), specific: S::with_capacity(capacity) }
+    }
+
+    fn append(&mut self, row: Option<&Tx<U>>) {
+        self.common.append(row.map(TxCommonFacts::of));
+        self.specific.append(row);
+    }
+
+    fn finish(&mut self) -> Vec<ArrayRef> {
+        let mut out = self.common.finish();
+        out.extend(self.specific.finish());
+        out
+    }
+}
+
+/// A decoded P- or X-Chain block, as [`BlockColumns`] reads it.
+pub trait PxBlock {
+    /// Its txs.
+    type Tx;
+    /// The common block facts and the txs.
+    fn parts(&self) -> (BlockCommonFacts, &[Self::Tx]);
+}
+
+impl PxBlock for PBlock {
+    type Tx = PTx;
+    fn parts(&self) -> (BlockCommonFacts, &[PTx]) {
+        let facts =
+            BlockCommonFacts::of(&self.block_id, self.type_name, &self.parent_id, self.height, self.time, &self.txs);
+        (facts, &self.txs)
+    }
+}
+
+impl PxBlock for XBlock {
+    type Tx = XTx;
+    fn parts(&self) -> (BlockCommonFacts, &[XTx]) {
+        let time = Some(self.time);
+        let facts = BlockCommonFacts::of(&self.block_id, self.type_name, &self.parent_id, self.height, time, &self.txs);
+        (facts, &self.txs)
     }
 }
 
@@ -438,41 +545,37 @@ impl<C: RowColumns> RowList<C> {
     }
 }
 
-/// Block columns: the common block columns, then `txs` as a list of `C` rows.
-pub struct BlockColumns<C: RowColumns> {
+/// One row per block of type `B`: the common block columns, then `txs` as a list of `C` rows.
+pub struct BlockColumns<B, C: RowColumns> {
     common: BlockCommonColumns,
     txs: RowList<C>,
+    block: PhantomData<fn(&B)>,
 }
 
-impl<C: RowColumns> BlockColumns<C> {
-    /// The fields: the common block fields, then `txs`.
-    pub fn fields() -> Vec<FieldRef> {
+impl<B: PxBlock, C: RowColumns<Row = B::Tx>> RowColumns for BlockColumns<B, C> {
+    type Row = B;
+
+    fn fields() -> Vec<FieldRef> {
         let mut fields = BlockCommonColumns::fields();
         fields.push(Arc::new(Field::new("txs", RowList::<C>::data_type(), true)));
         fields
     }
 
-    /// Builders for `capacity` blocks.
-    pub fn with_capacity(capacity: usize) -> Self {
-        BlockColumns { common: BlockCommonColumns::with_capacity(capacity), txs: RowList::with_capacity(capacity) }
-    }
-
-    /// Appends one block's facts and txs, or nulls everywhere.
-    pub fn append(&mut self, block: Option<(BlockCommonFacts, &[C::Row])>) {
-        match block {
-            Some((facts, txs)) => {
-                self.common.append(Some(facts));
-                self.txs.append(Some(txs));
-            }
-            None => {
-                self.common.append(None);
-                self.txs.append(None);
-            }
+    fn with_capacity(capacity: usize) -> Self {
+        BlockColumns {
+            common: BlockCommonColumns::with_capacity(capacity),
+            txs: RowList::with_capacity(capacity),
+            block: PhantomData,
         }
     }
 
-    /// The finished columns.
-    pub fn finish(&mut self) -> Vec<ArrayRef> {
+    fn append(&mut self, row: Option<&B>) {
+        let (facts, txs) = row.map(PxBlock::parts).unzip();
+        self.common.append(facts);
+        self.txs.append(txs);
+    }
+
+    fn finish(&mut self) -> Vec<ArrayRef> {
         let mut out = self.common.finish();
         out.push(self.txs.finish());
         out

@@ -90,78 +90,54 @@ pub struct Decoded<I> {
     pub inner: std::result::Result<I, DecodeError>,
 }
 
-/// How one block index's inner blocks decode.
-trait InnerBlock: Sized {
-    /// Decodes inner block bytes.
-    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError>;
-    /// The inner block's own id.
-    fn id(&self) -> [u8; 32];
-    /// Whether its times fit nanosecond timestamps.
-    fn times_fit(&self) -> bool;
-    /// Whether a raw block may look like an envelope (P-chain Apricot type ids 0–2 collide).
-    const MAY_COLLIDE: bool;
+/// How one block index's inner blocks decode: the decoder, the inner block's own id, whether
+/// its times fit nanosecond timestamps, and whether a raw block may look like an envelope
+/// (P-chain Apricot type ids 0–2 collide).
+struct InnerBlock<B> {
+    decode: fn(&[u8]) -> std::result::Result<B, DecodeError>,
+    id: fn(&B) -> [u8; 32],
+    times_fit: fn(&B) -> bool,
+    may_collide: bool,
 }
 
-impl InnerBlock for cchain::CBlock {
-    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
-        cchain::decode_block(bytes)
-    }
-    fn id(&self) -> [u8; 32] {
-        self.hash
-    }
-    fn times_fit(&self) -> bool {
-        times_fit(self)
-    }
-    const MAY_COLLIDE: bool = false;
-}
+const C_BLOCKS: InnerBlock<cchain::CBlock> =
+    InnerBlock { decode: cchain::decode_block, id: |b| b.hash, times_fit, may_collide: false };
 
-impl InnerBlock for pchain::PBlock {
-    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
-        pchain::decode_block(bytes)
-    }
-    fn id(&self) -> [u8; 32] {
-        self.block_id
-    }
-    fn times_fit(&self) -> bool {
-        self.time.is_none_or(|t| seconds_to_ns(i128::from(t)).is_some())
-    }
-    const MAY_COLLIDE: bool = true;
-}
+const P_BLOCKS: InnerBlock<pchain::PBlock> = InnerBlock {
+    decode: pchain::decode_block,
+    id: |b| b.block_id,
+    times_fit: |b| b.time.is_none_or(|t| seconds_to_ns(i128::from(t)).is_some()),
+    may_collide: true,
+};
 
-impl InnerBlock for xchain::XBlock {
-    fn decode(bytes: &[u8]) -> std::result::Result<Self, DecodeError> {
-        xchain::decode_block(bytes)
-    }
-    fn id(&self) -> [u8; 32] {
-        self.block_id
-    }
-    fn times_fit(&self) -> bool {
-        seconds_to_ns(i128::from(self.time)).is_some()
-    }
-    const MAY_COLLIDE: bool = false;
-}
+const X_BLOCKS: InnerBlock<xchain::XBlock> = InnerBlock {
+    decode: xchain::decode_block,
+    id: |b| b.block_id,
+    times_fit: |b| seconds_to_ns(i128::from(b.time)).is_some(),
+    may_collide: false,
+};
 
 /// Splits a block container into its envelope (or the pre-fork marker) and its inner block, as
 /// the node does: the envelope first, else the raw block. A P-chain Apricot block whose type id
 /// collides with an envelope's decodes as the raw block when its inner part does not.
-fn decode_block_container<B: InnerBlock>(bytes: &[u8]) -> Decoded<B> {
+fn decode_block_container<B>(bytes: &[u8], how: &InnerBlock<B>) -> Decoded<B> {
     let decoded = match proposervm::parse(bytes) {
-        Ok(env) => match B::decode(env.inner) {
-            Ok(block) => Decoded { envelope: Some(EnvelopeRow::of(&env, Some(block.id()))), inner: Ok(block) },
-            Err(e) => match B::decode(bytes) {
-                Ok(raw) if B::MAY_COLLIDE => {
-                    Decoded { envelope: Some(EnvelopeRow::pre_fork(raw.id())), inner: Ok(raw) }
+        Ok(env) => match (how.decode)(env.inner) {
+            Ok(block) => Decoded { envelope: Some(EnvelopeRow::of(&env, Some((how.id)(&block)))), inner: Ok(block) },
+            Err(e) => match (how.decode)(bytes) {
+                Ok(raw) if how.may_collide => {
+                    Decoded { envelope: Some(EnvelopeRow::pre_fork((how.id)(&raw))), inner: Ok(raw) }
                 }
                 _ => Decoded { envelope: Some(EnvelopeRow::of(&env, None)), inner: Err(e.shifted(env.inner_offset)) },
             },
         },
-        Err(_) => match B::decode(bytes) {
-            Ok(block) => Decoded { envelope: Some(EnvelopeRow::pre_fork(block.id())), inner: Ok(block) },
+        Err(_) => match (how.decode)(bytes) {
+            Ok(block) => Decoded { envelope: Some(EnvelopeRow::pre_fork((how.id)(&block))), inner: Ok(block) },
             Err(e) => Decoded { envelope: None, inner: Err(e) },
         },
     };
     let times_fit = decoded.envelope.as_ref().is_none_or(EnvelopeRow::times_fit)
-        && decoded.inner.as_ref().map_or(true, InnerBlock::times_fit);
+        && decoded.inner.as_ref().map_or(true, how.times_fit);
     if times_fit {
         decoded
     } else {
@@ -171,17 +147,17 @@ fn decode_block_container<B: InnerBlock>(bytes: &[u8]) -> Decoded<B> {
 
 /// Splits a C/block container into its envelope (or the pre-fork marker) and its coreth block.
 pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
-    decode_block_container(bytes)
+    decode_block_container(bytes, &C_BLOCKS)
 }
 
 /// Splits a P/block container into its envelope (or the pre-fork marker) and its platformvm block.
 pub fn decode_p_container(bytes: &[u8]) -> Decoded<pchain::PBlock> {
-    decode_block_container(bytes)
+    decode_block_container(bytes, &P_BLOCKS)
 }
 
 /// Splits an X/block container into its envelope and its AVM block.
 pub fn decode_x_container(bytes: &[u8]) -> Decoded<xchain::XBlock> {
-    decode_block_container(bytes)
+    decode_block_container(bytes, &X_BLOCKS)
 }
 
 fn time_error(offset: usize) -> DecodeError {

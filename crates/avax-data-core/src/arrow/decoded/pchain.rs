@@ -33,14 +33,10 @@
 //! Block columns: `block_id`, `block_type`, `parent_id`, `height`, `block_time` (null for
 //! Apricot blocks), `tx_count`, `tx_ids`, `tx_types`, `txs`.
 
-use arrow_array::ArrayRef;
-use arrow_schema::FieldRef;
-
 use super::avax::{
-    address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns, BlockCommonFacts, Dec,
-    Text, TextList, Ts, TxCommonColumns, TxCommonFacts, U32, U64, U8,
+    address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns, Dec, Text, TextList, Ts,
+    TxColumns, U32, U64, U8,
 };
-use super::RowColumns;
 use crate::decode::avax::{AmountTotals, Validator};
 use crate::decode::pchain::{PBlock, PTx, PTxBody};
 
@@ -49,6 +45,7 @@ columns! {
     facts PTxFacts;
     /// Builders of the type-specific P-Chain tx columns.
     columns PTxSpecificColumns;
+    row PTx => PTxFacts::of;
     {
         /// Validator node.
         node_id: Text,
@@ -275,83 +272,10 @@ impl PTxFacts {
 }
 
 /// One row per P-Chain tx: the common tx columns, then the type-specific ones.
-pub struct PTxColumns {
-    common: TxCommonColumns,
-    specific: PTxSpecificColumns,
-}
-
-impl RowColumns for PTxColumns {
-    type Row = PTx;
-
-    fn fields() -> Vec<FieldRef> {
-        let mut fields = TxCommonColumns::fields();
-        fields.extend(PTxSpecificColumns::fields());
-        fields
-    }
-
-    fn with_capacity(capacity: usize) -> Self {
-        PTxColumns {
-            common: TxCommonColumns::with_capacity(capacity),
-            specific: PTxSpecificColumns::with_capacity(capacity),
-        }
-    }
-
-    fn append(&mut self, row: Option<&PTx>) {
-        self.common.append(row.map(|tx| {
-            TxCommonFacts::new(
-                &tx.tx_id,
-                tx.type_name,
-                tx.base.as_ref(),
-                tx.credentials.as_ref(),
-                &tx.consumed,
-                &tx.produced,
-            )
-        }));
-        self.specific.append(row.map(PTxFacts::of));
-    }
-
-    fn finish(&mut self) -> Vec<ArrayRef> {
-        let mut out = self.common.finish();
-        out.extend(self.specific.finish());
-        out
-    }
-}
+pub type PTxColumns = TxColumns<PTxSpecificColumns>;
 
 /// One row per P-Chain block; `txs` holds its txs as [`PTxColumns`] structs.
-pub struct PBlockColumns(BlockColumns<PTxColumns>);
-
-fn block_facts(block: &PBlock) -> BlockCommonFacts {
-    BlockCommonFacts {
-        block_id: Some(id_text(&block.block_id)),
-        block_type: Some(block.type_name.to_owned()),
-        parent_id: Some(id_text(&block.parent_id)),
-        height: Some(block.height),
-        block_time: block.time,
-        tx_count: Some(len_u32(block.txs.len())),
-        tx_ids: Some(block.txs.iter().map(|tx| id_text(&tx.tx_id)).collect()),
-        tx_types: Some(block.txs.iter().map(|tx| tx.type_name.to_owned()).collect()),
-    }
-}
-
-impl RowColumns for PBlockColumns {
-    type Row = PBlock;
-
-    fn fields() -> Vec<FieldRef> {
-        BlockColumns::<PTxColumns>::fields()
-    }
-
-    fn with_capacity(capacity: usize) -> Self {
-        PBlockColumns(BlockColumns::with_capacity(capacity))
-    }
-
-    fn append(&mut self, row: Option<&PBlock>) {
-        self.0.append(row.map(|b| (block_facts(b), b.txs.as_slice())));
-    }
-
-    fn finish(&mut self) -> Vec<ArrayRef> {
-        self.0.finish()
-    }
-}
+pub type PBlockColumns = BlockColumns<PBlock, PTxColumns>;
 
 #[cfg(test)]
 mod tests {
@@ -363,12 +287,9 @@ mod tests {
     use arrow_schema::{DataType, Schema};
 
     use super::*;
+    use crate::arrow::decoded::RowColumns;
     use crate::decode::pchain;
-
-    fn vectors(json: &str) -> Vec<Vec<u8>> {
-        let doc: serde_json::Value = serde_json::from_str(json).unwrap();
-        doc["vectors"].as_array().unwrap().iter().map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap()).collect()
-    }
+    use crate::decode::test_bytes::decoded;
 
     fn batch<C: RowColumns>(rows: &[Option<&C::Row>]) -> RecordBatch {
         let mut cols = C::with_capacity(rows.len());
@@ -380,10 +301,7 @@ mod tests {
 
     #[test]
     fn block_frame_has_heights_tx_types_and_nested_tx_amounts() {
-        let blocks: Vec<PBlock> = vectors(include_str!("../../../../../tests/data/decode/pchain_blocks.json"))
-            .iter()
-            .map(|b| pchain::decode_block(b).unwrap())
-            .collect();
+        let blocks = decoded("pchain_blocks.json", pchain::decode_block);
         let mut rows: Vec<Option<&PBlock>> = blocks.iter().map(Some).collect();
         rows.push(None);
         let b = batch::<PBlockColumns>(&rows);
@@ -430,17 +348,7 @@ mod tests {
 
     #[test]
     fn tx_frame_fills_type_specific_columns() {
-        let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../../../../tests/data/decode/pchain_txs.json")).unwrap();
-        let txs: Vec<PTx> = doc["vectors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| {
-                let raw = hex::decode(v["hex"].as_str().unwrap()).unwrap();
-                pchain::decode_tx(&raw).or_else(|_| pchain::decode_unsigned_tx(&raw)).unwrap()
-            })
-            .collect();
+        let txs = decoded("pchain_txs.json", |raw| pchain::decode_tx(raw).or_else(|_| pchain::decode_unsigned_tx(raw)));
         let rows: Vec<Option<&PTx>> = txs.iter().map(Some).collect();
         let b = batch::<PTxColumns>(&rows);
         let tx_type = b.column_by_name("tx_type").unwrap().as_string_view();

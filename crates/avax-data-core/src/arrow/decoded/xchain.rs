@@ -10,13 +10,7 @@
 //! Block columns: `block_id`, `block_type`, `parent_id`, `height`, `block_time`, `tx_count`,
 //! `tx_ids`, `tx_types`, `txs`.
 
-use arrow_array::ArrayRef;
-use arrow_schema::FieldRef;
-
-use super::avax::{
-    columns, id_text, len_u32, BlockColumns, BlockCommonFacts, Text, TxCommonColumns, TxCommonFacts, U32, U8,
-};
-use super::RowColumns;
+use super::avax::{columns, id_text, len_u32, BlockColumns, Text, TxColumns, U32, U8};
 use crate::decode::xchain::{XBlock, XTx, XTxBody};
 
 columns! {
@@ -24,6 +18,7 @@ columns! {
     facts XTxFacts;
     /// Builders of the type-specific X-Chain tx columns.
     columns XTxSpecificColumns;
+    row XTx => XTxFacts::of;
     {
         /// ImportTx source chain.
         source_chain: Text,
@@ -60,82 +55,10 @@ impl XTxFacts {
 }
 
 /// One row per X-Chain tx: the common tx columns, then the type-specific ones.
-pub struct XTxColumns {
-    common: TxCommonColumns,
-    specific: XTxSpecificColumns,
-}
-
-impl RowColumns for XTxColumns {
-    type Row = XTx;
-
-    fn fields() -> Vec<FieldRef> {
-        let mut fields = TxCommonColumns::fields();
-        fields.extend(XTxSpecificColumns::fields());
-        fields
-    }
-
-    fn with_capacity(capacity: usize) -> Self {
-        XTxColumns {
-            common: TxCommonColumns::with_capacity(capacity),
-            specific: XTxSpecificColumns::with_capacity(capacity),
-        }
-    }
-
-    fn append(&mut self, row: Option<&XTx>) {
-        self.common.append(row.map(|tx| {
-            TxCommonFacts::new(
-                &tx.tx_id,
-                tx.type_name,
-                Some(&tx.base),
-                tx.credentials.as_ref(),
-                &tx.consumed,
-                &tx.produced,
-            )
-        }));
-        self.specific.append(row.map(XTxFacts::of));
-    }
-
-    fn finish(&mut self) -> Vec<ArrayRef> {
-        let mut out = self.common.finish();
-        out.extend(self.specific.finish());
-        out
-    }
-}
+pub type XTxColumns = TxColumns<XTxSpecificColumns>;
 
 /// One row per X-Chain block; `txs` holds its txs as [`XTxColumns`] structs.
-pub struct XBlockColumns(BlockColumns<XTxColumns>);
-
-impl RowColumns for XBlockColumns {
-    type Row = XBlock;
-
-    fn fields() -> Vec<FieldRef> {
-        BlockColumns::<XTxColumns>::fields()
-    }
-
-    fn with_capacity(capacity: usize) -> Self {
-        XBlockColumns(BlockColumns::with_capacity(capacity))
-    }
-
-    fn append(&mut self, row: Option<&XBlock>) {
-        self.0.append(row.map(|b| {
-            let facts = BlockCommonFacts {
-                block_id: Some(id_text(&b.block_id)),
-                block_type: Some(b.type_name.to_owned()),
-                parent_id: Some(id_text(&b.parent_id)),
-                height: Some(b.height),
-                block_time: Some(b.time),
-                tx_count: Some(len_u32(b.txs.len())),
-                tx_ids: Some(b.txs.iter().map(|tx| id_text(&tx.tx_id)).collect()),
-                tx_types: Some(b.txs.iter().map(|tx| tx.type_name.to_owned()).collect()),
-            };
-            (facts, b.txs.as_slice())
-        }));
-    }
-
-    fn finish(&mut self) -> Vec<ArrayRef> {
-        self.0.finish()
-    }
-}
+pub type XBlockColumns = BlockColumns<XBlock, XTxColumns>;
 
 #[cfg(test)]
 mod tests {
@@ -147,19 +70,13 @@ mod tests {
     use arrow_schema::Schema;
 
     use super::*;
+    use crate::arrow::decoded::RowColumns;
+    use crate::decode::test_bytes::{decoded, vectors};
     use crate::decode::xchain;
-
-    fn hexes(json: &str) -> Vec<Vec<u8>> {
-        let doc: serde_json::Value = serde_json::from_str(json).unwrap();
-        doc["vectors"].as_array().unwrap().iter().map(|v| hex::decode(v["hex"].as_str().unwrap()).unwrap()).collect()
-    }
 
     #[test]
     fn tx_frame_has_decimal_amounts_and_type_columns() {
-        let txs: Vec<XTx> = hexes(include_str!("../../../../../tests/data/decode/xchain_txs.json"))
-            .iter()
-            .map(|b| xchain::decode_tx(b).unwrap())
-            .collect();
+        let txs = decoded("xchain_txs.json", xchain::decode_tx);
         let mut cols = XTxColumns::with_capacity(txs.len() + 1);
         for tx in &txs {
             cols.append(Some(tx));
@@ -191,7 +108,7 @@ mod tests {
 
     #[test]
     fn block_frame_lists_the_txs() {
-        let raw = &hexes(include_str!("../../../../../tests/data/decode/constructed_examples.json"))[0];
+        let raw = &vectors("constructed_examples.json")[0];
         let block = xchain::decode_block(raw).unwrap();
         let mut cols = XBlockColumns::with_capacity(1);
         cols.append(Some(&block));
