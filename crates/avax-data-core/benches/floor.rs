@@ -21,7 +21,7 @@ use std::time::Instant;
 use futures::stream::{self, StreamExt};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use sha3::Keccak256;
+use keccak_asm::Keccak256;
 
 /// What to walk, from the command line.
 #[derive(Debug, Clone)]

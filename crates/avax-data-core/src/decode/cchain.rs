@@ -5,7 +5,7 @@
 //! The block hash is keccak256 of the header's RLP encoding; a transaction's hash is keccak256
 //! of its encoding (the list for legacy, `type ‖ payload` for typed ones).
 
-use sha3::{Digest, Keccak256};
+use keccak_asm::Keccak256;
 
 use super::rlp::{Item, Items};
 use super::DecodeError;
@@ -114,7 +114,7 @@ pub struct CTx {
     pub authorization_count: Option<u32>,
 }
 
-/// keccak256 of `data`.
+/// keccak256 of `data` (CRYPTOGAMS assembly on x86_64 and aarch64, through `keccak-asm`).
 pub fn keccak256(data: &[u8]) -> [u8; 32] {
     Keccak256::digest(data).into()
 }
@@ -145,7 +145,10 @@ pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
     top.finish("block")?;
     let header = block.item("header")?;
     let mut out = decode_header(&header)?;
-    let mut txs = block.list("transactions")?;
+    let txs = block.item("transactions")?;
+    // Room for the usual count at once (a transaction takes 100 bytes or more; fewer is fine).
+    out.transactions.reserve(txs.payload.len() / 100);
+    let mut txs = txs.as_list("transactions")?;
     while let Some(item) = txs.next_item("transaction")? {
         let tx = decode_tx(&item).map_err(|e| {
             DecodeError::new(e.offset, format!("transaction {}: {}", out.transactions.len(), e.message))
@@ -254,14 +257,20 @@ fn decimal(value: u128, what: &str, offset: usize) -> Result<u128, DecodeError> 
     Ok(value)
 }
 
-fn recipient(items: &mut Items<'_>) -> Result<Option<[u8; 20]>, DecodeError> {
-    let item = items.item("to")?;
-    let bytes = item.as_bytes("to")?;
-    match bytes.len() {
-        0 => Ok(None),
-        20 => Ok(Some(bytes.try_into().expect("20 bytes"))),
-        n => Err(DecodeError::new(item.offset, format!("to: expected 20 bytes or none, found {n}"))),
-    }
+/// The fields every transaction type has in this order: `gas`, `to`, `value`, `input`.
+fn gas_to_value_input(f: &mut Items<'_>, tx: &mut CTx) -> Result<(), DecodeError> {
+    tx.gas = f.u64("gas")?;
+    let to = f.item("to")?;
+    let bytes = to.as_bytes("to")?;
+    tx.to = match bytes.len() {
+        0 => None,
+        20 => Some(bytes.try_into().expect("20 bytes")),
+        n => return Err(DecodeError::new(to.offset, format!("to: expected 20 bytes or none, found {n}"))),
+    };
+    let value = f.item("value")?;
+    tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
+    tx.input_len = f.bytes("input")?.len() as u32;
+    Ok(())
 }
 
 /// Decodes one transaction item of a block body.
@@ -288,11 +297,7 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
         tx.max_priority_fee_per_gas = Some(f.u128("maxPriorityFeePerGas")?);
         tx.max_fee_per_gas = Some(f.u128("maxFeePerGas")?);
     }
-    tx.gas = f.u64("gas")?;
-    tx.to = recipient(&mut f)?;
-    let value = f.item("value")?;
-    tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
-    tx.input_len = f.bytes("input")?.len() as u32;
+    gas_to_value_input(&mut f, &mut tx)?;
     tx.access_list_len = Some(count_items(&f.item("accessList")?, "accessList")?);
     if tx_type == 3 {
         tx.max_fee_per_blob_gas = Some(f.u128("maxFeePerBlobGas")?);
@@ -313,11 +318,7 @@ fn decode_legacy(item: &Item<'_>) -> Result<CTx, DecodeError> {
     let mut tx = CTx { hash: keccak256(item.raw), ..CTx::default() };
     tx.nonce = f.u64("nonce")?;
     tx.gas_price = Some(f.u128("gasPrice")?);
-    tx.gas = f.u64("gas")?;
-    tx.to = recipient(&mut f)?;
-    let value = f.item("value")?;
-    tx.value = decimal(value.as_uint("value", 16)?, "value", value.offset)?;
-    tx.input_len = f.bytes("input")?.len() as u32;
+    gas_to_value_input(&mut f, &mut tx)?;
     let v = f.u128("v")?;
     tx.chain_id = if v >= 35 { u64::try_from((v - 35) / 2).ok() } else { None };
     f.bytes("r")?;

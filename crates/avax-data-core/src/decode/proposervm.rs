@@ -131,11 +131,24 @@ pub fn parse(bytes: &[u8]) -> Result<Envelope<'_>, DecodeError> {
 
 impl Envelope<'_> {
     /// The proposer's NodeID bytes, ripemd160(sha256(certificate)); `None` when unsigned.
+    ///
+    /// One staking certificate signs a validator's every block, so the last certificate and its
+    /// NodeID are kept per thread: comparing the bytes costs far less than the two hashes.
     pub fn proposer(&self) -> Option<[u8; 20]> {
         if self.certificate.is_empty() {
             return None;
         }
-        Some(Ripemd160::digest(Sha256::digest(self.certificate)).into())
+        thread_local! {
+            static LAST: std::cell::RefCell<(Vec<u8>, [u8; 20])> = const { std::cell::RefCell::new((Vec::new(), [0; 20])) };
+        }
+        LAST.with_borrow_mut(|(certificate, node_id)| {
+            if certificate.as_slice() != self.certificate {
+                *node_id = Ripemd160::digest(Sha256::digest(self.certificate)).into();
+                certificate.clear();
+                certificate.extend_from_slice(self.certificate);
+            }
+            Some(*node_id)
+        })
     }
 
     /// Whether the block carries a certificate and a signature.
@@ -186,5 +199,18 @@ mod tests {
         huge.extend([0u8; 48]);
         huge.extend([0xff, 0xff, 0xff, 0xff]);
         assert!(parse(&huge).unwrap_err().message.contains("certificate"));
+    }
+
+    #[test]
+    fn each_certificate_gives_its_own_node_id_when_proposers_alternate() {
+        let bytes = unsigned_stateless(&[0xc0]);
+        let base = parse(&bytes).unwrap();
+        let certificates: [&[u8]; 5] = [b"cert A", b"cert B", b"cert A", b"cert A!", b"cert A"];
+        for certificate in certificates {
+            let env = Envelope { certificate, ..base.clone() };
+            let expected: [u8; 20] = Ripemd160::digest(Sha256::digest(certificate)).into();
+            assert_eq!(env.proposer(), Some(expected), "{certificate:?}");
+        }
+        assert_eq!(base.proposer(), None, "an unsigned block after signed ones has no proposer");
     }
 }

@@ -1,12 +1,9 @@
 //! The proposervm envelope's columns, shared by the three block indexes.
 
-use std::sync::Arc;
-
-use arrow_array::builder::{StringViewBuilder, TimestampNanosecondBuilder, UInt64Builder};
 use arrow_array::ArrayRef;
-use arrow_schema::{DataType, FieldRef};
+use arrow_schema::FieldRef;
 
-use super::cols::{cb58_id, field, node_id_text, seconds_to_ns, timestamp_builder, timestamp_type};
+use super::cols::{append_cb58, builders, node_id_text, seconds_to_ns};
 use super::RowColumns;
 use crate::decode::proposervm::{Envelope, Epoch};
 
@@ -64,75 +61,65 @@ impl EnvelopeRow {
     }
 }
 
-/// Builders of the envelope columns.
+builders! {
+    /// Builders of the envelope columns.
+    struct EnvelopeBuilders {
+        block_kind: text,
+        proposervm_parent_id: text,
+        proposervm_time: timestamp,
+        pchain_height: u64,
+        epoch_pchain_height: u64,
+        epoch_number: u64,
+        epoch_start_time: timestamp,
+        proposer: text,
+        inner_id: text,
+    }
+}
+
+/// Builders of the envelope columns, and the last proposer's text.
 pub struct EnvelopeColumns {
-    kind: StringViewBuilder,
-    parent_id: StringViewBuilder,
-    time: TimestampNanosecondBuilder,
-    pchain_height: UInt64Builder,
-    epoch_pchain_height: UInt64Builder,
-    epoch_number: UInt64Builder,
-    epoch_start_time: TimestampNanosecondBuilder,
-    proposer: StringViewBuilder,
-    inner_id: StringViewBuilder,
+    columns: EnvelopeBuilders,
+    /// The last proposer and its `NodeID-` text: a validator proposes many blocks in a row.
+    last_proposer: Option<([u8; 20], String)>,
 }
 
 impl RowColumns for EnvelopeColumns {
     type Row = EnvelopeRow;
 
     fn fields() -> Vec<FieldRef> {
-        vec![
-            field("block_kind", DataType::Utf8View),
-            field("proposervm_parent_id", DataType::Utf8View),
-            field("proposervm_time", timestamp_type()),
-            field("pchain_height", DataType::UInt64),
-            field("epoch_pchain_height", DataType::UInt64),
-            field("epoch_number", DataType::UInt64),
-            field("epoch_start_time", timestamp_type()),
-            field("proposer", DataType::Utf8View),
-            field("inner_id", DataType::Utf8View),
-        ]
+        EnvelopeBuilders::fields()
     }
 
     fn with_capacity(n: usize) -> Self {
-        EnvelopeColumns {
-            kind: StringViewBuilder::with_capacity(n),
-            parent_id: StringViewBuilder::with_capacity(n),
-            time: timestamp_builder(n),
-            pchain_height: UInt64Builder::with_capacity(n),
-            epoch_pchain_height: UInt64Builder::with_capacity(n),
-            epoch_number: UInt64Builder::with_capacity(n),
-            epoch_start_time: timestamp_builder(n),
-            proposer: StringViewBuilder::with_capacity(n),
-            inner_id: StringViewBuilder::with_capacity(n),
-        }
+        EnvelopeColumns { columns: EnvelopeBuilders::with_capacity(n), last_proposer: None }
     }
 
     fn append(&mut self, row: Option<&EnvelopeRow>) {
+        let c = &mut self.columns;
         let ns = |s: i64| seconds_to_ns(i128::from(s));
-        self.kind.append_option(row.map(|r| r.kind));
-        self.parent_id.append_option(row.and_then(|r| r.parent_id).map(|p| cb58_id(&p)));
-        self.time.append_option(row.and_then(|r| r.time).and_then(ns));
-        self.pchain_height.append_option(row.and_then(|r| r.pchain_height));
+        c.block_kind.append_option(row.map(|r| r.kind));
+        append_cb58(&mut c.proposervm_parent_id, row.and_then(|r| r.parent_id.as_ref()).map(|p| p.as_slice()));
+        c.proposervm_time.append_option(row.and_then(|r| r.time).and_then(ns));
+        c.pchain_height.append_option(row.and_then(|r| r.pchain_height));
         let epoch = row.and_then(|r| r.epoch);
-        self.epoch_pchain_height.append_option(epoch.map(|e| e.pchain_height));
-        self.epoch_number.append_option(epoch.map(|e| e.number));
-        self.epoch_start_time.append_option(epoch.and_then(|e| ns(e.start_time)));
-        self.proposer.append_option(row.and_then(|r| r.proposer).map(|p| node_id_text(&p)));
-        self.inner_id.append_option(row.and_then(|r| r.inner_id).map(|id| cb58_id(&id)));
+        c.epoch_pchain_height.append_option(epoch.map(|e| e.pchain_height));
+        c.epoch_number.append_option(epoch.map(|e| e.number));
+        c.epoch_start_time.append_option(epoch.and_then(|e| ns(e.start_time)));
+        match row.and_then(|r| r.proposer) {
+            Some(proposer) => {
+                let last = match self.last_proposer.take() {
+                    Some((bytes, text)) if bytes == proposer => (bytes, text),
+                    _ => (proposer, node_id_text(&proposer)),
+                };
+                c.proposer.append_value(&last.1);
+                self.last_proposer = Some(last);
+            }
+            None => c.proposer.append_null(),
+        }
+        append_cb58(&mut c.inner_id, row.and_then(|r| r.inner_id.as_ref()).map(|id| id.as_slice()));
     }
 
     fn finish(&mut self) -> Vec<ArrayRef> {
-        vec![
-            Arc::new(self.kind.finish()),
-            Arc::new(self.parent_id.finish()),
-            Arc::new(self.time.finish()),
-            Arc::new(self.pchain_height.finish()),
-            Arc::new(self.epoch_pchain_height.finish()),
-            Arc::new(self.epoch_number.finish()),
-            Arc::new(self.epoch_start_time.finish()),
-            Arc::new(self.proposer.finish()),
-            Arc::new(self.inner_id.finish()),
-        ]
+        self.columns.finish()
     }
 }
