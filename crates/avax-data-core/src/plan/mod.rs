@@ -148,6 +148,10 @@ impl Plan {
     /// not requested.
     pub fn less_held(&self, held: u64) -> Plan {
         let mut out = self.clone();
+        if held == 0 {
+            // Nothing to take off: the requests stay as counted (less what the cache holds).
+            return out;
+        }
         let (requests, items, newly) = shapes::less_held(self.requests, self.items, self.page_size, held);
         (out.requests, out.items, out.held) = (requests, items, self.held + newly);
         out

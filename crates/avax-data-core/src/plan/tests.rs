@@ -70,6 +70,7 @@ fn cached_items_leave_only_the_requests_still_sent() {
     assert!(rest.summary().contains("from the cache:  650 items"), "{}", rest.summary());
     let all = plan.less_cached(1_000, 0);
     assert_eq!((all.compute_units(), all.daily_share(), all.seconds_at_tier_budget()), (Some(0), Some(0.0), Some(0.0)));
+    assert_eq!(rest.less_held(0), rest, "nothing held keeps the cache's count");
     let unknown = Plan::new(shapes::index_range("X/tx", None, 100), &budget(ServiceTier::Free)).less_cached(5, 1);
     assert_eq!(unknown.requests, Requests::Unknown);
 }
