@@ -17,8 +17,7 @@ use super::store::Store;
 use crate::dataset::durable::temp_beside;
 use crate::index::IndexPath;
 
-/// The subdirectory of the hints.
-pub const HINTS_DIR: &str = "hints";
+pub use super::kind::HINTS_DIR;
 
 fn key(url: &str, path: IndexPath) -> String {
     format!("identity/{url}/{}", path.as_str())

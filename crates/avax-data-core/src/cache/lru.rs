@@ -181,7 +181,7 @@ pub fn clear(dir: &Path) -> Result<Info> {
     }
     let _lock = lock(dir)?;
     let before = info(dir)?;
-    let roots = Kind::ALL.iter().map(|k| dir.join(k.name())).chain([dir.join(super::hints::HINTS_DIR)]);
+    let roots = Kind::ALL.iter().map(|k| dir.join(k.name())).chain([dir.join(super::kind::HINTS_DIR)]);
     for root in roots {
         match std::fs::remove_dir_all(&root) {
             Ok(()) => {}
