@@ -194,12 +194,12 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "path": "str",
                 "last_accepted": [
                     {"decode": "Literal[False, None]", "return": "Container"},
-                    {"decode": 'Literal[True, "strict"]', "return": "DecodedRow"},
+                    {"decode": 'Literal[True, "strict", "senders"]', "return": "DecodedRow"},
                 ],
                 "container": [
                     {"index": "int | None", "id": "str | None", "decode": "Literal[False, None]",
                      "return": "Container"},
-                    {"index": "int | None", "id": "str | None", "decode": 'Literal[True, "strict"]',
+                    {"index": "int | None", "id": "str | None", "decode": 'Literal[True, "strict", "senders"]',
                      "return": "DecodedRow"},
                 ],
                 "container_range": {"return": "list[Container]"},
@@ -267,6 +267,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "page_size": "int",
                 "items": "int | None",
                 "held": "int",
+                "cached_items": "int",
                 "pages_per_1000_items": "int",
                 "units_per_1000_items": "int",
                 "tier": 'Literal["unauthenticated", "free", "base", "growth", "pro"]',

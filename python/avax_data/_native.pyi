@@ -184,7 +184,7 @@ class Chain:
     def last_accepted(self, *, decode: Literal[False, None] = None) -> Container:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    def last_accepted(self, *, decode: Literal[True, "strict"]) -> DecodedRow:
+    def last_accepted(self, *, decode: Literal[True, "strict", "senders"]) -> DecodedRow:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
     def container(
@@ -201,7 +201,7 @@ class Chain:
         index: int | None = None,
         *,
         id: str | None = None,
-        decode: Literal[True, "strict"],
+        decode: Literal[True, "strict", "senders"],
     ) -> DecodedRow:
         """One container, by its index or by its id."""
     def container_range(self, start: int, count: int) -> list[Container]:
@@ -734,6 +734,10 @@ class Plan:
     def held(self) -> int:
         """Items already held (e.g. by an existing dataset) and not requested again."""
     @property
+    def cached_items(self) -> int:
+        """Items the walk hands out from the cache (``cache=``) without a request; ``requests`` and the figures after
+        it count only what is still sent."""
+    @property
     def pages_per_1000_items(self) -> int:
         """Requests per 1,000 items handed out."""
     @property
@@ -1057,7 +1061,7 @@ class AsyncChain:
     def last_accepted(self, *, decode: Literal[False, None] = None) -> Awaitable[Container]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    def last_accepted(self, *, decode: Literal[True, "strict"]) -> Awaitable[DecodedRow]:
+    def last_accepted(self, *, decode: Literal[True, "strict", "senders"]) -> Awaitable[DecodedRow]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
     def container(
@@ -1074,7 +1078,7 @@ class AsyncChain:
         index: int | None = None,
         *,
         id: str | None = None,
-        decode: Literal[True, "strict"],
+        decode: Literal[True, "strict", "senders"],
     ) -> Awaitable[DecodedRow]:
         """One container, by its index or by its id."""
     def container_range(self, start: int, count: int) -> Awaitable[list[Container]]:

@@ -105,7 +105,8 @@ def transactions(blocks: pl.DataFrame, *, senders: bool = False) -> pl.DataFrame
     """One row per transaction of decoded C-chain blocks, in block and position order.
 
     Args:
-        blocks: a decoded ``C/block`` frame (``decode=True``), with its ``transactions`` column.
+        blocks: a decoded ``C/block`` frame (``decode=True``), with its ``transactions`` column;
+            a ``decode="senders"`` frame gives the ``from`` column without ``senders=True``.
         senders: ``True`` adds a ``from`` column after ``hash``: each transaction's sender,
             recovered from its secp256k1 signature (read from the frame's ``bytes`` column,
             spread over the cores; about one point multiplication per transaction).
@@ -136,7 +137,7 @@ def transactions(blocks: pl.DataFrame, *, senders: bool = False) -> pl.DataFrame
     if senders and "bytes" not in blocks.columns:
         raise _invalid("senders", senders, "False on a frame without the containers' 'bytes' column")
     txs = blocks.select("transactions").explode("transactions").drop_nulls("transactions").unnest("transactions")
-    if not senders:
+    if not senders or "from" in txs.columns:  # decode="senders" frames carry it already
         return txs
     decoded = blocks.filter(pl.col("transactions").is_not_null())
     recovered = _native.c_block_senders(decoded["bytes"].to_list())

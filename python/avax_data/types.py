@@ -7,7 +7,7 @@ in annotations and in ``isinstance``-free code alike.
 - :class:`RateLimitInfo`: ``DataClient.rate_limit``.
 - ``DecodedRow`` (``dict[str, Any]``): a decoded container: ``id``, ``timestamp``, ``index``, the
   typed columns, ``decode_error``, ``bytes``.
-- ``Decode`` (``bool | Literal["strict"] | None``): ``decode=``.
+- ``Decode`` (``bool | Literal["strict", "senders"] | None``): ``decode=``.
 - ``TimeArg`` (``int | str | datetime | date``): a time argument (``start=``, ``end=``; a
   ``numpy.datetime64`` is taken too).
 - ``Compression`` (``Literal["snappy", "zstd", "lz4", "gzip", "none"]``): ``compression=``.
@@ -79,8 +79,9 @@ class RateLimitInfo(TypedDict):
 DecodedRow: TypeAlias = dict[str, Any]
 """A decoded container: ``id``, ``timestamp``, ``index``, the typed columns, ``decode_error``, ``bytes``."""
 
-Decode: TypeAlias = bool | Literal["strict"] | None
-"""``decode=``: ``False``/``None`` raw containers, ``True`` decoded rows with ``decode_error``, ``"strict"`` raise."""
+Decode: TypeAlias = bool | Literal["strict", "senders"] | None
+"""``decode=``: ``False``/``None`` raw containers, ``True`` decoded rows with ``decode_error``, ``"strict"`` raise,
+``"senders"`` decoded ``C/block`` rows whose transactions carry ``from``."""
 
 TimeArg: TypeAlias = int | str | datetime.datetime | datetime.date
 """A time argument: Unix seconds, ``YYYY-MM-DD`` or RFC 3339 text with an offset, an aware ``datetime`` or a

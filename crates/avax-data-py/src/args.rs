@@ -92,7 +92,9 @@ pub fn page_token_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Strin
 }
 
 /// The `decode=` argument: `False` (or `None`) for raw containers, `True` for decoded rows with a
-/// `decode_error` column, `"strict"` to raise on the first container that does not decode.
+/// `decode_error` column, `"strict"` to raise on the first container that does not decode,
+/// `"senders"` for decoded `C/block` rows whose transactions carry their sender (the core's
+/// [`DecodeMode::parse`] names the values allowed).
 pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<DecodeMode>> {
     if value.is_none() {
         return Ok(None);
@@ -100,10 +102,10 @@ pub fn decode_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<DecodeMode>> {
     if let Ok(flag) = value.cast::<PyBool>() {
         return Ok(flag.is_true().then_some(DecodeMode::Lenient));
     }
-    if value.cast::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s == "strict")) {
-        return Ok(Some(DecodeMode::Strict));
+    match value.cast::<PyString>().ok().and_then(|s| s.to_str().ok().map(str::to_string)) {
+        Some(text) => DecodeMode::parse(&text).map(Some).map_err(crate::errors::to_py),
+        None => Err(invalid("decode", shown(value), avax_data_core::arrow::decoded::frame::DECODE_VALUES)),
     }
-    Err(invalid("decode", shown(value), "True, False or 'strict'"))
 }
 
 // ---- client options (`from_py_with` extractors: each names its parameter) ----

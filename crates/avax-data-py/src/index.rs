@@ -10,7 +10,7 @@ use super::errors::invalid;
 use super::iters::IndexItem;
 use super::mode::{twins, Mode};
 use super::walks::{follow_state, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange};
-use avax_data_core::arrow::decoded::{check_decodable, decode_containers, decoded_schema, DecodeMode};
+use avax_data_core::arrow::decoded::{check_mode, decode_containers, decoded_schema_for, DecodeMode};
 use avax_data_core::index::MAX_RANGE;
 use avax_data_core::index::{
     ChainClient, Container, FollowWalk, IndexClient, IndexClientOptions, IndexPath, RangeWalk, Verify,
@@ -52,8 +52,8 @@ fn lookup(index: Option<&Bound<'_, PyAny>>, id: Option<&Bound<'_, PyAny>>) -> Py
 /// The `decode=` argument, checked against the index before any request.
 fn decode_for(chain: &ChainClient, decode: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DecodeMode>> {
     let mode = decode.map(decode_arg).transpose()?.flatten();
-    if mode.is_some() {
-        check_decodable(chain.path()).map_err(crate::errors::to_py)?;
+    if let Some(mode) = mode {
+        check_mode(chain.path(), mode).map_err(crate::errors::to_py)?;
     }
     Ok(mode)
 }
@@ -64,7 +64,7 @@ fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResul
         None => IndexItem::Container(c),
         Some(mode) => {
             let batch = decode_containers(path, std::slice::from_ref(&c), mode).map_err(crate::errors::to_py)?;
-            IndexItem::Decoded(DecodedOut(batch, decoded_schema(path).map_err(crate::errors::to_py)?))
+            IndexItem::Decoded(DecodedOut(batch, decoded_schema_for(path, mode).map_err(crate::errors::to_py)?))
         }
     })
 }
@@ -295,7 +295,8 @@ twins! {
         /// Args:
         ///     decode: ``None``/``False`` (default) for the container dict; ``True`` for a dict
         ///         of its decoded row (typed columns, ``decode_error``); ``"strict"`` to raise
-        ///         :class:`DecodeError` when the bytes do not decode.
+        ///         :class:`DecodeError` when the bytes do not decode; ``"senders"`` (``C/block``)
+        ///         as ``True`` with each transaction's ``from``.
         ///
         /// Returns:
         ///     dict: the container (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``),
@@ -331,7 +332,7 @@ twins! {
         ///     index: the position in the index, an int >= 0.
         ///     id: the container's CB58 id (keyword only); give exactly one of ``index`` and
         ///         ``id``.
-        ///     decode: ``None``/``False`` (default), ``True`` or ``"strict"``, as in
+        ///     decode: ``None``/``False`` (default), ``True``, ``"strict"`` or ``"senders"``, as in
         ///         :meth:`last_accepted`.
         ///
         /// Returns:
@@ -481,7 +482,10 @@ twins! {
         ///         [1, 1024]; default 1024.
         ///     decode: ``None``/``False`` (default) for raw containers, ``True`` for typed columns
         ///         with a ``decode_error`` column, ``"strict"`` to raise on the first container
-        ///         that does not decode. Not on ``X/vtx``.
+        ///         that does not decode. Not on ``X/vtx``. ``"senders"`` (``C/block`` only): as
+        ///         ``True``, and each transaction of ``transactions`` carries ``from``, its sender
+        ///         recovered from its signature (spread over the cores; see
+        ///         :func:`avax_data.transactions`).
         ///
         /// Returns:
         ///     Range: the lazy walk (:class:`AsyncRange` on the async client).
@@ -526,7 +530,8 @@ twins! {
         ///         seen at the first poll.
         ///     poll_interval: seconds between polls, > 0; default 1.0.
         ///     max_poll_interval: longest wait between polls while idle, seconds > 0; default 30.0.
-        ///     decode: ``None``/``False`` (default), ``True`` or ``"strict"``, as in :meth:`range`.
+        ///     decode: ``None``/``False`` (default), ``True``, ``"strict"`` or ``"senders"``, as in
+        ///         :meth:`range`.
         ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
         ///         yours (anything with ``update(n)``), advanced by the containers handed out.
         ///

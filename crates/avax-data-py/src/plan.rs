@@ -152,6 +152,17 @@ impl PyPlan {
         self.plan.held
     }
 
+    /// Items the walk hands out from the cache (``cache=``) without a request; ``requests``
+    /// and the figures after it count only what is still sent.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().cached_items   # no cache
+    ///     0
+    #[getter]
+    fn cached_items(&self) -> u64 {
+        self.plan.cached_items
+    }
+
     /// Requests per 1,000 items handed out.
     ///
     /// Example:
@@ -292,6 +303,7 @@ impl PyPlan {
         d.set_item("page_size", self.page_size())?;
         d.set_item("items", self.items())?;
         d.set_item("held", self.held())?;
+        d.set_item("cached_items", self.cached_items())?;
         d.set_item("pages_per_1000_items", self.pages_per_1000_items())?;
         d.set_item("units_per_1000_items", self.units_per_1000_items())?;
         d.set_item("tier", self.tier())?;

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["DryRun", "add_dry_run_options", "dataset_rows", "print_plan"]
+__all__ = ["DryRun", "add_dry_run_options", "dataset_rows", "print_plan", "resumed_rows"]
 
 
 class DryRun(Exception):
@@ -31,13 +31,27 @@ def add_dry_run_options(parser: argparse.ArgumentParser) -> None:
 
 def dataset_rows(directory: Any) -> int:
     """Rows an existing dataset directory already records (0 when there is none yet): a dataset
-    write skips them, so its plan does not count them. (A cache, once there is one, is the
-    other holder of items a plan subtracts.)"""
+    write skips them, so its plan does not count them. (The cache is the other holder of items a
+    plan subtracts: the core counts it in ``plan()`` itself, as ``cached_items``.)"""
     if not os.path.isfile(os.path.join(os.fspath(directory), "_avax_dataset.json")):
         return 0
     from .._native import verify_dataset
 
     return int(verify_dataset(os.fspath(directory))["rows"])
+
+
+def resumed_rows(out: str, resume: bool) -> int:
+    """Rows the checkpoint of an interrupted export to ``out`` records as written (the core
+    checkpoint, read and checked), which ``--resume`` does not fetch again; 0 without
+    ``--resume``, without a checkpoint, or with one whose output is not as recorded (the
+    resumed run would refuse it)."""
+    from .._native import _verify_checkpoint
+    from .formats import STDOUT
+
+    if not resume or out == STDOUT or not os.path.isfile(out + ".avax-state.json"):
+        return 0
+    report = _verify_checkpoint(out)
+    return int(report["checkpoint"]["rows_written"]) if report["ok"] else 0
 
 
 def print_plan(args: argparse.Namespace, plan: Any) -> None:

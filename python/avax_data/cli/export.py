@@ -30,7 +30,7 @@ from ..exceptions import InvalidParameterError
 from .argtypes import positive_int
 from .errors import EXIT_USAGE, CliError
 from .formats import STDOUT, resolve_format
-from .dryrun import add_dry_run_options, print_plan
+from .dryrun import add_dry_run_options, print_plan, resumed_rows
 from .progress import Progress
 from .sinks import make_sink
 from .._native import _ExportCheckpoint
@@ -165,9 +165,11 @@ def _jsonable(walk: dict[str, Any]) -> dict[str, Any]:
 
 def run_export(export: Export, source: Source) -> ExportResult:
     """Walk ``source`` into the export's output; resumable through the state file. With
-    ``--dry-run``, print the source's plan instead and send nothing."""
+    ``--dry-run``, print the source's plan instead and send nothing (less the rows an
+    interrupted export's checkpoint records, when ``--resume`` continues it)."""
     if export.args is not None and getattr(export.args, "dry_run", False):
-        print_plan(export.args, source.plan())
+        plan, written = source.plan(), resumed_rows(export.out, export.resume)
+        print_plan(export.args, plan.less_held(written) if written else plan)
     return _Run(export, source).run()
 
 

@@ -24,3 +24,7 @@ impl Kind {
         }
     }
 }
+
+/// The subdirectory of the plan hints ([`super::hints`]): not an entry kind (`cache info` does
+/// not count them); `cache clear` deletes it with the kinds.
+pub const HINTS_DIR: &str = "hints";

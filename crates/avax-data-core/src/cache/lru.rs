@@ -181,8 +181,8 @@ pub fn clear(dir: &Path) -> Result<Info> {
     }
     let _lock = lock(dir)?;
     let before = info(dir)?;
-    for kind in Kind::ALL {
-        let root = dir.join(kind.name());
+    let roots = Kind::ALL.iter().map(|k| dir.join(k.name())).chain([dir.join(super::kind::HINTS_DIR)]);
+    for root in roots {
         match std::fs::remove_dir_all(&root) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

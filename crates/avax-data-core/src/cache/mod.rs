@@ -11,6 +11,8 @@
 
 pub mod containers;
 pub mod entry;
+pub mod held;
+pub mod hints;
 pub mod kind;
 pub mod lookups;
 pub mod lru;
@@ -65,5 +67,7 @@ impl CacheChoice {
     }
 }
 
+#[cfg(test)]
+mod held_tests;
 #[cfg(test)]
 mod tests;

@@ -83,6 +83,26 @@ pub fn shard_key(client: &MetricsClient, query: &MetricQuery, shard: &Shard) -> 
     )
 }
 
+/// Whether the cache holds `shard` of `query` and would serve it (settled at `now`), without
+/// reading the entry (a cost plan's count).
+pub fn holds_shard(client: &MetricsClient, query: &MetricQuery, shard: &Shard, now: i64) -> bool {
+    let interval = query.interval.unwrap_or(Interval::Day);
+    client.cache().is_some_and(|store| {
+        is_settled(shard, interval, now) && store.holds(Kind::Metrics, &shard_key(client, query, shard))
+    })
+}
+
+/// Whether the cache holds the order of `query`'s series (a walk of several shards then sends
+/// no probe), without reading the entry.
+pub fn holds_order(client: &MetricsClient, query: &MetricQuery) -> bool {
+    client.cache().is_some_and(|store| store.holds(Kind::Metrics, &order_key(client, query)))
+}
+
+/// The first timestamp and the last timestamp `shard` keeps.
+pub fn kept_span(shard: &Shard) -> (i64, i64) {
+    (first_kept(shard), last_kept(shard))
+}
+
 /// The points of `shard`: from the cache when held and settled, else fetched (and stored when
 /// settled).
 pub async fn cached_shard(client: &MetricsClient, query: &MetricQuery, shard: Shard) -> Result<Vec<JsonItem>> {

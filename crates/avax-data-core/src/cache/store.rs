@@ -82,6 +82,13 @@ impl Store {
         }
     }
 
+    /// Whether an entry of `key` is on disk, without reading it or marking it used (a cost
+    /// plan counts what a walk will not ask for; a damaged entry, found on the walk's read, is
+    /// fetched again, so a plan may be low by the damaged entries).
+    pub fn holds(&self, kind: Kind, key: &str) -> bool {
+        self.path_of(kind, key).is_file()
+    }
+
     /// Deletes the entry of `key` because it is damaged (`why`), with a warning.
     pub fn drop_damaged(&self, kind: Kind, key: &str, why: &str) {
         let path = self.path_of(kind, key);

@@ -83,11 +83,7 @@ pub fn plan(start: u64, end: u64, chunk: u64) -> Result<Vec<(u64, u64, u64)>> {
 
 /// The identity of an index range dataset.
 pub fn index_identity(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, schema: &SchemaRef) -> Identity {
-    let decode = match decode {
-        None => "raw",
-        Some(DecodeMode::Lenient) => "decoded",
-        Some(DecodeMode::Strict) => "strict",
-    };
+    let decode = decode.map_or("raw", DecodeMode::name);
     Identity {
         kind: "index_range".into(),
         source: path.as_str().into(),

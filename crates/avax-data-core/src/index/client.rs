@@ -169,6 +169,16 @@ impl ChainClient {
         self.path
     }
 
+    /// The cache in force, if any.
+    pub fn cache(&self) -> Option<&Arc<crate::cache::Store>> {
+        self.inner.cache.as_ref()
+    }
+
+    /// The node URL, secrets redacted.
+    pub fn node_url(&self) -> &str {
+        self.inner.transport.base_url()
+    }
+
     /// The transport options (a cost plan reads the limits and the tier).
     pub fn transport_config(&self) -> &crate::transport::TransportConfig {
         self.inner.transport.config()
@@ -249,7 +259,20 @@ impl ChainClient {
         };
         let Some(first) = first.into_iter().next() else { return Ok(None) };
         self.identities().insert(self.path, first.id.clone());
+        if let Some(store) = self.inner.cache.clone() {
+            let (url, path, id) = (self.node_url().to_string(), self.path, first.id.clone());
+            crate::cache::containers::blocking(move || {
+                crate::cache::hints::remember_identity(&store, &url, path, &id);
+                Ok(())
+            })
+            .await?;
+        }
         Ok(Some(first.id))
+    }
+
+    /// The path's identity this client has read, if any (sends nothing).
+    pub fn known_identity(&self) -> Option<String> {
+        self.identities().get(&self.path).cloned()
     }
 
     /// The containers waiting for proof that they lie below the tip (for the cache).

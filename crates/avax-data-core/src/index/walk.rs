@@ -21,7 +21,7 @@ use super::feed::{IndexFeed, Split};
 use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
-use crate::arrow::decoded::{decode_containers, decoded_schema, DecodeMode};
+use crate::arrow::decoded::{decode_containers, decoded_schema_for, DecodeMode};
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader,
 };
@@ -35,7 +35,7 @@ pub type Batch = (u64, RecordBatch);
 /// The frame schema of a walk of `path`: decoded, or the raw container columns.
 pub fn walk_schema(path: IndexPath, decode: Option<DecodeMode>) -> Result<SchemaRef> {
     match decode {
-        Some(_) => decoded_schema(path),
+        Some(mode) => decoded_schema_for(path, mode),
         None => Ok(container_schema()),
     }
 }
@@ -167,13 +167,19 @@ impl RangeWalk {
     }
 
     /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]); a node has no
-    /// API key, so the default tier is `unauthenticated`.
+    /// API key, so the default tier is `unauthenticated`. With a cache, the containers it holds
+    /// are counted out ([`crate::cache::held`]).
     pub fn plan(&self) -> crate::plan::Plan {
         let from = self.next_index();
-        let positions = self.end_known().map(|end| end.saturating_sub(from));
+        let end = self.end_known();
+        let positions = end.map(|end| end.saturating_sub(from));
         let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.chunk);
         let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
-        crate::plan::Plan::new(walk, &budget)
+        let plan = crate::plan::Plan::new(walk, &budget);
+        match (self.chain.cache(), end) {
+            (Some(store), Some(end)) => crate::cache::held::index_plan(plan, &self.chain, store, from, end, self.chunk),
+            _ => plan,
+        }
     }
 
     /// A lease for a new consumer (superseding earlier ones).

@@ -115,7 +115,16 @@ impl PageSource for ShardSource {
 
     fn plan_walk(&self, _limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
         let budget = crate::plan::sources::budget(self.client.transport_config(), self.client.rate_limit().as_ref());
-        Some((crate::plan::sources::sharded_walk(&self.query, self.concurrency), budget))
+        let walk = match self.client.cache() {
+            Some(_) => crate::plan::sources::cached_sharded_walk(
+                &self.client,
+                &self.query,
+                self.concurrency,
+                crate::cache::objects::now_secs(),
+            ),
+            None => crate::plan::sources::sharded_walk(&self.query, self.concurrency),
+        };
+        Some((walk, budget))
     }
 }
 

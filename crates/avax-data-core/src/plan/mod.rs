@@ -104,8 +104,11 @@ pub struct Plan {
     pub page_size: u64,
     /// Items the walk would hand out, when known.
     pub items: Option<u64>,
-    /// Items already held (an existing dataset, a cache) and not requested again.
+    /// Items already held (an existing dataset) and not requested again.
     pub held: u64,
+    /// Items the walk hands out from the cache (`cache=`), without a request; `requests` and
+    /// the figures after it count only what is still sent.
+    pub cached_items: u64,
     /// The tier the budget figures are of.
     pub tier: ServiceTier,
     /// Compute units per minute in force.
@@ -131,6 +134,7 @@ impl Plan {
             page_size: walk.page_size.max(1),
             items: walk.items,
             held: walk.held,
+            cached_items: walk.cached_items,
             tier: budget.tier,
             units_per_minute,
             per_minute_source,
@@ -140,12 +144,29 @@ impl Plan {
         }
     }
 
-    /// The same plan once `held` more items are already held (an existing dataset; a cache
-    /// once there is one): they are not requested.
+    /// The same plan once `held` more items are already held (an existing dataset): they are
+    /// not requested.
     pub fn less_held(&self, held: u64) -> Plan {
         let mut out = self.clone();
+        if held == 0 {
+            // Nothing to take off: the requests stay as counted (less what the cache holds).
+            return out;
+        }
         let (requests, items, newly) = shapes::less_held(self.requests, self.items, self.page_size, held);
         (out.requests, out.items, out.held) = (requests, items, self.held + newly);
+        out
+    }
+
+    /// The same plan once the cache is known to hold `cached_items` of its items: `requests` is
+    /// what the walk still sends (counted by [`crate::cache::held`]), of the same kind.
+    pub fn less_cached(&self, cached_items: u64, requests: u64) -> Plan {
+        let mut out = self.clone();
+        out.cached_items = self.cached_items + cached_items;
+        out.requests = match self.requests {
+            Requests::Exact(_) => Requests::Exact(requests),
+            Requests::AtMost(_) => Requests::AtMost(requests),
+            Requests::Unknown => Requests::Unknown,
+        };
         out
     }
 
@@ -227,6 +248,9 @@ impl Plan {
         ));
         if self.held > 0 {
             out.push(format!("  already held:    {} items (not requested)", self.held));
+        }
+        if self.cached_items > 0 {
+            out.push(format!("  from the cache:  {} items (not requested)", self.cached_items));
         }
         let secs = |s: Option<f64>| s.map_or_else(|| "unknown".to_string(), |s| format!("{s:.1} s"));
         if self.client_limits.0.is_some() || self.client_limits.1.is_some() {

@@ -16,8 +16,10 @@ pub struct Walk {
     pub page_size: u64,
     /// Items handed out, when known.
     pub items: Option<u64>,
-    /// Items already held and not requested (an existing dataset; a cache once there is one).
+    /// Items already held and not requested (an existing dataset).
     pub held: u64,
+    /// Items handed out from the cache, without a request.
+    pub cached_items: u64,
     /// What is not known before walking.
     pub unknown: Vec<String>,
 }
@@ -41,6 +43,7 @@ pub fn index_range(path: &str, positions: Option<u64>, chunk: u64) -> Walk {
         page_size: chunk,
         items: positions,
         held: 0,
+        cached_items: 0,
         unknown,
     }
 }
@@ -68,7 +71,7 @@ pub fn token_list(path: &str, page_size: u64, limit: Option<u64>, known_items: O
             vec!["how many items the list holds (the service gives no count): see the cost per 1,000 items".into()],
         ),
     };
-    Walk { operation, requests, units_per_request: units, page_size, items: cap, held: 0, unknown }
+    Walk { operation, requests, units_per_request: units, page_size, items: cap, held: 0, cached_items: 0, unknown }
 }
 
 /// A metric series over a window of `buckets` buckets, read in pages of `page_size` (a
@@ -100,6 +103,7 @@ pub fn metric_shards(path: &str, shard_buckets: &[u64], page_size: u64, items: u
         page_size,
         items: Some(items),
         held: 0,
+        cached_items: 0,
         unknown: vec!["buckets without a point (before the chain's first day): fewer pages".into()],
     }
 }

@@ -2,7 +2,7 @@
 //! (sequential or sharded), and the budget of the client that walks them.
 
 use super::{shapes, Budget, Walk};
-use crate::metrics::client::{plan_shards, MetricQuery};
+use crate::metrics::client::{plan_shards, MetricQuery, MetricsClient};
 use crate::metrics::params::Interval;
 use crate::rest::Paged;
 use crate::transport::{RateLimitInfo, TransportConfig};
@@ -53,4 +53,34 @@ pub fn sharded_walk(query: &MetricQuery, concurrency: usize) -> Walk {
         .map(|s| buckets(query.interval, s.request_start, s.request_end))
         .collect();
     shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64, buckets(query.interval, start, end))
+}
+
+/// A sharded walk of `query` by a client with a cache: the shards it walks (the one that
+/// reaches the open bucket cut there, as [`crate::cache::series::split_unsettled`] does), less
+/// those the cache holds closed; the probe of the order only when the walk has several shards
+/// and the cache does not hold the order. `now` is the client's clock (Unix seconds).
+pub fn cached_sharded_walk(client: &MetricsClient, query: &MetricQuery, concurrency: usize, now: i64) -> Walk {
+    use crate::cache::series::{holds_order, holds_shard, kept_span, split_unsettled};
+    let path = query.paged().path;
+    let (Some(start), Some(end)) = (query.start, query.end) else {
+        return shapes::token_list(&path, query.page_size.max(1) as u64, None, None);
+    };
+    let interval = query.interval.unwrap_or(Interval::Day);
+    let shards = split_unsettled(plan_shards(query, start, end, concurrency), interval, now);
+    let page_size = query.page_size.max(1) as u64;
+    let (mut pages, mut cached) = (0u64, 0u64);
+    for shard in &shards {
+        if holds_shard(client, query, shard, now) {
+            let (first, last) = kept_span(shard);
+            cached += buckets(query.interval, first, last);
+        } else {
+            pages += buckets(query.interval, shard.request_start, shard.request_end).div_ceil(page_size).max(1);
+        }
+    }
+    let probe = u64::from(shards.len() > 1 && !holds_order(client, query));
+    let mut walk = shapes::metric_shards(&path, &[], page_size, buckets(query.interval, start, end));
+    walk.operation = format!("GET {path} ({} shards)", shards.len());
+    walk.requests = super::Requests::AtMost(pages + probe);
+    walk.cached_items = cached;
+    walk
 }

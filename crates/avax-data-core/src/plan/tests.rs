@@ -60,3 +60,17 @@ fn held_items_are_not_planned_again() {
     let shards = shapes::metric_shards("/v2/chains/43114/metrics/txCount", &[10, 10, 5], 4, 23);
     assert_eq!((shards.requests, shards.units_per_request), (Requests::AtMost(3 + 3 + 2 + 1), 10));
 }
+
+#[test]
+fn cached_items_leave_only_the_requests_still_sent() {
+    let plan = Plan::new(shapes::index_range("X/tx", Some(1_000), 100), &budget(ServiceTier::Free));
+    let rest = plan.less_cached(650, 4);
+    assert_eq!((rest.requests, rest.compute_units(), rest.cached_items), (Requests::Exact(4), Some(80), 650));
+    assert_eq!(rest.items, Some(1_000), "cached items are still handed out");
+    assert!(rest.summary().contains("from the cache:  650 items"), "{}", rest.summary());
+    let all = plan.less_cached(1_000, 0);
+    assert_eq!((all.compute_units(), all.daily_share(), all.seconds_at_tier_budget()), (Some(0), Some(0.0), Some(0.0)));
+    assert_eq!(rest.less_held(0), rest, "nothing held keeps the cache's count");
+    let unknown = Plan::new(shapes::index_range("X/tx", None, 100), &budget(ServiceTier::Free)).less_cached(5, 1);
+    assert_eq!(unknown.requests, Requests::Unknown);
+}

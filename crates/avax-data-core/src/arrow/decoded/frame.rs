@@ -29,6 +29,54 @@ pub enum DecodeMode {
     Lenient,
     /// The batch fails with [`Error::Decode`].
     Strict,
+    /// As [`DecodeMode::Lenient`], and each `C/block` transaction gets its sender (`from`),
+    /// recovered from its signature ([`super::senders`]).
+    Senders,
+}
+
+/// The values `decode=` takes, as an error message names them.
+pub const DECODE_VALUES: &str = "True, False, 'strict' or 'senders'";
+
+impl DecodeMode {
+    /// The mode a `decode=` text names (`strict`, `senders`); an error naming `decode`, the
+    /// value and [`DECODE_VALUES`] for any other text.
+    pub fn parse(text: &str) -> Result<DecodeMode> {
+        match text {
+            "strict" => Ok(DecodeMode::Strict),
+            "senders" => Ok(DecodeMode::Senders),
+            other => Err(Error::invalid("decode", format!("{other:?}"), DECODE_VALUES)),
+        }
+    }
+
+    /// The name of the mode (`decoded`, `strict`, `senders`).
+    pub fn name(self) -> &'static str {
+        match self {
+            DecodeMode::Lenient => "decoded",
+            DecodeMode::Strict => "strict",
+            DecodeMode::Senders => "senders",
+        }
+    }
+}
+
+/// Fails, before any request, for a path whose containers have no decoder, or `senders` off
+/// `C/block`.
+pub fn check_mode(path: IndexPath, mode: DecodeMode) -> Result<()> {
+    check_decodable(path)?;
+    match (mode, super::senders::refuse_on(path)) {
+        (DecodeMode::Senders, Some(e)) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// The schema of frames of `path` decoded in `mode` ([`decoded_schema`], with `from` in each
+/// transaction for [`DecodeMode::Senders`]).
+pub fn decoded_schema_for(path: IndexPath, mode: DecodeMode) -> Result<SchemaRef> {
+    check_mode(path, mode)?;
+    let schema = decoded_schema(path)?;
+    match mode {
+        DecodeMode::Senders => super::senders::senders_schema(&schema),
+        _ => Ok(schema),
+    }
 }
 
 /// Fails for indexes whose containers have no decoder.
@@ -270,8 +318,9 @@ impl TypedColumns {
     }
 }
 
-/// Decodes containers of `path` into one record batch of [`decoded_schema`].
+/// Decodes containers of `path` into one record batch of [`decoded_schema_for`] `mode`.
 pub fn decode_containers(path: IndexPath, containers: &[Container], mode: DecodeMode) -> Result<RecordBatch> {
+    check_mode(path, mode)?;
     let schema = decoded_schema(path)?;
     let n = containers.len();
     let mut id = StringViewBuilder::with_capacity(n);
@@ -287,7 +336,11 @@ pub fn decode_containers(path: IndexPath, containers: &[Container], mode: Decode
     let mut columns: Vec<ArrayRef> =
         vec![Arc::new(id.finish()), Arc::new(timestamp.finish()), Arc::new(index.finish())];
     typed.finish(&mut columns);
-    Ok(RecordBatch::try_new(schema, columns).expect("columns match the decoded schema"))
+    let batch = RecordBatch::try_new(schema, columns).expect("columns match the decoded schema");
+    match mode {
+        DecodeMode::Senders => super::senders::add_senders(batch, 0),
+        _ => Ok(batch),
+    }
 }
 
 /// Decodes container bytes a caller already has (without the index API's checksum) into one
@@ -297,6 +350,7 @@ pub fn decode_bytes<'a>(
     items: impl ExactSizeIterator<Item = &'a [u8]>,
     mode: DecodeMode,
 ) -> Result<RecordBatch> {
+    check_mode(path, mode)?;
     let schema = bytes_schema(path)?;
     let mut typed = TypedColumns::new(path, mode, items.len());
     for (position, bytes) in items.enumerate() {
@@ -304,7 +358,11 @@ pub fn decode_bytes<'a>(
     }
     let mut columns = Vec::new();
     typed.finish(&mut columns);
-    Ok(RecordBatch::try_new(schema, columns).expect("columns match the bytes schema"))
+    let batch = RecordBatch::try_new(schema, columns).expect("columns match the bytes schema");
+    match mode {
+        DecodeMode::Senders => super::senders::add_senders(batch, 0),
+        _ => Ok(batch),
+    }
 }
 
 #[cfg(test)]

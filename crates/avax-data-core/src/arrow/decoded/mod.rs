@@ -32,6 +32,12 @@ pub mod cols;
 pub mod envelope;
 pub mod frame;
 pub mod pchain;
+pub mod senders;
+#[cfg(test)]
+mod senders_tests;
 pub mod xchain;
 
-pub use frame::{bytes_schema, check_decodable, decode_bytes, decode_containers, decoded_schema, DecodeMode};
+pub use frame::{
+    bytes_schema, check_decodable, check_mode, decode_bytes, decode_containers, decoded_schema, decoded_schema_for,
+    DecodeMode,
+};
