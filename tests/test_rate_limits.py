@@ -88,7 +88,12 @@ def test_compute_units_are_charged_by_operation_weight() -> None:
             for n in range(22):
                 data.block("43114", n + 1)
         times = [t for t, _ in emu.request_log()]
-        assert times[21] - times[0] >= 0.99
+        # The limiter's second starts when the first call is let through; the first call's
+        # arrival also includes connecting (37 ms seen on a loaded machine), so the bound allows
+        # 0.1 s of it. Without the limit the 22 calls take about 50 ms.
+        assert times[21] - times[0] >= 0.9
+        assert times[20] - times[0] >= 0.4, "the 21st call waited for the bucket"
+        assert times[19] - times[0] < 0.45, "the first 20 calls fit the bucket of 200 CU"
 
 
 # ---- the service's waits ----
