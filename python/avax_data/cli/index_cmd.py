@@ -56,21 +56,22 @@ def _add_range_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_index_commands(sub: argparse._SubParsersAction) -> None:
     """Add ``index`` and its actions to the top-level subparsers."""
-    index = Command(
-        "index", help="the node's Index RPC: export ranges, follow the tip, read containers",
-        description="Read a node's Index RPC (/ext/index/...): every accepted container of C/block, "
-        "P/block, X/tx, X/block and X/vtx.",
-        examples="""
+    index = Command("index", """
+the node's Index RPC: export ranges, follow the tip, read containers
+
+Read a node's Index RPC (/ext/index/...): every accepted container of C/block, P/block, X/tx, X/block and X/vtx.
+
 avax-data index range --emulator --chain X/tx --count 5000 -o x_tx.parquet
 avax-data index follow --url http://127.0.0.1:9650 --chain C/block --decode -o - | head
 avax-data index last --chain P/block
 avax-data index container --chain X/tx --index 42""",
     )
-    rng = Command(
-        "range", help="export an index range to Parquet, CSV or NDJSON",
-        description="Export the containers [--start, --start + --count) of an index path, or up to the tip,\n"
-        "in order, resumably (--resume continues an interrupted export from its last complete chunk).",
-        examples="""
+    rng = Command("range", """
+export an index range to Parquet, CSV or NDJSON
+
+Export the containers [--start, --start + --count) of an index path, or up to the tip,
+in order, resumably (--resume continues an interrupted export from its last complete chunk).
+
 avax-data index range --emulator --chain X/tx -o x_tx.parquet
 avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --decode -o c.parquet
 avax-data index range --chain P/block --count 1000 -o - | jq .id
@@ -78,28 +79,31 @@ avax-data index range --chain X/block -o blocks.csv --resume      # continue aft
 avax-data index range --chain C/block --dataset c_block/ --chunk 100000  # a partitioned dataset; rerun to update""",
         arguments=_add_range_and_dataset_arguments, handler=run_range,
     )
-    follow = Command(
-        "follow", help="export new containers as they are accepted",
-        description="Follow an index path: export every container accepted from --start (default: the next one)\n"
-        "on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).",
-        examples="""
+    follow = Command("follow", """
+export new containers as they are accepted
+
+Follow an index path: export every container accepted from --start (default: the next one)
+on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).
+
 avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o -
 avax-data index follow --url http://127.0.0.1:9650 --chain X/tx --start 0 --count 100000 -o x.parquet
 avax-data index follow --chain P/block --poll-interval 2 -o p.ndjson --resume""",
         arguments=_add_follow_arguments, handler=run_follow,
     )
-    last = Command(
-        "last", help="print the last accepted container as JSON",
-        description="Print the most recently accepted container of an index path (index.getLastAccepted) as JSON.",
-        examples="""
+    last = Command("last", """
+print the last accepted container as JSON
+
+Print the most recently accepted container of an index path (index.getLastAccepted) as JSON.
+
 avax-data index last --emulator --chain X/tx
 avax-data index last --url http://127.0.0.1:9650 --chain C/block --decode""",
         arguments=_add_last_arguments, handler=run_last,
     )
-    container = Command(
-        "container", help="print one container, by index or id, as JSON",
-        description="Print one container (index.getContainerByIndex / index.getContainerByID) as JSON.",
-        examples="""
+    container = Command("container", """
+print one container, by index or id, as JSON
+
+Print one container (index.getContainerByIndex / index.getContainerByID) as JSON.
+
 avax-data index container --emulator --chain X/tx --index 42
 avax-data index container --chain C/block --id 2Ts5... --decode -o block.json""",
         arguments=_add_container_arguments, handler=run_container,
@@ -163,11 +167,12 @@ def _add_walk_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_walk_command(sub: argparse._SubParsersAction) -> None:
     """``walk``: ``index range`` to Parquet, followed by a summary read back from the file."""
-    walk = Command(
-        "walk", help="walk an index into a Parquet file and print a summary (index range + summary)",
-        description="Walk an index path into a file (as 'avax-data index range') and print a summary read back\n"
-        "from it: rows, index range, first and last time, container bytes, file size, rows per second.",
-        examples="""
+    walk = Command("walk", """
+walk an index into a Parquet file and print a summary (index range + summary)
+
+Walk an index path into a file (as 'avax-data index range') and print a summary read back
+from it: rows, index range, first and last time, container bytes, file size, rows per second.
+
 avax-data walk --emulator --chain X/tx --out x_tx.parquet
 avax-data walk --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --concurrency 8""",
         arguments=_add_walk_arguments, handler=run_walk,

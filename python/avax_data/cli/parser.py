@@ -62,16 +62,22 @@ class Command:
 
     #: The word typed after the group (``info`` in ``avax-data cache info``).
     name: str
-    #: The one line shown in the group's list of commands.
-    help: str
-    #: The paragraph at the top of the command's ``--help``.
-    description: str
-    #: Shell lines shown under ``examples:`` at the end of ``--help``.
-    examples: str
+    #: The texts of ``--help`` as they show, in three parts separated by a blank line: the one line
+    #: shown in the group's list of commands, the paragraph at the top of the command's ``--help``,
+    #: and the shell lines shown under ``examples:`` at its end.
+    text: str
     #: Adds the command's own arguments to its parser (``None``: none).
     arguments: Callable[[argparse.ArgumentParser], None] | None = None
     #: Runs the command with the parsed arguments (``None`` for a group of commands).
     handler: Callable[[argparse.Namespace], int] | None = None
+
+    def parts(self) -> tuple[str, str, str]:
+        """``(help, description, examples)`` of :attr:`text`; a ``ValueError`` unless there are three."""
+        parts = self.text.strip("\n").split("\n\n")
+        if len(parts) != 3:
+            raise ValueError(f"command {self.name!r}: its text has {len(parts)} parts separated by blank lines, "
+                             "not 3 (help, description, examples)")
+        return parts[0], parts[1], parts[2]
 
 
 def add_commands(
@@ -83,8 +89,9 @@ def add_commands(
     """Add each of ``commands`` to ``sub`` (each with ``parents``), in order; their parsers."""
     parsers = []
     for command in commands:
-        parser = add_command(sub, command.name, help=command.help, description=command.description,
-                             examples=command.examples, parents=parents)
+        help, description, examples = command.parts()
+        parser = add_command(sub, command.name, help=help, description=description, examples=examples,
+                             parents=parents)
         if command.arguments is not None:
             command.arguments(parser)
         if command.handler is not None:

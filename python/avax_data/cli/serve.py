@@ -20,11 +20,12 @@ _EXAMPLE_BODY = '{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","param
 
 def add_emulator_command(sub: argparse._SubParsersAction) -> None:
     """Add ``emulator`` to the top-level subparsers."""
-    emulator = Command(
-        "emulator", help="serve the emulator (all three services) until Ctrl-C",
-        description="Serve the offline emulator of the Index RPC, the Data API and the Metrics API on a port\n"
-        "until Ctrl-C, for clients in any language. It prints its URL first.",
-        examples="""
+    emulator = Command("emulator", """
+serve the emulator (all three services) until Ctrl-C
+
+Serve the offline emulator of the Index RPC, the Data API and the Metrics API on a port
+until Ctrl-C, for clients in any language. It prints its URL first.
+
 avax-data emulator --port 9650 --containers 1000000 --tip-rate 2
 avax-data emulator --containers X/tx=5000,C/block=100 --data-blocks 20000 --latency 0.05
 avax-data emulator --data-api-require-key --data-api-refused-keys bad-key --rate-limit 100/60
