@@ -5,47 +5,57 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from .errors import EXIT_OK, CliError
-from .parser import Parser, add_command
+from .parser import Command, add_group
 
 __all__ = ["add_cache_commands", "info_lines"]
 
 
 def add_cache_commands(sub: argparse._SubParsersAction) -> None:
     """Add ``cache`` and its actions (``info``, ``clear``) to the top-level subparsers."""
-    cache = add_command(
-        sub, "cache", help="show or clear the cache of what cannot change (cache= of the clients)",
-        description="Work with a cache directory (cache= of the clients, or $AVAX_DATA_CACHE): accepted\n"
-        "index containers kept on disk so a rerun asks the node only for what is not cached.",
-        examples="""
+    cache = Command("cache", """
+show or clear the cache of what cannot change (cache= of the clients)
+
+Work with a cache directory (cache= of the clients, or $AVAX_DATA_CACHE): accepted
+index containers kept on disk so a rerun asks the node only for what is not cached.
+
 avax-data cache info ~/.cache/avax-data
 avax-data cache info --json | jq .bytes
 avax-data cache clear ~/.cache/avax-data""",
     )
-    actions = cache.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
-    info = add_command(
-        actions, "info", help="entries and bytes of a cache directory, per kind",
-        description="Print how many entries and bytes a cache directory holds, per kind (index, metrics,\n"
-        "data). DIR defaults to $AVAX_DATA_CACHE.",
-        examples="""
+    info = Command("info", """
+entries and bytes of a cache directory, per kind
+
+Print how many entries and bytes a cache directory holds, per kind (index, metrics,
+data). DIR defaults to $AVAX_DATA_CACHE.
+
 avax-data cache info ~/.cache/avax-data
 avax-data cache info --json""",
+        arguments=_dir_and_json("print one JSON object"), handler=_info,
     )
-    info.add_argument("dir", metavar="DIR", nargs="?", help="the cache directory (default: $AVAX_DATA_CACHE)")
-    info.add_argument("--json", action="store_true", help="print one JSON object")
-    info.set_defaults(handler=_info)
-    clear = add_command(
-        actions, "clear", help="delete every entry of a cache directory",
-        description="Delete every entry of a cache directory, under its lock (safe while other processes\n"
-        "use it: they fetch again what they miss). DIR defaults to $AVAX_DATA_CACHE.",
-        examples="""
+    clear = Command("clear", """
+delete every entry of a cache directory
+
+Delete every entry of a cache directory, under its lock (safe while other processes
+use it: they fetch again what they miss). DIR defaults to $AVAX_DATA_CACHE.
+
 avax-data cache clear ~/.cache/avax-data""",
+        arguments=_dir_and_json("print what was deleted as one JSON object"), handler=_clear,
     )
-    clear.add_argument("dir", metavar="DIR", nargs="?", help="the cache directory (default: $AVAX_DATA_CACHE)")
-    clear.add_argument("--json", action="store_true", help="print what was deleted as one JSON object")
-    clear.set_defaults(handler=_clear)
+    add_group(sub, cache, [info, clear])
+
+
+def _dir_and_json(json_help: str) -> Callable[[argparse.ArgumentParser], None]:
+    """The arguments of every cache action: an optional DIR and ``--json`` (helped by ``json_help``)."""
+
+    def arguments(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("dir", metavar="DIR", nargs="?", help="the cache directory (default: $AVAX_DATA_CACHE)")
+        parser.add_argument("--json", action="store_true", help=json_help)
+
+    return arguments
 
 
 def _directory(args: argparse.Namespace) -> str:

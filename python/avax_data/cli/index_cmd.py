@@ -15,7 +15,7 @@ from .errors import CliError
 from .dryrun import dataset_rows, print_plan
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
-from .parser import Parser, add_command
+from .parser import Command, add_commands, add_group
 from .sources import FollowSource, RangeSource
 
 __all__ = ["add_index_commands", "add_walk_command"]
@@ -56,107 +56,128 @@ def _add_range_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_index_commands(sub: argparse._SubParsersAction) -> None:
     """Add ``index`` and its actions to the top-level subparsers."""
-    index = add_command(
-        sub, "index", help="the node's Index RPC: export ranges, follow the tip, read containers",
-        description="Read a node's Index RPC (/ext/index/...): every accepted container of C/block, "
-        "P/block, X/tx, X/block and X/vtx.",
-        examples="""
+    index = Command("index", """
+the node's Index RPC: export ranges, follow the tip, read containers
+
+Read a node's Index RPC (/ext/index/...): every accepted container of C/block, P/block, X/tx, X/block and X/vtx.
+
 avax-data index range --emulator --chain X/tx --count 5000 -o x_tx.parquet
 avax-data index follow --url http://127.0.0.1:9650 --chain C/block --decode -o - | head
 avax-data index last --chain P/block
 avax-data index container --chain X/tx --index 42""",
     )
-    actions = index.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=Parser)
-    client = client_parent("index")
+    rng = Command("range", """
+export an index range to Parquet, CSV or NDJSON
 
-    rng = add_command(
-        actions, "range", parents=[client],
-        help="export an index range to Parquet, CSV or NDJSON",
-        description="Export the containers [--start, --start + --count) of an index path, or up to the tip,\n"
-        "in order, resumably (--resume continues an interrupted export from its last complete chunk).",
-        examples="""
+Export the containers [--start, --start + --count) of an index path, or up to the tip,
+in order, resumably (--resume continues an interrupted export from its last complete chunk).
+
 avax-data index range --emulator --chain X/tx -o x_tx.parquet
 avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --decode -o c.parquet
 avax-data index range --chain P/block --count 1000 -o - | jq .id
 avax-data index range --chain X/block -o blocks.csv --resume      # continue after Ctrl-C or a failure
 avax-data index range --chain C/block --dataset c_block/ --chunk 100000  # a partitioned dataset; rerun to update""",
+        arguments=_add_range_and_dataset_arguments, handler=run_range,
     )
-    _add_range_arguments(rng)
-    dataset = rng.add_argument_group("dataset (instead of --out)")
+    follow = Command("follow", """
+export new containers as they are accepted
+
+Follow an index path: export every container accepted from --start (default: the next one)
+on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).
+
+avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o -
+avax-data index follow --url http://127.0.0.1:9650 --chain X/tx --start 0 --count 100000 -o x.parquet
+avax-data index follow --chain P/block --poll-interval 2 -o p.ndjson --resume""",
+        arguments=_add_follow_arguments, handler=run_follow,
+    )
+    last = Command("last", """
+print the last accepted container as JSON
+
+Print the most recently accepted container of an index path (index.getLastAccepted) as JSON.
+
+avax-data index last --emulator --chain X/tx
+avax-data index last --url http://127.0.0.1:9650 --chain C/block --decode""",
+        arguments=_add_last_arguments, handler=run_last,
+    )
+    container = Command("container", """
+print one container, by index or id, as JSON
+
+Print one container (index.getContainerByIndex / index.getContainerByID) as JSON.
+
+avax-data index container --emulator --chain X/tx --index 42
+avax-data index container --chain C/block --id 2Ts5... --decode -o block.json""",
+        arguments=_add_container_arguments, handler=run_container,
+    )
+    add_group(sub, index, [rng, follow, last, container], parents=[client_parent("index")])
+
+
+def _add_range_and_dataset_arguments(parser: argparse.ArgumentParser) -> None:
+    """``index range``: the range, the export options and ``--dataset``/``--chunk``."""
+    _add_range_arguments(parser)
+    dataset = parser.add_argument_group("dataset (instead of --out)")
     dataset.add_argument("--dataset", default=None, metavar="DIR",
                          help="write a hive-partitioned Parquet dataset DIR/chunk=<first index>/part.parquet with a "
                          "manifest; run again to skip complete chunks and add what the moved tip brings")
     dataset.add_argument("--chunk", type=argtypes.positive_int, default=100_000, metavar="N",
                          help="indices per partition of --dataset, aligned to multiples of N (default 100000)")
-    rng.set_defaults(handler=run_range)
 
-    follow = add_command(
-        actions, "follow", parents=[client],
-        help="export new containers as they are accepted",
-        description="Follow an index path: export every container accepted from --start (default: the next one)\n"
-        "on, polling the tip with backoff, until --count containers or Ctrl-C (exit 130; --resume continues).",
-        examples="""
-avax-data index follow --emulator --emulator-tip-rate 5 --chain C/block -o -
-avax-data index follow --url http://127.0.0.1:9650 --chain X/tx --start 0 --count 100000 -o x.parquet
-avax-data index follow --chain P/block --poll-interval 2 -o p.ndjson --resume""",
-    )
-    _add_chain_and_decode(follow)
-    follow.add_argument("--start", type=argtypes.non_negative_int, default=None, metavar="INDEX",
+
+def _add_follow_arguments(parser: argparse.ArgumentParser) -> None:
+    """``index follow``: where to start, when to stop, how to poll, the export options."""
+    _add_chain_and_decode(parser)
+    parser.add_argument("--start", type=argtypes.non_negative_int, default=None, metavar="INDEX",
                         help="first index (default: the one after the tip); past tip + 1 is an error")
-    follow.add_argument("--count", type=argtypes.positive_int, default=None, metavar="N",
+    parser.add_argument("--count", type=argtypes.positive_int, default=None, metavar="N",
                         help="stop after N containers (default: until Ctrl-C)")
-    follow.add_argument("--batch-size", type=argtypes.positive_int, default=None, metavar="N",
+    parser.add_argument("--batch-size", type=argtypes.positive_int, default=None, metavar="N",
                         help="containers per request, 1-1024 (default 1024)")
-    follow.add_argument("--poll-interval", type=argtypes.positive_float, default=1.0, metavar="SECONDS",
+    parser.add_argument("--poll-interval", type=argtypes.positive_float, default=1.0, metavar="SECONDS",
                         help="first wait when caught up with the tip, doubled while nothing new arrives")
-    follow.add_argument("--max-poll-interval", type=argtypes.positive_float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--max-poll-interval", type=argtypes.positive_float, default=30.0, metavar="SECONDS",
                         help="longest wait between polls")
-    add_export_options(follow, default_stem="<chain>, e.g. c_block")
-    follow.set_defaults(handler=run_follow)
+    add_export_options(parser, default_stem="<chain>, e.g. c_block")
 
-    last = add_command(
-        actions, "last", parents=[client],
-        help="print the last accepted container as JSON",
-        description="Print the most recently accepted container of an index path (index.getLastAccepted) as JSON.",
-        examples="""
-avax-data index last --emulator --chain X/tx
-avax-data index last --url http://127.0.0.1:9650 --chain C/block --decode""",
-    )
-    _add_chain_and_decode(last)
-    last.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
-    last.set_defaults(handler=run_last)
 
-    container = add_command(
-        actions, "container", parents=[client],
-        help="print one container, by index or id, as JSON",
-        description="Print one container (index.getContainerByIndex / index.getContainerByID) as JSON.",
-        examples="""
-avax-data index container --emulator --chain X/tx --index 42
-avax-data index container --chain C/block --id 2Ts5... --decode -o block.json""",
-    )
-    _add_chain_and_decode(container)
-    which = container.add_mutually_exclusive_group(required=True)
+def _add_json_out(parser: argparse.ArgumentParser) -> None:
+    """``-o/--out`` of the commands that print one JSON document."""
+    parser.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
+
+
+def _add_last_arguments(parser: argparse.ArgumentParser) -> None:
+    """``index last``: the path, ``--decode`` and ``--out``."""
+    _add_chain_and_decode(parser)
+    _add_json_out(parser)
+
+
+def _add_container_arguments(parser: argparse.ArgumentParser) -> None:
+    """``index container``: the path, ``--decode``, ``--index`` or ``--id``, and ``--out``."""
+    _add_chain_and_decode(parser)
+    which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--index", type=argtypes.non_negative_int, metavar="N", help="the container's index")
     which.add_argument("--id", metavar="ID", help="the container's CB58 id")
-    container.add_argument("-o", "--out", default=None, metavar="PATH", help="write the JSON here instead of stdout")
-    container.set_defaults(handler=run_container)
+    _add_json_out(parser)
+
+
+def _add_walk_arguments(parser: argparse.ArgumentParser) -> None:
+    """``walk``: the arguments of ``index range`` and ``--seed``."""
+    _add_range_arguments(parser)
+    parser.add_argument("--seed", dest="emulator_seed", type=argtypes.non_negative_int, default=0, metavar="N",
+                        help="same as --emulator-seed")
 
 
 def add_walk_command(sub: argparse._SubParsersAction) -> None:
     """``walk``: ``index range`` to Parquet, followed by a summary read back from the file."""
-    walk = add_command(
-        sub, "walk", parents=[client_parent("index")],
-        help="walk an index into a Parquet file and print a summary (index range + summary)",
-        description="Walk an index path into a file (as 'avax-data index range') and print a summary read back\n"
-        "from it: rows, index range, first and last time, container bytes, file size, rows per second.",
-        examples="""
+    walk = Command("walk", """
+walk an index into a Parquet file and print a summary (index range + summary)
+
+Walk an index path into a file (as 'avax-data index range') and print a summary read back
+from it: rows, index range, first and last time, container bytes, file size, rows per second.
+
 avax-data walk --emulator --chain X/tx --out x_tx.parquet
 avax-data walk --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --concurrency 8""",
+        arguments=_add_walk_arguments, handler=run_walk,
     )
-    _add_range_arguments(walk)
-    walk.add_argument("--seed", dest="emulator_seed", type=argtypes.non_negative_int, default=0, metavar="N",
-                      help="same as --emulator-seed")
-    walk.set_defaults(handler=run_walk)
+    add_commands(sub, [walk], parents=[client_parent("index")])
 
 
 def _range_walk(args: argparse.Namespace) -> dict[str, Any]:

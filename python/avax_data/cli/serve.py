@@ -6,7 +6,7 @@ import argparse
 import time
 
 from . import argtypes
-from .parser import add_command
+from .parser import Command, add_commands
 
 __all__ = ["add_emulator_command", "FAULT_KINDS"]
 
@@ -20,16 +20,23 @@ _EXAMPLE_BODY = '{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","param
 
 def add_emulator_command(sub: argparse._SubParsersAction) -> None:
     """Add ``emulator`` to the top-level subparsers."""
-    emu = add_command(
-        sub, "emulator", help="serve the emulator (all three services) until Ctrl-C",
-        description="Serve the offline emulator of the Index RPC, the Data API and the Metrics API on a port\n"
-        "until Ctrl-C, for clients in any language. It prints its URL first.",
-        examples="""
+    emulator = Command("emulator", """
+serve the emulator (all three services) until Ctrl-C
+
+Serve the offline emulator of the Index RPC, the Data API and the Metrics API on a port
+until Ctrl-C, for clients in any language. It prints its URL first.
+
 avax-data emulator --port 9650 --containers 1000000 --tip-rate 2
 avax-data emulator --containers X/tx=5000,C/block=100 --data-blocks 20000 --latency 0.05
 avax-data emulator --data-api-require-key --data-api-refused-keys bad-key --rate-limit 100/60
 avax-data emulator --faults 502=0.05,short_batch=0.1 --fault-seed 7 --fault-options retry_after=1""",
+        arguments=_add_emulator_arguments, handler=run_emulator,
     )
+    add_commands(sub, [emulator])
+
+
+def _add_emulator_arguments(emu: argparse.ArgumentParser) -> None:
+    """The listener, the world, Data API access and fault injection of ``emulator``."""
     where = emu.add_argument_group("listener")
     where.add_argument("--host", default="127.0.0.1", help="address to listen on")
     where.add_argument("--port", type=argtypes.port, default=9650, help="port (9650 as a node; 0 picks a free one)")
@@ -58,7 +65,6 @@ avax-data emulator --faults 502=0.05,short_batch=0.1 --fault-seed 7 --fault-opti
     faults.add_argument("--fault-seed", type=argtypes.non_negative_int, default=0, help="seed of the fault decisions")
     faults.add_argument("--fault-options", type=argtypes.fault_options, default=None, metavar="NAME=VALUE,...",
                         help="retry_after (s), lag (containers), oversized_bytes, gzip_bomb_bytes, slow_body_pause (s)")
-    emu.set_defaults(handler=run_emulator)
 
 
 def run_emulator(args: argparse.Namespace) -> int:
