@@ -19,9 +19,9 @@
 use std::time::Instant;
 
 use futures::stream::{self, StreamExt};
+use keccak_asm::Keccak256;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use keccak_asm::Keccak256;
 
 /// What to walk, from the command line.
 #[derive(Debug, Clone)]
