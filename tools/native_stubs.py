@@ -21,7 +21,6 @@ from __future__ import annotations
 import ast
 import inspect
 import json
-import re
 import sys
 import textwrap
 import types
