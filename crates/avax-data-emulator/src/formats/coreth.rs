@@ -8,14 +8,11 @@
 //!   field is written as `0x80`, as coreth's generated encoder does).
 
 use alloy_rlp::Encodable;
-use sha3::{Digest, Keccak256};
 
 use super::hex_array;
 
-/// keccak256 of `data`.
-pub fn keccak256(data: &[u8]) -> [u8; 32] {
-    Keccak256::digest(data).into()
-}
+/// keccak256 of `data`: the client decoder's own (one keccak in the workspace).
+pub use avax_data_core::decode::cchain::keccak256;
 
 /// keccak256(rlp([])): the `sha3Uncles` of a block without uncles.
 pub const EMPTY_UNCLE_HASH: [u8; 32] = hex_array("1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347");
