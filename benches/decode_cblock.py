@@ -4,7 +4,7 @@ The emulator serves real-format C/block containers (coreth RLP blocks in propose
 from its own process, so the client's CPU time is measured alone (``time.process_time`` of this
 process). Each round walks the same range to a DataFrame twice, raw and ``decode=True``,
 alternating which goes first; the report gives the median CPU seconds of each, the CPU per
-container and the ratio decoded/raw (the goal: at most 1.5).
+container and the ratio decoded/raw (the goal: at most 2).
 
     python benches/decode_cblock.py [--containers 100000] [--rounds 5] [--concurrency 4]
 """
