@@ -28,6 +28,7 @@ mod show;
 mod tables;
 mod target;
 mod wait;
+mod walk_twins;
 mod walks;
 mod warn;
 mod windows;

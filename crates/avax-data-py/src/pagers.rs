@@ -6,14 +6,15 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::args::limit_arg;
-use super::convert::{arrow_stream, FrameKind, FrameOut};
+use super::convert::{FrameKind, FrameOut};
 use super::errors::Resume;
 use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
-use super::mode::{twins, Call};
+use super::mode::{Call, Iter, Step};
 use super::progress::{bar, finished, on_rows, Bar};
-use super::show::{html, py_bool, py_opt, py_str, repr};
+use super::show::{py_bool, py_opt, py_str};
+use super::walk_twins::walk_twins;
 use super::warn::Warned;
 use avax_data_core::arrow::Resource;
 use avax_data_core::data::ResourcePager;
@@ -48,6 +49,27 @@ fn pager_bar(
     bar(py, progress, &pager.pager.describe(), move || total)
 }
 
+/// The warnings a consumer of `pager` gives before its first request: the time the client
+/// already spent waiting, and a plan over the daily budget.
+fn warn_start(py: Python<'_>, pager: &ResourcePager) -> PyResult<()> {
+    super::warn::user_warning(py, pager.pager.spent())?;
+    super::warn::user_warning(py, pager.pager.plan().and_then(|p| p.over_daily_budget()))
+}
+
+/// A consumer of the rest of `pager` stepping with what `step` makes of it, with its progress
+/// bar; errors carry the pager's position.
+fn consumer<S: Step>(
+    py: Python<'_>,
+    pager: &ResourcePager,
+    progress: Option<&Bound<'_, PyAny>>,
+    step: impl FnOnce(&ResourcePager) -> S,
+) -> PyResult<Iter<S>> {
+    warn_start(py, pager)?;
+    let step = step(pager);
+    let bar = pager_bar(py, pager, None, progress)?;
+    Ok(iter(step, Resume::Pager(pager.pager.clone()), bar))
+}
+
 /// What a pager shows of itself in reprs.
 fn fields(pager: &ResourcePager) -> Vec<(&'static str, String)> {
     let at = pager.position();
@@ -73,8 +95,7 @@ fn collect<'py, M: super::mode::Mode>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (limit, owned) = (limit_arg(limit)?, pager.clone());
     if limit != Some(0) {
-        super::warn::user_warning(py, pager.pager.spent())?;
-        super::warn::user_warning(py, pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+        warn_start(py, pager)?;
     }
     let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
     let rows = on_rows(&bar);
@@ -84,75 +105,258 @@ fn collect<'py, M: super::mode::Mode>(
     })
 }
 
-twins! {
-    /// A lazy, resumable walk over a paginated list of the Data API or the Metrics API.
-    ///
-    /// Made by the list methods of :class:`DataClient` and :class:`MetricsClient`; nothing is
-    /// sent until you consume it. Iterating gives dicts (the API's field names; decimal-string
-    /// integers as ``int``, Unix times as timezone-aware UTC ``datetime``); :meth:`pages` gives
-    /// one list of dicts per page; :meth:`batches`, :meth:`to_polars` and :meth:`write_parquet`
-    /// give typed frames. The next pages are fetched while you work on the current one (two
-    /// ahead at most), and ``limit=`` on the list method caps the items handed out in total
-    /// without fetching a page it does not need.
-    ///
-    /// The resume contract: the position (:attr:`next_page_token` + :attr:`page_offset`,
-    /// :attr:`items_read`) is exactly what was handed to you. Every new consumer resumes there,
-    /// so nothing is lost or repeated after a ``break``, an error or Ctrl-C; ``to_polars()`` is
-    /// all or nothing; one consumer at a time (a new one supersedes the previous iterator). A
-    /// later process resumes with ``page_token=next_page_token`` and skips ``page_offset`` items.
-    ///
-    /// Raises:
-    ///     PageTokenError: the service refused a page token (expired after 24 h, or unknown);
-    ///         the walk is never restarted from page one behind your back.
-    ///     DecodeError: an answer that cannot be read, or a page token repeated within the walk.
-    ///     AvaxDataError: any other failure (:class:`HTTPStatusError` and its subclasses,
-    ///         :class:`TransportError`). Every exception out of a walk carries
-    ///         ``next_page_token``, ``page_offset`` and ``items_read``.
-    ///
-    /// Example:
-    ///     >>> data = ad.DataClient(base_url=emu.url)
-    ///     >>> pager = data.blocks("43114", page_size=10)
-    ///     >>> for block in pager:
-    ///     ...     if block["blockNumber"] == 487:
-    ///     ...         break
-    ///     >>> pager.items_read, pager.page_offset                 # 13 read, 3 of the second page
-    ///     (13, 3)
-    ///     >>> pager.to_polars(limit=3)["blockNumber"].to_list()  # resumes at the next item
-    ///     [486, 485, 484]
-    ///
-    ///     In another process, resume from the saved token and offset:
-    ///
-    ///     >>> token, skip = pager.next_page_token, pager.page_offset
-    ///     >>> again = data.blocks("43114", page_size=10, page_token=token)
-    ///     >>> again.to_polars(limit=skip + 2)["blockNumber"].to_list()[skip:]
-    ///     [483, 482]
-    sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator, BatchesOf = PyPagerBatchIterator }
-    /// Asynchronous twin of :class:`Pager`.
-    ///
-    /// Made by the list methods of :class:`AsyncDataClient` and :class:`AsyncMetricsClient`.
-    /// ``async for`` gives the dicts; ``items()``, ``pages()`` and ``batches()`` return async
-    /// iterators; ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are
-    /// awaited. The resume contract, the properties and the exceptions are those of
-    /// :class:`Pager` (the shared method docstrings show the sync calls).
-    ///
-    /// Example:
-    ///     >>> import asyncio
-    ///     >>> async def main():
-    ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
-    ///     ...         pager = data.blocks("43114", page_size=10)
-    ///     ...         async for block in pager:
-    ///     ...             if block["blockNumber"] == 490:
-    ///     ...                 break
-    ///     ...         frame = await pager.to_polars(limit=5)
-    ///     ...         return pager.items_read, frame["blockNumber"].to_list()
-    ///     >>> asyncio.run(main())
-    ///     (15, [489, 488, 487, 486, 485])
-    async PyAsyncPager("AsyncPager") {
-        ItemsOf = PyAsyncPagerIterator,
-        PagesOf = PyAsyncPageIterator,
-        BatchesOf = PyAsyncPagerBatchIterator,
+walk_twins! {
+    classes {
+        /// A lazy, resumable walk over a paginated list of the Data API or the Metrics API.
+        ///
+        /// Made by the list methods of :class:`DataClient` and :class:`MetricsClient`; nothing is
+        /// sent until you consume it. Iterating gives dicts (the API's field names; decimal-string
+        /// integers as ``int``, Unix times as timezone-aware UTC ``datetime``); :meth:`pages` gives
+        /// one list of dicts per page; :meth:`batches`, :meth:`to_polars` and :meth:`write_parquet`
+        /// give typed frames. The next pages are fetched while you work on the current one (two
+        /// ahead at most), and ``limit=`` on the list method caps the items handed out in total
+        /// without fetching a page it does not need.
+        ///
+        /// The resume contract: the position (:attr:`next_page_token` + :attr:`page_offset`,
+        /// :attr:`items_read`) is exactly what was handed to you. Every new consumer resumes there,
+        /// so nothing is lost or repeated after a ``break``, an error or Ctrl-C; ``to_polars()`` is
+        /// all or nothing; one consumer at a time (a new one supersedes the previous iterator). A
+        /// later process resumes with ``page_token=next_page_token`` and skips ``page_offset`` items.
+        ///
+        /// Raises:
+        ///     PageTokenError: the service refused a page token (expired after 24 h, or unknown);
+        ///         the walk is never restarted from page one behind your back.
+        ///     DecodeError: an answer that cannot be read, or a page token repeated within the walk.
+        ///     AvaxDataError: any other failure (:class:`HTTPStatusError` and its subclasses,
+        ///         :class:`TransportError`). Every exception out of a walk carries
+        ///         ``next_page_token``, ``page_offset`` and ``items_read``.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> pager = data.blocks("43114", page_size=10)
+        ///     >>> for block in pager:
+        ///     ...     if block["blockNumber"] == 487:
+        ///     ...         break
+        ///     >>> pager.items_read, pager.page_offset                 # 13 read, 3 of the second page
+        ///     (13, 3)
+        ///     >>> pager.to_polars(limit=3)["blockNumber"].to_list()  # resumes at the next item
+        ///     [486, 485, 484]
+        ///
+        ///     In another process, resume from the saved token and offset:
+        ///
+        ///     >>> token, skip = pager.next_page_token, pager.page_offset
+        ///     >>> again = data.blocks("43114", page_size=10, page_token=token)
+        ///     >>> again.to_polars(limit=skip + 2)["blockNumber"].to_list()[skip:]
+        ///     [483, 482]
+        sync PyPager("Pager") { ItemsOf = PyPagerIterator, PagesOf = PyPageIterator, BatchesOf = PyPagerBatchIterator }
+        /// Asynchronous twin of :class:`Pager`.
+        ///
+        /// Made by the list methods of :class:`AsyncDataClient` and :class:`AsyncMetricsClient`.
+        /// ``async for`` gives the dicts; ``items()``, ``pages()`` and ``batches()`` return async
+        /// iterators; ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are
+        /// awaited. The resume contract, the properties and the exceptions are those of
+        /// :class:`Pager` (the shared method docstrings show the sync calls).
+        ///
+        /// Example:
+        ///     >>> import asyncio
+        ///     >>> async def main():
+        ///     ...     async with ad.AsyncDataClient(base_url=emu.url) as data:
+        ///     ...         pager = data.blocks("43114", page_size=10)
+        ///     ...         async for block in pager:
+        ///     ...             if block["blockNumber"] == 490:
+        ///     ...                 break
+        ///     ...         frame = await pager.to_polars(limit=5)
+        ///     ...         return pager.items_read, frame["blockNumber"].to_list()
+        ///     >>> asyncio.run(main())
+        ///     (15, [489, 488, 487, 486, 485])
+        async PyAsyncPager("AsyncPager") {
+            ItemsOf = PyAsyncPagerIterator,
+            PagesOf = PyAsyncPageIterator,
+            BatchesOf = PyAsyncPagerBatchIterator,
+        }
     }
     state { pager: ResourcePager }
+    consumers by consumer {
+        /// Iterate the rest of the walk page by page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
+        ///         yours (anything with ``update(n)``), advanced by the items handed out.
+        ///
+        /// Returns:
+        ///     PageIterator: one list of dicts per page (what ``limit=`` allows of it).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=25)
+        ///     >>> [len(page) for page in pager.pages()]
+        ///     [10, 10, 5]
+        #[pyo3(signature = (*, progress=None))]
+        fn pages(progress) -> PagesOf = |pager| PagerPages(pager.pager.cursor(), pager.resource.columns());
+
+        /// Iterate the rest of the walk as polars DataFrames of the resource, one per page.
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerBatchIterator: the frames (the schema of :meth:`to_polars`), also readable as
+        ///     an Arrow stream.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", page_size=100, limit=250)
+        ///     >>> [frame.height for frame in pager.batches()]
+        ///     [100, 100, 50]
+        #[pyo3(signature = (*, progress=None))]
+        fn batches(progress) -> BatchesOf =
+            |pager| Frames(PagerBatches(pager.clone(), pager.pager.cursor()), pager.resource.schema());
+
+        /// Iterate the rest of the walk one item at a time (what ``for`` does).
+        ///
+        /// Args:
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     PagerIterator: dicts with the API's field names.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=2)
+        ///     >>> [(b["blockNumber"], b["txCount"]) for b in pager.items()]
+        ///     [(499, ...), (498, ...)]
+        #[pyo3(signature = (*, progress=None))]
+        fn items(progress) -> ItemsOf = |pager| PagerItems(pager.pager.cursor(), pager.resource.columns());
+    }
+
+    frames(limit=None, *, progress=None) by collect(limit) {
+        /// The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing.
+        ///
+        /// After an error the position is where the call started, so a second call retries the
+        /// same items. Columns follow the resource's schema (big integers ``Decimal(38, 0)``,
+        /// times ``Datetime("ns", "UTC")``); fields the schema does not list stay in the dicts.
+        ///
+        /// Args:
+        ///     limit: most items to take now, an int >= 0; default ``None``: all that are left
+        ///         (within the list method's ``limit=``).
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     polars.DataFrame: one row per item.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a negative or non-int ``limit``, a bad ``progress``.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
+        ///     >>> df = pager.to_polars(limit=3)
+        ///     >>> df["blockNumber"].to_list(), df.schema["baseFee"]
+        ///     ([499, 498, 497], Decimal(precision=38, scale=0))
+        ///     >>> pager.to_polars(limit=2)["blockNumber"].to_list()      # the next two
+        ///     [496, 495]
+        to_polars = Polars;
+
+        /// The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pyarrow.Table: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114").to_arrow(limit=7).num_rows
+        ///     7
+        to_arrow = Arrow;
+
+        /// The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
+        ///
+        /// Args:
+        ///     limit: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> df = ad.DataClient(base_url=emu.url).blocks("43114").to_pandas(limit=2)
+        ///     >>> df["blockNumber"].tolist()
+        ///     [499, 498]
+        to_pandas = Pandas;
+    }
+
+    /// The rest of the walk as an Arrow C stream, one batch per page.
+    ///
+    /// The Arrow PyCapsule interface: Arrow readers take the pager itself: ``pyarrow.table(pager)``,
+    /// ``polars.DataFrame(pager)``, ``duckdb.from_arrow(pager)``. Each batch read moves the
+    /// position.
+    ///
+    /// Args:
+    ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+    ///
+    /// Returns:
+    ///     A PyCapsule holding an ``ArrowArrayStream``.
+    ///
+    /// Example:
+    ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=30)
+    ///     >>> pl.DataFrame(pager).height, pager.items_read
+    ///     (30, 30)
+    stream warned by warn_start;
+
+    /// The same list from its original start, as a new pager with a position of its own.
+    ///
+    /// A pager resumes where its last consumer stopped, so once exhausted (or at its
+    /// ``limit``) every new consumer gets nothing (and warns so). Re-running a notebook cell
+    /// is one call: ``pager.restart().to_polars()``. The start is the first page, or the
+    /// ``page_token=`` the pager was made with; the ``limit`` stays; this pager keeps its
+    /// position.
+    ///
+    /// Returns:
+    ///     Pager: a fresh walk of the same list.
+    ///
+    /// Example:
+    ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", limit=20)
+    ///     >>> pager.to_polars().height
+    ///     20
+    ///     >>> import warnings
+    ///     >>> with warnings.catch_warnings(record=True) as caught:
+    ///     ...     warnings.simplefilter("always")
+    ///     ...     print(pager.to_polars().height)
+    ///     0
+    ///     >>> "restart()" in str(caught[0].message)
+    ///     True
+    ///     >>> pager.restart().to_polars().height, pager.items_read
+    ///     (20, 20)
+    restart;
+
+    /// An HTML table of the position, which Jupyter shows for a pager.
+    ///
+    /// Example:
+    ///     >>> html = ad.DataClient(base_url=emu.url).blocks("43114")._repr_html_()
+    ///     >>> html.startswith("<table>"), "next_page_token" in html
+    ///     (True, True)
+    repr of fields;
+
+    iter = items(None);
     shared {
         /// The cost plan of the rest of this walk, sending nothing: a :class:`Plan`.
         ///
@@ -252,194 +456,6 @@ twins! {
             resource_name(self.pager.resource)
         }
 
-        /// Iterate the rest of the walk page by page.
-        ///
-        /// Args:
-        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
-        ///         yours (anything with ``update(n)``), advanced by the items handed out.
-        ///
-        /// Returns:
-        ///     PageIterator: one list of dicts per page (what ``limit=`` allows of it).
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``progress``.
-        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=25)
-        ///     >>> [len(page) for page in pager.pages()]
-        ///     [10, 10, 5]
-        #[pyo3(signature = (*, progress=None))]
-        fn pages(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<PagesOf> {
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
-            let step = PagerPages(self.pager.pager.cursor(), self.pager.resource.columns());
-            let bar = pager_bar(py, &self.pager, None, progress)?;
-            Ok(PagesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
-        }
-
-        /// Iterate the rest of the walk as polars DataFrames of the resource, one per page.
-        ///
-        /// Args:
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
-        ///
-        /// Returns:
-        ///     PagerBatchIterator: the frames (the schema of :meth:`to_polars`), also readable as
-        ///     an Arrow stream.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``progress``.
-        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", page_size=100, limit=250)
-        ///     >>> [frame.height for frame in pager.batches()]
-        ///     [100, 100, 50]
-        #[pyo3(signature = (*, progress=None))]
-        fn batches(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<BatchesOf> {
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
-            let step = Frames(PagerBatches(self.pager.clone(), self.pager.pager.cursor()), self.pager.resource.schema());
-            let bar = pager_bar(py, &self.pager, None, progress)?;
-            Ok(BatchesOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
-        }
-
-        /// Iterate the rest of the walk one item at a time (what ``for`` does).
-        ///
-        /// Args:
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
-        ///
-        /// Returns:
-        ///     PagerIterator: dicts with the API's field names.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``progress``.
-        ///     AvaxDataError: out of ``next()``, as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=2)
-        ///     >>> [(b["blockNumber"], b["txCount"]) for b in pager.items()]
-        ///     [(499, ...), (498, ...)]
-        #[pyo3(signature = (*, progress=None))]
-        fn items(&self, py: Python<'_>, progress: Option<&Bound<'_, PyAny>>) -> PyResult<ItemsOf> {
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
-            let step = PagerItems(self.pager.pager.cursor(), self.pager.resource.columns());
-            let bar = pager_bar(py, &self.pager, None, progress)?;
-            Ok(ItemsOf { iter: iter(step, Resume::Pager(self.pager.pager.clone()), bar) })
-        }
-
-        /// The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing.
-        ///
-        /// After an error the position is where the call started, so a second call retries the
-        /// same items. Columns follow the resource's schema (big integers ``Decimal(38, 0)``,
-        /// times ``Datetime("ns", "UTC")``); fields the schema does not list stay in the dicts.
-        ///
-        /// Args:
-        ///     limit: most items to take now, an int >= 0; default ``None``: all that are left
-        ///         (within the list method's ``limit=``).
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
-        ///
-        /// Returns:
-        ///     polars.DataFrame: one row per item.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a negative or non-int ``limit``, a bad ``progress``.
-        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114")
-        ///     >>> df = pager.to_polars(limit=3)
-        ///     >>> df["blockNumber"].to_list(), df.schema["baseFee"]
-        ///     ([499, 498, 497], Decimal(precision=38, scale=0))
-        ///     >>> pager.to_polars(limit=2)["blockNumber"].to_list()      # the next two
-        ///     [496, 495]
-        #[pyo3(signature = (limit=None, *, progress=None))]
-        fn to_polars<'py>(
-            &self,
-            py: Python<'py>,
-            limit: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Polars, progress)
-        }
-
-        /// The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
-        ///
-        /// Args:
-        ///     limit: as in :meth:`to_polars`.
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     pyarrow.Table: the columns of :meth:`to_polars`.
-        ///
-        /// Raises:
-        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
-        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> ad.DataClient(base_url=emu.url).blocks("43114").to_arrow(limit=7).num_rows
-        ///     7
-        #[pyo3(signature = (limit=None, *, progress=None))]
-        fn to_arrow<'py>(
-            &self,
-            py: Python<'py>,
-            limit: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Arrow, progress)
-        }
-
-        /// The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
-        ///
-        /// Args:
-        ///     limit: as in :meth:`to_polars`.
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
-        ///
-        /// Raises:
-        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
-        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> df = ad.DataClient(base_url=emu.url).blocks("43114").to_pandas(limit=2)
-        ///     >>> df["blockNumber"].tolist()
-        ///     [499, 498]
-        #[pyo3(signature = (limit=None, *, progress=None))]
-        fn to_pandas<'py>(
-            &self,
-            py: Python<'py>,
-            limit: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.pager, limit, FrameKind::Pandas, progress)
-        }
-
-        /// The rest of the walk as an Arrow C stream, one batch per page.
-        ///
-        /// The Arrow PyCapsule interface: Arrow readers take the pager itself: ``pyarrow.table(pager)``,
-        /// ``polars.DataFrame(pager)``, ``duckdb.from_arrow(pager)``. Each batch read moves the
-        /// position.
-        ///
-        /// Args:
-        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
-        ///
-        /// Returns:
-        ///     A PyCapsule holding an ``ArrowArrayStream``.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", limit=30)
-        ///     >>> pl.DataFrame(pager).height, pager.items_read
-        ///     (30, 30)
-        #[pyo3(signature = (requested_schema=None))]
-        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
-            arrow_stream(py, self.pager.reader(), requested_schema)
-        }
-
         /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
         ///
         /// On an error the file is still finalised, holding exactly the items before the
@@ -476,8 +492,7 @@ twins! {
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            warn_start(py, &self.pager)?;
             let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
@@ -547,8 +562,7 @@ twins! {
         ) -> PyResult<Bound<'py, PyAny>> {
             let chunk = chunk.map(super::args::chunk).transpose()?;
             avax_data_core::dataset::lists::ListKey::of(self.pager.resource, chunk).map_err(crate::errors::to_py)?;
-            super::warn::user_warning(py, self.pager.pager.spent())?;
-            super::warn::user_warning(py, self.pager.pager.plan().and_then(|p| p.over_daily_budget()))?;
+            warn_start(py, &self.pager)?;
             let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
             let rows = on_rows(&bar);
@@ -560,58 +574,6 @@ twins! {
                 Ok(super::walks::summary_dict(done))
             };
             Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_dataset"), export)
-        }
-
-        /// The same list from its original start, as a new pager with a position of its own.
-        ///
-        /// A pager resumes where its last consumer stopped, so once exhausted (or at its
-        /// ``limit``) every new consumer gets nothing (and warns so). Re-running a notebook cell
-        /// is one call: ``pager.restart().to_polars()``. The start is the first page, or the
-        /// ``page_token=`` the pager was made with; the ``limit`` stays; this pager keeps its
-        /// position.
-        ///
-        /// Returns:
-        ///     Pager: a fresh walk of the same list.
-        ///
-        /// Example:
-        ///     >>> pager = ad.DataClient(base_url=emu.url).vertices("mainnet", limit=20)
-        ///     >>> pager.to_polars().height
-        ///     20
-        ///     >>> import warnings
-        ///     >>> with warnings.catch_warnings(record=True) as caught:
-        ///     ...     warnings.simplefilter("always")
-        ///     ...     print(pager.to_polars().height)
-        ///     0
-        ///     >>> "restart()" in str(caught[0].message)
-        ///     True
-        ///     >>> pager.restart().to_polars().height, pager.items_read
-        ///     (20, 20)
-        fn restart(&self) -> Self {
-            Self { pager: self.pager.restart() }
-        }
-
-        fn __repr__(&self) -> String {
-            repr(CLASS_NAME, &fields(&self.pager))
-        }
-
-        /// An HTML table of the position, which Jupyter shows for a pager.
-        ///
-        /// Example:
-        ///     >>> html = ad.DataClient(base_url=emu.url).blocks("43114")._repr_html_()
-        ///     >>> html.startswith("<table>"), "next_page_token" in html
-        ///     (True, True)
-        fn _repr_html_(&self) -> String {
-            html(CLASS_NAME, &fields(&self.pager))
-        }
-    }
-    sync_only {
-        fn __iter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
-            self.items(py, None)
-        }
-    }
-    async_only {
-        fn __aiter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
-            self.items(py, None)
         }
     }
 }

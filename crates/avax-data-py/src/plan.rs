@@ -69,269 +69,223 @@ impl PyPlan {
     }
 }
 
-#[pymethods]
-impl PyPlan {
-    /// The operation walked, e.g. ``'GET /v1/chains/43114/blocks'``.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().operation
-    ///     'POST /ext/index/X/tx (index.getContainerRange)'
-    #[getter]
-    fn operation(&self) -> String {
-        self.plan.operation.clone()
+/// Stamps the `#[pymethods]` of [`PyPlan`]: a getter per entry of `figures` (its docstring,
+/// name, type and how it is read from the plan), `to_dict` of the figures in the table's order,
+/// and the `methods` given.
+macro_rules! plan_figures {
+    (
+        figures {
+            $( $(#[doc = $doc:expr])* $name:ident: $ty:ty = |$plan:ident| $read:expr; )*
+        }
+        methods { $($methods:tt)* }
+    ) => {
+        #[pymethods]
+        impl PyPlan {
+            $(
+                $(#[doc = $doc])*
+                #[getter]
+                fn $name(&self) -> $ty {
+                    let $plan = &self.plan;
+                    $read
+                }
+            )*
+
+            /// Every attribute as a plain dict (what ``--dry-run --json`` prints).
+            ///
+            /// Example:
+            ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().to_dict()["compute_units"]
+            ///     60
+            fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+                let d = PyDict::new(py);
+                $(d.set_item(stringify!($name), self.$name())?;)*
+                Ok(d)
+            }
+
+            $($methods)*
+        }
+    };
+}
+
+plan_figures! {
+    figures {
+        /// The operation walked, e.g. ``'GET /v1/chains/43114/blocks'``.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().operation
+        ///     'POST /ext/index/X/tx (index.getContainerRange)'
+        operation: String = |plan| plan.operation.clone();
+
+        /// Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when
+        /// unknown.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().requests
+        ///     3
+        requests: Option<u64> = |plan| plan.requests.count();
+
+        /// ``'exact'``, ``'at most'`` or ``'unknown'``.
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(emu.url).blocks("43114", limit=50).plan().requests_kind
+        ///     'at most'
+        requests_kind: &'static str = |plan| plan.requests.kind();
+
+        /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().compute_units
+        ///     60
+        compute_units: Option<u64> = |plan| plan.compute_units();
+
+        /// Compute units of one request (the operation's weight).
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(emu.url).blocks("43114").plan().units_per_request
+        ///     10
+        units_per_request: u64 = |plan| plan.units_per_request;
+
+        /// Items asked per request.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().page_size
+        ///     100
+        page_size: u64 = |plan| plan.page_size;
+
+        /// Items the walk hands out when known, else ``None``.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().items
+        ///     250
+        items: Option<u64> = |plan| plan.items;
+
+        /// Items already held (e.g. by an existing dataset) and not requested again.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().less_held(100).held
+        ///     100
+        held: u64 = |plan| plan.held;
+
+        /// Items the walk hands out from the cache (``cache=``) without a request; ``requests``
+        /// and the figures after it count only what is still sent.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().cached_items   # no cache
+        ///     0
+        cached_items: u64 = |plan| plan.cached_items;
+
+        /// Requests per 1,000 items handed out.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().pages_per_1000_items
+        ///     10
+        pages_per_1000_items: u64 = |plan| plan.pages_per_1000_items();
+
+        /// Compute units per 1,000 items handed out.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_1000_items
+        ///     200
+        units_per_1000_items: u64 = |plan| plan.units_per_1000_items();
+
+        /// The tier the budgets are of (``'unauthenticated'``, ``'free'``, ...).
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(emu.url, api_key="my-key").blocks("43114").plan().tier
+        ///     'free'
+        tier: &'static str = |plan| plan.tier.name();
+
+        /// Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers').
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(emu.url, tier="growth").blocks("43114").plan().units_per_minute
+        ///     14000
+        units_per_minute: u64 = |plan| plan.units_per_minute;
+
+        /// ``'tier'`` or ``'ratelimit headers'``: where :attr:`units_per_minute` comes from.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().per_minute_source
+        ///     'tier'
+        per_minute_source: &'static str = |plan| plan.per_minute_source;
+
+        /// Compute units per day of the tier.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_day
+        ///     1200000
+        units_per_day: u64 = |plan| plan.units_per_day;
+
+        /// Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``; ``None`` without
+        /// them or when the requests are unknown.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url, rate_limit=10).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_client_limits
+        ///     0.3
+        seconds_at_client_limits: Option<f64> = |plan| plan.seconds_at_client_limits();
+
+        /// Seconds spending the per-minute budget in full; ``None`` when unknown.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_tier_budget
+        ///     0.6
+        seconds_at_tier_budget: Option<f64> = |plan| plan.seconds_at_tier_budget();
+
+        /// The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when
+        /// unknown.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().daily_share
+        ///     5e-05
+        daily_share: Option<f64> = |plan| plan.daily_share();
+
+        /// What the plan cannot know (list of str).
+        ///
+        /// Example:
+        ///     >>> ad.DataClient(emu.url).blocks("43114").plan().unknown
+        ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
+        unknown: Vec<String> = |plan| plan.unknown.clone();
     }
 
-    /// Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when
-    /// unknown.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().requests
-    ///     3
-    #[getter]
-    fn requests(&self) -> Option<u64> {
-        self.plan.requests.count()
-    }
+    methods {
+        /// The warning the walk shows before its first request when it exceeds the daily budget,
+        /// else ``None``.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().over_daily_budget is None
+        ///     True
+        #[getter]
+        fn over_daily_budget(&self) -> Option<String> {
+            self.plan.over_daily_budget()
+        }
 
-    /// ``'exact'``, ``'at most'`` or ``'unknown'``.
-    ///
-    /// Example:
-    ///     >>> ad.DataClient(emu.url).blocks("43114", limit=50).plan().requests_kind
-    ///     'at most'
-    #[getter]
-    fn requests_kind(&self) -> &'static str {
-        self.plan.requests.kind()
-    }
+        /// The same plan once ``items`` of the walk are already held (an existing dataset): they are
+        /// not requested, and the requests shrink with the items left.
+        ///
+        /// Example:
+        ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 1000, batch_size=100).plan()
+        ///     >>> rest = plan.less_held(400)
+        ///     >>> rest.requests, rest.held, rest.items
+        ///     (6, 400, 600)
+        fn less_held(&self, items: &Bound<'_, PyAny>) -> PyResult<PyPlan> {
+            Ok(PyPlan { plan: self.plan.less_held(super::args::u64_arg(items, "items")?) })
+        }
 
-    /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().compute_units
-    ///     60
-    #[getter]
-    fn compute_units(&self) -> Option<u64> {
-        self.plan.compute_units()
-    }
+        fn __str__(&self) -> String {
+            self.plan.summary()
+        }
 
-    /// Compute units of one request (the operation's weight).
-    ///
-    /// Example:
-    ///     >>> ad.DataClient(emu.url).blocks("43114").plan().units_per_request
-    ///     10
-    #[getter]
-    fn units_per_request(&self) -> u64 {
-        self.plan.units_per_request
-    }
+        fn __repr__(&self) -> String {
+            repr("Plan", &self.fields())
+        }
 
-    /// Items asked per request.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().page_size
-    ///     100
-    #[getter]
-    fn page_size(&self) -> u64 {
-        self.plan.page_size
-    }
-
-    /// Items the walk hands out when known, else ``None``.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().items
-    ///     250
-    #[getter]
-    fn items(&self) -> Option<u64> {
-        self.plan.items
-    }
-
-    /// Items already held (e.g. by an existing dataset) and not requested again.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().less_held(100).held
-    ///     100
-    #[getter]
-    fn held(&self) -> u64 {
-        self.plan.held
-    }
-
-    /// Items the walk hands out from the cache (``cache=``) without a request; ``requests``
-    /// and the figures after it count only what is still sent.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().cached_items   # no cache
-    ///     0
-    #[getter]
-    fn cached_items(&self) -> u64 {
-        self.plan.cached_items
-    }
-
-    /// Requests per 1,000 items handed out.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().pages_per_1000_items
-    ///     10
-    #[getter]
-    fn pages_per_1000_items(&self) -> u64 {
-        self.plan.pages_per_1000_items()
-    }
-
-    /// Compute units per 1,000 items handed out.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_1000_items
-    ///     200
-    #[getter]
-    fn units_per_1000_items(&self) -> u64 {
-        self.plan.units_per_1000_items()
-    }
-
-    /// The tier the budgets are of (``'unauthenticated'``, ``'free'``, ...).
-    ///
-    /// Example:
-    ///     >>> ad.DataClient(emu.url, api_key="my-key").blocks("43114").plan().tier
-    ///     'free'
-    #[getter]
-    fn tier(&self) -> &'static str {
-        self.plan.tier.name()
-    }
-
-    /// Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers').
-    ///
-    /// Example:
-    ///     >>> ad.DataClient(emu.url, tier="growth").blocks("43114").plan().units_per_minute
-    ///     14000
-    #[getter]
-    fn units_per_minute(&self) -> u64 {
-        self.plan.units_per_minute
-    }
-
-    /// ``'tier'`` or ``'ratelimit headers'``: where :attr:`units_per_minute` comes from.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().per_minute_source
-    ///     'tier'
-    #[getter]
-    fn per_minute_source(&self) -> &'static str {
-        self.plan.per_minute_source
-    }
-
-    /// Compute units per day of the tier.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_day
-    ///     1200000
-    #[getter]
-    fn units_per_day(&self) -> u64 {
-        self.plan.units_per_day
-    }
-
-    /// Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``; ``None`` without
-    /// them or when the requests are unknown.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url, rate_limit=10).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_client_limits
-    ///     0.3
-    #[getter]
-    fn seconds_at_client_limits(&self) -> Option<f64> {
-        self.plan.seconds_at_client_limits()
-    }
-
-    /// Seconds spending the per-minute budget in full; ``None`` when unknown.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_tier_budget
-    ///     0.6
-    #[getter]
-    fn seconds_at_tier_budget(&self) -> Option<f64> {
-        self.plan.seconds_at_tier_budget()
-    }
-
-    /// The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when
-    /// unknown.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().daily_share
-    ///     5e-05
-    #[getter]
-    fn daily_share(&self) -> Option<f64> {
-        self.plan.daily_share()
-    }
-
-    /// What the plan cannot know (list of str).
-    ///
-    /// Example:
-    ///     >>> ad.DataClient(emu.url).blocks("43114").plan().unknown
-    ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
-    #[getter]
-    fn unknown(&self) -> Vec<String> {
-        self.plan.unknown.clone()
-    }
-
-    /// The warning the walk shows before its first request when it exceeds the daily budget,
-    /// else ``None``.
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().over_daily_budget is None
-    ///     True
-    #[getter]
-    fn over_daily_budget(&self) -> Option<String> {
-        self.plan.over_daily_budget()
-    }
-
-    /// The same plan once ``items`` of the walk are already held (an existing dataset): they are
-    /// not requested, and the requests shrink with the items left.
-    ///
-    /// Example:
-    ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 1000, batch_size=100).plan()
-    ///     >>> rest = plan.less_held(400)
-    ///     >>> rest.requests, rest.held, rest.items
-    ///     (6, 400, 600)
-    fn less_held(&self, items: &Bound<'_, PyAny>) -> PyResult<PyPlan> {
-        Ok(PyPlan { plan: self.plan.less_held(super::args::u64_arg(items, "items")?) })
-    }
-
-    /// Every attribute as a plain dict (what ``--dry-run --json`` prints).
-    ///
-    /// Example:
-    ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().to_dict()["compute_units"]
-    ///     60
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("operation", self.operation())?;
-        d.set_item("requests", self.requests())?;
-        d.set_item("requests_kind", self.requests_kind())?;
-        d.set_item("compute_units", self.compute_units())?;
-        d.set_item("units_per_request", self.units_per_request())?;
-        d.set_item("page_size", self.page_size())?;
-        d.set_item("items", self.items())?;
-        d.set_item("held", self.held())?;
-        d.set_item("cached_items", self.cached_items())?;
-        d.set_item("pages_per_1000_items", self.pages_per_1000_items())?;
-        d.set_item("units_per_1000_items", self.units_per_1000_items())?;
-        d.set_item("tier", self.tier())?;
-        d.set_item("units_per_minute", self.units_per_minute())?;
-        d.set_item("per_minute_source", self.per_minute_source())?;
-        d.set_item("units_per_day", self.units_per_day())?;
-        d.set_item("seconds_at_client_limits", self.seconds_at_client_limits())?;
-        d.set_item("seconds_at_tier_budget", self.seconds_at_tier_budget())?;
-        d.set_item("daily_share", self.daily_share())?;
-        d.set_item("unknown", self.unknown())?;
-        Ok(d)
-    }
-
-    fn __str__(&self) -> String {
-        self.plan.summary()
-    }
-
-    fn __repr__(&self) -> String {
-        repr("Plan", &self.fields())
-    }
-
-    /// An HTML table of the plan's main figures, which Jupyter shows for a plan.
-    ///
-    /// Example:
-    ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()._repr_html_()
-    ///     >>> html.startswith("<table>"), "compute_units" in html
-    ///     (True, True)
-    fn _repr_html_(&self) -> String {
-        html("Plan", &self.fields())
+        /// An HTML table of the plan's main figures, which Jupyter shows for a plan.
+        ///
+        /// Example:
+        ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()._repr_html_()
+        ///     >>> html.startswith("<table>"), "compute_units" in html
+        ///     (True, True)
+        fn _repr_html_(&self) -> String {
+            html("Plan", &self.fields())
+        }
     }
 }

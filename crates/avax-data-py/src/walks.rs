@@ -5,13 +5,14 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::args::decode_arg;
-use super::convert::{arrow_stream, FrameKind, FrameOut};
+use super::convert::{FrameKind, FrameOut};
 use super::errors::Resume;
 use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
-use super::mode::{twins, Call, Iter, Mode};
+use super::mode::{twins, Call, Iter, Mode, Step};
 use super::progress::{bar, finished, on_rows, Bar};
-use super::show::{html, py_bool, py_opt, py_str, repr};
+use super::show::{py_bool, py_opt, py_str, repr};
+use super::walk_twins::walk_twins;
 use avax_data_core::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
@@ -56,13 +57,34 @@ fn export<'py, M: Mode, T: super::mode::ToPy, F>(
 where
     F: std::future::Future<Output = avax_data_core::error::Result<T>> + Send + 'static,
 {
-    super::warn::user_warning(py, walk.spent())?;
-    super::warn::user_warning(py, walk.plan().over_daily_budget())?;
+    warn_start(py, walk)?;
     let walk = walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
     let fut = run(walk, rows);
     resume.run::<M, _>(py, call, async move { finished(bar, fut).await })
+}
+
+/// The warnings a consumer of `walk` gives before its first request: the time the client
+/// already spent waiting, and a plan over the daily budget.
+fn warn_start(py: Python<'_>, walk: &RangeWalk) -> PyResult<()> {
+    super::warn::user_warning(py, walk.spent())?;
+    super::warn::user_warning(py, walk.plan().over_daily_budget())
+}
+
+/// A consumer of the rest of `walk` (decoded as `decode` says) stepping with what `step` makes
+/// of it, with its progress bar; errors carry the walk's position.
+fn consumer<S: Step>(
+    py: Python<'_>,
+    walk: &RangeWalk,
+    decode: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
+    step: impl FnOnce(&RangeWalk) -> S,
+) -> PyResult<Iter<S>> {
+    warn_start(py, walk)?;
+    let walk = walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
+    let bar = range_bar(py, &walk, progress)?;
+    Ok(iter(step(&walk), Resume::Range(walk), bar))
 }
 
 /// What a dataset export did, as the dict Python sees.
@@ -102,76 +124,254 @@ fn follow_items(walk: &FollowWalk) -> IndexItems {
     }
 }
 
-twins! {
-    /// A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`.
-    ///
-    /// Iterating gives container dicts (or decoded rows); :meth:`batches` gives polars
-    /// DataFrames; :meth:`to_polars`, :meth:`to_arrow`, :meth:`to_pandas` and
-    /// :meth:`write_parquet` take the rest at once. The walk stops at ``end`` or at the tip; a
-    /// short or lagging answer is re-requested, never taken for the end.
-    ///
-    /// The resume contract: :attr:`next_index` is the first index not yet handed to you, and it
-    /// moves only when rows are handed to you. Every new consumer starts there, so a ``break``,
-    /// an error or Ctrl-C loses and repeats nothing. ``to_polars()`` is all or nothing;
-    /// ``write_parquet()`` on an error still finalises the file with the rows before
-    /// ``next_index``. Every exception out of a walk carries ``exc.next_index``. One consumer
-    /// at a time: a new one supersedes the previous iterator, whose next ``next()`` raises
-    /// ``RuntimeError``.
-    ///
-    /// Raises:
-    ///     IndexOutOfRangeError: the node lags behind an index known to exist (after about 3 s
-    ///         of retries).
-    ///     IntegrityError: a container whose checksum or id does not match its bytes.
-    ///     DecodeError: an answer that cannot be read, or with ``decode="strict"`` a container
-    ///         that does not decode.
-    ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`HTTPStatusError`,
-    ///         :class:`RPCError`, :class:`ResponseTooLargeError`); all carry ``next_index``.
-    ///
-    /// Example:
-    ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-    ///     >>> rng = xtx.range(0, 100)
-    ///     >>> for c in rng:
-    ///     ...     if c["index"] == 41:
-    ///     ...         break
-    ///     >>> rng.next_index                  # 0..41 were handed out
-    ///     42
-    ///     >>> rest = rng.to_polars()          # resumes there
-    ///     >>> rest["index"][0], rest.height, rng.next_index
-    ///     (42, 58, 100)
-    ///
-    ///     An error carries the position to resume from:
-    ///
-    ///     >>> with ad.Emulator(containers=100, faults={"500": 1.0}) as failing:
-    ///     ...     node = ad.IndexClient(failing.url, max_retries=0)
-    ///     ...     try:
-    ///     ...         node.chain("X/tx").range(0, 100).to_polars()
-    ///     ...     except ad.ServerError as exc:
-    ///     ...         print(exc.status, exc.next_index)
-    ///     500 0
-    sync PyRange("Range") { BatchesOf = PyBatchIterator, ItemsOf = PyRangeIterator }
-    /// Asynchronous twin of :class:`Range`, made by :meth:`AsyncChain.range`.
-    ///
-    /// ``async for`` gives the items; ``items()`` and ``batches()`` return async iterators;
-    /// ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are awaited.
-    /// The resume contract, the properties and the exceptions are those of :class:`Range`
-    /// (the shared method docstrings show the sync calls).
-    ///
-    /// Example:
-    ///     >>> import asyncio
-    ///     >>> async def main():
-    ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
-    ///     ...         rng = node.chain("X/tx").range(0, 250, batch_size=100)
-    ///     ...         heights = [frame.height async for frame in rng.batches()]
-    ///     ...         again = node.chain("X/tx").range(0, 50)
-    ///     ...         async for c in again:
-    ///     ...             if c["index"] == 9:
-    ///     ...                 break
-    ///     ...         rest = await again.to_polars()
-    ///     ...         return heights, rest.height, again.next_index
-    ///     >>> asyncio.run(main())
-    ///     ([100, 100, 50], 40, 50)
-    async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator, ItemsOf = PyAsyncRangeIterator }
+walk_twins! {
+    classes {
+        /// A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`.
+        ///
+        /// Iterating gives container dicts (or decoded rows); :meth:`batches` gives polars
+        /// DataFrames; :meth:`to_polars`, :meth:`to_arrow`, :meth:`to_pandas` and
+        /// :meth:`write_parquet` take the rest at once. The walk stops at ``end`` or at the tip; a
+        /// short or lagging answer is re-requested, never taken for the end.
+        ///
+        /// The resume contract: :attr:`next_index` is the first index not yet handed to you, and it
+        /// moves only when rows are handed to you. Every new consumer starts there, so a ``break``,
+        /// an error or Ctrl-C loses and repeats nothing. ``to_polars()`` is all or nothing;
+        /// ``write_parquet()`` on an error still finalises the file with the rows before
+        /// ``next_index``. Every exception out of a walk carries ``exc.next_index``. One consumer
+        /// at a time: a new one supersedes the previous iterator, whose next ``next()`` raises
+        /// ``RuntimeError``.
+        ///
+        /// Raises:
+        ///     IndexOutOfRangeError: the node lags behind an index known to exist (after about 3 s
+        ///         of retries).
+        ///     IntegrityError: a container whose checksum or id does not match its bytes.
+        ///     DecodeError: an answer that cannot be read, or with ``decode="strict"`` a container
+        ///         that does not decode.
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`HTTPStatusError`,
+        ///         :class:`RPCError`, :class:`ResponseTooLargeError`); all carry ``next_index``.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> rng = xtx.range(0, 100)
+        ///     >>> for c in rng:
+        ///     ...     if c["index"] == 41:
+        ///     ...         break
+        ///     >>> rng.next_index                  # 0..41 were handed out
+        ///     42
+        ///     >>> rest = rng.to_polars()          # resumes there
+        ///     >>> rest["index"][0], rest.height, rng.next_index
+        ///     (42, 58, 100)
+        ///
+        ///     An error carries the position to resume from:
+        ///
+        ///     >>> with ad.Emulator(containers=100, faults={"500": 1.0}) as failing:
+        ///     ...     node = ad.IndexClient(failing.url, max_retries=0)
+        ///     ...     try:
+        ///     ...         node.chain("X/tx").range(0, 100).to_polars()
+        ///     ...     except ad.ServerError as exc:
+        ///     ...         print(exc.status, exc.next_index)
+        ///     500 0
+        sync PyRange("Range") { BatchesOf = PyBatchIterator, ItemsOf = PyRangeIterator }
+        /// Asynchronous twin of :class:`Range`, made by :meth:`AsyncChain.range`.
+        ///
+        /// ``async for`` gives the items; ``items()`` and ``batches()`` return async iterators;
+        /// ``to_polars()``, ``to_arrow()``, ``to_pandas()`` and ``write_parquet()`` are awaited.
+        /// The resume contract, the properties and the exceptions are those of :class:`Range`
+        /// (the shared method docstrings show the sync calls).
+        ///
+        /// Example:
+        ///     >>> import asyncio
+        ///     >>> async def main():
+        ///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+        ///     ...         rng = node.chain("X/tx").range(0, 250, batch_size=100)
+        ///     ...         heights = [frame.height async for frame in rng.batches()]
+        ///     ...         again = node.chain("X/tx").range(0, 50)
+        ///     ...         async for c in again:
+        ///     ...             if c["index"] == 9:
+        ///     ...                 break
+        ///     ...         rest = await again.to_polars()
+        ///     ...         return heights, rest.height, again.next_index
+        ///     >>> asyncio.run(main())
+        ///     ([100, 100, 50], 40, 50)
+        async PyAsyncRange("AsyncRange") { BatchesOf = PyAsyncBatchIterator, ItemsOf = PyAsyncRangeIterator }
+    }
     state { walk: RangeWalk }
+    consumers by consumer {
+        /// Iterate the rest of the range as polars DataFrames, one per call to the node.
+        ///
+        /// Each has up to ``batch_size`` rows, in index order.
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it (as in :meth:`Chain.range`).
+        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
+        ///         yours (anything with ``update(n)``), advanced by the rows handed out.
+        ///
+        /// Returns:
+        ///     BatchIterator: the frames (the raw schema: ``id``, ``bytes``, ``timestamp``,
+        ///     ``index``, ``encoding``), also readable as an Arrow stream.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100)
+        ///     >>> [frame.height for frame in rng.batches()]
+        ///     [100, 100, 50]
+        ///     >>> frame = next(ad.IndexClient(emu.url).chain("X/tx").range(0, 10).batches())
+        ///     >>> frame.columns
+        ///     ['id', 'bytes', 'timestamp', 'index', 'encoding']
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn batches(decode, progress) -> BatchesOf = |walk| Frames(walk.frame_feed(), walk.schema());
+
+        /// Iterate the rest of the range one item at a time (what ``for`` does).
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it (decoded items are dicts of the decoded row).
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
+        ///
+        /// Returns:
+        ///     RangeIterator: container dicts (or decoded rows), fetched ahead in the background.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)
+        ///     >>> [row["tx_type"] for row in rng.items(decode=True)]
+        ///     ['ExportTx', 'CreateAssetTx', 'BaseTx']
+        #[pyo3(signature = (*, decode=None, progress=None))]
+        fn items(decode, progress) -> ItemsOf = range_items;
+    }
+
+    frames(*, decode=None, progress=None) by collect(decode) {
+        /// The rest of the range as one polars DataFrame, all or nothing.
+        ///
+        /// Rows never pass through Python: the Rust core builds Arrow columns and polars takes
+        /// them without a copy. After an error ``next_index`` is where the call started, so a
+        /// second call retries the whole rest.
+        ///
+        /// Args:
+        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
+        ///         ``"strict"`` override it.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
+        ///
+        /// Returns:
+        ///     polars.DataFrame: ``id`` (String), ``bytes`` (Binary), ``timestamp``
+        ///     (Datetime("ns", "UTC")), ``index`` (UInt64), ``encoding`` (String); decoded:
+        ///     ``id``, ``timestamp``, ``index``, the typed columns, ``decode_error``, ``bytes``.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> df = xtx.range(0, 500).to_polars()
+        ///     >>> df.height, df.schema["timestamp"]
+        ///     (500, Datetime(time_unit='ns', time_zone='UTC'))
+        ///     >>> class Bar:                      # any object with update(n) counts the rows
+        ///     ...     n = 0
+        ///     ...     def update(self, k):
+        ///     ...         self.n += k
+        ///     >>> bar = Bar()
+        ///     >>> xtx.range(0, 300).to_polars(progress=bar).height, bar.n
+        ///     (300, 300)
+        to_polars = Polars;
+
+        /// The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
+        ///
+        /// Args:
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pyarrow.Table: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> table = ad.IndexClient(emu.url).chain("X/tx").range(0, 10).to_arrow()
+        ///     >>> table.num_rows, table.column_names[:2]
+        ///     (10, ['id', 'bytes'])
+        to_arrow = Arrow;
+
+        /// The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
+        ///
+        /// Args:
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
+        ///
+        /// Raises:
+        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> df = ad.IndexClient(emu.url).chain("X/tx").range(0, 3).to_pandas()
+        ///     >>> df["index"].tolist()
+        ///     [0, 1, 2]
+        to_pandas = Pandas;
+    }
+
+    /// The rest of the range as an Arrow C stream (the Arrow PyCapsule interface).
+    ///
+    /// Arrow readers take the range itself: ``pyarrow.table(rng)``, ``duckdb.from_arrow(rng)``,
+    /// ``polars.DataFrame(rng)`` read it without a copy. Each batch read moves ``next_index``.
+    ///
+    /// Args:
+    ///     requested_schema: a schema capsule the reader asks for, or ``None``.
+    ///
+    /// Returns:
+    ///     A PyCapsule holding an ``ArrowArrayStream``.
+    ///
+    /// Example:
+    ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
+    ///     >>> pl.DataFrame(rng).height, rng.next_index
+    ///     (10, 10)
+    stream warned by warn_start;
+
+    /// The same range from its original :attr:`start`, as a new range with a position of its own.
+    ///
+    /// A range resumes where its last consumer stopped, so once walked to its end every new
+    /// consumer gets nothing (and warns so). Re-running a notebook cell is one call:
+    /// ``rng.restart().to_polars()``. This range keeps its position; a range to the tip
+    /// reads the tip again.
+    ///
+    /// Returns:
+    ///     Range: a fresh walk of the same chain, span, batch size, concurrency and decoding.
+    ///
+    /// Example:
+    ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
+    ///     >>> rng.to_polars().height
+    ///     10
+    ///     >>> import warnings
+    ///     >>> with warnings.catch_warnings(record=True) as caught:
+    ///     ...     warnings.simplefilter("always")
+    ///     ...     print(rng.to_polars().height)
+    ///     0
+    ///     >>> "next_index=10" in str(caught[0].message)
+    ///     True
+    ///     >>> rng.restart().to_polars().height, rng.next_index
+    ///     (10, 10)
+    restart;
+
+    /// An HTML table of the walk and its position, which Jupyter shows for a range.
+    ///
+    /// Example:
+    ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)._repr_html_()
+    ///     >>> html.startswith("<table>"), "next_index" in html
+    ///     (True, True)
+    repr of range_fields;
+
+    iter = items(None, None);
     shared {
         /// The cost plan of the rest of this range, sending nothing: a :class:`Plan`.
         ///
@@ -228,196 +428,6 @@ twins! {
         #[getter]
         fn next_index(&self) -> u64 {
             self.walk.next_index()
-        }
-
-        /// Iterate the rest of the range as polars DataFrames, one per call to the node.
-        ///
-        /// Each has up to ``batch_size`` rows, in index order.
-        ///
-        /// Args:
-        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
-        ///         ``"strict"`` override it (as in :meth:`Chain.range`).
-        ///     progress: ``None`` (default), ``True`` (a ``tqdm.auto`` bar; needs tqdm) or a bar of
-        ///         yours (anything with ``update(n)``), advanced by the rows handed out.
-        ///
-        /// Returns:
-        ///     BatchIterator: the frames (the raw schema: ``id``, ``bytes``, ``timestamp``,
-        ///     ``index``, ``encoding``), also readable as an Arrow stream.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
-        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100)
-        ///     >>> [frame.height for frame in rng.batches()]
-        ///     [100, 100, 50]
-        ///     >>> frame = next(ad.IndexClient(emu.url).chain("X/tx").range(0, 10).batches())
-        ///     >>> frame.columns
-        ///     ['id', 'bytes', 'timestamp', 'index', 'encoding']
-        #[pyo3(signature = (*, decode=None, progress=None))]
-        fn batches(
-            &self,
-            py: Python<'_>,
-            decode: Option<&Bound<'_, PyAny>>,
-            progress: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<BatchesOf> {
-            super::warn::user_warning(py, self.walk.spent())?;
-            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
-            let walk = self.walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
-            let bar = range_bar(py, &walk, progress)?;
-            let step = Frames(walk.frame_feed(), walk.schema());
-            Ok(BatchesOf { iter: iter(step, Resume::Range(walk), bar) })
-        }
-
-        /// Iterate the rest of the range one item at a time (what ``for`` does).
-        ///
-        /// Args:
-        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
-        ///         ``"strict"`` override it (decoded items are dicts of the decoded row).
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
-        ///
-        /// Returns:
-        ///     RangeIterator: container dicts (or decoded rows), fetched ahead in the background.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
-        ///     AvaxDataError: out of ``next()``, as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)
-        ///     >>> [row["tx_type"] for row in rng.items(decode=True)]
-        ///     ['ExportTx', 'CreateAssetTx', 'BaseTx']
-        #[pyo3(signature = (*, decode=None, progress=None))]
-        fn items(
-            &self,
-            py: Python<'_>,
-            decode: Option<&Bound<'_, PyAny>>,
-            progress: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<ItemsOf> {
-            super::warn::user_warning(py, self.walk.spent())?;
-            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
-            let walk = self.walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
-            let bar = range_bar(py, &walk, progress)?;
-            Ok(ItemsOf { iter: iter(range_items(&walk), Resume::Range(walk), bar) })
-        }
-
-        /// The rest of the range as one polars DataFrame, all or nothing.
-        ///
-        /// Rows never pass through Python: the Rust core builds Arrow columns and polars takes
-        /// them without a copy. After an error ``next_index`` is where the call started, so a
-        /// second call retries the whole rest.
-        ///
-        /// Args:
-        ///     decode: ``None`` (default) keeps the range's setting; ``False``, ``True`` or
-        ///         ``"strict"`` override it.
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`batches`.
-        ///
-        /// Returns:
-        ///     polars.DataFrame: ``id`` (String), ``bytes`` (Binary), ``timestamp``
-        ///     (Datetime("ns", "UTC")), ``index`` (UInt64), ``encoding`` (String); decoded:
-        ///     ``id``, ``timestamp``, ``index``, the typed columns, ``decode_error``, ``bytes``.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``decode`` or ``progress``.
-        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> df = xtx.range(0, 500).to_polars()
-        ///     >>> df.height, df.schema["timestamp"]
-        ///     (500, Datetime(time_unit='ns', time_zone='UTC'))
-        ///     >>> class Bar:                      # any object with update(n) counts the rows
-        ///     ...     n = 0
-        ///     ...     def update(self, k):
-        ///     ...         self.n += k
-        ///     >>> bar = Bar()
-        ///     >>> xtx.range(0, 300).to_polars(progress=bar).height, bar.n
-        ///     (300, 300)
-        #[pyo3(signature = (*, decode=None, progress=None))]
-        fn to_polars<'py>(
-            &self,
-            py: Python<'py>,
-            decode: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Polars, progress)
-        }
-
-        /// The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy).
-        ///
-        /// Args:
-        ///     decode: as in :meth:`to_polars`.
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     pyarrow.Table: the columns of :meth:`to_polars`.
-        ///
-        /// Raises:
-        ///     ImportError: pyarrow is not installed (``pip install 'avax-data[arrow]'``).
-        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> table = ad.IndexClient(emu.url).chain("X/tx").range(0, 10).to_arrow()
-        ///     >>> table.num_rows, table.column_names[:2]
-        ///     (10, ['id', 'bytes'])
-        #[pyo3(signature = (*, decode=None, progress=None))]
-        fn to_arrow<'py>(
-            &self,
-            py: Python<'py>,
-            decode: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Arrow, progress)
-        }
-
-        /// The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow).
-        ///
-        /// Args:
-        ///     decode: as in :meth:`to_polars`.
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     pandas.DataFrame: the columns of :meth:`to_polars`.
-        ///
-        /// Raises:
-        ///     ImportError: pandas or pyarrow is not installed (``pip install 'avax-data[pandas]'``).
-        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> df = ad.IndexClient(emu.url).chain("X/tx").range(0, 3).to_pandas()
-        ///     >>> df["index"].tolist()
-        ///     [0, 1, 2]
-        #[pyo3(signature = (*, decode=None, progress=None))]
-        fn to_pandas<'py>(
-            &self,
-            py: Python<'py>,
-            decode: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            collect::<M>(py, CLASS_NAME, &self.walk, decode, FrameKind::Pandas, progress)
-        }
-
-        /// The rest of the range as an Arrow C stream (the Arrow PyCapsule interface).
-        ///
-        /// Arrow readers take the range itself: ``pyarrow.table(rng)``, ``duckdb.from_arrow(rng)``,
-        /// ``polars.DataFrame(rng)`` read it without a copy. Each batch read moves ``next_index``.
-        ///
-        /// Args:
-        ///     requested_schema: a schema capsule the reader asks for, or ``None``.
-        ///
-        /// Returns:
-        ///     A PyCapsule holding an ``ArrowArrayStream``.
-        ///
-        /// Example:
-        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
-        ///     >>> pl.DataFrame(rng).height, rng.next_index
-        ///     (10, 10)
-        #[pyo3(signature = (requested_schema=None))]
-        fn __arrow_c_stream__<'py>(&self, py: Python<'py>, requested_schema: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            super::warn::user_warning(py, self.walk.spent())?;
-            super::warn::user_warning(py, self.walk.plan().over_daily_budget())?;
-            arrow_stream(py, self.walk.reader(), requested_schema)
         }
 
         /// Stream the rest of the range into a Parquet file, in constant memory.
@@ -524,57 +534,6 @@ twins! {
             export::<M, _, _>(py, Call(CLASS_NAME, "write_dataset"), &self.walk, decode, progress, move |walk, rows| async move {
                 Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
             })
-        }
-
-        /// The same range from its original :attr:`start`, as a new range with a position of its own.
-        ///
-        /// A range resumes where its last consumer stopped, so once walked to its end every new
-        /// consumer gets nothing (and warns so). Re-running a notebook cell is one call:
-        /// ``rng.restart().to_polars()``. This range keeps its position; a range to the tip
-        /// reads the tip again.
-        ///
-        /// Returns:
-        ///     Range: a fresh walk of the same chain, span, batch size, concurrency and decoding.
-        ///
-        /// Example:
-        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 10)
-        ///     >>> rng.to_polars().height
-        ///     10
-        ///     >>> import warnings
-        ///     >>> with warnings.catch_warnings(record=True) as caught:
-        ///     ...     warnings.simplefilter("always")
-        ///     ...     print(rng.to_polars().height)
-        ///     0
-        ///     >>> "next_index=10" in str(caught[0].message)
-        ///     True
-        ///     >>> rng.restart().to_polars().height, rng.next_index
-        ///     (10, 10)
-        fn restart(&self) -> Self {
-            Self { walk: self.walk.restart() }
-        }
-
-        fn __repr__(&self) -> String {
-            repr(CLASS_NAME, &range_fields(&self.walk))
-        }
-
-        /// An HTML table of the walk and its position, which Jupyter shows for a range.
-        ///
-        /// Example:
-        ///     >>> html = ad.IndexClient(emu.url).chain("X/tx").range(0, 3)._repr_html_()
-        ///     >>> html.startswith("<table>"), "next_index" in html
-        ///     (True, True)
-        fn _repr_html_(&self) -> String {
-            html(CLASS_NAME, &range_fields(&self.walk))
-        }
-    }
-    sync_only {
-        fn __iter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
-            self.items(py, None, None)
-        }
-    }
-    async_only {
-        fn __aiter__(&self, py: Python<'_>) -> PyResult<ItemsOf> {
-            self.items(py, None, None)
         }
     }
 }

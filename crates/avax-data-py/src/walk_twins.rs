@@ -1,0 +1,109 @@
+//! [`walk_twins!`]: the class of a walk (`Pager`, `Range`) and its async twin, with the methods
+//! every walk class has in the same shape written once here: the iterators over the rest of the
+//! walk (`items`, `batches`, ...), the rest as one frame
+//! (`to_polars`, `to_arrow`, `to_pandas`), as an Arrow C stream, `restart`, the reprs and
+//! `iter()`. Each class passes its own docstrings, the signature of the frame methods and the
+//! functions that do the work.
+
+/// Stamps a walk class and its async twin through [`twins!`](crate::mode::twins) (`classes`
+/// holds their docstrings and aliases as `twins!` takes them); the state is one walk, `$field`.
+/// Besides the `shared` methods given, both get:
+/// - the consumers of the table (`fn items(progress) -> ItemsOf = step;` with its attributes),
+///   each an iterator over `$consumer(py, &self.$field, <its arguments>, step)`;
+/// - the frame methods of the table (`to_polars = Polars;` ...), taking `$arg` and `progress` as
+///   `frames(...)` declares and calling `$collect::<M>(py, CLASS_NAME, &self.$field, $arg, kind,
+///   progress)`;
+/// - `__arrow_c_stream__`: `$warn(py, &self.$field)` (the warnings a consumer gives before it
+///   starts), then the walk's `reader()`;
+/// - `restart` (`self.$field.restart()`), `__repr__` and `_repr_html_` (of `$fields`, the
+///   walk's shown fields);
+/// - `__iter__` / `__aiter__`: `self.items(py, ...)` with the arguments of `iter = items(...)`.
+macro_rules! walk_twins {
+    (
+        classes { $($classes:tt)* }
+        state { $field:ident : $fty:ty }
+        consumers by $consumer:ident {
+            $( $(#[$consumer_attr:meta])* fn $consume:ident($($consumer_arg:ident),*) -> $Out:ident = $step:expr; )*
+        }
+        frames $sig:tt by $collect:ident($arg:ident) {
+            $( $(#[doc = $frame_doc:expr])* $method:ident = $kind:ident; )*
+        }
+        $(#[doc = $stream_doc:expr])*
+        stream warned by $warn:ident;
+        $(#[doc = $restart_doc:expr])*
+        restart;
+        $(#[doc = $html_doc:expr])*
+        repr of $fields:ident;
+        iter = items($($default:expr),*);
+        shared { $($shared:tt)* }
+    ) => {
+        $crate::mode::twins! {
+            $($classes)*
+            state { $field: $fty }
+            shared {
+                $($shared)*
+
+                $(
+                    $(#[$consumer_attr])*
+                    fn $consume(
+                        &self,
+                        py: ::pyo3::Python<'_>,
+                        $($consumer_arg: Option<&::pyo3::Bound<'_, ::pyo3::PyAny>>),*
+                    ) -> ::pyo3::PyResult<$Out> {
+                        Ok($Out { iter: $consumer(py, &self.$field, $($consumer_arg,)* $step)? })
+                    }
+                )*
+
+                $(
+                    $(#[doc = $frame_doc])*
+                    #[pyo3(signature = $sig)]
+                    fn $method<'py>(
+                        &self,
+                        py: ::pyo3::Python<'py>,
+                        $arg: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                        progress: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                    ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
+                        $collect::<M>(py, CLASS_NAME, &self.$field, $arg, $crate::convert::FrameKind::$kind, progress)
+                    }
+                )*
+
+                $(#[doc = $stream_doc])*
+                #[pyo3(signature = (requested_schema=None))]
+                fn __arrow_c_stream__<'py>(
+                    &self,
+                    py: ::pyo3::Python<'py>,
+                    requested_schema: Option<::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
+                    $warn(py, &self.$field)?;
+                    $crate::convert::arrow_stream(py, self.$field.reader(), requested_schema)
+                }
+
+                $(#[doc = $restart_doc])*
+                fn restart(&self) -> Self {
+                    Self { $field: self.$field.restart() }
+                }
+
+                fn __repr__(&self) -> String {
+                    $crate::show::repr(CLASS_NAME, &$fields(&self.$field))
+                }
+
+                $(#[doc = $html_doc])*
+                fn _repr_html_(&self) -> String {
+                    $crate::show::html(CLASS_NAME, &$fields(&self.$field))
+                }
+            }
+            sync_only {
+                fn __iter__(&self, py: ::pyo3::Python<'_>) -> ::pyo3::PyResult<ItemsOf> {
+                    self.items(py, $($default),*)
+                }
+            }
+            async_only {
+                fn __aiter__(&self, py: ::pyo3::Python<'_>) -> ::pyo3::PyResult<ItemsOf> {
+                    self.items(py, $($default),*)
+                }
+            }
+        }
+    };
+}
+
+pub(crate) use walk_twins;
