@@ -117,6 +117,11 @@ fn seconds_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyRes
     Ok(n)
 }
 
+/// Seconds as a [`Duration`], checked as [`seconds_arg`] does.
+fn duration_arg(value: &Bound<'_, PyAny>, param: &str, allow_zero: bool) -> PyResult<Duration> {
+    seconds_arg(value, param, allow_zero).map(Duration::from_secs_f64)
+}
+
 /// Most range calls in flight a user may ask for (the core's limit).
 pub const MAX_CONCURRENCY: u64 = avax_data_core::settings::MAX_CONCURRENCY as u64;
 
@@ -140,11 +145,11 @@ extractors! {
     /// `connect_timeout=`: seconds > 0.
     connect_timeout -> f64 = |v, p| seconds_arg(v, p, false);
     /// `backoff=`: seconds >= 0, or `None` for the retry policy's default.
-    backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    backoff -> Option<Duration> = |v, p| or_none(v, |v| duration_arg(v, p, true));
     /// `max_backoff=`: seconds >= 0, or `None`.
-    max_backoff -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    max_backoff -> Option<Duration> = |v, p| or_none(v, |v| duration_arg(v, p, true));
     /// `retry_budget=`: seconds >= 0, or `None`.
-    retry_budget -> Option<f64> = |v, p| or_none(v, |v| seconds_arg(v, p, true));
+    retry_budget -> Option<Duration> = |v, p| or_none(v, |v| duration_arg(v, p, true));
     /// `rate_limit=`: requests per second > 0, or `None` for no limit.
     rate_limit -> Option<f64> = |v, p| or_none(v, |v| {
         let what = "a number of requests per second > 0 (at most 1e9), or None";
@@ -334,69 +339,36 @@ pub fn api_key(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     value.cast::<PyString>().map(|s| Some(s.to_string())).map_err(|_| invalid("api_key", "...", "a str or None"))
 }
 
-/// The transport options every client takes, checked by the extractors above.
-pub struct TransportArgs {
-    pub timeout: f64,
-    pub connect_timeout: f64,
-    pub max_retries: Option<u32>,
-    pub backoff: Option<f64>,
-    pub max_backoff: Option<f64>,
-    pub retry_budget: Option<f64>,
-    pub retry: Option<RetryPolicy>,
-    pub rate_limit: Option<f64>,
-    pub compute_units_per_minute: Option<u32>,
-    pub headers: Option<Vec<(String, String)>>,
-    pub max_response_bytes: u64,
-    pub ca_bundle: Option<PathBuf>,
-    pub danger_accept_invalid_certs: bool,
-    pub follow_cross_origin_redirects: bool,
-}
-
-impl TransportArgs {
-    /// The core's transport configuration. Every header given from Python counts as secret:
-    /// its value is never shown and it is not sent to another origin.
-    pub fn config(self) -> PyResult<TransportConfig> {
-        let secs = |v: f64| Duration::from_secs_f64(v);
-        let overrides = avax_data_core::settings::RetryOverrides {
-            max_retries: self.max_retries,
-            backoff: self.backoff.map(secs),
-            max_backoff: self.max_backoff.map(secs),
-            retry_budget: self.retry_budget.map(secs),
-        };
-        let retry = overrides.resolve(self.retry).map_err(crate::errors::to_py)?;
-        let headers = self.headers.unwrap_or_default();
-        let config = TransportConfig {
-            timeout: secs(self.timeout),
-            connect_timeout: secs(self.connect_timeout),
-            retry,
-            rate_limit: self.rate_limit,
-            compute_units_per_minute: self.compute_units_per_minute,
-            secret_headers: headers.iter().map(|(name, _)| name.clone()).collect(),
-            headers,
-            max_response_bytes: self.max_response_bytes,
-            ca_bundle: self.ca_bundle,
-            danger_accept_invalid_certs: self.danger_accept_invalid_certs,
-            follow_cross_origin_redirects: self.follow_cross_origin_redirects,
-            ..TransportConfig::default()
-        };
-        config.checked().map_err(crate::errors::to_py)
-    }
+/// The core's transport configuration from the options as given: the retry overrides applied
+/// to `retry=` (both at once is refused), checked. Every header given from Python counts as
+/// secret: its value is never shown and it is not sent to another origin.
+pub fn transport_config(
+    config: TransportConfig,
+    overrides: avax_data_core::settings::RetryOverrides,
+    retry: Option<RetryPolicy>,
+) -> PyResult<TransportConfig> {
+    let retry = overrides.resolve(retry).map_err(crate::errors::to_py)?;
+    let secret_headers = config.headers.iter().map(|(name, _)| name.clone()).collect();
+    TransportConfig { retry, secret_headers, ..config }.checked().map_err(crate::errors::to_py)
 }
 
 /// Stamps a client class and its async twin whose constructor takes the client's own
 /// arguments followed by the transport options shared by every client, with `close()`, the
-/// `repr`s and the context manager of each side (written once here). The state must hold a
+/// `repr`s, the getter of the URL (documented by the doc comments before `url`) and the context
+/// manager of each side (written once here). The class names, aliases
+/// and state are handed to [`crate::mode::twins!`] as given. The state must hold a
 /// `client` with `close()`, `is_closed()`, `retry_policy()` and the URL accessor named after
 /// `url`. With `operations Client;` the class also gets the generic calls of the service's
 /// operations (`_call_list`, `_call_object`; see [`crate::endpoint_calls`]).
 macro_rules! client_twins {
     (
         $(#[doc = $sync_doc:expr])*
-        sync $Sync:ident($sync_name:literal) { $($sync_alias:ident = $sync_ty:ty),* $(,)? }
+        sync $Sync:ident($sync_name:literal) { $($sync_aliases:tt)* }
         $(#[doc = $async_doc:expr])*
-        async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
-        state { $($field:ident : $fty:ty),* $(,)? }
+        async $Async:ident($async_name:literal) { $($async_aliases:tt)* }
+        state { $($state:tt)* }
         new ($($sig:tt)*) ($($param:ident : $pty:ty = $extract:path),* $(,)?) |$transport:ident| $build:block
+        $(#[doc = $url_doc:expr])*
         url $url:ident;
         $(operations $Client:ty;)?
         shared { $($shared:tt)* }
@@ -405,10 +377,10 @@ macro_rules! client_twins {
     ) => {
         $crate::mode::twins! {
             $(#[doc = $sync_doc])*
-            sync $Sync($sync_name) { $($sync_alias = $sync_ty),* }
+            sync $Sync($sync_name) { $($sync_aliases)* }
             $(#[doc = $async_doc])*
-            async $Async($async_name) { $($async_alias = $async_ty),* }
-            state { $($field : $fty),* }
+            async $Async($async_name) { $($async_aliases)* }
+            state { $($state)* }
             shared {
                 #[new]
                 #[pyo3(signature = ($($sig)* timeout = 30.0, connect_timeout = 10.0, max_retries = None, backoff = None,
@@ -421,9 +393,9 @@ macro_rules! client_twins {
                     #[pyo3(from_py_with = $crate::args::timeout)] timeout: f64,
                     #[pyo3(from_py_with = $crate::args::connect_timeout)] connect_timeout: f64,
                     #[pyo3(from_py_with = $crate::args::max_retries)] max_retries: Option<u32>,
-                    #[pyo3(from_py_with = $crate::args::backoff)] backoff: Option<f64>,
-                    #[pyo3(from_py_with = $crate::args::max_backoff)] max_backoff: Option<f64>,
-                    #[pyo3(from_py_with = $crate::args::retry_budget)] retry_budget: Option<f64>,
+                    #[pyo3(from_py_with = $crate::args::backoff)] backoff: Option<std::time::Duration>,
+                    #[pyo3(from_py_with = $crate::args::max_backoff)] max_backoff: Option<std::time::Duration>,
+                    #[pyo3(from_py_with = $crate::args::retry_budget)] retry_budget: Option<std::time::Duration>,
                     #[pyo3(from_py_with = $crate::args::headers)] headers: Option<Vec<(String, String)>>,
                     #[pyo3(from_py_with = $crate::args::max_response_bytes)] max_response_bytes: u64,
                     #[pyo3(from_py_with = $crate::args::ca_bundle)] ca_bundle: Option<std::path::PathBuf>,
@@ -435,14 +407,26 @@ macro_rules! client_twins {
                     #[pyo3(from_py_with = $crate::plan::tier)] tier: Option<avax_data_core::plan::ServiceTier>,
                 ) -> PyResult<Self> {
                     $crate::logs::reset();
-                    let $transport = $crate::args::TransportArgs {
-                        timeout, connect_timeout, max_retries, backoff, max_backoff, retry_budget, headers,
-                        max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
-                        retry, rate_limit, compute_units_per_minute,
-                    }.config()?;
-                    let tier = $crate::plan::tier_or_env(tier)?;
-                    let $transport = avax_data_core::transport::TransportConfig { tier, ..$transport };
+                    let mut $transport = $crate::args::transport_config(
+                        avax_data_core::transport::TransportConfig {
+                            timeout: std::time::Duration::from_secs_f64(timeout),
+                            connect_timeout: std::time::Duration::from_secs_f64(connect_timeout),
+                            headers: headers.unwrap_or_default(),
+                            max_response_bytes, ca_bundle, danger_accept_invalid_certs, follow_cross_origin_redirects,
+                            rate_limit, compute_units_per_minute,
+                            ..Default::default()
+                        },
+                        avax_data_core::settings::RetryOverrides { max_retries, backoff, max_backoff, retry_budget },
+                        retry,
+                    )?;
+                    $transport.tier = $crate::plan::tier_or_env(tier)?;
                     $build
+                }
+
+                $(#[doc = $url_doc])*
+                #[getter]
+                fn $url(&self) -> String {
+                    self.client.$url().to_string()
                 }
 
                 /// The retry policy in force, an :class:`avax_data.RetryPolicy`.

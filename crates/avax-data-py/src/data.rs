@@ -38,11 +38,17 @@ fn block_id_arg(value: &Bound<'_, PyAny>) -> PyResult<String> {
 fn build_client(
     api_key: Option<String>,
     base_url: Option<String>,
+    cache: Option<std::sync::Arc<avax_data_core::cache::Store>>,
     transport: avax_data_core::transport::TransportConfig,
 ) -> PyResult<DataClient> {
     let api_key = avax_data_core::settings::data_api_key(api_key);
     let base_url = avax_data_core::settings::data_url(base_url);
-    DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(crate::errors::to_py)
+    let client =
+        DataClient::new(base_url.as_deref(), DataClientOptions { transport, api_key }).map_err(crate::errors::to_py)?;
+    if let Some(store) = cache {
+        client.set_cache(store);
+    }
+    Ok(client)
 }
 
 fn rate_limit_dict<'py>(py: Python<'py>, client: &DataClient) -> PyResult<Option<Bound<'py, PyDict>>> {
@@ -144,25 +150,17 @@ client_twins! {
         cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
         cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
-        let client = build_client(api_key, base_url, transport)?;
-        if let Some(store) = super::cache::open(&cache, cache_max_bytes)? {
-            client.set_cache(store);
-        }
-        Ok(Self { client })
+        let cache = super::cache::open(&cache, cache_max_bytes)?;
+        Ok(Self { client: build_client(api_key, base_url, cache, transport)? })
     }
+    /// The service root, with any password in it redacted.
+    ///
+    /// Example:
+    ///     >>> ad.DataClient(base_url="https://data-api.example/v1").base_url
+    ///     'https://data-api.example'
     url base_url;
     operations DataClient;
     shared {
-        /// The service root, with any password in it redacted.
-        ///
-        /// Example:
-        ///     >>> ad.DataClient(base_url="https://data-api.example/v1").base_url
-        ///     'https://data-api.example'
-        #[getter]
-        fn base_url(&self) -> String {
-            self.client.base_url().to_string()
-        }
-
         /// The last ``ratelimit-*`` headers the service sent, or ``None`` before any.
         ///
         /// A dict ``{"policy": str, "limit": int, "remaining": int, "reset": int}`` (``None``

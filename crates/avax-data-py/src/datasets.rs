@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 
 use super::errors::to_py;
 use avax_data_core::dataset::merge::{complete_partitions as complete, merge_staged};
-use avax_data_core::dataset::verify::verify;
+use avax_data_core::dataset::verify::{verify, Report};
 
 /// The complete partitions of a dataset directory whose files are as its manifest records.
 ///
@@ -115,12 +115,14 @@ pub fn verify_dataset<'py>(
     out.set_item("ok", report.ok())?;
     out.set_item("partitions", report.partitions)?;
     out.set_item("rows", report.rows)?;
-    out.set_item("missing", report.missing)?;
-    out.set_item("altered", report.altered)?;
-    out.set_item("partial", report.partial)?;
-    out.set_item("extra", report.extra)?;
-    out.set_item("gaps", report.gaps)?;
-    out.set_item("duplicates", report.duplicates)?;
-    out.set_item("incomplete", report.incomplete)?;
+    let Report { missing, altered, partial, extra, gaps, duplicates, incomplete, .. } = report;
+    // The keys in the report's order: the file lists, the position spans, the incomplete ones.
+    for (key, files) in [("missing", missing), ("altered", altered), ("partial", partial), ("extra", extra)] {
+        out.set_item(key, files)?;
+    }
+    for (key, spans) in [("gaps", gaps), ("duplicates", duplicates)] {
+        out.set_item(key, spans)?;
+    }
+    out.set_item("incomplete", incomplete)?;
     Ok(out)
 }

@@ -200,18 +200,13 @@ client_twins! {
         let cache = super::cache::open(&cache, cache_max_bytes)?;
         Ok(Self { client: build_client(url, concurrency, verify_ids, cache, transport)? })
     }
+    /// The node's base URL, with any password in it redacted.
+    ///
+    /// Example:
+    ///     >>> ad.IndexClient("https://user:secret@node.example:9650").url
+    ///     'https://user:***@node.example:9650'
     url url;
     shared {
-        /// The node's base URL, with any password in it redacted.
-        ///
-        /// Example:
-        ///     >>> ad.IndexClient("https://user:secret@node.example:9650").url
-        ///     'https://user:***@node.example:9650'
-        #[getter]
-        fn url(&self) -> String {
-            self.client.url().to_string()
-        }
-
         /// A handle on one index of the node (no request is sent).
         ///
         /// Args:

@@ -24,10 +24,15 @@ const GROUP_BY: &str = "one of srcBlockchainId, destBlockchainId, srcBlockchainI
 
 fn build_client(
     base_url: Option<String>,
+    cache: Option<std::sync::Arc<avax_data_core::cache::Store>>,
     transport: avax_data_core::transport::TransportConfig,
 ) -> PyResult<MetricsClient> {
     let base_url = avax_data_core::settings::metrics_url(base_url);
-    MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)
+    let client = MetricsClient::new(base_url.as_deref(), transport).map_err(crate::errors::to_py)?;
+    if let Some(store) = cache {
+        client.set_cache(store);
+    }
+    Ok(client)
 }
 
 /// `group_by=`: one field name, both comma-separated, or a list of the two.
@@ -130,25 +135,17 @@ client_twins! {
         cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
         cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
-        let client = build_client(base_url, transport)?;
-        if let Some(store) = super::cache::open(&cache, cache_max_bytes)? {
-            client.set_cache(store);
-        }
-        Ok(Self { client })
+        let cache = super::cache::open(&cache, cache_max_bytes)?;
+        Ok(Self { client: build_client(base_url, cache, transport)? })
     }
+    /// The service root, with any password in it redacted.
+    ///
+    /// Example:
+    ///     >>> ad.MetricsClient(base_url="https://metrics.example/v2").base_url
+    ///     'https://metrics.example'
     url base_url;
     operations MetricsClient;
     shared {
-        /// The service root, with any password in it redacted.
-        ///
-        /// Example:
-        ///     >>> ad.MetricsClient(base_url="https://metrics.example/v2").base_url
-        ///     'https://metrics.example'
-        #[getter]
-        fn base_url(&self) -> String {
-            self.client.base_url().to_string()
-        }
-
         /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
         ///
         /// Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order,
