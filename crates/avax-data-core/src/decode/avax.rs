@@ -393,6 +393,47 @@ impl BaseTx {
     }
 }
 
+/// The cross-chain part of an ImportTx or an ExportTx, laid out alike on the P- and the X-Chain
+/// (after the BaseTx): the other chain, then the UTXOs that move through shared memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Atomic {
+    /// ImportTx (P 17, X 3): spends UTXOs another chain exported to this one.
+    Import {
+        /// The chain the UTXOs come from.
+        source_chain: Id,
+        /// The imported UTXOs.
+        inputs: Vec<TransferableInput>,
+    },
+    /// ExportTx (P 18, X 4): creates UTXOs for another chain to import.
+    Export {
+        /// The chain the UTXOs go to.
+        destination_chain: Id,
+        /// The exported outputs.
+        outputs: Vec<TransferableOutput>,
+    },
+}
+
+impl Atomic {
+    /// Reads an ImportTx's (`export` false) or an ExportTx's fields after the BaseTx.
+    pub fn read(r: &mut Reader<'_>, fxs: Fxs, export: bool) -> Result<Self, DecodeError> {
+        Ok(if export {
+            let destination_chain = r.array("destination chain")?;
+            Atomic::Export { destination_chain, outputs: TransferableOutput::read_list(r, fxs, "exported output count")? }
+        } else {
+            let source_chain = r.array("source chain")?;
+            Atomic::Import { source_chain, inputs: TransferableInput::read_list(r, fxs, "imported input count")? }
+        })
+    }
+
+    /// Adds the imported inputs to `consumed` or the exported outputs to `produced`.
+    pub fn add_totals(&self, consumed: &mut AmountTotals, produced: &mut AmountTotals) {
+        match self {
+            Atomic::Import { inputs, .. } => consumed.add_inputs(inputs),
+            Atomic::Export { outputs, .. } => produced.add_outputs(outputs),
+        }
+    }
+}
+
 /// A validator's node, period and weight.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Validator {

@@ -2,8 +2,8 @@
 //! and 33–42, read into [`PTxBody`].
 
 use super::avax::{
-    read_ids, read_list, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
-    TransferableInput, TransferableOutput, Validator,
+    read_ids, read_list, read_subnet_auth, AmountTotals, Atomic, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
+    TransferableOutput, Validator,
 };
 use super::codec::Reader;
 use super::tx::UnsignedTx;
@@ -61,20 +61,8 @@ pub enum PTxBody {
         /// The subnet's owner.
         owner: OutputOwners,
     },
-    /// 17, ImportTx.
-    Import {
-        /// The chain the UTXOs come from.
-        source_chain: Id,
-        /// The imported UTXOs.
-        inputs: Vec<TransferableInput>,
-    },
-    /// 18, ExportTx.
-    Export {
-        /// The chain the UTXOs go to.
-        destination_chain: Id,
-        /// The exported outputs.
-        outputs: Vec<TransferableOutput>,
-    },
+    /// 17, ImportTx, and 18, ExportTx.
+    Atomic(Atomic),
     /// 19, AdvanceTimeTx (no BaseTx).
     AdvanceTime {
         /// The new chain time, unix seconds.
@@ -374,10 +362,8 @@ impl UnsignedPTx {
         if let Some(base) = &self.base {
             base.add_totals(&mut consumed, &mut produced);
         }
-        match &self.body {
-            PTxBody::Import { inputs, .. } => consumed.add_inputs(inputs),
-            PTxBody::Export { outputs, .. } => produced.add_outputs(outputs),
-            _ => {}
+        if let PTxBody::Atomic(atomic) = &self.body {
+            atomic.add_totals(&mut consumed, &mut produced);
         }
         if let Some(stake) = self.body.stake() {
             produced.add_outputs(stake);
@@ -435,14 +421,7 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
             }
         }
         16 => PTxBody::CreateSubnet { owner: OutputOwners::read_typed(r)? },
-        17 => PTxBody::Import {
-            source_chain: r.array("source chain")?,
-            inputs: TransferableInput::read_list(r, Fxs::Platform, "imported input count")?,
-        },
-        18 => PTxBody::Export {
-            destination_chain: r.array("destination chain")?,
-            outputs: TransferableOutput::read_list(r, Fxs::Platform, "exported output count")?,
-        },
+        17 | 18 => PTxBody::Atomic(Atomic::read(r, Fxs::Platform, type_id == 18)?),
         19 => PTxBody::AdvanceTime { time: r.u64("time")? },
         20 => PTxBody::RewardValidator { staker_tx_id: r.array("staker tx ID")? },
         23 => PTxBody::RemoveSubnetValidator {

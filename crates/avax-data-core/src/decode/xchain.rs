@@ -10,8 +10,7 @@
 //! whose ID is the tx ID) + the amounts secp256k1fx mint operations mint.
 
 use super::avax::{
-    read_list, read_sig_indices, AmountTotals, BaseTx, Fxs, Id, Output, OutputOwners, TransferableInput,
-    TransferableOutput, MIN_OWNERS_SIZE,
+    read_list, read_sig_indices, AmountTotals, Atomic, BaseTx, Fxs, Id, Output, OutputOwners, MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
 use super::tx::{Tx, UnsignedTx};
@@ -48,20 +47,8 @@ pub enum XTxBody {
         /// The operations.
         operations: Vec<Operation>,
     },
-    /// 3, ImportTx.
-    Import {
-        /// The chain the UTXOs come from.
-        source_chain: Id,
-        /// The imported UTXOs.
-        inputs: Vec<TransferableInput>,
-    },
-    /// 4, ExportTx.
-    Export {
-        /// The chain the UTXOs go to.
-        destination_chain: Id,
-        /// The exported outputs.
-        outputs: Vec<TransferableOutput>,
-    },
+    /// 3, ImportTx, and 4, ExportTx.
+    Atomic(Atomic),
 }
 
 /// One fx's initial outputs in a CreateAssetTx.
@@ -264,14 +251,7 @@ impl UnsignedXTx {
                 })?;
                 XTxBody::Operation { operations }
             }
-            3 => XTxBody::Import {
-                source_chain: r.array("source chain")?,
-                inputs: TransferableInput::read_list(r, Fxs::Avm, "imported input count")?,
-            },
-            _ => XTxBody::Export {
-                destination_chain: r.array("destination chain")?,
-                outputs: TransferableOutput::read_list(r, Fxs::Avm, "exported output count")?,
-            },
+            _ => XTxBody::Atomic(Atomic::read(r, Fxs::Avm, type_id == 4)?),
         };
         Ok(UnsignedXTx { type_id, base, body })
     }
@@ -298,8 +278,7 @@ impl UnsignedXTx {
                     }
                 }
             }
-            XTxBody::Import { inputs, .. } => consumed.add_inputs(inputs),
-            XTxBody::Export { outputs, .. } => produced.add_outputs(outputs),
+            XTxBody::Atomic(atomic) => atomic.add_totals(&mut consumed, &mut produced),
         }
         (consumed, produced)
     }

@@ -37,7 +37,7 @@ use super::avax::{
     address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns, Dec, Text, TextList, Ts,
     TxColumns, U32, U64, U8,
 };
-use crate::decode::avax::{AmountTotals, Validator};
+use crate::decode::avax::{AmountTotals, Atomic, Validator};
 use crate::decode::pchain::{PBlock, PTx, PTxBody};
 
 columns! {
@@ -170,8 +170,10 @@ impl PTxFacts {
                 f.genesis_len = Some(len_u32(genesis.len()));
             }
             PTxBody::CreateSubnet { owner } => f.owner = Some(address_texts(&owner.addresses)),
-            PTxBody::Import { source_chain, .. } => f.source_chain = Some(id_text(source_chain)),
-            PTxBody::Export { destination_chain, .. } => f.destination_chain = Some(id_text(destination_chain)),
+            PTxBody::Atomic(Atomic::Import { source_chain, .. }) => f.source_chain = Some(id_text(source_chain)),
+            PTxBody::Atomic(Atomic::Export { destination_chain, .. }) => {
+                f.destination_chain = Some(id_text(destination_chain))
+            }
             PTxBody::AdvanceTime { time } => f.time = Some(*time),
             PTxBody::RewardValidator { staker_tx_id } => f.staker_tx_id = Some(id_text(staker_tx_id)),
             PTxBody::RemoveSubnetValidator { node_id, subnet_id, .. } => {
