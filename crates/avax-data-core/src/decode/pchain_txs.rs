@@ -165,26 +165,7 @@ pub enum PTxBody {
         disable_auth: Vec<u32>,
     },
     /// 40, AddAutoRenewedValidatorTx.
-    AddAutoRenewedValidator {
-        /// The node (raw bytes; 20 for a NodeID).
-        node_id: Vec<u8>,
-        /// The BLS signer.
-        signer: Signer,
-        /// The staked outputs.
-        stake: Vec<TransferableOutput>,
-        /// Who receives the validation rewards.
-        validator_rewards_owner: OutputOwners,
-        /// Who receives the delegation fees.
-        delegator_rewards_owner: OutputOwners,
-        /// Who may change the validator's configuration.
-        validator_authority: OutputOwners,
-        /// Delegation fee, in millionths.
-        delegation_shares: u32,
-        /// Share of rewards restaked each period, in millionths.
-        auto_compound_reward_shares: u32,
-        /// Period length, seconds.
-        period: u64,
-    },
+    AddAutoRenewedValidator(Box<AutoRenewedValidator>),
     /// 41, SetAutoRenewedValidatorConfigTx.
     SetAutoRenewedValidatorConfig {
         /// The AddAutoRenewedValidatorTx that created the validator.
@@ -238,6 +219,29 @@ pub struct TransformSubnet {
     pub uptime_requirement: u32,
     /// Signature indices of the subnet owners.
     pub subnet_auth: Vec<u32>,
+}
+
+/// The parameters of an AddAutoRenewedValidatorTx (40).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoRenewedValidator {
+    /// The node (raw bytes; 20 for a NodeID).
+    pub node_id: Vec<u8>,
+    /// The BLS signer.
+    pub signer: Signer,
+    /// The staked outputs.
+    pub stake: Vec<TransferableOutput>,
+    /// Who receives the validation rewards.
+    pub validator_rewards_owner: OutputOwners,
+    /// Who receives the delegation fees.
+    pub delegator_rewards_owner: OutputOwners,
+    /// Who may change the validator's configuration.
+    pub validator_authority: OutputOwners,
+    /// Delegation fee, in millionths.
+    pub delegation_shares: u32,
+    /// Share of rewards restaked each period, in millionths.
+    pub auto_compound_reward_shares: u32,
+    /// Period length, seconds.
+    pub period: u64,
 }
 
 /// One initial validator of a ConvertSubnetToL1Tx.
@@ -379,8 +383,8 @@ impl PTxBody {
             PTxBody::AddValidator { stake, .. }
             | PTxBody::AddDelegator { stake, .. }
             | PTxBody::AddPermissionlessValidator { stake, .. }
-            | PTxBody::AddPermissionlessDelegator { stake, .. }
-            | PTxBody::AddAutoRenewedValidator { stake, .. } => Some(stake),
+            | PTxBody::AddPermissionlessDelegator { stake, .. } => Some(stake),
+            PTxBody::AddAutoRenewedValidator(v) => Some(&v.stake),
             _ => None,
         }
     }
@@ -496,22 +500,17 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
         39 => {
             PTxBody::DisableL1Validator { validation_id: r.array("validation ID")?, disable_auth: read_subnet_auth(r)? }
         }
-        40 => {
-            let node_id = r.bytes_u32("node ID")?.to_vec();
-            let signer = Signer::read(r)?;
-            let stake = stake(r)?;
-            PTxBody::AddAutoRenewedValidator {
-                node_id,
-                signer,
-                stake,
-                validator_rewards_owner: OutputOwners::read_typed(r)?,
-                delegator_rewards_owner: OutputOwners::read_typed(r)?,
-                validator_authority: OutputOwners::read_typed(r)?,
-                delegation_shares: r.u32("delegation shares")?,
-                auto_compound_reward_shares: r.u32("auto-compound reward shares")?,
-                period: r.u64("period")?,
-            }
-        }
+        40 => PTxBody::AddAutoRenewedValidator(Box::new(AutoRenewedValidator {
+            node_id: r.bytes_u32("node ID")?.to_vec(),
+            signer: Signer::read(r)?,
+            stake: stake(r)?,
+            validator_rewards_owner: OutputOwners::read_typed(r)?,
+            delegator_rewards_owner: OutputOwners::read_typed(r)?,
+            validator_authority: OutputOwners::read_typed(r)?,
+            delegation_shares: r.u32("delegation shares")?,
+            auto_compound_reward_shares: r.u32("auto-compound reward shares")?,
+            period: r.u64("period")?,
+        })),
         41 => PTxBody::SetAutoRenewedValidatorConfig {
             staker_tx_id: r.array("staker tx ID")?,
             auth: read_subnet_auth(r)?,

@@ -307,13 +307,9 @@ fn pchain_vector_details() {
 
     let v = find("add_auto_renewed_validator_tx_test.go:wantBytes");
     let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
-    let PTxBody::AddAutoRenewedValidator { delegation_shares, auto_compound_reward_shares, period, node_id, .. } =
-        &tx.body
-    else {
-        panic!()
-    };
-    assert_eq!((*delegation_shares, *auto_compound_reward_shares, *period), (1000000, 500000, 17280000));
-    assert_eq!(hex::encode(node_id), "1122334455667788112233445566778811223344");
+    let PTxBody::AddAutoRenewedValidator(v) = &tx.body else { panic!() };
+    assert_eq!((v.delegation_shares, v.auto_compound_reward_shares, v.period), (1000000, 500000, 17280000));
+    assert_eq!(hex::encode(&v.node_id), "1122334455667788112233445566778811223344");
 }
 
 #[test]
