@@ -6,7 +6,7 @@ use super::avax::{
     TransferableOutput, Validator,
 };
 use super::codec::Reader;
-use super::tx::UnsignedTx;
+use super::tx::{read_type_id, UnsignedTx};
 use super::DecodeError;
 
 /// The fields a P-Chain tx type adds (after its `BaseTx`, for the types that have one).
@@ -327,8 +327,15 @@ impl UnsignedTx for UnsignedPTx {
     type Base = Option<BaseTx>;
     type Body = PTxBody;
     const FXS: Fxs = Fxs::Platform;
+    /// Reads `u32 typeID` and the tx fields.
     fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        UnsignedPTx::read(r)
+        let type_id = read_type_id(r, "P-Chain", tx_type_name)?;
+        let base = match type_id {
+            19 | 20 | 42 => None,
+            _ => Some(BaseTx::read(r, Fxs::Platform)?),
+        };
+        let body = read_body(r, type_id)?;
+        Ok(UnsignedPTx { type_id, base, body })
     }
     fn type_name(type_id: u32) -> Option<&'static str> {
         tx_type_name(type_id)
@@ -342,21 +349,6 @@ impl UnsignedTx for UnsignedPTx {
 }
 
 impl UnsignedPTx {
-    /// Reads `u32 typeID` and the tx fields.
-    pub fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("tx type ID")?;
-        if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(at, format!("unknown P-Chain tx type ID {type_id}")));
-        }
-        let base = match type_id {
-            19 | 20 | 42 => None,
-            _ => Some(BaseTx::read(r, Fxs::Platform)?),
-        };
-        let body = read_body(r, type_id)?;
-        Ok(UnsignedPTx { type_id, base, body })
-    }
-
     /// Per-asset totals: `consumed` = BaseTx inputs + imported inputs; `produced` = BaseTx
     /// outputs + exported outputs + staked outputs (stake is locked, not burned). L1 validator
     /// balances are fees paid from the inputs, not outputs, so they are in neither.

@@ -13,7 +13,7 @@ use super::avax::{
     read_list, read_sig_indices, AmountTotals, Atomic, BaseTx, Fxs, Id, Output, OutputOwners, MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
-use super::tx::{Tx, UnsignedTx};
+use super::tx::{read_type_id, Tx, UnsignedTx};
 use super::DecodeError;
 
 /// Smallest encoded AVM tx inside a block: a BaseTx with nothing in it and no credentials.
@@ -205,28 +205,9 @@ impl UnsignedTx for UnsignedXTx {
     type Base = BaseTx;
     type Body = XTxBody;
     const FXS: Fxs = Fxs::Avm;
-    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        UnsignedXTx::read(r)
-    }
-    fn type_name(type_id: u32) -> Option<&'static str> {
-        tx_type_name(type_id)
-    }
-    fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
-        UnsignedXTx::totals(self, tx_id)
-    }
-    fn into_parts(self) -> (u32, BaseTx, XTxBody) {
-        (self.type_id, self.base, self.body)
-    }
-}
-
-impl UnsignedXTx {
     /// Reads `u32 typeID` and the tx fields.
-    pub fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("tx type ID")?;
-        if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(at, format!("unknown X-Chain tx type ID {type_id}")));
-        }
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let type_id = read_type_id(r, "X-Chain", tx_type_name)?;
         let base = BaseTx::read(r, Fxs::Avm)?;
         let body = match type_id {
             0 => XTxBody::Base,
@@ -255,7 +236,18 @@ impl UnsignedXTx {
         };
         Ok(UnsignedXTx { type_id, base, body })
     }
+    fn type_name(type_id: u32) -> Option<&'static str> {
+        tx_type_name(type_id)
+    }
+    fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
+        UnsignedXTx::totals(self, tx_id)
+    }
+    fn into_parts(self) -> (u32, BaseTx, XTxBody) {
+        (self.type_id, self.base, self.body)
+    }
+}
 
+impl UnsignedXTx {
     /// Per-asset `(consumed, produced)` totals (see the module doc); `tx_id` names the asset a
     /// CreateAssetTx creates.
     pub fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
