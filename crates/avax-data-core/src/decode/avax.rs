@@ -33,6 +33,13 @@ pub const MIN_TRANSFERABLE_INPUT_SIZE: usize = 32 + 4 + 32 + 4 + 8 + 4;
 /// Smallest encoded credential: type ID and signature count.
 pub const MIN_CREDENTIAL_SIZE: usize = 4 + 4;
 
+/// Type ID of a secp256k1fx `OutputOwners` where an `fx.Owner` interface value stands.
+pub const OUTPUT_OWNERS_TYPE_ID: u32 = 11;
+/// Type ID of the secp256k1fx `Input` that authorizes a subnet (or L1 validator) action.
+pub const SUBNET_AUTH_TYPE_ID: u32 = 10;
+/// Type ID of a secp256k1fx `Credential`, the only credential type the P-Chain registers.
+pub const SECP_CREDENTIAL_TYPE_ID: u32 = 9;
+
 /// Which chain's fx registrations apply to typed outputs, inputs and credentials.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fxs {
@@ -64,7 +71,7 @@ impl OutputOwners {
 
     /// Reads an `fx.Owner` interface value: `u32 11` then the owners.
     pub fn read_typed(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        expect_type(r, 11, "owner (secp256k1fx.OutputOwners)")?;
+        expect_type(r, OUTPUT_OWNERS_TYPE_ID, "owner (secp256k1fx.OutputOwners)")?;
         Self::read(r)
     }
 }
@@ -393,6 +400,50 @@ impl BaseTx {
     }
 }
 
+/// The cross-chain part of an ImportTx or an ExportTx, laid out alike on the P- and the X-Chain
+/// (after the BaseTx): the other chain, then the UTXOs that move through shared memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Atomic {
+    /// ImportTx (P 17, X 3): spends UTXOs another chain exported to this one.
+    Import {
+        /// The chain the UTXOs come from.
+        source_chain: Id,
+        /// The imported UTXOs.
+        inputs: Vec<TransferableInput>,
+    },
+    /// ExportTx (P 18, X 4): creates UTXOs for another chain to import.
+    Export {
+        /// The chain the UTXOs go to.
+        destination_chain: Id,
+        /// The exported outputs.
+        outputs: Vec<TransferableOutput>,
+    },
+}
+
+impl Atomic {
+    /// Reads an ImportTx's (`export` false) or an ExportTx's fields after the BaseTx.
+    pub fn read(r: &mut Reader<'_>, fxs: Fxs, export: bool) -> Result<Self, DecodeError> {
+        Ok(if export {
+            let destination_chain = r.array("destination chain")?;
+            Atomic::Export {
+                destination_chain,
+                outputs: TransferableOutput::read_list(r, fxs, "exported output count")?,
+            }
+        } else {
+            let source_chain = r.array("source chain")?;
+            Atomic::Import { source_chain, inputs: TransferableInput::read_list(r, fxs, "imported input count")? }
+        })
+    }
+
+    /// Adds the imported inputs to `consumed` or the exported outputs to `produced`.
+    pub fn add_totals(&self, consumed: &mut AmountTotals, produced: &mut AmountTotals) {
+        match self {
+            Atomic::Import { inputs, .. } => consumed.add_inputs(inputs),
+            Atomic::Export { outputs, .. } => produced.add_outputs(outputs),
+        }
+    }
+}
+
 /// A validator's node, period and weight.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Validator {
@@ -420,7 +471,7 @@ impl Validator {
 
 /// Reads a subnet authorization (`u32 10` then signature indices).
 pub fn read_subnet_auth(r: &mut Reader<'_>) -> Result<Vec<u32>, DecodeError> {
-    expect_type(r, 10, "subnet authorization (secp256k1fx.Input)")?;
+    expect_type(r, SUBNET_AUTH_TYPE_ID, "subnet authorization (secp256k1fx.Input)")?;
     read_sig_indices(r)
 }
 
@@ -452,6 +503,14 @@ impl Signer {
         }
     }
 
+    /// The codec type ID of this signer.
+    pub fn type_id(&self) -> u32 {
+        match self {
+            Signer::Empty => 27,
+            Signer::ProofOfPossession { .. } => 28,
+        }
+    }
+
     /// The BLS public key, if any.
     pub fn public_key(&self) -> Option<&[u8; 48]> {
         match self {
@@ -476,7 +535,7 @@ impl Credential {
         let at = r.pos();
         let type_id = r.u32("credential type ID")?;
         match (fxs, type_id) {
-            (_, 9) | (Fxs::Avm, 14) | (Fxs::Avm, 19) => {}
+            (_, SECP_CREDENTIAL_TYPE_ID) | (Fxs::Avm, 14) | (Fxs::Avm, 19) => {}
             _ => return Err(DecodeError::new(at, format!("unknown credential type ID {type_id}"))),
         }
         let signatures = read_list(r, "signature count", 65, |r| r.array("signature"))?;

@@ -6,7 +6,9 @@
 //! of the §5 table is read ([`PTxBody`]); an unknown type ID is a [`DecodeError`] naming it,
 //! and so are trailing bytes.
 
-pub use super::pchain_txs::{tx_type_name, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx};
+pub use super::pchain_txs::{
+    tx_type_name, AutoRenewedValidator, L1Owner, L1Validator, PTxBody, TransformSubnet, UnsignedPTx,
+};
 
 use super::avax::{read_list, Id};
 use super::codec::Reader;

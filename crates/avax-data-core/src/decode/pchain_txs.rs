@@ -2,11 +2,11 @@
 //! and 33–42, read into [`PTxBody`].
 
 use super::avax::{
-    read_ids, read_list, read_subnet_auth, AmountTotals, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
-    TransferableInput, TransferableOutput, Validator,
+    read_ids, read_list, read_subnet_auth, AmountTotals, Atomic, BaseTx, Fxs, Id, OutputOwners, ShortId, Signer,
+    TransferableOutput, Validator,
 };
 use super::codec::Reader;
-use super::tx::UnsignedTx;
+use super::tx::{read_type_id, UnsignedTx};
 use super::DecodeError;
 
 /// The fields a P-Chain tx type adds (after its `BaseTx`, for the types that have one).
@@ -61,20 +61,8 @@ pub enum PTxBody {
         /// The subnet's owner.
         owner: OutputOwners,
     },
-    /// 17, ImportTx.
-    Import {
-        /// The chain the UTXOs come from.
-        source_chain: Id,
-        /// The imported UTXOs.
-        inputs: Vec<TransferableInput>,
-    },
-    /// 18, ExportTx.
-    Export {
-        /// The chain the UTXOs go to.
-        destination_chain: Id,
-        /// The exported outputs.
-        outputs: Vec<TransferableOutput>,
-    },
+    /// 17, ImportTx, and 18, ExportTx.
+    Atomic(Atomic),
     /// 19, AdvanceTimeTx (no BaseTx).
     AdvanceTime {
         /// The new chain time, unix seconds.
@@ -177,26 +165,7 @@ pub enum PTxBody {
         disable_auth: Vec<u32>,
     },
     /// 40, AddAutoRenewedValidatorTx.
-    AddAutoRenewedValidator {
-        /// The node (raw bytes; 20 for a NodeID).
-        node_id: Vec<u8>,
-        /// The BLS signer.
-        signer: Signer,
-        /// The staked outputs.
-        stake: Vec<TransferableOutput>,
-        /// Who receives the validation rewards.
-        validator_rewards_owner: OutputOwners,
-        /// Who receives the delegation fees.
-        delegator_rewards_owner: OutputOwners,
-        /// Who may change the validator's configuration.
-        validator_authority: OutputOwners,
-        /// Delegation fee, in millionths.
-        delegation_shares: u32,
-        /// Share of rewards restaked each period, in millionths.
-        auto_compound_reward_shares: u32,
-        /// Period length, seconds.
-        period: u64,
-    },
+    AddAutoRenewedValidator(Box<AutoRenewedValidator>),
     /// 41, SetAutoRenewedValidatorConfigTx.
     SetAutoRenewedValidatorConfig {
         /// The AddAutoRenewedValidatorTx that created the validator.
@@ -250,6 +219,29 @@ pub struct TransformSubnet {
     pub uptime_requirement: u32,
     /// Signature indices of the subnet owners.
     pub subnet_auth: Vec<u32>,
+}
+
+/// The parameters of an AddAutoRenewedValidatorTx (40).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutoRenewedValidator {
+    /// The node (raw bytes; 20 for a NodeID).
+    pub node_id: Vec<u8>,
+    /// The BLS signer.
+    pub signer: Signer,
+    /// The staked outputs.
+    pub stake: Vec<TransferableOutput>,
+    /// Who receives the validation rewards.
+    pub validator_rewards_owner: OutputOwners,
+    /// Who receives the delegation fees.
+    pub delegator_rewards_owner: OutputOwners,
+    /// Who may change the validator's configuration.
+    pub validator_authority: OutputOwners,
+    /// Delegation fee, in millionths.
+    pub delegation_shares: u32,
+    /// Share of rewards restaked each period, in millionths.
+    pub auto_compound_reward_shares: u32,
+    /// Period length, seconds.
+    pub period: u64,
 }
 
 /// One initial validator of a ConvertSubnetToL1Tx.
@@ -335,8 +327,15 @@ impl UnsignedTx for UnsignedPTx {
     type Base = Option<BaseTx>;
     type Body = PTxBody;
     const FXS: Fxs = Fxs::Platform;
+    /// Reads `u32 typeID` and the tx fields.
     fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        UnsignedPTx::read(r)
+        let type_id = read_type_id(r, "P-Chain", tx_type_name)?;
+        let base = match type_id {
+            19 | 20 | 42 => None,
+            _ => Some(BaseTx::read(r, Fxs::Platform)?),
+        };
+        let body = read_body(r, type_id)?;
+        Ok(UnsignedPTx { type_id, base, body })
     }
     fn type_name(type_id: u32) -> Option<&'static str> {
         tx_type_name(type_id)
@@ -350,21 +349,6 @@ impl UnsignedTx for UnsignedPTx {
 }
 
 impl UnsignedPTx {
-    /// Reads `u32 typeID` and the tx fields.
-    pub fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("tx type ID")?;
-        if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(at, format!("unknown P-Chain tx type ID {type_id}")));
-        }
-        let base = match type_id {
-            19 | 20 | 42 => None,
-            _ => Some(BaseTx::read(r, Fxs::Platform)?),
-        };
-        let body = read_body(r, type_id)?;
-        Ok(UnsignedPTx { type_id, base, body })
-    }
-
     /// Per-asset totals: `consumed` = BaseTx inputs + imported inputs; `produced` = BaseTx
     /// outputs + exported outputs + staked outputs (stake is locked, not burned). L1 validator
     /// balances are fees paid from the inputs, not outputs, so they are in neither.
@@ -374,10 +358,8 @@ impl UnsignedPTx {
         if let Some(base) = &self.base {
             base.add_totals(&mut consumed, &mut produced);
         }
-        match &self.body {
-            PTxBody::Import { inputs, .. } => consumed.add_inputs(inputs),
-            PTxBody::Export { outputs, .. } => produced.add_outputs(outputs),
-            _ => {}
+        if let PTxBody::Atomic(atomic) = &self.body {
+            atomic.add_totals(&mut consumed, &mut produced);
         }
         if let Some(stake) = self.body.stake() {
             produced.add_outputs(stake);
@@ -393,8 +375,8 @@ impl PTxBody {
             PTxBody::AddValidator { stake, .. }
             | PTxBody::AddDelegator { stake, .. }
             | PTxBody::AddPermissionlessValidator { stake, .. }
-            | PTxBody::AddPermissionlessDelegator { stake, .. }
-            | PTxBody::AddAutoRenewedValidator { stake, .. } => Some(stake),
+            | PTxBody::AddPermissionlessDelegator { stake, .. } => Some(stake),
+            PTxBody::AddAutoRenewedValidator(v) => Some(&v.stake),
             _ => None,
         }
     }
@@ -435,14 +417,7 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
             }
         }
         16 => PTxBody::CreateSubnet { owner: OutputOwners::read_typed(r)? },
-        17 => PTxBody::Import {
-            source_chain: r.array("source chain")?,
-            inputs: TransferableInput::read_list(r, Fxs::Platform, "imported input count")?,
-        },
-        18 => PTxBody::Export {
-            destination_chain: r.array("destination chain")?,
-            outputs: TransferableOutput::read_list(r, Fxs::Platform, "exported output count")?,
-        },
+        17 | 18 => PTxBody::Atomic(Atomic::read(r, Fxs::Platform, type_id == 18)?),
         19 => PTxBody::AdvanceTime { time: r.u64("time")? },
         20 => PTxBody::RewardValidator { staker_tx_id: r.array("staker tx ID")? },
         23 => PTxBody::RemoveSubnetValidator {
@@ -517,22 +492,17 @@ fn read_body(r: &mut Reader<'_>, type_id: u32) -> Result<PTxBody, DecodeError> {
         39 => {
             PTxBody::DisableL1Validator { validation_id: r.array("validation ID")?, disable_auth: read_subnet_auth(r)? }
         }
-        40 => {
-            let node_id = r.bytes_u32("node ID")?.to_vec();
-            let signer = Signer::read(r)?;
-            let stake = stake(r)?;
-            PTxBody::AddAutoRenewedValidator {
-                node_id,
-                signer,
-                stake,
-                validator_rewards_owner: OutputOwners::read_typed(r)?,
-                delegator_rewards_owner: OutputOwners::read_typed(r)?,
-                validator_authority: OutputOwners::read_typed(r)?,
-                delegation_shares: r.u32("delegation shares")?,
-                auto_compound_reward_shares: r.u32("auto-compound reward shares")?,
-                period: r.u64("period")?,
-            }
-        }
+        40 => PTxBody::AddAutoRenewedValidator(Box::new(AutoRenewedValidator {
+            node_id: r.bytes_u32("node ID")?.to_vec(),
+            signer: Signer::read(r)?,
+            stake: stake(r)?,
+            validator_rewards_owner: OutputOwners::read_typed(r)?,
+            delegator_rewards_owner: OutputOwners::read_typed(r)?,
+            validator_authority: OutputOwners::read_typed(r)?,
+            delegation_shares: r.u32("delegation shares")?,
+            auto_compound_reward_shares: r.u32("auto-compound reward shares")?,
+            period: r.u64("period")?,
+        })),
         41 => PTxBody::SetAutoRenewedValidatorConfig {
             staker_tx_id: r.array("staker tx ID")?,
             auth: read_subnet_auth(r)?,

@@ -26,6 +26,20 @@ pub trait UnsignedTx: Sized {
     fn into_parts(self) -> (u32, Self::Base, Self::Body);
 }
 
+/// Reads a tx's `u32 typeID`; an ID `type_name` does not name is an error that names `chain`.
+pub fn read_type_id(
+    r: &mut Reader<'_>,
+    chain: &str,
+    type_name: fn(u32) -> Option<&'static str>,
+) -> Result<u32, DecodeError> {
+    let at = r.pos();
+    let type_id = r.u32("tx type ID")?;
+    match type_name(type_id) {
+        Some(_) => Ok(type_id),
+        None => Err(DecodeError::new(at, format!("unknown {chain} tx type ID {type_id}"))),
+    }
+}
+
 /// A decoded tx of the chain whose unsigned tx is `U`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tx<U: UnsignedTx> {

@@ -10,11 +10,10 @@
 //! whose ID is the tx ID) + the amounts secp256k1fx mint operations mint.
 
 use super::avax::{
-    read_list, read_sig_indices, AmountTotals, BaseTx, Fxs, Id, Output, OutputOwners, TransferableInput,
-    TransferableOutput, MIN_OWNERS_SIZE,
+    read_list, read_sig_indices, AmountTotals, Atomic, BaseTx, Fxs, Id, Output, OutputOwners, MIN_OWNERS_SIZE,
 };
 use super::codec::Reader;
-use super::tx::{Tx, UnsignedTx};
+use super::tx::{read_type_id, Tx, UnsignedTx};
 use super::DecodeError;
 
 /// Smallest encoded AVM tx inside a block: a BaseTx with nothing in it and no credentials.
@@ -48,20 +47,8 @@ pub enum XTxBody {
         /// The operations.
         operations: Vec<Operation>,
     },
-    /// 3, ImportTx.
-    Import {
-        /// The chain the UTXOs come from.
-        source_chain: Id,
-        /// The imported UTXOs.
-        inputs: Vec<TransferableInput>,
-    },
-    /// 4, ExportTx.
-    Export {
-        /// The chain the UTXOs go to.
-        destination_chain: Id,
-        /// The exported outputs.
-        outputs: Vec<TransferableOutput>,
-    },
+    /// 3, ImportTx, and 4, ExportTx.
+    Atomic(Atomic),
 }
 
 /// One fx's initial outputs in a CreateAssetTx.
@@ -218,28 +205,9 @@ impl UnsignedTx for UnsignedXTx {
     type Base = BaseTx;
     type Body = XTxBody;
     const FXS: Fxs = Fxs::Avm;
-    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        UnsignedXTx::read(r)
-    }
-    fn type_name(type_id: u32) -> Option<&'static str> {
-        tx_type_name(type_id)
-    }
-    fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
-        UnsignedXTx::totals(self, tx_id)
-    }
-    fn into_parts(self) -> (u32, BaseTx, XTxBody) {
-        (self.type_id, self.base, self.body)
-    }
-}
-
-impl UnsignedXTx {
     /// Reads `u32 typeID` and the tx fields.
-    pub fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
-        let at = r.pos();
-        let type_id = r.u32("tx type ID")?;
-        if tx_type_name(type_id).is_none() {
-            return Err(DecodeError::new(at, format!("unknown X-Chain tx type ID {type_id}")));
-        }
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        let type_id = read_type_id(r, "X-Chain", tx_type_name)?;
         let base = BaseTx::read(r, Fxs::Avm)?;
         let body = match type_id {
             0 => XTxBody::Base,
@@ -264,18 +232,22 @@ impl UnsignedXTx {
                 })?;
                 XTxBody::Operation { operations }
             }
-            3 => XTxBody::Import {
-                source_chain: r.array("source chain")?,
-                inputs: TransferableInput::read_list(r, Fxs::Avm, "imported input count")?,
-            },
-            _ => XTxBody::Export {
-                destination_chain: r.array("destination chain")?,
-                outputs: TransferableOutput::read_list(r, Fxs::Avm, "exported output count")?,
-            },
+            _ => XTxBody::Atomic(Atomic::read(r, Fxs::Avm, type_id == 4)?),
         };
         Ok(UnsignedXTx { type_id, base, body })
     }
+    fn type_name(type_id: u32) -> Option<&'static str> {
+        tx_type_name(type_id)
+    }
+    fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
+        UnsignedXTx::totals(self, tx_id)
+    }
+    fn into_parts(self) -> (u32, BaseTx, XTxBody) {
+        (self.type_id, self.base, self.body)
+    }
+}
 
+impl UnsignedXTx {
     /// Per-asset `(consumed, produced)` totals (see the module doc); `tx_id` names the asset a
     /// CreateAssetTx creates.
     pub fn totals(&self, tx_id: &Id) -> (AmountTotals, AmountTotals) {
@@ -298,8 +270,7 @@ impl UnsignedXTx {
                     }
                 }
             }
-            XTxBody::Import { inputs, .. } => consumed.add_inputs(inputs),
-            XTxBody::Export { outputs, .. } => produced.add_outputs(outputs),
+            XTxBody::Atomic(atomic) => atomic.add_totals(&mut consumed, &mut produced),
         }
         (consumed, produced)
     }

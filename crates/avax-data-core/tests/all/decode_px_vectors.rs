@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use avax_data_core::decode::avax::{Input, Output};
+use avax_data_core::decode::avax::{Atomic, Input, Output};
 use avax_data_core::decode::pchain::{self, PTxBody};
 use avax_data_core::decode::xchain::{self, XTxBody};
 use avax_data_core::index::cb58;
@@ -141,7 +141,7 @@ fn pchain_blocks_decode_with_their_published_facts() {
     assert_eq!(cb(&input.asset_id), ein["assetID"].as_str().unwrap());
     assert_eq!(input.input, Input::Transfer { amount: 13839124063, sig_indices: vec![0] });
     assert_eq!(input.input.amount(), ein["amount"].as_u64().unwrap());
-    let PTxBody::Export { destination_chain, outputs } = &tx.body else { panic!("{:?}", tx.body) };
+    let PTxBody::Atomic(Atomic::Export { destination_chain, outputs }) = &tx.body else { panic!("{:?}", tx.body) };
     assert_eq!(cb(destination_chain), etx["destinationChain"].as_str().unwrap());
     let eout = &etx["exportedOutputs[0]"];
     assert_eq!(outputs.len(), 1);
@@ -307,13 +307,9 @@ fn pchain_vector_details() {
 
     let v = find("add_auto_renewed_validator_tx_test.go:wantBytes");
     let tx = pchain::decode_unsigned_tx(&bytes(v)).unwrap();
-    let PTxBody::AddAutoRenewedValidator { delegation_shares, auto_compound_reward_shares, period, node_id, .. } =
-        &tx.body
-    else {
-        panic!()
-    };
-    assert_eq!((*delegation_shares, *auto_compound_reward_shares, *period), (1000000, 500000, 17280000));
-    assert_eq!(hex::encode(node_id), "1122334455667788112233445566778811223344");
+    let PTxBody::AddAutoRenewedValidator(v) = &tx.body else { panic!() };
+    assert_eq!((v.delegation_shares, v.auto_compound_reward_shares, v.period), (1000000, 500000, 17280000));
+    assert_eq!(hex::encode(&v.node_id), "1122334455667788112233445566778811223344");
 }
 
 #[test]
@@ -348,7 +344,7 @@ fn xchain_txs_decode_with_their_published_ids_and_amounts() {
         "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
     );
     assert_eq!(tx.base.inputs[0].input.amount(), 300000000000000000);
-    let XTxBody::Export { destination_chain, outputs } = &tx.body else { panic!("{:?}", tx.body) };
+    let XTxBody::Atomic(Atomic::Export { destination_chain, outputs }) = &tx.body else { panic!("{:?}", tx.body) };
     assert_eq!(cb(destination_chain), "2XFHbWN57HrjHW1JqhP9wzj92eYHpiH7EGLnY9mNfWn9w9CvWR");
     assert_eq!(outputs[0].output.amount(), Some(4000001000000));
     assert_eq!(cb(&tx.consumed[0].asset_id), avax_local);

@@ -2,133 +2,20 @@
 //! X-chain transactions share (§5.1, §5.2): `BaseTx`, transferable outputs and inputs, output
 //! owners, validators, subnet auth, BLS signers and secp256k1 credentials.
 //!
-//! Everything here only writes: the value types hold field values, [`Writer`] lays them out in
-//! declaration order with the type IDs of the primary-network codecs (the secp256k1fx IDs 5, 6,
-//! 7, 9, 10, 11 are the same in the platformvm and the avm codecs; 21/22 exist only on P, 6 only
-//! on X). [`Rng`] gives the deterministic pseudo-random field values the emulator fills them with;
-//! signatures are random 65-byte strings, not real secp256k1 signatures.
+//! The value types are the core decoder's ([`avax_data_core::decode::avax`]): the emulator builds
+//! what the decoder reads, and [`Writer`] lays it out in declaration order with the type IDs the
+//! values name (`Output::type_id` and the like), so the two cannot disagree on a layout. [`Rng`]
+//! gives the deterministic pseudo-random field values the emulator fills them with; signatures
+//! are random 65-byte strings, not real secp256k1 signatures.
 
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
 
-/// secp256k1fx.TransferInput.
-pub const TYPE_TRANSFER_INPUT: u32 = 5;
-/// secp256k1fx.MintOutput (X only).
-pub const TYPE_MINT_OUTPUT: u32 = 6;
-/// secp256k1fx.TransferOutput.
-pub const TYPE_TRANSFER_OUTPUT: u32 = 7;
-/// secp256k1fx.Credential.
-pub const TYPE_CREDENTIAL: u32 = 9;
-/// secp256k1fx.Input, the subnet authorization of P-chain subnet txs.
-pub const TYPE_SUBNET_AUTH: u32 = 10;
-/// secp256k1fx.OutputOwners.
-pub const TYPE_OUTPUT_OWNERS: u32 = 11;
-/// stakeable.LockIn (P only).
-pub const TYPE_LOCK_IN: u32 = 21;
-/// stakeable.LockOut (P only).
-pub const TYPE_LOCK_OUT: u32 = 22;
-/// signer.Empty (P only).
-pub const TYPE_SIGNER_EMPTY: u32 = 27;
-/// signer.ProofOfPossession (P only).
-pub const TYPE_SIGNER_POP: u32 = 28;
-
-/// `locktime u64, threshold u32, []addr20` (secp256k1fx.OutputOwners without its type ID).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutputOwners {
-    /// Unix seconds before which the output cannot be spent (0: none).
-    pub locktime: u64,
-    /// Signatures needed.
-    pub threshold: u32,
-    /// Short IDs of the owners (sorted, as the node requires).
-    pub addresses: Vec<[u8; 20]>,
-}
-
-/// An output body, written with its type ID.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Output {
-    /// secp256k1fx.TransferOutput (7): `amount u64` then the owners.
-    Transfer { amount: u64, owners: OutputOwners },
-    /// secp256k1fx.MintOutput (6): the owners only.
-    Mint(OutputOwners),
-    /// stakeable.LockOut (22) around a TransferOutput: `locktime u64, u32 7, amount, owners`.
-    Locked { locktime: u64, amount: u64, owners: OutputOwners },
-}
-
-/// `assetID[32]` then a typed [`Output`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransferableOutput {
-    /// The asset.
-    pub asset_id: [u8; 32],
-    /// The output.
-    pub output: Output,
-}
-
-/// An input body, written with its type ID.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    /// secp256k1fx.TransferInput (5): `amount u64, []u32 sigIndices`.
-    Transfer { amount: u64, sig_indices: Vec<u32> },
-    /// stakeable.LockIn (21) around a TransferInput: `locktime u64, u32 5, amount, sigIndices`.
-    Locked { locktime: u64, amount: u64, sig_indices: Vec<u32> },
-}
-
-/// `txID[32], outputIndex u32, assetID[32]` then a typed [`Input`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TransferableInput {
-    /// The transaction that created the spent UTXO.
-    pub tx_id: [u8; 32],
-    /// Index of the UTXO in that transaction.
-    pub output_index: u32,
-    /// The asset.
-    pub asset_id: [u8; 32],
-    /// The input.
-    pub input: Input,
-}
-
-/// The fields every non-reward transaction starts with.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct BaseTx {
-    /// 1 mainnet, 5 fuji, 12345 local.
-    pub network_id: u32,
-    /// The chain the tx is issued on (all zero for the P-chain).
-    pub blockchain_id: [u8; 32],
-    /// Outputs.
-    pub outputs: Vec<TransferableOutput>,
-    /// Inputs.
-    pub inputs: Vec<TransferableInput>,
-    /// Free bytes (u32-counted).
-    pub memo: Vec<u8>,
-}
-
-/// `nodeID[20], start u64, end u64, weight u64`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Validator {
-    /// The node.
-    pub node_id: [u8; 20],
-    /// Unix seconds.
-    pub start: u64,
-    /// Unix seconds.
-    pub end: u64,
-    /// Stake (nAVAX) or subnet weight.
-    pub weight: u64,
-}
-
-/// The BLS signer of a permissionless validator.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Signer {
-    /// signer.Empty (27), subnet validators.
-    Empty,
-    /// signer.ProofOfPossession (28): a 48-byte public key and a 96-byte signature.
-    Pop { public_key: [u8; 48], signature: [u8; 96] },
-}
-
-/// secp256k1fx.Credential: one 65-byte `r ‖ s ‖ v` signature per signing key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Credential {
-    /// The signatures.
-    pub signatures: Vec<[u8; 65]>,
-}
+pub use avax_data_core::decode::avax::{
+    Atomic, BaseTx, Credential, Input, Output, OutputOwners, Signer, TransferableInput, TransferableOutput, Validator,
+};
+use avax_data_core::decode::avax::{OUTPUT_OWNERS_TYPE_ID, SECP_CREDENTIAL_TYPE_ID, SUBNET_AUTH_TYPE_ID};
 
 /// A growable big-endian byte buffer with the codec's field writers.
 #[derive(Debug, Clone, Default)]
@@ -226,17 +113,20 @@ impl Writer {
 
     /// An `Owner` interface value: `u32 11` then OutputOwners.
     pub fn owner(&mut self, owners: &OutputOwners) -> &mut Self {
-        self.u32(TYPE_OUTPUT_OWNERS).owners_body(owners)
+        self.u32(OUTPUT_OWNERS_TYPE_ID).owners_body(owners)
     }
 
-    /// A typed output.
+    /// A typed output (a stakeable lock: its locktime, then the output it wraps).
     pub fn output(&mut self, output: &Output) -> &mut Self {
+        self.u32(output.type_id());
         match output {
-            Output::Transfer { amount, owners } => self.u32(TYPE_TRANSFER_OUTPUT).u64(*amount).owners_body(owners),
-            Output::Mint(owners) => self.u32(TYPE_MINT_OUTPUT).owners_body(owners),
-            Output::Locked { locktime, amount, owners } => {
-                self.u32(TYPE_LOCK_OUT).u64(*locktime).u32(TYPE_TRANSFER_OUTPUT).u64(*amount).owners_body(owners)
+            Output::Transfer { amount, owners } => self.u64(*amount).owners_body(owners),
+            Output::StakeableLock { locktime, output } => self.u64(*locktime).output(output),
+            Output::SecpMint { owners } | Output::PropertyMint { owners } | Output::PropertyOwned { owners } => {
+                self.owners_body(owners)
             }
+            Output::NftMint { group_id, owners } => self.u32(*group_id).owners_body(owners),
+            Output::NftTransfer { group_id, payload, owners } => self.u32(*group_id).bytes(payload).owners_body(owners),
         }
     }
 
@@ -249,13 +139,12 @@ impl Writer {
         self
     }
 
-    /// A typed input.
+    /// A typed input (a stakeable lock: its locktime, then the input it wraps).
     pub fn input(&mut self, input: &Input) -> &mut Self {
+        self.u32(input.type_id());
         match input {
-            Input::Transfer { amount, sig_indices } => self.u32(TYPE_TRANSFER_INPUT).u64(*amount).u32s(sig_indices),
-            Input::Locked { locktime, amount, sig_indices } => {
-                self.u32(TYPE_LOCK_IN).u64(*locktime).u32(TYPE_TRANSFER_INPUT).u64(*amount).u32s(sig_indices)
-            }
+            Input::Transfer { amount, sig_indices } => self.u64(*amount).u32s(sig_indices),
+            Input::StakeableLock { locktime, input } => self.u64(*locktime).input(input),
         }
     }
 
@@ -280,22 +169,31 @@ impl Writer {
 
     /// SubnetAuth: `u32 10, []u32 sigIndices`.
     pub fn subnet_auth(&mut self, sig_indices: &[u32]) -> &mut Self {
-        self.u32(TYPE_SUBNET_AUTH).u32s(sig_indices)
+        self.u32(SUBNET_AUTH_TYPE_ID).u32s(sig_indices)
     }
 
     /// A typed BLS signer.
     pub fn signer(&mut self, signer: &Signer) -> &mut Self {
-        match signer {
-            Signer::Empty => self.u32(TYPE_SIGNER_EMPTY),
-            Signer::Pop { public_key, signature } => self.u32(TYPE_SIGNER_POP).raw(public_key).raw(signature),
+        self.u32(signer.type_id());
+        if let Signer::ProofOfPossession { public_key, signature } = signer {
+            self.raw(public_key).raw(signature);
+        }
+        self
+    }
+
+    /// The fields an ImportTx or ExportTx adds after its BaseTx.
+    pub fn atomic(&mut self, atomic: &Atomic) -> &mut Self {
+        match atomic {
+            Atomic::Import { source_chain, inputs } => self.raw(source_chain).inputs(inputs),
+            Atomic::Export { destination_chain, outputs } => self.raw(destination_chain).outputs(outputs),
         }
     }
 
-    /// `[]Credential`, each `u32 9, []sig65`.
+    /// `[]Credential`, each `u32 typeID, []sig65`.
     pub fn credentials(&mut self, credentials: &[Credential]) -> &mut Self {
         self.u32(credentials.len() as u32);
         for c in credentials {
-            self.u32(TYPE_CREDENTIAL).u32(c.signatures.len() as u32);
+            self.u32(c.type_id).u32(c.signatures.len() as u32);
             for s in &c.signatures {
                 self.raw(s);
             }
@@ -408,9 +306,9 @@ impl Rng {
         sig
     }
 
-    /// One credential with `n` signatures.
+    /// One secp256k1fx credential with `n` signatures.
     pub fn credential(&mut self, n: usize) -> Credential {
-        Credential { signatures: (0..n).map(|_| self.signature()).collect() }
+        Credential { type_id: SECP_CREDENTIAL_TYPE_ID, signatures: (0..n).map(|_| self.signature()).collect() }
     }
 }
 
@@ -429,7 +327,8 @@ mod tests {
     fn outputs_inputs_and_owners_carry_their_type_ids() {
         let owners = OutputOwners { locktime: 1, threshold: 1, addresses: vec![[0xaa; 20]] };
         let mut w = Writer::new();
-        w.output(&Output::Locked { locktime: 5, amount: 6, owners: owners.clone() });
+        let transfer = Output::Transfer { amount: 6, owners: owners.clone() };
+        w.output(&Output::StakeableLock { locktime: 5, output: Box::new(transfer) });
         let b = w.into_bytes();
         assert_eq!(&b[..4], &22u32.to_be_bytes());
         assert_eq!(&b[12..16], &7u32.to_be_bytes());

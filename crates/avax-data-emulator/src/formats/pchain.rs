@@ -11,12 +11,13 @@
 //! weight and reward addresses. Other blocks carry Import/Export, CreateSubnet, CreateChain,
 //! subnet validator, TransferSubnetOwnership, BaseTx, AdvanceTime and RewardValidator txs.
 
-use super::avax_codec::{self as codec, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
+use super::avax_codec::{self as codec, Atomic, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
-use super::ptx::{PTx, PUnsignedTx};
+use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
 use crate::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
+use avax_data_core::decode::pchain_txs::PTxBody;
 use avax_data_core::index::cb58;
 
 /// Where the eras and the stakes sit on the emulated P-chain.
@@ -289,10 +290,11 @@ impl Gen {
     }
 
     fn avax_in(&mut self, amount: u64) -> TransferableInput {
+        let transfer = Input::Transfer { amount, sig_indices: vec![0] };
         let input = if self.rng.chance(1, 12) {
-            Input::Locked { locktime: self.time + self.rng.range(86_400, 31_536_000), amount, sig_indices: vec![0] }
+            Input::StakeableLock { locktime: self.time + self.rng.range(86_400, 31_536_000), input: Box::new(transfer) }
         } else {
-            Input::Transfer { amount, sig_indices: vec![0] }
+            transfer
         };
         TransferableInput {
             tx_id: self.rng.array(),
@@ -343,28 +345,21 @@ impl Gen {
 
     fn apricot_stake(&mut self, s: &Stake) -> PTx {
         let (base, credentials, validator, stake, rewards_owner) = self.stake_parts(s);
-        let unsigned = if s.delegation {
-            PUnsignedTx::AddDelegator { base, validator, stake, rewards_owner }
+        let (type_id, body) = if s.delegation {
+            (14, PTxBody::AddDelegator { validator, stake, rewards_owner })
         } else {
-            PUnsignedTx::AddValidator { base, validator, stake, rewards_owner, shares: DELEGATION_SHARES }
+            (12, PTxBody::AddValidator { validator, stake, rewards_owner, shares: DELEGATION_SHARES })
         };
-        PTx { unsigned, credentials }
+        p_tx(type_id, Some(base), body, credentials)
     }
 
     fn banff_stake(&mut self, s: &Stake) -> PTx {
         let (base, credentials, validator, stake, owners) = self.stake_parts(s);
-        let unsigned = if s.delegation {
-            PUnsignedTx::AddPermissionlessDelegator {
-                base,
-                validator,
-                subnet_id: [0; 32],
-                stake,
-                rewards_owner: owners,
-            }
+        let (type_id, body) = if s.delegation {
+            (26, PTxBody::AddPermissionlessDelegator { validator, subnet_id: [0; 32], stake, rewards_owner: owners })
         } else {
-            let signer = Signer::Pop { public_key: self.rng.array(), signature: self.rng.array() };
-            PUnsignedTx::AddPermissionlessValidator {
-                base,
+            let signer = Signer::ProofOfPossession { public_key: self.rng.array(), signature: self.rng.array() };
+            let body = PTxBody::AddPermissionlessValidator {
                 validator,
                 subnet_id: [0; 32],
                 signer,
@@ -372,13 +367,14 @@ impl Gen {
                 validator_rewards_owner: owners.clone(),
                 delegator_rewards_owner: owners,
                 shares: DELEGATION_SHARES,
-            }
+            };
+            (25, body)
         };
-        PTx { unsigned, credentials }
+        p_tx(type_id, Some(base), body, credentials)
     }
 
     fn reward_validator(&mut self) -> PTx {
-        PTx { unsigned: PUnsignedTx::RewardValidator { tx_id: self.rng.array() }, credentials: Vec::new() }
+        p_tx(20, None, PTxBody::RewardValidator { staker_tx_id: self.rng.array() }, Vec::new())
     }
 
     fn subnet_validator(&mut self) -> PTx {
@@ -390,14 +386,13 @@ impl Gen {
             end: start + self.rng.range(86_400, 31_536_000),
             weight: self.rng.range(1, 100),
         };
-        let unsigned =
-            PUnsignedTx::AddSubnetValidator { base, validator, subnet_id: self.rng.array(), subnet_auth: vec![0] };
-        PTx { unsigned, credentials: self.with_auth(credentials) }
+        let body = PTxBody::AddSubnetValidator { validator, subnet_id: self.rng.array(), subnet_auth: vec![0] };
+        p_tx(13, Some(base), body, self.with_auth(credentials))
     }
 
     fn apricot_proposal(&mut self) -> PTx {
         match self.rng.range(0, 2) {
-            0 => PTx { unsigned: PUnsignedTx::AdvanceTime { time: self.time }, credentials: Vec::new() },
+            0 => p_tx(19, None, PTxBody::AdvanceTime { time: self.time }, Vec::new()),
             1 => self.reward_validator(),
             _ => self.subnet_validator(),
         }
@@ -408,25 +403,25 @@ impl Gen {
         if self.rng.chance(1, 2) {
             let (base, mut credentials) = self.base(0, 1);
             let n = self.rng.range(1, 2);
-            let mut imported_inputs = Vec::new();
+            let mut inputs = Vec::new();
             for _ in 0..n {
                 let amount = self.rng.range(2_000_000, 9_000_000_000_000);
-                imported_inputs.push(self.avax_in(amount));
+                inputs.push(self.avax_in(amount));
             }
             credentials.extend((0..n).map(|_| self.rng.credential(1)));
-            PTx { unsigned: PUnsignedTx::Import { base, source_chain: from, imported_inputs }, credentials }
+            p_tx(17, Some(base), PTxBody::Atomic(Atomic::Import { source_chain: from, inputs }), credentials)
         } else {
             let (base, credentials) = self.base(1, 1);
             let amount = self.rng.range(1_000_000, 9_000_000_000_000);
-            let exported_outputs = vec![self.avax_out(amount)];
-            PTx { unsigned: PUnsignedTx::Export { base, destination_chain: from, exported_outputs }, credentials }
+            let outputs = vec![self.avax_out(amount)];
+            p_tx(18, Some(base), PTxBody::Atomic(Atomic::Export { destination_chain: from, outputs }), credentials)
         }
     }
 
     fn create_subnet(&mut self) -> PTx {
         let (base, credentials) = self.base(1, 1);
         let owner = self.owners();
-        PTx { unsigned: PUnsignedTx::CreateSubnet { base, owner }, credentials }
+        p_tx(16, Some(base), PTxBody::CreateSubnet { owner }, credentials)
     }
 
     fn create_chain(&mut self) -> PTx {
@@ -437,8 +432,7 @@ impl Gen {
             r#"{{"config":{{"chainId":{},"feeConfig":{{"gasLimit":15000000}}}},"alloc":{{}},"gasLimit":"0xe4e1c0"}}"#,
             self.rng.range(10_000, 999_999)
         );
-        let unsigned = PUnsignedTx::CreateChain {
-            base,
+        let body = PTxBody::CreateChain {
             subnet_id: self.rng.array(),
             chain_name,
             vm_id: id_of(SUBNET_EVM_VM_ID),
@@ -446,7 +440,7 @@ impl Gen {
             genesis: genesis.into_bytes(),
             subnet_auth: vec![0],
         };
-        PTx { unsigned, credentials: self.with_auth(credentials) }
+        p_tx(15, Some(base), body, self.with_auth(credentials))
     }
 
     fn apricot_decision(&mut self) -> PTx {
@@ -464,29 +458,24 @@ impl Gen {
             2 => self.subnet_validator(),
             3 => {
                 let (base, credentials) = self.base(1, 1);
-                let unsigned = PUnsignedTx::RemoveSubnetValidator {
-                    base,
+                let body = PTxBody::RemoveSubnetValidator {
                     node_id: self.rng.array(),
                     subnet_id: self.rng.array(),
                     subnet_auth: vec![0],
                 };
-                PTx { unsigned, credentials: self.with_auth(credentials) }
+                p_tx(23, Some(base), body, self.with_auth(credentials))
             }
             4 => {
                 let (base, credentials) = self.base(1, 1);
                 let owner = self.owners();
-                let unsigned = PUnsignedTx::TransferSubnetOwnership {
-                    base,
-                    subnet_id: self.rng.array(),
-                    subnet_auth: vec![0],
-                    owner,
-                };
-                PTx { unsigned, credentials: self.with_auth(credentials) }
+                let body =
+                    PTxBody::TransferSubnetOwnership { subnet_id: self.rng.array(), subnet_auth: vec![0], owner };
+                p_tx(33, Some(base), body, self.with_auth(credentials))
             }
             5 => {
                 let n_in = self.rng.range(1, 2);
                 let (base, credentials) = self.base(n_in, 2);
-                PTx { unsigned: PUnsignedTx::Base(base), credentials }
+                p_tx(34, Some(base), PTxBody::Base, credentials)
             }
             _ => self.atomic(),
         }

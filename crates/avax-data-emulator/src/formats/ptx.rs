@@ -1,174 +1,123 @@
-//! platformvm unsigned transactions (FORMATS.md §5, §5.2): the tx types the emulator's P-chain
-//! blocks carry, each written as `u32 typeID ‖ fields` in the codec's field order.
+//! platformvm unsigned transactions (FORMATS.md §5, §5.2), written as `u32 typeID ‖ fields` in the
+//! codec's field order. The values are the core decoder's [`UnsignedPTx`]: the emulator writes
+//! exactly what the decoder reads back (the round trip is tested in `pchain_tests`).
 
-use super::avax_codec::{BaseTx, Signer, TransferableInput, TransferableOutput, UnsignedTx, Validator, Writer};
-use super::avax_codec::{OutputOwners, SignedTx};
-
-/// An unsigned platformvm transaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PUnsignedTx {
-    /// AddValidatorTx (12), Apricot-era primary-network validator.
-    AddValidator {
-        base: BaseTx,
-        validator: Validator,
-        stake: Vec<TransferableOutput>,
-        rewards_owner: OutputOwners,
-        /// Delegation fee, parts per million.
-        shares: u32,
-    },
-    /// AddSubnetValidatorTx (13).
-    AddSubnetValidator { base: BaseTx, validator: Validator, subnet_id: [u8; 32], subnet_auth: Vec<u32> },
-    /// AddDelegatorTx (14), Apricot-era delegation.
-    AddDelegator { base: BaseTx, validator: Validator, stake: Vec<TransferableOutput>, rewards_owner: OutputOwners },
-    /// CreateChainTx (15).
-    CreateChain {
-        base: BaseTx,
-        subnet_id: [u8; 32],
-        chain_name: String,
-        vm_id: [u8; 32],
-        fx_ids: Vec<[u8; 32]>,
-        genesis: Vec<u8>,
-        subnet_auth: Vec<u32>,
-    },
-    /// CreateSubnetTx (16).
-    CreateSubnet { base: BaseTx, owner: OutputOwners },
-    /// ImportTx (17).
-    Import { base: BaseTx, source_chain: [u8; 32], imported_inputs: Vec<TransferableInput> },
-    /// ExportTx (18).
-    Export { base: BaseTx, destination_chain: [u8; 32], exported_outputs: Vec<TransferableOutput> },
-    /// AdvanceTimeTx (19): no BaseTx, only the new chain time (unix s).
-    AdvanceTime { time: u64 },
-    /// RewardValidatorTx (20): no BaseTx, only the staking tx ID.
-    RewardValidator { tx_id: [u8; 32] },
-    /// RemoveSubnetValidatorTx (23).
-    RemoveSubnetValidator { base: BaseTx, node_id: [u8; 20], subnet_id: [u8; 32], subnet_auth: Vec<u32> },
-    /// AddPermissionlessValidatorTx (25).
-    AddPermissionlessValidator {
-        base: BaseTx,
-        validator: Validator,
-        subnet_id: [u8; 32],
-        signer: Signer,
-        stake: Vec<TransferableOutput>,
-        validator_rewards_owner: OutputOwners,
-        delegator_rewards_owner: OutputOwners,
-        /// Delegation fee, parts per million.
-        shares: u32,
-    },
-    /// AddPermissionlessDelegatorTx (26).
-    AddPermissionlessDelegator {
-        base: BaseTx,
-        validator: Validator,
-        subnet_id: [u8; 32],
-        stake: Vec<TransferableOutput>,
-        rewards_owner: OutputOwners,
-    },
-    /// TransferSubnetOwnershipTx (33).
-    TransferSubnetOwnership { base: BaseTx, subnet_id: [u8; 32], subnet_auth: Vec<u32>, owner: OutputOwners },
-    /// BaseTx (34).
-    Base(BaseTx),
-}
-
-impl PUnsignedTx {
-    /// The codec type ID.
-    pub fn type_id(&self) -> u32 {
-        match self {
-            PUnsignedTx::AddValidator { .. } => 12,
-            PUnsignedTx::AddSubnetValidator { .. } => 13,
-            PUnsignedTx::AddDelegator { .. } => 14,
-            PUnsignedTx::CreateChain { .. } => 15,
-            PUnsignedTx::CreateSubnet { .. } => 16,
-            PUnsignedTx::Import { .. } => 17,
-            PUnsignedTx::Export { .. } => 18,
-            PUnsignedTx::AdvanceTime { .. } => 19,
-            PUnsignedTx::RewardValidator { .. } => 20,
-            PUnsignedTx::RemoveSubnetValidator { .. } => 23,
-            PUnsignedTx::AddPermissionlessValidator { .. } => 25,
-            PUnsignedTx::AddPermissionlessDelegator { .. } => 26,
-            PUnsignedTx::TransferSubnetOwnership { .. } => 33,
-            PUnsignedTx::Base(_) => 34,
-        }
-    }
-
-    /// The BaseTx, if the type has one.
-    pub fn base(&self) -> Option<&BaseTx> {
-        match self {
-            PUnsignedTx::AddValidator { base, .. }
-            | PUnsignedTx::AddSubnetValidator { base, .. }
-            | PUnsignedTx::AddDelegator { base, .. }
-            | PUnsignedTx::CreateChain { base, .. }
-            | PUnsignedTx::CreateSubnet { base, .. }
-            | PUnsignedTx::Import { base, .. }
-            | PUnsignedTx::Export { base, .. }
-            | PUnsignedTx::RemoveSubnetValidator { base, .. }
-            | PUnsignedTx::AddPermissionlessValidator { base, .. }
-            | PUnsignedTx::AddPermissionlessDelegator { base, .. }
-            | PUnsignedTx::TransferSubnetOwnership { base, .. }
-            | PUnsignedTx::Base(base) => Some(base),
-            PUnsignedTx::AdvanceTime { .. } | PUnsignedTx::RewardValidator { .. } => None,
-        }
-    }
-}
-
-impl UnsignedTx for PUnsignedTx {
-    fn write(&self, w: &mut Writer) {
-        w.u32(self.type_id());
-        match self {
-            PUnsignedTx::AddValidator { base, validator, stake, rewards_owner, shares } => {
-                w.base_tx(base).validator(validator).outputs(stake).owner(rewards_owner).u32(*shares);
-            }
-            PUnsignedTx::AddSubnetValidator { base, validator, subnet_id, subnet_auth } => {
-                w.base_tx(base).validator(validator).raw(subnet_id).subnet_auth(subnet_auth);
-            }
-            PUnsignedTx::AddDelegator { base, validator, stake, rewards_owner } => {
-                w.base_tx(base).validator(validator).outputs(stake).owner(rewards_owner);
-            }
-            PUnsignedTx::CreateChain { base, subnet_id, chain_name, vm_id, fx_ids, genesis, subnet_auth } => {
-                w.base_tx(base).raw(subnet_id).str16(chain_name).raw(vm_id).ids(fx_ids).bytes(genesis);
-                w.subnet_auth(subnet_auth);
-            }
-            PUnsignedTx::CreateSubnet { base, owner } => {
-                w.base_tx(base).owner(owner);
-            }
-            PUnsignedTx::Import { base, source_chain, imported_inputs } => {
-                w.base_tx(base).raw(source_chain).inputs(imported_inputs);
-            }
-            PUnsignedTx::Export { base, destination_chain, exported_outputs } => {
-                w.base_tx(base).raw(destination_chain).outputs(exported_outputs);
-            }
-            PUnsignedTx::AdvanceTime { time } => {
-                w.u64(*time);
-            }
-            PUnsignedTx::RewardValidator { tx_id } => {
-                w.raw(tx_id);
-            }
-            PUnsignedTx::RemoveSubnetValidator { base, node_id, subnet_id, subnet_auth } => {
-                w.base_tx(base).raw(node_id).raw(subnet_id).subnet_auth(subnet_auth);
-            }
-            PUnsignedTx::AddPermissionlessValidator {
-                base,
-                validator,
-                subnet_id,
-                signer,
-                stake,
-                validator_rewards_owner,
-                delegator_rewards_owner,
-                shares,
-            } => {
-                w.base_tx(base).validator(validator).raw(subnet_id).signer(signer).outputs(stake);
-                w.owner(validator_rewards_owner).owner(delegator_rewards_owner).u32(*shares);
-            }
-            PUnsignedTx::AddPermissionlessDelegator { base, validator, subnet_id, stake, rewards_owner } => {
-                w.base_tx(base).validator(validator).raw(subnet_id).outputs(stake).owner(rewards_owner);
-            }
-            PUnsignedTx::TransferSubnetOwnership { base, subnet_id, subnet_auth, owner } => {
-                w.base_tx(base).raw(subnet_id).subnet_auth(subnet_auth).owner(owner);
-            }
-            PUnsignedTx::Base(base) => {
-                w.base_tx(base);
-            }
-        }
-    }
-}
+use super::avax_codec::{BaseTx, Credential, SignedTx, UnsignedTx, Writer};
+use avax_data_core::decode::pchain_txs::{L1Owner, PTxBody, TransformSubnet, UnsignedPTx};
 
 /// A signed platformvm tx.
-pub type PTx = SignedTx<PUnsignedTx>;
+pub type PTx = SignedTx<UnsignedPTx>;
+
+/// The signed tx of type `type_id` (`base` is `None` only for the types without a BaseTx).
+pub fn p_tx(type_id: u32, base: Option<BaseTx>, body: PTxBody, credentials: Vec<Credential>) -> PTx {
+    PTx { unsigned: UnsignedPTx { type_id, base, body }, credentials }
+}
+
+impl UnsignedTx for UnsignedPTx {
+    fn write(&self, w: &mut Writer) {
+        w.u32(self.type_id);
+        if let Some(base) = &self.base {
+            w.base_tx(base);
+        }
+        write_body(w, &self.body);
+    }
+}
+
+fn l1_owner(w: &mut Writer, owner: &L1Owner) {
+    w.u32(owner.threshold).u32(owner.addresses.len() as u32);
+    for a in &owner.addresses {
+        w.raw(a);
+    }
+}
+
+fn transform_subnet(w: &mut Writer, t: &TransformSubnet) {
+    w.raw(&t.subnet_id).raw(&t.asset_id).u64(t.initial_supply).u64(t.maximum_supply);
+    w.u64(t.min_consumption_rate).u64(t.max_consumption_rate).u64(t.min_validator_stake).u64(t.max_validator_stake);
+    w.u32(t.min_stake_duration).u32(t.max_stake_duration).u32(t.min_delegation_fee).u64(t.min_delegator_stake);
+    w.u8(t.max_validator_weight_factor).u32(t.uptime_requirement).subnet_auth(&t.subnet_auth);
+}
+
+/// The fields a tx type adds after its BaseTx.
+fn write_body(w: &mut Writer, body: &PTxBody) {
+    match body {
+        PTxBody::AddValidator { validator, stake, rewards_owner, shares } => {
+            w.validator(validator).outputs(stake).owner(rewards_owner).u32(*shares);
+        }
+        PTxBody::AddSubnetValidator { validator, subnet_id, subnet_auth } => {
+            w.validator(validator).raw(subnet_id).subnet_auth(subnet_auth);
+        }
+        PTxBody::AddDelegator { validator, stake, rewards_owner } => {
+            w.validator(validator).outputs(stake).owner(rewards_owner);
+        }
+        PTxBody::CreateChain { subnet_id, chain_name, vm_id, fx_ids, genesis, subnet_auth } => {
+            w.raw(subnet_id).str16(chain_name).raw(vm_id).ids(fx_ids).bytes(genesis).subnet_auth(subnet_auth);
+        }
+        PTxBody::CreateSubnet { owner } => {
+            w.owner(owner);
+        }
+        PTxBody::Atomic(atomic) => {
+            w.atomic(atomic);
+        }
+        PTxBody::AdvanceTime { time } => {
+            w.u64(*time);
+        }
+        PTxBody::RewardValidator { staker_tx_id } => {
+            w.raw(staker_tx_id);
+        }
+        PTxBody::RemoveSubnetValidator { node_id, subnet_id, subnet_auth } => {
+            w.raw(node_id).raw(subnet_id).subnet_auth(subnet_auth);
+        }
+        PTxBody::TransformSubnet(t) => transform_subnet(w, t),
+        PTxBody::AddPermissionlessValidator {
+            validator,
+            subnet_id,
+            signer,
+            stake,
+            validator_rewards_owner,
+            delegator_rewards_owner,
+            shares,
+        } => {
+            w.validator(validator).raw(subnet_id).signer(signer).outputs(stake);
+            w.owner(validator_rewards_owner).owner(delegator_rewards_owner).u32(*shares);
+        }
+        PTxBody::AddPermissionlessDelegator { validator, subnet_id, stake, rewards_owner } => {
+            w.validator(validator).raw(subnet_id).outputs(stake).owner(rewards_owner);
+        }
+        PTxBody::TransferSubnetOwnership { subnet_id, subnet_auth, owner } => {
+            w.raw(subnet_id).subnet_auth(subnet_auth).owner(owner);
+        }
+        PTxBody::Base => {}
+        PTxBody::ConvertSubnetToL1 { subnet_id, chain_id, address, validators, subnet_auth } => {
+            w.raw(subnet_id).raw(chain_id).bytes(address).u32(validators.len() as u32);
+            for v in validators {
+                w.bytes(&v.node_id).u64(v.weight).u64(v.balance).raw(&v.public_key).raw(&v.proof_of_possession);
+                l1_owner(w, &v.remaining_balance_owner);
+                l1_owner(w, &v.deactivation_owner);
+            }
+            w.subnet_auth(subnet_auth);
+        }
+        PTxBody::RegisterL1Validator { balance, proof_of_possession, message } => {
+            w.u64(*balance).raw(proof_of_possession).bytes(message);
+        }
+        PTxBody::SetL1ValidatorWeight { message } => {
+            w.bytes(message);
+        }
+        PTxBody::IncreaseL1ValidatorBalance { validation_id, balance } => {
+            w.raw(validation_id).u64(*balance);
+        }
+        PTxBody::DisableL1Validator { validation_id, disable_auth } => {
+            w.raw(validation_id).subnet_auth(disable_auth);
+        }
+        PTxBody::AddAutoRenewedValidator(v) => {
+            w.bytes(&v.node_id).signer(&v.signer).outputs(&v.stake).owner(&v.validator_rewards_owner);
+            w.owner(&v.delegator_rewards_owner).owner(&v.validator_authority);
+            w.u32(v.delegation_shares).u32(v.auto_compound_reward_shares).u64(v.period);
+        }
+        PTxBody::SetAutoRenewedValidatorConfig { staker_tx_id, auth, auto_compound_reward_shares, period } => {
+            w.raw(staker_tx_id).subnet_auth(auth).u32(*auto_compound_reward_shares).u64(*period);
+        }
+        PTxBody::RewardAutoRenewedValidator { staker_tx_id, timestamp } => {
+            w.raw(staker_tx_id).u64(*timestamp);
+        }
+    }
+}

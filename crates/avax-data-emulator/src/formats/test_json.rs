@@ -42,10 +42,11 @@ pub fn owners(v: &Value) -> OutputOwners {
 fn output(v: &Value) -> Output {
     match n(&v["typeID"]) {
         7 => Output::Transfer { amount: n(&v["amount"]), owners: owners(v) },
-        6 => Output::Mint(owners(v)),
+        6 => Output::SecpMint { owners: owners(v) },
         22 => {
             let inner = &v["transferableOutput"];
-            Output::Locked { locktime: n(&v["stakeableLocktime"]), amount: n(&inner["amount"]), owners: owners(inner) }
+            let transfer = Output::Transfer { amount: n(&inner["amount"]), owners: owners(inner) };
+            Output::StakeableLock { locktime: n(&v["stakeableLocktime"]), output: Box::new(transfer) }
         }
         t => panic!("output {t}"),
     }
@@ -77,11 +78,8 @@ pub fn inputs(v: &Value) -> Vec<TransferableInput> {
                 5 => Input::Transfer { amount: n(&i["amount"]), sig_indices: sig_indices(i) },
                 21 => {
                     let inner = &i["transferableInput"];
-                    Input::Locked {
-                        locktime: n(&i["stakeableLocktime"]),
-                        amount: n(&inner["amount"]),
-                        sig_indices: sig_indices(inner),
-                    }
+                    let transfer = Input::Transfer { amount: n(&inner["amount"]), sig_indices: sig_indices(inner) };
+                    Input::StakeableLock { locktime: n(&i["stakeableLocktime"]), input: Box::new(transfer) }
                 }
                 t => panic!("input {t}"),
             },
@@ -112,6 +110,7 @@ pub fn credentials(v: &Value) -> Vec<Credential> {
         .map(|cs| {
             cs.iter()
                 .map(|c| Credential {
+                    type_id: n(&c["typeID"]) as u32,
                     signatures: c["signatures"]
                         .as_array()
                         .unwrap()

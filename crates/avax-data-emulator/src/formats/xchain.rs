@@ -6,87 +6,23 @@
 //! (secp256k1fx MintOperation) and CreateAssetTx; 300–600 bytes. [`standard_block`] is a
 //! StandardBlock (typeID 20, zero merkle root) of 1–5 such txs in block form (no codec versions).
 
-use super::avax_codec::{self as codec, BaseTx, Credential, Input, Output, OutputOwners, Rng, Writer};
+use super::avax_codec::{self as codec, Atomic, BaseTx, Credential, Input, Output, OutputOwners, Rng, Writer};
 use super::avax_codec::{SignedTx, TransferableInput, TransferableOutput, UnsignedTx};
 use crate::world::rewards::avax_asset_id;
 use crate::world::{Network, C_CHAIN_MAINNET_ID};
+use avax_data_core::decode::xchain::{InitialState, Op, Operation, UnsignedXTx, UtxoId, XTxBody};
 use avax_data_core::index::cb58;
 
-/// secp256k1fx.MintOperation.
-pub const TYPE_MINT_OPERATION: u32 = 8;
 /// avm.StandardBlock.
 pub const TYPE_STANDARD_BLOCK: u32 = 20;
 
-/// A CreateAssetTx initial state: `fxIndex u32, []typed output`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InitialState {
-    /// 0 = secp256k1fx.
-    pub fx_index: u32,
-    /// The asset's first outputs (TransferOutput 7 / MintOutput 6).
-    pub outputs: Vec<Output>,
-}
-
-/// secp256k1fx.MintOperation (8): `Input, MintOutput body, TransferOutput body`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MintOperation {
-    /// Signature indices of the spent mint output.
-    pub sig_indices: Vec<u32>,
-    /// The new mint output's owners.
-    pub mint_owners: OutputOwners,
-    /// Amount minted.
-    pub amount: u64,
-    /// Owners of the minted amount.
-    pub transfer_owners: OutputOwners,
-}
-
-/// An OperationTx operation: `assetID, []UTXOID{txID, index}, op (typed)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Operation {
-    /// The asset operated on.
-    pub asset_id: [u8; 32],
-    /// The UTXOs consumed.
-    pub utxo_ids: Vec<([u8; 32], u32)>,
-    /// The operation.
-    pub op: MintOperation,
-}
-
-/// An unsigned AVM transaction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum XUnsignedTx {
-    /// avm.BaseTx (0).
-    Base(BaseTx),
-    /// avm.CreateAssetTx (1).
-    CreateAsset { base: BaseTx, name: String, symbol: String, denomination: u8, initial_states: Vec<InitialState> },
-    /// avm.OperationTx (2).
-    Operation { base: BaseTx, operations: Vec<Operation> },
-    /// avm.ImportTx (3).
-    Import { base: BaseTx, source_chain: [u8; 32], imported_inputs: Vec<TransferableInput> },
-    /// avm.ExportTx (4).
-    Export { base: BaseTx, destination_chain: [u8; 32], exported_outputs: Vec<TransferableOutput> },
-}
-
-impl XUnsignedTx {
-    /// The codec type ID.
-    pub fn type_id(&self) -> u32 {
-        match self {
-            XUnsignedTx::Base(_) => 0,
-            XUnsignedTx::CreateAsset { .. } => 1,
-            XUnsignedTx::Operation { .. } => 2,
-            XUnsignedTx::Import { .. } => 3,
-            XUnsignedTx::Export { .. } => 4,
-        }
-    }
-}
-
-impl UnsignedTx for XUnsignedTx {
+impl UnsignedTx for UnsignedXTx {
     fn write(&self, w: &mut Writer) {
-        w.u32(self.type_id());
-        match self {
-            XUnsignedTx::Base(base) => {
-                w.base_tx(base);
-            }
-            XUnsignedTx::CreateAsset { base, name, symbol, denomination, initial_states } => {
-                w.base_tx(base).str16(name).str16(symbol).u8(*denomination).u32(initial_states.len() as u32);
+        w.u32(self.type_id).base_tx(&self.base);
+        match &self.body {
+            XTxBody::Base => {}
+            XTxBody::CreateAsset { name, symbol, denomination, initial_states } => {
+                w.str16(name).str16(symbol).u8(*denomination).u32(initial_states.len() as u32);
                 for s in initial_states {
                     w.u32(s.fx_index).u32(s.outputs.len() as u32);
                     for o in &s.outputs {
@@ -94,30 +30,55 @@ impl UnsignedTx for XUnsignedTx {
                     }
                 }
             }
-            XUnsignedTx::Operation { base, operations } => {
-                w.base_tx(base).u32(operations.len() as u32);
+            XTxBody::Operation { operations } => {
+                w.u32(operations.len() as u32);
                 for op in operations {
                     w.raw(&op.asset_id).u32(op.utxo_ids.len() as u32);
-                    for (tx, index) in &op.utxo_ids {
-                        w.raw(tx).u32(*index);
+                    for utxo in &op.utxo_ids {
+                        w.raw(&utxo.tx_id).u32(utxo.output_index);
                     }
-                    let m = &op.op;
-                    w.u32(TYPE_MINT_OPERATION).u32s(&m.sig_indices).owners_body(&m.mint_owners);
-                    w.u64(m.amount).owners_body(&m.transfer_owners);
+                    write_op(w, &op.op);
                 }
             }
-            XUnsignedTx::Import { base, source_chain, imported_inputs } => {
-                w.base_tx(base).raw(source_chain).inputs(imported_inputs);
-            }
-            XUnsignedTx::Export { base, destination_chain, exported_outputs } => {
-                w.base_tx(base).raw(destination_chain).outputs(exported_outputs);
+            XTxBody::Atomic(atomic) => {
+                w.atomic(atomic);
             }
         }
     }
 }
 
+/// A typed operation: `u32 typeID`, the signature indices of the spent UTXOs, its fields.
+fn write_op(w: &mut Writer, op: &Op) {
+    w.u32(op.type_id());
+    match op {
+        Op::SecpMint { sig_indices, mint_owners, amount, transfer_owners } => {
+            w.u32s(sig_indices).owners_body(mint_owners).u64(*amount).owners_body(transfer_owners);
+        }
+        Op::NftMint { sig_indices, group_id, payload, owners } => {
+            w.u32s(sig_indices).u32(*group_id).bytes(payload).u32(owners.len() as u32);
+            for o in owners {
+                w.owners_body(o);
+            }
+        }
+        Op::NftTransfer { sig_indices, group_id, payload, owners } => {
+            w.u32s(sig_indices).u32(*group_id).bytes(payload).owners_body(owners);
+        }
+        Op::PropertyMint { sig_indices, mint_owners, owned_owners } => {
+            w.u32s(sig_indices).owners_body(mint_owners).owners_body(owned_owners);
+        }
+        Op::PropertyBurn { sig_indices } => {
+            w.u32s(sig_indices);
+        }
+    }
+}
+
 /// A signed AVM tx.
-pub type XTx = SignedTx<XUnsignedTx>;
+pub type XTx = SignedTx<UnsignedXTx>;
+
+/// The signed tx of type `type_id` on the X-chain.
+pub fn x_tx(type_id: u32, base: BaseTx, body: XTxBody, credentials: Vec<Credential>) -> XTx {
+    XTx { unsigned: UnsignedXTx { type_id, base, body }, credentials }
+}
 
 /// One emulated X-chain inner block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,25 +182,25 @@ impl XGen {
             0..=49 => {
                 let n_in = self.rng.range(1, 2);
                 let (base, credentials) = self.base(n_in, 2);
-                XTx { unsigned: XUnsignedTx::Base(base), credentials }
+                x_tx(0, base, XTxBody::Base, credentials)
             }
             50..=64 => {
                 let (base, mut credentials) = self.base(0, 1);
                 let source_chain = if self.rng.chance(1, 2) { self.p_chain } else { self.c_chain };
                 let n = self.rng.range(1, 2);
-                let imported_inputs = (0..n).map(|_| self.input(self.avax)).collect();
+                let inputs = (0..n).map(|_| self.input(self.avax)).collect();
                 credentials.extend((0..n).map(|_| self.rng.credential(1)));
-                XTx { unsigned: XUnsignedTx::Import { base, source_chain, imported_inputs }, credentials }
+                x_tx(3, base, XTxBody::Atomic(Atomic::Import { source_chain, inputs }), credentials)
             }
             65..=79 => {
                 let (base, credentials) = self.base(1, 1);
                 let destination_chain = if self.rng.chance(1, 2) { self.p_chain } else { self.c_chain };
-                let exported_outputs = vec![self.out(self.avax)];
-                XTx { unsigned: XUnsignedTx::Export { base, destination_chain, exported_outputs }, credentials }
+                let outputs = vec![self.out(self.avax)];
+                x_tx(4, base, XTxBody::Atomic(Atomic::Export { destination_chain, outputs }), credentials)
             }
             80..=91 => {
                 let (base, mut credentials) = self.base(1, 1);
-                let op = MintOperation {
+                let op = Op::SecpMint {
                     sig_indices: vec![0],
                     mint_owners: self.owners(),
                     amount: self.rng.range(1, 1_000_000_000_000),
@@ -247,11 +208,11 @@ impl XGen {
                 };
                 let operations = vec![Operation {
                     asset_id: self.rng.array(),
-                    utxo_ids: vec![(self.rng.array(), self.rng.range(0, 3) as u32)],
+                    utxo_ids: vec![UtxoId { tx_id: self.rng.array(), output_index: self.rng.range(0, 3) as u32 }],
                     op,
                 }];
                 credentials.push(self.rng.credential(1));
-                XTx { unsigned: XUnsignedTx::Operation { base, operations }, credentials }
+                x_tx(2, base, XTxBody::Operation { operations }, credentials)
             }
             _ => {
                 let (base, credentials) = self.base(1, 1);
@@ -262,16 +223,15 @@ impl XGen {
                     owners: self.owners(),
                 }];
                 if self.rng.chance(1, 2) {
-                    outputs.push(Output::Mint(self.owners()));
+                    outputs.push(Output::SecpMint { owners: self.owners() });
                 }
-                let unsigned = XUnsignedTx::CreateAsset {
-                    base,
+                let body = XTxBody::CreateAsset {
                     name: name.to_string(),
                     symbol: symbol.to_string(),
                     denomination,
                     initial_states: vec![InitialState { fx_index: 0, outputs }],
                 };
-                XTx { unsigned, credentials }
+                x_tx(1, base, body, credentials)
             }
         }
     }

@@ -37,7 +37,7 @@ use super::avax::{
     address_texts, columns, hex_text, id_text, len_u32, node_id_text, Amounts, BlockColumns, Dec, Text, TextList, Ts,
     TxColumns, U32, U64, U8,
 };
-use crate::decode::avax::{AmountTotals, Validator};
+use crate::decode::avax::{AmountTotals, Atomic, Validator};
 use crate::decode::pchain::{PBlock, PTx, PTxBody};
 
 columns! {
@@ -170,8 +170,10 @@ impl PTxFacts {
                 f.genesis_len = Some(len_u32(genesis.len()));
             }
             PTxBody::CreateSubnet { owner } => f.owner = Some(address_texts(&owner.addresses)),
-            PTxBody::Import { source_chain, .. } => f.source_chain = Some(id_text(source_chain)),
-            PTxBody::Export { destination_chain, .. } => f.destination_chain = Some(id_text(destination_chain)),
+            PTxBody::Atomic(Atomic::Import { source_chain, .. }) => f.source_chain = Some(id_text(source_chain)),
+            PTxBody::Atomic(Atomic::Export { destination_chain, .. }) => {
+                f.destination_chain = Some(id_text(destination_chain))
+            }
             PTxBody::AdvanceTime { time } => f.time = Some(*time),
             PTxBody::RewardValidator { staker_tx_id } => f.staker_tx_id = Some(id_text(staker_tx_id)),
             PTxBody::RemoveSubnetValidator { node_id, subnet_id, .. } => {
@@ -237,25 +239,15 @@ impl PTxFacts {
                 f.balance = Some((*balance).into());
             }
             PTxBody::DisableL1Validator { validation_id, .. } => f.validation_id = Some(id_text(validation_id)),
-            PTxBody::AddAutoRenewedValidator {
-                node_id,
-                signer,
-                validator_rewards_owner,
-                delegator_rewards_owner,
-                validator_authority,
-                delegation_shares,
-                auto_compound_reward_shares,
-                period,
-                ..
-            } => {
-                f.node_id = Some(node_id_text(node_id));
-                f.signer_public_key = signer.public_key().map(|k| hex_text(k));
-                f.rewards_owner = Some(address_texts(&validator_rewards_owner.addresses));
-                f.delegator_rewards_owner = Some(address_texts(&delegator_rewards_owner.addresses));
-                f.validator_authority = Some(address_texts(&validator_authority.addresses));
-                f.shares = Some(*delegation_shares);
-                f.auto_compound_reward_shares = Some(*auto_compound_reward_shares);
-                f.period = Some(*period);
+            PTxBody::AddAutoRenewedValidator(v) => {
+                f.node_id = Some(node_id_text(&v.node_id));
+                f.signer_public_key = v.signer.public_key().map(|k| hex_text(k));
+                f.rewards_owner = Some(address_texts(&v.validator_rewards_owner.addresses));
+                f.delegator_rewards_owner = Some(address_texts(&v.delegator_rewards_owner.addresses));
+                f.validator_authority = Some(address_texts(&v.validator_authority.addresses));
+                f.shares = Some(v.delegation_shares);
+                f.auto_compound_reward_shares = Some(v.auto_compound_reward_shares);
+                f.period = Some(v.period);
             }
             PTxBody::SetAutoRenewedValidatorConfig { staker_tx_id, auto_compound_reward_shares, period, .. } => {
                 f.staker_tx_id = Some(id_text(staker_tx_id));

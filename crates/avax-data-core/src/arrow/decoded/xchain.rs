@@ -11,6 +11,7 @@
 //! `tx_ids`, `tx_types`, `txs`.
 
 use super::avax::{columns, id_text, len_u32, BlockColumns, Text, TxColumns, U32, U8};
+use crate::decode::avax::Atomic;
 use crate::decode::xchain::{XBlock, XTx, XTxBody};
 
 columns! {
@@ -47,8 +48,10 @@ impl XTxFacts {
                 f.denomination = Some(*denomination);
             }
             XTxBody::Operation { operations } => f.operation_count = Some(len_u32(operations.len())),
-            XTxBody::Import { source_chain, .. } => f.source_chain = Some(id_text(source_chain)),
-            XTxBody::Export { destination_chain, .. } => f.destination_chain = Some(id_text(destination_chain)),
+            XTxBody::Atomic(Atomic::Import { source_chain, .. }) => f.source_chain = Some(id_text(source_chain)),
+            XTxBody::Atomic(Atomic::Export { destination_chain, .. }) => {
+                f.destination_chain = Some(id_text(destination_chain))
+            }
         }
         f
     }
