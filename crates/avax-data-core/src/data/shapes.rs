@@ -91,11 +91,8 @@ pub fn check_object(value: &Exact, resource: &str, required: &[(&str, JsonType)]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::{json, Value};
-
-    fn x(v: Value) -> Exact {
-        crate::exact::parse(&v.to_string()).unwrap()
-    }
+    use crate::exact::from_json as x;
+    use serde_json::json;
 
     #[test]
     fn required_fields_and_types_are_named_with_the_value() {

@@ -25,6 +25,12 @@ use std::fmt;
 pub use read::shown;
 pub use read::{check, number, parse, parse_raw, string, Number, MAX_DEPTH};
 
+/// Tests' shorthand: a `json!` value read as the services' answers are (through its text).
+#[cfg(test)]
+pub(crate) fn from_json(value: serde_json::Value) -> Exact {
+    parse(&value.to_string()).expect("a serde_json value is valid JSON")
+}
+
 /// A JSON value read exactly.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Exact {

@@ -72,11 +72,8 @@ pub fn take_list(value: &mut Exact, field: &str, url: &str) -> Result<Vec<Exact>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::from_json as x;
     use serde_json::json;
-
-    fn x(v: Value) -> Exact {
-        crate::exact::parse(&v.to_string()).unwrap()
-    }
 
     #[test]
     fn base_urls_ending_in_an_api_version_are_the_service_root() {

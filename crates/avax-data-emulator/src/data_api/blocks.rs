@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 
@@ -18,24 +18,22 @@ use super::DataApiState;
 use crate::world::{chains, Chain, DataWorld};
 
 pub(crate) async fn list(
-    State(state): State<Arc<DataApiState>>,
+    State(data): State<Arc<DataApiState>>,
     Path(chain_id): Path<String>,
-    RawQuery(query): RawQuery,
+    mut params: Params,
 ) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
     let size = params.page_size(100);
     params.finish()?;
     let chain = lookup(&chain_id)?;
     let fingerprint = params.fingerprint(&format!("blocks/{}", chain.evm_chain_id));
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let world = &data.world;
     let total = world.blocks_per_chain() as u128;
     let from = start.min(total);
     let to = (from + size as u128).min(total);
     let blocks: Vec<Value> =
         (from..to).filter_map(|offset| world.block(chain, world.tip() - offset as u64)).map(|b| b.to_json()).collect();
-    paging::with_next(json!({ "blocks": blocks }), paging::next_token(data, to < total, &fingerprint, to))
+    paging::with_next(json!({ "blocks": blocks }), paging::next_token(&data, to < total, &fingerprint, to))
 }
 
 pub(crate) async fn get_one(
@@ -92,14 +90,12 @@ fn decode(pos: u128) -> Option<Key> {
     (pos > 0).then(|| (((pos - 1) >> 16) as i64, ((pos - 1) & 0xffff) as usize))
 }
 
-pub(crate) async fn list_all_chains(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
+pub(crate) async fn list_all_chains(State(data): State<Arc<DataApiState>>, mut params: Params) -> Answer {
     let size = params.page_size(100);
     let network = params.network();
     params.finish()?;
     let fingerprint = params.fingerprint("blocks");
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let world = &data.world;
     let cursor = decode(start);
     let mut heads: Vec<(&Chain, Option<u64>)> = chains()
@@ -121,6 +117,6 @@ pub(crate) async fn list_all_chains(State(state): State<Arc<DataApiState>>, RawQ
         last = Some(k);
     }
     let more = heads.iter().any(|(_, n)| n.is_some());
-    let next = last.and_then(|k| paging::next_token(data, more, &fingerprint, encode(k)));
+    let next = last.and_then(|k| paging::next_token(&data, more, &fingerprint, encode(k)));
     paging::with_next(json!({ "blocks": blocks }), next)
 }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::response::Response;
 use serde_json::{json, Value};
 
@@ -12,8 +12,7 @@ use super::params::Params;
 use super::DataApiState;
 use crate::world::{chains, find_chain, Chain};
 
-pub(crate) async fn list(RawQuery(query): RawQuery) -> Answer {
-    let mut params = Params::parse(query.as_deref());
+pub(crate) async fn list(mut params: Params) -> Answer {
     let network = params.network();
     let feature = params.feature();
     params.finish()?;

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use serde_json::{json, Map, Value};
 
 use super::chains::lookup;
@@ -167,12 +167,10 @@ fn is_address(text: &str) -> bool {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<DataApiState>>,
+    State(data): State<Arc<DataApiState>>,
     Path((chain_id, address)): Path<(String, String)>,
-    RawQuery(query): RawQuery,
+    mut params: Params,
 ) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
     let size = params.page_size(500);
     let contract = params.get("contractAddress").map(str::to_string);
     if contract.as_deref().is_some_and(|c| !is_address(c)) {
@@ -185,12 +183,12 @@ pub(crate) async fn list(
     }
     let route = format!("collectibles/{}/{}", chain.evm_chain_id, address.to_ascii_lowercase());
     let fingerprint = params.fingerprint(&route).to_ascii_lowercase();
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let mut items = data.world.collectibles(chain, &address);
     if let Some(c) = contract {
         items.retain(|item| item.contract.eq_ignore_ascii_case(&c));
     }
-    paging::list_page(data, "collectibleBalances", &items, (start, size), &fingerprint, Collectible::to_json)
+    paging::list_page(&data, "collectibleBalances", &items, (start, size), &fingerprint, Collectible::to_json)
 }
 
 #[cfg(test)]

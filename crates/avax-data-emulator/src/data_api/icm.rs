@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::response::Response;
 
 use super::errors::{self, Answer};
@@ -29,9 +29,7 @@ fn chain_filter(name: &str, value: &str) -> Result<Option<&'static Chain>, Respo
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id or an EVM chain id")))
 }
 
-pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
+pub(crate) async fn list(State(data): State<Arc<DataApiState>>, mut params: Params) -> Answer {
     let size = params.page_size(100);
     let network = params.network();
     params.finish()?;
@@ -46,7 +44,7 @@ pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query)
     let from = params.get("from").map(str::to_ascii_lowercase);
     let to = params.get("to").map(str::to_ascii_lowercase);
     let fingerprint = params.fingerprint("icm/messages");
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let items: Vec<&IcmMessage> = data
         .world
         .icm_messages()
@@ -63,5 +61,5 @@ pub(crate) async fn list(State(state): State<Arc<DataApiState>>, RawQuery(query)
         .filter(|m| from.as_deref().is_none_or(|f| m.from == f))
         .filter(|m| to.as_deref().is_none_or(|t| m.to == t))
         .collect();
-    paging::list_page(data, "messages", &items, (start, size), &fingerprint, |m| m.to_json())
+    paging::list_page(&data, "messages", &items, (start, size), &fingerprint, |m| m.to_json())
 }

@@ -2,7 +2,10 @@
 //! collected, then answered at once as a 400 with the array form of `message`.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::response::Response;
 
 use super::errors;
@@ -12,6 +15,15 @@ use crate::world::{Feature, Network};
 pub(crate) struct Params {
     values: BTreeMap<String, String>,
     problems: Vec<String>,
+}
+
+/// A handler takes its query as `mut params: Params` (parsed from the request's raw query).
+impl<S: Send + Sync> FromRequestParts<S> for Params {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Params, Infallible> {
+        Ok(Params::parse(parts.uri.query()))
+    }
 }
 
 impl Params {

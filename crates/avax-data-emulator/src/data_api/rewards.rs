@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 
 use super::errors::{self, Answer};
 use super::paging;
@@ -20,12 +20,10 @@ fn split(text: Option<&str>) -> Vec<String> {
 }
 
 pub(crate) async fn list_pending(
-    State(state): State<Arc<DataApiState>>,
+    State(data): State<Arc<DataApiState>>,
     Path(network): Path<String>,
-    RawQuery(query): RawQuery,
+    mut params: Params,
 ) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
     let network_parsed = path_network(&mut params, &network);
     let size = params.page_size(100);
     let order = params.one_of("sortOrder", &["asc", "desc"]);
@@ -51,7 +49,7 @@ pub(crate) async fn list_pending(
         return Err(errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-...")));
     }
     let fingerprint = params.fingerprint(&format!("rewards/{}", network.as_str()));
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let mut items: Vec<&PendingReward> = data
         .world
         .pending_rewards(network)
@@ -65,5 +63,5 @@ pub(crate) async fn list_pending(
     if order.as_deref() == Some("desc") {
         items.reverse();
     }
-    paging::list_page(data, "pendingRewards", &items, (start, size), &fingerprint, |r| r.to_json())
+    paging::list_page(&data, "pendingRewards", &items, (start, size), &fingerprint, |r| r.to_json())
 }

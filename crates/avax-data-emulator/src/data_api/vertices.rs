@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
@@ -91,12 +91,10 @@ impl DataWorld {
 }
 
 pub(crate) async fn list(
-    State(state): State<Arc<DataApiState>>,
+    State(data): State<Arc<DataApiState>>,
     Path((network_text, blockchain_id)): Path<(String, String)>,
-    RawQuery(query): RawQuery,
+    mut params: Params,
 ) -> Answer {
-    let data = &*state;
-    let mut params = Params::parse(query.as_deref());
     let network = path_network(&mut params, &network_text);
     let allowed = [X_CHAIN_MAINNET_ID, X_CHAIN_FUJI_ID, "x-chain"];
     if !allowed.contains(&blockchain_id.as_str()) {
@@ -112,7 +110,7 @@ pub(crate) async fn list(
         )));
     }
     let fingerprint = params.fingerprint(&format!("vertices/{}", network.as_str()));
-    let start = paging::start(data, &params, &fingerprint)?;
+    let start = paging::start(&data, &params, &fingerprint)?;
     let world = &data.world;
     let total = world.vertex_count() as u128;
     let from = start.min(total);
@@ -125,7 +123,7 @@ pub(crate) async fn list(
         "vertices": vertices,
         "chainInfo": {"chainName": "x-chain", "network": network_text},
     });
-    paging::with_next(body, paging::next_token(data, to < total, &fingerprint, to))
+    paging::with_next(body, paging::next_token(&data, to < total, &fingerprint, to))
 }
 
 #[cfg(test)]

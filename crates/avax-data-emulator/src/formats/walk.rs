@@ -54,19 +54,25 @@ impl<'a> R<'a> {
         assert!(addrs.windows(2).all(|w| w[0] < w[1]), "addresses sorted and unique");
         addrs
     }
-    fn output(&mut self, x: bool) {
+    /// The type ID of an output or input. A P-chain stakeable lock (type `lock`) is seen
+    /// through: its locktime is skipped and the type ID it wraps, which must be `inner`, returned.
+    fn type_id(&mut self, x: bool, lock: u32, inner: u32) -> u32 {
         match self.u32() {
+            t if t == lock && !x => {
+                self.u64();
+                assert_eq!(self.u32(), inner, "a stakeable lock (type {lock}) wraps type {inner}");
+                inner
+            }
+            t => t,
+        }
+    }
+    fn output(&mut self, x: bool) {
+        match self.type_id(x, 22, 7) {
             7 => {
                 self.u64();
                 self.owners();
             }
             6 if x => {
-                self.owners();
-            }
-            22 if !x => {
-                self.u64();
-                assert_eq!(self.u32(), 7);
-                self.u64();
                 self.owners();
             }
             t => panic!("output type {t}"),
@@ -94,14 +100,8 @@ impl<'a> R<'a> {
     fn inputs(&mut self, x: bool) {
         for _ in 0..self.count() {
             self.take(32 + 4 + 32);
-            match self.u32() {
+            match self.type_id(x, 21, 5) {
                 5 => {
-                    self.u64();
-                    self.sig_indices();
-                }
-                21 if !x => {
-                    self.u64();
-                    assert_eq!(self.u32(), 5);
                     self.u64();
                     self.sig_indices();
                 }

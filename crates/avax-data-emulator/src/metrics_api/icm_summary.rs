@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::response::Response;
 use serde_json::{json, Value};
 
@@ -154,8 +154,7 @@ fn blockchain_filter(params: &Params, name: &str) -> Result<Option<String>, Resp
     Err(errors::bad_request(format!("Invalid {name} {value:?}: expected a base58 blockchain id")))
 }
 
-pub(crate) async fn summary(State(state): State<Arc<DataApiState>>, RawQuery(query): RawQuery) -> Answer {
-    let mut params = Params::parse(query.as_deref());
+pub(crate) async fn summary(State(state): State<Arc<DataApiState>>, mut params: Params) -> Answer {
     let network = params.network();
     let group_by = params
         .one_of("groupBy", &["srcBlockchainId", "destBlockchainId", "srcBlockchainId,destBlockchainId"])
