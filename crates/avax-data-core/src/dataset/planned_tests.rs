@@ -58,5 +58,7 @@ fn no_dataset_fetches_everything_and_another_walk_is_refused() {
     let other = dataset("other", &[0], &[]);
     let err = split(&other, identity(50), 0, 100, 50).unwrap_err().to_string();
     assert!(err.contains("same walk"), "{err}");
-    assert!(matches!(split(&other, identity(100), 0, 10, 0), Err(Error::InvalidArgument { ref param, .. }) if param == "chunk"));
+    assert!(
+        matches!(split(&other, identity(100), 0, 10, 0), Err(Error::InvalidArgument { ref param, .. }) if param == "chunk")
+    );
 }
