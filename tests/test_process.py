@@ -31,6 +31,17 @@ SCRIPTS = {
     "batches": (0.2, "for frame in chain.range(0).batches():\n    pass"),
     "single_call": (60.0, "chain.last_accepted()"),
     "follow": (0.0, "for item in chain.follow(poll_interval=0.5):\n    pass"),
+    # A pager's to_polars runs its pages on the runtime: Ctrl-C stops it, and all or nothing
+    # holds (the position has not moved).
+    "data_to_polars": (
+        0.2,
+        "pager = ad.DataClient(base_url=emu.url).blocks('43114', page_size=10)\n"
+        "try:\n"
+        "    pager.to_polars()\n"
+        "except KeyboardInterrupt:\n"
+        "    print('items_read', pager.items_read, pager.next_page_token, flush=True)\n"
+        "    raise",
+    ),
     "async_to_polars": (
         0.2,
         "import asyncio\n"
@@ -68,6 +79,8 @@ def test_ctrl_c_interrupts_promptly(name: str) -> None:
             proc.wait()
     assert "KeyboardInterrupt" in err, err
     assert "finished" not in out
+    if name == "data_to_polars":
+        assert "items_read 0 None" in out, out
     assert proc.returncode != 0
     # the contract is 250 ms; 2 s is generous for interpreter shutdown on a busy machine
     assert elapsed < 2.0, f"took {elapsed:.2f} s to stop after SIGINT"

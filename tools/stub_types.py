@@ -136,10 +136,11 @@ def _iterator(name: str, item: str, position: dict[str, object] | None = None, *
 
 
 def _walk(name: str, iterator: str, position: dict[str, object], chunks: dict[str, object],
-          write_dataset: dict[str, str]) -> Class:
-    """A walk (a range or a pager): its position, its iterators, its whole-walk outputs."""
+          write_dataset: dict[str, str], plan: dict[str, str] | None = None) -> Class:
+    """A walk (a range or a pager): its position, its iterators, its whole-walk outputs
+    (``plan``: the parameters of its ``plan`` method)."""
     return Class(members={
-        "plan": {"return": "Plan"},
+        "plan": {**(plan or {}), "return": "Plan"},
         **position,
         "__iter__": {"return": iterator},
         "items": {"return": iterator},
@@ -210,7 +211,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
             },
         ),
         "Range": _walk("Range", "RangeIterator", {"start": "int", "end": "int | None", "next_index": "int"},
-                       {"batches": {"return": "BatchIterator"}}, {}),
+                       {"batches": {"return": "BatchIterator"}}, {},
+                       {"dataset": "str | os.PathLike[str] | None", "chunk": "int | None"}),
         "RangeIterator": _iterator("RangeIterator", "Container", {"next_index": "int"}),
         "BatchIterator": _iterator("BatchIterator", "pl.DataFrame", {"next_index": "int"}, arrow=True),
         "Follow": _iterator("Follow", "Container", {"next_index": "int | None"}),

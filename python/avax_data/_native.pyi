@@ -235,7 +235,7 @@ class Chain:
 class Range:
     """A lazy, resumable, ordered walk over an index range, made by :meth:`Chain.range`."""
 
-    def plan(self) -> Plan:
+    def plan(self, dataset: str | os.PathLike[str] | None = None, chunk: int | None = None) -> Plan:
         """The cost plan of the rest of this range, sending nothing: a :class:`Plan`."""
     @property
     def start(self) -> int:
@@ -1112,7 +1112,7 @@ class AsyncChain:
 class AsyncRange:
     """Asynchronous twin of :class:`Range`: the same methods, awaitable where it blocks."""
 
-    def plan(self) -> Plan:
+    def plan(self, dataset: str | os.PathLike[str] | None = None, chunk: int | None = None) -> Plan:
         """The cost plan of the rest of this range, sending nothing: a :class:`Plan`."""
     @property
     def start(self) -> int:

@@ -382,8 +382,32 @@ walk_twins! {
         ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()
         ///     >>> plan.requests, plan.requests_kind, plan.compute_units
         ///     (3, 'exact', 60)
-        fn plan(&self) -> PyResult<super::plan::PyPlan> {
-            super::plan::plan_of(Some(self.walk.plan()))
+        ///
+        /// With ``dataset=`` (a directory) and ``chunk=``, the plan of :meth:`write_dataset`
+        /// into it: the partitions it already holds whole are counted out (``held``) and each
+        /// other partition (missing, partial, altered) costs its own calls. Nothing is sent or
+        /// written, and the directory's lock is not taken.
+        ///
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> xtx.range(0, 300).write_dataset(out, chunk=100)["rows_written"]
+        ///     300
+        ///     >>> gaps = xtx.range(0, 400, batch_size=50).plan(dataset=out, chunk=100)
+        ///     >>> gaps.held, gaps.items, gaps.requests
+        ///     (300, 100, 2)
+        #[pyo3(signature = (dataset=None, chunk=None))]
+        fn plan(&self, dataset: Option<&Bound<'_, PyAny>>, chunk: Option<&Bound<'_, PyAny>>) -> PyResult<super::plan::PyPlan> {
+            let Some(dataset) = dataset else {
+                if let Some(chunk) = chunk {
+                    return Err(crate::errors::invalid("chunk", super::args::shown(chunk), "None without dataset= (the partitions of a dataset write)"));
+                }
+                return super::plan::plan_of(Some(self.walk.plan()));
+            };
+            let dir = super::args::dir_path(dataset)
+                .map_err(|_| crate::errors::invalid("dataset", super::args::shown(dataset), "a directory path (str or os.PathLike) or None"))?;
+            let chunk = chunk.map(super::args::chunk).transpose()?.unwrap_or(avax_data_core::dataset::DEFAULT_CHUNK);
+            super::plan::plan_of(Some(self.walk.plan_dataset(&dir, chunk).map_err(crate::errors::to_py)?))
         }
 
         /// The first index of the range as created (it does not move; see :attr:`next_index`).

@@ -12,7 +12,7 @@ from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
-from .dryrun import dataset_rows, print_plan
+from .dryrun import print_plan
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
 from .parser import Command, add_commands, add_group
@@ -210,7 +210,7 @@ def _run_dataset(args: argparse.Namespace) -> int:
         chain = client.chain(args.chain)
         source = RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode)
         if args.dry_run:
-            print_plan(args, source.plan().less_held(dataset_rows(args.dataset)))
+            print_plan(args, source.plan(dataset=args.dataset, chunk=args.chunk))
         source.start(None)  # checks the arguments and the tip like any export
         kwargs: dict[str, Any] = {"decode": args.decode}
         if args.batch_size is not None:

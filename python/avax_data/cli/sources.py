@@ -73,10 +73,15 @@ class RangeSource(Source):
                 )
         self.total = self.end - self.first
 
-    def plan(self) -> Any:
-        """The plan of the range (a walk to the tip when ``--count`` is not given: its end is unknown)."""
-        kwargs: dict[str, Any] = {} if self.batch_size is None else {"batch_size": self.batch_size}
-        return self.chain.range(self.first, self.count, **kwargs).plan()
+    def plan(self, dataset: Any = None, chunk: int | None = None) -> Any:
+        """The plan of the range (a walk to the tip when ``--count`` is not given: its end is unknown);
+        with ``dataset``, of its write into that dataset in partitions of ``chunk`` (what the
+        dataset holds whole counted out, partition by partition)."""
+        kwargs: dict[str, Any] = {"decode": self.decode}
+        if self.batch_size is not None:
+            kwargs["batch_size"] = self.batch_size
+        rng = self.chain.range(self.first, self.count, **kwargs)
+        return rng.plan() if dataset is None else rng.plan(dataset=dataset, chunk=chunk)
 
     def _range(self, start: int, count: int) -> Any:
         kwargs: dict[str, Any] = {"decode": self.decode}

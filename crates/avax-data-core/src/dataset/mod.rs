@@ -25,6 +25,7 @@ pub mod lock;
 pub mod manifest;
 pub mod merge;
 pub mod metrics;
+pub mod planned;
 pub mod verify;
 
 use std::collections::HashMap;
@@ -234,3 +235,6 @@ fn remove_temporaries(dir: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod planned_tests;

@@ -182,6 +182,41 @@ impl RangeWalk {
         }
     }
 
+    /// The cost plan of [`RangeWalk::write_dataset`] of the rest of the walk into `dir` in
+    /// partitions of `chunk`: the partitions the dataset already holds whole are counted out
+    /// (`held`), and each other one (missing, partial, altered) costs the calls of its own walk.
+    /// Reads the manifest only (no lock, nothing sent). A walk to the tip before its end is read
+    /// cannot tell which partitions it spans: its plan says so.
+    pub fn plan_dataset(&self, dir: &Path, chunk: u64) -> Result<crate::plan::Plan> {
+        dataset::check_chunk(chunk)?;
+        let Some(end) = self.end_known() else {
+            let mut plan = self.plan();
+            plan.unknown
+                .push("what the dataset holds: the walk reads the tip first, then skips its whole partitions".into());
+            return Ok(plan);
+        };
+        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
+        let split = dataset::planned::split(dir, identity, self.next_index(), end, chunk)?;
+        let mut walk =
+            crate::plan::shapes::index_range(self.path().as_str(), Some(split.fetched_positions()), self.chunk);
+        (walk.requests, walk.held) = (crate::plan::Requests::Exact(split.calls(self.chunk)), split.held_positions());
+        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        let plan = crate::plan::Plan::new(walk, &budget);
+        let Some(store) = self.chain.cache() else { return Ok(plan) };
+        let Some(identity) = self.chain.known_identity() else {
+            let mut plan = plan;
+            plan.unknown
+                .push("what the cache holds of the partitions fetched: the chain's identity is not read yet".into());
+            return Ok(plan);
+        };
+        let (mut cached, mut calls) = (0, 0);
+        for (_, first, next) in &split.fetched {
+            let held = crate::cache::held::index_range(store, &identity, self.path(), *first, *next, self.chunk);
+            (cached, calls) = (cached + held.cached_items, calls + held.calls);
+        }
+        Ok(plan.less_cached(cached, calls))
+    }
+
     /// A lease for a new consumer (superseding earlier ones).
     fn lease(&self) -> Lease {
         let lease = self.cursor.lease();

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{JsonItem, Prefetch};
+use super::{JsonItem, Prefetch, Spawned};
 use crate::error::{Error, Result};
 use futures::stream::BoxStream;
 
@@ -290,17 +290,34 @@ impl Pager {
 
     /// The rest of the walk (at most `cap` more items), page by page through `convert`, all or
     /// nothing: the position moves once, at the end; after an error it is where the call began.
-    pub async fn collect<T>(
+    ///
+    /// The pages are fetched and converted by one task on the current runtime, beside the
+    /// fetching task: the caller's thread is woken once for the whole walk, not once per page.
+    /// Dropping the returned future aborts that task before the position moves.
+    pub async fn collect<T: Send + 'static>(
         &self,
         cap: Option<u64>,
-        mut convert: impl FnMut(Vec<JsonItem>) -> Result<T>,
+        convert: impl FnMut(Vec<JsonItem>) -> Result<T> + Send + 'static,
     ) -> Result<Vec<T>> {
         let lease = self.lease();
         let start = self.position();
-        let mut out = Vec::new();
         let room = self.room(&start, cap);
-        let Some(pages) = self.pages_from(&start, room) else { return Ok(out) };
-        let mut prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.depth);
+        let Some(pages) = self.pages_from(&start, room) else { return Ok(Vec::new()) };
+        let prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.depth);
+        let (out, position) = Spawned::new(self.clone().gather(start, cap, prefetch, convert)).await?;
+        self.advance(lease, position)?;
+        Ok(out)
+    }
+
+    /// The loop of [`Pager::collect`]: the converted pages from `start` and where they end.
+    async fn gather<T>(
+        self,
+        start: Position,
+        cap: Option<u64>,
+        mut prefetch: Prefetch<Fetched>,
+        mut convert: impl FnMut(Vec<JsonItem>) -> Result<T>,
+    ) -> Result<(Vec<T>, Position)> {
+        let mut out = Vec::new();
         let mut position = start.clone();
         let done = |position: &Position| {
             let cap = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
@@ -320,8 +337,7 @@ impl Pager {
                 break;
             }
         }
-        self.advance(lease, position)?;
-        Ok(out)
+        Ok((out, position))
     }
 
     /// The rest of the walk page by page into `sink`; the position moves after each page the

@@ -145,12 +145,13 @@ impl ResourcePager {
     pub async fn to_batches(
         &self,
         limit: Option<u64>,
-        mut on_rows: impl FnMut(u64) + Send,
+        mut on_rows: impl FnMut(u64) + Send + 'static,
     ) -> Result<Vec<RecordBatch>> {
+        let this = self.clone();
         self.pager
-            .collect(limit, |items| {
+            .collect(limit, move |items| {
                 on_rows(items.len() as u64);
-                self.batch(&items)
+                this.batch(&items)
             })
             .await
     }
