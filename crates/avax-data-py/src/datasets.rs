@@ -115,10 +115,10 @@ pub fn verify_dataset<'py>(
     out.set_item("ok", report.ok())?;
     out.set_item("partitions", report.partitions)?;
     out.set_item("rows", report.rows)?;
-    out.set_item("missing", report.missing)?;
-    out.set_item("altered", report.altered)?;
+    out.set_item("missing", report.files.missing)?;
+    out.set_item("altered", report.files.altered)?;
     out.set_item("partial", report.partial)?;
-    out.set_item("extra", report.extra)?;
+    out.set_item("extra", report.files.extra)?;
     out.set_item("gaps", report.gaps)?;
     out.set_item("duplicates", report.duplicates)?;
     out.set_item("incomplete", report.incomplete)?;
