@@ -59,11 +59,11 @@ impl PyPlan {
     fn fields(&self) -> Vec<(&'static str, String)> {
         let p = &self.plan;
         vec![
-            ("operation", py_str(&p.operation)),
-            ("requests", py_opt(p.requests.count())),
-            ("requests_kind", py_str(p.requests.kind())),
+            ("operation", py_str(&p.walk.operation)),
+            ("requests", py_opt(p.walk.requests.count())),
+            ("requests_kind", py_str(p.walk.requests.kind())),
             ("compute_units", py_opt(p.compute_units())),
-            ("tier", py_str(p.tier.name())),
+            ("tier", py_str(p.budget.tier.name())),
             ("daily_share", py_opt(p.daily_share().map(|s| format!("{s:.6}")))),
         ]
     }
@@ -78,7 +78,7 @@ impl PyPlan {
     ///     'POST /ext/index/X/tx (index.getContainerRange)'
     #[getter]
     fn operation(&self) -> String {
-        self.plan.operation.clone()
+        self.plan.walk.operation.clone()
     }
 
     /// Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when
@@ -89,7 +89,7 @@ impl PyPlan {
     ///     3
     #[getter]
     fn requests(&self) -> Option<u64> {
-        self.plan.requests.count()
+        self.plan.walk.requests.count()
     }
 
     /// ``'exact'``, ``'at most'`` or ``'unknown'``.
@@ -99,7 +99,7 @@ impl PyPlan {
     ///     'at most'
     #[getter]
     fn requests_kind(&self) -> &'static str {
-        self.plan.requests.kind()
+        self.plan.walk.requests.kind()
     }
 
     /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
@@ -119,7 +119,7 @@ impl PyPlan {
     ///     10
     #[getter]
     fn units_per_request(&self) -> u64 {
-        self.plan.units_per_request
+        self.plan.walk.units_per_request
     }
 
     /// Items asked per request.
@@ -129,7 +129,7 @@ impl PyPlan {
     ///     100
     #[getter]
     fn page_size(&self) -> u64 {
-        self.plan.page_size
+        self.plan.walk.page_size
     }
 
     /// Items the walk hands out when known, else ``None``.
@@ -139,7 +139,7 @@ impl PyPlan {
     ///     250
     #[getter]
     fn items(&self) -> Option<u64> {
-        self.plan.items
+        self.plan.walk.items
     }
 
     /// Items already held (e.g. by an existing dataset) and not requested again.
@@ -149,7 +149,7 @@ impl PyPlan {
     ///     100
     #[getter]
     fn held(&self) -> u64 {
-        self.plan.held
+        self.plan.walk.held
     }
 
     /// Items the walk hands out from the cache (``cache=``) without a request; ``requests``
@@ -160,7 +160,7 @@ impl PyPlan {
     ///     0
     #[getter]
     fn cached_items(&self) -> u64 {
-        self.plan.cached_items
+        self.plan.walk.cached_items
     }
 
     /// Requests per 1,000 items handed out.
@@ -190,7 +190,7 @@ impl PyPlan {
     ///     'free'
     #[getter]
     fn tier(&self) -> &'static str {
-        self.plan.tier.name()
+        self.plan.budget.tier.name()
     }
 
     /// Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers').
@@ -200,7 +200,7 @@ impl PyPlan {
     ///     14000
     #[getter]
     fn units_per_minute(&self) -> u64 {
-        self.plan.units_per_minute
+        self.plan.units_per_minute()
     }
 
     /// ``'tier'`` or ``'ratelimit headers'``: where :attr:`units_per_minute` comes from.
@@ -210,7 +210,7 @@ impl PyPlan {
     ///     'tier'
     #[getter]
     fn per_minute_source(&self) -> &'static str {
-        self.plan.per_minute_source
+        self.plan.per_minute_source()
     }
 
     /// Compute units per day of the tier.
@@ -220,7 +220,7 @@ impl PyPlan {
     ///     1200000
     #[getter]
     fn units_per_day(&self) -> u64 {
-        self.plan.units_per_day
+        self.plan.units_per_day()
     }
 
     /// Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``; ``None`` without
@@ -262,7 +262,7 @@ impl PyPlan {
     ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
     #[getter]
     fn unknown(&self) -> Vec<String> {
-        self.plan.unknown.clone()
+        self.plan.walk.unknown.clone()
     }
 
     /// The warning the walk shows before its first request when it exceeds the daily budget,
