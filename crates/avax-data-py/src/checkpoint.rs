@@ -111,8 +111,8 @@ pub fn _verify_checkpoint<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound
     out.set_item("path", report.path.display().to_string())?;
     out.set_item("resumes_at", report.checkpoint.position.describe())?;
     out.set_item("checkpoint", py.import("json")?.call_method1("loads", (text,))?)?;
-    out.set_item("missing", report.missing)?;
-    out.set_item("altered", report.altered)?;
-    out.set_item("extra", report.extra)?;
+    out.set_item("missing", report.files.missing)?;
+    out.set_item("altered", report.files.altered)?;
+    out.set_item("extra", report.files.extra)?;
     Ok(out)
 }

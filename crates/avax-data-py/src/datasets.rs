@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use super::errors::to_py;
 use avax_data_core::dataset::merge::{complete_partitions as complete, merge_staged};
 use avax_data_core::dataset::verify::{verify, Report};
+use avax_data_core::dataset::findings::FileFindings;
 
 /// The complete partitions of a dataset directory whose files are as its manifest records.
 ///
@@ -115,7 +116,7 @@ pub fn verify_dataset<'py>(
     out.set_item("ok", report.ok())?;
     out.set_item("partitions", report.partitions)?;
     out.set_item("rows", report.rows)?;
-    let Report { missing, altered, partial, extra, gaps, duplicates, incomplete, .. } = report;
+    let Report { files: FileFindings { missing, altered, extra }, partial, gaps, duplicates, incomplete, .. } = report;
     // The keys in the report's order: the file lists, the position spans, the incomplete ones.
     for (key, files) in [("missing", missing), ("altered", altered), ("partial", partial), ("extra", extra)] {
         out.set_item(key, files)?;

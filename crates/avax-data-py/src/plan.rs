@@ -59,11 +59,11 @@ impl PyPlan {
     fn fields(&self) -> Vec<(&'static str, String)> {
         let p = &self.plan;
         vec![
-            ("operation", py_str(&p.operation)),
-            ("requests", py_opt(p.requests.count())),
-            ("requests_kind", py_str(p.requests.kind())),
+            ("operation", py_str(&p.walk.operation)),
+            ("requests", py_opt(p.walk.requests.count())),
+            ("requests_kind", py_str(p.walk.requests.kind())),
             ("compute_units", py_opt(p.compute_units())),
-            ("tier", py_str(p.tier.name())),
+            ("tier", py_str(p.budget.tier.name())),
             ("daily_share", py_opt(p.daily_share().map(|s| format!("{s:.6}")))),
         ]
     }
@@ -113,7 +113,7 @@ plan_figures! {
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().operation
         ///     'POST /ext/index/X/tx (index.getContainerRange)'
-        operation: String = |plan| plan.operation.clone();
+        operation: String = |plan| plan.walk.operation.clone();
 
         /// Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when
         /// unknown.
@@ -121,14 +121,14 @@ plan_figures! {
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().requests
         ///     3
-        requests: Option<u64> = |plan| plan.requests.count();
+        requests: Option<u64> = |plan| plan.walk.requests.count();
 
         /// ``'exact'``, ``'at most'`` or ``'unknown'``.
         ///
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114", limit=50).plan().requests_kind
         ///     'at most'
-        requests_kind: &'static str = |plan| plan.requests.kind();
+        requests_kind: &'static str = |plan| plan.walk.requests.kind();
 
         /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
         ///
@@ -142,28 +142,28 @@ plan_figures! {
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114").plan().units_per_request
         ///     10
-        units_per_request: u64 = |plan| plan.units_per_request;
+        units_per_request: u64 = |plan| plan.walk.units_per_request;
 
         /// Items asked per request.
         ///
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().page_size
         ///     100
-        page_size: u64 = |plan| plan.page_size;
+        page_size: u64 = |plan| plan.walk.page_size;
 
         /// Items the walk hands out when known, else ``None``.
         ///
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().items
         ///     250
-        items: Option<u64> = |plan| plan.items;
+        items: Option<u64> = |plan| plan.walk.items;
 
         /// Items already held (e.g. by an existing dataset) and not requested again.
         ///
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().less_held(100).held
         ///     100
-        held: u64 = |plan| plan.held;
+        held: u64 = |plan| plan.walk.held;
 
         /// Items the walk hands out from the cache (``cache=``) without a request; ``requests``
         /// and the figures after it count only what is still sent.
@@ -171,7 +171,7 @@ plan_figures! {
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().cached_items   # no cache
         ///     0
-        cached_items: u64 = |plan| plan.cached_items;
+        cached_items: u64 = |plan| plan.walk.cached_items;
 
         /// Requests per 1,000 items handed out.
         ///
@@ -192,28 +192,28 @@ plan_figures! {
         /// Example:
         ///     >>> ad.DataClient(emu.url, api_key="my-key").blocks("43114").plan().tier
         ///     'free'
-        tier: &'static str = |plan| plan.tier.name();
+        tier: &'static str = |plan| plan.budget.tier.name();
 
         /// Compute units per minute in force (the tier's, or the ``ratelimit-*`` headers').
         ///
         /// Example:
         ///     >>> ad.DataClient(emu.url, tier="growth").blocks("43114").plan().units_per_minute
         ///     14000
-        units_per_minute: u64 = |plan| plan.units_per_minute;
+        units_per_minute: u64 = |plan| plan.units_per_minute();
 
         /// ``'tier'`` or ``'ratelimit headers'``: where :attr:`units_per_minute` comes from.
         ///
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().per_minute_source
         ///     'tier'
-        per_minute_source: &'static str = |plan| plan.per_minute_source;
+        per_minute_source: &'static str = |plan| plan.per_minute_source();
 
         /// Compute units per day of the tier.
         ///
         /// Example:
         ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_day
         ///     1200000
-        units_per_day: u64 = |plan| plan.units_per_day;
+        units_per_day: u64 = |plan| plan.units_per_day();
 
         /// Seconds at the client's ``rate_limit`` / ``compute_units_per_minute``; ``None`` without
         /// them or when the requests are unknown.

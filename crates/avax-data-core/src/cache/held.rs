@@ -46,8 +46,8 @@ pub fn index_plan(plan: Plan, chain: &ChainClient, store: &Store, start: u64, en
         None => (hints::identity(store, chain.node_url(), chain.path()), 1),
     };
     let Some(identity) = identity else {
-        let mut out = plan.less_cached(0, plan.requests.count().unwrap_or(0) + probe);
-        out.unknown.push(
+        let mut out = plan.less_cached(0, plan.walk.requests.count().unwrap_or(0) + probe);
+        out.walk.unknown.push(
             "what the cache holds: no client of this URL has read the chain's identity yet (the walk reads it: one \
              request more)"
                 .into(),
@@ -57,7 +57,7 @@ pub fn index_plan(plan: Plan, chain: &ChainClient, store: &Store, start: u64, en
     let held = index_range(store, &identity, chain.path(), start, end, chunk);
     let mut out = plan.less_cached(held.cached_items, held.calls + probe);
     if probe == 1 {
-        out.unknown.push(
+        out.walk.unknown.push(
             "the chain's identity: the walk reads it first (one request, counted); the cached items are those of \
              the chain this URL served when last read"
                 .into(),

@@ -5,6 +5,7 @@ use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
 use super::{read, state_path, suffixed, Checkpoint, Output, LOCK_SUFFIX, PARTS_SUFFIX, STATE_SUFFIX};
+use crate::dataset::findings::FileFindings;
 use crate::dataset::manifest::file_digest;
 use crate::error::{Error, Result};
 
@@ -15,21 +16,18 @@ pub struct CheckpointReport {
     pub path: PathBuf,
     /// The checkpoint.
     pub checkpoint: Checkpoint,
-    /// Part files it lists that are not there (Parquet).
-    pub missing: Vec<String>,
-    /// Part files whose size or sha256 is not the recorded one (Parquet), or a CSV / NDJSON
-    /// output shorter than recorded.
-    pub altered: Vec<String>,
-    /// Files written after the checkpoint (part files it does not list, bytes past its offset):
-    /// a resumed run drops them.
-    pub extra: Vec<String>,
+    /// The output against the checkpoint: `missing`, part files it lists that are not there
+    /// (Parquet); `altered`, part files whose size or sha256 is not the recorded one (Parquet),
+    /// or a CSV / NDJSON output shorter than recorded; `extra`, what was written after the
+    /// checkpoint (part files it does not list, bytes past its offset): a resumed run drops it.
+    pub files: FileFindings,
 }
 
 impl CheckpointReport {
     /// Whether `--resume` can continue from it: nothing missing or altered (extra files and
     /// bytes are dropped by the resumed run).
     pub fn ok(&self) -> bool {
-        self.missing.is_empty() && self.altered.is_empty()
+        self.files.recorded_intact()
     }
 }
 
@@ -50,16 +48,15 @@ pub fn verify_checkpoint(path: &Path) -> Result<CheckpointReport> {
     let checkpoint = read(&state)?.ok_or_else(|| {
         Error::invalid_path("path", path, format!("a checkpoint of an export (there is no {})", state.display()))
     })?;
-    let mut report =
-        CheckpointReport { path: state, checkpoint, missing: Vec::new(), altered: Vec::new(), extra: Vec::new() };
+    let mut report = CheckpointReport { path: state, checkpoint, files: FileFindings::default() };
     match report.checkpoint.output.clone() {
         Output::Parts(parts) => {
             let dir = suffixed(&out, PARTS_SUFFIX);
             for part in &parts {
                 match file_digest(&dir.join(&part.file)) {
-                    Err(_) => report.missing.push(part.file.clone()),
+                    Err(_) => report.files.missing.push(part.file.clone()),
                     Ok((bytes, sha)) if bytes != part.bytes || sha != part.sha256 => {
-                        report.altered.push(part.file.clone())
+                        report.files.altered.push(part.file.clone())
                     }
                     Ok(_) => {}
                 }
@@ -74,16 +71,16 @@ pub fn verify_checkpoint(path: &Path) -> Result<CheckpointReport> {
                 })
                 .unwrap_or_default();
             extra.sort();
-            report.extra = extra;
+            report.files.extra = extra;
         }
         Output::Bytes(bytes) => {
             let size = std::fs::metadata(&out).map(|m| m.len()).ok();
             let name = out.display().to_string();
             match size {
-                None if bytes > 0 => report.missing.push(name),
-                Some(size) if size < bytes => report.altered.push(format!("{name} ({size} of {bytes} bytes)")),
+                None if bytes > 0 => report.files.missing.push(name),
+                Some(size) if size < bytes => report.files.altered.push(format!("{name} ({size} of {bytes} bytes)")),
                 Some(size) if size > bytes => {
-                    report.extra.push(format!("{name} ({} bytes past the checkpoint)", size - bytes))
+                    report.files.extra.push(format!("{name} ({} bytes past the checkpoint)", size - bytes))
                 }
                 _ => {}
             }

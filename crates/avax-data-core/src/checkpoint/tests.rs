@@ -99,8 +99,8 @@ fn parquet_parts_are_recorded_with_their_digest_and_checked_on_resume() {
     drop(first);
     std::fs::write(parts.join(part_name(2)), b"written after the checkpoint").unwrap();
     let report = verify_checkpoint(&out).unwrap();
-    assert!(report.ok() && report.missing.is_empty() && report.altered.is_empty());
-    assert_eq!(report.extra, vec![part_name(2)]);
+    assert!(report.ok() && report.files.missing.is_empty() && report.files.altered.is_empty());
+    assert_eq!(report.files.extra, vec![part_name(2)]);
     assert_eq!(report.checkpoint.rows_written, 35);
     let mut again = ExportCheckpoint::open(request(&out, "parquet", 100)).unwrap();
     assert_eq!(again.resume().unwrap().1, 35);
@@ -110,7 +110,7 @@ fn parquet_parts_are_recorded_with_their_digest_and_checked_on_resume() {
 
     std::fs::write(parts.join(part_name(1)), b"part X").unwrap(); // same size, other bytes
     let report = verify_checkpoint(&state_path(&out)).unwrap();
-    assert!(!report.ok() && report.altered == vec![part_name(1)]);
+    assert!(!report.ok() && report.files.altered == vec![part_name(1)]);
     let err = ExportCheckpoint::open(request(&out, "parquet", 100)).unwrap().resume().unwrap_err().to_string();
     assert!(err.contains("1 part file(s)") && err.contains("first part-000001.parquet"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -20,6 +20,7 @@
 //!   adds the new ones. Each position lives in exactly one partition.
 
 pub mod durable;
+pub mod findings;
 pub mod lists;
 pub mod lock;
 pub mod manifest;

@@ -22,6 +22,22 @@ fn one_part(name: &str, bytes: &[u8]) -> (PathBuf, Dataset, PathBuf, std::time::
     (dir, set, path, recorded)
 }
 
+/// A complete partition of the 100 positions from `value`, in the file `chunk={value}/part.parquet`.
+fn whole_chunk(value: u64) -> Partition {
+    Partition {
+        key: "chunk".into(),
+        value,
+        first: value,
+        next: value + 100,
+        rows: 100,
+        file: format!("chunk={value}/part.parquet"),
+        bytes: 1,
+        sha256: String::new(),
+        mtime_ns: None,
+        complete: true,
+    }
+}
+
 /// Writes `bytes` over `path` and sets its modification time to `modified`.
 fn rewrite(path: &Path, bytes: &[u8], modified: std::time::SystemTime) {
     std::fs::write(path, bytes).unwrap();
@@ -42,18 +58,7 @@ fn spans_are_cut_at_multiples_of_the_chunk() {
 
 #[test]
 fn a_partition_covers_a_span_only_when_whole() {
-    let whole = Partition {
-        key: "chunk".into(),
-        value: 0,
-        first: 0,
-        next: 100,
-        rows: 100,
-        file: "chunk=0/part.parquet".into(),
-        bytes: 1,
-        sha256: String::new(),
-        mtime_ns: None,
-        complete: true,
-    };
+    let whole = whole_chunk(0);
     assert!(whole.covers(0, 100) && whole.covers(10, 100) && !whole.covers(0, 101));
     let short = Partition { rows: 99, complete: false, ..whole.clone() };
     assert!(!short.covers(0, 50));
@@ -66,19 +71,7 @@ fn the_manifest_keeps_partitions_in_order_and_refuses_another_walk() {
     let mut m = Manifest::open(&dir, identity(100)).unwrap();
     assert!(m.partitions.is_empty());
     for value in [200, 0, 100, 0] {
-        let p = Partition {
-            key: "chunk".into(),
-            value,
-            first: value,
-            next: value + 100,
-            rows: 100,
-            file: format!("chunk={value}/part.parquet"),
-            bytes: 0,
-            sha256: "0".repeat(64),
-            mtime_ns: None,
-            complete: true,
-        };
-        m.record(p);
+        m.record(Partition { bytes: 0, sha256: "0".repeat(64), ..whole_chunk(value) });
     }
     assert_eq!(m.partitions.iter().map(|p| p.value).collect::<Vec<_>>(), vec![0, 100, 200]);
     m.save(&dir).unwrap();
@@ -154,18 +147,7 @@ fn the_manifest_reader_refuses_unusual_text_with_an_error_naming_the_file() {
     let dir = temp_dir("good");
     std::fs::create_dir_all(&dir).unwrap();
     let mut m = Manifest::open(&dir, identity(100)).unwrap();
-    m.record(Partition {
-        key: "chunk".into(),
-        value: 0,
-        first: 0,
-        next: 100,
-        rows: 100,
-        file: "chunk=0/part.parquet".into(),
-        bytes: 1,
-        sha256: "a".repeat(64),
-        mtime_ns: Some(1),
-        complete: true,
-    });
+    m.record(Partition { sha256: "a".repeat(64), mtime_ns: Some(1), ..whole_chunk(0) });
     m.save(&dir).unwrap();
     let good = std::fs::read_to_string(dir.join(manifest::MANIFEST)).unwrap();
     let _ = std::fs::remove_dir_all(&dir);

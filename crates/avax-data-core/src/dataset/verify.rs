@@ -14,6 +14,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
 use super::durable::is_temp_name;
+use super::findings::FileFindings;
 use super::lock::{DatasetLock, LOCK_FILE};
 use super::manifest::{file_digest, io_error, read, Manifest, Partition, MANIFEST};
 use crate::error::{Error, Result};
@@ -25,21 +26,19 @@ pub struct Report {
     pub partitions: u64,
     /// Rows the manifest records.
     pub rows: u64,
-    /// Files the manifest records that are not there (relative to the directory).
-    pub missing: Vec<String>,
-    /// Files whose size or sha256 is not the recorded one, or whose positions cannot be read.
-    pub altered: Vec<String>,
-    /// Temporary files of a writer that was interrupted (a rerun removes them).
-    pub partial: Vec<String>,
-    /// Other files the manifest does not name (e.g. a partition renamed into place by a writer
-    /// killed before it recorded it; a rerun writes it again).
-    pub extra: Vec<String>,
+    /// Files (relative to the directory) against the manifest: `missing`, recorded and not
+    /// there; `altered`, whose size or sha256 is not the recorded one, or whose positions cannot
+    /// be read; `extra`, files it does not name other than `partial` ones (e.g. a partition
+    /// renamed into place by a writer killed before it recorded it; a rerun writes it again).
+    pub files: FileFindings,
     /// Position ranges `[first, next)` no partition holds, between the lowest and the highest
     /// position recorded (not checked for lists by month, whose empty months have no partition).
     pub gaps: Vec<(u64, u64)>,
     /// Position ranges `[first, next)` held more than once: spans of two partitions that overlap,
     /// or rows of one index partition repeated.
     pub duplicates: Vec<(u64, u64)>,
+    /// Temporary files of a writer that was interrupted (a rerun removes them).
+    pub partial: Vec<String>,
     /// Partitions recorded as not yet complete (the newest of a list, the current month of a
     /// series): expected, and completed by a later run; they do not make the dataset broken.
     pub incomplete: Vec<String>,
@@ -49,10 +48,9 @@ impl Report {
     /// Whether the dataset is whole: nothing missing, altered, partial, extra, no gap and no
     /// duplicate.
     pub fn ok(&self) -> bool {
-        self.missing.is_empty()
-            && self.altered.is_empty()
+        self.files.recorded_intact()
+            && self.files.extra.is_empty()
             && self.partial.is_empty()
-            && self.extra.is_empty()
             && self.gaps.is_empty()
             && self.duplicates.is_empty()
     }
@@ -79,13 +77,13 @@ pub fn verify(dir: &Path) -> Result<Report> {
         }
         let path = dir.join(&p.file);
         match file_digest(&path) {
-            Err(_) if !path.exists() => report.missing.push(p.file.clone()),
+            Err(_) if !path.exists() => report.files.missing.push(p.file.clone()),
             Ok((bytes, sha256)) if bytes == p.bytes && sha256 == p.sha256 => {
                 if positions_by_index {
                     check_index_rows(&path, p, &mut report);
                 }
             }
-            _ => report.altered.push(p.file.clone()),
+            _ => report.files.altered.push(p.file.clone()),
         }
     }
     files_not_named(dir, &manifest, &mut report)?;
@@ -127,12 +125,12 @@ fn files_not_named(dir: &Path, manifest: &Manifest, report: &mut Report) -> Resu
             if is_temp_name(&name) {
                 report.partial.push(relative);
             } else {
-                report.extra.push(relative);
+                report.files.extra.push(relative);
             }
         }
     }
     report.partial.sort();
-    report.extra.sort();
+    report.files.extra.sort();
     Ok(())
 }
 
@@ -157,11 +155,11 @@ fn check_spans(manifest: &Manifest, report: &mut Report) {
 /// complete), none outside it, as many rows as recorded.
 fn check_index_rows(path: &Path, p: &Partition, report: &mut Report) {
     let Some(mut positions) = index_column(path) else {
-        report.altered.push(p.file.clone());
+        report.files.altered.push(p.file.clone());
         return;
     };
     if positions.len() as u64 != p.rows || positions.iter().any(|&i| i < p.first || i >= p.next) {
-        report.altered.push(p.file.clone());
+        report.files.altered.push(p.file.clone());
         return;
     }
     positions.sort_unstable();

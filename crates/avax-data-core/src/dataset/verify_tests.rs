@@ -70,15 +70,15 @@ fn each_kind_of_damage_is_reported_by_name() {
     std::fs::write(dir.join(".\u{e9}t\u{e9}.json.1-1.tmp"), b"half").unwrap();
     let report = verify(&dir).unwrap();
     assert!(!report.ok());
-    assert_eq!(report.missing, vec!["chunk=0/part.parquet"]);
-    assert_eq!(report.altered, vec!["chunk=10/part.parquet"]);
-    assert_eq!(report.extra, vec!["chunk=20/notes.txt"]);
+    assert_eq!(report.files.missing, vec!["chunk=0/part.parquet"]);
+    assert_eq!(report.files.altered, vec!["chunk=10/part.parquet"]);
+    assert_eq!(report.files.extra, vec!["chunk=20/notes.txt"]);
     assert_eq!(report.partial, vec![".\u{e9}t\u{e9}.json.1-1.tmp", "chunk=20/.part.parquet.77-0.tmp"]);
     assert!(report.gaps.is_empty() && report.duplicates.is_empty(), "{report:?}");
     // the next writer removes the temporary files (and only those)
     drop(Dataset::open(&dir, INDEX_KEY, identity("index_range")).unwrap());
     let report = verify(&dir).unwrap();
-    assert!(report.partial.is_empty() && report.extra.len() == 1, "{report:?}");
+    assert!(report.partial.is_empty() && report.files.extra.len() == 1, "{report:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -91,11 +91,11 @@ fn repeated_and_missing_rows_inside_a_partition_are_duplicates_and_gaps() {
     let report = verify(&dir).unwrap();
     assert_eq!(report.duplicates, vec![(1, 2)]);
     assert_eq!(report.gaps, vec![(2, 4)]);
-    assert!(report.altered.is_empty() && !report.ok());
+    assert!(report.files.altered.is_empty() && !report.ok());
     let mut set = Dataset::open(&dir, INDEX_KEY, identity("index_range")).unwrap();
     write(&mut set, 0, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 10], 0, 10);
     drop(set);
-    assert_eq!(verify(&dir).unwrap().altered, vec!["chunk=0/part.parquet"], "a row outside its span");
+    assert_eq!(verify(&dir).unwrap().files.altered, vec!["chunk=0/part.parquet"], "a row outside its span");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -297,14 +297,8 @@ impl ChainClient {
 
     /// `index.getContainerByIndex` sent to the node.
     async fn fetch_by_index(&self, index: u64) -> Result<Container> {
-        let c = self.one_container("index.getContainerByIndex", json!({"index": index, "encoding": "hex"})).await?;
-        if c.index != index {
-            return Err(Error::Integrity {
-                message: format!("asked for container {index}, the node answered with container {}", c.index),
-                url: self.inner.transport.base_url().to_string(),
-            });
-        }
-        Ok(c)
+        let params = json!({"index": index, "encoding": "hex"});
+        self.fetch_asked("index.getContainerByIndex", params, index, |c| c.index).await
     }
 
     /// `index.getContainerByID` (through the cache when the client has one: the id's position
@@ -329,10 +323,24 @@ impl ChainClient {
 
     /// `index.getContainerByID` sent to the node.
     async fn fetch_by_id(&self, id: &str) -> Result<Container> {
-        let c = self.one_container("index.getContainerByID", json!({"id": id, "encoding": "hex"})).await?;
-        if c.id != id {
+        let params = json!({"id": id, "encoding": "hex"});
+        self.fetch_asked("index.getContainerByID", params, id.to_owned(), |c| c.id.clone()).await
+    }
+
+    /// One container asked for by `method` as `asked` (its index or its id, which `key` reads
+    /// from an answer); an answer with another container is an [`Error::Integrity`].
+    async fn fetch_asked<K: PartialEq + std::fmt::Display>(
+        &self,
+        method: &str,
+        params: serde_json::Value,
+        asked: K,
+        key: impl Fn(&Container) -> K,
+    ) -> Result<Container> {
+        let c = self.one_container(method, params).await?;
+        let answered = key(&c);
+        if answered != asked {
             return Err(Error::Integrity {
-                message: format!("asked for container {id}, the node answered with container {}", c.id),
+                message: format!("asked for container {asked}, the node answered with container {answered}"),
                 url: self.inner.transport.base_url().to_string(),
             });
         }

@@ -77,10 +77,8 @@ pub fn container_items(piece: Vec<Container>) -> Result<Vec<(u64, Container)>> {
 #[derive(Clone)]
 pub struct RangeWalk {
     chain: ChainClient,
-    start: u64,
-    end: Option<u64>,
-    concurrency: usize,
-    chunk: u64,
+    /// The range as created (`start`, `end`, calls in flight, containers per call).
+    range: RangeSpec,
     decode: Option<DecodeMode>,
     schema: SchemaRef,
     cursor: Cursor,
@@ -100,10 +98,9 @@ impl RangeWalk {
         decode: Option<DecodeMode>,
     ) -> Result<Self> {
         let schema = walk_schema(chain.path(), decode)?;
-        let chunk = chunk.clamp(1, MAX_RANGE);
-        let concurrency = concurrency.max(1);
+        let range = RangeSpec { start, end, concurrency: concurrency.max(1), chunk: chunk.clamp(1, MAX_RANGE) };
         let cursor = Cursor::new(start);
-        Ok(RangeWalk { chain, start, end, concurrency, chunk, decode, schema, cursor, memory: RangeMemory::default() })
+        Ok(RangeWalk { chain, range, decode, schema, cursor, memory: RangeMemory::default() })
     }
 
     /// The same walk (sharing its position), decoded as `decode` says; `None` keeps the setting.
@@ -116,12 +113,12 @@ impl RangeWalk {
 
     /// The first index of the walk as created.
     pub fn start(&self) -> u64 {
-        self.start
+        self.range.start
     }
 
     /// The end (exclusive), or `None` for the tip seen when a walk starts.
     pub fn end(&self) -> Option<u64> {
-        self.end
+        self.range.end
     }
 
     /// The first index not yet handed out: where the next consumer starts.
@@ -132,7 +129,13 @@ impl RangeWalk {
     /// The same range from its original start, with a position (and a tip) of its own; this
     /// walk is left as it is. What re-running a notebook cell needs.
     pub fn restart(&self) -> Self {
-        RangeWalk { cursor: Cursor::new(self.start), memory: RangeMemory::default(), ..self.clone() }
+        RangeWalk { cursor: Cursor::new(self.range.start), memory: RangeMemory::default(), ..self.clone() }
+    }
+
+    /// This walk over `[first, next)` only, with a position (and a tip) of its own.
+    fn part(&self, first: u64, next: u64) -> Self {
+        let range = RangeSpec { start: first, end: Some(next), ..self.range };
+        RangeWalk { range, cursor: Cursor::new(first), memory: RangeMemory::default(), ..self.clone() }
     }
 
     /// Why a consumer started now would hand out nothing, or `None` when items may be left: the
@@ -140,13 +143,13 @@ impl RangeWalk {
     /// `next_index` and how to start over; the bindings show it as a warning.
     pub fn spent(&self) -> Option<String> {
         let (next, end) = (self.next_index(), self.end_known()?);
-        (next >= end && next > self.start).then(|| {
+        (next >= end && next > self.range.start).then(|| {
             format!(
                 "this range of {} is exhausted (next_index={next}, its end is {end}): a new consumer resumes \
                  there and gets nothing; call .restart() for a new walk from start={}, or make a new range \
                  with range(start=...)",
                 self.path(),
-                self.start
+                self.range.start
             )
         })
     }
@@ -173,11 +176,13 @@ impl RangeWalk {
         let from = self.next_index();
         let end = self.end_known();
         let positions = end.map(|end| end.saturating_sub(from));
-        let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.chunk);
+        let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.range.chunk);
         let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
         let plan = crate::plan::Plan::new(walk, &budget);
         match (self.chain.cache(), end) {
-            (Some(store), Some(end)) => crate::cache::held::index_plan(plan, &self.chain, store, from, end, self.chunk),
+            (Some(store), Some(end)) => {
+                crate::cache::held::index_plan(plan, &self.chain, store, from, end, self.range.chunk)
+            }
             _ => plan,
         }
     }
@@ -220,14 +225,14 @@ impl RangeWalk {
     /// A lease for a new consumer (superseding earlier ones).
     fn lease(&self) -> Lease {
         let lease = self.cursor.lease();
-        if lease.position() != self.start {
+        if lease.position() != self.range.start {
             log::debug!("{}: a new consumer resumes the walk at index {}", self.path(), lease.position());
         }
         lease
     }
 
     fn spec(&self) -> RangeSpec {
-        RangeSpec { start: self.cursor.position(), end: self.end, concurrency: self.concurrency, chunk: self.chunk }
+        RangeSpec { start: self.cursor.position(), ..self.range }
     }
 
     /// A walk from the position handed out. Walking to the tip, the first walk reads the tip
@@ -245,7 +250,7 @@ impl RangeWalk {
     /// The end (exclusive) of the walk: as given, or, walking to the tip, the index after the
     /// tip the first consumer read (`None` before any did).
     pub fn end_known(&self) -> Option<u64> {
-        self.end.or(self.memory.end())
+        self.range.end.or(self.memory.end())
     }
 
     /// The rest of the walk as record batches, each with the index after it (the position is
@@ -259,7 +264,7 @@ impl RangeWalk {
     }
 
     fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {
-        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.concurrency)
+        Prefetch::spawn(crate::runtime::runtime().handle(), stream, self.range.concurrency)
     }
 
     /// A consumer of containers (raw walks), one at a time.
@@ -341,7 +346,7 @@ impl RangeWalk {
         }
         let end = match self.chain.tip().await? {
             Some(tip) => after_tip(&self.chain, tip)?,
-            None => self.start,
+            None => self.range.start,
         };
         Ok(self.memory.settle(end))
     }
@@ -372,8 +377,7 @@ impl RangeWalk {
                 summary.rows_skipped += next - first;
                 on_rows(next - first);
             } else {
-                let part =
-                    RangeWalk::new(self.chain.clone(), first, Some(next), self.concurrency, self.chunk, self.decode)?;
+                let part = self.part(first, next);
                 let tmp = set.temp_path(value)?;
                 let rows = match part.write_parquet(Target::Path(tmp), options, &mut on_rows).await {
                     Ok(rows) => rows,

@@ -235,53 +235,45 @@ fn empty_pages_move_the_walk_on_and_an_older_consumer_is_superseded() {
     assert!(p.position().exhausted);
 }
 
-/// Takes the items of `c` into `got` up to its first error (returned) or its end (`None`).
-async fn items_until_error(c: &mut PagerCursor, got: &mut Vec<JsonItem>) -> Option<Error> {
-    loop {
-        match c.next_item().await {
-            Ok(Some(item)) => got.push(item),
-            Ok(None) => return None,
-            Err(e) => return Some(e),
+/// Walks `script` to its end with one cursor, going on after every error (each shown to `check`
+/// with the position the pager kept): the numbers handed out and how many errors came.
+fn walk_through_errors(script: &Arc<Script>, check: impl Fn(&Error, &Position)) -> (Vec<u64>, usize) {
+    let p = pager(script, None);
+    let (got, errors) = runtime().block_on(async {
+        let (mut c, mut got, mut errors) = (p.cursor(), Vec::new(), 0);
+        loop {
+            match c.next_item().await {
+                Ok(Some(item)) => got.push(item),
+                Ok(None) => return (got, errors),
+                Err(e) => {
+                    check(&e, &p.position());
+                    errors += 1;
+                }
+            }
         }
-    }
+    });
+    (numbers(&got), errors)
 }
 
 #[test]
 fn a_page_whose_next_token_loops_is_not_handed_out_so_a_resumed_walk_repeats_nothing() {
-    let rt = runtime();
     // The second page (o10) names itself as the next page: the walk stops with PageTokenLoop
     // before handing it out; resuming asks for o10 again, which is then served normally.
     let script = Script::new(30, 10, vec![Act::Serve, Act::Loop]);
-    let p = pager(&script, None);
-    let got = rt.block_on(async {
-        let mut got = Vec::new();
-        let mut c = p.cursor();
-        let err = items_until_error(&mut c, &mut got).await.expect("the walk ended without the loop");
+    let (got, errors) = walk_through_errors(&script, |err, position| {
         assert!(matches!(err, Error::PageTokenLoop { ref token, .. } if token == "o10"), "{err:?}");
-        assert_eq!((p.position().next_page_token(), p.position().items_read), (Some("o10"), 10));
-        while let Some(item) = c.next_item().await.unwrap() {
-            got.push(item);
-        }
-        got
+        assert_eq!((position.next_page_token(), position.items_read), (Some("o10"), 10));
     });
-    assert_eq!(numbers(&got), (0..30).collect::<Vec<_>>());
+    assert_eq!((got, errors), ((0..30).collect::<Vec<_>>(), 1));
 }
 
 #[test]
 fn an_error_mid_walk_leaves_the_cursor_usable_from_the_position() {
-    let rt = runtime();
     let script = Script::new(20, 5, vec![Act::Serve, Act::Fail]);
-    let p = pager(&script, None);
-    let got = rt.block_on(async {
-        let mut c = p.cursor();
-        let mut got = Vec::new();
-        while let Some(e) = items_until_error(&mut c, &mut got).await {
-            assert_eq!(p.position().items_read, 5, "{e}");
-            assert_eq!(p.position().next_page_token(), Some("o5"));
-        }
-        got
+    let (got, errors) = walk_through_errors(&script, |err, position| {
+        assert_eq!((position.next_page_token(), position.items_read), (Some("o5"), 5), "{err}");
     });
-    assert_eq!(numbers(&got), (0..20).collect::<Vec<_>>());
+    assert_eq!((got, errors), ((0..20).collect::<Vec<_>>(), 1));
 }
 
 /// A consumer's step in a random schedule.

@@ -91,57 +91,36 @@ pub fn header_units_per_minute(info: &RateLimitInfo) -> Option<u64> {
     Some(((limit as f64) * 60.0 / window).round().max(1.0) as u64)
 }
 
-/// What a walk will cost, against a [`Budget`].
+/// What a walk will cost, against a [`Budget`]: the walk's request shape and the limits it is
+/// measured against.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
-    /// The operation walked (`GET /v1/chains/43114/blocks`).
-    pub operation: String,
-    /// Requests sent.
-    pub requests: Requests,
-    /// Compute units of one request.
-    pub units_per_request: u64,
-    /// Items asked per request.
-    pub page_size: u64,
-    /// Items the walk would hand out, when known.
-    pub items: Option<u64>,
-    /// Items already held (an existing dataset) and not requested again.
-    pub held: u64,
-    /// Items the walk hands out from the cache (`cache=`), without a request; `requests` and
-    /// the figures after it count only what is still sent.
-    pub cached_items: u64,
-    /// The tier the budget figures are of.
-    pub tier: ServiceTier,
-    /// Compute units per minute in force.
-    pub units_per_minute: u64,
-    /// `tier` or `ratelimit headers`.
-    pub per_minute_source: &'static str,
-    /// Compute units per day of the tier.
-    pub units_per_day: u64,
-    /// The client's `rate_limit` and `compute_units_per_minute`.
-    pub client_limits: (Option<f64>, Option<u32>),
-    /// What the plan cannot know.
-    pub unknown: Vec<String>,
+    /// What the walk sends (its `page_size` at least 1); `requests` and the figures after it
+    /// count only what is still sent once `held` and `cached_items` are taken off.
+    pub walk: Walk,
+    /// The client's limits and the tier in force.
+    pub budget: Budget,
 }
 
 impl Plan {
     /// The plan of `walk` against `budget`.
     pub fn new(walk: Walk, budget: &Budget) -> Self {
-        let (units_per_minute, per_minute_source) = budget.units_per_minute();
-        Plan {
-            operation: walk.operation,
-            requests: walk.requests,
-            units_per_request: walk.units_per_request,
-            page_size: walk.page_size.max(1),
-            items: walk.items,
-            held: walk.held,
-            cached_items: walk.cached_items,
-            tier: budget.tier,
-            units_per_minute,
-            per_minute_source,
-            units_per_day: budget.tier.units_per_day(),
-            client_limits: (budget.rate_limit, budget.compute_units_per_minute),
-            unknown: walk.unknown,
-        }
+        Plan { walk: Walk { page_size: walk.page_size.max(1), ..walk }, budget: budget.clone() }
+    }
+
+    /// Compute units per minute in force (the tier's, or the `ratelimit` headers').
+    pub fn units_per_minute(&self) -> u64 {
+        self.budget.units_per_minute().0
+    }
+
+    /// Where [`Plan::units_per_minute`] comes from: `tier` or `ratelimit headers`.
+    pub fn per_minute_source(&self) -> &'static str {
+        self.budget.units_per_minute().1
+    }
+
+    /// Compute units per day of the tier.
+    pub fn units_per_day(&self) -> u64 {
+        self.budget.tier.units_per_day()
     }
 
     /// The same plan once `held` more items are already held (an existing dataset): they are
@@ -152,8 +131,9 @@ impl Plan {
             // Nothing to take off: the requests stay as counted (less what the cache holds).
             return out;
         }
-        let (requests, items, newly) = shapes::less_held(self.requests, self.items, self.page_size, held);
-        (out.requests, out.items, out.held) = (requests, items, self.held + newly);
+        let walk = &self.walk;
+        let (requests, items, newly) = shapes::less_held(walk.requests, walk.items, walk.page_size, held);
+        (out.walk.requests, out.walk.items, out.walk.held) = (requests, items, walk.held + newly);
         out
     }
 
@@ -161,8 +141,8 @@ impl Plan {
     /// what the walk still sends (counted by [`crate::cache::held`]), of the same kind.
     pub fn less_cached(&self, cached_items: u64, requests: u64) -> Plan {
         let mut out = self.clone();
-        out.cached_items = self.cached_items + cached_items;
-        out.requests = match self.requests {
+        out.walk.cached_items = self.walk.cached_items + cached_items;
+        out.walk.requests = match self.walk.requests {
             Requests::Exact(_) => Requests::Exact(requests),
             Requests::AtMost(_) => Requests::AtMost(requests),
             Requests::Unknown => Requests::Unknown,
@@ -172,25 +152,26 @@ impl Plan {
 
     /// Compute units of the whole walk (a bound when the requests are), `None` when unknown.
     pub fn compute_units(&self) -> Option<u64> {
-        self.requests.count().map(|n| n * self.units_per_request)
+        self.walk.requests.count().map(|n| n * self.walk.units_per_request)
     }
 
     /// Requests per 1,000 items handed out.
     pub fn pages_per_1000_items(&self) -> u64 {
-        1000u64.div_ceil(self.page_size)
+        1000u64.div_ceil(self.walk.page_size)
     }
 
     /// Compute units per 1,000 items handed out.
     pub fn units_per_1000_items(&self) -> u64 {
-        self.pages_per_1000_items() * self.units_per_request
+        self.pages_per_1000_items() * self.walk.units_per_request
     }
 
     /// Seconds the walk takes at the client's own limits (the slower of `rate_limit` and
     /// `compute_units_per_minute`); `None` without either, or with the requests unknown.
     pub fn seconds_at_client_limits(&self) -> Option<f64> {
-        let n = self.requests.count()? as f64;
-        let by_rate = self.client_limits.0.map(|r| n / r);
-        let by_units = self.client_limits.1.map(|u| n * self.units_per_request as f64 * 60.0 / f64::from(u));
+        let n = self.walk.requests.count()? as f64;
+        let by_rate = self.budget.rate_limit.map(|r| n / r);
+        let by_units =
+            self.budget.compute_units_per_minute.map(|u| n * self.walk.units_per_request as f64 * 60.0 / f64::from(u));
         match (by_rate, by_units) {
             (Some(a), Some(b)) => Some(a.max(b)),
             (a, b) => a.or(b),
@@ -199,73 +180,73 @@ impl Plan {
 
     /// Seconds the walk takes spending the per-minute budget in force in full.
     pub fn seconds_at_tier_budget(&self) -> Option<f64> {
-        Some(self.compute_units()? as f64 * 60.0 / self.units_per_minute as f64)
+        Some(self.compute_units()? as f64 * 60.0 / self.units_per_minute() as f64)
     }
 
     /// The walk's compute units as a share of the tier's daily budget (1.0: all of it).
     pub fn daily_share(&self) -> Option<f64> {
-        Some(self.compute_units()? as f64 / self.units_per_day as f64)
+        Some(self.compute_units()? as f64 / self.units_per_day() as f64)
     }
 
     /// The warning to show before the first request when the walk would spend more than the
     /// daily budget; `None` when it fits (or its cost is unknown).
     pub fn over_daily_budget(&self) -> Option<String> {
         let units = self.compute_units()?;
-        (units > self.units_per_day).then(|| {
+        (units > self.units_per_day()).then(|| {
             format!(
                 "this walk of {} costs {} {} compute units ({} requests x {}), {:.1}x the {} tier's daily budget \
                  of {}: it will be refused part way; narrow it, or pass tier= if your plan allows more",
-                self.operation,
-                self.requests.kind(),
+                self.walk.operation,
+                self.walk.requests.kind(),
                 units,
-                self.requests.count().unwrap_or(0),
-                self.units_per_request,
-                units as f64 / self.units_per_day as f64,
-                self.tier,
-                self.units_per_day
+                self.walk.requests.count().unwrap_or(0),
+                self.walk.units_per_request,
+                units as f64 / self.units_per_day() as f64,
+                self.budget.tier,
+                self.units_per_day()
             )
         })
     }
 
     /// A multi-line human summary (what `--dry-run` prints).
     pub fn summary(&self) -> String {
-        let mut out = vec![format!("plan: {}", self.operation)];
+        let mut out = vec![format!("plan: {}", self.walk.operation)];
         let count = |n: Option<u64>| n.map_or_else(|| "unknown".to_string(), |n| n.to_string());
-        let requests = match self.requests {
+        let requests = match self.walk.requests {
             Requests::Unknown => "unknown".to_string(),
             r => format!("{} {}", r.kind(), count(r.count())),
         };
-        out.push(format!("  requests:        {requests} (page size {})", self.page_size));
+        out.push(format!("  requests:        {requests} (page size {})", self.walk.page_size));
         out.push(format!(
             "  compute units:   {} ({} per request)",
             count(self.compute_units()),
-            self.units_per_request
+            self.walk.units_per_request
         ));
         out.push(format!(
             "  per 1,000 items: {} requests, {} compute units",
             self.pages_per_1000_items(),
             self.units_per_1000_items()
         ));
-        if self.held > 0 {
-            out.push(format!("  already held:    {} items (not requested)", self.held));
+        if self.walk.held > 0 {
+            out.push(format!("  already held:    {} items (not requested)", self.walk.held));
         }
-        if self.cached_items > 0 {
-            out.push(format!("  from the cache:  {} items (not requested)", self.cached_items));
+        if self.walk.cached_items > 0 {
+            out.push(format!("  from the cache:  {} items (not requested)", self.walk.cached_items));
         }
         let secs = |s: Option<f64>| s.map_or_else(|| "unknown".to_string(), |s| format!("{s:.1} s"));
-        if self.client_limits.0.is_some() || self.client_limits.1.is_some() {
+        if self.budget.rate_limit.is_some() || self.budget.compute_units_per_minute.is_some() {
             out.push(format!("  at client limits: {}", secs(self.seconds_at_client_limits())));
         }
         out.push(format!(
             "  at {} {}/min ({}): {}",
-            self.tier,
-            self.units_per_minute,
-            self.per_minute_source,
+            self.budget.tier,
+            self.units_per_minute(),
+            self.per_minute_source(),
             secs(self.seconds_at_tier_budget())
         ));
         let share = self.daily_share().map_or_else(|| "unknown".to_string(), |s| format!("{:.2}%", s * 100.0));
-        out.push(format!("  daily budget:    {share} of {} units", self.units_per_day));
-        for u in &self.unknown {
+        out.push(format!("  daily budget:    {share} of {} units", self.units_per_day()));
+        for u in &self.walk.unknown {
             out.push(format!("  unknown:         {u}"));
         }
         out.join("\n")

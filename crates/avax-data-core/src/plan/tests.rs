@@ -8,20 +8,20 @@ fn budget(tier: ServiceTier) -> Budget {
 #[test]
 fn an_index_range_costs_one_medium_call_per_page() {
     let plan = Plan::new(shapes::index_range("X/tx", Some(2_500), 1024), &budget(ServiceTier::Free));
-    assert_eq!(plan.requests, Requests::Exact(3));
+    assert_eq!(plan.walk.requests, Requests::Exact(3));
     assert_eq!(plan.compute_units(), Some(60));
     assert_eq!(plan.seconds_at_tier_budget(), Some(60.0 * 60.0 / 8_000.0));
     assert_eq!(plan.daily_share(), Some(60.0 / 2_000_000.0));
     assert!(plan.over_daily_budget().is_none());
     let to_tip = Plan::new(shapes::index_range("X/tx", None, 100), &budget(ServiceTier::Free));
-    assert_eq!((to_tip.requests, to_tip.compute_units()), (Requests::Unknown, None));
-    assert!(to_tip.unknown[0].contains("tip"));
+    assert_eq!((to_tip.walk.requests, to_tip.compute_units()), (Requests::Unknown, None));
+    assert!(to_tip.walk.unknown[0].contains("tip"));
 }
 
 #[test]
 fn a_data_list_without_a_count_says_what_is_known() {
     let plan = Plan::new(shapes::token_list("/v1/chains/43114/blocks", 100, None, None), &budget(ServiceTier::Base));
-    assert_eq!(plan.requests, Requests::Unknown);
+    assert_eq!(plan.walk.requests, Requests::Unknown);
     assert_eq!((plan.pages_per_1000_items(), plan.units_per_1000_items()), (10, 100));
     assert!(plan.summary().contains("unknown:"), "{}", plan.summary());
     let limited = shapes::token_list("/v1/chains/43114/blocks", 10, Some(40), None);
@@ -42,7 +42,7 @@ fn client_limits_and_headers() {
     assert_eq!(header_units_per_minute(&info), Some(200));
     b.header_units_per_minute = header_units_per_minute(&info);
     let plan = Plan::new(shapes::index_range("C/block", Some(100), 10), &b);
-    assert_eq!((plan.units_per_minute, plan.per_minute_source), (200, "ratelimit headers"));
+    assert_eq!((plan.units_per_minute(), plan.per_minute_source()), (200, "ratelimit headers"));
     assert_eq!(plan.seconds_at_tier_budget(), Some(60.0));
 }
 
@@ -65,12 +65,12 @@ fn held_items_are_not_planned_again() {
 fn cached_items_leave_only_the_requests_still_sent() {
     let plan = Plan::new(shapes::index_range("X/tx", Some(1_000), 100), &budget(ServiceTier::Free));
     let rest = plan.less_cached(650, 4);
-    assert_eq!((rest.requests, rest.compute_units(), rest.cached_items), (Requests::Exact(4), Some(80), 650));
-    assert_eq!(rest.items, Some(1_000), "cached items are still handed out");
+    assert_eq!((rest.walk.requests, rest.compute_units(), rest.walk.cached_items), (Requests::Exact(4), Some(80), 650));
+    assert_eq!(rest.walk.items, Some(1_000), "cached items are still handed out");
     assert!(rest.summary().contains("from the cache:  650 items"), "{}", rest.summary());
     let all = plan.less_cached(1_000, 0);
     assert_eq!((all.compute_units(), all.daily_share(), all.seconds_at_tier_budget()), (Some(0), Some(0.0), Some(0.0)));
     assert_eq!(rest.less_held(0), rest, "nothing held keeps the cache's count");
     let unknown = Plan::new(shapes::index_range("X/tx", None, 100), &budget(ServiceTier::Free)).less_cached(5, 1);
-    assert_eq!(unknown.requests, Requests::Unknown);
+    assert_eq!(unknown.walk.requests, Requests::Unknown);
 }

@@ -21,8 +21,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::scripted::{quick_retries, serve_app};
 
+/// What [`scripted`] returns: its URL, the count of requests and the headers of each.
+type Scripted = (String, Arc<AtomicUsize>, Arc<Mutex<Vec<HeaderMap>>>);
+
 /// A server answering the `n`-th request (from 0) with `answer(n, headers)`; counts requests.
-async fn scripted<F>(answer: F) -> (String, Arc<AtomicUsize>, Arc<Mutex<Vec<HeaderMap>>>)
+async fn scripted<F>(answer: F) -> Scripted
 where
     F: Fn(usize, &HeaderMap) -> Response + Send + Sync + 'static,
 {
@@ -43,17 +46,21 @@ where
     (serve_app(app).await, count, seen)
 }
 
-/// A raw TCP server writing `raw(n)` as the whole answer to the `n`-th connection, then closing.
-async fn raw_server(raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static) -> (String, Arc<AtomicUsize>) {
+/// A raw TCP server on a free local port: each connection (the `n`-th from 0), once its request
+/// head is read, goes to `serve(n, socket)`; returns its URL and the count of connections.
+async fn raw_tcp<F, Fut>(serve: F) -> (String, Arc<AtomicUsize>)
+where
+    F: Fn(usize, tokio::net::TcpStream) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let count = Arc::new(AtomicUsize::new(0));
-    let c = count.clone();
+    let (c, serve) = (count.clone(), Arc::new(serve));
     tokio::spawn(async move {
         loop {
             let (mut socket, _) = listener.accept().await.unwrap();
-            let n = c.fetch_add(1, Ordering::SeqCst);
-            let answer = raw(n);
+            let (n, serve) = (c.fetch_add(1, Ordering::SeqCst), serve.clone());
             tokio::spawn(async move {
                 let mut buf = vec![0u8; 16 * 1024];
                 let mut got = Vec::new();
@@ -63,12 +70,23 @@ async fn raw_server(raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static) -> (
                         Ok(k) => got.extend_from_slice(&buf[..k]),
                     }
                 }
-                let _ = socket.write_all(&answer).await;
-                let _ = socket.shutdown().await;
+                serve(n, socket).await;
             });
         }
     });
     (url, count)
+}
+
+/// A raw TCP server writing `raw(n)` as the whole answer to the `n`-th connection, then closing.
+async fn raw_server(raw: impl Fn(usize) -> Vec<u8> + Send + Sync + 'static) -> (String, Arc<AtomicUsize>) {
+    raw_tcp(move |n, mut socket| {
+        let answer = raw(n);
+        async move {
+            let _ = socket.write_all(&answer).await;
+            let _ = socket.shutdown().await;
+        }
+    })
+    .await
 }
 
 fn fast(max_retries: u32) -> TransportConfig {
@@ -130,11 +148,24 @@ async fn same_origin_redirects_are_followed_with_the_key() {
         _ => status(200, &[], "{}"),
     })
     .await;
-    let options = DataClientOptions { transport: fast(0), api_key: Some("sekret-key-123".into()) };
-    let reply = Transport::new(&url, key_config(&options)).unwrap().get("/v1/x", &[]).await.unwrap();
+    let reply = Transport::new(&url, key_config(&keyed(0))).unwrap().get("/v1/x", &[]).await.unwrap();
     assert_eq!(reply.url, format!("{url}/v1/moved2"));
     assert_eq!(count.load(Ordering::SeqCst), 3);
     assert!(seen.lock().unwrap().iter().all(|h| h["x-glacier-api-key"] == "sekret-key-123"));
+}
+
+/// Data API options with the key `sekret-key-123` and `fast(max_retries)`.
+fn keyed(max_retries: u32) -> DataClientOptions {
+    DataClientOptions { transport: fast(max_retries), api_key: Some("sekret-key-123".into()) }
+}
+
+/// Another origin answering every request with `body` (returned first), and a server whose
+/// every answer is a `code` redirect to `path` on that origin.
+async fn cross_origin(code: u16, path: &str, body: &'static str) -> (Scripted, Scripted) {
+    let other = scripted(move |_, _| status(200, &[], body)).await;
+    let target = format!("{}{path}", other.0);
+    let redirecting = scripted(move |_, _| status(code, &[("location", &target)], "")).await;
+    (other, redirecting)
 }
 
 fn key_config(options: &DataClientOptions) -> TransportConfig {
@@ -154,11 +185,8 @@ fn key_config(options: &DataClientOptions) -> TransportConfig {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cross_origin_redirect_is_refused_and_nothing_reaches_the_other_origin() {
-    let (other, other_count, _) = scripted(|_, _| status(200, &[], "{}")).await;
-    let target = format!("{other}/steal?apiKey=sekret-key-123");
-    let (url, count, _) = scripted(move |_, _| status(302, &[("location", &target)], "")).await;
-    let options = DataClientOptions { transport: fast(3), api_key: Some("sekret-key-123".into()) };
-    let t = Transport::new(&url, key_config(&options)).unwrap();
+    let ((other, other_count, _), (url, count, _)) = cross_origin(302, "/steal?apiKey=sekret-key-123", "{}").await;
+    let t = Transport::new(&url, key_config(&keyed(3))).unwrap();
     let err = t.get("/v1/chains", &[]).await.unwrap_err();
     match &err {
         Error::Redirect { kind: RedirectKind::CrossOrigin, status: 302, from, to, hops: 0, .. } => {
@@ -174,11 +202,8 @@ async fn a_cross_origin_redirect_is_refused_and_nothing_reaches_the_other_origin
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowed_cross_origin_redirect_drops_every_secret_header() {
-    let (other, _, other_seen) = scripted(|_, _| status(200, &[], "{\"ok\":true}")).await;
-    let target = format!("{other}/elsewhere");
-    let (url, _, seen) = scripted(move |_, _| status(308, &[("location", &target)], "")).await;
-    let options = DataClientOptions { transport: fast(0), api_key: Some("sekret-key-123".into()) };
-    let config = TransportConfig { follow_cross_origin_redirects: true, ..key_config(&options) };
+    let ((other, _, other_seen), (url, _, seen)) = cross_origin(308, "/elsewhere", "{\"ok\":true}").await;
+    let config = TransportConfig { follow_cross_origin_redirects: true, ..key_config(&keyed(0)) };
     let t = Transport::new(&url, config).unwrap();
     let reply = t.post_json("/ext/index/C/block", Bytes::from_static(b"{}")).await.unwrap();
     assert_eq!(reply.url, format!("{other}/elsewhere"));
@@ -288,32 +313,20 @@ async fn error_bodies_are_cut_at_64_kib_and_marked() {
 /// A raw TCP server answering every connection with `head` and then an endless stream of `e`s,
 /// until a write fails; sends each connection's count of body bytes written into `sent`.
 async fn endless_error_server(head: String, sent: tokio::sync::mpsc::UnboundedSender<u64>) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        loop {
-            let (mut socket, _) = listener.accept().await.unwrap();
-            let (head, sent) = (head.clone(), sent.clone());
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 16 * 1024];
-                let mut got = Vec::new();
-                while !got.windows(4).any(|w| w == b"\r\n\r\n") {
-                    match socket.read(&mut buf).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => got.extend_from_slice(&buf[..k]),
-                    }
-                }
-                socket.write_all(head.as_bytes()).await.unwrap();
-                let chunk = vec![b'e'; 64 * 1024];
-                let mut written = 0u64;
-                // Ends only when the client closes the connection: the body never ends.
-                while socket.write_all(&chunk).await.is_ok() {
-                    written += chunk.len() as u64;
-                }
-                let _ = sent.send(written);
-            });
+    let (url, _) = raw_tcp(move |_, mut socket| {
+        let (head, sent) = (head.clone(), sent.clone());
+        async move {
+            socket.write_all(head.as_bytes()).await.unwrap();
+            let chunk = vec![b'e'; 64 * 1024];
+            let mut written = 0u64;
+            // Ends only when the client closes the connection: the body never ends.
+            while socket.write_all(&chunk).await.is_ok() {
+                written += chunk.len() as u64;
+            }
+            let _ = sent.send(written);
         }
-    });
+    })
+    .await;
     url
 }
 
@@ -423,8 +436,7 @@ async fn secrets_echoed_by_the_server_never_reach_an_error() {
         _ => status(500, &[], echo(h)),
     })
     .await;
-    let options = DataClientOptions { transport: fast(0), api_key: Some("sekret-key-123".into()) };
-    let client = DataClient::new(Some(&url), options).unwrap();
+    let client = DataClient::new(Some(&url), keyed(0)).unwrap();
     let paged = client.blocks("43114", Some(10)).unwrap();
     let errors = vec![
         client.health().await.unwrap_err(),
