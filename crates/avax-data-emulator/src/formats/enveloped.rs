@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+use avax_data_core::index::cb58;
+
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
 use super::served::{Entry, Run, Served, ServedRuns, RUN};
@@ -29,6 +31,9 @@ pub trait InnerChain {
 
 /// `(inner id, container id)` of one height.
 pub use super::served::Ids;
+
+/// The node's checksum of a container's bytes.
+type Checksum = [u8; cb58::CHECKSUM_LEN];
 
 /// An [`InnerChain`] with its id chain cached.
 pub struct EnvelopedChain<C> {
@@ -91,8 +96,9 @@ impl<C: InnerChain> EnvelopedChain<C> {
         let mut run = Vec::with_capacity(RUN as usize);
         let (mut buf, mut inner) = (Vec::with_capacity(16 << 10), Vec::with_capacity(16 << 10));
         for height in base..base + RUN {
-            parent = self.build(height, &parent, &mut buf, &mut inner);
-            run.push(Entry::new(parent, &buf));
+            let checksum;
+            (parent, checksum) = self.build(height, &parent, &mut buf, &mut inner);
+            run.push(Entry::with_checksum(parent, &buf, checksum));
         }
         let run = Arc::new(run);
         self.served.insert(k, run.clone());
@@ -100,17 +106,18 @@ impl<C: InnerChain> EnvelopedChain<C> {
     }
 
     /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first, as is
-    /// `inner`, the scratch for the inner block of an envelope); returns its own ids.
-    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> Ids {
+    /// `inner`, the scratch for the inner block of an envelope); returns its own ids and the
+    /// checksum of its bytes.
+    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> (Ids, Checksum) {
         buf.clear();
         if height < self.inner.fork_height() {
             let id = self.inner.inner_block(height, &parent.0, buf);
-            return (id, id);
+            return ((id, id), cb58::checksum(buf));
         }
         inner.clear();
         let inner_id = self.inner.inner_block(height, &parent.0, inner);
         let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
-        let id = proposervm::wrap_envelope(
+        let wrapped = proposervm::wrap_envelope(
             buf,
             kind,
             &self.inner.chain_id(),
@@ -120,7 +127,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
             inner,
             signed,
         );
-        (inner_id, id)
+        ((inner_id, wrapped.id), wrapped.checksum)
     }
 }
 
