@@ -346,12 +346,19 @@ impl Call<'_> {
         out.extend_from_slice(b"{\"containers\":[");
         let count = last - start + 1;
         let mut served = Vec::with_capacity(count as usize);
-        // Signed C/block envelopes cost an ECDSA signature each: large ranges use every core.
-        let threads = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
+        // Signed C/block envelopes cost an ECDSA signature each: large ranges use every core,
+        // unless a part would start where the containers before it are not built (a first walk):
+        // that part would build them again from the id chain's last checkpoint.
+        let mut threads = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
             std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64
         } else {
             1
         };
+        let chunk = count.div_ceil(threads);
+        let mut part_starts = (1..threads).map(|t| start + t * chunk).filter(|&from| from <= last);
+        if !part_starts.all(|from| formats::starts_cheaply(source, self.path, from)) {
+            threads = 1;
+        }
         let run = |from: u64, to: u64, buf: &mut Vec<u8>, served: &mut Vec<(u64, u64)>| {
             let mut scratch = Scratch::default();
             for i in from..=to {
@@ -364,7 +371,6 @@ impl Call<'_> {
         if threads < 2 {
             run(start, last, out, &mut served);
         } else {
-            let chunk = count.div_ceil(threads);
             let parts: Vec<RangePart> = std::thread::scope(|scope| {
                 let handles: Vec<_> = (0..threads)
                     .map(|t| start + t * chunk)

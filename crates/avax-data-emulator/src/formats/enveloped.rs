@@ -78,6 +78,15 @@ impl<C: InnerChain> EnvelopedChain<C> {
         Served::new(self.run(height / RUN), (height % RUN) as usize)
     }
 
+    /// Whether container `height` is made without walking the id chain: its run is kept, or the
+    /// run before it is (a walk's next run), or it is in the first run. A range split across
+    /// threads only at such heights builds no container twice; a part starting anywhere else
+    /// would rebuild the containers before it from the last checkpoint of the id chain.
+    pub fn starts_cheaply(&self, height: u64) -> bool {
+        let k = height / RUN;
+        k == 0 || self.served.contains(k) || self.served.contains(k - 1)
+    }
+
     /// The containers of run `k`, from the cache or built (outside the lock). The parent of the
     /// run's first height comes from run `k - 1` when that is kept (a walk's previous run), so
     /// a walk does not encode its blocks a second time for the id chain.
@@ -186,6 +195,18 @@ mod tests {
             }
             prev = ids;
         }
+    }
+
+    #[test]
+    fn only_heights_after_built_runs_start_cheaply() {
+        let chain = EnvelopedChain::new(Toy);
+        assert!(chain.starts_cheaply(0) && chain.starts_cheaply(RUN - 1), "the first run needs no id chain");
+        assert!(!chain.starts_cheaply(RUN) && !chain.starts_cheaply(5 * RUN + 3));
+        chain.served(5 * RUN + 3);
+        for h in [5 * RUN, 6 * RUN - 1, 6 * RUN, 7 * RUN - 1] {
+            assert!(chain.starts_cheaply(h), "{h}: in or right after the built run 5");
+        }
+        assert!(!chain.starts_cheaply(7 * RUN) && !chain.starts_cheaply(5 * RUN - 1));
     }
 
     #[test]

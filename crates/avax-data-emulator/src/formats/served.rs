@@ -105,6 +105,12 @@ impl ServedRuns {
         Some(run)
     }
 
+    /// Whether run `k` is kept (without making it the most recently used).
+    pub fn contains(&self, k: u64) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.runs.iter().rev().any(|(key, _, _)| *key == k)
+    }
+
     /// Keeps run `k` (unless another thread kept it first), dropping the least recently used
     /// runs past the budget.
     pub fn insert(&self, k: u64, run: Run) {
