@@ -8,6 +8,7 @@
 //! envelope's parent is the last raw block's inner id). The inner block's own parent is always
 //! the previous inner id.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use avax_data_core::index::cb58;
@@ -42,13 +43,26 @@ pub struct EnvelopedChain<C> {
     /// Built containers: a container is built (and signed) once and served as bytes from then
     /// on while its run is kept.
     served: ServedRuns,
+    /// Blocks encoded so far, for the id chain and for containers (what walks have cost).
+    encoded: AtomicU64,
 }
 
 impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
-        EnvelopedChain { inner, ids: ChainCache::new(genesis), served: ServedRuns::default() }
+        EnvelopedChain {
+            inner,
+            ids: ChainCache::new(genesis),
+            served: ServedRuns::default(),
+            encoded: AtomicU64::new(1),
+        }
+    }
+
+    /// How many inner blocks this chain has encoded (the genesis, the id chain's steps, built
+    /// containers): a walk's cost, which a test holds to one block per container walked.
+    pub fn blocks_encoded(&self) -> u64 {
+        self.encoded.load(Ordering::Relaxed)
     }
 
     pub fn inner(&self) -> &C {
@@ -59,7 +73,10 @@ impl<C: InnerChain> EnvelopedChain<C> {
     /// [`ChainCache`]).
     pub fn ids(&self, height: u64) -> Ids {
         let buf = std::cell::RefCell::new(Vec::with_capacity(4096));
-        self.ids.state(height, |h, parent| step(&self.inner, h, parent, &mut buf.borrow_mut()))
+        self.ids.state(height, |h, parent| {
+            self.encoded.fetch_add(1, Ordering::Relaxed);
+            step(&self.inner, h, parent, &mut buf.borrow_mut())
+        })
     }
 
     /// Writes container `height` into `buf` (cleared first); returns its id (see
@@ -118,6 +135,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
     /// `inner`, the scratch for the inner block of an envelope); returns its own ids and the
     /// checksum of its bytes.
     fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> (Ids, Checksum) {
+        self.encoded.fetch_add(1, Ordering::Relaxed);
         buf.clear();
         if height < self.inner.fork_height() {
             let id = self.inner.inner_block(height, &parent.0, buf);

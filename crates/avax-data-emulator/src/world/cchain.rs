@@ -357,6 +357,11 @@ impl EvmChain {
         self.index.served(h)
     }
 
+    /// How many blocks the `C/block` index has encoded ([`EnvelopedChain::blocks_encoded`]).
+    pub fn c_blocks_encoded(&self) -> u64 {
+        self.index.blocks_encoded()
+    }
+
     /// Whether `C/block` container `h` is made without walking the id chain
     /// ([`EnvelopedChain::starts_cheaply`]).
     pub fn c_block_starts_cheaply(&self, h: u64) -> bool {
