@@ -400,6 +400,16 @@ mod tests {
         w
     }
 
+    /// `(gas, to, value, data)`: the four fields both transaction types have in this order.
+    fn call_fields(f: &[&[u8]]) -> (u64, Option<[u8; 20]>, u128, Vec<u8>) {
+        (rlp_uint(f[0]) as u64, rlp_to(f[1]), rlp_uint(f[2]), rlp_str(f[3]).to_vec())
+    }
+
+    /// The signature values `v, r, s`, the last three fields of both transaction types.
+    fn signature(f: &[&[u8]]) -> Signature {
+        Signature { v: rlp_uint(f[0]) as u64, r: word(f[1]), s: word(f[2]) }
+    }
+
     /// Rebuilds the fixture blocks' transactions field by field with [`Tx`] (a legacy and an
     /// EIP-1559 one at least): the encoder gives the published tx hashes and the same bytes.
     #[test]
@@ -421,15 +431,9 @@ mod tests {
                 let tx = if item[0] >= 0xc0 {
                     let f = rlp_items(item);
                     legacy += 1;
-                    Tx::Legacy {
-                        nonce: rlp_uint(f[0]) as u64,
-                        gas_price: rlp_uint(f[1]),
-                        gas: rlp_uint(f[2]) as u64,
-                        to: rlp_to(f[3]),
-                        value: rlp_uint(f[4]),
-                        data: rlp_str(f[5]).to_vec(),
-                        sig: Signature { v: rlp_uint(f[6]) as u64, r: word(f[7]), s: word(f[8]) },
-                    }
+                    let (gas, to, value, data) = call_fields(&f[2..6]);
+                    let sig = signature(&f[6..]);
+                    Tx::Legacy { nonce: rlp_uint(f[0]) as u64, gas_price: rlp_uint(f[1]), gas, to, value, data, sig }
                 } else {
                     let typed = rlp_str(item);
                     if typed[0] != 2 {
@@ -440,17 +444,11 @@ mod tests {
                         continue; // an access list: not something the emulator writes
                     }
                     dynamic += 1;
-                    Tx::DynamicFee {
-                        chain_id: rlp_uint(f[0]) as u64,
-                        nonce: rlp_uint(f[1]) as u64,
-                        max_priority_fee: rlp_uint(f[2]),
-                        max_fee: rlp_uint(f[3]),
-                        gas: rlp_uint(f[4]) as u64,
-                        to: rlp_to(f[5]),
-                        value: rlp_uint(f[6]),
-                        data: rlp_str(f[7]).to_vec(),
-                        sig: Signature { v: rlp_uint(f[9]) as u64, r: word(f[10]), s: word(f[11]) },
-                    }
+                    let (chain_id, nonce) = (rlp_uint(f[0]) as u64, rlp_uint(f[1]) as u64);
+                    let (max_priority_fee, max_fee) = (rlp_uint(f[2]), rlp_uint(f[3]));
+                    let (gas, to, value, data) = call_fields(&f[4..8]);
+                    let sig = signature(&f[9..]);
+                    Tx::DynamicFee { chain_id, nonce, max_priority_fee, max_fee, gas, to, value, data, sig }
                 };
                 assert_eq!(hex::encode(tx.hash()), p["hash"].as_str().unwrap()[2..], "{}", v["name"]);
                 let mut in_block = Vec::new();

@@ -8,7 +8,10 @@
 //! envelope's parent is the last raw block's inner id). The inner block's own parent is always
 //! the previous inner id.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+use avax_data_core::index::cb58;
 
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
@@ -30,6 +33,9 @@ pub trait InnerChain {
 /// `(inner id, container id)` of one height.
 pub use super::served::Ids;
 
+/// The node's checksum of a container's bytes.
+type Checksum = [u8; cb58::CHECKSUM_LEN];
+
 /// An [`InnerChain`] with its id chain cached.
 pub struct EnvelopedChain<C> {
     inner: C,
@@ -37,13 +43,26 @@ pub struct EnvelopedChain<C> {
     /// Built containers: a container is built (and signed) once and served as bytes from then
     /// on while its run is kept.
     served: ServedRuns,
+    /// Blocks encoded so far, for the id chain and for containers (what walks have cost).
+    encoded: AtomicU64,
 }
 
 impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
-        EnvelopedChain { inner, ids: ChainCache::new(genesis), served: ServedRuns::default() }
+        EnvelopedChain {
+            inner,
+            ids: ChainCache::new(genesis),
+            served: ServedRuns::default(),
+            encoded: AtomicU64::new(1),
+        }
+    }
+
+    /// How many inner blocks this chain has encoded (the genesis, the id chain's steps, built
+    /// containers): a walk's cost, which a test holds to one block per container walked.
+    pub fn blocks_encoded(&self) -> u64 {
+        self.encoded.load(Ordering::Relaxed)
     }
 
     pub fn inner(&self) -> &C {
@@ -54,7 +73,10 @@ impl<C: InnerChain> EnvelopedChain<C> {
     /// [`ChainCache`]).
     pub fn ids(&self, height: u64) -> Ids {
         let buf = std::cell::RefCell::new(Vec::with_capacity(4096));
-        self.ids.state(height, |h, parent| step(&self.inner, h, parent, &mut buf.borrow_mut()))
+        self.ids.state(height, |h, parent| {
+            self.encoded.fetch_add(1, Ordering::Relaxed);
+            step(&self.inner, h, parent, &mut buf.borrow_mut())
+        })
     }
 
     /// Writes container `height` into `buf` (cleared first); returns its id (see
@@ -71,6 +93,15 @@ impl<C: InnerChain> EnvelopedChain<C> {
     /// least-recently-used cache ([`ServedRuns`]), so a walk builds each container once.
     pub fn served(&self, height: u64) -> Served {
         Served::new(self.run(height / RUN), (height % RUN) as usize)
+    }
+
+    /// Whether container `height` is made without walking the id chain: its run is kept, or the
+    /// run before it is (a walk's next run), or it is in the first run. A range split across
+    /// threads only at such heights builds no container twice; a part starting anywhere else
+    /// would rebuild the containers before it from the last checkpoint of the id chain.
+    pub fn starts_cheaply(&self, height: u64) -> bool {
+        let k = height / RUN;
+        k == 0 || self.served.contains(k) || self.served.contains(k - 1)
     }
 
     /// The containers of run `k`, from the cache or built (outside the lock). The parent of the
@@ -91,8 +122,9 @@ impl<C: InnerChain> EnvelopedChain<C> {
         let mut run = Vec::with_capacity(RUN as usize);
         let (mut buf, mut inner) = (Vec::with_capacity(16 << 10), Vec::with_capacity(16 << 10));
         for height in base..base + RUN {
-            parent = self.build(height, &parent, &mut buf, &mut inner);
-            run.push(Entry::new(parent, &buf));
+            let checksum;
+            (parent, checksum) = self.build(height, &parent, &mut buf, &mut inner);
+            run.push(Entry::with_checksum(parent, &buf, checksum));
         }
         let run = Arc::new(run);
         self.served.insert(k, run.clone());
@@ -100,17 +132,19 @@ impl<C: InnerChain> EnvelopedChain<C> {
     }
 
     /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first, as is
-    /// `inner`, the scratch for the inner block of an envelope); returns its own ids.
-    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> Ids {
+    /// `inner`, the scratch for the inner block of an envelope); returns its own ids and the
+    /// checksum of its bytes.
+    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> (Ids, Checksum) {
+        self.encoded.fetch_add(1, Ordering::Relaxed);
         buf.clear();
         if height < self.inner.fork_height() {
             let id = self.inner.inner_block(height, &parent.0, buf);
-            return (id, id);
+            return ((id, id), cb58::checksum(buf));
         }
         inner.clear();
         let inner_id = self.inner.inner_block(height, &parent.0, inner);
         let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
-        let id = proposervm::wrap_envelope(
+        let wrapped = proposervm::wrap_envelope(
             buf,
             kind,
             &self.inner.chain_id(),
@@ -120,7 +154,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
             inner,
             signed,
         );
-        (inner_id, id)
+        ((inner_id, wrapped.id), wrapped.checksum)
     }
 }
 
@@ -179,6 +213,18 @@ mod tests {
             }
             prev = ids;
         }
+    }
+
+    #[test]
+    fn only_heights_after_built_runs_start_cheaply() {
+        let chain = EnvelopedChain::new(Toy);
+        assert!(chain.starts_cheaply(0) && chain.starts_cheaply(RUN - 1), "the first run needs no id chain");
+        assert!(!chain.starts_cheaply(RUN) && !chain.starts_cheaply(5 * RUN + 3));
+        chain.served(5 * RUN + 3);
+        for h in [5 * RUN, 6 * RUN - 1, 6 * RUN, 7 * RUN - 1] {
+            assert!(chain.starts_cheaply(h), "{h}: in or right after the built run 5");
+        }
+        assert!(!chain.starts_cheaply(7 * RUN) && !chain.starts_cheaply(5 * RUN - 1));
     }
 
     #[test]

@@ -96,6 +96,18 @@ pub fn served(source: Source, path: IndexPath, index: u64) -> Option<served::Ser
     }
 }
 
+/// Whether container `index` of `path` is made without walking the chain of ids before it
+/// (see [`enveloped::EnvelopedChain::starts_cheaply`]; `X/tx` and `X/vtx` have no such chain):
+/// where a range may be split across threads without building a container twice.
+pub fn starts_cheaply(source: Source, path: IndexPath, index: u64) -> bool {
+    match path {
+        IndexPath::CBlock => source.c_chain().c_block_starts_cheaply(index),
+        IndexPath::PBlock => pxchains::p_chain(source.seed).starts_cheaply(index),
+        IndexPath::XBlock => pxchains::x_chain(source.seed).starts_cheaply(index),
+        IndexPath::XTx | IndexPath::XVtx => true,
+    }
+}
+
 /// The raw id of container `index` of `path` without building its bytes where that is cheaper
 /// (`C/block`: from the id chain, no signature); `buf` is scratch space.
 pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {

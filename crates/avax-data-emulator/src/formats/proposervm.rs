@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use super::test_key::CERT_DER;
 use avax_data_core::decode::avax::Id;
+use avax_data_core::index::cb58;
 
 /// The proposervm epoch of a Granite block (ACP-181); every field non-zero in a valid block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,9 +67,19 @@ pub fn signed_header(chain_id: &[u8; 32], parent_id: &[u8; 32], block_id: &[u8; 
     h
 }
 
-/// Appends the envelope of `inner` to `out` and returns its proposervm id. `time` is unix
+/// An appended envelope's proposervm id and the node's checksum of its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wrapped {
+    /// The proposervm id: sha256 of the bytes before the signature (of all of them for an option).
+    pub id: Id,
+    /// The last four bytes of the sha256 of all the envelope's bytes (what `getContainer*` sends).
+    pub checksum: [u8; cb58::CHECKSUM_LEN],
+}
+
+/// Appends the envelope of `inner` to `out` and returns its id and checksum. `time` is unix
 /// seconds; `signed` adds the certificate and the signature (ignored for [`Kind::Option`]).
-/// Cost: one sha256 of the envelope, plus one ECDSA signature when signed.
+/// Cost: one sha256 of the envelope (the bytes the id covers are a prefix of the whole, so the
+/// checksum's hash continues the id's), plus one ECDSA signature when signed.
 #[allow(clippy::too_many_arguments)]
 pub fn wrap_envelope(
     out: &mut Vec<u8>,
@@ -79,22 +90,27 @@ pub fn wrap_envelope(
     p_chain_height: u64,
     inner: &[u8],
     signed: bool,
-) -> Id {
+) -> Wrapped {
     let start = out.len();
     unsigned_part(kind, parent_id, time, p_chain_height, inner, signed, &mut |b| out.extend_from_slice(b));
-    let id = sha256(&out[start..]);
-    if kind == Kind::Option {
-        return id;
+    let mut whole = Sha256::new();
+    whole.update(&out[start..]);
+    let id: Id = whole.clone().finalize().into();
+    let tail = out.len();
+    if kind != Kind::Option {
+        if signed {
+            let sig: DerSignature = super::proposer_sign::sign(&signed_header(chain_id, parent_id, &id));
+            let sig = sig.as_bytes();
+            out.extend_from_slice(&(sig.len() as u32).to_be_bytes());
+            out.extend_from_slice(sig);
+        } else {
+            out.extend_from_slice(&[0, 0, 0, 0]);
+        }
     }
-    if signed {
-        let sig: DerSignature = super::proposer_sign::sign(&signed_header(chain_id, parent_id, &id));
-        let sig = sig.as_bytes();
-        out.extend_from_slice(&(sig.len() as u32).to_be_bytes());
-        out.extend_from_slice(sig);
-    } else {
-        out.extend_from_slice(&[0, 0, 0, 0]);
-    }
-    id
+    whole.update(&out[tail..]);
+    let digest: [u8; 32] = whole.finalize().into();
+    let checksum = digest[32 - cb58::CHECKSUM_LEN..].try_into().expect("four bytes");
+    Wrapped { id, checksum }
 }
 
 /// The id [`wrap_envelope`] would return, without building the signature (what id chains need).
@@ -185,8 +201,10 @@ pub(crate) mod tests {
         for kind in [Kind::Stateless, Kind::Granite(epoch)] {
             for signed in [true, false] {
                 let mut out = vec![0xaa];
-                let id = wrap_envelope(&mut out, kind, &chain, &parent, 1_700_000_000, 42, b"inner", signed);
+                let Wrapped { id, checksum } =
+                    wrap_envelope(&mut out, kind, &chain, &parent, 1_700_000_000, 42, b"inner", signed);
                 let bytes = &out[1..];
+                assert_eq!(checksum, cb58::checksum(bytes), "the checksum covers the signature too");
                 assert_eq!(envelope_id(kind, &parent, 1_700_000_000, 42, b"inner", signed), id);
                 let (p, cert, inner, sig, parsed_id) = parse(bytes);
                 assert_eq!((p, inner.as_slice(), parsed_id), (parent, &b"inner"[..], id));
@@ -210,10 +228,11 @@ pub(crate) mod tests {
     #[test]
     fn option_id_is_the_sha256_of_all_bytes() {
         let mut out = Vec::new();
-        let id = wrap_envelope(&mut out, Kind::Option, &[0; 32], &[3; 32], 0, 0, &[1, 2], true);
+        let Wrapped { id, checksum } = wrap_envelope(&mut out, Kind::Option, &[0; 32], &[3; 32], 0, 0, &[1, 2], true);
         assert_eq!(out.len(), 2 + 4 + 32 + 4 + 2);
         assert_eq!(&out[2..6], &[0, 0, 0, 1]);
         assert_eq!(id, sha256(&out));
+        assert_eq!(checksum, cb58::checksum(&out));
         assert_eq!(envelope_id(Kind::Option, &[3; 32], 0, 0, &[1, 2], true), id);
     }
 

@@ -36,7 +36,13 @@ pub struct Entry {
 impl Entry {
     /// The entry of a container with `ids` and `bytes` (hashes the bytes once for the checksum).
     pub fn new(ids: Ids, bytes: &[u8]) -> Entry {
-        Entry { ids, bytes: bytes.into(), checksum: cb58::checksum(bytes), id_text: cb58::encode(&ids.1).into() }
+        Entry::with_checksum(ids, bytes, cb58::checksum(bytes))
+    }
+
+    /// The entry of a container with `ids` and `bytes` whose checksum its builder already knows
+    /// (an envelope's: [`super::proposervm::Wrapped`]).
+    pub fn with_checksum(ids: Ids, bytes: &[u8], checksum: [u8; cb58::CHECKSUM_LEN]) -> Entry {
+        Entry { ids, bytes: bytes.into(), checksum, id_text: cb58::encode(&ids.1).into() }
     }
 }
 
@@ -97,6 +103,12 @@ impl ServedRuns {
             kept.runs.push_back(entry);
         }
         Some(run)
+    }
+
+    /// Whether run `k` is kept (without making it the most recently used).
+    pub fn contains(&self, k: u64) -> bool {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.runs.iter().rev().any(|(key, _, _)| *key == k)
     }
 
     /// Keeps run `k` (unless another thread kept it first), dropping the least recently used

@@ -357,6 +357,17 @@ impl EvmChain {
         self.index.served(h)
     }
 
+    /// How many blocks the `C/block` index has encoded ([`EnvelopedChain::blocks_encoded`]).
+    pub fn c_blocks_encoded(&self) -> u64 {
+        self.index.blocks_encoded()
+    }
+
+    /// Whether `C/block` container `h` is made without walking the id chain
+    /// ([`EnvelopedChain::starts_cheaply`]).
+    pub fn c_block_starts_cheaply(&self, h: u64) -> bool {
+        self.index.starts_cheaply(h)
+    }
+
     /// The shared instance for `(seed, blocks_per_chain, chain)` (the Data API world and the
     /// index use the same one, so each chain is hashed once per process).
     pub fn shared(seed: u64, blocks_per_chain: u64, chain: &'static Chain) -> Arc<EvmChain> {
