@@ -35,7 +35,7 @@ from run import Emulator  # noqa: E402
 # First match wins: (kind of work, regex on "dso symbol").
 KINDS = [
     ("sha256", r"sha2::|libcrypto"),
-    ("keccak256 (decode, pre-fork ids)", r"sha3::|keccak"),
+    ("keccak256 (decode, pre-fork ids)", r"sha3::|(?i:keccak)"),
     ("hex decode", r"const_hex|hex::|_PyBytes_FromHex"),
     ("CB58 ids (base58)", r"bs58::|divrem"),
     ("JSON scanning and parsing", r"serde_json|serde::|serde_core|U64Field|WireContainer|RangeResult|from_utf8|"

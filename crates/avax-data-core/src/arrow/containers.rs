@@ -54,7 +54,7 @@ pub fn containers_to_batch(containers: &[Container]) -> RecordBatch {
 /// One record batch of columns of containers, in their order. The buffers of bytes and ids
 /// become the arrays' data buffers as they are (no copy): only the views are built.
 pub fn columns_to_batch(columns: ContainerColumns) -> RecordBatch {
-    let ColumnParts { blocks, spans, ids, id_spans, timestamps_ns, indexes } = columns.into_parts();
+    let ColumnParts { blocks, spans, ids, id_spans, timestamps_ns, indexes, .. } = columns.into_parts();
     let n = indexes.len();
     let mut bytes = BinaryViewBuilder::with_capacity(n);
     let blocks: Vec<u32> = blocks.into_iter().map(|b| bytes.append_block(Buffer::from_vec(b))).collect();

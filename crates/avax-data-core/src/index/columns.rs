@@ -28,6 +28,8 @@ pub struct ColumnParts {
     pub ids: String,
     /// Each container's id in `ids`: start and length.
     pub id_spans: Vec<(u32, u32)>,
+    /// Each container's id as its 32 bytes (decoded from the text, checked when ids are).
+    pub raw_ids: Vec<[u8; 32]>,
     /// Acceptance times, UTC nanoseconds.
     pub timestamps_ns: Vec<i64>,
     /// Positions in the index.
@@ -56,6 +58,7 @@ impl ContainerColumns {
                 spans: Vec::with_capacity(n),
                 ids: String::with_capacity(ids),
                 id_spans: Vec::with_capacity(n),
+                raw_ids: Vec::with_capacity(n),
                 timestamps_ns: Vec::with_capacity(n),
                 indexes: Vec::with_capacity(n),
             },
@@ -86,12 +89,13 @@ impl ContainerColumns {
         let block_no = p.blocks.len() - 1;
         let block = &mut p.blocks[block_no];
         let start = block.len();
-        let Verified { index, timestamp_ns } = wire.decode_into(verify, path, block)?;
+        let Verified { index, timestamp_ns, id } = wire.decode_into(verify, path, block)?;
         // Both fit: `block` and `ids` stay within MAX_BLOCK (checked above).
         let span = Span { block: block_no as u32, offset: start as u32, len: (block.len() - start) as u32 };
         p.spans.push(span);
         p.ids.push_str(&wire.id);
         p.id_spans.push((ids_start as u32, wire.id.len() as u32));
+        p.raw_ids.push(id);
         p.timestamps_ns.push(timestamp_ns);
         p.indexes.push(index);
         Ok(index)
@@ -110,6 +114,11 @@ impl ContainerColumns {
     /// The indexes, in order.
     pub fn indexes(&self) -> &[u64] {
         &self.parts.indexes
+    }
+
+    /// The ids' bytes, in order.
+    pub fn raw_ids(&self) -> &[[u8; 32]] {
+        &self.parts.raw_ids
     }
 
     /// The acceptance times (UTC nanoseconds), in order.
@@ -158,6 +167,7 @@ impl ContainerColumns {
         let shift = u32::try_from(p.ids.len()).expect("ids of one piece stay under 4 GiB");
         p.ids.push_str(&o.ids);
         p.id_spans.extend(o.id_spans.into_iter().map(|(start, len)| (start + shift, len)));
+        p.raw_ids.extend(o.raw_ids);
         p.timestamps_ns.extend(o.timestamps_ns);
         p.indexes.extend(o.indexes);
     }
@@ -204,6 +214,8 @@ mod tests {
         assert_eq!(cols.len(), 5);
         assert_eq!((0..5).map(|k| cols.container(k)).collect::<Vec<_>>(), owned);
         assert_eq!(cols.indexes(), &[7, 8, 9, 10, 11]);
+        let ids: Vec<String> = cols.raw_ids().iter().map(|id| cb58::encode(id)).collect();
+        assert_eq!(ids, owned.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), "each id's bytes kept with its text");
         let parts = cols.into_parts();
         assert_eq!(parts.blocks.len(), 1, "one buffer for the answer");
         assert_eq!(parts.blocks[0], items.iter().flat_map(|(_, b)| b.clone()).collect::<Vec<u8>>());
@@ -220,6 +232,7 @@ mod tests {
         let err = cols.push_wire(&wire, Verify::default(), IndexPath::XTx).unwrap_err();
         assert!(matches!(err, ContainerError::Integrity(_)), "{err:?}");
         assert_eq!(cols.len(), 1);
+        assert_eq!(cols.raw_ids().len(), 1);
         assert_eq!(cols.bytes(0), &[1, 2, 3]);
         assert_eq!(cols.into_parts().blocks[0], vec![1, 2, 3]);
     }
@@ -232,6 +245,8 @@ mod tests {
         a.append(b);
         a.append(ContainerColumns::default());
         assert_eq!((0..a.len()).map(|k| a.container(k)).collect::<Vec<_>>(), all);
+        let ids: Vec<String> = a.raw_ids().iter().map(|id| cb58::encode(id)).collect();
+        assert_eq!(ids, all.iter().map(|c| c.id.clone()).collect::<Vec<_>>());
         let mut empty = ContainerColumns::default();
         let (c, _) = columns(&[(9, vec![9])]);
         empty.append(c);

@@ -102,6 +102,9 @@ pub struct Verified {
     pub index: u64,
     /// Acceptance time on the node, nanoseconds since the Unix epoch (UTC).
     pub timestamp_ns: i64,
+    /// The id's 32 bytes, decoded from its CB58 text (and checked against the bytes when the
+    /// ids are verified): a later container's parent id can be compared with it.
+    pub id: [u8; 32],
 }
 
 impl WireContainer<'_> {
@@ -109,7 +112,7 @@ impl WireContainer<'_> {
     /// a [`Container`]. One sha256 pass serves the checksum and the id.
     pub fn decode(&self, verify: Verify, path: IndexPath) -> Result<Container, ContainerError> {
         let mut bytes = Vec::new();
-        let Verified { index, timestamp_ns } = self.decode_into(verify, path, &mut bytes)?;
+        let Verified { index, timestamp_ns, .. } = self.decode_into(verify, path, &mut bytes)?;
         Ok(Container { id: self.id.to_string(), bytes, timestamp_ns, index, encoding: "hex".to_string() })
     }
 
@@ -139,12 +142,13 @@ impl WireContainer<'_> {
             other => ContainerError::Decode(format!("container {index} ({}): bytes: {other}", self.id)),
         })?;
         let checked =
-            self.check_id(verify, path, index, &out[start..], &digest, prefix_digest.as_ref()).and_then(|()| {
+            self.check_id(verify, path, index, &out[start..], &digest, prefix_digest.as_ref()).and_then(|id| {
                 parse_timestamp_ns(&self.timestamp)
+                    .map(|timestamp_ns| (timestamp_ns, id))
                     .map_err(|e| ContainerError::Decode(format!("container {index}: {e}")))
             });
         match checked {
-            Ok(timestamp_ns) => Ok(Verified { index, timestamp_ns }),
+            Ok((timestamp_ns, id)) => Ok(Verified { index, timestamp_ns, id }),
             Err(e) => {
                 out.truncate(start);
                 Err(e)
@@ -152,7 +156,8 @@ impl WireContainer<'_> {
         }
     }
 
-    /// Decodes the CB58 id and, if asked, checks it against `bytes` by the rule of `path`.
+    /// Decodes the CB58 id and, if asked, checks it against `bytes` by the rule of `path`;
+    /// returns the id's bytes.
     fn check_id(
         &self,
         verify: Verify,
@@ -161,13 +166,13 @@ impl WireContainer<'_> {
         bytes: &[u8],
         digest: &[u8; 32],
         prefix_digest: Option<&[u8; 32]>,
-    ) -> Result<(), ContainerError> {
+    ) -> Result<[u8; 32], ContainerError> {
         let raw_id = cb58::decode_id(&self.id)
             .map_err(|e| ContainerError::Integrity(format!("container {index}: id {:?} is {e}", self.id)))?;
         if !verify.ids {
-            return Ok(());
+            return Ok(raw_id);
         }
-        ids::check(path, bytes, &raw_id, digest, prefix_digest).map(|_| ()).map_err(|mismatch| {
+        ids::check(path, bytes, &raw_id, digest, prefix_digest).map(|_| raw_id).map_err(|mismatch| {
             let expected = match mismatch.expected {
                 Some(id) => format!("expected {}", cb58::encode(&id)),
                 None => "the bytes are neither a proposervm envelope nor an RLP block".to_string(),

@@ -21,13 +21,13 @@ use super::feed::{IndexFeed, Split};
 use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
-use crate::arrow::decoded::{decode_containers, decoded_schema_for, DecodeMode};
+use crate::arrow::decoded::{decode_columns, decode_containers, decoded_schema_for, DecodeMode};
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader,
 };
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
-use crate::paging::Prefetch;
+use crate::paging::{Prefetch, Spawned};
 
 /// A record batch of a walk with the index that follows its last row.
 pub type Batch = (u64, RecordBatch);
@@ -55,6 +55,26 @@ fn to_batches(
         };
         Ok((next, batch))
     })
+}
+
+/// Record batches of containers held as columns, decoded in `mode`, with the index that
+/// follows each. Up to `concurrency` answers are decoded at once, each in a task of its own (the
+/// runtime's workers share the work), and handed on in order.
+fn decoded_batches(
+    path: IndexPath,
+    mode: DecodeMode,
+    columns: impl Stream<Item = Result<ContainerColumns>> + Send + 'static,
+    concurrency: usize,
+) -> impl Stream<Item = Result<Batch>> + Send + 'static {
+    columns
+        .map(move |piece| {
+            Spawned::new(async move {
+                let piece = piece?;
+                let next = piece.indexes().last().map_or(0, |i| i.saturating_add(1));
+                Ok((next, decode_columns(path, piece, mode)?))
+            })
+        })
+        .buffered(concurrency.max(1))
 }
 
 /// Record batches of raw containers held as columns, with the index that follows each.
@@ -254,11 +274,12 @@ impl RangeWalk {
     }
 
     /// The rest of the walk as record batches, each with the index after it (the position is
-    /// not moved: consumers do that). Raw walks decode each answer into columns (no allocation
-    /// per container); decoded walks go through containers.
+    /// not moved: consumers do that). Each answer is decoded into columns (no allocation per
+    /// container); decoded walks decode those on the runtime's workers.
     pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
         match self.decode {
-            Some(_) => to_batches(self.chain.path(), self.decode, self.containers()).left_stream(),
+            Some(mode) => decoded_batches(self.chain.path(), mode, self.pieces::<ContainerColumns>(), self.concurrency)
+                .left_stream(),
             None => columns_batches(self.pieces::<ContainerColumns>()).right_stream(),
         }
     }

@@ -99,6 +99,28 @@ pub struct CBlockColumns {
     tx_validity: Vec<bool>,
 }
 
+/// The fewest bytes a signed transaction takes in a block (nonce, gas price, gas, recipient,
+/// value, empty input, `v`, `r`, `s`: 100 or more): sizing the transaction columns from the
+/// containers' bytes by it reserves at least what they will hold, once.
+const MIN_TX_BYTES: usize = 100;
+
+impl CBlockColumns {
+    /// Builders for `n` blocks whose containers take `bytes` bytes in all (0: unknown, room
+    /// for 8 transactions a block), the transaction columns sized for as many transactions as
+    /// those bytes can hold.
+    pub fn for_bytes(n: usize, bytes: usize) -> Self {
+        let txs = if bytes == 0 { n * 8 } else { bytes / MIN_TX_BYTES };
+        let mut tx_offsets = Vec::with_capacity(n + 1);
+        tx_offsets.push(0);
+        CBlockColumns {
+            block: BlockBuilders::with_capacity(n),
+            txs: TxColumns::with_capacity(txs),
+            tx_offsets,
+            tx_validity: Vec::with_capacity(n),
+        }
+    }
+}
+
 /// Whether a block's times fit nanosecond timestamps (hostile bytes may say otherwise).
 pub fn times_fit(block: &CBlock) -> bool {
     seconds_to_ns(i128::from(block.time)).is_some()
@@ -114,14 +136,7 @@ impl RowColumns for CBlockColumns {
     }
 
     fn with_capacity(n: usize) -> Self {
-        let mut tx_offsets = Vec::with_capacity(n + 1);
-        tx_offsets.push(0);
-        CBlockColumns {
-            block: BlockBuilders::with_capacity(n),
-            txs: TxColumns::with_capacity(n * 8),
-            tx_offsets,
-            tx_validity: Vec::with_capacity(n),
-        }
+        CBlockColumns::for_bytes(n, 0)
     }
 
     fn append(&mut self, row: Option<&CBlock>) {

@@ -1,6 +1,7 @@
 //! The proposervm envelope's columns, shared by the three block indexes.
 
 use arrow_array::ArrayRef;
+use arrow_buffer::Buffer;
 use arrow_schema::FieldRef;
 
 use super::cols::{append_cb58, builders, node_id_text, seconds_to_ns};
@@ -76,29 +77,60 @@ builders! {
     }
 }
 
+/// A container's id as bytes, and where its CB58 text lies in the ids shared with
+/// [`EnvelopeColumns::share_ids`] (start and length).
+#[derive(Debug, Clone, Copy)]
+pub struct SharedId<'a> {
+    /// The id's bytes.
+    pub raw: &'a [u8; 32],
+    /// Where its text starts in the shared ids.
+    pub start: u32,
+    /// The text's length.
+    pub len: u32,
+}
+
 /// Builders of the envelope columns, and the last proposer's text.
 pub struct EnvelopeColumns {
     columns: EnvelopeBuilders,
     /// The last proposer and its `NodeID-` text: a validator proposes many blocks in a row.
     last_proposer: Option<([u8; 20], String)>,
+    /// The block of `proposervm_parent_id` that holds the node's id texts, once shared.
+    ids_block: Option<u32>,
 }
 
-impl RowColumns for EnvelopeColumns {
-    type Row = EnvelopeRow;
-
-    fn fields() -> Vec<FieldRef> {
-        EnvelopeBuilders::fields()
+impl EnvelopeColumns {
+    /// Shares the node's id texts of the containers (one buffer, CB58 ids back to back) with
+    /// `proposervm_parent_id`: a parent id that is the previous container's is a view of its
+    /// text there instead of a new CB58 encoding. Call before appending rows.
+    pub fn share_ids(&mut self, ids: Buffer) {
+        self.ids_block = Some(self.columns.proposervm_parent_id.append_block(ids));
     }
 
-    fn with_capacity(n: usize) -> Self {
-        EnvelopeColumns { columns: EnvelopeBuilders::with_capacity(n), last_proposer: None }
+    /// Appends one row (as [`RowColumns::append`]) of the container after the one with id
+    /// `previous`: when the envelope's parent is that container, its text is taken from the
+    /// shared ids (a container's CB58 text is the only text of its bytes).
+    pub fn append_after(&mut self, row: Option<&EnvelopeRow>, previous: Option<SharedId<'_>>) {
+        let parent = row.and_then(|r| r.parent_id.as_ref());
+        let shared = match (parent, previous, self.ids_block) {
+            (Some(parent), Some(previous), Some(block)) if parent == previous.raw => Some((block, previous)),
+            _ => None,
+        };
+        let c = &mut self.columns;
+        match shared {
+            Some((block, previous)) => c
+                .proposervm_parent_id
+                .try_append_view(block, previous.start, previous.len)
+                .expect("a shared id's span lies in the ids, at character boundaries"),
+            None => append_cb58(&mut c.proposervm_parent_id, parent.map(|p| p.as_slice())),
+        }
+        self.append_rest(row);
     }
 
-    fn append(&mut self, row: Option<&EnvelopeRow>) {
+    /// Appends every column of `row` but `proposervm_parent_id`.
+    fn append_rest(&mut self, row: Option<&EnvelopeRow>) {
         let c = &mut self.columns;
         let ns = |s: i64| seconds_to_ns(i128::from(s));
         c.block_kind.append_option(row.map(|r| r.kind));
-        append_cb58(&mut c.proposervm_parent_id, row.and_then(|r| r.parent_id.as_ref()).map(|p| p.as_slice()));
         c.proposervm_time.append_option(row.and_then(|r| r.time).and_then(ns));
         c.pchain_height.append_option(row.and_then(|r| r.pchain_height));
         let epoch = row.and_then(|r| r.epoch);
@@ -117,6 +149,22 @@ impl RowColumns for EnvelopeColumns {
             None => c.proposer.append_null(),
         }
         append_cb58(&mut c.inner_id, row.and_then(|r| r.inner_id.as_ref()).map(|id| id.as_slice()));
+    }
+}
+
+impl RowColumns for EnvelopeColumns {
+    type Row = EnvelopeRow;
+
+    fn fields() -> Vec<FieldRef> {
+        EnvelopeBuilders::fields()
+    }
+
+    fn with_capacity(n: usize) -> Self {
+        EnvelopeColumns { columns: EnvelopeBuilders::with_capacity(n), last_proposer: None, ids_block: None }
+    }
+
+    fn append(&mut self, row: Option<&EnvelopeRow>) {
+        self.append_after(row, None);
     }
 
     fn finish(&mut self) -> Vec<ArrayRef> {

@@ -10,11 +10,12 @@ use std::sync::Arc;
 
 use arrow_array::builder::{BinaryViewBuilder, StringViewBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, RecordBatch};
+use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field, FieldRef, Schema, SchemaRef};
 
 use super::cchain::{times_fit, CBlockColumns};
 use super::cols::{field, seconds_to_ns, timestamp_builder, timestamp_type};
-use super::envelope::{EnvelopeColumns, EnvelopeRow};
+use super::envelope::{EnvelopeColumns, EnvelopeRow, SharedId};
 use super::pchain::PBlockColumns;
 use super::xchain::{XBlockColumns, XTxColumns};
 use super::RowColumns;
@@ -221,9 +222,10 @@ enum InnerColumns {
 }
 
 impl InnerColumns {
-    fn new(path: IndexPath, n: usize) -> Self {
+    /// Builders for `n` rows of `bytes` container bytes in all.
+    fn new(path: IndexPath, n: usize, bytes: usize) -> Self {
         match path {
-            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::with_capacity(n))),
+            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::for_bytes(n, bytes))),
             IndexPath::PBlock => InnerColumns::P(Box::new(PBlockColumns::with_capacity(n))),
             IndexPath::XBlock => InnerColumns::XBlock(Box::new(XBlockColumns::with_capacity(n))),
             _ => InnerColumns::XTx(Box::new(XTxColumns::with_capacity(n))),
@@ -263,31 +265,53 @@ impl InnerColumns {
     }
 }
 
-/// Builders of the typed columns, `decode_error` and `bytes` of one index.
-struct TypedColumns {
+/// Builders of the typed columns and `decode_error` of one index (the caller adds `bytes`).
+pub(super) struct TypedColumns {
     path: IndexPath,
     mode: DecodeMode,
     envelope: Option<EnvelopeColumns>,
     inner: InnerColumns,
     errors: StringViewBuilder,
-    bytes: BinaryViewBuilder,
 }
 
 impl TypedColumns {
-    fn new(path: IndexPath, mode: DecodeMode, n: usize) -> Self {
+    /// Builders for `n` containers of `bytes` bytes in all.
+    pub(super) fn new(path: IndexPath, mode: DecodeMode, n: usize, bytes: usize) -> Self {
         TypedColumns {
             path,
             mode,
             envelope: (path != IndexPath::XTx).then(|| EnvelopeColumns::with_capacity(n)),
-            inner: InnerColumns::new(path, n),
+            inner: InnerColumns::new(path, n, bytes),
             errors: StringViewBuilder::with_capacity(n),
-            bytes: BinaryViewBuilder::with_capacity(n),
+        }
+    }
+
+    /// Lets the envelope's `proposervm_parent_id` refer to the node's id texts in `ids`
+    /// ([`TypedColumns::append_after`]).
+    pub(super) fn share_ids(&mut self, ids: Buffer) {
+        if let Some(envelope) = self.envelope.as_mut() {
+            envelope.share_ids(ids);
         }
     }
 
     /// Decodes and appends one container; `who` gives its position text, index and id for a
     /// strict-mode error.
-    fn append(&mut self, bytes: &[u8], who: impl FnOnce() -> (String, Option<u64>, Option<String>)) -> Result<()> {
+    pub(super) fn append(
+        &mut self,
+        bytes: &[u8],
+        who: impl FnOnce() -> (String, Option<u64>, Option<String>),
+    ) -> Result<()> {
+        self.append_after(bytes, None, who)
+    }
+
+    /// [`TypedColumns::append`] of a container that follows the one with id `previous` (its
+    /// bytes and its text in the shared ids): a parent id equal to it takes that text.
+    pub(super) fn append_after(
+        &mut self,
+        bytes: &[u8],
+        previous: Option<SharedId<'_>>,
+        who: impl FnOnce() -> (String, Option<u64>, Option<String>),
+    ) -> Result<()> {
         let (envelope, error) = self.inner.append(bytes);
         if let (Some(e), DecodeMode::Strict) = (&error, self.mode) {
             let (position, index, id) = who();
@@ -301,20 +325,19 @@ impl TypedColumns {
             });
         }
         if let Some(columns) = self.envelope.as_mut() {
-            columns.append(envelope.as_ref());
+            columns.append_after(envelope.as_ref(), previous);
         }
         self.errors.append_option(error.map(|e| e.to_string()));
-        self.bytes.append_value(bytes);
         Ok(())
     }
 
-    fn finish(mut self, columns: &mut Vec<ArrayRef>) {
+    /// Appends the finished columns to `columns`, in schema order (`bytes` is the caller's).
+    pub(super) fn finish(mut self, columns: &mut Vec<ArrayRef>) {
         if let Some(mut envelope) = self.envelope.take() {
             columns.extend(envelope.finish());
         }
         columns.extend(self.inner.finish());
         columns.push(Arc::new(self.errors.finish()));
-        columns.push(Arc::new(self.bytes.finish()));
     }
 }
 
@@ -326,16 +349,24 @@ pub fn decode_containers(path: IndexPath, containers: &[Container], mode: Decode
     let mut id = StringViewBuilder::with_capacity(n);
     let mut timestamp = timestamp_builder(n);
     let mut index = UInt64Builder::with_capacity(n);
-    let mut typed = TypedColumns::new(path, mode, n);
+    let mut bytes = BinaryViewBuilder::with_capacity(n);
+    let mut typed = TypedColumns::new(path, mode, n, containers.iter().map(|c| c.bytes.len()).sum());
     for c in containers {
         id.append_value(&c.id);
         timestamp.append_value(c.timestamp_ns);
         index.append_value(c.index);
         typed.append(&c.bytes, || (format!("container {} ({})", c.index, c.id), Some(c.index), Some(c.id.clone())))?;
+        bytes.append_value(&c.bytes);
     }
     let mut columns: Vec<ArrayRef> =
         vec![Arc::new(id.finish()), Arc::new(timestamp.finish()), Arc::new(index.finish())];
     typed.finish(&mut columns);
+    columns.push(Arc::new(bytes.finish()));
+    finish_batch(schema, columns, mode)
+}
+
+/// The batch of `columns` (which match `schema`), with the senders when `mode` asks for them.
+pub(super) fn finish_batch(schema: SchemaRef, columns: Vec<ArrayRef>, mode: DecodeMode) -> Result<RecordBatch> {
     let batch = RecordBatch::try_new(schema, columns).expect("columns match the decoded schema");
     match mode {
         DecodeMode::Senders => super::senders::add_senders(batch, 0),
@@ -352,17 +383,16 @@ pub fn decode_bytes<'a>(
 ) -> Result<RecordBatch> {
     check_mode(path, mode)?;
     let schema = bytes_schema(path)?;
-    let mut typed = TypedColumns::new(path, mode, items.len());
+    let mut typed = TypedColumns::new(path, mode, items.len(), 0);
+    let mut column = BinaryViewBuilder::with_capacity(items.len());
     for (position, bytes) in items.enumerate() {
         typed.append(bytes, || (format!("item {position}"), None, None))?;
+        column.append_value(bytes);
     }
     let mut columns = Vec::new();
     typed.finish(&mut columns);
-    let batch = RecordBatch::try_new(schema, columns).expect("columns match the bytes schema");
-    match mode {
-        DecodeMode::Senders => super::senders::add_senders(batch, 0),
-        _ => Ok(batch),
-    }
+    columns.push(Arc::new(column.finish()));
+    finish_batch(schema, columns, mode)
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ pub mod cchain;
 pub mod cols;
 pub mod envelope;
 pub mod frame;
+pub mod from_columns;
 pub mod pchain;
 pub mod senders;
 #[cfg(test)]
@@ -41,3 +42,4 @@ pub use frame::{
     bytes_schema, check_decodable, check_mode, decode_bytes, decode_containers, decoded_schema, decoded_schema_for,
     DecodeMode,
 };
+pub use from_columns::decode_columns;

@@ -1,0 +1,191 @@
+//! Decoded frames straight from an answer's columns ([`ContainerColumns`]): the node's ids and
+//! the container bytes become the `id` and `bytes` columns without a copy, and a parent id that
+//! is the previous container's id is a view of that container's text, not a new CB58 encoding.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BinaryViewBuilder, StringViewBuilder};
+use arrow_array::{ArrayRef, RecordBatch, TimestampNanosecondArray, UInt64Array};
+use arrow_buffer::Buffer;
+
+use super::envelope::SharedId;
+use super::frame::{check_mode, decoded_schema, finish_batch, DecodeMode, TypedColumns};
+use crate::error::Result;
+use crate::index::columns::ColumnParts;
+use crate::index::{ContainerColumns, IndexPath};
+
+/// Decodes the containers of `columns` (of `path`) into one record batch of
+/// [`super::decoded_schema_for`] `mode`: the same frame as [`super::decode_containers`] of the
+/// same containers.
+pub fn decode_columns(path: IndexPath, columns: ContainerColumns, mode: DecodeMode) -> Result<RecordBatch> {
+    check_mode(path, mode)?;
+    let schema = decoded_schema(path)?;
+    let ColumnParts { blocks, spans, ids, id_spans, raw_ids, timestamps_ns, indexes } = columns.into_parts();
+    let n = indexes.len();
+    let blocks: Vec<Buffer> = blocks.into_iter().map(Buffer::from_vec).collect();
+    let ids = Buffer::from_vec(ids.into_bytes());
+    let total = spans.iter().map(|s| s.len as usize).sum();
+    let mut typed = TypedColumns::new(path, mode, n, total);
+    typed.share_ids(ids.clone());
+    let id_text = |k: usize| {
+        let (start, len) = id_spans[k];
+        String::from_utf8_lossy(&ids[start as usize..(start + len) as usize]).into_owned()
+    };
+    for (k, span) in spans.iter().enumerate() {
+        let start = span.offset as usize;
+        let bytes = &blocks[span.block as usize][start..start + span.len as usize];
+        let previous = k.checked_sub(1).map(|p| {
+            let (start, len) = id_spans[p];
+            SharedId { raw: &raw_ids[p], start, len }
+        });
+        typed.append_after(bytes, previous, || {
+            let id = id_text(k);
+            (format!("container {} ({id})", indexes[k]), Some(indexes[k]), Some(id))
+        })?;
+    }
+    let mut id = StringViewBuilder::with_capacity(n);
+    let ids_block = id.append_block(ids);
+    for &(start, len) in &id_spans {
+        id.try_append_view(ids_block, start, len).expect("id spans lie in the ids, at character boundaries");
+    }
+    let mut bytes = BinaryViewBuilder::with_capacity(n);
+    let blocks: Vec<u32> = blocks.into_iter().map(|b| bytes.append_block(b)).collect();
+    for s in spans {
+        bytes.try_append_view(blocks[s.block as usize], s.offset, s.len).expect("spans lie in their blocks");
+    }
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(id.finish()),
+        Arc::new(TimestampNanosecondArray::from(timestamps_ns).with_timezone("UTC")),
+        Arc::new(UInt64Array::from(indexes)),
+    ];
+    typed.finish(&mut columns);
+    columns.push(Arc::new(bytes.finish()));
+    finish_batch(schema, columns, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+
+    use super::*;
+    use crate::arrow::decoded::decode_containers;
+    use crate::error::Error;
+    use crate::index::container::WireContainer;
+    use crate::index::{cb58, Container, Verify};
+
+    /// The inner block of the "synchronoustest block 20" vector (a coreth block).
+    fn inner_block() -> Vec<u8> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/decode/cchain_blocks.json");
+        let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let v = doc["vectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"].as_str().unwrap().starts_with("synchronoustest block 20"))
+            .unwrap();
+        hex::decode(v["hex"].as_str().unwrap()).unwrap()
+    }
+
+    /// An unsigned proposervm envelope with parent `parent` around `inner`.
+    fn envelope(parent: [u8; 32], inner: &[u8]) -> Vec<u8> {
+        let mut b = vec![0, 0, 0, 0, 0, 0];
+        b.extend(parent);
+        b.extend(1_700_000_000i64.to_be_bytes());
+        b.extend(42u64.to_be_bytes());
+        b.extend(0u32.to_be_bytes());
+        b.extend((inner.len() as u32).to_be_bytes());
+        b.extend(inner);
+        b.extend(0u32.to_be_bytes());
+        b
+    }
+
+    /// Columns of containers given as (id bytes, container bytes), indexes from 100; ids are
+    /// not checked against the bytes (the envelopes are made up), only decoded.
+    fn columns(items: &[([u8; 32], Vec<u8>)]) -> ContainerColumns {
+        let texts: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(|(k, (id, bytes))| {
+                let c = Container {
+                    id: cb58::encode(id),
+                    bytes: bytes.clone(),
+                    timestamp_ns: 0,
+                    index: 100 + k as u64,
+                    encoding: "hex".into(),
+                };
+                c.to_wire_json(&format!("2024-01-01T00:00:0{k}Z")).to_string()
+            })
+            .collect();
+        let wires: Vec<WireContainer> = texts.iter().map(|t| serde_json::from_str(t).unwrap()).collect();
+        let mut cols = ContainerColumns::for_answer(&wires);
+        for w in &wires {
+            cols.push_wire(w, Verify { ids: false }, IndexPath::CBlock).unwrap();
+        }
+        cols
+    }
+
+    #[test]
+    fn a_frame_from_columns_equals_the_frame_of_the_same_containers() {
+        let inner = inner_block();
+        // Ids with leading zero bytes have leading `1`s in CB58: the shared text must still be
+        // the parent's own.
+        let mut zero_led = [7u8; 32];
+        zero_led[..3].fill(0);
+        let ids = [[1u8; 32], [2; 32], zero_led, [4; 32], [5; 32], [6; 32]];
+        let items = vec![
+            (ids[0], envelope([9; 32], &inner)), // parent outside the piece
+            (ids[1], envelope(ids[0], &inner)),  // chained
+            (ids[2], envelope(ids[1], &inner)),  // chained
+            (ids[3], envelope(ids[2], &inner)),  // chained to an id with leading zero bytes
+            (ids[4], vec![0xde, 0xad]),          // does not decode
+            (ids[5], envelope(ids[0], &inner)),  // parent is not the previous container
+        ];
+        let cols = columns(&items);
+        let containers: Vec<Container> = (0..cols.len()).map(|k| cols.container(k)).collect();
+        for mode in [DecodeMode::Lenient, DecodeMode::Senders] {
+            let expected = decode_containers(IndexPath::CBlock, &containers, mode).unwrap();
+            let batch = decode_columns(IndexPath::CBlock, columns(&items), mode).unwrap();
+            assert_eq!(batch.schema(), expected.schema());
+            for (name, (got, want)) in
+                expected.schema().fields().iter().map(|f| f.name()).zip(batch.columns().iter().zip(expected.columns()))
+            {
+                assert_eq!(got.as_ref(), want.as_ref(), "column {name} ({mode:?})");
+            }
+        }
+        let batch = decode_columns(IndexPath::CBlock, cols, DecodeMode::Lenient).unwrap();
+        let parents = batch.column_by_name("proposervm_parent_id").unwrap().as_string_view().clone();
+        let texts: Vec<Option<&str>> =
+            (0..parents.len()).map(|k| parents.is_valid(k).then(|| parents.value(k))).collect();
+        let cb58 = |id: &[u8; 32]| cb58::encode(id);
+        assert_eq!(
+            texts,
+            vec![
+                Some(cb58(&[9; 32]).as_str()),
+                Some(cb58(&ids[0]).as_str()),
+                Some(cb58(&ids[1]).as_str()),
+                Some(cb58(&zero_led).as_str()),
+                None,
+                Some(cb58(&ids[0]).as_str()),
+            ]
+        );
+        assert!(texts[3].unwrap().starts_with("111"), "three zero bytes, three leading 1s: {:?}", texts[3]);
+        let node_ids = batch.column_by_name("id").unwrap().as_string_view().clone();
+        assert_eq!(node_ids.value(1), parents.value(2), "the parent's text is the node's id of the row before");
+        let bytes = batch.column_by_name("bytes").unwrap().as_binary_view().clone();
+        assert_eq!(bytes.value(4), &[0xde, 0xad]);
+        assert_eq!(bytes.value(5), items[5].1.as_slice());
+    }
+
+    #[test]
+    fn strict_mode_names_the_container_that_failed() {
+        let inner = inner_block();
+        let items = vec![([1u8; 32], envelope([9; 32], &inner)), ([2u8; 32], vec![0xde, 0xad])];
+        let err = decode_columns(IndexPath::CBlock, columns(&items), DecodeMode::Strict).unwrap_err();
+        assert!(matches!(err, Error::ContainerDecode { index: Some(101), .. }), "{err:?}");
+        let id = cb58::encode(&[2u8; 32]);
+        assert!(err.to_string().starts_with(&format!("could not decode C/block container 101 ({id}): ")), "{err}");
+        let err = decode_columns(IndexPath::XVtx, columns(&items[..1]), DecodeMode::Lenient).unwrap_err();
+        assert!(matches!(err, Error::InvalidArgument { .. }), "{err:?}");
+    }
+}
