@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 
 use super::errors::to_py;
+use avax_data_core::dataset::findings::FileFindings;
 use avax_data_core::dataset::merge::{complete_partitions as complete, merge_staged};
 use avax_data_core::dataset::verify::{verify, Report};
-use avax_data_core::dataset::findings::FileFindings;
 
 /// The complete partitions of a dataset directory whose files are as its manifest records.
 ///
