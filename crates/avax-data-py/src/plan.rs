@@ -243,7 +243,7 @@ plan_figures! {
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114").plan().unknown
         ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
-        unknown: Vec<String> = |plan| plan.unknown.clone();
+        unknown: Vec<String> = |plan| plan.walk.unknown.clone();
     }
 
     methods {

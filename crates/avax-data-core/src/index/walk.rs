@@ -216,27 +216,30 @@ impl RangeWalk {
         dataset::check_chunk(chunk)?;
         let Some(end) = self.end_known() else {
             let mut plan = self.plan();
-            plan.unknown
+            plan.walk
+                .unknown
                 .push("what the dataset holds: the walk reads the tip first, then skips its whole partitions".into());
             return Ok(plan);
         };
         let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
         let split = dataset::planned::split(dir, identity, self.next_index(), end, chunk)?;
         let mut walk =
-            crate::plan::shapes::index_range(self.path().as_str(), Some(split.fetched_positions()), self.chunk);
-        (walk.requests, walk.held) = (crate::plan::Requests::Exact(split.calls(self.chunk)), split.held_positions());
+            crate::plan::shapes::index_range(self.path().as_str(), Some(split.fetched_positions()), self.range.chunk);
+        (walk.requests, walk.held) =
+            (crate::plan::Requests::Exact(split.calls(self.range.chunk)), split.held_positions());
         let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
         let plan = crate::plan::Plan::new(walk, &budget);
         let Some(store) = self.chain.cache() else { return Ok(plan) };
         let Some(identity) = self.chain.known_identity() else {
             let mut plan = plan;
-            plan.unknown
+            plan.walk
+                .unknown
                 .push("what the cache holds of the partitions fetched: the chain's identity is not read yet".into());
             return Ok(plan);
         };
         let (mut cached, mut calls) = (0, 0);
         for (_, first, next) in &split.fetched {
-            let held = crate::cache::held::index_range(store, &identity, self.path(), *first, *next, self.chunk);
+            let held = crate::cache::held::index_range(store, &identity, self.path(), *first, *next, self.range.chunk);
             (cached, calls) = (cached + held.cached_items, calls + held.calls);
         }
         Ok(plan.less_cached(cached, calls))
@@ -278,8 +281,10 @@ impl RangeWalk {
     /// container); decoded walks decode those on the runtime's workers.
     pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
         match self.decode {
-            Some(mode) => decoded_batches(self.chain.path(), mode, self.pieces::<ContainerColumns>(), self.concurrency)
-                .left_stream(),
+            Some(mode) => {
+                decoded_batches(self.chain.path(), mode, self.pieces::<ContainerColumns>(), self.range.concurrency)
+                    .left_stream()
+            }
             None => columns_batches(self.pieces::<ContainerColumns>()).right_stream(),
         }
     }
