@@ -1,20 +1,11 @@
 use super::planned::{split, Split};
+use super::tests::{identity, temp_dir};
 use super::*;
-
-fn identity(chunk: u64) -> Identity {
-    Identity { kind: "index_range".into(), source: "X/tx".into(), decode: "raw".into(), chunk, schema: "cd".repeat(32) }
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("avax-planned-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
 
 /// A dataset of partitions of 100 over `[0, 500)`: whole ones for `whole`, a partial one (its
 /// first 40 positions) for `partial`; the lock released when it returns.
 fn dataset(name: &str, whole: &[u64], partial: &[u64]) -> PathBuf {
-    let dir = temp_dir(name);
+    let dir = temp_dir(&format!("planned-{name}"));
     let mut set = Dataset::open(&dir, INDEX_KEY, identity(100)).unwrap();
     for &value in whole {
         std::fs::write(set.temp_path(value).unwrap(), b"rows").unwrap();
@@ -51,7 +42,7 @@ fn partial_altered_and_unrecorded_partitions_are_fetched_whole() {
 
 #[test]
 fn no_dataset_fetches_everything_and_another_walk_is_refused() {
-    let dir = temp_dir("none");
+    let dir = temp_dir("planned-none");
     let got = split(&dir, identity(100), 0, 250, 100).unwrap();
     assert_eq!(got, Split { held: vec![], fetched: vec![(0, 0, 100), (100, 100, 200), (200, 200, 250)] });
     assert!(!dir.exists(), "a plan creates nothing");

@@ -1,10 +1,12 @@
 use super::*;
 
-fn identity(chunk: u64) -> Identity {
+/// The identity of an X/tx range dataset in partitions of `chunk` (also read by `planned_tests`).
+pub(super) fn identity(chunk: u64) -> Identity {
     Identity { kind: "index_range".into(), source: "X/tx".into(), decode: "raw".into(), chunk, schema: "ab".repeat(32) }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
+/// A fresh directory for the test `name` (also used by `planned_tests`, whose names start `planned-`).
+pub(super) fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("avax-dataset-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir

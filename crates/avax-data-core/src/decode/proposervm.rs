@@ -157,25 +157,27 @@ impl Envelope<'_> {
     }
 }
 
+/// An unsigned post-Durango envelope with parent `parent` around `inner` (test containers).
+#[cfg(test)]
+pub(crate) fn unsigned_envelope(parent: [u8; 32], inner: &[u8]) -> Vec<u8> {
+    let mut b = vec![0, 0, 0, 0, 0, 0];
+    b.extend(parent);
+    b.extend(1_700_000_000i64.to_be_bytes());
+    b.extend(42u64.to_be_bytes());
+    b.extend(0u32.to_be_bytes());
+    b.extend((inner.len() as u32).to_be_bytes());
+    b.extend(inner);
+    b.extend(0u32.to_be_bytes());
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn unsigned_stateless(inner: &[u8]) -> Vec<u8> {
-        let mut b = vec![0, 0, 0, 0, 0, 0];
-        b.extend([7u8; 32]);
-        b.extend(1_700_000_000i64.to_be_bytes());
-        b.extend(42u64.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend((inner.len() as u32).to_be_bytes());
-        b.extend(inner);
-        b.extend(0u32.to_be_bytes());
-        b
-    }
-
     #[test]
     fn an_unsigned_block_parses_and_its_id_covers_all_but_the_signature_length() {
-        let bytes = unsigned_stateless(&[0xc0]);
+        let bytes = unsigned_envelope([7u8; 32], &[0xc0]);
         let env = parse(&bytes).unwrap();
         assert_eq!(env.kind, EnvelopeKind::Stateless);
         assert_eq!(env.parent_id, [7u8; 32]);
@@ -189,7 +191,7 @@ mod tests {
 
     #[test]
     fn trailing_bytes_or_a_raw_block_are_not_an_envelope() {
-        let mut bytes = unsigned_stateless(&[1, 2, 3]);
+        let mut bytes = unsigned_envelope([7u8; 32], &[1, 2, 3]);
         bytes.push(0);
         assert!(parse(&bytes).unwrap_err().message.contains("trailing"));
         assert!(parse(&[0xf9, 0x02, 0x91]).unwrap_err().message.contains("codec version"));
@@ -203,7 +205,7 @@ mod tests {
 
     #[test]
     fn each_certificate_gives_its_own_node_id_when_proposers_alternate() {
-        let bytes = unsigned_stateless(&[0xc0]);
+        let bytes = unsigned_envelope([7u8; 32], &[0xc0]);
         let base = parse(&bytes).unwrap();
         let certificates: [&[u8]; 5] = [b"cert A", b"cert B", b"cert A", b"cert A!", b"cert A"];
         for certificate in certificates {

@@ -70,6 +70,7 @@ mod tests {
 
     use super::*;
     use crate::arrow::decoded::decode_containers;
+    use crate::decode::proposervm::unsigned_envelope as envelope;
     use crate::error::Error;
     use crate::index::container::WireContainer;
     use crate::index::{cb58, Container, Verify};
@@ -85,19 +86,6 @@ mod tests {
             .find(|v| v["name"].as_str().unwrap().starts_with("synchronoustest block 20"))
             .unwrap();
         hex::decode(v["hex"].as_str().unwrap()).unwrap()
-    }
-
-    /// An unsigned proposervm envelope with parent `parent` around `inner`.
-    fn envelope(parent: [u8; 32], inner: &[u8]) -> Vec<u8> {
-        let mut b = vec![0, 0, 0, 0, 0, 0];
-        b.extend(parent);
-        b.extend(1_700_000_000i64.to_be_bytes());
-        b.extend(42u64.to_be_bytes());
-        b.extend(0u32.to_be_bytes());
-        b.extend((inner.len() as u32).to_be_bytes());
-        b.extend(inner);
-        b.extend(0u32.to_be_bytes());
-        b
     }
 
     /// Columns of containers given as (id bytes, container bytes), indexes from 100; ids are
