@@ -3,11 +3,11 @@
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::builder::{BinaryViewBuilder, StringViewBuilder, TimestampNanosecondBuilder, UInt64Builder};
-use arrow_array::{ArrayRef, RecordBatch, TimestampNanosecondArray, UInt64Array};
+use arrow_array::{ArrayRef, BinaryViewArray, RecordBatch, StringViewArray, TimestampNanosecondArray, UInt64Array};
 use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 
-use crate::index::columns::ColumnParts;
+use crate::index::columns::{ColumnParts, Span};
 use crate::index::{Container, ContainerColumns};
 
 /// `id: Utf8View, bytes: BinaryView, timestamp: Timestamp(ns, UTC), index: UInt64, encoding: Utf8View`.
@@ -56,29 +56,41 @@ pub fn containers_to_batch(containers: &[Container]) -> RecordBatch {
 pub fn columns_to_batch(columns: ContainerColumns) -> RecordBatch {
     let ColumnParts { blocks, spans, ids, id_spans, timestamps_ns, indexes, .. } = columns.into_parts();
     let n = indexes.len();
-    let mut bytes = BinaryViewBuilder::with_capacity(n);
-    let blocks: Vec<u32> = blocks.into_iter().map(|b| bytes.append_block(Buffer::from_vec(b))).collect();
-    for s in spans {
-        bytes.try_append_view(blocks[s.block as usize], s.offset, s.len).expect("spans lie in their blocks");
-    }
-    let mut id = StringViewBuilder::with_capacity(n);
-    let ids_block = id.append_block(Buffer::from_vec(ids.into_bytes()));
-    for (start, len) in id_spans {
-        id.try_append_view(ids_block, start, len).expect("id spans lie in the ids, at character boundaries");
-    }
+    let bytes = bytes_view(blocks.into_iter().map(Buffer::from_vec).collect(), &spans);
+    let id = id_view(Buffer::from_vec(ids.into_bytes()), &id_spans);
     let mut encoding = StringViewBuilder::with_capacity(n);
     for _ in 0..n {
         encoding.append_value("hex");
     }
     let timestamp = TimestampNanosecondArray::from(timestamps_ns).with_timezone("UTC");
     let columns: Vec<ArrayRef> = vec![
-        Arc::new(id.finish()),
-        Arc::new(bytes.finish()),
+        Arc::new(id),
+        Arc::new(bytes),
         Arc::new(timestamp),
         Arc::new(UInt64Array::from(indexes)),
         Arc::new(encoding.finish()),
     ];
     RecordBatch::try_new(container_schema(), columns).expect("columns match the container schema")
+}
+
+/// The `bytes` column of an answer's containers: views of `blocks` (no copy) at `spans`.
+pub(crate) fn bytes_view(blocks: Vec<Buffer>, spans: &[Span]) -> BinaryViewArray {
+    let mut bytes = BinaryViewBuilder::with_capacity(spans.len());
+    let blocks: Vec<u32> = blocks.into_iter().map(|b| bytes.append_block(b)).collect();
+    for s in spans {
+        bytes.try_append_view(blocks[s.block as usize], s.offset, s.len).expect("spans lie in their blocks");
+    }
+    bytes.finish()
+}
+
+/// The `id` column of an answer's containers: views of the ids' text `ids` (no copy) at `id_spans`.
+pub(crate) fn id_view(ids: Buffer, id_spans: &[(u32, u32)]) -> StringViewArray {
+    let mut id = StringViewBuilder::with_capacity(id_spans.len());
+    let ids_block = id.append_block(ids);
+    for &(start, len) in id_spans {
+        id.try_append_view(ids_block, start, len).expect("id spans lie in the ids, at character boundaries");
+    }
+    id.finish()
 }
 
 #[cfg(test)]

@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{BinaryViewBuilder, StringViewBuilder};
 use arrow_array::{ArrayRef, RecordBatch, TimestampNanosecondArray, UInt64Array};
 use arrow_buffer::Buffer;
 
 use super::envelope::SharedId;
 use super::frame::{check_mode, decoded_schema, finish_batch, DecodeMode, TypedColumns};
+use crate::arrow::containers::{bytes_view, id_view};
 use crate::error::Result;
 use crate::index::columns::ColumnParts;
 use crate::index::{ContainerColumns, IndexPath};
@@ -43,23 +43,13 @@ pub fn decode_columns(path: IndexPath, columns: ContainerColumns, mode: DecodeMo
             (format!("container {} ({id})", indexes[k]), Some(indexes[k]), Some(id))
         })?;
     }
-    let mut id = StringViewBuilder::with_capacity(n);
-    let ids_block = id.append_block(ids);
-    for &(start, len) in &id_spans {
-        id.try_append_view(ids_block, start, len).expect("id spans lie in the ids, at character boundaries");
-    }
-    let mut bytes = BinaryViewBuilder::with_capacity(n);
-    let blocks: Vec<u32> = blocks.into_iter().map(|b| bytes.append_block(b)).collect();
-    for s in spans {
-        bytes.try_append_view(blocks[s.block as usize], s.offset, s.len).expect("spans lie in their blocks");
-    }
     let mut columns: Vec<ArrayRef> = vec![
-        Arc::new(id.finish()),
+        Arc::new(id_view(ids, &id_spans)),
         Arc::new(TimestampNanosecondArray::from(timestamps_ns).with_timezone("UTC")),
         Arc::new(UInt64Array::from(indexes)),
     ];
     typed.finish(&mut columns);
-    columns.push(Arc::new(bytes.finish()));
+    columns.push(Arc::new(bytes_view(blocks, &spans)));
     finish_batch(schema, columns, mode)
 }
 
