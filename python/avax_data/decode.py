@@ -17,11 +17,12 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from . import _native
+
+if TYPE_CHECKING:  # polars is imported when a function here needs it: `import avax_data` stays light
+    import polars as pl
 
 __all__ = ["decode_container", "decode_frame", "transactions"]
 
@@ -89,6 +90,8 @@ def decode_frame(
         ...
         avax_data.exceptions.InvalidParameterError: invalid column='id': a Binary column of the frame (columns: [...])
     """
+    import polars as pl
+
     if not isinstance(frame, pl.DataFrame):
         raise _invalid("frame", frame, "a polars DataFrame")
     if column not in frame.columns or frame.schema[column] != pl.Binary:
@@ -132,6 +135,8 @@ def transactions(blocks: pl.DataFrame, *, senders: bool = False) -> pl.DataFrame
         >>> txs.height, txs.columns[:4]
         (58, ['block_number', 'position', 'hash', 'type'])
     """
+    import polars as pl
+
     if not isinstance(blocks, pl.DataFrame) or "transactions" not in blocks.columns:
         raise _invalid("blocks", type(blocks).__name__, "a decoded C/block DataFrame with a 'transactions' column")
     if senders and "bytes" not in blocks.columns:

@@ -22,9 +22,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import InvalidParameterError
 from .argtypes import positive_int
@@ -34,6 +32,9 @@ from .dryrun import add_dry_run_options, print_plan, resumed_rows
 from .progress import Progress
 from .sinks import make_sink
 from .._native import _ExportCheckpoint
+
+if TYPE_CHECKING:  # polars is imported where a frame is made: `avax-data --help` stays quick
+    import polars as pl
 
 __all__ = ["Source", "Export", "Interrupted", "Resumable", "ExportResult", "add_export_options", "run_export"]
 
@@ -288,6 +289,8 @@ class _Run:
             self.checkpoint.save(self._position())
 
     def _write(self, pending: list[pl.DataFrame]) -> None:
+        import polars as pl
+
         frame = pl.concat(pending) if len(pending) > 1 else pending[0]
         self.sink.write(frame)
         self.rows += frame.height

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from .errors import EXIT_USAGE, CliError
+
+if TYPE_CHECKING:  # polars is imported where a frame is made: `avax-data --help` stays quick
+    import polars as pl
 
 __all__ = ["FORMATS", "resolve_format", "default_out", "for_ndjson", "for_csv", "STDOUT"]
 
@@ -60,10 +61,14 @@ def default_out(stem: str, fmt: str | None) -> str:
 
 def _hex(expr: pl.Expr) -> pl.Expr:
     """Binary -> ``0x...`` hex string (null stays null)."""
+    import polars as pl
+
     return pl.concat_str([pl.lit("0x"), expr.bin.encode("hex")])
 
 
 def _has_binary(dtype: Any) -> bool:
+    import polars as pl
+
     if isinstance(dtype, pl.Struct):
         return any(_has_binary(field.dtype) for field in dtype.fields)
     if isinstance(dtype, (pl.List, pl.Array)):
@@ -73,6 +78,8 @@ def _has_binary(dtype: Any) -> bool:
 
 def _binary_to_hex(expr: pl.Expr, dtype: Any) -> pl.Expr:
     """``expr`` with every Binary inside it (at any depth) as hex strings."""
+    import polars as pl
+
     if not _has_binary(dtype):
         return expr
     if isinstance(dtype, pl.Struct):
@@ -86,12 +93,16 @@ def _binary_to_hex(expr: pl.Expr, dtype: Any) -> pl.Expr:
 
 def for_ndjson(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with binary values as ``0x`` hex strings, ready for ``write_ndjson``."""
+    import polars as pl
+
     exprs = [_binary_to_hex(pl.col(name), dtype).alias(name) for name, dtype in frame.schema.items()]
     return frame.select(exprs) if any(_has_binary(d) for d in frame.schema.values()) else frame
 
 
 def _json_text(expr: pl.Expr) -> pl.Expr:
     """A nested value as its JSON text (null stays null)."""
+    import polars as pl
+
     wrapped = pl.struct(expr.alias("v")).struct.json_encode()
     text = wrapped.str.strip_prefix('{"v":').str.strip_suffix("}")
     return pl.when(expr.is_null()).then(None).otherwise(text)
@@ -99,6 +110,8 @@ def _json_text(expr: pl.Expr) -> pl.Expr:
 
 def for_csv(frame: pl.DataFrame) -> pl.DataFrame:
     """``frame`` with binary values as ``0x`` hex and nested columns as JSON text, ready for CSV."""
+    import polars as pl
+
     exprs = []
     for name, dtype in frame.schema.items():
         expr = _binary_to_hex(pl.col(name), dtype)

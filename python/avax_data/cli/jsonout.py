@@ -12,8 +12,6 @@ import json
 import sys
 from typing import Any
 
-import polars as pl
-
 __all__ = ["jsonable", "emit_json"]
 
 
@@ -23,7 +21,8 @@ def jsonable(value: Any) -> Any:
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]
-    if isinstance(value, pl.DataFrame):
+    polars = sys.modules.get("polars")  # a DataFrame means polars is loaded; never import it here
+    if polars is not None and isinstance(value, polars.DataFrame):
         return [jsonable(row) for row in value.iter_rows(named=True)]
     if isinstance(value, (bytes, bytearray, memoryview)):
         return "0x" + bytes(value).hex()

@@ -21,11 +21,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, BinaryIO
-
-import polars as pl
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from .formats import for_csv, for_ndjson
+
+if TYPE_CHECKING:  # polars is imported where a frame is made: `avax-data --help` stays quick
+    import polars as pl
 
 __all__ = ["Sink", "ParquetParts", "AppendFile", "Stdout", "make_sink"]
 
@@ -90,6 +91,8 @@ class ParquetParts(Sink):
         return sorted(p for p in self.dir.iterdir() if p.name.startswith("part-") and p.suffix == ".parquet")
 
     def finalize(self, empty: pl.DataFrame | None) -> None:
+        import polars as pl
+
         tmp = self.out.with_name(self.out.name + ".tmp")
         # snappy, as Range.write_parquet writes: cheaper to encode than polars' default zstd
         parts = self._parts()

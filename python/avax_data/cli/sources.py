@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 from ..exceptions import EmptyIndexError
 from .errors import EXIT_USAGE, CliError
 from .export import Source
+
+if TYPE_CHECKING:  # polars is imported where a frame is made: `avax-data --help` stays quick
+    import polars as pl
 
 __all__ = ["RangeSource", "FollowSource", "PagerSource", "tip_of"]
 
