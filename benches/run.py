@@ -482,11 +482,21 @@ def startup_scenario(res: Results, emu: Emulator, sizes: Sizes) -> None:
             res.add(("startup", w), work("startup", url=emu.url, contender=w))
     labels = {"avax": "import avax_data; IndexClient(...).chain('X/tx').last_accepted()",
               "pure-python": "import httpx, polars; httpx.Client().post(...getLastAccepted...)",
-              "polars": "import polars (what the avax_data import includes)"}
+              "polars": "import polars (avax_data imports it only when a frame is made)"}
     rows = [[labels[w], ms(res.median(("startup", w), "import_s")),
              "-" if w == "polars" else ms(res.median(("startup", w), "first_request_s"))] for w in who]
+    commands = {"`python -c pass` (the interpreter alone: whole process)": [sys.executable, "-c", "pass"],
+                "`avax-data --help` (whole process)": [sys.executable, "-m", "avax_data", "--help"]}
+    for label, command in commands.items():
+        walls = []
+        for _ in range(sizes.startup_runs):
+            t0 = time.perf_counter()
+            subprocess.run(command, capture_output=True, check=True, timeout=120, cwd=HERE)
+            walls.append(time.perf_counter() - t0)
+        rows.append([label, ms(statistics.median(walls)), "-"])
     res.section("Start-up", f"Fresh processes, median of {sizes.startup_runs}; the first request includes making "
-                "the client (and, for avax_data, starting its runtime).",
+                "the client (and, for avax_data, starting its runtime). The last two rows are the wall time of "
+                "a whole process, interpreter start-up included.",
                 ["what", "import", "first request"], rows)
     imported = res.median(("startup", "avax"), "import_s")
     res.target("Import time of avax_data under 150 ms",
@@ -528,21 +538,33 @@ def wrk_scenario(res: Results, emu: Emulator, metrics_emu: Emulator, sizes: Size
         res.sections.append("### Emulator throughput\n\nwrk was not installed: not measured.")
         return
     start = sizes.cblock // 2
+    # (name, whole URL, items an answer holds, JSON-RPC params or None for a GET, where the items are)
     cases = [
         ("C/block getContainerRange(1,024)", emu.url + "/ext/index/C/block", 1024,
-         {"startIndex": start, "numToFetch": 1024, "encoding": "hex"}),
+         {"startIndex": start, "numToFetch": 1024, "encoding": "hex"}, ("result", "containers")),
         ("X/tx getContainerRange(1,024)", emu.url + "/ext/index/X/tx", 1024,
-         {"startIndex": start, "numToFetch": 1024, "encoding": "hex"}),
-        ("Data API blocks page of 100", emu.url + "/v1/chains/43114/blocks?pageSize=100", 100, None),
+         {"startIndex": start, "numToFetch": 1024, "encoding": "hex"}, ("result", "containers")),
+        ("Data API blocks page of 100", emu.url + "/v1/chains/43114/blocks?pageSize=100", 100, None, ("blocks",)),
         ("Metrics hourly page of 100",
-         metrics_emu.url + f"/v2/chains/{METRICS_CHAIN}/metrics/txCount?timeInterval=hour&pageSize=100", 100, None),
+         metrics_emu.url + f"/v2/chains/{METRICS_CHAIN}/metrics/txCount?timeInterval=hour&pageSize=100", 100, None,
+         ("results",)),
     ]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, path, items, params in cases:  # path: the whole URL
-            command = ["wrk", "-t2", "-c4", f"-d{sizes.wrk_seconds}s"]
-            if params is not None:
-                body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "index.getContainerRange", "params": params})
+        for name, path, items, params, where in cases:  # path: the whole URL
+            body = None if params is None else json.dumps(
+                {"jsonrpc": "2.0", "id": 1, "method": "index.getContainerRange", "params": params})
+            # Once by hand first: wrk counts any 2xx answer, so make sure this one is a full page, not an error.
+            request = urllib.request.Request(path, data=None if body is None else body.encode(),
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=600) as answer:
+                answered: Any = json.loads(answer.read())
+            for key in where:
+                answered = answered.get(key) if isinstance(answered, dict) else None
+            if not isinstance(answered, list) or len(answered) != items:
+                raise RuntimeError(f"wrk {name}: the emulator's answer does not hold {items} items")
+            command = ["wrk", "-t2", "-c4", f"-d{sizes.wrk_seconds}s", "--timeout", "60s"]
+            if body is not None:
                 script = Path(tmp) / "post.lua"
                 script.write_text(f'wrk.method = "POST"\nwrk.body = \'{body}\'\n'
                                   'wrk.headers["Content-Type"] = "application/json"\n')
@@ -551,12 +573,19 @@ def wrk_scenario(res: Results, emu: Emulator, metrics_emu: Emulator, sizes: Size
             rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
             size, unit = re.search(r"Transfer/sec:\s+([\d.]+)(\w+)", out).groups()  # type: ignore[union-attr]
             mbps = float(size) * {"B": 1e-6, "KB": 1.024e-3, "MB": 1.048576, "GB": 1073.741824}[unit]
+            bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
+            sockets = re.search(r"Socket errors:(.*)", out)
+            if bad is not None:
+                raise RuntimeError(f"wrk {name}: {bad.group(1)} answers were not 2xx:\n{out}")
             res.runs[("wrk", name)] = [{"rps": rps, "mbps": mbps}]
-            rows.append([name, fmt(rps, 1), fmt(mbps, 1), f"{rps * items:,.0f}"])
+            rows.append([name, fmt(rps, 1), fmt(mbps, 1), f"{rps * items:,.0f}",
+                         sockets.group(1).strip() if sockets else "none"])
     res.section("Emulator throughput (wrk)",
-                f"`wrk -t2 -c4 -d{sizes.wrk_seconds}s` (4 connections, like the clients' 4 calls in flight) "
-                "against the emulator alone at 0 ms: the most any client can get from it on this machine.",
-                ["request", "requests/s", "MB/s", "items/s"], rows)
+                f"`wrk -t2 -c4 -d{sizes.wrk_seconds}s --timeout 60s` (4 connections, like the clients' 4 calls in "
+                "flight) against the emulator alone at 0 ms: the most any client can get from it on this machine. "
+                "Each request is first sent once and its answer checked (a full page, not an error), and a run "
+                "with any non-2xx answer stops the benchmark.",
+                ["request", "requests/s", "MB/s", "items/s", "socket errors"], rows)
 
 
 # ---------------------------------------------------------------- report
