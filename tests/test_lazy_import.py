@@ -7,6 +7,7 @@ fresh interpreter, since this test process imported polars long ago.
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -139,3 +140,29 @@ def test_decode_functions_load_polars_when_called() -> None:
     assert out["error"] is None
     assert out["frame_kinds"][2] == out["kind"]
     assert len(out["frame_kinds"]) == 3
+
+
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The sub-commands of ``parser`` by name (empty when it has none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _tree(parser: argparse.ArgumentParser) -> dict[str, object]:
+    """What a parser accepts: its options and positionals, and its sub-commands' trees."""
+    return {"args": sorted("/".join(a.option_strings) or a.dest for a in parser._actions),
+            "commands": {name: _tree(sub) for name, sub in _commands(parser).items()}}
+
+
+def test_a_command_line_builds_its_own_command_alone_and_the_same_one() -> None:
+    from avax_data.cli.app import COMMANDS, build_parser
+
+    full = _commands(build_parser())
+    assert list(full) == list(COMMANDS)  # every top-level command is listed, in --help's order
+    assert len(_commands(full["data"])) > 50  # what building a command alone saves
+    for name in COMMANDS:
+        alone = _commands(build_parser(name))
+        assert list(alone) == [name]
+        assert _tree(alone[name]) == _tree(full[name])
