@@ -267,7 +267,8 @@ def check() -> None:
             assert_frame_equal(blocks, data.blocks("43114", page_size=100, limit=450).to_polars())
             # One pass over a signed block (Granite envelope): the prefix's digest is the id, the whole's the checksum.
             signed = node.chain("C/block").container(4500)
-            assert _envelope(signed["bytes"]) is not None and _envelope(signed["bytes"])[0] == "signed"  # type: ignore[index]
+            envelope = _envelope(signed["bytes"])
+            assert envelope is not None and envelope[0] == "signed"
             whole, raw_id = digests("C/block", signed["bytes"])
             assert cb58(raw_id) == signed["id"] and whole == hashlib.sha256(signed["bytes"]).digest()
         assert_frame_equal(metric, theirs_metric)
