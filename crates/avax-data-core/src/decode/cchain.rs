@@ -10,63 +10,19 @@ use keccak_asm::Keccak256;
 use super::rlp::{Item, Items};
 use super::DecodeError;
 
+mod header;
+pub use header::Header;
+
 /// The largest value `Decimal128(38, 0)` holds.
 pub const DECIMAL38_MAX: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
-
-/// Header fields coreth defines (16 base, 14 optional); more is an unknown format.
-const MAX_HEADER_FIELDS: usize = 30;
 
 /// A decoded C-chain block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CBlock {
     /// keccak256 of the RLP header: the block hash.
     pub hash: [u8; 32],
-    /// Parent block hash.
-    pub parent_hash: [u8; 32],
-    /// Hash of the uncle list.
-    pub uncle_hash: [u8; 32],
-    /// Fee recipient (`miner`).
-    pub coinbase: [u8; 20],
-    /// State root.
-    pub state_root: [u8; 32],
-    /// Transactions root.
-    pub transactions_root: [u8; 32],
-    /// Receipts root.
-    pub receipts_root: [u8; 32],
-    /// Difficulty (1 on Avalanche).
-    pub difficulty: u128,
-    /// Block number (height).
-    pub number: u64,
-    /// Gas limit.
-    pub gas_limit: u64,
-    /// Gas used.
-    pub gas_used: u64,
-    /// Block time, Unix seconds.
-    pub time: u64,
-    /// Extra data (fee window or ACP-176 state, then warp predicate results).
-    pub extra: Vec<u8>,
-    /// Mix digest.
-    pub mix_digest: [u8; 32],
-    /// Nonce.
-    pub nonce: [u8; 8],
-    /// keccak256 of the atomic extData (Avalanche).
-    pub ext_data_hash: [u8; 32],
-    /// Base fee (ApricotPhase3 on).
-    pub base_fee: Option<u128>,
-    /// Gas used by atomic txs (ApricotPhase4 on).
-    pub ext_data_gas_used: Option<u128>,
-    /// Block gas cost (ApricotPhase4 on).
-    pub block_gas_cost: Option<u128>,
-    /// Blob gas used (Etna on).
-    pub blob_gas_used: Option<u64>,
-    /// Excess blob gas (Etna on).
-    pub excess_blob_gas: Option<u64>,
-    /// Parent beacon block root (Etna on).
-    pub parent_beacon_root: Option<[u8; 32]>,
-    /// Block time in milliseconds (Granite on).
-    pub time_milliseconds: Option<u64>,
-    /// Minimum block delay excess (Granite on, ACP-226).
-    pub min_delay_excess: Option<u64>,
+    /// The header's fields.
+    pub header: Header,
     /// How many fields the header has (16, 17, 19, 22, 24 ...).
     pub header_fields: u8,
     /// The block's Ethereum transactions, in order.
@@ -169,76 +125,16 @@ pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
 }
 
 fn decode_header(header: &Item<'_>) -> Result<CBlock, DecodeError> {
-    let mut h = header.as_list("header")?;
-    let mut block = CBlock {
+    let (fields, count) = header::decode_header(header)?;
+    Ok(CBlock {
         hash: keccak256(header.raw),
-        parent_hash: h.fixed("parentHash")?,
-        uncle_hash: h.fixed("uncleHash")?,
-        coinbase: h.fixed("coinbase")?,
-        state_root: h.fixed("root")?,
-        transactions_root: h.fixed("txHash")?,
-        receipts_root: h.fixed("receiptHash")?,
-        difficulty: {
-            let _bloom: [u8; 256] = h.fixed("bloom")?;
-            h.u128("difficulty")?
-        },
-        number: h.u64("number")?,
-        gas_limit: h.u64("gasLimit")?,
-        gas_used: h.u64("gasUsed")?,
-        time: h.u64("time")?,
-        extra: h.bytes("extra")?.to_vec(),
-        mix_digest: h.fixed("mixDigest")?,
-        nonce: h.fixed("nonce")?,
-        ext_data_hash: h.fixed("extDataHash")?,
-        base_fee: None,
-        ext_data_gas_used: None,
-        block_gas_cost: None,
-        blob_gas_used: None,
-        excess_blob_gas: None,
-        parent_beacon_root: None,
-        time_milliseconds: None,
-        min_delay_excess: None,
-        header_fields: 16,
+        header: fields,
+        header_fields: count,
         transactions: Vec::new(),
         uncle_count: 0,
         version: None,
         ext_data_size: None,
-    };
-    let mut field = 16usize;
-    while let Some(item) = h.next_item("header field")? {
-        if field >= MAX_HEADER_FIELDS {
-            return Err(DecodeError::new(item.offset, format!("header has more than {MAX_HEADER_FIELDS} fields")));
-        }
-        match field {
-            16 => block.base_fee = Some(item.as_uint("baseFee", 16)?),
-            17 => block.ext_data_gas_used = Some(item.as_uint("extDataGasUsed", 16)?),
-            18 => block.block_gas_cost = Some(item.as_uint("blockGasCost", 16)?),
-            19 => block.blob_gas_used = Some(item.as_uint("blobGasUsed", 8)? as u64),
-            20 => block.excess_blob_gas = Some(item.as_uint("excessBlobGas", 8)? as u64),
-            21 => {
-                let root = item.as_bytes("parentBeaconRoot")?;
-                block.parent_beacon_root = match root.len() {
-                    0 => None,
-                    32 => Some(root.try_into().expect("32 bytes")),
-                    n => {
-                        return Err(DecodeError::new(
-                            item.offset,
-                            format!("parentBeaconRoot: expected 32 bytes, found {n}"),
-                        ))
-                    }
-                };
-            }
-            22 => block.time_milliseconds = Some(item.as_uint("timeMilliseconds", 8)? as u64),
-            23 => block.min_delay_excess = Some(item.as_uint("minDelayExcess", 8)? as u64),
-            // Helicon and SAE fields, not active on any network: checked as integers, not kept.
-            _ => {
-                item.as_uint("header field", 32)?;
-            }
-        }
-        field += 1;
-    }
-    block.header_fields = field as u8;
-    Ok(block)
+    })
 }
 
 fn count_items(item: &Item<'_>, what: &str) -> Result<u32, DecodeError> {

@@ -78,42 +78,43 @@ fn proposervm_vectors_parse_with_their_ids_and_proposers() {
 }
 
 fn check_header(name: &str, block: &cchain::CBlock, h: &Value) {
-    let hashes: [(&str, &[u8]); 7] = [
-        ("parentHash", &block.parent_hash),
-        ("sha3Uncles", &block.uncle_hash),
-        ("miner", &block.coinbase),
-        ("stateRoot", &block.state_root),
-        ("transactionsRoot", &block.transactions_root),
-        ("receiptsRoot", &block.receipts_root),
-        ("mixHash", &block.mix_digest),
+    let hashes: [(&str, &[u8]); 8] = [
+        ("parentHash", &block.header.parent_hash),
+        ("sha3Uncles", &block.header.uncle_hash),
+        ("miner", &block.header.coinbase),
+        ("stateRoot", &block.header.state_root),
+        ("transactionsRoot", &block.header.transactions_root),
+        ("receiptsRoot", &block.header.receipts_root),
+        ("mixHash", &block.header.mix_digest),
+        ("logsBloom", &block.header.logs_bloom),
     ];
     for (key, value) in hashes {
         assert_eq!(hex0x(value), h[key].as_str().unwrap(), "{name} {key}");
     }
-    assert_eq!(hex0x(&block.nonce), h["nonce"].as_str().unwrap(), "{name}");
-    assert_eq!(hex0x(&block.ext_data_hash), h["extDataHash"].as_str().unwrap(), "{name}");
-    assert_eq!(hex0x(&block.extra), h["extraData"].as_str().unwrap(), "{name}");
+    assert_eq!(hex0x(&block.header.nonce), h["nonce"].as_str().unwrap(), "{name}");
+    assert_eq!(hex0x(&block.header.ext_data_hash), h["extDataHash"].as_str().unwrap(), "{name}");
+    assert_eq!(hex0x(&block.header.extra), h["extraData"].as_str().unwrap(), "{name}");
     assert_eq!(hex0x(&block.hash), h["hash"].as_str().unwrap(), "{name}");
-    assert_eq!(block.difficulty, num(&h["difficulty"]), "{name}");
-    assert_eq!(u128::from(block.number), num(&h["number"]), "{name}");
-    assert_eq!(u128::from(block.gas_limit), num(&h["gasLimit"]), "{name}");
-    assert_eq!(u128::from(block.gas_used), num(&h["gasUsed"]), "{name}");
-    assert_eq!(u128::from(block.time), num(&h["timestamp"]), "{name}");
+    assert_eq!(block.header.difficulty, num(&h["difficulty"]), "{name}");
+    assert_eq!(u128::from(block.header.number), num(&h["number"]), "{name}");
+    assert_eq!(u128::from(block.header.gas_limit), num(&h["gasLimit"]), "{name}");
+    assert_eq!(u128::from(block.header.gas_used), num(&h["gasUsed"]), "{name}");
+    assert_eq!(u128::from(block.header.time), num(&h["timestamp"]), "{name}");
     assert_eq!(u128::from(block.header_fields), num(&h["_fieldCount"]), "{name}");
     let optional: [(&str, Option<u128>); 7] = [
-        ("baseFeePerGas", block.base_fee),
-        ("extDataGasUsed", block.ext_data_gas_used),
-        ("blockGasCost", block.block_gas_cost),
-        ("blobGasUsed", block.blob_gas_used.map(u128::from)),
-        ("excessBlobGas", block.excess_blob_gas.map(u128::from)),
-        ("timestampMilliseconds", block.time_milliseconds.map(u128::from)),
-        ("minDelayExcess", block.min_delay_excess.map(u128::from)),
+        ("baseFeePerGas", block.header.base_fee),
+        ("extDataGasUsed", block.header.ext_data_gas_used),
+        ("blockGasCost", block.header.block_gas_cost),
+        ("blobGasUsed", block.header.blob_gas_used.map(u128::from)),
+        ("excessBlobGas", block.header.excess_blob_gas.map(u128::from)),
+        ("timestampMilliseconds", block.header.time_milliseconds.map(u128::from)),
+        ("minDelayExcess", block.header.min_delay_excess.map(u128::from)),
     ];
     for (key, value) in optional {
         assert_eq!(value, h.get(key).map(num), "{name} {key}");
     }
     assert_eq!(
-        block.parent_beacon_root.map(|r| hex0x(&r)),
+        block.header.parent_beacon_root.map(|r| hex0x(&r)),
         h.get("parentBeaconBlockRoot").map(|v| v.as_str().unwrap().to_string())
     );
 }
@@ -145,7 +146,7 @@ fn coreth_vectors_decode_to_their_published_hashes_fields_and_tx_hashes() {
             "{name}"
         );
         if let Some(n) = expected.get("number") {
-            assert_eq!(u128::from(block.number), num(n), "{name}");
+            assert_eq!(u128::from(block.header.number), num(n), "{name}");
         }
         // `txHashes` is in block order; the fixture's RPC listing is not, so it compares as a set.
         let in_order = expected.get("txHashes").is_some();

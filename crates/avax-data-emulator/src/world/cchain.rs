@@ -56,7 +56,7 @@ use crate::world::{
 use avax_data_core::index::cb58;
 
 use crate::formats::chain_cache::ChainCache;
-use crate::formats::coreth::{self, Header, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
+use crate::formats::coreth::{self, Header, HeaderRlp, Signature, Tx, EMPTY_ROOT, EMPTY_UNCLE_HASH};
 use crate::formats::enveloped::{EnvelopedChain, InnerChain};
 use crate::formats::evm_keys;
 use crate::formats::proposervm::{Epoch, Kind};
@@ -209,10 +209,10 @@ impl EvmBlocks {
             parent_hash: parent,
             uncle_hash: EMPTY_UNCLE_HASH,
             coinbase: COINBASE,
-            root: word(seed, id, number, P_ROOT),
-            tx_hash: tx_root,
-            receipt_hash: receipt_root,
-            bloom: Box::new([0; 256]),
+            state_root: word(seed, id, number, P_ROOT),
+            transactions_root: tx_root,
+            receipts_root: receipt_root,
+            logs_bloom: [0; 256],
             difficulty: 1,
             number,
             gas_limit: chain.gas_limit,

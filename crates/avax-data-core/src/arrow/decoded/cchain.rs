@@ -123,7 +123,7 @@ impl CBlockColumns {
 
 /// Whether a block's times fit nanosecond timestamps (hostile bytes may say otherwise).
 pub fn times_fit(block: &CBlock) -> bool {
-    seconds_to_ns(i128::from(block.time)).is_some()
+    seconds_to_ns(i128::from(block.header.time)).is_some()
 }
 
 impl RowColumns for CBlockColumns {
@@ -140,36 +140,36 @@ impl RowColumns for CBlockColumns {
     }
 
     fn append(&mut self, row: Option<&CBlock>) {
-        self.block.number.append_option(row.map(|b| b.number));
+        self.block.number.append_option(row.map(|b| b.header.number));
         append_hex0x(&mut self.block.hash, row.map(|b| b.hash.as_slice()));
-        append_hex0x(&mut self.block.parent_hash, row.map(|b| b.parent_hash.as_slice()));
-        self.block.time.append_option(row.and_then(|b| seconds_to_ns(i128::from(b.time))));
-        self.block.time_milliseconds.append_option(row.and_then(|b| b.time_milliseconds));
-        self.block.gas_limit.append_option(row.map(|b| b.gas_limit));
-        self.block.gas_used.append_option(row.map(|b| b.gas_used));
-        self.block.base_fee.append_option(row.and_then(|b| b.base_fee).map(dec));
-        self.block.ext_data_gas_used.append_option(row.and_then(|b| b.ext_data_gas_used).map(dec));
-        self.block.block_gas_cost.append_option(row.and_then(|b| b.block_gas_cost).map(dec));
-        self.block.blob_gas_used.append_option(row.and_then(|b| b.blob_gas_used));
-        self.block.excess_blob_gas.append_option(row.and_then(|b| b.excess_blob_gas));
-        self.block.min_delay_excess.append_option(row.and_then(|b| b.min_delay_excess));
-        append_hex0x(&mut self.block.miner, row.map(|b| b.coinbase.as_slice()));
-        append_hex0x(&mut self.block.state_root, row.map(|b| b.state_root.as_slice()));
-        append_hex0x(&mut self.block.transactions_root, row.map(|b| b.transactions_root.as_slice()));
-        append_hex0x(&mut self.block.receipts_root, row.map(|b| b.receipts_root.as_slice()));
-        append_hex0x(&mut self.block.ext_data_hash, row.map(|b| b.ext_data_hash.as_slice()));
+        append_hex0x(&mut self.block.parent_hash, row.map(|b| b.header.parent_hash.as_slice()));
+        self.block.time.append_option(row.and_then(|b| seconds_to_ns(i128::from(b.header.time))));
+        self.block.time_milliseconds.append_option(row.and_then(|b| b.header.time_milliseconds));
+        self.block.gas_limit.append_option(row.map(|b| b.header.gas_limit));
+        self.block.gas_used.append_option(row.map(|b| b.header.gas_used));
+        self.block.base_fee.append_option(row.and_then(|b| b.header.base_fee).map(dec));
+        self.block.ext_data_gas_used.append_option(row.and_then(|b| b.header.ext_data_gas_used).map(dec));
+        self.block.block_gas_cost.append_option(row.and_then(|b| b.header.block_gas_cost).map(dec));
+        self.block.blob_gas_used.append_option(row.and_then(|b| b.header.blob_gas_used));
+        self.block.excess_blob_gas.append_option(row.and_then(|b| b.header.excess_blob_gas));
+        self.block.min_delay_excess.append_option(row.and_then(|b| b.header.min_delay_excess));
+        append_hex0x(&mut self.block.miner, row.map(|b| b.header.coinbase.as_slice()));
+        append_hex0x(&mut self.block.state_root, row.map(|b| b.header.state_root.as_slice()));
+        append_hex0x(&mut self.block.transactions_root, row.map(|b| b.header.transactions_root.as_slice()));
+        append_hex0x(&mut self.block.receipts_root, row.map(|b| b.header.receipts_root.as_slice()));
+        append_hex0x(&mut self.block.ext_data_hash, row.map(|b| b.header.ext_data_hash.as_slice()));
         append_hex0x(
             &mut self.block.parent_beacon_root,
-            row.and_then(|b| b.parent_beacon_root.as_ref()).map(|r| r.as_slice()),
+            row.and_then(|b| b.header.parent_beacon_root.as_ref()).map(|r| r.as_slice()),
         );
-        self.block.extra_data.append_option(row.map(|b| b.extra.as_slice()));
+        self.block.extra_data.append_option(row.map(|b| b.header.extra.as_slice()));
         self.block.header_fields.append_option(row.map(|b| b.header_fields));
         self.block.tx_count.append_option(row.map(|b| b.transactions.len() as u32));
         self.block.uncle_count.append_option(row.map(|b| b.uncle_count));
         self.block.ext_data_size.append_option(row.and_then(|b| b.ext_data_size));
         if let Some(block) = row {
             for (position, tx) in block.transactions.iter().enumerate() {
-                self.txs.append(block.number, position as u32, tx);
+                self.txs.append(block.header.number, position as u32, tx);
             }
         }
         let last = *self.tx_offsets.last().expect("starts with 0");
