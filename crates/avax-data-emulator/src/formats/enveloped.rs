@@ -11,6 +11,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use avax_data_core::index::cb58;
+
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
 use super::served::{Entry, Run, Served, ServedRuns, RUN};
@@ -26,21 +28,13 @@ pub trait InnerChain {
     fn chain_id(&self) -> [u8; 32];
     /// Envelope of post-fork height `height`: its kind, unix time (s), P-chain height, signed.
     fn envelope(&self, height: u64) -> (Kind, i64, u64, bool);
-    /// The inner id of the block at `height` whose parent's inner id is `parent`, when it costs
-    /// far less than encoding the block (coreth: the header's hash, no transaction signed);
-    /// `None` (the default) when only the whole block gives it. With it a run encodes its
-    /// second half on another thread, starting from the id this cheap chain reaches.
-    fn cheap_inner_id(&self, height: u64, parent: &[u8; 32]) -> Option<[u8; 32]> {
-        let _ = (height, parent);
-        None
-    }
 }
-
-/// One encoded inner block and its inner id.
-type InnerBlock = (Vec<u8>, [u8; 32]);
 
 /// `(inner id, container id)` of one height.
 pub use super::served::Ids;
+
+/// The node's checksum of a container's bytes.
+type Checksum = [u8; cb58::CHECKSUM_LEN];
 
 /// An [`InnerChain`] with its id chain cached.
 pub struct EnvelopedChain<C> {
@@ -53,7 +47,7 @@ pub struct EnvelopedChain<C> {
     encoded: AtomicU64,
 }
 
-impl<C: InnerChain + Sync> EnvelopedChain<C> {
+impl<C: InnerChain> EnvelopedChain<C> {
     pub fn new(inner: C) -> Self {
         let mut buf = Vec::new();
         let genesis = step(&inner, 0, &([0; 32], [0; 32]), &mut buf);
@@ -112,9 +106,7 @@ impl<C: InnerChain + Sync> EnvelopedChain<C> {
 
     /// The containers of run `k`, from the cache or built (outside the lock). The parent of the
     /// run's first height comes from run `k - 1` when that is kept (a walk's previous run), so
-    /// a walk does not encode its blocks a second time for the id chain. The inner blocks are
-    /// encoded on two threads when the chain has cheap inner ids ([`InnerChain::cheap_inner_id`]),
-    /// then enveloped in order (each envelope names the previous container's id).
+    /// a walk does not encode its blocks a second time for the id chain.
     fn run(&self, k: u64) -> Run {
         if let Some(run) = self.served.get(k) {
             return run;
@@ -128,64 +120,41 @@ impl<C: InnerChain + Sync> EnvelopedChain<C> {
             },
         };
         let mut run = Vec::with_capacity(RUN as usize);
-        let mut buf = Vec::with_capacity(16 << 10);
-        for (height, (inner, inner_id)) in (base..).zip(self.inner_blocks(base, &parent.0)) {
-            if height < self.inner.fork_height() {
-                parent = (inner_id, inner_id);
-                run.push(Entry::new(parent, &inner));
-                continue;
-            }
-            let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
-            buf.clear();
-            let wrapped = proposervm::wrap_envelope(
-                &mut buf,
-                kind,
-                &self.inner.chain_id(),
-                &parent.1,
-                time,
-                p_chain_height,
-                &inner,
-                signed,
-            );
-            parent = (inner_id, wrapped.id);
-            run.push(Entry::with_checksum(parent, &buf, wrapped.checksum));
+        let (mut buf, mut inner) = (Vec::with_capacity(16 << 10), Vec::with_capacity(16 << 10));
+        for height in base..base + RUN {
+            let checksum;
+            (parent, checksum) = self.build(height, &parent, &mut buf, &mut inner);
+            run.push(Entry::with_checksum(parent, &buf, checksum));
         }
         let run = Arc::new(run);
         self.served.insert(k, run.clone());
         run
     }
 
-    /// The inner blocks of heights `base .. base + RUN`, the first one's parent inner id being
-    /// `parent`: the second half on a second thread when the chain has cheap inner ids (that
-    /// thread first walks them to its own first parent).
-    fn inner_blocks(&self, base: u64, parent: &[u8; 32]) -> Vec<InnerBlock> {
-        let encode = |from: u64, to: u64, mut parent: [u8; 32], out: &mut Vec<InnerBlock>| {
-            for height in from..to {
-                let mut bytes = Vec::with_capacity(8 << 10);
-                self.encoded.fetch_add(1, Ordering::Relaxed);
-                parent = self.inner.inner_block(height, &parent, &mut bytes);
-                out.push((bytes, parent));
-            }
-        };
-        let (mid, end) = (base + RUN / 2, base + RUN);
-        let mut blocks = Vec::with_capacity(RUN as usize);
-        let Some(first_id) = self.inner.cheap_inner_id(base, parent) else {
-            encode(base, end, *parent, &mut blocks);
-            return blocks;
-        };
-        let second = std::thread::scope(|scope| {
-            let second = scope.spawn(move || {
-                let at_mid = (base + 1..mid).try_fold(first_id, |p, h| self.inner.cheap_inner_id(h, &p));
-                let mut part = Vec::with_capacity((end - mid) as usize);
-                encode(mid, end, at_mid.expect("cheap ids at every height of a chain that has them"), &mut part);
-                part
-            });
-            encode(base, mid, *parent, &mut blocks);
-            second.join().expect("the run's second half panicked")
-        });
-        debug_assert_eq!(blocks.first().map(|b| b.1), Some(first_id), "the cheap inner id is the block's");
-        blocks.extend(second);
-        blocks
+    /// Builds container `height` whose parent has `parent` ids into `buf` (cleared first, as is
+    /// `inner`, the scratch for the inner block of an envelope); returns its own ids and the
+    /// checksum of its bytes.
+    fn build(&self, height: u64, parent: &Ids, buf: &mut Vec<u8>, inner: &mut Vec<u8>) -> (Ids, Checksum) {
+        self.encoded.fetch_add(1, Ordering::Relaxed);
+        buf.clear();
+        if height < self.inner.fork_height() {
+            let id = self.inner.inner_block(height, &parent.0, buf);
+            return ((id, id), cb58::checksum(buf));
+        }
+        inner.clear();
+        let inner_id = self.inner.inner_block(height, &parent.0, inner);
+        let (kind, time, p_chain_height, signed) = self.inner.envelope(height);
+        let wrapped = proposervm::wrap_envelope(
+            buf,
+            kind,
+            &self.inner.chain_id(),
+            &parent.1,
+            time,
+            p_chain_height,
+            inner,
+            signed,
+        );
+        ((inner_id, wrapped.id), wrapped.checksum)
     }
 }
 
@@ -223,41 +192,6 @@ mod tests {
         fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
             (Kind::Stateless, 1_700_000_000 + height as i64, 10, height.is_multiple_of(2))
         }
-    }
-
-    /// [`Toy`] with cheap inner ids: its runs encode their second half on another thread.
-    struct CheapToy;
-
-    impl InnerChain for CheapToy {
-        fn inner_block(&self, height: u64, parent: &[u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
-            Toy.inner_block(height, parent, out)
-        }
-        fn fork_height(&self) -> u64 {
-            Toy.fork_height()
-        }
-        fn chain_id(&self) -> [u8; 32] {
-            Toy.chain_id()
-        }
-        fn envelope(&self, height: u64) -> (Kind, i64, u64, bool) {
-            Toy.envelope(height)
-        }
-        fn cheap_inner_id(&self, height: u64, parent: &[u8; 32]) -> Option<[u8; 32]> {
-            Some(Toy.inner_block(height, parent, &mut Vec::new()))
-        }
-    }
-
-    #[test]
-    fn runs_split_over_two_threads_give_the_same_containers() {
-        // Runs 0 (through the fork), 1 and 5 (from the id chain), each encoded in two halves:
-        // the same ids and bytes as one thread's, and each inner block encoded once.
-        let (split, single) = (EnvelopedChain::new(CheapToy), EnvelopedChain::new(Toy));
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        for h in (0..2 * RUN).chain(5 * RUN..6 * RUN) {
-            assert_eq!(split.container(h, &mut a), single.container(h, &mut b), "{h}");
-            assert_eq!(a, b, "{h}");
-            assert_eq!(split.served(h).entry().checksum, single.served(h).entry().checksum, "{h}");
-        }
-        assert_eq!(split.blocks_encoded(), single.blocks_encoded(), "cheap ids are not block encodings");
     }
 
     #[test]

@@ -296,11 +296,6 @@ impl InnerChain for EvmBlocks {
         let time = self.timestamp_ms(height).div_euclid(1000);
         (self.envelope_kind(height), time, self.p_chain_height(height), self.is_signed(height))
     }
-
-    /// The eth hash from the header alone (no transaction encoded or signed).
-    fn cheap_inner_id(&self, height: u64, parent: &[u8; 32]) -> Option<[u8; 32]> {
-        Some(self.header(height, *parent).hash())
-    }
 }
 
 /// One EVM chain of one world as coreth blocks ([`EvmBlocks`], reachable through `Deref`), with
