@@ -517,17 +517,20 @@ def emulator_scenario(res: Results, sizes: Sizes) -> None:
         print(f"  emulator: {runs[-1]}", flush=True)
     first = statistics.median(r["first_walk_per_cpu_s"] for r in runs)
     again = statistics.median(r["cached_walk_per_cpu_s"] for r in runs)
+    wall = statistics.median(r["first_walk_per_wall_s"] for r in runs)
     res.section(
         f"Emulator: {sizes.emulator_cblock:,} C/block containers built and served",
         "`python benches/emulator_serve.py --count N`: `getContainerRange` calls of 1,024 over HTTP "
         "to the in-process emulator, answers read but not parsed; containers per CPU second of the "
         "whole process. The first walk builds every block (transactions signed, envelope signed); "
-        "the second walks the last 4,096 again from the emulator's cache.",
-        ["walk", "containers per CPU s", "runs"],
-        [["first (built)", f"{first:,.0f}", ", ".join(f"{r['first_walk_per_cpu_s']:,}" for r in runs)],
-         ["again (cached)", f"{again:,.0f}", ", ".join(f"{r['cached_walk_per_cpu_s']:,}" for r in runs)]])
+        "the second walks the last 4,096 again from the emulator's cache. The first walk per wall second "
+        "too: a run's blocks are encoded on both cores.",
+        ["walk", "containers per s", "runs"],
+        [["first (built), per CPU s", f"{first:,.0f}", ", ".join(f"{r['first_walk_per_cpu_s']:,}" for r in runs)],
+         ["first (built), per wall s", f"{wall:,.0f}", ", ".join(f"{r['first_walk_per_wall_s']:,}" for r in runs)],
+         ["again (cached), per CPU s", f"{again:,.0f}", ", ".join(f"{r['cached_walk_per_cpu_s']:,}" for r in runs)]])
     res.target("The emulator serves at least 30,000 C/block containers a second (first walk, per CPU second)",
-               f"{first:,.0f}/s (cached: {again:,.0f}/s)", first >= 30_000)
+               f"{first:,.0f}/s (per wall s: {wall:,.0f}/s; cached: {again:,.0f}/s)", first >= 30_000)
 
 
 def wrk_scenario(res: Results, emu: Emulator, metrics_emu: Emulator, sizes: Sizes) -> None:

@@ -5,8 +5,8 @@
 //!
 //! **Speed, and why it is safe here.** A textbook ECDSA signature costs a point multiplication
 //! (`R = k·G`). The emulator signs every transaction it encodes, so each key gets ONE fixed
-//! nonce `k` (derived like the secret) with `R`, `r` and `k⁻¹` computed once; a signature is
-//! then `s = k⁻¹·(z + r·d)`: two scalar products. The signatures are valid (low-s, verifying,
+//! nonce `k` (derived like the secret) with `R`, `r`, `k⁻¹` and `k⁻¹·r·d` computed once; a
+//! signature is then `s = k⁻¹·(z + r·d) = k⁻¹·z + k⁻¹·r·d`: one scalar product and a sum. The signatures are valid (low-s, verifying,
 //! recovering to the key) but reuse `k`, which exposes the secret — harmless for keys anyone can
 //! derive from this file, and never to be done with a real key.
 
@@ -32,10 +32,11 @@ pub struct PoolKey {
     secret: Scalar,
     /// The key's Ethereum address.
     pub address: [u8; 20],
-    r: Scalar,
     r_bytes: [u8; 32],
     r_y_odd: bool,
     k_inv: Scalar,
+    /// `k⁻¹·r·d`: the part of every `s` that does not depend on the message.
+    k_inv_r_d: Scalar,
 }
 
 /// A non-zero scalar from `sha256(label ‖ i)`.
@@ -62,13 +63,14 @@ impl PoolKey {
         let point = (ProjectivePoint::GENERATOR * k).to_affine();
         let x: [u8; 32] = point.x().into();
         let r = <Scalar as Reduce<U256>>::reduce_bytes(&x.into());
+        let k_inv = k.invert().expect("a non-zero nonce");
         PoolKey {
             secret,
             address,
-            r,
             r_bytes: r.to_bytes().into(),
             r_y_odd: bool::from(point.y_is_odd()),
-            k_inv: k.invert().expect("a non-zero nonce"),
+            k_inv,
+            k_inv_r_d: k_inv * r * secret,
         }
     }
 
@@ -80,7 +82,7 @@ impl PoolKey {
     /// Signs the 32-byte `hash`: `(y parity, r, s)` with a low `s` (EIP-2).
     pub fn sign(&self, hash: &[u8; 32]) -> (u8, [u8; 32], [u8; 32]) {
         let z = <Scalar as Reduce<U256>>::reduce_bytes(&(*hash).into());
-        let s = self.k_inv * (z + self.r * self.secret);
+        let s = self.k_inv * z + self.k_inv_r_d;
         // Negating s negates R: the recovery parity flips with it.
         let (s, odd) = if bool::from(s.is_high()) { (-s, !self.r_y_odd) } else { (s, self.r_y_odd) };
         (u8::from(odd), self.r_bytes, s.to_bytes().into())
