@@ -88,8 +88,8 @@ macro_rules! walk_twins {
                         $arg: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
                         progress: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
                     ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
-                        let kind = $crate::convert::FrameKind::$kind;
-                        let frame = $crate::walk_twins::FrameCall { py, class: CLASS_NAME, kind, progress: progress.cloned() };
+                        let (kind, progress) = ($crate::convert::FrameKind::$kind, progress.cloned());
+                        let frame = $crate::walk_twins::FrameCall { py, class: CLASS_NAME, kind, progress };
                         $collect::<M>(frame, &self.$field, $arg)
                     }
                 )*
