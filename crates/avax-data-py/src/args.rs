@@ -355,8 +355,8 @@ pub fn transport_config(
 /// Stamps a client class and its async twin whose constructor takes the client's own
 /// arguments followed by the transport options shared by every client, with `close()`, the
 /// `repr`s, the getter of the URL (documented by the doc comments before `url`) and the context
-/// manager of each side (written once here). The class names, aliases
-/// and state are handed to [`crate::mode::twins!`] as given. The state must hold a
+/// manager of each side (written once here). The class names, aliases, state and `raw`
+/// methods are handed to [`crate::mode::twins!`] as given. The state must hold a
 /// `client` with `close()`, `is_closed()`, `retry_policy()` and the URL accessor named after
 /// `url`. With `operations Client;` the class also gets the generic calls of the service's
 /// operations (`_call_list`, `_call_object`; see [`crate::endpoint_calls`]).
@@ -372,6 +372,7 @@ macro_rules! client_twins {
         url $url:ident;
         $(operations $Client:ty;)?
         shared { $($shared:tt)* }
+        $(raw { $($raw:tt)* })?
         sync_only { $($sync_only:tt)* }
         async_only { $($async_only:tt)* }
     ) => {
@@ -531,6 +532,7 @@ macro_rules! client_twins {
                 )?
                 $($shared)*
             }
+            raw { $($($raw)*)? }
             sync_only {
                 fn __enter__(slf: Py<Self>) -> Py<Self> {
                     slf

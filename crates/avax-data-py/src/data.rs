@@ -179,7 +179,8 @@ client_twins! {
         fn rate_limit<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
             rate_limit_dict(py, &self.client)
         }
-
+    }
+    raw {
         /// The chains the service supports (``GET /v1/chains``; not paginated).
         ///
         /// Args:
@@ -206,12 +207,7 @@ client_twins! {
         ///     ...
         ///     avax_data.exceptions.InvalidParameterError: invalid network="moon": one of mainnet, fuji, testnet
         #[pyo3(signature = (network=None, feature=None))]
-        fn chains<'py>(
-            &self,
-            py: Python<'py>,
-            network: Option<&Bound<'py, PyAny>>,
-            feature: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
+        fn chains<'py>(&self; network, feature) with py -> PyResult<Bound<'py, PyAny>> {
             let network = opt_str(network, "network", NETWORK)?;
             let feature = opt_str(feature, "feature", "one of nftIndexing, webhooks, teleporter")?;
             let request = self.client.chains(network.as_deref(), feature.as_deref()).map_err(crate::errors::to_py)?;
@@ -243,7 +239,7 @@ client_twins! {
         ///     ... except ad.NotFoundError as exc:
         ///     ...     print(exc.status, exc.api_message)
         ///     404 Chain 999999 not found
-        fn chain<'py>(&self, py: Python<'py>, chain_id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        fn chain<'py>(&self, chain_id) with py -> PyResult<Bound<'py, PyAny>> {
             let request = self.client.chain(&chain_id_arg(chain_id, "chain_id")?).map_err(crate::errors::to_py)?;
             M::run(py, super::mode::Call(CLASS_NAME, "chain"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, None)) })
         }
@@ -272,12 +268,7 @@ client_twins! {
         ///     (5, 32, 2025)
         ///     >>> data.block("43114", b["blockHash"])["blockNumber"]
         ///     5
-        fn block<'py>(
-            &self,
-            py: Python<'py>,
-            chain_id: &Bound<'py, PyAny>,
-            block_id: &Bound<'py, PyAny>,
-        ) -> PyResult<Bound<'py, PyAny>> {
+        fn block<'py>(&self, chain_id, block_id) with py -> PyResult<Bound<'py, PyAny>> {
             let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let request = self.client.block(&chain_id, &block_id_arg(block_id)?).map_err(crate::errors::to_py)?;
             M::run(py, super::mode::Call(CLASS_NAME, "block"), async move { Ok(DictOut(request.await.map_err(crate::errors::to_py)?, Some(schema::BLOCK))) })
@@ -295,7 +286,7 @@ client_twins! {
         /// Example:
         ///     >>> ad.DataClient(base_url=emu.url).health()["status"]
         ///     'ok'
-        fn health<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        fn health<'py>(&self) with py -> PyResult<Bound<'py, PyAny>> {
             let client = self.client.clone();
             M::run(py, super::mode::Call(CLASS_NAME, "health"), async move { Ok(DictOut(client.health().await.map_err(crate::errors::to_py)?, None)) })
         }
@@ -328,13 +319,7 @@ client_twins! {
         ///     ...
         ///     avax_data.exceptions.InvalidParameterError: invalid page_size=1000: an int in [1, 100]
         #[pyo3(signature = (chain_id, *, page_size=None, page_token=None, limit=None))]
-        fn blocks(
-            &self,
-            chain_id: &Bound<'_, PyAny>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
+        fn blocks(&self, chain_id; page_size, page_token, limit) -> PyResult<PagerOf> {
             let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let paged = self.client.blocks(&chain_id, page_size_arg(page_size, params::MAX_PAGE_SIZE)?).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
@@ -359,13 +344,7 @@ client_twins! {
         ///     >>> data.latest_blocks(network="fuji", limit=2).to_polars().select("chainId", "blockNumber").rows()
         ///     [('43113', 499), ('779672', 499)]
         #[pyo3(signature = (*, network=None, page_size=None, page_token=None, limit=None))]
-        fn latest_blocks(
-            &self,
-            network: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
+        fn latest_blocks(&self; network, page_size, page_token, limit) -> PyResult<PagerOf> {
             let network = opt_str(network, "network", NETWORK)?;
             let paged = self.client.latest_blocks(network.as_deref(), page_size_arg(page_size, params::MAX_PAGE_SIZE)?).map_err(crate::errors::to_py)?;
             Ok(PagerOf { pager: pager(&self.client, paged, Resource::Block, page_token, limit)? })
@@ -398,16 +377,7 @@ client_twins! {
         ///     >>> nfts.height, sorted(nfts["ercType"].unique())
         ///     (160, ['ERC-1155', 'ERC-721'])
         #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn collectibles(
-            &self,
-            chain_id: &Bound<'_, PyAny>,
-            address: &Bound<'_, PyAny>,
-            contract_address: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
+        fn collectibles(&self, chain_id, address; contract_address, page_size, page_token, limit) -> PyResult<PagerOf> {
             let chain_id = chain_id_arg(chain_id, "chain_id")?;
             let address = str_arg(address, "address", "a wallet address (str)")?;
             let contract = opt_str(contract_address, "contract_address", "a contract address (str)")?;
@@ -452,16 +422,8 @@ client_twins! {
         ///     ...
         ///     avax_data.exceptions.InvalidParameterError: invalid addresses/node_ids=none: at least one of addresses or node_ids
         #[pyo3(signature = (network, *, addresses=None, node_ids=None, sort_order=None, page_size=None, page_token=None, limit=None))]
-        #[allow(clippy::too_many_arguments)]
         fn pending_rewards(
-            &self,
-            network: &Bound<'_, PyAny>,
-            addresses: Option<&Bound<'_, PyAny>>,
-            node_ids: Option<&Bound<'_, PyAny>>,
-            sort_order: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
+            &self, network; addresses, node_ids, sort_order, page_size, page_token, limit
         ) -> PyResult<PagerOf> {
             let network = str_arg(network, "network", NETWORK)?;
             let (addresses, node_ids) = (list_arg(addresses, "addresses")?, list_arg(node_ids, "node_ids")?);
@@ -496,14 +458,7 @@ client_twins! {
         ///     >>> data.vertices("mainnet", limit=3).to_polars()["vertexHeight"].to_list()
         ///     [499, 498, 497]
         #[pyo3(signature = (network, blockchain_id=None, *, page_size=None, page_token=None, limit=None))]
-        fn vertices(
-            &self,
-            network: &Bound<'_, PyAny>,
-            blockchain_id: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
+        fn vertices(&self, network; blockchain_id, page_size, page_token, limit) -> PyResult<PagerOf> {
             let network = str_arg(network, "network", NETWORK)?;
             let blockchain_id = opt_str(blockchain_id, "blockchain_id", "an X-chain blockchain id or 'x-chain'")?;
             let size = page_size_arg(page_size, params::MAX_PAGE_SIZE)?;
@@ -539,18 +494,8 @@ client_twins! {
         ///     >>> msgs["status"].to_list()
         ///     ['pending', 'delivered', 'pending']
         #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
-        #[allow(clippy::too_many_arguments)]
         fn icm_messages(
-            &self,
-            source_blockchain_id: Option<&Bound<'_, PyAny>>,
-            destination_blockchain_id: Option<&Bound<'_, PyAny>>,
-            blockchain_id: Option<&Bound<'_, PyAny>>,
-            to: Option<&Bound<'_, PyAny>>,
-            from_: Option<&Bound<'_, PyAny>>,
-            network: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
+            &self; source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, page_size, page_token, limit
         ) -> PyResult<PagerOf> {
             let id = "a blockchain id or EVM chain id (str)";
             let source = opt_str(source_blockchain_id, "source_blockchain_id", id)?;

@@ -285,181 +285,6 @@ twins! {
             self.chain.path().as_str()
         }
 
-        /// The most recently accepted container (``index.getLastAccepted``).
-        ///
-        /// Args:
-        ///     decode: ``None``/``False`` (default) for the container dict; ``True`` for a dict
-        ///         of its decoded row (typed columns, ``decode_error``); ``"strict"`` to raise
-        ///         :class:`DecodeError` when the bytes do not decode; ``"senders"`` (``C/block``)
-        ///         as ``True`` with each transaction's ``from``.
-        ///
-        /// Returns:
-        ///     dict: the container (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``),
-        ///     or its decoded row.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``decode``, or ``decode`` on ``X/vtx``.
-        ///     EmptyIndexError: the index holds no container yet.
-        ///     IndexNotEnabledError: the node runs without ``--index-enabled``.
-        ///     IntegrityError: the checksum or the id does not match the bytes.
-        ///     AvaxDataError: any other failure (:class:`TransportError`,
-        ///         :class:`HTTPStatusError`, :class:`RPCError`, :class:`DecodeError`).
-        ///
-        /// Example:
-        ///     >>> cblock = ad.IndexClient(emu.url).chain("C/block")
-        ///     >>> tip = cblock.last_accepted()
-        ///     >>> tip["index"], tip["timestamp"].tzinfo
-        ///     (999, datetime.timezone.utc)
-        ///     >>> cblock.last_accepted(decode=True)["number"]     # the EVM block number
-        ///     999
-        #[pyo3(signature = (*, decode=None))]
-        fn last_accepted<'py>(&self, py: Python<'py>, decode: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-            let decode = decode_for(&self.chain, decode)?;
-            let chain = self.chain.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "last_accepted"), async move { one_out(chain.path(), chain.last_accepted().await.map_err(crate::errors::to_py)?, decode) })
-        }
-
-        /// One container, by its index or by its id.
-        ///
-        /// By index: ``index.getContainerByIndex``; by id: ``index.getContainerByID``.
-        ///
-        /// Args:
-        ///     index: the position in the index, an int >= 0.
-        ///     id: the container's CB58 id (keyword only); give exactly one of ``index`` and
-        ///         ``id``.
-        ///     decode: ``None``/``False`` (default), ``True``, ``"strict"`` or ``"senders"``, as in
-        ///         :meth:`last_accepted`.
-        ///
-        /// Returns:
-        ///     dict: the container (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``),
-        ///     or its decoded row.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: neither or both of ``index`` and ``id``, a negative or
-        ///         non-int index, an id that is not CB58, a bad ``decode``.
-        ///     IndexOutOfRangeError: no container at that index (past the tip).
-        ///     ContainerNotFoundError: no container with that id.
-        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
-        ///
-        /// Example:
-        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> c = xtx.container(5)
-        ///     >>> xtx.container(id=c["id"])["index"]
-        ///     5
-        ///     >>> xtx.container(5, decode=True)["tx_type"]
-        ///     'BaseTx'
-        ///     >>> try:
-        ///     ...     xtx.container(5_000)
-        ///     ... except ad.IndexOutOfRangeError as exc:
-        ///     ...     print(exc.rpc_message)
-        ///     no container at index 5000
-        #[pyo3(signature = (index=None, *, id=None, decode=None))]
-        fn container<'py>(
-            &self,
-            py: Python<'py>,
-            index: Option<&Bound<'py, PyAny>>,
-            id: Option<&Bound<'py, PyAny>>,
-            decode: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let decode = decode_for(&self.chain, decode)?;
-            let (chain, lookup) = (self.chain.clone(), lookup(index, id)?);
-            M::run(py, super::mode::Call(CLASS_NAME, "container"), async move {
-                let c = match lookup {
-                    Lookup::Index(i) => chain.container_by_index(i).await.map_err(crate::errors::to_py)?,
-                    Lookup::Id(id) => chain.container_by_id(&id).await.map_err(crate::errors::to_py)?,
-                };
-                one_out(chain.path(), c, decode)
-            })
-        }
-
-        /// Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``).
-        ///
-        /// The node answers fewer near the tip. To read more than 1024, or to resume, use
-        /// :meth:`range`.
-        ///
-        /// Args:
-        ///     start: the first index, an int >= 0.
-        ///     count: how many, an int in [0, 1024]; 0 answers ``[]`` without a request.
-        ///
-        /// Returns:
-        ///     list[dict]: the container dicts, in index order.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a negative ``start``, or ``count`` outside [0, 1024].
-        ///     IndexOutOfRangeError: ``start`` is past the tip.
-        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
-        ///
-        /// Example:
-        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> [c["index"] for c in xtx.container_range(997, 10)]   # the tip is 999
-        ///     [997, 998, 999]
-        ///     >>> xtx.container_range(0, 2000)
-        ///     Traceback (most recent call last):
-        ///     ...
-        ///     avax_data.exceptions.InvalidParameterError: invalid count=2000: an int in [0, 1024]
-        fn container_range<'py>(
-            &self,
-            py: Python<'py>,
-            start: &Bound<'py, PyAny>,
-            count: &Bound<'py, PyAny>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let (start, count) = (u64_arg(start, "start")?, bounded_arg(count, "count", 0, MAX_RANGE)?);
-            let chain = self.chain.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "container_range"), async move {
-                let containers = chain.container_range(start, count).await.map_err(crate::errors::to_py)?;
-                Ok(containers.into_iter().map(crate::convert::PyContainer).collect::<Vec<_>>())
-            })
-        }
-
-        /// The position of the container with this id (``index.getIndex``).
-        ///
-        /// Args:
-        ///     id: the container's CB58 id (str).
-        ///
-        /// Returns:
-        ///     int: its index.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: an id that is not CB58 (checked before any request).
-        ///     ContainerNotFoundError: no container with that id.
-        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
-        ///
-        /// Example:
-        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> xtx.index_of(xtx.container(42)["id"])
-        ///     42
-        ///     >>> xtx.index_of("11111111111111111111111111111111LpoYY")
-        ///     Traceback (most recent call last):
-        ///     ...
-        ///     avax_data.exceptions.ContainerNotFoundError: JSON-RPC error -32000 from index.getIndex at http://127.0.0.1:.../ext/index/X/tx: not found
-        fn index_of<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { chain.index_of(&id).await.map_err(crate::errors::to_py) })
-        }
-
-        /// Whether the container with this id is accepted in the index (``index.isAccepted``).
-        ///
-        /// Args:
-        ///     id: the container's CB58 id (str).
-        ///
-        /// Returns:
-        ///     bool: ``True`` when accepted; ``False`` for an unknown id (not an error).
-        ///
-        /// Raises:
-        ///     InvalidParameterError: an id that is not CB58 (checked before any request).
-        ///     AvaxDataError: a failed request, as in :meth:`last_accepted`.
-        ///
-        /// Example:
-        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> xtx.is_accepted(xtx.container(0)["id"])
-        ///     True
-        ///     >>> xtx.is_accepted("11111111111111111111111111111111LpoYY")
-        ///     False
-        fn is_accepted<'py>(&self, py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-            let (id, chain) = (id_arg(id)?, self.chain.clone());
-            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { chain.is_accepted(&id).await.map_err(crate::errors::to_py) })
-        }
-
         /// A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts.
         ///
         /// Nothing is sent until you consume the :class:`Range` (``for``, ``batches()``,
@@ -565,6 +390,171 @@ twins! {
 
         fn __repr__(&self) -> String {
             format!("{CLASS_NAME}({})", super::show::py_str(self.chain.path().as_str()))
+        }
+    }
+    raw {
+        /// The most recently accepted container (``index.getLastAccepted``).
+        ///
+        /// Args:
+        ///     decode: ``None``/``False`` (default) for the container dict; ``True`` for a dict
+        ///         of its decoded row (typed columns, ``decode_error``); ``"strict"`` to raise
+        ///         :class:`DecodeError` when the bytes do not decode; ``"senders"`` (``C/block``)
+        ///         as ``True`` with each transaction's ``from``.
+        ///
+        /// Returns:
+        ///     dict: the container (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``),
+        ///     or its decoded row.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``decode``, or ``decode`` on ``X/vtx``.
+        ///     EmptyIndexError: the index holds no container yet.
+        ///     IndexNotEnabledError: the node runs without ``--index-enabled``.
+        ///     IntegrityError: the checksum or the id does not match the bytes.
+        ///     AvaxDataError: any other failure (:class:`TransportError`,
+        ///         :class:`HTTPStatusError`, :class:`RPCError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> cblock = ad.IndexClient(emu.url).chain("C/block")
+        ///     >>> tip = cblock.last_accepted()
+        ///     >>> tip["index"], tip["timestamp"].tzinfo
+        ///     (999, datetime.timezone.utc)
+        ///     >>> cblock.last_accepted(decode=True)["number"]     # the EVM block number
+        ///     999
+        #[pyo3(signature = (*, decode=None))]
+        fn last_accepted<'py>(&self; decode) with py -> PyResult<Bound<'py, PyAny>> {
+            let decode = decode_for(&self.chain, decode)?;
+            let chain = self.chain.clone();
+            M::run(py, super::mode::Call(CLASS_NAME, "last_accepted"), async move { one_out(chain.path(), chain.last_accepted().await.map_err(crate::errors::to_py)?, decode) })
+        }
+
+        /// One container, by its index or by its id.
+        ///
+        /// By index: ``index.getContainerByIndex``; by id: ``index.getContainerByID``.
+        ///
+        /// Args:
+        ///     index: the position in the index, an int >= 0.
+        ///     id: the container's CB58 id (keyword only); give exactly one of ``index`` and
+        ///         ``id``.
+        ///     decode: ``None``/``False`` (default), ``True``, ``"strict"`` or ``"senders"``, as in
+        ///         :meth:`last_accepted`.
+        ///
+        /// Returns:
+        ///     dict: the container (``id``, ``bytes``, ``timestamp``, ``index``, ``encoding``),
+        ///     or its decoded row.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: neither or both of ``index`` and ``id``, a negative or
+        ///         non-int index, an id that is not CB58, a bad ``decode``.
+        ///     IndexOutOfRangeError: no container at that index (past the tip).
+        ///     ContainerNotFoundError: no container with that id.
+        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> c = xtx.container(5)
+        ///     >>> xtx.container(id=c["id"])["index"]
+        ///     5
+        ///     >>> xtx.container(5, decode=True)["tx_type"]
+        ///     'BaseTx'
+        ///     >>> try:
+        ///     ...     xtx.container(5_000)
+        ///     ... except ad.IndexOutOfRangeError as exc:
+        ///     ...     print(exc.rpc_message)
+        ///     no container at index 5000
+        #[pyo3(signature = (index=None, *, id=None, decode=None))]
+        fn container<'py>(&self; index, id, decode) with py -> PyResult<Bound<'py, PyAny>> {
+            let decode = decode_for(&self.chain, decode)?;
+            let (chain, lookup) = (self.chain.clone(), lookup(index, id)?);
+            M::run(py, super::mode::Call(CLASS_NAME, "container"), async move {
+                let c = match lookup {
+                    Lookup::Index(i) => chain.container_by_index(i).await.map_err(crate::errors::to_py)?,
+                    Lookup::Id(id) => chain.container_by_id(&id).await.map_err(crate::errors::to_py)?,
+                };
+                one_out(chain.path(), c, decode)
+            })
+        }
+
+        /// Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``).
+        ///
+        /// The node answers fewer near the tip. To read more than 1024, or to resume, use
+        /// :meth:`range`.
+        ///
+        /// Args:
+        ///     start: the first index, an int >= 0.
+        ///     count: how many, an int in [0, 1024]; 0 answers ``[]`` without a request.
+        ///
+        /// Returns:
+        ///     list[dict]: the container dicts, in index order.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a negative ``start``, or ``count`` outside [0, 1024].
+        ///     IndexOutOfRangeError: ``start`` is past the tip.
+        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> [c["index"] for c in xtx.container_range(997, 10)]   # the tip is 999
+        ///     [997, 998, 999]
+        ///     >>> xtx.container_range(0, 2000)
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid count=2000: an int in [0, 1024]
+        fn container_range<'py>(&self, start, count) with py -> PyResult<Bound<'py, PyAny>> {
+            let (start, count) = (u64_arg(start, "start")?, bounded_arg(count, "count", 0, MAX_RANGE)?);
+            let chain = self.chain.clone();
+            M::run(py, super::mode::Call(CLASS_NAME, "container_range"), async move {
+                let containers = chain.container_range(start, count).await.map_err(crate::errors::to_py)?;
+                Ok(containers.into_iter().map(crate::convert::PyContainer).collect::<Vec<_>>())
+            })
+        }
+
+        /// The position of the container with this id (``index.getIndex``).
+        ///
+        /// Args:
+        ///     id: the container's CB58 id (str).
+        ///
+        /// Returns:
+        ///     int: its index.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an id that is not CB58 (checked before any request).
+        ///     ContainerNotFoundError: no container with that id.
+        ///     AvaxDataError: any other failure, as in :meth:`last_accepted`.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> xtx.index_of(xtx.container(42)["id"])
+        ///     42
+        ///     >>> xtx.index_of("11111111111111111111111111111111LpoYY")
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.ContainerNotFoundError: JSON-RPC error -32000 from index.getIndex at http://127.0.0.1:.../ext/index/X/tx: not found
+        fn index_of<'py>(&self, id) with py -> PyResult<Bound<'py, PyAny>> {
+            let (id, chain) = (id_arg(id)?, self.chain.clone());
+            M::run(py, super::mode::Call(CLASS_NAME, "index_of"), async move { chain.index_of(&id).await.map_err(crate::errors::to_py) })
+        }
+
+        /// Whether the container with this id is accepted in the index (``index.isAccepted``).
+        ///
+        /// Args:
+        ///     id: the container's CB58 id (str).
+        ///
+        /// Returns:
+        ///     bool: ``True`` when accepted; ``False`` for an unknown id (not an error).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an id that is not CB58 (checked before any request).
+        ///     AvaxDataError: a failed request, as in :meth:`last_accepted`.
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> xtx.is_accepted(xtx.container(0)["id"])
+        ///     True
+        ///     >>> xtx.is_accepted("11111111111111111111111111111111LpoYY")
+        ///     False
+        fn is_accepted<'py>(&self, id) with py -> PyResult<Bound<'py, PyAny>> {
+            let (id, chain) = (id_arg(id)?, self.chain.clone());
+            M::run(py, super::mode::Call(CLASS_NAME, "is_accepted"), async move { chain.is_accepted(&id).await.map_err(crate::errors::to_py) })
         }
     }
     sync_only {}

@@ -146,180 +146,6 @@ client_twins! {
     url base_url;
     operations MetricsClient;
     shared {
-        /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
-        ///
-        /// Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order,
-        /// newest first on the hosted service (``df.sort("timestamp")`` for oldest first). With
-        /// both ``start`` and ``end``, no ``limit`` or ``page_token``, and ``concurrency`` > 1,
-        /// the window is fetched as up to ``concurrency`` sub-windows side by side, handed out in
-        /// the service's order as they complete; the result equals the page-by-page walk exactly.
-        ///
-        /// Args:
-        ///     chain_id: an EVM chain id (``"43114"`` or ``43114``), or ``"total"``,
-        ///         ``"mainnet"`` or ``"testnet"``.
-        ///     metric: one of ``activeAddresses``, ``activeSenders``, ``cumulativeTxCount``,
-        ///         ``cumulativeAddresses``, ``cumulativeContracts``, ``cumulativeDeployers``,
-        ///         ``contracts``, ``deployers``, ``gasUsed``, ``txCount``, ``avgGps``, ``maxGps``,
-        ///         ``avgTps``, ``maxTps``, ``avgGasPrice``, ``maxGasPrice``, ``feesPaid``.
-        ///     interval: ``"hour"``, ``"day"``, ``"week"`` or ``"month"`` (only
-        ///         ``activeAddresses``, ``activeSenders``, ``gasUsed`` and ``txCount`` take all
-        ///         four; the others only ``"day"``); default ``None``: the service's default.
-        ///     start: the window's start (``startTimestamp``): a time by the shared rule (docs:
-        ///         Inputs): int Unix seconds, ``"YYYY-MM-DD"``, RFC 3339 text with an offset, a
-        ///         ``date`` (00:00 UTC), an aware ``datetime`` or a ``numpy.datetime64``; default ``None``.
-        ///     end: the window's end (``endTimestamp``), as ``start``, after it; default ``None``.
-        ///     page_size: items per request, an int in [1, 2160]; default ``None``: 2160.
-        ///     page_token: start from this saved token (a page-by-page walk).
-        ///     limit: most items handed out in total; default ``None``: all.
-        ///     concurrency: sub-windows fetched side by side, an int in [1, 64]; default
-        ///         ``None``: 4.
-        ///
-        /// Returns:
-        ///     Pager: the points; frames of the ``metric_value`` schema (``timestamp``
-        ///     Datetime("ns", "UTC"), ``value`` Float64).
-        ///
-        /// Raises:
-        ///     InvalidParameterError: an unknown metric, an interval the metric does not take,
-        ///         bad times (negative, ``start`` after ``end``), a bad page size; before any
-        ///         request. Errors of the service come from the pager's consumers.
-        ///
-        /// Example:
-        ///     >>> import datetime as dt
-        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
-        ///     >>> series = metrics.metric(43114, "txCount", interval="hour",
-        ///     ...                         start=dt.date(2025, 12, 31), end="2026-01-01T00:00:00Z")
-        ///     >>> [(p["timestamp"].isoformat(), p["value"]) for p in series]
-        ///     [('2025-12-31T23:00:00+00:00', 9916.0)]
-        ///     >>> metrics.metric("43114", "avgTps", interval="hour")
-        ///     Traceback (most recent call last):
-        ///     ...
-        ///     avax_data.exceptions.InvalidParameterError: invalid interval="hour": day (metric avgTps supports only timeInterval=day; ...)
-        #[pyo3(signature = (chain_id, metric, *, interval=None, start=None, end=None, page_size=None, page_token=None, limit=None, concurrency=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn metric(
-            &self,
-            chain_id: &Bound<'_, PyAny>,
-            metric: &Bound<'_, PyAny>,
-            interval: Option<&Bound<'_, PyAny>>,
-            start: Option<&Bound<'_, PyAny>>,
-            end: Option<&Bound<'_, PyAny>>,
-            page_size: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-            concurrency: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
-            let chain_id = chain_id_arg(chain_id, "chain_id")?;
-            let metric = str_arg(metric, "metric", "a metric name (str)")?;
-            let interval = opt_str(interval, "interval", "one of hour, day, week, month")?;
-            let (start, end) = (time_arg(start, "start")?, time_arg(end, "end")?);
-            let page_size = opt_bounded(page_size, "page_size", 1, avax_data_core::metrics::params::MAX_PAGE_SIZE as u64)?;
-            let token = page_token_arg(page_token)?;
-            let limit = limit_arg(limit)?;
-            let concurrency = opt_bounded(concurrency, "concurrency", 1, avax_data_core::settings::MAX_CONCURRENCY as u64)?.map_or(DEFAULT_CONCURRENCY, |c| c as usize);
-            let query = self.client.metric(&chain_id, &metric, interval.as_deref(), start, end, page_size.map(|p| p as i64)).map_err(crate::errors::to_py)?;
-            Ok(PagerOf { pager: series_pager(&self.client, query, token, limit, concurrency).map_err(crate::errors::to_py)? })
-        }
-
-        /// The chains the Metrics API covers (``GET /v2/chains``), token-paged.
-        ///
-        /// Args:
-        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
-        ///     page_token: start from this saved token.
-        ///     limit: most items handed out in total; default ``None``: all.
-        ///
-        /// Returns:
-        ///     Pager: dicts (``evmChainId``, ``chainName``, ``blockchainId``, ``subnetId``,
-        ///     ``network``); frames of the ``metrics_chain`` schema.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad argument, before any request.
-        ///
-        /// Example:
-        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
-        ///     >>> metrics.chains(network="testnet").to_polars()["evmChainId"].to_list()
-        ///     [43113, 173750, 779672, 11111]
-        #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
-        fn chains(
-            &self,
-            network: Option<&Bound<'_, PyAny>>,
-            page_token: Option<&Bound<'_, PyAny>>,
-            limit: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<PagerOf> {
-            let network = opt_str(network, "network", NETWORK)?;
-            let paged = self.client.chains(network.as_deref()).map_err(crate::errors::to_py)?;
-            let (token, limit) = (page_token_arg(page_token)?, limit_arg(limit)?);
-            let pager = ResourcePager::tokens(&self.client, paged, Resource::MetricsChain, token, limit).map_err(crate::errors::to_py)?;
-            Ok(PagerOf { pager })
-        }
-
-        /// Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``).
-        ///
-        /// Args:
-        ///     src_blockchain_id: only messages from this blockchain id; default ``None``: all.
-        ///     dest_blockchain_id: only messages to this blockchain id; default ``None``: all.
-        ///     group_by: ``"srcBlockchainId"``, ``"destBlockchainId"``, both comma-separated, or
-        ///         a list of the two names; default ``None``: one total.
-        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
-        ///
-        /// Returns:
-        ///     dict | polars.DataFrame: a dict for a single result (``srcBlockchainId``,
-        ///     ``destBlockchainId``, ``lastHour``, ``lastDay``, ``lastWeek``, ``lastMonth``,
-        ///     ``last90Days``, ``lastYear``, ``allTime``); a DataFrame of those columns when
-        ///     ``group_by`` is given or the service answers a list.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad argument, before any request.
-        ///     HTTPStatusError: the service said no (:class:`BadRequestError`,
-        ///         :class:`ServerError`, ...).
-        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
-        ///
-        /// Example:
-        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
-        ///     >>> metrics.icm_summary(network="mainnet")["allTime"]
-        ///     300
-        ///     >>> metrics.icm_summary(group_by=["srcBlockchainId", "destBlockchainId"]).shape
-        ///     (12, 9)
-        #[pyo3(signature = (src_blockchain_id=None, dest_blockchain_id=None, *, group_by=None, network=None))]
-        fn icm_summary<'py>(
-            &self,
-            py: Python<'py>,
-            src_blockchain_id: Option<&Bound<'py, PyAny>>,
-            dest_blockchain_id: Option<&Bound<'py, PyAny>>,
-            group_by: Option<&Bound<'py, PyAny>>,
-            network: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let src = opt_str(src_blockchain_id, "src_blockchain_id", "a blockchain id (str)")?;
-            let dest = opt_str(dest_blockchain_id, "dest_blockchain_id", "a blockchain id (str)")?;
-            let group_by = group_by_arg(group_by)?;
-            let network = opt_str(network, "network", NETWORK)?;
-            icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).map_err(crate::errors::to_py)?;
-            let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "icm_summary"), async move {
-                let grouped = group_by.is_some();
-                let value = client
-                    .icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())
-                    .await.map_err(crate::errors::to_py)?;
-                Ok(SummaryOut(value, grouped))
-            })
-        }
-
-        /// The service's health report (``GET /v2/live-check``).
-        ///
-        /// Returns:
-        ///     dict: ``{"status": "ok", "info": ..., "error": ..., "details": ...}``.
-        ///
-        /// Raises:
-        ///     ServerError: the service is unhealthy (HTTP 503), after the retries.
-        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
-        ///
-        /// Example:
-        ///     >>> ad.MetricsClient(base_url=emu.url).live_check()["status"]
-        ///     'ok'
-        fn live_check<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-            let client = self.client.clone();
-            M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await.map_err(crate::errors::to_py)?, None)) })
-        }
-
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
         /// readable as one table.
         ///
@@ -390,6 +216,161 @@ client_twins! {
                 .await.map_err(crate::errors::to_py)?;
                 Ok(super::walks::summary_dict(done))
             })
+        }
+    }
+    raw {
+        /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
+        ///
+        /// Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order,
+        /// newest first on the hosted service (``df.sort("timestamp")`` for oldest first). With
+        /// both ``start`` and ``end``, no ``limit`` or ``page_token``, and ``concurrency`` > 1,
+        /// the window is fetched as up to ``concurrency`` sub-windows side by side, handed out in
+        /// the service's order as they complete; the result equals the page-by-page walk exactly.
+        ///
+        /// Args:
+        ///     chain_id: an EVM chain id (``"43114"`` or ``43114``), or ``"total"``,
+        ///         ``"mainnet"`` or ``"testnet"``.
+        ///     metric: one of ``activeAddresses``, ``activeSenders``, ``cumulativeTxCount``,
+        ///         ``cumulativeAddresses``, ``cumulativeContracts``, ``cumulativeDeployers``,
+        ///         ``contracts``, ``deployers``, ``gasUsed``, ``txCount``, ``avgGps``, ``maxGps``,
+        ///         ``avgTps``, ``maxTps``, ``avgGasPrice``, ``maxGasPrice``, ``feesPaid``.
+        ///     interval: ``"hour"``, ``"day"``, ``"week"`` or ``"month"`` (only
+        ///         ``activeAddresses``, ``activeSenders``, ``gasUsed`` and ``txCount`` take all
+        ///         four; the others only ``"day"``); default ``None``: the service's default.
+        ///     start: the window's start (``startTimestamp``): a time by the shared rule (docs:
+        ///         Inputs): int Unix seconds, ``"YYYY-MM-DD"``, RFC 3339 text with an offset, a
+        ///         ``date`` (00:00 UTC), an aware ``datetime`` or a ``numpy.datetime64``; default ``None``.
+        ///     end: the window's end (``endTimestamp``), as ``start``, after it; default ``None``.
+        ///     page_size: items per request, an int in [1, 2160]; default ``None``: 2160.
+        ///     page_token: start from this saved token (a page-by-page walk).
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///     concurrency: sub-windows fetched side by side, an int in [1, 64]; default
+        ///         ``None``: 4.
+        ///
+        /// Returns:
+        ///     Pager: the points; frames of the ``metric_value`` schema (``timestamp``
+        ///     Datetime("ns", "UTC"), ``value`` Float64).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: an unknown metric, an interval the metric does not take,
+        ///         bad times (negative, ``start`` after ``end``), a bad page size; before any
+        ///         request. Errors of the service come from the pager's consumers.
+        ///
+        /// Example:
+        ///     >>> import datetime as dt
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> series = metrics.metric(43114, "txCount", interval="hour",
+        ///     ...                         start=dt.date(2025, 12, 31), end="2026-01-01T00:00:00Z")
+        ///     >>> [(p["timestamp"].isoformat(), p["value"]) for p in series]
+        ///     [('2025-12-31T23:00:00+00:00', 9916.0)]
+        ///     >>> metrics.metric("43114", "avgTps", interval="hour")
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid interval="hour": day (metric avgTps supports only timeInterval=day; ...)
+        #[pyo3(signature = (chain_id, metric, *, interval=None, start=None, end=None, page_size=None, page_token=None, limit=None, concurrency=None))]
+        fn metric(
+            &self, chain_id, metric; interval, start, end, page_size, page_token, limit, concurrency
+        ) -> PyResult<PagerOf> {
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
+            let metric = str_arg(metric, "metric", "a metric name (str)")?;
+            let interval = opt_str(interval, "interval", "one of hour, day, week, month")?;
+            let (start, end) = (time_arg(start, "start")?, time_arg(end, "end")?);
+            let page_size = opt_bounded(page_size, "page_size", 1, avax_data_core::metrics::params::MAX_PAGE_SIZE as u64)?;
+            let token = page_token_arg(page_token)?;
+            let limit = limit_arg(limit)?;
+            let concurrency = opt_bounded(concurrency, "concurrency", 1, avax_data_core::settings::MAX_CONCURRENCY as u64)?.map_or(DEFAULT_CONCURRENCY, |c| c as usize);
+            let query = self.client.metric(&chain_id, &metric, interval.as_deref(), start, end, page_size.map(|p| p as i64)).map_err(crate::errors::to_py)?;
+            Ok(PagerOf { pager: series_pager(&self.client, query, token, limit, concurrency).map_err(crate::errors::to_py)? })
+        }
+
+        /// The chains the Metrics API covers (``GET /v2/chains``), token-paged.
+        ///
+        /// Args:
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///     page_token: start from this saved token.
+        ///     limit: most items handed out in total; default ``None``: all.
+        ///
+        /// Returns:
+        ///     Pager: dicts (``evmChainId``, ``chainName``, ``blockchainId``, ``subnetId``,
+        ///     ``network``); frames of the ``metrics_chain`` schema.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///
+        /// Example:
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.chains(network="testnet").to_polars()["evmChainId"].to_list()
+        ///     [43113, 173750, 779672, 11111]
+        #[pyo3(signature = (network=None, *, page_token=None, limit=None))]
+        fn chains(&self; network, page_token, limit) -> PyResult<PagerOf> {
+            let network = opt_str(network, "network", NETWORK)?;
+            let paged = self.client.chains(network.as_deref()).map_err(crate::errors::to_py)?;
+            let (token, limit) = (page_token_arg(page_token)?, limit_arg(limit)?);
+            let pager = ResourcePager::tokens(&self.client, paged, Resource::MetricsChain, token, limit).map_err(crate::errors::to_py)?;
+            Ok(PagerOf { pager })
+        }
+
+        /// Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``).
+        ///
+        /// Args:
+        ///     src_blockchain_id: only messages from this blockchain id; default ``None``: all.
+        ///     dest_blockchain_id: only messages to this blockchain id; default ``None``: all.
+        ///     group_by: ``"srcBlockchainId"``, ``"destBlockchainId"``, both comma-separated, or
+        ///         a list of the two names; default ``None``: one total.
+        ///     network: ``"mainnet"``, ``"fuji"`` or ``"testnet"``; default ``None``: all.
+        ///
+        /// Returns:
+        ///     dict | polars.DataFrame: a dict for a single result (``srcBlockchainId``,
+        ///     ``destBlockchainId``, ``lastHour``, ``lastDay``, ``lastWeek``, ``lastMonth``,
+        ///     ``last90Days``, ``lastYear``, ``allTime``); a DataFrame of those columns when
+        ///     ``group_by`` is given or the service answers a list.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, before any request.
+        ///     HTTPStatusError: the service said no (:class:`BadRequestError`,
+        ///         :class:`ServerError`, ...).
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.icm_summary(network="mainnet")["allTime"]
+        ///     300
+        ///     >>> metrics.icm_summary(group_by=["srcBlockchainId", "destBlockchainId"]).shape
+        ///     (12, 9)
+        #[pyo3(signature = (src_blockchain_id=None, dest_blockchain_id=None, *, group_by=None, network=None))]
+        fn icm_summary<'py>(
+            &self; src_blockchain_id, dest_blockchain_id, group_by, network
+        ) with py -> PyResult<Bound<'py, PyAny>> {
+            let src = opt_str(src_blockchain_id, "src_blockchain_id", "a blockchain id (str)")?;
+            let dest = opt_str(dest_blockchain_id, "dest_blockchain_id", "a blockchain id (str)")?;
+            let group_by = group_by_arg(group_by)?;
+            let network = opt_str(network, "network", NETWORK)?;
+            icm_summary_query(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref()).map_err(crate::errors::to_py)?;
+            let client = self.client.clone();
+            M::run(py, super::mode::Call(CLASS_NAME, "icm_summary"), async move {
+                let grouped = group_by.is_some();
+                let value = client
+                    .icm_summary(src.as_deref(), dest.as_deref(), group_by.as_deref(), network.as_deref())
+                    .await.map_err(crate::errors::to_py)?;
+                Ok(SummaryOut(value, grouped))
+            })
+        }
+
+        /// The service's health report (``GET /v2/live-check``).
+        ///
+        /// Returns:
+        ///     dict: ``{"status": "ok", "info": ..., "error": ..., "details": ...}``.
+        ///
+        /// Raises:
+        ///     ServerError: the service is unhealthy (HTTP 503), after the retries.
+        ///     AvaxDataError: any other failure (:class:`TransportError`, :class:`DecodeError`).
+        ///
+        /// Example:
+        ///     >>> ad.MetricsClient(base_url=emu.url).live_check()["status"]
+        ///     'ok'
+        fn live_check<'py>(&self) with py -> PyResult<Bound<'py, PyAny>> {
+            let client = self.client.clone();
+            M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await.map_err(crate::errors::to_py)?, None)) })
         }
     }
     sync_only {}

@@ -280,6 +280,8 @@ impl Mode for Awaiting {
 /// `shared` methods are written once, generic over the alias `M` (the [`Mode`]) and over the
 /// aliases each side declares (e.g. `BatchesOf = PyBatchIterator` / `BatchesOf = PyAsyncBatchIterator`) and `CLASS_NAME`; `sync` and
 /// `async` blocks hold what only one side has (`__iter__` / `__aiter__`, context managers).
+/// The optional `raw` block holds shared methods whose Python arguments all arrive as given, to
+/// be read by the rules of [`crate::args`] (see [`twin_impl!`] for how they are written).
 macro_rules! twins {
     (
         $(#[doc = $sync_doc:expr])*
@@ -288,6 +290,7 @@ macro_rules! twins {
         async $Async:ident($async_name:literal) { $($async_alias:ident = $async_ty:ty),* $(,)? }
         state { $($field:ident : $fty:ty),* $(,)? }
         shared { $($shared:tt)* }
+        $(raw { $($raw:tt)* })?
         sync_only { $($sync_only:tt)* }
         async_only { $($async_only:tt)* }
     ) => {
@@ -300,16 +303,29 @@ macro_rules! twins {
         pub struct $Async { $(pub(crate) $field: $fty),* }
 
         $crate::mode::twin_impl!($Sync, $sync_name, $crate::mode::Blocking,
-            { $($sync_alias = $sync_ty),* } { $($shared)* $($sync_only)* });
+            { $($sync_alias = $sync_ty),* } { $($shared)* $($sync_only)* } raw { $($($raw)*)? });
         $crate::mode::twin_impl!($Async, $async_name, $crate::mode::Awaiting,
-            { $($async_alias = $async_ty),* } { $($shared)* $($async_only)* });
+            { $($async_alias = $async_ty),* } { $($shared)* $($async_only)* } raw { $($($raw)*)? });
     };
 }
 
 /// One half of [`twins!`]: the methods of `$class`, with `M` the mode, `CLASS_NAME` its Python
 /// name and the side's aliases in scope.
+///
+/// A `raw` method names its Python arguments without their Rust types, as
+/// `fn name<'py>(&self, required, ...; optional, ...) with py -> Ret { ... }`: each one before the `;`
+/// is a `&Bound<PyAny>`, each one after it an `Option<&Bound<PyAny>>` (left out or not), and
+/// `with py` (only with the lifetime) passes the `Python<'py>` token first. The `;` part, the
+/// lifetime and `with py` may be left out; the `#[pyo3(signature = ...)]` is written as usual.
 macro_rules! twin_impl {
-    ($class:ident, $name:literal, $mode:ty, { $($alias:ident = $ty:ty),* } { $($body:tt)* }) => {
+    (
+        $class:ident, $name:literal, $mode:ty, { $($alias:ident = $ty:ty),* } { $($body:tt)* }
+        raw { $(
+            $(#[$attr:meta])*
+            fn $method:ident $(<$lt:lifetime>)? (&$this:ident $(, $arg:ident)* $(; $($opt:ident),*)?) $(with $py:ident)?
+                -> $ret:ty $block:block
+        )* }
+    ) => {
         const _: () = {
             #[allow(dead_code)]
             type M = $mode;
@@ -317,7 +333,19 @@ macro_rules! twin_impl {
             const CLASS_NAME: &str = $name;
             $(#[allow(dead_code)] type $alias = $ty;)*
             #[::pyo3::pymethods]
-            impl $class { $($body)* }
+            impl $class {
+                $($body)*
+                $(
+                    $(#[$attr])*
+                    #[allow(clippy::too_many_arguments)]
+                    fn $method $(<$lt>)? (
+                        &$this,
+                        $($py: ::pyo3::Python<$lt>,)?
+                        $($arg: &::pyo3::Bound<'_, ::pyo3::PyAny>,)*
+                        $($($opt: Option<&::pyo3::Bound<'_, ::pyo3::PyAny>>,)*)?
+                    ) -> $ret $block
+                )*
+            }
         };
     };
 }

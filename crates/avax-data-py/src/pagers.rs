@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::args::limit_arg;
-use super::convert::{FrameKind, FrameOut};
+use super::convert::FrameOut;
 use super::errors::Resume;
 use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
@@ -14,7 +14,7 @@ use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
 use super::mode::{Call, Iter, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str};
-use super::walk_twins::walk_twins;
+use super::walk_twins::{walk_twins, FrameCall};
 use super::warn::Warned;
 use avax_data_core::arrow::Resource;
 use avax_data_core::data::ResourcePager;
@@ -84,22 +84,19 @@ fn fields(pager: &ResourcePager) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The rest of a pager (at most `limit` more items) as one frame of `kind`, all or nothing.
+/// The rest of a pager (at most `limit` more items) as one frame, all or nothing.
 fn collect<'py, M: super::mode::Mode>(
-    py: Python<'py>,
-    class: &'static str,
+    frame: FrameCall<'py>,
     pager: &ResourcePager,
     limit: Option<&Bound<'py, PyAny>>,
-    kind: FrameKind,
-    progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (limit, owned) = (limit_arg(limit)?, pager.clone());
+    let (py, kind, limit, owned) = (frame.py, frame.kind, limit_arg(limit)?, pager.clone());
     if limit != Some(0) {
         warn_start(py, pager)?;
     }
-    let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, progress)?);
+    let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, frame.progress.as_ref())?);
     let rows = on_rows(&bar);
-    Resume::Pager(pager.pager.clone()).run::<M, _>(py, Call(class, kind.method()), async move {
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, frame.call(), async move {
         let batches = finished(bar, owned.to_batches(limit, rows)).await?;
         Ok(Warned(FrameOut(batches, schema, kind), owned.pager.empty_notice()))
     })

@@ -5,14 +5,39 @@
 //! `iter()`. Each class passes its own docstrings, the signature of the frame methods and the
 //! functions that do the work.
 
+use pyo3::{Bound, PyAny, Python};
+
+use crate::convert::FrameKind;
+use crate::mode::Call;
+
+/// What a frame method of a walk class (`to_polars`, `to_arrow`, `to_pandas`) asks of the walk's
+/// `collect`: one frame of `kind` with the method's `progress=` as given, for the class `class`.
+pub struct FrameCall<'py> {
+    /// The interpreter the method runs in.
+    pub py: Python<'py>,
+    /// The Python name of the class the method belongs to.
+    pub class: &'static str,
+    /// What the frame becomes.
+    pub kind: FrameKind,
+    /// The method's `progress=`: `None`, `True` or a bar.
+    pub progress: Option<Bound<'py, PyAny>>,
+}
+
+impl FrameCall<'_> {
+    /// The call, as the async-loop check and the errors name it.
+    pub fn call(&self) -> Call {
+        Call(self.class, self.kind.method())
+    }
+}
+
 /// Stamps a walk class and its async twin through [`twins!`](crate::mode::twins) (`classes`
 /// holds their docstrings and aliases as `twins!` takes them); the state is one walk, `$field`.
 /// Besides the `shared` methods given, both get:
 /// - the consumers of the table (`fn items(progress) -> ItemsOf = step;` with its attributes),
 ///   each an iterator over `$consumer(py, &self.$field, <its arguments>, step)`;
 /// - the frame methods of the table (`to_polars = Polars;` ...), taking `$arg` and `progress` as
-///   `frames(...)` declares and calling `$collect::<M>(py, CLASS_NAME, &self.$field, $arg, kind,
-///   progress)`;
+///   `frames(...)` declares and calling `$collect::<M>(frame, &self.$field, $arg)` with the
+///   [`FrameCall`] of the method;
 /// - `__arrow_c_stream__`: `$warn(py, &self.$field)` (the warnings a consumer gives before it
 ///   starts), then the walk's `reader()`;
 /// - `restart` (`self.$field.restart()`), `__repr__` and `_repr_html_` (of `$fields`, the
@@ -63,7 +88,9 @@ macro_rules! walk_twins {
                         $arg: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
                         progress: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
                     ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
-                        $collect::<M>(py, CLASS_NAME, &self.$field, $arg, $crate::convert::FrameKind::$kind, progress)
+                        let (kind, progress) = ($crate::convert::FrameKind::$kind, progress.cloned());
+                        let frame = $crate::walk_twins::FrameCall { py, class: CLASS_NAME, kind, progress };
+                        $collect::<M>(frame, &self.$field, $arg)
                     }
                 )*
 

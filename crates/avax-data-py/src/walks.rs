@@ -5,14 +5,14 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 
 use super::args::decode_arg;
-use super::convert::{FrameKind, FrameOut};
+use super::convert::FrameOut;
 use super::errors::Resume;
 use super::iters::{decoded_rows, iter, Frames, IndexItems};
 use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, PyRangeIterator};
-use super::mode::{twins, Call, Iter, Mode, Step};
+use super::mode::{twins, Call, Iter, Mode, PyAnyResult, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str, repr};
-use super::walk_twins::walk_twins;
+use super::walk_twins::{walk_twins, FrameCall};
 use avax_data_core::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
@@ -29,16 +29,14 @@ fn range_bar(py: Python<'_>, walk: &RangeWalk, progress: Option<&Bound<'_, PyAny
     bar(py, progress, walk.path().as_str(), move || owned.end_known().map(|end| end.saturating_sub(start)))
 }
 
-/// The rest of a range as one frame of `kind`, all or nothing.
+/// The rest of a range as one frame, all or nothing.
 fn collect<'py, M: Mode>(
-    py: Python<'py>,
-    class: &'static str,
+    frame: FrameCall<'py>,
     walk: &RangeWalk,
     decode: Option<&Bound<'py, PyAny>>,
-    kind: FrameKind,
-    progress: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    export::<M, _, _>(py, Call(class, kind.method()), walk, decode, progress, move |walk, rows| async move {
+) -> PyAnyResult<'py> {
+    let (kind, progress) = (frame.kind, frame.progress.as_ref());
+    export::<M, _, _>(frame.py, frame.call(), walk, decode, progress, move |walk, rows| async move {
         let schema = walk.schema();
         Ok(FrameOut(walk.collect(rows).await?, schema, kind))
     })
