@@ -728,7 +728,7 @@ class Plan:
         """Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when unknown."""
     @property
     def requests_kind(self) -> Literal["exact", "at most", "at least", "unknown"]:
-        """``'exact'``, ``'at most'``, ``'at least'`` or ``'unknown'``."""
+        """``'exact'``, ``'at most'``, ``'at least'`` (a list rerun into a dataset) or ``'unknown'``."""
     @property
     def compute_units(self) -> int | None:
         """Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown."""

@@ -320,6 +320,42 @@ client_twins! {
             M::run(py, super::mode::Call(CLASS_NAME, "live_check"), async move { Ok(DictOut(client.live_check().await.map_err(crate::errors::to_py)?, None)) })
         }
 
+        /// The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a
+        /// :class:`Plan`.
+        ///
+        /// Each month the dataset in ``path`` holds whole (ended when written, its file
+        /// unchanged) is counted out (``held``: its points); every other month (missing, open when
+        /// written, altered) costs the pages of its own window. Reads the manifest only: nothing
+        /// is sent or written and the lock is not taken. A bad argument, or ``path`` holding
+        /// another series' dataset, raises :class:`InvalidParameterError` as the write would.
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.plan_dataset(out, "43114", "txCount", interval="day", start=0, end=86_400 * 59).requests  # Jan, Feb 1970
+        ///     2
+        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None))]
+        fn plan_dataset(
+            &self,
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            chain_id: &Bound<'_, PyAny>,
+            metric: &Bound<'_, PyAny>,
+            interval: &Bound<'_, PyAny>,
+            start: &Bound<'_, PyAny>,
+            end: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<super::plan::PyPlan> {
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
+            let metric = str_arg(metric, "metric", "a metric name (str)")?;
+            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
+            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
+            let end = time_arg(end, "end")?.unwrap_or_else(|| chrono::Utc::now().timestamp());
+            let plan = avax_data_core::dataset::planned_metrics::plan_metric_dataset(
+                &self.client, &chain_id, &metric, &interval, (start, end), &path,
+            );
+            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
+        }
+
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
         /// readable as one table.
         ///
@@ -355,42 +391,6 @@ client_twins! {
         ///     >>> frame = pl.read_parquet(f"{out}/**/*.parquet", hive_partitioning=True)
         ///     >>> frame.height == done["rows_written"], frame.columns
         ///     (True, ['timestamp', 'value', 'chain', 'month'])
-        /// The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a
-        /// :class:`Plan`.
-        ///
-        /// Each month the dataset in ``path`` holds whole (ended when written, its file
-        /// unchanged) is counted out (``held``: its points); every other month (missing, open when
-        /// written, altered) costs the pages of its own window. Reads the manifest only: nothing
-        /// is sent or written and the lock is not taken. A bad argument, or ``path`` holding
-        /// another series' dataset, raises :class:`InvalidParameterError` as the write would.
-        ///
-        /// Example:
-        ///     >>> import tempfile
-        ///     >>> out = tempfile.mkdtemp()
-        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
-        ///     >>> metrics.plan_dataset(out, "43114", "txCount", interval="day", start=0, end=86_400 * 62).requests
-        ///     2
-        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None))]
-        fn plan_dataset(
-            &self,
-            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
-            chain_id: &Bound<'_, PyAny>,
-            metric: &Bound<'_, PyAny>,
-            interval: &Bound<'_, PyAny>,
-            start: &Bound<'_, PyAny>,
-            end: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<super::plan::PyPlan> {
-            let chain_id = chain_id_arg(chain_id, "chain_id")?;
-            let metric = str_arg(metric, "metric", "a metric name (str)")?;
-            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
-            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
-            let end = time_arg(end, "end")?.unwrap_or_else(|| chrono::Utc::now().timestamp());
-            let plan = avax_data_core::dataset::planned_metrics::plan_metric_dataset(
-                &self.client, &chain_id, &metric, &interval, (start, end), &path,
-            );
-            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
-        }
-
         #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None, compression="snappy", row_group_size=65536, progress=None))]
         #[allow(clippy::too_many_arguments)]
         fn write_dataset<'py>(

@@ -78,7 +78,9 @@ mod tests {
         assert!(!dir.exists(), "a plan creates nothing");
         let key = "chain=43114/month";
         let mut set = Dataset::open(&dir, key, metric_identity("43114", "txCount", "day")).unwrap();
-        for (value, first, next, complete) in [(202509, at(2025, 9), at(2025, 10), true), (202510, at(2025, 10), at(2025, 11), false)] {
+        for (value, first, next, complete) in
+            [(202509, at(2025, 9), at(2025, 10), true), (202510, at(2025, 10), at(2025, 11), false)]
+        {
             std::fs::write(set.temp_path(value).unwrap(), b"points").unwrap();
             set.commit(value, first as u64, next as u64, 30, complete).unwrap();
         }
