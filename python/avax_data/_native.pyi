@@ -643,6 +643,17 @@ class MetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> dict[str, Any]:
         """The service's health report (``GET /v2/live-check``)."""
+    def plan_dataset(
+        self,
+        path: str | os.PathLike[str],
+        chain_id: str | int,
+        metric: MetricName,
+        *,
+        interval: Interval,
+        start: TimeArg,
+        end: TimeArg | None = None,
+    ) -> Plan:
+        """The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a :class:`Plan`."""
     def write_dataset(
         self,
         path: str | os.PathLike[str],
@@ -716,8 +727,8 @@ class Plan:
     def requests(self) -> int | None:
         """Requests the walk sends (exact or a bound, see :attr:`requests_kind`); ``None`` when unknown."""
     @property
-    def requests_kind(self) -> Literal["exact", "at most", "unknown"]:
-        """``'exact'``, ``'at most'`` or ``'unknown'``."""
+    def requests_kind(self) -> Literal["exact", "at most", "at least", "unknown"]:
+        """``'exact'``, ``'at most'``, ``'at least'`` (a list rerun into a dataset) or ``'unknown'``."""
     @property
     def compute_units(self) -> int | None:
         """Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown."""
@@ -783,7 +794,7 @@ class Plan:
 class Pager:
     """A lazy, resumable walk over a paginated list of the Data API or the Metrics API."""
 
-    def plan(self) -> Plan:
+    def plan(self, dataset: str | os.PathLike[str] | None = None, chunk: int | None = None) -> Plan:
         """The cost plan of the rest of this walk, sending nothing: a :class:`Plan`."""
     @property
     def next_page_token(self) -> str | None:
@@ -1516,6 +1527,17 @@ class AsyncMetricsClient:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
     def live_check(self) -> Awaitable[dict[str, Any]]:
         """The service's health report (``GET /v2/live-check``)."""
+    def plan_dataset(
+        self,
+        path: str | os.PathLike[str],
+        chain_id: str | int,
+        metric: MetricName,
+        *,
+        interval: Interval,
+        start: TimeArg,
+        end: TimeArg | None = None,
+    ) -> Plan:
+        """The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a :class:`Plan`."""
     def write_dataset(
         self,
         path: str | os.PathLike[str],
@@ -1580,7 +1602,7 @@ class AsyncMetricsClient:
 class AsyncPager:
     """Asynchronous twin of :class:`Pager`: the same methods, awaitable where it blocks."""
 
-    def plan(self) -> Plan:
+    def plan(self, dataset: str | os.PathLike[str] | None = None, chunk: int | None = None) -> Plan:
         """The cost plan of the rest of this walk, sending nothing: a :class:`Plan`."""
     @property
     def next_page_token(self) -> str | None:

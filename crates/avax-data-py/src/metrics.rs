@@ -146,6 +146,42 @@ client_twins! {
     url base_url;
     operations MetricsClient;
     shared {
+        /// The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a
+        /// :class:`Plan`.
+        ///
+        /// Each month the dataset in ``path`` holds whole (ended when written, its file
+        /// unchanged) is counted out (``held``: its points); every other month (missing, open when
+        /// written, altered) costs the pages of its own window. Reads the manifest only: nothing
+        /// is sent or written and the lock is not taken. A bad argument, or ``path`` holding
+        /// another series' dataset, raises :class:`InvalidParameterError` as the write would.
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.plan_dataset(out, "43114", "txCount", interval="day", start=0, end=86_400 * 59).requests  # Jan, Feb 1970
+        ///     2
+        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None))]
+        fn plan_dataset(
+            &self,
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            chain_id: &Bound<'_, PyAny>,
+            metric: &Bound<'_, PyAny>,
+            interval: &Bound<'_, PyAny>,
+            start: &Bound<'_, PyAny>,
+            end: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<super::plan::PyPlan> {
+            let chain_id = chain_id_arg(chain_id, "chain_id")?;
+            let metric = str_arg(metric, "metric", "a metric name (str)")?;
+            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
+            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
+            let end = time_arg(end, "end")?.unwrap_or_else(|| chrono::Utc::now().timestamp());
+            let plan = avax_data_core::dataset::planned_metrics::plan_metric_dataset(
+                &self.client, &chain_id, &metric, &interval, (start, end), &path,
+            );
+            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
+        }
+
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
         /// readable as one table.
         ///

@@ -366,8 +366,33 @@ walk_twins! {
         ///     >>> plan = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10, limit=40).plan()
         ///     >>> plan.requests, plan.requests_kind, plan.compute_units
         ///     (4, 'at most', 40)
-        fn plan(&self) -> PyResult<super::plan::PyPlan> {
-            super::plan::plan_of(self.pager.pager.plan())
+        ///
+        /// With ``dataset=`` (a directory) and ``chunk=`` (blocks only), the plan of
+        /// :meth:`write_dataset` into it. A list has no range filter, so the walk reads from the
+        /// head down and stops at the first whole partition below which the dataset is whole:
+        /// a hole costs every page above it, the partitions below the stop are ``held``. The
+        /// requests are ``'at least'`` (new items at the head cost more). Nothing is sent or
+        /// written, and the directory's lock is not taken.
+        ///
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> _ = ad.DataClient(base_url=emu.url).blocks("43114").write_dataset(out, chunk=100)
+        ///     >>> again = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10).plan(dataset=out, chunk=100)
+        ///     >>> again.requests, again.requests_kind, again.held     # the head page only
+        ///     (1, 'at least', 500)
+        #[pyo3(signature = (dataset=None, chunk=None))]
+        fn plan(&self, dataset: Option<&Bound<'_, PyAny>>, chunk: Option<&Bound<'_, PyAny>>) -> PyResult<super::plan::PyPlan> {
+            let Some(dataset) = dataset else {
+                if let Some(chunk) = chunk {
+                    return Err(crate::errors::invalid("chunk", super::args::shown(chunk), "None without dataset= (the partitions of a dataset write)"));
+                }
+                return super::plan::plan_of(self.pager.pager.plan());
+            };
+            let dir = super::args::dir_path(dataset)
+                .map_err(|_| crate::errors::invalid("dataset", super::args::shown(dataset), "a directory path (str or os.PathLike) or None"))?;
+            let chunk = chunk.map(super::args::chunk).transpose()?;
+            let plan = avax_data_core::dataset::planned_lists::plan_list_dataset(&self.pager, &dir, chunk);
+            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
         }
 
         /// The token of the page holding the next item not handed out.

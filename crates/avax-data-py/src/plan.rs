@@ -123,7 +123,7 @@ plan_figures! {
         ///     3
         requests: Option<u64> = |plan| plan.walk.requests.count();
 
-        /// ``'exact'``, ``'at most'`` or ``'unknown'``.
+        /// ``'exact'``, ``'at most'``, ``'at least'`` (a list rerun into a dataset) or ``'unknown'``.
         ///
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114", limit=50).plan().requests_kind

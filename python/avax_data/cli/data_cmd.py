@@ -19,7 +19,7 @@ from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
-from .dryrun import dataset_rows, print_plan
+from .dryrun import print_plan
 from .export import add_export_options, export_from_args, run_export
 from .generated_cmd import add_generated_commands, page_options
 from .jsonout import emit_json
@@ -223,7 +223,7 @@ def _run_dataset(args: argparse.Namespace, method: str, values: list[Any], optio
     with open_client(args, "data") as client:
         pager = getattr(client, method)(*values, **options, limit=args.limit)
         if args.dry_run:
-            print_plan(args, pager.plan().less_held(dataset_rows(args.dataset)))
+            print_plan(args, pager.plan(dataset=args.dataset, **chunk))
         progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
         summary = pager.write_dataset(args.dataset, **chunk, progress=progress or None)
     print(json.dumps({"dataset": str(args.dataset), "endpoint": args.endpoint, **summary}), flush=True)

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["DryRun", "add_dry_run_options", "dataset_rows", "print_plan", "resumed_rows"]
+__all__ = ["DryRun", "add_dry_run_options", "print_plan", "resumed_rows"]
 
 
 class DryRun(Exception):
@@ -27,17 +27,6 @@ def add_dry_run_options(parser: argparse.ArgumentParser) -> None:
                        "budget) and send no request")
     group.add_argument("--json", dest="plan_json", action="store_true",
                        help="with --dry-run: print the plan as one JSON object")
-
-
-def dataset_rows(directory: Any) -> int:
-    """Rows an existing dataset directory already records (0 when there is none yet): a dataset
-    write skips them, so its plan does not count them. (The cache is the other holder of items a
-    plan subtracts: the core counts it in ``plan()`` itself, as ``cached_items``.)"""
-    if not os.path.isfile(os.path.join(os.fspath(directory), "_avax_dataset.json")):
-        return 0
-    from .._native import verify_dataset
-
-    return int(verify_dataset(os.fspath(directory))["rows"])
 
 
 def resumed_rows(out: str, resume: bool) -> int:

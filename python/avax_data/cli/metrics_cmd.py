@@ -14,7 +14,7 @@ from . import argtypes
 from .client import client_parent, open_client
 from .embedded import embedded_identity
 from .errors import CliError
-from .dryrun import dataset_rows, print_plan
+from .dryrun import print_plan
 from .export import add_export_options, export_from_args, run_export
 from .generated_cmd import add_generated_commands
 from .jsonout import emit_json
@@ -131,8 +131,8 @@ def _run_dataset(args: argparse.Namespace) -> int:
         raise CliError("--dataset needs --interval and --start", "e.g. --interval day --start 2024-01-01")
     with open_client(args, "metrics") as client:
         if args.dry_run:
-            walk = client.metric(args.chain_id, args.metric, interval=args.interval, start=args.start, end=args.end)
-            print_plan(args, walk.plan().less_held(dataset_rows(args.dataset)))
+            print_plan(args, client.plan_dataset(args.dataset, args.chain_id, args.metric, interval=args.interval,
+                                                 start=args.start, end=args.end))
         progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
         summary = client.write_dataset(args.dataset, args.chain_id, args.metric, interval=args.interval,
                                        start=args.start, end=args.end, progress=progress or None)

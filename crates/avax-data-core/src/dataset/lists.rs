@@ -398,8 +398,11 @@ pub async fn write_list_dataset(
     let at = pager.position();
     let from_head = at.items_read == 0 && at.offset == 0 && at.next_page_token().is_none() && !at.exhausted;
     let set = Dataset::open(dir, key.hive(), list_identity(&pager.pager.describe(), pager.resource, key))?;
+    // A rerun that will stop at what the dataset holds reads no page ahead: no request past the
+    // stop (and its plan, [`super::planned_lists`], counts what it sends).
+    let stops = super::planned_lists::reach(set.manifest(), dir, key).is_some_and(|r| r.stop.is_some());
+    let mut cursor = if stops { pager.pager.cursor_in_step() } else { pager.pager.cursor() };
     let mut cutter = Cutter::new(set, pager.resource, key, options, from_head, now);
-    let mut cursor = pager.pager.cursor();
     loop {
         let step = match pager.next_batch(&mut cursor).await {
             Ok(Some(batch)) => cutter.push(&batch).map(|flow| (flow, batch.num_rows() as u64)),

@@ -27,6 +27,8 @@ pub mod manifest;
 pub mod merge;
 pub mod metrics;
 pub mod planned;
+pub mod planned_lists;
+pub mod planned_metrics;
 pub mod verify;
 
 use std::collections::HashMap;

@@ -285,7 +285,23 @@ impl Pager {
 
     /// A consumer handing out items or pages one at a time (supersedes earlier consumers).
     pub fn cursor(&self) -> PagerCursor {
-        PagerCursor { pager: self.clone(), lease: self.lease(), feed: Feed::NotStarted, page: None, failed: false }
+        PagerCursor {
+            pager: self.clone(),
+            lease: self.lease(),
+            feed: Feed::NotStarted,
+            page: None,
+            failed: false,
+            read_ahead: true,
+        }
+    }
+
+    /// A consumer that fetches each page only when it asks for it, with no page read ahead: for
+    /// a walk that may stop part way on what it reads (a dataset rerun reaching what it holds),
+    /// so it sends no request past where it stops.
+    pub fn cursor_in_step(&self) -> PagerCursor {
+        let mut cursor = self.cursor();
+        cursor.read_ahead = false;
+        cursor
     }
 
     /// The rest of the walk (at most `cap` more items), page by page through `convert`, all or
@@ -362,6 +378,8 @@ fn take_count(page: &Fetched, skip: usize, room: Option<u64>) -> usize {
 enum Feed {
     NotStarted,
     Running(Prefetch<Fetched>),
+    /// Pages fetched when asked for ([`Pager::cursor_in_step`]).
+    Pulled(BoxStream<'static, Result<Fetched>>),
     Done,
 }
 
@@ -379,6 +397,8 @@ pub struct PagerCursor {
     feed: Feed,
     page: Option<Current>,
     failed: bool,
+    /// Pages are fetched ahead in the background ([`Pager::cursor`]), else when asked for.
+    read_ahead: bool,
 }
 
 impl PagerCursor {
@@ -505,14 +525,26 @@ impl PagerCursor {
             let position = self.pager.position();
             let room = self.pager.room(&position, None);
             self.feed = match self.pager.pages_from(&position, room) {
+                Some(pages) if !self.read_ahead => Feed::Pulled(pages),
                 Some(pages) => {
                     Feed::Running(Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.pager.depth))
                 }
                 None => Feed::Done,
             };
         }
-        let Feed::Running(prefetch) = &mut self.feed else { return Ok(None) };
-        match prefetch.next().await {
+        let next = match &mut self.feed {
+            Feed::Running(prefetch) => prefetch.next().await,
+            // A panic while fetching or parsing ends the walk with an error, as in the background.
+            Feed::Pulled(pages) => {
+                futures::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(futures::StreamExt::next(pages)))
+                    .await
+                    .unwrap_or_else(|panic| {
+                        Some(Err(Error::Internal(format!("a fetch panicked: {}", super::panic_message(&*panic)))))
+                    })
+            }
+            Feed::NotStarted | Feed::Done => return Ok(None),
+        };
+        match next {
             Some(Ok(page)) => Ok(Some(page)),
             Some(Err(e)) => {
                 self.failed = true;

@@ -20,6 +20,9 @@ pub enum Requests {
     Exact(u64),
     /// At most this many (a list walk with a limit, a window of buckets that may have gaps).
     AtMost(u64),
+    /// At least this many (a newest-first list rerun into a dataset: more when the list grew
+    /// at its head since the dataset was written).
+    AtLeast(u64),
     /// Not known before walking (a Data API list without a limit).
     Unknown,
 }
@@ -28,16 +31,27 @@ impl Requests {
     /// The count or bound, if any.
     pub fn count(self) -> Option<u64> {
         match self {
-            Requests::Exact(n) | Requests::AtMost(n) => Some(n),
+            Requests::Exact(n) | Requests::AtMost(n) | Requests::AtLeast(n) => Some(n),
             Requests::Unknown => None,
         }
     }
 
-    /// `exact`, `at most` or `unknown`.
+    /// A count of the same kind (`Unknown` stays unknown).
+    pub fn with_count(self, n: u64) -> Requests {
+        match self {
+            Requests::Exact(_) => Requests::Exact(n),
+            Requests::AtMost(_) => Requests::AtMost(n),
+            Requests::AtLeast(_) => Requests::AtLeast(n),
+            Requests::Unknown => Requests::Unknown,
+        }
+    }
+
+    /// `exact`, `at most`, `at least` or `unknown`.
     pub fn kind(self) -> &'static str {
         match self {
             Requests::Exact(_) => "exact",
             Requests::AtMost(_) => "at most",
+            Requests::AtLeast(_) => "at least",
             Requests::Unknown => "unknown",
         }
     }
@@ -142,11 +156,7 @@ impl Plan {
     pub fn less_cached(&self, cached_items: u64, requests: u64) -> Plan {
         let mut out = self.clone();
         out.walk.cached_items = self.walk.cached_items + cached_items;
-        out.walk.requests = match self.walk.requests {
-            Requests::Exact(_) => Requests::Exact(requests),
-            Requests::AtMost(_) => Requests::AtMost(requests),
-            Requests::Unknown => Requests::Unknown,
-        };
+        out.walk.requests = self.walk.requests.with_count(requests);
         out
     }
 

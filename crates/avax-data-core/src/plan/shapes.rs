@@ -123,10 +123,5 @@ pub fn less_held(requests: Requests, items: Option<u64>, page_size: u64, held: u
     let Some(items) = items else { return (requests, None, held) };
     let left = items.saturating_sub(held);
     let pages = left.div_ceil(page_size.max(1));
-    let requests = match requests {
-        Requests::Exact(_) => Requests::Exact(pages),
-        Requests::AtMost(_) => Requests::AtMost(pages),
-        Requests::Unknown => Requests::Unknown,
-    };
-    (requests, Some(left), items - left)
+    (requests.with_count(pages), Some(left), items - left)
 }

@@ -22,7 +22,7 @@ fn query<'a>(paged: &'a Paged, name: &str) -> Option<&'a str> {
 }
 
 /// The buckets of `interval` (day when not given) that `[start, end]` touches.
-fn buckets(interval: Option<Interval>, start: i64, end: i64) -> u64 {
+pub(crate) fn buckets(interval: Option<Interval>, start: i64, end: i64) -> u64 {
     interval.unwrap_or(Interval::Day).inner_boundaries(start, end).len() as u64 + 1
 }
 
