@@ -101,7 +101,8 @@ mod tests {
             assert_eq!(text(id), bs58::encode(id).as_cb58(None).into_string(), "{id:?}");
         }
         // A known id: the C-Chain's id on Mainnet.
-        let c_chain = bs58::decode("2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5").as_cb58(None).into_vec().unwrap();
+        let c_chain =
+            bs58::decode("2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5").as_cb58(None).into_vec().unwrap();
         assert_eq!(text(&c_chain.try_into().unwrap()), "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5");
     }
 }

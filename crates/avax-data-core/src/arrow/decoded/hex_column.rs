@@ -87,7 +87,8 @@ mod tests {
 
     #[test]
     fn texts_nulls_and_views_are_those_of_a_valid_string_view_column() {
-        let hashes: Vec<[u8; 32]> = (0..300u32).map(|k| std::array::from_fn(|i| (k as u8).wrapping_mul(i as u8))).collect();
+        let hashes: Vec<[u8; 32]> =
+            (0..300u32).map(|k| std::array::from_fn(|i| (k as u8).wrapping_mul(i as u8))).collect();
         let mut column = HexColumn::<32>::with_capacity(2);
         for (k, hash) in hashes.iter().enumerate() {
             column.append_option((k % 7 != 3).then_some(hash));
@@ -102,12 +103,9 @@ mod tests {
             }
         }
         // The same views and buffers pass arrow's own checks.
-        let checked = StringViewArray::try_new(
-            array.views().clone(),
-            array.data_buffers().to_vec(),
-            array.nulls().cloned(),
-        )
-        .unwrap();
+        let checked =
+            StringViewArray::try_new(array.views().clone(), array.data_buffers().to_vec(), array.nulls().cloned())
+                .unwrap();
         assert_eq!(checked, array);
 
         let mut addresses = HexColumn::<20>::with_capacity(1);
