@@ -219,7 +219,8 @@ mod tests {
         assert_eq!(Items::new(&[0x80], 0).u64("n").unwrap(), 0);
         assert_eq!(Items::new(&[0x80], 0).u128("n").unwrap(), 0);
         for len in 1..=16usize {
-            let digits: Vec<u8> = (1..=len as u8).map(|k| k.wrapping_mul(37) | 1).collect();
+            // A first byte of 0x80 or more: a single byte below it would be its own encoding.
+            let digits: Vec<u8> = (1..=len as u8).map(|k| k.wrapping_mul(37) | 0x81).collect();
             let mut bytes = vec![0x80 + len as u8];
             bytes.extend(&digits);
             let want = digits.iter().fold(0u128, |acc, b| (acc << 8) | u128::from(*b));
