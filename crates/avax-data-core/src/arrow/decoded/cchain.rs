@@ -7,7 +7,7 @@ use arrow_array::{ArrayRef, ListArray, StructArray};
 use arrow_buffer::OffsetBuffer;
 use arrow_schema::{DataType, Field, FieldRef, Fields};
 
-use super::cols::{append_hex0x, builders, dec, field, seconds_to_ns};
+use super::cols::{builders, dec, field, seconds_to_ns};
 use super::RowColumns;
 use crate::decode::cchain::{CBlock, CTx};
 
@@ -16,11 +16,11 @@ builders! {
     struct TxColumns {
         block_number: u64,
         position: u32,
-        hash: text,
+        hash: hex32,
         tx_type as "type": u8,
         chain_id: u64,
         nonce: u64,
-        to: text,
+        to: hex20,
         value: decimal,
         gas: u64,
         gas_price: decimal,
@@ -38,11 +38,11 @@ impl TxColumns {
     fn append(&mut self, block_number: u64, position: u32, tx: &CTx) {
         self.block_number.append_value(block_number);
         self.position.append_value(position);
-        append_hex0x(&mut self.hash, Some(&tx.hash));
+        self.hash.append_value(&tx.hash);
         self.tx_type.append_value(tx.tx_type);
         self.chain_id.append_option(tx.chain_id);
         self.nonce.append_value(tx.nonce);
-        append_hex0x(&mut self.to, tx.to.as_ref().map(|t| t.as_slice()));
+        self.to.append_option(tx.to.as_ref());
         self.value.append_value(dec(tx.value));
         self.gas.append_value(tx.gas);
         self.gas_price.append_option(tx.gas_price.map(dec));
@@ -65,8 +65,8 @@ builders! {
     /// Builders of the C-chain block columns but `transactions`.
     struct BlockBuilders {
         number: u64,
-        hash: text,
-        parent_hash: text,
+        hash: hex32,
+        parent_hash: hex32,
         time: timestamp,
         time_milliseconds: u64,
         gas_limit: u64,
@@ -77,12 +77,12 @@ builders! {
         blob_gas_used: u64,
         excess_blob_gas: u64,
         min_delay_excess: u64,
-        miner: text,
-        state_root: text,
-        transactions_root: text,
-        receipts_root: text,
-        ext_data_hash: text,
-        parent_beacon_root: text,
+        miner: hex20,
+        state_root: hex32,
+        transactions_root: hex32,
+        receipts_root: hex32,
+        ext_data_hash: hex32,
+        parent_beacon_root: hex32,
         extra_data: binary,
         header_fields: u8,
         tx_count: u32,
@@ -141,8 +141,8 @@ impl RowColumns for CBlockColumns {
 
     fn append(&mut self, row: Option<&CBlock>) {
         self.block.number.append_option(row.map(|b| b.header.number));
-        append_hex0x(&mut self.block.hash, row.map(|b| b.hash.as_slice()));
-        append_hex0x(&mut self.block.parent_hash, row.map(|b| b.header.parent_hash.as_slice()));
+        self.block.hash.append_option(row.map(|b| &b.hash));
+        self.block.parent_hash.append_option(row.map(|b| &b.header.parent_hash));
         self.block.time.append_option(row.and_then(|b| seconds_to_ns(i128::from(b.header.time))));
         self.block.time_milliseconds.append_option(row.and_then(|b| b.header.time_milliseconds));
         self.block.gas_limit.append_option(row.map(|b| b.header.gas_limit));
@@ -153,15 +153,12 @@ impl RowColumns for CBlockColumns {
         self.block.blob_gas_used.append_option(row.and_then(|b| b.header.blob_gas_used));
         self.block.excess_blob_gas.append_option(row.and_then(|b| b.header.excess_blob_gas));
         self.block.min_delay_excess.append_option(row.and_then(|b| b.header.min_delay_excess));
-        append_hex0x(&mut self.block.miner, row.map(|b| b.header.coinbase.as_slice()));
-        append_hex0x(&mut self.block.state_root, row.map(|b| b.header.state_root.as_slice()));
-        append_hex0x(&mut self.block.transactions_root, row.map(|b| b.header.transactions_root.as_slice()));
-        append_hex0x(&mut self.block.receipts_root, row.map(|b| b.header.receipts_root.as_slice()));
-        append_hex0x(&mut self.block.ext_data_hash, row.map(|b| b.header.ext_data_hash.as_slice()));
-        append_hex0x(
-            &mut self.block.parent_beacon_root,
-            row.and_then(|b| b.header.parent_beacon_root.as_ref()).map(|r| r.as_slice()),
-        );
+        self.block.miner.append_option(row.map(|b| &b.header.coinbase));
+        self.block.state_root.append_option(row.map(|b| &b.header.state_root));
+        self.block.transactions_root.append_option(row.map(|b| &b.header.transactions_root));
+        self.block.receipts_root.append_option(row.map(|b| &b.header.receipts_root));
+        self.block.ext_data_hash.append_option(row.map(|b| &b.header.ext_data_hash));
+        self.block.parent_beacon_root.append_option(row.and_then(|b| b.header.parent_beacon_root.as_ref()));
         self.block.extra_data.append_option(row.map(|b| b.header.extra.as_slice()));
         self.block.header_fields.append_option(row.map(|b| b.header_fields));
         self.block.tx_count.append_option(row.map(|b| b.transactions.len() as u32));

@@ -10,7 +10,8 @@ pub use super::avax::{decimal_type, hex_text as hex0x, id_text as cb58_id, node_
 
 /// Declares a struct of Arrow builders from one list of its columns, each written once as
 /// `column: kind` (`column as "name": kind` when the name is not an identifier), the kind one
-/// of `u8`, `u32`, `u64`, `text` (UTF-8 views), `binary` (binary views), `decimal`
+/// of `u8`, `u32`, `u64`, `text` (UTF-8 views), `hex32` and `hex20` (UTF-8 views of `0x` + hex
+/// of 32- and 20-byte values, [`super::hex_column::HexColumn`]), `binary` (binary views), `decimal`
 /// (`Decimal128(38, 0)`) and `timestamp` (ns, UTC): the struct, `fields` (nullable, named after
 /// the columns), `with_capacity` and `finish` (the columns in the list's order; the builders
 /// are left empty) all follow that list.
@@ -21,16 +22,22 @@ macro_rules! builders {
     (@builder u32) => { arrow_array::builder::UInt32Builder };
     (@builder u64) => { arrow_array::builder::UInt64Builder };
     (@builder text) => { arrow_array::builder::StringViewBuilder };
+    (@builder hex32) => { $crate::arrow::decoded::hex_column::HexColumn<32> };
+    (@builder hex20) => { $crate::arrow::decoded::hex_column::HexColumn<20> };
     (@builder binary) => { arrow_array::builder::BinaryViewBuilder };
     (@builder decimal) => { arrow_array::builder::Decimal128Builder };
     (@builder timestamp) => { arrow_array::builder::TimestampNanosecondBuilder };
     (@new decimal $n:expr) => { $crate::arrow::decoded::cols::decimal_builder($n) };
     (@new timestamp $n:expr) => { $crate::arrow::decoded::cols::timestamp_builder($n) };
+    (@new hex32 $n:expr) => { $crate::arrow::decoded::hex_column::HexColumn::<32>::with_capacity($n) };
+    (@new hex20 $n:expr) => { $crate::arrow::decoded::hex_column::HexColumn::<20>::with_capacity($n) };
     (@new $kind:ident $n:expr) => { <$crate::arrow::decoded::cols::builders!(@builder $kind)>::with_capacity($n) };
     (@type u8) => { arrow_schema::DataType::UInt8 };
     (@type u32) => { arrow_schema::DataType::UInt32 };
     (@type u64) => { arrow_schema::DataType::UInt64 };
     (@type text) => { arrow_schema::DataType::Utf8View };
+    (@type hex32) => { arrow_schema::DataType::Utf8View };
+    (@type hex20) => { arrow_schema::DataType::Utf8View };
     (@type binary) => { arrow_schema::DataType::BinaryView };
     (@type decimal) => { $crate::arrow::decoded::cols::decimal_type() };
     (@type timestamp) => { $crate::arrow::decoded::cols::timestamp_type() };
@@ -88,31 +95,35 @@ pub fn dec(value: u128) -> i128 {
     i128::try_from(value).unwrap_or(i128::MAX)
 }
 
-/// Appends `0x` + hex of `bytes` (or a null) without allocating: hashes and addresses are
-/// written through a stack buffer.
+/// Appends `0x` + hex of `bytes` (or a null) without allocating: hashes (32 bytes) and
+/// addresses (20) are written through a stack buffer (`const_hex::Buffer`, whose text needs no
+/// UTF-8 check); other lengths through a `String`.
 pub fn append_hex0x(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
-    let Some(bytes) = bytes else {
-        builder.append_null();
-        return;
-    };
-    let mut buf = [0u8; 2 + 2 * 32];
-    let n = 2 + 2 * bytes.len();
-    if n > buf.len() {
-        builder.append_value(hex0x(bytes));
-        return;
+    match bytes {
+        None => builder.append_null(),
+        Some(bytes) => match <&[u8; 32]>::try_from(bytes) {
+            Ok(hash) => builder.append_value(hex::Buffer::<32, true>::new().format(hash)),
+            Err(_) => match <&[u8; 20]>::try_from(bytes) {
+                Ok(address) => builder.append_value(hex::Buffer::<20, true>::new().format(address)),
+                Err(_) => builder.append_value(hex0x(bytes)),
+            },
+        },
     }
-    buf[..2].copy_from_slice(b"0x");
-    hex::encode_to_slice(bytes, &mut buf[2..n]).expect("the buffer fits the hex");
-    builder.append_value(std::str::from_utf8(&buf[..n]).expect("hex is ASCII"));
 }
 
 /// Appends the CB58 text of an id (or a null) without allocating: the text is written through
-/// a stack buffer.
+/// a stack buffer (32-byte ids by [`super::cb58_text::encode_id`]).
 pub fn append_cb58(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
     let Some(bytes) = bytes else {
         builder.append_null();
         return;
     };
+    if let Ok(id) = <&[u8; 32]>::try_from(bytes) {
+        let mut text = [0u8; super::cb58_text::MAX_ID_TEXT];
+        let n = super::cb58_text::encode_id(id, &mut text);
+        builder.append_value(std::str::from_utf8(&text[..n]).expect("base58 is ASCII"));
+        return;
+    }
     // A 32-byte id and its 4-byte checksum take at most 50 base58 digits.
     let mut buf = [0u8; 96];
     match bs58::encode(bytes).as_cb58(None).onto(&mut buf[..]) {
@@ -126,6 +137,24 @@ mod tests {
     use arrow_array::Array;
 
     use super::*;
+
+    #[test]
+    fn hex_texts_written_through_the_stack_equal_the_allocated_ones() {
+        let hash: Vec<u8> = (0..32u8).map(|k| k.wrapping_mul(29)).collect();
+        let address = [0xa5u8; 20];
+        let mut b = StringViewBuilder::new();
+        append_hex0x(&mut b, Some(&hash));
+        append_hex0x(&mut b, Some(&address));
+        append_hex0x(&mut b, None);
+        append_hex0x(&mut b, Some(&[]));
+        append_hex0x(&mut b, Some(&[0x0f, 0xf0, 0x01]));
+        let a = b.finish();
+        assert_eq!(a.value(0), format!("0x{}", hash.iter().map(|b| format!("{b:02x}")).collect::<String>()));
+        assert_eq!(a.value(1), format!("0x{}", "a5".repeat(20)));
+        assert!(a.is_null(2));
+        assert_eq!(a.value(3), "0x");
+        assert_eq!(a.value(4), "0x0ff001");
+    }
 
     #[test]
     fn cb58_texts_written_through_the_stack_equal_the_allocated_ones() {

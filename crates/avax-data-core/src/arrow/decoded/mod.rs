@@ -27,11 +27,13 @@ pub trait RowColumns {
 }
 
 pub mod avax;
+pub mod cb58_text;
 pub mod cchain;
 pub mod cols;
 pub mod envelope;
 pub mod frame;
 pub mod from_columns;
+pub mod hex_column;
 pub mod pchain;
 pub mod senders;
 #[cfg(test)]
