@@ -112,18 +112,12 @@ pub fn append_hex0x(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
 }
 
 /// Appends the CB58 text of an id (or a null) without allocating: the text is written through
-/// a stack buffer (32-byte ids by [`super::cb58_text::encode_id`]).
+/// a stack buffer.
 pub fn append_cb58(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
     let Some(bytes) = bytes else {
         builder.append_null();
         return;
     };
-    if let Ok(id) = <&[u8; 32]>::try_from(bytes) {
-        let mut text = [0u8; super::cb58_text::MAX_ID_TEXT];
-        let n = super::cb58_text::encode_id(id, &mut text);
-        builder.append_value(std::str::from_utf8(&text[..n]).expect("base58 is ASCII"));
-        return;
-    }
     // A 32-byte id and its 4-byte checksum take at most 50 base58 digits.
     let mut buf = [0u8; 96];
     match bs58::encode(bytes).as_cb58(None).onto(&mut buf[..]) {

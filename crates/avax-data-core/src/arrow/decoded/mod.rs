@@ -27,7 +27,6 @@ pub trait RowColumns {
 }
 
 pub mod avax;
-pub mod cb58_text;
 pub mod cchain;
 pub mod cols;
 pub mod envelope;
