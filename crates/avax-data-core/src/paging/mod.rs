@@ -9,8 +9,10 @@ use tokio::task::JoinHandle;
 
 use crate::error::Result;
 
+pub mod ahead;
 pub mod item;
 pub mod pager;
+pub use ahead::Ahead;
 pub use item::JsonItem;
 pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
 

@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::{JsonItem, Prefetch, Spawned};
+use super::{Ahead, JsonItem, Prefetch, Spawned};
 use crate::error::{Error, Result};
 use futures::stream::BoxStream;
 
@@ -307,9 +307,10 @@ impl Pager {
     /// The rest of the walk (at most `cap` more items), page by page through `convert`, all or
     /// nothing: the position moves once, at the end; after an error it is where the call began.
     ///
-    /// The pages are fetched and converted by one task on the current runtime, beside the
-    /// fetching task: the caller's thread is woken once for the whole walk, not once per page.
-    /// Dropping the returned future aborts that task before the position moves.
+    /// The pages are fetched and converted by one task on the current runtime (the next page's
+    /// request is sent before a page is converted, [`Ahead`]): no hand-off between tasks per
+    /// page, and the caller's thread is woken once for the whole walk. Dropping the returned
+    /// future aborts that task, and its requests, before the position moves.
     pub async fn collect<T: Send + 'static>(
         &self,
         cap: Option<u64>,
@@ -319,8 +320,7 @@ impl Pager {
         let start = self.position();
         let room = self.room(&start, cap);
         let Some(pages) = self.pages_from(&start, room) else { return Ok(Vec::new()) };
-        let prefetch = Prefetch::spawn(&tokio::runtime::Handle::current(), pages, self.depth);
-        let (out, position) = Spawned::new(self.clone().gather(start, cap, prefetch, convert)).await?;
+        let (out, position) = Spawned::new(self.clone().gather(start, cap, Ahead::new(pages), convert)).await?;
         self.advance(lease, position)?;
         Ok(out)
     }
@@ -330,7 +330,7 @@ impl Pager {
         self,
         start: Position,
         cap: Option<u64>,
-        mut prefetch: Prefetch<Fetched>,
+        mut pages: Ahead<BoxStream<'static, Result<Fetched>>>,
         mut convert: impl FnMut(Vec<JsonItem>) -> Result<T>,
     ) -> Result<(Vec<T>, Position)> {
         let mut out = Vec::new();
@@ -339,7 +339,7 @@ impl Pager {
             let cap = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
             position.exhausted || self.room(position, cap) == Some(0)
         };
-        while let Some(page) = prefetch.next().await {
+        while let Some(page) = pages.next().await {
             let mut page = page.map_err(|e| self.annotate(e))?;
             let skip = position.offset;
             let cap_left = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
