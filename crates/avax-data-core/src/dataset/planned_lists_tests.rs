@@ -1,5 +1,5 @@
-use super::{reach, Reach};
 use crate::dataset::lists::ListKey;
+use crate::dataset::lists::{reach, Reach};
 use crate::dataset::tests::{identity, temp_dir};
 use crate::dataset::{Dataset, INDEX_KEY};
 use std::path::PathBuf;
