@@ -64,6 +64,7 @@ def emu() -> ad.Emulator:
 
 
 def walk_log(emu: ad.Emulator, run) -> tuple[int, int]:
+    """(requests, compute units) that `run` sends, by the emulator's request log."""
     before = len(emu.request_log())
     run()
     return counted(emu.request_log()[before:])

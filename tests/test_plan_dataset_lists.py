@@ -13,20 +13,13 @@ import pytest
 
 import avax_data as ad
 from _cli import cli
-from test_plan import counted, within
+from test_plan import walk_log as logged, within
 
 
 @pytest.fixture(scope="module")
 def emu() -> ad.Emulator:
     with ad.Emulator(containers=10, data_blocks_per_chain=500) as emulator:
         yield emulator
-
-
-def logged(emu: ad.Emulator, run) -> tuple[int, int]:
-    """(requests, compute units) that `run` sends."""
-    before = len(emu.request_log())
-    run()
-    return counted(emu.request_log()[before:])
 
 
 def blocks(emu: ad.Emulator, ds: Path, chunk: int = 100) -> ad.DataClient:

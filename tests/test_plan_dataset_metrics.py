@@ -13,7 +13,7 @@ import pytest
 
 import avax_data as ad
 from _cli import cli
-from test_plan import counted, within
+from test_plan import walk_log as logged, within
 
 
 def ts(year: int, month: int, day: int = 1) -> int:
@@ -27,13 +27,6 @@ START, END = ts(2025, 8), ts(2026, 1)  # five months that ended long ago: comple
 def emu() -> ad.Emulator:
     with ad.Emulator(containers=10, data_blocks_per_chain=500) as emulator:
         yield emulator
-
-
-def logged(emu: ad.Emulator, run) -> tuple[int, int]:
-    """(requests, compute units) that `run` sends."""
-    before = len(emu.request_log())
-    run()
-    return counted(emu.request_log()[before:])
 
 
 def test_missing_partial_and_altered_months_are_planned_as_their_own_windows(emu: ad.Emulator,

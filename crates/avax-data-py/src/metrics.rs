@@ -72,6 +72,24 @@ impl<'py> IntoPyObject<'py> for SummaryOut {
     }
 }
 
+/// The series a metric dataset method names: chain id, metric, interval and the window from
+/// `start` to `end` (`now` when `None`), read by the shared rules.
+fn dataset_series(
+    chain_id: &Bound<'_, PyAny>,
+    metric: &Bound<'_, PyAny>,
+    interval: &Bound<'_, PyAny>,
+    start: &Bound<'_, PyAny>,
+    end: Option<&Bound<'_, PyAny>>,
+    now: i64,
+) -> PyResult<(String, String, String, (i64, i64))> {
+    let chain_id = chain_id_arg(chain_id, "chain_id")?;
+    let metric = str_arg(metric, "metric", "a metric name (str)")?;
+    let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
+    let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
+    let end = time_arg(end, "end")?.unwrap_or(now);
+    Ok((chain_id, metric, interval, (start, end)))
+}
+
 client_twins! {
     /// Synchronous client of the hosted Metrics API (``/v2/...``).
     ///
@@ -146,42 +164,6 @@ client_twins! {
     url base_url;
     operations MetricsClient;
     shared {
-        /// The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a
-        /// :class:`Plan`.
-        ///
-        /// Each month the dataset in ``path`` holds whole (ended when written, its file
-        /// unchanged) is counted out (``held``: its points); every other month (missing, open when
-        /// written, altered) costs the pages of its own window. Reads the manifest only: nothing
-        /// is sent or written and the lock is not taken. A bad argument, or ``path`` holding
-        /// another series' dataset, raises :class:`InvalidParameterError` as the write would.
-        ///
-        /// Example:
-        ///     >>> import tempfile
-        ///     >>> out = tempfile.mkdtemp()
-        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
-        ///     >>> metrics.plan_dataset(out, "43114", "txCount", interval="day", start=0, end=86_400 * 59).requests  # Jan, Feb 1970
-        ///     2
-        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None))]
-        fn plan_dataset(
-            &self,
-            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
-            chain_id: &Bound<'_, PyAny>,
-            metric: &Bound<'_, PyAny>,
-            interval: &Bound<'_, PyAny>,
-            start: &Bound<'_, PyAny>,
-            end: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<super::plan::PyPlan> {
-            let chain_id = chain_id_arg(chain_id, "chain_id")?;
-            let metric = str_arg(metric, "metric", "a metric name (str)")?;
-            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
-            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
-            let end = time_arg(end, "end")?.unwrap_or_else(|| chrono::Utc::now().timestamp());
-            let plan = avax_data_core::dataset::planned_metrics::plan_metric_dataset(
-                &self.client, &chain_id, &metric, &interval, (start, end), &path,
-            );
-            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
-        }
-
         /// Write a metric series as a dataset: a directory of Parquet files, one per UTC month,
         /// readable as one table.
         ///
@@ -232,12 +214,8 @@ client_twins! {
             #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
             progress: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<Bound<'py, PyAny>> {
-            let chain_id = chain_id_arg(chain_id, "chain_id")?;
-            let metric = str_arg(metric, "metric", "a metric name (str)")?;
-            let interval = str_arg(interval, "interval", "one of hour, day, week, month")?;
-            let start = time_arg(Some(start), "start")?.ok_or_else(|| invalid("start", "None", "a time"))?;
             let now = chrono::Utc::now().timestamp();
-            let end = time_arg(end, "end")?.unwrap_or(now);
+            let (chain_id, metric, interval, (start, end)) = dataset_series(chain_id, metric, interval, start, end, now)?;
             let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
             let bar = super::progress::bar(py, progress, &format!("{chain_id} {metric}"), || None)?;
             let rows = super::progress::on_rows(&bar);
@@ -255,6 +233,32 @@ client_twins! {
         }
     }
     raw {
+        /// The cost plan of :meth:`write_dataset` with the same arguments, sending nothing: a
+        /// :class:`Plan`.
+        ///
+        /// Each month the dataset in ``path`` holds whole (ended when written, its file
+        /// unchanged) is counted out (``held``: its points); every other month (missing, open when
+        /// written, altered) costs the pages of its own window. Reads the manifest only: nothing
+        /// is sent or written and the lock is not taken. A bad argument, or ``path`` holding
+        /// another series' dataset, raises :class:`InvalidParameterError` as the write would.
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
+        ///     >>> metrics.plan_dataset(out, "43114", "txCount", interval="day", start=0, end=86_400 * 59).requests  # Jan, Feb 1970
+        ///     2
+        #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None))]
+        fn plan_dataset(&self, path, chain_id, metric, interval, start; end) -> PyResult<super::plan::PyPlan> {
+            let path = super::args::dir_path(path)?;
+            let now = chrono::Utc::now().timestamp();
+            let (chain_id, metric, interval, window) = dataset_series(chain_id, metric, interval, start, end, now)?;
+            let plan = avax_data_core::dataset::planned_metrics::plan_metric_dataset(
+                &self.client, &chain_id, &metric, &interval, window, &path,
+            );
+            super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
+        }
+
         /// A chain metric's time series (``GET /v2/chains/{chainId}/metrics/{metric}``).
         ///
         /// Items are ``{"timestamp": datetime (UTC), "value": float}`` in the service's order,

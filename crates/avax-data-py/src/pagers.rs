@@ -382,15 +382,9 @@ walk_twins! {
         ///     (1, 'at least', 500)
         #[pyo3(signature = (dataset=None, chunk=None))]
         fn plan(&self, dataset: Option<&Bound<'_, PyAny>>, chunk: Option<&Bound<'_, PyAny>>) -> PyResult<super::plan::PyPlan> {
-            let Some(dataset) = dataset else {
-                if let Some(chunk) = chunk {
-                    return Err(crate::errors::invalid("chunk", super::args::shown(chunk), "None without dataset= (the partitions of a dataset write)"));
-                }
+            let Some((dir, chunk)) = super::plan::dataset_target(dataset, chunk)? else {
                 return super::plan::plan_of(self.pager.pager.plan());
             };
-            let dir = super::args::dir_path(dataset)
-                .map_err(|_| crate::errors::invalid("dataset", super::args::shown(dataset), "a directory path (str or os.PathLike) or None"))?;
-            let chunk = chunk.map(super::args::chunk).transpose()?;
             let plan = avax_data_core::dataset::planned_lists::plan_list_dataset(&self.pager, &dir, chunk);
             super::plan::plan_of(Some(plan.map_err(crate::errors::to_py)?))
         }

@@ -28,6 +28,25 @@ pub fn tier_or_env(given: Option<ServiceTier>) -> PyResult<Option<ServiceTier>> 
     }
 }
 
+/// The `dataset=`/`chunk=` arguments of a `plan()`: `None` for the walk's own plan (refusing a
+/// `chunk` without a `dataset`), else the directory and the chunk asked for.
+pub fn dataset_target(
+    dataset: Option<&Bound<'_, PyAny>>,
+    chunk: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<(std::path::PathBuf, Option<u64>)>> {
+    let Some(dataset) = dataset else {
+        return match chunk {
+            Some(chunk) => {
+                Err(invalid("chunk", shown(chunk), "None without dataset= (the partitions of a dataset write)"))
+            }
+            None => Ok(None),
+        };
+    };
+    let dir = super::args::dir_path(dataset)
+        .map_err(|_| invalid("dataset", shown(dataset), "a directory path (str or os.PathLike) or None"))?;
+    Ok(Some((dir, chunk.map(super::args::chunk).transpose()?)))
+}
+
 /// The plan of a pager's or range's walk as a Python object.
 pub fn plan_of(plan: Option<Plan>) -> PyResult<PyPlan> {
     plan.map(|plan| PyPlan { plan })

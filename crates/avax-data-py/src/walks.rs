@@ -396,15 +396,10 @@ walk_twins! {
         ///     (300, 100, 2)
         #[pyo3(signature = (dataset=None, chunk=None))]
         fn plan(&self, dataset: Option<&Bound<'_, PyAny>>, chunk: Option<&Bound<'_, PyAny>>) -> PyResult<super::plan::PyPlan> {
-            let Some(dataset) = dataset else {
-                if let Some(chunk) = chunk {
-                    return Err(crate::errors::invalid("chunk", super::args::shown(chunk), "None without dataset= (the partitions of a dataset write)"));
-                }
+            let Some((dir, chunk)) = super::plan::dataset_target(dataset, chunk)? else {
                 return super::plan::plan_of(Some(self.walk.plan()));
             };
-            let dir = super::args::dir_path(dataset)
-                .map_err(|_| crate::errors::invalid("dataset", super::args::shown(dataset), "a directory path (str or os.PathLike) or None"))?;
-            let chunk = chunk.map(super::args::chunk).transpose()?.unwrap_or(avax_data_core::dataset::DEFAULT_CHUNK);
+            let chunk = chunk.unwrap_or(avax_data_core::dataset::DEFAULT_CHUNK);
             super::plan::plan_of(Some(self.walk.plan_dataset(&dir, chunk).map_err(crate::errors::to_py)?))
         }
 

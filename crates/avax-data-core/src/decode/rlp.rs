@@ -141,11 +141,12 @@ impl<'a> Item<'a> {
         Ok(self.payload)
     }
 
-    /// This string as a big-endian unsigned integer of at most `max_len` bytes, no leading zero.
+    /// The bytes of this string as a big-endian unsigned integer of at most `max_len` bytes, no
+    /// leading zero.
     #[inline]
-    pub fn as_uint(&self, what: &str, max_len: usize) -> Result<u128, DecodeError> {
+    fn uint_bytes(&self, what: &str, max_len: usize) -> Result<&'a [u8], DecodeError> {
         let bytes = self.as_bytes(what)?;
-        if bytes.len() > max_len.min(16) {
+        if bytes.len() > max_len {
             return Err(DecodeError::new(
                 self.offset,
                 format!("{what}: an integer of {} bytes is wider than {max_len}", bytes.len()),
@@ -154,6 +155,13 @@ impl<'a> Item<'a> {
         if bytes.first() == Some(&0) {
             return Err(DecodeError::new(self.offset, format!("{what}: integer with a leading zero byte")));
         }
+        Ok(bytes)
+    }
+
+    /// This string as a big-endian unsigned integer of at most `max_len` bytes, no leading zero.
+    #[inline]
+    pub fn as_uint(&self, what: &str, max_len: usize) -> Result<u128, DecodeError> {
+        let bytes = self.uint_bytes(what, max_len.min(16))?;
         // Right-aligned in a fixed big-endian buffer: one load instead of a loop over the bytes.
         let mut be = [0u8; 16];
         be[16 - bytes.len()..].copy_from_slice(bytes);
@@ -164,16 +172,7 @@ impl<'a> Item<'a> {
     /// rules of [`Item::as_uint`], read into a `u64`).
     #[inline]
     pub fn as_u64(&self, what: &str) -> Result<u64, DecodeError> {
-        let bytes = self.as_bytes(what)?;
-        if bytes.len() > 8 {
-            return Err(DecodeError::new(
-                self.offset,
-                format!("{what}: an integer of {} bytes is wider than 8", bytes.len()),
-            ));
-        }
-        if bytes.first() == Some(&0) {
-            return Err(DecodeError::new(self.offset, format!("{what}: integer with a leading zero byte")));
-        }
+        let bytes = self.uint_bytes(what, 8)?;
         let mut be = [0u8; 8];
         be[8 - bytes.len()..].copy_from_slice(bytes);
         Ok(u64::from_be_bytes(be))
