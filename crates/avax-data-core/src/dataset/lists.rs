@@ -27,7 +27,7 @@ use arrow_array::types::{TimestampNanosecondType, UInt64Type};
 use arrow_array::RecordBatch;
 use sha2::{Digest, Sha256};
 
-use super::manifest::{unchanged, Identity, Manifest};
+use super::manifest::{Identity, Manifest};
 use super::metrics::Month;
 use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
 use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
@@ -196,8 +196,7 @@ impl Cutter {
         from_head: bool,
         started: i64,
     ) -> Self {
-        let first_unwritten =
-            set.manifest().partitions.iter().find(|p| !(p.complete && unchanged(set.dir(), p))).map(|p| p.value);
+        let first_unwritten = set.manifest().partitions.iter().find(|p| !p.whole(set.dir())).map(|p| p.value);
         Cutter {
             first_unwritten,
             set,
@@ -447,7 +446,7 @@ pub struct Reach {
 pub fn reach(manifest: &Manifest, dir: &Path, key: ListKey) -> Option<Reach> {
     let parts = &manifest.partitions;
     let top = parts.last()?;
-    let whole: Vec<bool> = parts.iter().map(|p| p.complete && unchanged(dir, p)).collect();
+    let whole: Vec<bool> = parts.iter().map(|p| p.whole(dir)).collect();
     let lowest_unwritten = parts.iter().zip(&whole).find(|(_, w)| !**w).map(|(p, _)| p.value);
     let stop = manifest.end.and_then(|end| {
         parts

@@ -64,6 +64,12 @@ impl Partition {
     pub fn covers(&self, first: u64, next: u64) -> bool {
         self.complete && self.first <= first && next <= self.next
     }
+
+    /// Whether it is complete and its file in `dir` is as recorded ([`unchanged`]): a partition a
+    /// rerun keeps.
+    pub fn whole(&self, dir: &Path) -> bool {
+        self.complete && unchanged(dir, self)
+    }
 }
 
 /// The manifest of one dataset directory.
@@ -101,6 +107,12 @@ impl Manifest {
     /// The partition of hive value `value`, if recorded.
     pub fn partition(&self, value: u64) -> Option<&Partition> {
         self.partitions.iter().find(|p| p.value == value)
+    }
+
+    /// The partition `value` if a rerun skips it for `[first, next)`: it covers the span and its
+    /// file in `dir` is as recorded (the fast check, [`unchanged`]).
+    pub fn held(&self, dir: &Path, value: u64, first: u64, next: u64) -> Option<&Partition> {
+        self.partition(value).filter(|p| p.covers(first, next) && unchanged(dir, p))
     }
 
     /// Records `partition` (replacing the one of the same value), in value order.

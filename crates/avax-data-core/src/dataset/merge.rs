@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::durable::publish;
 use super::lock::DatasetLock;
-use super::manifest::{digest_matches, io_error, read, unchanged, Manifest, MANIFEST};
+use super::manifest::{digest_matches, io_error, read, Manifest, MANIFEST};
 use super::DatasetSummary;
 use crate::error::{Error, Result};
 
@@ -15,12 +15,7 @@ use crate::error::{Error, Result};
 /// `(hive value, first, next, rows)` each, in value order (none when `dir` has no manifest).
 pub fn complete_partitions(dir: &Path) -> Result<Vec<(u64, u64, u64, u64)>> {
     let Some(manifest) = read(dir)? else { return Ok(Vec::new()) };
-    Ok(manifest
-        .partitions
-        .iter()
-        .filter(|p| p.complete && unchanged(dir, p))
-        .map(|p| (p.value, p.first, p.next, p.rows))
-        .collect())
+    Ok(manifest.partitions.iter().filter(|p| p.whole(dir)).map(|p| (p.value, p.first, p.next, p.rows)).collect())
 }
 
 /// Moves the partitions of the staged datasets `staged` into the dataset `dir` and records them

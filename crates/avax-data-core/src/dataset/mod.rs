@@ -140,7 +140,7 @@ impl Dataset {
     /// Whether the partition `value` already holds every position of `[first, next)`, with its
     /// file as recorded (the fast check: size and modification time).
     pub fn has(&self, value: u64, first: u64, next: u64) -> bool {
-        self.manifest.partition(value).is_some_and(|p| p.covers(first, next) && unchanged(&self.dir, p))
+        self.manifest.held(&self.dir, value, first, next).is_some()
     }
 
     /// Whether the partition `value` is recorded and its file is as recorded (complete or not).

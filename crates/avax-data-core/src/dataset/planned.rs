@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::manifest::{unchanged, Identity, Manifest};
+use super::manifest::{Identity, Manifest};
 use super::plan;
 use crate::error::Result;
 
@@ -46,7 +46,7 @@ pub fn split(dir: &Path, identity: Identity, start: u64, end: u64, chunk: u64) -
     let manifest = Manifest::open(dir, identity)?;
     let mut out = Split::default();
     for (value, first, next) in spans {
-        let whole = manifest.partition(value).is_some_and(|p| p.covers(first, next) && unchanged(dir, p));
+        let whole = manifest.held(dir, value, first, next).is_some();
         if whole {
             out.held.push((value, first, next));
         } else {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::manifest::{unchanged, Manifest};
+use super::manifest::Manifest;
 use super::metrics::{metric_identity, months};
 use crate::error::Result;
 use crate::metrics::MetricsClient;
@@ -31,7 +31,7 @@ pub fn plan_metric_dataset(
     let (mut pages, mut items, mut held, mut fetched) = (0u64, 0u64, 0u64, 0usize);
     for month in &windows {
         let (first, next) = (month.first as u64, month.next as u64);
-        match manifest.partition(month.value).filter(|p| p.covers(first, next) && unchanged(dir, p)) {
+        match manifest.held(dir, month.value, first, next) {
             Some(p) => held += p.rows,
             None => {
                 let buckets = sources::buckets(query.interval, month.ask_from(), month.next);
