@@ -95,22 +95,6 @@ pub fn dec(value: u128) -> i128 {
     i128::try_from(value).unwrap_or(i128::MAX)
 }
 
-/// Appends `0x` + hex of `bytes` (or a null) without allocating: hashes (32 bytes) and
-/// addresses (20) are written through a stack buffer (`const_hex::Buffer`, whose text needs no
-/// UTF-8 check); other lengths through a `String`.
-pub fn append_hex0x(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
-    match bytes {
-        None => builder.append_null(),
-        Some(bytes) => match <&[u8; 32]>::try_from(bytes) {
-            Ok(hash) => builder.append_value(hex::Buffer::<32, true>::new().format(hash)),
-            Err(_) => match <&[u8; 20]>::try_from(bytes) {
-                Ok(address) => builder.append_value(hex::Buffer::<20, true>::new().format(address)),
-                Err(_) => builder.append_value(hex0x(bytes)),
-            },
-        },
-    }
-}
-
 /// Appends the CB58 text of an id (or a null) without allocating: the text is written through
 /// a stack buffer.
 pub fn append_cb58(builder: &mut StringViewBuilder, bytes: Option<&[u8]>) {
@@ -131,24 +115,6 @@ mod tests {
     use arrow_array::Array;
 
     use super::*;
-
-    #[test]
-    fn hex_texts_written_through_the_stack_equal_the_allocated_ones() {
-        let hash: Vec<u8> = (0..32u8).map(|k| k.wrapping_mul(29)).collect();
-        let address = [0xa5u8; 20];
-        let mut b = StringViewBuilder::new();
-        append_hex0x(&mut b, Some(&hash));
-        append_hex0x(&mut b, Some(&address));
-        append_hex0x(&mut b, None);
-        append_hex0x(&mut b, Some(&[]));
-        append_hex0x(&mut b, Some(&[0x0f, 0xf0, 0x01]));
-        let a = b.finish();
-        assert_eq!(a.value(0), format!("0x{}", hash.iter().map(|b| format!("{b:02x}")).collect::<String>()));
-        assert_eq!(a.value(1), format!("0x{}", "a5".repeat(20)));
-        assert!(a.is_null(2));
-        assert_eq!(a.value(3), "0x");
-        assert_eq!(a.value(4), "0x0ff001");
-    }
 
     #[test]
     fn cb58_texts_written_through_the_stack_equal_the_allocated_ones() {
