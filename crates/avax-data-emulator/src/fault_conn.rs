@@ -13,6 +13,7 @@ use axum::extract::connect_info::Connected;
 use axum::serve::{IncomingStream, Listener};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
 
 /// What a request knows about its connection: the peer, which of the emulator's listeners took
 /// it (0 primary, 1 the second origin), and the switch that drops it.
@@ -33,15 +34,18 @@ impl Conn {
     }
 }
 
-/// A TCP listener whose connections can be killed from a handler.
+/// A TCP listener whose connections can be killed from a handler. Dropping it (the server drops
+/// its listener as soon as it stops accepting) closes `open`, which tells
+/// [`crate::Emulator::close`] that the port no longer takes connections.
 pub(crate) struct KillableListener {
     inner: TcpListener,
     listener: usize,
+    _open: oneshot::Sender<()>,
 }
 
 impl KillableListener {
-    pub(crate) fn new(inner: TcpListener, listener: usize) -> Self {
-        KillableListener { inner, listener }
+    pub(crate) fn new(inner: TcpListener, listener: usize, open: oneshot::Sender<()>) -> Self {
+        KillableListener { inner, listener, _open: open }
     }
 }
 

@@ -45,7 +45,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinHandle;
 
 use avax_data_core::index::{Container, IndexPath};
@@ -57,6 +57,10 @@ pub use config::EmulatorConfig;
 pub use data_api::{DataWorld, RateLimit};
 pub use faults::{FaultError, FaultKind, FaultOptions, FaultPlan, LoggedRequest};
 pub use timefmt::rfc3339_nano;
+
+/// How long [`Emulator::close`] waits for the listeners to close (they close as soon as the
+/// server task sees the stop signal; the bound only guards against a runtime that never runs it).
+pub const CLOSE_WAIT: Duration = Duration::from_secs(5);
 
 /// The router of all emulated services over one shared state.
 fn router(state: Arc<EmulatorState>) -> Router {
@@ -79,6 +83,8 @@ pub struct Emulator {
     second_url: String,
     stop: Mutex<Option<watch::Sender<bool>>>,
     task: Mutex<Option<JoinHandle<()>>>,
+    /// One receiver per listener; each resolves when its listener is dropped.
+    listening: Mutex<Vec<oneshot::Receiver<()>>>,
 }
 
 impl std::fmt::Debug for Emulator {
@@ -108,15 +114,25 @@ impl Emulator {
             };
             axum::serve(listener, app.clone()).with_graceful_shutdown(shutdown)
         };
-        let first = serve(fault_conn::KillableListener::new(listener, 0), stop_rx.clone());
-        let other = serve(fault_conn::KillableListener::new(second, 1), stop_rx);
+        let (first_open, first_gone) = oneshot::channel();
+        let (other_open, other_gone) = oneshot::channel();
+        let first = serve(fault_conn::KillableListener::new(listener, 0, first_open), stop_rx.clone());
+        let other = serve(fault_conn::KillableListener::new(second, 1, other_open), stop_rx);
         let task = tokio::spawn(async move {
             let (a, b) = tokio::join!(first.into_future(), other.into_future());
             if let Err(e) = a.and(b) {
                 eprintln!("avax-data emulator on {addr} stopped: {e}");
             }
         });
-        Ok(Emulator { state, addr, url, second_url, stop: Mutex::new(Some(stop_tx)), task: Mutex::new(Some(task)) })
+        Ok(Emulator {
+            state,
+            addr,
+            url,
+            second_url,
+            stop: Mutex::new(Some(stop_tx)),
+            task: Mutex::new(Some(task)),
+            listening: Mutex::new(vec![first_gone, other_gone]),
+        })
     }
 
     /// Base URL, e.g. `http://127.0.0.1:PORT` (no trailing slash).
@@ -237,6 +253,16 @@ impl Emulator {
         if let Some(stop) = self.stop.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let _ = stop.send(true);
         }
+    }
+
+    /// [`Emulator::shutdown`], then waits (at most [`CLOSE_WAIT`]) until both listeners are
+    /// closed: from then on a request to either URL fails to connect, while requests already
+    /// in flight still finish. Idempotent.
+    pub async fn close(&self) {
+        self.shutdown();
+        let listeners = std::mem::take(&mut *self.listening.lock().unwrap_or_else(|e| e.into_inner()));
+        let gone = futures::future::join_all(listeners);
+        let _ = tokio::time::timeout(CLOSE_WAIT, gone).await;
     }
 
     /// [`Emulator::shutdown`], then waits until the server task has ended.

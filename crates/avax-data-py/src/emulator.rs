@@ -535,7 +535,9 @@ impl PyEmulator {
 
     /// Stop serving.
     ///
-    /// Later requests to it fail to connect. Leaving a ``with`` block closes it too.
+    /// Returns once both listeners are closed: later requests to it fail to connect
+    /// (:class:`ConnectError`); requests already in flight still get their answers. Leaving a
+    /// ``with`` block closes it the same way.
     ///
     /// Example:
     ///     >>> local = ad.Emulator(containers=10)
@@ -546,8 +548,8 @@ impl PyEmulator {
     ///     ... except ad.ConnectError:
     ///     ...     print("gone")
     ///     gone
-    fn close(&self) {
-        self.emulator.shutdown();
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        wait_raw(py, self.emulator.close())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -555,8 +557,8 @@ impl PyEmulator {
     }
 
     #[pyo3(signature = (*_exc))]
-    fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) {
-        self.emulator.shutdown();
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+        wait_raw(py, self.emulator.close())
     }
 
     fn __repr__(&self) -> String {

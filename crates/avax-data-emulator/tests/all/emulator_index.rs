@@ -665,6 +665,23 @@ async fn shutdown_is_idempotent_and_frees_the_port() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn close_returns_once_neither_listener_takes_a_connection() {
+    // A client kept alive across close() (a pooled connection) is what made "fails to connect"
+    // racy when closing only signalled the server: close() now waits for both listeners.
+    for _ in 0..20 {
+        let emu = start_default().await;
+        result(&emu, IndexPath::CBlock, "index.getLastAccepted", json!({})).await;
+        let addrs = [emu.url(), emu.second_url()].map(|u| u.trim_start_matches("http://").to_string());
+        emu.close().await;
+        for addr in &addrs {
+            let refused = tokio::net::TcpStream::connect(addr.as_str()).await;
+            assert!(refused.is_err(), "{addr} still accepted a connection after close()");
+        }
+        emu.close().await; // idempotent
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn a_full_range_of_c_chain_blocks_is_fast() {
     let emu = start(EmulatorConfig { seed: 1, default_count: 100_000, ..Default::default() }).await;
     let http = client();
