@@ -21,6 +21,7 @@ pub mod exact;
 pub mod index;
 pub mod inputs;
 pub mod metrics;
+mod named;
 pub mod paging;
 pub mod plan;
 pub mod rest;

@@ -13,9 +13,6 @@ use super::DecodeError;
 mod header;
 pub use header::Header;
 
-/// The largest value `Decimal128(38, 0)` holds.
-pub const DECIMAL38_MAX: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
-
 /// A decoded C-chain block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CBlock {
@@ -146,6 +143,10 @@ fn count_items(item: &Item<'_>, what: &str) -> Result<u32, DecodeError> {
     Ok(n)
 }
 
+/// The largest value `Decimal128(38, 0)` holds.
+pub const DECIMAL38_MAX: u128 = 99_999_999_999_999_999_999_999_999_999_999_999_999;
+
+/// `value`, or an error naming `what` when it does not fit [`DECIMAL38_MAX`].
 fn decimal(value: u128, what: &str, offset: usize) -> Result<u128, DecodeError> {
     if value > DECIMAL38_MAX {
         return Err(DecodeError::new(offset, format!("{what} {value} does not fit Decimal(38, 0)")));

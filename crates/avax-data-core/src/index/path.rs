@@ -1,38 +1,30 @@
 //! The five index paths a node serves.
 
 use crate::error::{Error, Result};
+use crate::named::named_enum;
 
-/// One of the node's index paths (`/ext/index/<chain>/<kind>`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum IndexPath {
-    /// `C/block`: C-chain blocks.
-    CBlock,
-    /// `P/block`: P-chain blocks.
-    PBlock,
-    /// `X/tx`: X-chain transactions.
-    XTx,
-    /// `X/block`: X-chain blocks (after Cortina).
-    XBlock,
-    /// `X/vtx`: X-chain vertices (frozen since Cortina).
-    XVtx,
+named_enum! {
+    /// One of the node's index paths (`/ext/index/<chain>/<kind>`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum IndexPath {
+        /// `C/block`: C-chain blocks.
+        CBlock => "C/block",
+        /// `P/block`: P-chain blocks.
+        PBlock => "P/block",
+        /// `X/tx`: X-chain transactions.
+        XTx => "X/tx",
+        /// `X/block`: X-chain blocks (after Cortina).
+        XBlock => "X/block",
+        /// `X/vtx`: X-chain vertices (frozen since Cortina).
+        XVtx => "X/vtx",
+    }
+    /// All five, in a fixed order.
+    ALL;
+    /// The short name, e.g. `C/block`.
+    fn as_str;
 }
 
 impl IndexPath {
-    /// All five, in a fixed order.
-    pub const ALL: [IndexPath; 5] =
-        [IndexPath::CBlock, IndexPath::PBlock, IndexPath::XTx, IndexPath::XBlock, IndexPath::XVtx];
-
-    /// The short name, e.g. `C/block`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IndexPath::CBlock => "C/block",
-            IndexPath::PBlock => "P/block",
-            IndexPath::XTx => "X/tx",
-            IndexPath::XBlock => "X/block",
-            IndexPath::XVtx => "X/vtx",
-        }
-    }
-
     /// The URL path, e.g. `/ext/index/C/block`.
     pub fn url_path(self) -> String {
         format!("/ext/index/{}", self.as_str())
@@ -52,12 +44,6 @@ impl IndexPath {
             None => ALLOWED.to_string(),
         };
         Err(Error::invalid_text("path", text, allowed))
-    }
-}
-
-impl std::fmt::Display for IndexPath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -2,6 +2,7 @@
 //! docs, "Data API: Rate Limits": <https://build.avax.network/docs/api-reference/data-api/rate-limits>).
 
 use crate::error::{Error, Result};
+use crate::named::named_enum;
 
 /// The environment variable read when no `tier=` is given.
 pub const TIER_ENV: &str = "AVAX_DATA_TIER";
@@ -9,37 +10,28 @@ pub const TIER_ENV: &str = "AVAX_DATA_TIER";
 /// The tier names as accepted (case-insensitive) and shown.
 pub const TIER_NAMES: &str = "one of unauthenticated, free, base, growth, pro";
 
-/// A subscription tier of the hosted Data and Metrics APIs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ServiceTier {
-    /// No API key.
-    Unauthenticated,
-    /// The free plan (the default with an API key).
-    Free,
-    /// The Base plan.
-    Base,
-    /// The Growth plan.
-    Growth,
-    /// The Pro plan.
-    Pro,
+named_enum! {
+    /// A subscription tier of the hosted Data and Metrics APIs.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum ServiceTier {
+        /// No API key.
+        Unauthenticated => "unauthenticated",
+        /// The free plan (the default with an API key).
+        Free => "free",
+        /// The Base plan.
+        Base => "base",
+        /// The Growth plan.
+        Growth => "growth",
+        /// The Pro plan.
+        Pro => "pro",
+    }
+    /// Every tier, cheapest first.
+    ALL;
+    /// The tier's name, lower case.
+    fn name;
 }
 
 impl ServiceTier {
-    /// Every tier, cheapest first.
-    pub const ALL: [ServiceTier; 5] =
-        [ServiceTier::Unauthenticated, ServiceTier::Free, ServiceTier::Base, ServiceTier::Growth, ServiceTier::Pro];
-
-    /// The tier's name, lower case.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ServiceTier::Unauthenticated => "unauthenticated",
-            ServiceTier::Free => "free",
-            ServiceTier::Base => "base",
-            ServiceTier::Growth => "growth",
-            ServiceTier::Pro => "pro",
-        }
-    }
-
     /// Compute units allowed per minute (published figure).
     pub const fn units_per_minute(self) -> u64 {
         match self {
@@ -88,12 +80,6 @@ impl ServiceTier {
     /// without.
     pub fn resolve(chosen: Option<ServiceTier>, has_api_key: bool) -> ServiceTier {
         chosen.unwrap_or(if has_api_key { ServiceTier::Free } else { ServiceTier::Unauthenticated })
-    }
-}
-
-impl std::fmt::Display for ServiceTier {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 
