@@ -107,19 +107,14 @@ pub struct RangeWalk {
 }
 
 impl RangeWalk {
-    /// A walk from `start` to `end` (exclusive; `None`: the tip) in calls of `chunk` containers
-    /// (clamped to `[1, 1024]`), `concurrency` in flight, decoded when `decode` says so.
-    pub fn new(
-        chain: ChainClient,
-        start: u64,
-        end: Option<u64>,
-        concurrency: usize,
-        chunk: u64,
-        decode: Option<DecodeMode>,
-    ) -> Result<Self> {
+    /// A walk of `range` (`start` to `end`, exclusive; `None`: the tip) in calls of `chunk`
+    /// containers (clamped to `[1, 1024]`), `concurrency` in flight (at least one), decoded when
+    /// `decode` says so.
+    pub fn new(chain: ChainClient, range: RangeSpec, decode: Option<DecodeMode>) -> Result<Self> {
         let schema = walk_schema(chain.path(), decode)?;
-        let range = RangeSpec { start, end, concurrency: concurrency.max(1), chunk: chunk.clamp(1, MAX_RANGE) };
-        let cursor = Cursor::new(start);
+        let range =
+            RangeSpec { concurrency: range.concurrency.max(1), chunk: range.chunk.clamp(1, MAX_RANGE), ..range };
+        let cursor = Cursor::new(range.start);
         Ok(RangeWalk { chain, range, decode, schema, cursor, memory: RangeMemory::default() })
     }
 
