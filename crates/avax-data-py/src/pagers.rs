@@ -16,7 +16,7 @@ use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str};
 use super::walk_twins::{walk_twins, FrameCall};
 use super::warn::Warned;
-use avax_data_core::arrow::Resource;
+use avax_data_core::arrow::{ParquetExport, Resource};
 use avax_data_core::data::ResourcePager;
 
 /// The name of a resource's frame schema, as Python shows it.

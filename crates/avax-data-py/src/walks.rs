@@ -13,6 +13,7 @@ use super::mode::{twins, Call, Iter, Mode, PyAnyResult, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str, repr};
 use super::walk_twins::{walk_twins, FrameCall};
+use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
