@@ -13,7 +13,7 @@ use super::walks::{follow_state, PyAsyncFollow, PyAsyncRange, PyFollow, PyRange}
 use avax_data_core::arrow::decoded::{check_mode, decode_containers, decoded_schema_for, DecodeMode};
 use avax_data_core::index::MAX_RANGE;
 use avax_data_core::index::{
-    ChainClient, Container, FollowWalk, IndexClient, IndexClientOptions, IndexPath, RangeWalk, Verify,
+    ChainClient, Container, FollowWalk, IndexClient, IndexClientOptions, IndexPath, RangeSpec, RangeWalk, Verify,
 };
 
 fn build_client(
@@ -88,7 +88,7 @@ fn range_walk(
         Some(c) => super::args::concurrency(c)?,
         None => chain.concurrency(),
     };
-    RangeWalk::new(chain.clone(), start, end, concurrency, chunk, decode).map_err(crate::errors::to_py)
+    RangeWalk::new(chain.clone(), RangeSpec { start, end, concurrency, chunk }, decode).map_err(crate::errors::to_py)
 }
 
 client_twins! {

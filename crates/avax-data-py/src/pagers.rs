@@ -11,12 +11,12 @@ use super::errors::Resume;
 use super::iters::{iter, Frames, PagerBatches, PagerItems, PagerPages};
 use super::iters::{PyAsyncPageIterator, PyAsyncPagerBatchIterator, PyAsyncPagerIterator};
 use super::iters::{PyPageIterator, PyPagerBatchIterator, PyPagerIterator};
-use super::mode::{Call, Iter, Step};
+use super::mode::{Iter, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str};
-use super::walk_twins::{walk_twins, FrameCall};
+use super::walk_twins::{walk_twins, FrameCall, WriteCall};
 use super::warn::Warned;
-use avax_data_core::arrow::Resource;
+use avax_data_core::arrow::{ParquetExport, Resource};
 use avax_data_core::data::ResourcePager;
 
 /// The name of a resource's frame schema, as Python shows it.
@@ -100,6 +100,47 @@ fn collect<'py, M: super::mode::Mode>(
         let batches = finished(bar, owned.to_batches(limit, rows)).await?;
         Ok(Warned(FrameOut(batches, schema, kind), owned.pager.empty_notice()))
     })
+}
+
+/// `write_parquet`: the rest of the walk streamed into one Parquet file.
+fn to_parquet<'py, M: super::mode::Mode>(
+    write: WriteCall<'py>,
+    pager: &ResourcePager,
+    path: avax_data_core::arrow::Target,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (py, options) = (write.py, write.options);
+    warn_start(py, pager)?;
+    let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
+    let rows = on_rows(&bar);
+    let export = async move {
+        let written = finished(bar, owned.write_parquet(path, options, rows)).await?;
+        Ok(Warned(written, owned.pager.empty_notice()))
+    };
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, write.call, export)
+}
+
+/// `write_dataset`: the rest of the walk as a dataset directory, partitioned by the list's key
+/// (`chunk` block numbers a partition, or months).
+fn to_dataset<'py, M: super::mode::Mode>(
+    write: WriteCall<'py>,
+    pager: &ResourcePager,
+    path: std::path::PathBuf,
+    chunk: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (py, options) = (write.py, write.options);
+    let chunk = chunk.map(super::args::chunk).transpose()?;
+    avax_data_core::dataset::lists::ListKey::of(pager.resource, chunk).map_err(crate::errors::to_py)?;
+    warn_start(py, pager)?;
+    let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
+    let rows = on_rows(&bar);
+    let now = chrono::Utc::now().timestamp();
+    let export = async move {
+        let done =
+            finished(bar, avax_data_core::dataset::lists::write_list_dataset(&owned, &path, chunk, options, now, rows))
+                .await?;
+        Ok(super::walks::summary_dict(done))
+    };
+    Resume::Pager(pager.pager.clone()).run::<M, _>(py, write.call, export)
 }
 
 walk_twins! {
@@ -354,6 +395,91 @@ walk_twins! {
     repr of fields;
 
     iter = items(None);
+    writers {
+        /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
+        ///
+        /// On an error the file is still finalised, holding exactly the items before the
+        /// position, so the rest can go to a second file.
+        ///
+        /// Args:
+        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
+        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
+        ///     row_group_size: rows per row group, an int >= 1; default 65536.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     int: the rows written.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``compression``, ``row_group_size`` or ``path``.
+        ///     OSError: the file cannot be written.
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///
+        /// Example:
+        ///     >>> import io
+        ///     >>> buf = io.BytesIO()
+        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet", limit=120).write_parquet(buf)
+        ///     120
+        ///     >>> _ = buf.seek(0)
+        ///     >>> pl.read_parquet(buf).columns[:3]
+        ///     ['vertexHash', 'parentHashes', 'vertexHeight']
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, progress=None))]
+        fn write_parquet(#[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target)
+            by to_parquet;
+
+        /// Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a
+        /// natural key of the rows, readable as one table.
+        ///
+        /// Blocks go by block-number chunk, ``path/block=<first block of the chunk>/part.parquet``
+        /// (``chunk`` numbers each); vertices by the UTC month of ``vertexTimestamp``,
+        /// ``path/month=<YYYYMM>/part.parquet``. A manifest ``_avax_dataset.json`` records the
+        /// list, and each partition's rows, size, sha256 and whether it is complete. The list
+        /// comes newest first: a partition is complete once the walk has passed below it, or the
+        /// list ended under it. The newest one (new items may still come) is complete only when
+        /// proven: a chunk holding all its block numbers, or a month over a day past when the
+        /// walk started at the head. Run it again into the same directory (with a new pager) and
+        /// it writes the newest partitions again, adds new ones, skips complete ones whose file
+        /// is unchanged, and stops where everything below was written by a walk that reached the
+        /// list's end; partial, missing or altered partitions are written whole again, so no row
+        /// is ever in two files. A failed walk keeps the partitions it passed: a rerun completes
+        /// the dataset.
+        ///
+        /// Args:
+        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
+        ///     chunk: block numbers per partition, an int >= 1; default ``None``: 100000. Only
+        ///         for blocks (vertices go by month).
+        ///     compression, row_group_size: as in :meth:`write_parquet`.
+        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
+        ///
+        /// Returns:
+        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
+        ///     ``rows_skipped`` of this run.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument; a list other than blocks of one chain or
+        ///         vertices (``resource``); ``path`` holding another list's dataset.
+        ///     DecodeError: rows that are not newest first (they fit no partition rule).
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
+        ///     AvaxDataError: as listed on :class:`Pager`, with the position (the partitions
+        ///         written before it stay recorded).
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 0, 'partitions_written': 5, 'rows_skipped': 0, 'rows_written': 500}
+        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)     # all complete: skipped
+        ///     {'partitions_skipped': 5, 'partitions_written': 0, 'rows_skipped': 500, 'rows_written': 0}
+        ///     >>> frame = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
+        ///     >>> frame.height, frame["blockNumber"].n_unique(), sorted(frame["block"].unique())
+        ///     (500, 500, [0, 100, 200, 300, 400])
+        #[pyo3(signature = (path, *, chunk=None, compression="snappy", row_group_size=65536, progress=None))]
+        fn write_dataset(
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            chunk: Option<&Bound<'_, PyAny>>
+        ) by to_dataset;
+    }
     shared {
         /// The cost plan of the rest of this walk, sending nothing: a :class:`Plan`.
         ///
@@ -470,126 +596,6 @@ walk_twins! {
         #[getter]
         fn resource(&self) -> &'static str {
             resource_name(self.pager.resource)
-        }
-
-        /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
-        ///
-        /// On an error the file is still finalised, holding exactly the items before the
-        /// position, so the rest can go to a second file.
-        ///
-        /// Args:
-        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
-        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
-        ///     row_group_size: rows per row group, an int >= 1; default 65536.
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
-        ///
-        /// Returns:
-        ///     int: the rows written.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``compression``, ``row_group_size`` or ``path``.
-        ///     OSError: the file cannot be written.
-        ///     AvaxDataError: as listed on :class:`Pager`, with the position.
-        ///
-        /// Example:
-        ///     >>> import io
-        ///     >>> buf = io.BytesIO()
-        ///     >>> ad.DataClient(base_url=emu.url).vertices("mainnet", limit=120).write_parquet(buf)
-        ///     120
-        ///     >>> _ = buf.seek(0)
-        ///     >>> pl.read_parquet(buf).columns[:3]
-        ///     ['vertexHash', 'parentHashes', 'vertexHeight']
-        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, progress=None))]
-        fn write_parquet<'py>(
-            &self,
-            py: Python<'py>,
-            #[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target,
-            #[pyo3(from_py_with = super::args::compression)] compression: &str,
-            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            warn_start(py, &self.pager)?;
-            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
-            let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
-            let rows = on_rows(&bar);
-            let export = async move {
-                let written = finished(bar, pager.write_parquet(path, options, rows)).await?;
-                Ok(Warned(written, pager.pager.empty_notice()))
-            };
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_parquet"), export)
-        }
-
-        /// Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a
-        /// natural key of the rows, readable as one table.
-        ///
-        /// Blocks go by block-number chunk, ``path/block=<first block of the chunk>/part.parquet``
-        /// (``chunk`` numbers each); vertices by the UTC month of ``vertexTimestamp``,
-        /// ``path/month=<YYYYMM>/part.parquet``. A manifest ``_avax_dataset.json`` records the
-        /// list, and each partition's rows, size, sha256 and whether it is complete. The list
-        /// comes newest first: a partition is complete once the walk has passed below it, or the
-        /// list ended under it. The newest one (new items may still come) is complete only when
-        /// proven: a chunk holding all its block numbers, or a month over a day past when the
-        /// walk started at the head. Run it again into the same directory (with a new pager) and
-        /// it writes the newest partitions again, adds new ones, skips complete ones whose file
-        /// is unchanged, and stops where everything below was written by a walk that reached the
-        /// list's end; partial, missing or altered partitions are written whole again, so no row
-        /// is ever in two files. A failed walk keeps the partitions it passed: a rerun completes
-        /// the dataset.
-        ///
-        /// Args:
-        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
-        ///     chunk: block numbers per partition, an int >= 1; default ``None``: 100000. Only
-        ///         for blocks (vertices go by month).
-        ///     compression, row_group_size: as in :meth:`write_parquet`.
-        ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
-        ///
-        /// Returns:
-        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
-        ///     ``rows_skipped`` of this run.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad argument; a list other than blocks of one chain or
-        ///         vertices (``resource``); ``path`` holding another list's dataset.
-        ///     DecodeError: rows that are not newest first (they fit no partition rule).
-        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
-        ///     AvaxDataError: as listed on :class:`Pager`, with the position (the partitions
-        ///         written before it stay recorded).
-        ///
-        /// Example:
-        ///     >>> import tempfile
-        ///     >>> out = tempfile.mkdtemp()
-        ///     >>> data = ad.DataClient(base_url=emu.url)
-        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)
-        ///     {'partitions_skipped': 0, 'partitions_written': 5, 'rows_skipped': 0, 'rows_written': 500}
-        ///     >>> data.blocks("43114").write_dataset(out, chunk=100)     # all complete: skipped
-        ///     {'partitions_skipped': 5, 'partitions_written': 0, 'rows_skipped': 500, 'rows_written': 0}
-        ///     >>> frame = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
-        ///     >>> frame.height, frame["blockNumber"].n_unique(), sorted(frame["block"].unique())
-        ///     (500, 500, [0, 100, 200, 300, 400])
-        #[pyo3(signature = (path, *, chunk=None, compression="snappy", row_group_size=65536, progress=None))]
-        fn write_dataset<'py>(
-            &self,
-            py: Python<'py>,
-            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
-            chunk: Option<&Bound<'py, PyAny>>,
-            #[pyo3(from_py_with = super::args::compression)] compression: &str,
-            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let chunk = chunk.map(super::args::chunk).transpose()?;
-            avax_data_core::dataset::lists::ListKey::of(self.pager.resource, chunk).map_err(crate::errors::to_py)?;
-            warn_start(py, &self.pager)?;
-            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
-            let (pager, bar) = (self.pager.clone(), pager_bar(py, &self.pager, None, progress)?);
-            let rows = on_rows(&bar);
-            let now = chrono::Utc::now().timestamp();
-            let export = async move {
-                let done =
-                    finished(bar, avax_data_core::dataset::lists::write_list_dataset(&pager, &path, chunk, options, now, rows))
-                        .await?;
-                Ok(super::walks::summary_dict(done))
-            };
-            Resume::Pager(self.pager.pager.clone()).run::<M, _>(py, Call(CLASS_NAME, "write_dataset"), export)
         }
     }
 }

@@ -1,11 +1,14 @@
 //! [`walk_twins!`]: the class of a walk (`Pager`, `Range`) and its async twin, with the methods
 //! every walk class has in the same shape written once here: the iterators over the rest of the
 //! walk (`items`, `batches`, ...), the rest as one frame
-//! (`to_polars`, `to_arrow`, `to_pandas`), as an Arrow C stream, `restart`, the reprs and
-//! `iter()`. Each class passes its own docstrings, the signature of the frame methods and the
-//! functions that do the work.
+//! (`to_polars`, `to_arrow`, `to_pandas`), as an Arrow C stream, as a Parquet file or a dataset
+//! (`write_parquet`, `write_dataset`), `restart`, the reprs and `iter()`. Each class passes its
+//! own docstrings, the signatures of the frame and writer methods and the functions that do the
+//! work.
 
-use pyo3::{Bound, PyAny, Python};
+use pyo3::{Bound, PyAny, PyResult, Python};
+
+use avax_data_core::arrow::ParquetOptions;
 
 use crate::convert::FrameKind;
 use crate::mode::Call;
@@ -30,6 +33,33 @@ impl FrameCall<'_> {
     }
 }
 
+/// What a writer method of a walk class (`write_parquet`, `write_dataset`) hands the walk's
+/// writer: the call, the file options (checked) and the method's `progress=` as given.
+pub struct WriteCall<'py> {
+    /// The interpreter the method runs in.
+    pub py: Python<'py>,
+    /// The call, as the async-loop check and the errors name it.
+    pub call: Call,
+    /// The codec and row group size of the Parquet files.
+    pub options: ParquetOptions,
+    /// The method's `progress=`: `None`, `True` or a bar.
+    pub progress: Option<Bound<'py, PyAny>>,
+}
+
+impl<'py> WriteCall<'py> {
+    /// The writer call `call`, its `compression=` and `row_group_size=` checked by the core.
+    pub fn new(
+        py: Python<'py>,
+        call: Call,
+        compression: &str,
+        row_group_size: u64,
+        progress: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Self> {
+        let options = ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
+        Ok(WriteCall { py, call, options, progress: progress.cloned() })
+    }
+}
+
 /// Stamps a walk class and its async twin through [`twins!`](crate::mode::twins) (`classes`
 /// holds their docstrings and aliases as `twins!` takes them); the state is one walk, `$field`.
 /// Besides the `shared` methods given, both get:
@@ -42,7 +72,12 @@ impl FrameCall<'_> {
 ///   starts), then the walk's `reader()`;
 /// - `restart` (`self.$field.restart()`), `__repr__` and `_repr_html_` (of `$fields`, the
 ///   walk's shown fields);
-/// - `__iter__` / `__aiter__`: `self.items(py, ...)` with the arguments of `iter = items(...)`.
+/// - `__iter__` / `__aiter__`: `self.items(py, ...)` with the arguments of `iter = items(...)`;
+/// - the writer methods of the table (`fn write_parquet(path: Target; decode) by run;` with
+///   its attributes), each taking `compression`, `row_group_size` and `progress` besides its
+///   own arguments (typed ones, then after a `;` the optional ones, `Option<&Bound<PyAny>>`, in
+///   the order of the Python signature) and calling `run::<M>(write, &self.$field, <its own
+///   arguments>)` with the [`WriteCall`] of the method.
 macro_rules! walk_twins {
     (
         classes { $($classes:tt)* }
@@ -60,6 +95,12 @@ macro_rules! walk_twins {
         $(#[doc = $html_doc:expr])*
         repr of $fields:ident;
         iter = items($($default:expr),*);
+        writers {
+            $(
+                $(#[$writer_attr:meta])*
+                fn $writer:ident($($(#[$own_attr:meta])* $own:ident: $own_ty:ty),* $(; $($opt:ident),*)?) by $run:ident;
+            )*
+        }
         shared { $($shared:tt)* }
     ) => {
         $crate::mode::twins! {
@@ -91,6 +132,24 @@ macro_rules! walk_twins {
                         let (kind, progress) = ($crate::convert::FrameKind::$kind, progress.cloned());
                         let frame = $crate::walk_twins::FrameCall { py, class: CLASS_NAME, kind, progress };
                         $collect::<M>(frame, &self.$field, $arg)
+                    }
+                )*
+
+                $(
+                    $(#[$writer_attr])*
+                    #[allow(clippy::too_many_arguments)]
+                    fn $writer<'py>(
+                        &self,
+                        py: ::pyo3::Python<'py>,
+                        $($(#[$own_attr])* $own: $own_ty,)*
+                        #[pyo3(from_py_with = $crate::args::compression)] compression: &str,
+                        #[pyo3(from_py_with = $crate::args::row_group_size)] row_group_size: u64,
+                        $($($opt: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,)*)?
+                        progress: Option<&::pyo3::Bound<'py, ::pyo3::PyAny>>,
+                    ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
+                        let call = $crate::mode::Call(CLASS_NAME, stringify!($writer));
+                        let write = $crate::walk_twins::WriteCall::new(py, call, compression, row_group_size, progress);
+                        $run::<M>(write?, &self.$field, $($own,)* $($($opt),*)?)
                     }
                 )*
 

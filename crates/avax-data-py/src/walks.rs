@@ -12,7 +12,8 @@ use super::iters::{PyAsyncBatchIterator, PyAsyncRangeIterator, PyBatchIterator, 
 use super::mode::{twins, Call, Iter, Mode, PyAnyResult, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str, repr};
-use super::walk_twins::{walk_twins, FrameCall};
+use super::walk_twins::{walk_twins, FrameCall, WriteCall};
+use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
@@ -42,14 +43,41 @@ fn collect<'py, M: Mode>(
     })
 }
 
+/// `write_parquet`: the rest of the range streamed into one Parquet file.
+fn to_parquet<'py, M: Mode>(
+    write: WriteCall<'py>,
+    walk: &RangeWalk,
+    path: avax_data_core::arrow::Target,
+    decode: Option<&Bound<'_, PyAny>>,
+) -> PyAnyResult<'py> {
+    let (options, progress) = (write.options, write.progress.as_ref());
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
+        walk.write_parquet(path, options, rows).await
+    })
+}
+
+/// `write_dataset`: the rest of the range as a dataset directory of `chunk` indices a partition.
+fn to_dataset<'py, M: Mode>(
+    write: WriteCall<'py>,
+    walk: &RangeWalk,
+    path: std::path::PathBuf,
+    chunk: u64,
+    decode: Option<&Bound<'_, PyAny>>,
+) -> PyAnyResult<'py> {
+    let (options, progress) = (write.options, write.progress.as_ref());
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
+        Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
+    })
+}
+
 /// Runs the export `run` of `walk` (decoded as `decode` says) with its progress bar; errors
 /// carry the walk's position.
 fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     py: Python<'py>,
     call: Call,
     walk: &RangeWalk,
-    decode: Option<&Bound<'py, PyAny>>,
-    progress: Option<&Bound<'py, PyAny>>,
+    decode: Option<&Bound<'_, PyAny>>,
+    progress: Option<&Bound<'_, PyAny>>,
     run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
 ) -> PyResult<Bound<'py, PyAny>>
 where
@@ -370,6 +398,89 @@ walk_twins! {
     repr of range_fields;
 
     iter = items(None, None);
+    writers {
+        /// Stream the rest of the range into a Parquet file, in constant memory.
+        ///
+        /// On an error the file is still finalised, holding exactly the rows before the error's
+        /// ``next_index`` (also this range's), so the rest can go to a second file without a
+        /// row lost or repeated.
+        ///
+        /// Args:
+        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
+        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
+        ///     row_group_size: rows per row group, an int >= 1; default 65536.
+        ///     decode: as in :meth:`to_polars`.
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     int: the rows written.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad ``compression``, ``row_group_size``, ``decode`` or
+        ///         ``path``.
+        ///     OSError: the file cannot be written.
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> import io
+        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 100)
+        ///     >>> buf = io.BytesIO()
+        ///     >>> rng.write_parquet(buf, compression="zstd")
+        ///     100
+        ///     >>> _ = buf.seek(0)
+        ///     >>> pl.read_parquet(buf)["index"].max()
+        ///     99
+        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None, progress=None))]
+        fn write_parquet(#[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target; decode)
+            by to_parquet;
+
+        /// Write the rest of the range as a dataset: a directory of Parquet files, one per chunk
+        /// of ``chunk`` indices, readable as one table.
+        ///
+        /// The layout is hive-style, ``path/chunk=<first index of the chunk>/part.parquet``, with
+        /// chunks aligned to multiples of ``chunk``, and a manifest ``_avax_dataset.json`` (the
+        /// walk, and each partition's positions, rows, size and sha256). Run it again into the
+        /// same directory and it skips every partition that already holds its whole span (its
+        /// file unchanged), writes the rest (missing, partial, altered), and adds the chunks a
+        /// moved tip brings; no index is ever in two files. ``next_index`` moves after each
+        /// partition, so an error carries the start of the partition that failed.
+        ///
+        /// Args:
+        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
+        ///     chunk: indices per partition, an int >= 1; default 100000. A directory keeps the
+        ///         chunk it was written with.
+        ///     compression: as in :meth:`write_parquet`.
+        ///     row_group_size: as in :meth:`write_parquet`.
+        ///     decode: as in :meth:`to_polars` (a directory keeps its setting).
+        ///     progress: as in :meth:`to_polars`.
+        ///
+        /// Returns:
+        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
+        ///     ``rows_skipped`` of this run.
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a bad argument, or ``path`` holds another walk's dataset
+        ///         (naming what differs).
+        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
+        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///
+        /// Example:
+        ///     >>> import tempfile
+        ///     >>> out = tempfile.mkdtemp()
+        ///     >>> node = ad.IndexClient(emu.url)
+        ///     >>> node.chain("X/tx").range(0, 250).write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 0, 'partitions_written': 3, 'rows_skipped': 0, 'rows_written': 250}
+        ///     >>> node.chain("X/tx").range(0, 300).write_dataset(out, chunk=100)
+        ///     {'partitions_skipped': 2, 'partitions_written': 1, 'rows_skipped': 200, 'rows_written': 100}
+        ///     >>> pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).select(pl.len()).collect().item()
+        ///     300
+        #[pyo3(signature = (path, *, chunk=100_000, compression="snappy", row_group_size=65536, decode=None, progress=None))]
+        fn write_dataset(
+            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
+            #[pyo3(from_py_with = super::args::chunk)] chunk: u64;
+            decode
+        ) by to_dataset;
+    }
     shared {
         /// The cost plan of the rest of this range, sending nothing: a :class:`Plan`.
         ///
@@ -445,112 +556,6 @@ walk_twins! {
         #[getter]
         fn next_index(&self) -> u64 {
             self.walk.next_index()
-        }
-
-        /// Stream the rest of the range into a Parquet file, in constant memory.
-        ///
-        /// On an error the file is still finalised, holding exactly the rows before the error's
-        /// ``next_index`` (also this range's), so the rest can go to a second file without a
-        /// row lost or repeated.
-        ///
-        /// Args:
-        ///     path: a file path (str or ``os.PathLike``) or a binary file object.
-        ///     compression: ``"snappy"`` (default), ``"zstd"``, ``"lz4"``, ``"gzip"`` or ``"none"``.
-        ///     row_group_size: rows per row group, an int >= 1; default 65536.
-        ///     decode: as in :meth:`to_polars`.
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     int: the rows written.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad ``compression``, ``row_group_size``, ``decode`` or
-        ///         ``path``.
-        ///     OSError: the file cannot be written.
-        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> import io
-        ///     >>> rng = ad.IndexClient(emu.url).chain("X/tx").range(0, 100)
-        ///     >>> buf = io.BytesIO()
-        ///     >>> rng.write_parquet(buf, compression="zstd")
-        ///     100
-        ///     >>> _ = buf.seek(0)
-        ///     >>> pl.read_parquet(buf)["index"].max()
-        ///     99
-        #[pyo3(signature = (path, *, compression="snappy", row_group_size=65536, decode=None, progress=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn write_parquet<'py>(
-            &self,
-            py: Python<'py>,
-            #[pyo3(from_py_with = super::target::target)] path: avax_data_core::arrow::Target,
-            #[pyo3(from_py_with = super::args::compression)] compression: &str,
-            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
-            decode: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
-            export::<M, _, _>(py, Call(CLASS_NAME, "write_parquet"), &self.walk, decode, progress, move |walk, rows| async move {
-                walk.write_parquet(path, options, rows).await
-            })
-        }
-
-        /// Write the rest of the range as a dataset: a directory of Parquet files, one per chunk
-        /// of ``chunk`` indices, readable as one table.
-        ///
-        /// The layout is hive-style, ``path/chunk=<first index of the chunk>/part.parquet``, with
-        /// chunks aligned to multiples of ``chunk``, and a manifest ``_avax_dataset.json`` (the
-        /// walk, and each partition's positions, rows, size and sha256). Run it again into the
-        /// same directory and it skips every partition that already holds its whole span (its
-        /// file unchanged), writes the rest (missing, partial, altered), and adds the chunks a
-        /// moved tip brings; no index is ever in two files. ``next_index`` moves after each
-        /// partition, so an error carries the start of the partition that failed.
-        ///
-        /// Args:
-        ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
-        ///     chunk: indices per partition, an int >= 1; default 100000. A directory keeps the
-        ///         chunk it was written with.
-        ///     compression: as in :meth:`write_parquet`.
-        ///     row_group_size: as in :meth:`write_parquet`.
-        ///     decode: as in :meth:`to_polars` (a directory keeps its setting).
-        ///     progress: as in :meth:`to_polars`.
-        ///
-        /// Returns:
-        ///     dict: ``partitions_written``, ``partitions_skipped``, ``rows_written`` and
-        ///     ``rows_skipped`` of this run.
-        ///
-        /// Raises:
-        ///     InvalidParameterError: a bad argument, or ``path`` holds another walk's dataset
-        ///         (naming what differs).
-        ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
-        ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
-        ///
-        /// Example:
-        ///     >>> import tempfile
-        ///     >>> out = tempfile.mkdtemp()
-        ///     >>> node = ad.IndexClient(emu.url)
-        ///     >>> node.chain("X/tx").range(0, 250).write_dataset(out, chunk=100)
-        ///     {'partitions_skipped': 0, 'partitions_written': 3, 'rows_skipped': 0, 'rows_written': 250}
-        ///     >>> node.chain("X/tx").range(0, 300).write_dataset(out, chunk=100)
-        ///     {'partitions_skipped': 2, 'partitions_written': 1, 'rows_skipped': 200, 'rows_written': 100}
-        ///     >>> pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).select(pl.len()).collect().item()
-        ///     300
-        #[pyo3(signature = (path, *, chunk=100_000, compression="snappy", row_group_size=65536, decode=None, progress=None))]
-        #[allow(clippy::too_many_arguments)]
-        fn write_dataset<'py>(
-            &self,
-            py: Python<'py>,
-            #[pyo3(from_py_with = super::args::dir_path)] path: std::path::PathBuf,
-            #[pyo3(from_py_with = super::args::chunk)] chunk: u64,
-            #[pyo3(from_py_with = super::args::compression)] compression: &str,
-            #[pyo3(from_py_with = super::args::row_group_size)] row_group_size: u64,
-            decode: Option<&Bound<'py, PyAny>>,
-            progress: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let options = avax_data_core::arrow::ParquetOptions::new(compression, row_group_size).map_err(crate::errors::to_py)?;
-            export::<M, _, _>(py, Call(CLASS_NAME, "write_dataset"), &self.walk, decode, progress, move |walk, rows| async move {
-                Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
-            })
         }
     }
 }

@@ -10,12 +10,14 @@ pub mod decoded;
 pub mod json;
 pub mod json_columns;
 pub mod metrics;
+pub mod parquet_export;
 pub mod parquet_sink;
 pub mod reader;
 pub mod resource;
 
 pub use containers::{columns_to_batch, container_schema, containers_to_batch};
 pub use json::{timestamp_ns, Col, Kind};
+pub use parquet_export::ParquetExport;
 pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
 pub use reader::WalkReader;
 pub use resource::{to_batch, Resource};

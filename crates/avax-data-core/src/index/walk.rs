@@ -3,8 +3,9 @@
 //!
 //! The position is exactly what was handed to the caller: items and batches move it as they are
 //! handed out, [`RangeWalk::collect`] moves it once at the end (all or nothing), and
-//! [`RangeWalk::write_parquet`] after each batch the file holds. Every new consumer supersedes
-//! the previous one (see [`super::cursor`]), so two consumers never hand out the same rows.
+//! [`ParquetExport::write_parquet`] after each batch the file holds. Every new consumer
+//! supersedes the previous one (see [`super::cursor`]), so two consumers never hand out the
+//! same rows.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +24,7 @@ use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_columns, decode_containers, decoded_schema_for, DecodeMode};
 use crate::arrow::{
-    columns_to_batch, container_schema, containers_to_batch, ParquetOptions, ParquetSink, Target, WalkReader,
+    columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, WalkReader,
 };
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
@@ -107,19 +108,14 @@ pub struct RangeWalk {
 }
 
 impl RangeWalk {
-    /// A walk from `start` to `end` (exclusive; `None`: the tip) in calls of `chunk` containers
-    /// (clamped to `[1, 1024]`), `concurrency` in flight, decoded when `decode` says so.
-    pub fn new(
-        chain: ChainClient,
-        start: u64,
-        end: Option<u64>,
-        concurrency: usize,
-        chunk: u64,
-        decode: Option<DecodeMode>,
-    ) -> Result<Self> {
+    /// A walk of `range` (`start` to `end`, exclusive; `None`: the tip) in calls of `chunk`
+    /// containers (clamped to `[1, 1024]`), `concurrency` in flight (at least one), decoded when
+    /// `decode` says so.
+    pub fn new(chain: ChainClient, range: RangeSpec, decode: Option<DecodeMode>) -> Result<Self> {
         let schema = walk_schema(chain.path(), decode)?;
-        let range = RangeSpec { start, end, concurrency: concurrency.max(1), chunk: chunk.clamp(1, MAX_RANGE) };
-        let cursor = Cursor::new(start);
+        let range =
+            RangeSpec { concurrency: range.concurrency.max(1), chunk: range.chunk.clamp(1, MAX_RANGE), ..range };
+        let cursor = Cursor::new(range.start);
         Ok(RangeWalk { chain, range, decode, schema, cursor, memory: RangeMemory::default() })
     }
 
@@ -334,32 +330,22 @@ impl RangeWalk {
         lease.advance(next).map_err(|_| Error::Superseded)?;
         Ok(out)
     }
+}
 
-    /// Streams the rest of the walk into a Parquet file, moving the position batch by batch;
-    /// returns the rows written. On an error the file is still finalised, holding exactly the
-    /// rows before the position, so the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(
-        &self,
-        target: Target,
-        options: ParquetOptions,
-        mut on_rows: impl FnMut(u64) + Send,
-    ) -> Result<u64> {
+/// A range's Parquet file: the position moves past each batch once the file holds it.
+impl ParquetExport for RangeWalk {
+    fn batch_schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    async fn drain_batches(&self, mut write: impl FnMut(&RecordBatch) -> Result<()> + Send) -> Result<()> {
         let lease = self.lease();
-        let mut sink = ParquetSink::create(target, self.schema.clone(), options)?;
         let mut stream = std::pin::pin!(self.batches());
         while let Some(item) = stream.next().await {
-            let step = item.and_then(|(after, batch)| {
-                write_then_advance(&lease, after, || sink.write(&batch))?;
-                on_rows(batch.num_rows() as u64);
-                Ok(())
-            });
-            if let Err(e) = step {
-                // Keep what was written: a valid file of the rows before the position.
-                let _ = sink.finish();
-                return Err(e);
-            }
+            let (after, batch) = item?;
+            write_then_advance(&lease, after, || write(&batch))?;
         }
-        sink.finish()
+        Ok(())
     }
 }
 

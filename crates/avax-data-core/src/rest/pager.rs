@@ -9,7 +9,7 @@ use futures::StreamExt;
 
 use super::{page_token, Paged, RestClient};
 use crate::arrow::{to_batch, Resource};
-use crate::arrow::{ParquetOptions, ParquetSink, Target, WalkReader};
+use crate::arrow::{ParquetExport, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Pager, PagerCursor, Position};
 
@@ -155,27 +155,15 @@ impl ResourcePager {
             })
             .await
     }
+}
 
-    /// Streams the rest of the walk into a Parquet file; returns the rows written. On an error
-    /// the file is still finalised, holding exactly the items before the pager's position, so
-    /// the rest can go to a second file without a gap or a repeat.
-    pub async fn write_parquet(
-        &self,
-        target: Target,
-        options: ParquetOptions,
-        mut on_rows: impl FnMut(u64) + Send,
-    ) -> Result<u64> {
-        let mut sink = ParquetSink::create(target, self.resource.schema(), options)?;
-        let drained = self
-            .pager
-            .drain(|items| {
-                sink.write(&self.batch(&items)?)?;
-                on_rows(items.len() as u64);
-                Ok(())
-            })
-            .await;
-        let rows = sink.finish();
-        drained?;
-        rows
+/// A pager's Parquet file: its pages in order, each one batch.
+impl ParquetExport for ResourcePager {
+    fn batch_schema(&self) -> arrow_schema::SchemaRef {
+        self.resource.schema()
+    }
+
+    async fn drain_batches(&self, mut write: impl FnMut(&RecordBatch) -> Result<()> + Send) -> Result<()> {
+        self.pager.drain(|items| write(&self.batch(&items)?)).await.map(drop)
     }
 }

@@ -8,7 +8,7 @@ use arrow_array::types::UInt64Type;
 use avax_data_core::arrow::ParquetOptions;
 use avax_data_core::dataset::manifest::{Manifest, MANIFEST};
 use avax_data_core::index::walk::RangeWalk;
-use avax_data_core::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath};
+use avax_data_core::index::{ChainClient, IndexClient, IndexClientOptions, IndexPath, RangeSpec};
 use avax_data_emulator::{Emulator, EmulatorConfig};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -78,7 +78,7 @@ fn indices(dir: &Path) -> Vec<u64> {
 }
 
 async fn export(emu: &Emulator, dir: &Path, start: u64, end: Option<u64>) -> avax_data_core::dataset::DatasetSummary {
-    let walk = RangeWalk::new(chain(emu), start, end, 4, 64, None).unwrap();
+    let walk = RangeWalk::new(chain(emu), RangeSpec { start, end, concurrency: 4, chunk: 64 }, None).unwrap();
     let summary = walk.write_dataset(dir, 100, ParquetOptions::default(), |_| ()).await.unwrap();
     assert_eq!(walk.next_index(), end.unwrap_or(emu.container_count(IndexPath::XTx)).max(start));
     summary
@@ -115,7 +115,8 @@ async fn an_altered_or_missing_partition_is_written_again() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
     let (emu, dir) = exported(120, "identity", Some(120)).await;
-    let walk = RangeWalk::new(chain(&emu), 0, Some(120), 4, 64, None).unwrap();
+    let walk =
+        RangeWalk::new(chain(&emu), RangeSpec { start: 0, end: Some(120), concurrency: 4, chunk: 64 }, None).unwrap();
     let err = walk.write_dataset(&dir, 50, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
     assert!(err.contains("chunk 50") && err.contains("chunk 100"), "{err}");
     assert_eq!(walk.next_index(), 0);
@@ -135,7 +136,7 @@ async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_wh
     let identity = avax_data_core::dataset::index_identity(IndexPath::XTx, None, 100, &schema);
     let held = Dataset::open(&dir, INDEX_KEY, identity).unwrap();
     let before = emu.request_count();
-    let walk = RangeWalk::new(chain(&emu), 0, None, 4, 64, None).unwrap();
+    let walk = RangeWalk::new(chain(&emu), RangeSpec { start: 0, end: None, concurrency: 4, chunk: 64 }, None).unwrap();
     let err = walk.write_dataset(&dir, 100, ParquetOptions::default(), |_| ()).await.unwrap_err();
     assert!(matches!(err, Error::DatasetLocked { pid: Some(pid), .. } if pid == std::process::id()), "{err}");
     assert_eq!(emu.request_count(), before, "refused before any request");

@@ -66,7 +66,11 @@ async fn raw_frames_hold_exactly_the_walks_containers_also_when_answers_are_spli
             .map(|b| b.unwrap())
             .collect()
             .await;
-        let frames = RangeWalk::new(c, 5, Some(2100), 3, 1000, None).unwrap().collect(|_| {}).await.unwrap();
+        let frames = RangeWalk::new(c, RangeSpec { start: 5, end: Some(2100), concurrency: 3, chunk: 1000 }, None)
+            .unwrap()
+            .collect(|_| {})
+            .await
+            .unwrap();
         assert_eq!(frames.len(), pieces.len(), "{limit:?}");
         for (frame, piece) in frames.iter().zip(&pieces) {
             assert_eq!(frame, &containers_to_batch(piece), "{limit:?}");
@@ -183,7 +187,9 @@ async fn a_spent_range_says_so_and_restart_walks_again_from_its_start() {
     let emu = emulator(300, 0).await;
     let rows = |frames: Vec<arrow_array::RecordBatch>| frames.iter().map(|f| f.num_rows()).sum::<usize>();
     for end in [Some(250), None] {
-        let walk = RangeWalk::new(chain(&emu, IndexPath::XTx), 100, end, 2, 64, None).unwrap();
+        let walk =
+            RangeWalk::new(chain(&emu, IndexPath::XTx), RangeSpec { start: 100, end, concurrency: 2, chunk: 64 }, None)
+                .unwrap();
         assert_eq!(walk.spent(), None, "{end:?}: a fresh range has items");
         assert_eq!(rows(walk.collect(|_| {}).await.unwrap()), if end.is_some() { 150 } else { 200 });
         let notice = walk.spent().expect("a walked range says so");
@@ -197,6 +203,11 @@ async fn a_spent_range_says_so_and_restart_walks_again_from_its_start() {
         assert_eq!(walk.next_index(), stop, "the old range keeps its position");
     }
     // An empty range asked for nothing: nothing to warn about.
-    let empty = RangeWalk::new(chain(&emu, IndexPath::XTx), 5, Some(5), 2, 64, None).unwrap();
+    let empty = RangeWalk::new(
+        chain(&emu, IndexPath::XTx),
+        RangeSpec { start: 5, end: Some(5), concurrency: 2, chunk: 64 },
+        None,
+    )
+    .unwrap();
     assert_eq!(empty.spent(), None);
 }
