@@ -106,7 +106,9 @@ def test_resume_says_where_it_restarts_and_counts_this_runs_rows(tmp_path: Path)
     state = Path(str(out) + ".avax-state.json")
     args = ["index", "range", "--count", "1200", "--batch-size", "50", "--chunk-rows", "100", "--concurrency", "1",
             "-o", str(out)]
-    with ad.Emulator(containers=1500, latency=0.05) as slow:
+    # 0.15 s a request: 20 requests (3 s) are left when the test sees 200 rows, so a starved
+    # test process still kills the export mid-way
+    with ad.Emulator(containers=1500, latency=0.15) as slow:
         proc = subprocess.Popen([sys.executable, "-m", "avax_data", *args, "--url", slow.url, "-q"])
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (state.exists() and json.loads(state.read_text() or "{}")
