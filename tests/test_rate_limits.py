@@ -100,9 +100,9 @@ def test_compute_units_are_charged_by_operation_weight() -> None:
         # 0.1 s of it. Without the limit the 22 calls take about 50 ms.
         assert times[21] - times[0] >= 0.9
         assert times[20] - times[0] >= 0.4, "the 21st call waited for the bucket"
-        # The first 20 calls fit the bucket of 200 CU: a bucket of 150 CU would have held the
-        # 16th to 20th calls 0.5 s each (2.5 s, less what refilled meanwhile); an upper bound this
-        # far from the 20 ms they take unloaded holds on a machine busy with other builds.
+        # The first 20 calls fit the bucket of 200 CU: a bucket of 150 CU would have let the 20th
+        # out no sooner than 2.5 s after the first (150 CU at once, 50 more at 20 CU/s); an upper
+        # bound this far from the 20 ms they take unloaded holds on a machine busy with builds.
         assert times[19] - times[0] < 2.0, "the first 20 calls fit the bucket of 200 CU"
 
 
