@@ -16,9 +16,13 @@ import avax_data as ad
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
 
+# The child installs Python's own SIGINT handler: a shell's background job (`cmd &`, `nohup`)
+# starts with SIGINT ignored, which its children inherit, and Ctrl-C would then never arrive.
 PRELUDE = """
+import signal
 import sys
 import time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import avax_data as ad
 emu = ad.Emulator(containers=1_000_000, latency={latency})
 client = ad.IndexClient(emu.url)
