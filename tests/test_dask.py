@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import wait_until
 
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
@@ -36,6 +37,15 @@ def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c, \
             distributed.Client(c) as client:
         yield client
+
+
+def both_workers(client: Any) -> None:
+    """Waits for the cluster's two workers (one killed by an earlier test is restarted by its
+    nanny, which takes a while on a loaded machine), then for the client's view of them:
+    ``scheduler_info()``, which the partition slots are read from, is a copy the client refreshes
+    every few seconds, so it can still show one worker when the scheduler has two."""
+    client.wait_for_workers(2, timeout=180)
+    assert wait_until(lambda: len(client.scheduler_info()["workers"]) == 2, timeout=30)
 
 
 def as_polars(frame: Any) -> pl.DataFrame:
@@ -84,7 +94,7 @@ def test_a_worker_killed_mid_partition_is_retried_and_nothing_is_lost(emu: ad.Em
 
 
 def test_the_rate_limit_is_split_over_the_clusters_threads(emu: ad.Emulator, cluster: Any) -> None:
-    cluster.wait_for_workers(2, timeout=60)  # a worker killed by another test is back
+    both_workers(cluster)  # a worker killed by another test is back
     specs = add.index_chunks(emu.url, "X/tx", 0, 3_000, chunk=1_000, rate_limit=10.0, compute_units_per_minute=100)
     assert {s.options["rate_limit"] for s in specs} == {5.0}  # 2 workers x 1 thread
     assert {s.options["compute_units_per_minute"] for s in specs} == {50}
@@ -119,7 +129,7 @@ def test_bad_arguments_are_refused_before_any_partition_runs(emu: ad.Emulator) -
 
 def test_the_cluster_writes_the_dataset_and_manifest_of_the_single_process_writer(emu: ad.Emulator, cluster: Any,
                                                                                   tmp_path: Path) -> None:
-    cluster.wait_for_workers(2, timeout=60)
+    both_workers(cluster)
     out, single = tmp_path / "cluster", tmp_path / "single"
     summary = add.write_index_dataset(emu.url, "X/tx", out, 0, 2_500, chunk=1_000)
     assert summary == {"partitions_written": 3, "partitions_skipped": 0, "rows_written": 2_500, "rows_skipped": 0}
@@ -147,7 +157,7 @@ def test_the_cluster_writes_the_dataset_and_manifest_of_the_single_process_write
 
 def test_a_chunk_left_half_staged_by_a_killed_task_is_written_afresh(emu: ad.Emulator, cluster: Any,
                                                                       tmp_path: Path) -> None:
-    cluster.wait_for_workers(2, timeout=60)
+    both_workers(cluster)
     out = tmp_path / "ds"
     stage = Path(f"{out}.dask-staging") / "chunk=1000"
     (stage / "chunk=1000").mkdir(parents=True)
@@ -175,7 +185,7 @@ def dying_write_chunk(spec: Any, staging: str, chunk: int, compression: Any = "s
 
 def test_a_worker_killed_mid_chunk_of_the_dataset_writer_is_retried(emu: ad.Emulator, cluster: Any, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    cluster.wait_for_workers(2, timeout=60)
+    both_workers(cluster)
     monkeypatch.setattr(add, "write_chunk", dying_write_chunk)
     out = tmp_path / "ds"
     done = add.write_index_dataset(emu.url, "X/tx", out, 0, 3_000, chunk=1_000)

@@ -9,9 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# mkdocs with every page and notebook takes minutes on a loaded machine: the build's own timeout
+# (600 s) decides, not the suite's 300 s default
+@pytest.mark.timeout(900)
 def test_the_docs_build_strictly_with_every_page(tmp_path: Path) -> None:
     site = tmp_path / "site"
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # mkdocs-material's notice about MkDocs 2.0

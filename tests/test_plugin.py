@@ -98,13 +98,13 @@ INI_ALL = """
 avax_emulator_seed = 7
 avax_emulator_containers = 40
 avax_emulator_data_blocks_per_chain = 30
-avax_emulator_latency = 0.5
+avax_emulator_latency = 2.0
 avax_emulator_faults = 503=1.0
 avax_emulator_fault_seed = 5
 avax_emulator_fault_options = retry_after=0
 avax_emulator_rate_limit = 3/60
 avax_client_max_retries = 0
-avax_client_timeout = 0.1
+avax_client_timeout = 0.5
 """
 
 SUITE_ALL = """
@@ -122,7 +122,9 @@ def test_emulator_settings(avax_emulator):
 
 def test_client_settings(avax_emulator, avax_index_client):
     avax_emulator.set_faults(None)
-    with pytest.raises(ad.RequestTimeoutError):      # latency 0.5 s > timeout 0.1 s
+    # latency 2 s > timeout 0.5 s; the timeout also bounds the two calls below (no latency),
+    # so it is not one a busy machine's scheduling can reach
+    with pytest.raises(ad.RequestTimeoutError):
         avax_index_client.chain("X/tx").last_accepted()
     assert avax_emulator.request_count() == 1        # max_retries 0
     avax_emulator.set_latency(0)

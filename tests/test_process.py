@@ -16,8 +16,13 @@ import avax_data as ad
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
 
+# The child installs Python's own SIGINT handler: a shell's background job (`cmd &`, `nohup`)
+# starts with SIGINT ignored, which its children inherit, and Ctrl-C would then never arrive.
 PRELUDE = """
+import signal
 import sys
+import time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import avax_data as ad
 emu = ad.Emulator(containers=1_000_000, latency={latency})
 client = ad.IndexClient(emu.url)
@@ -56,7 +61,13 @@ SCRIPTS = {
 @pytest.mark.parametrize("name", list(SCRIPTS))
 def test_ctrl_c_interrupts_promptly(name: str) -> None:
     latency, body = SCRIPTS[name]
-    script = textwrap.dedent(PRELUDE.format(latency=latency)) + body + "\nprint('finished', flush=True)\n"
+    # The child stamps the instant its KeyboardInterrupt reaches Python (CLOCK_MONOTONIC is one
+    # clock for every process of the machine): the contract is about that instant, not about how
+    # long interpreter shutdown (the emulator's runtime, polars, the traceback) takes on a busy
+    # machine, which the exit is only waited for.
+    script = (textwrap.dedent(PRELUDE.format(latency=latency)) + "try:\n" + textwrap.indent(body, "    ")
+              + "\nexcept KeyboardInterrupt:\n    print('interrupted', time.monotonic(), flush=True)\n    raise\n"
+              + "print('finished', flush=True)\n")
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
@@ -70,9 +81,7 @@ def test_ctrl_c_interrupts_promptly(name: str) -> None:
         assert proc.poll() is None, "the walk ended before the signal"
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=30)
-        elapsed = time.monotonic() - sent
-        out, err = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -82,8 +91,11 @@ def test_ctrl_c_interrupts_promptly(name: str) -> None:
     if name == "data_to_polars":
         assert "items_read 0 None" in out, out
     assert proc.returncode != 0
-    # the contract is 250 ms; 2 s is generous for interpreter shutdown on a busy machine
-    assert elapsed < 2.0, f"took {elapsed:.2f} s to stop after SIGINT"
+    stamps = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted ")]
+    assert len(stamps) == 1, out
+    elapsed = stamps[0] - sent
+    # the contract is 250 ms; 2 s leaves room for a busy machine's scheduling
+    assert 0 <= elapsed < 2.0, f"KeyboardInterrupt reached Python {elapsed:.2f} s after SIGINT"
 
 
 def _last_index(url: str) -> int:

@@ -56,8 +56,10 @@ def test_a_long_walk_under_the_services_limit_sees_no_429_and_keeps_the_rate() -
         assert n >= 240, "one request per page (and maybe one page fetched ahead)"
         assert [s for _, _, s in log] == [200] * n, "no request bounced off a 429"
         times = [t for t, _, _ in log]
-        # The limiter's burst at 80/s is 4 requests (50 ms worth).
-        assert times[-1] - times[0] >= (n - 4) / 80 - 0.01
+        # The limiter's burst at 80/s is 4 requests (50 ms worth). Arrival times: the first
+        # request's also holds connecting, and a loaded machine delays any arrival by tens of ms
+        # (the bound allows 0.1 s; without the limit the walk takes well under 1 s).
+        assert times[-1] - times[0] >= (n - 4) / 80 - 0.1
         # It allows floor(1 s * 80/s) + 4 = 84 in any second; one more for the network's jitter
         # between sending and arriving.
         assert most_within(times, 1.0) <= 85
@@ -76,8 +78,13 @@ def test_concurrent_calls_and_pagers_share_one_rate() -> None:
         n = len(times)
         assert n >= 30, "15 pages (and maybe a page fetched ahead per walk) and 15 calls"
         assert statuses(emu) == [200] * n
-        assert times[-1] - times[0] >= (n - 1) / 20 - 0.01
-        assert most_within(times, 1.0) <= 22
+        # Arrivals, not sends: the first one's also holds connecting (0.1 s allowed, as above).
+        assert times[-1] - times[0] >= (n - 1) / 20 - 0.1
+        # At most 21 are sent in any second (burst 1). The calls are concurrent, so a loaded
+        # machine can delay one arrival and not the next, moving a few sends of the next second
+        # into this one: 25 allows 0.2 s of it, and is still below the 30 a burst of all the
+        # walks and calls, each with a rate of its own, would show.
+        assert most_within(times, 1.0) <= 25
 
 
 def test_compute_units_are_charged_by_operation_weight() -> None:
@@ -93,7 +100,10 @@ def test_compute_units_are_charged_by_operation_weight() -> None:
         # 0.1 s of it. Without the limit the 22 calls take about 50 ms.
         assert times[21] - times[0] >= 0.9
         assert times[20] - times[0] >= 0.4, "the 21st call waited for the bucket"
-        assert times[19] - times[0] < 0.45, "the first 20 calls fit the bucket of 200 CU"
+        # The first 20 calls fit the bucket of 200 CU: a bucket of 150 CU would have let the 20th
+        # out no sooner than 2.5 s after the first (150 CU at once, 50 more at 20 CU/s); an upper
+        # bound this far from the 20 ms they take unloaded holds on a machine busy with builds.
+        assert times[19] - times[0] < 2.0, "the first 20 calls fit the bucket of 200 CU"
 
 
 # ---- the service's waits ----
@@ -110,8 +120,11 @@ def test_remaining_zero_makes_the_client_wait_for_the_window_instead_of_taking_4
         assert rows.height == 70
         times = [t for t, _ in emu.request_log()]
         assert len(times) >= 35, "a request per page (and maybe one page fetched ahead)"
+        # No request bounced: the emulator's windows (fixed ones, each starting at the first
+        # request after the last one ended) never held more than 10. A sliding second is not
+        # bounded by 10: on a slow machine it can hold the tail of one window and the head of the
+        # next, when the first window ends before its 10th request.
         assert statuses(emu) == [200] * len(times)
-        assert most_within(times, 1.0) <= 10
         assert times[-1] - times[0] >= 3.0, "35 requests need at least 4 windows"
 
 

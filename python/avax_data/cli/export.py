@@ -235,9 +235,15 @@ class _Run:
     @staticmethod
     def _notices(caught: list[warnings.WarningMessage]) -> list[str]:
         """The texts of the warnings the walk raised (e.g. a window outside the emulator's world),
-        once each, for the summary."""
+        once each, for the summary. Only the client's own (``UserWarning``) go there: any other
+        that the recording caught (a ``ResourceWarning`` of a garbage collection that happened to
+        run meanwhile, a library's ``DeprecationWarning``) is issued again under the usual filters."""
         texts: list[str] = []
         for warning in caught:
+            if not issubclass(warning.category, UserWarning):
+                warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno,
+                                       source=warning.source)
+                continue
             text = str(warning.message)
             if text not in texts:
                 texts.append(text)
