@@ -13,11 +13,16 @@
 //! of zero or not below the order, and a `v` / `yParity` out of range: each is a
 //! [`DecodeError`] naming the transaction, never a wrong address.
 //!
-//! Recovery costs about one point multiplication per transaction, so [`senders_of_blocks`]
-//! spreads whole blocks over the cores with `std::thread::scope`.
+//! Recovery is bitcoin-core's libsecp256k1 (through the `secp256k1` crate): about one point
+//! multiplication per transaction, 4-5x faster than RustCrypto's k256, which also re-verifies
+//! the signature it recovered from (`benches/senders_recover.rs`). Even so it dominates the
+//! cost, so [`senders_of_blocks`] spreads whole blocks over the cores with `std::thread::scope`.
+
+use std::sync::OnceLock;
 
 use alloy_rlp::Encodable;
-use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+use secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
+use secp256k1::{Message, Secp256k1, VerifyOnly};
 
 use super::cchain::keccak256;
 use super::rlp::{Item, Items};
@@ -41,6 +46,19 @@ const HALF_ORDER: [u8; 32] = [
     0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5d, 0x57, 0x6e,
     0x73, 0x57, 0xa4, 0x50, 0x1d, 0xdf, 0xe9, 0x2f, 0x46, 0x68, 0x1b, 0x20, 0xa0,
 ];
+
+/// The secp256k1 group order `n`: `r` and `s` must be below it.
+const ORDER: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xba, 0xae, 0xdc,
+    0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36, 0x41, 0x41,
+];
+
+/// One verification context for every thread (libsecp256k1's tables are static; the context is
+/// read-only once made).
+fn context() -> &'static Secp256k1<VerifyOnly> {
+    static CONTEXT: OnceLock<Secp256k1<VerifyOnly>> = OnceLock::new();
+    CONTEXT.get_or_init(Secp256k1::verification_only)
+}
 
 fn word(item: &Item<'_>, what: &str) -> Result<[u8; 32], DecodeError> {
     let bytes = item.as_bytes(what)?;
@@ -127,10 +145,10 @@ pub fn signed_parts(item: &Item<'_>) -> Result<SignedParts, DecodeError> {
     Ok(SignedParts { signing_hash: keccak256(&payload), y_parity, r, s })
 }
 
-/// The address of an uncompressed secp256k1 public key: the last 20 bytes of its keccak256.
-pub fn address_of(key: &VerifyingKey) -> [u8; 20] {
-    let point = key.to_encoded_point(false);
-    keccak256(&point.as_bytes()[1..])[12..].try_into().expect("20 bytes")
+/// The address of an uncompressed secp256k1 public key (`0x04 ‖ x ‖ y`): the last 20 bytes of
+/// the keccak256 of `x ‖ y`.
+pub fn address_of(uncompressed: &[u8; 65]) -> [u8; 20] {
+    keccak256(&uncompressed[1..])[12..].try_into().expect("20 bytes")
 }
 
 /// Recovers the signer of `parts`; errors say why the signature is not a valid one.
@@ -138,12 +156,20 @@ pub fn recover(parts: &SignedParts) -> Result<[u8; 20], String> {
     if parts.s > HALF_ORDER {
         return Err(format!("s 0x{} is above half the curve order (EIP-2)", hex::encode(parts.s)));
     }
-    let signature = Signature::from_scalars(parts.r, parts.s)
+    let zero = [0u8; 32];
+    if parts.r == zero || parts.s == zero || parts.r >= ORDER {
+        return Err("r or s is zero or not below the curve order".to_string());
+    }
+    let id = RecoveryId::from_i32(i32::from(parts.y_parity)).map_err(|_| format!("y parity {}", parts.y_parity))?;
+    let mut compact = [0u8; 64];
+    compact[..32].copy_from_slice(&parts.r);
+    compact[32..].copy_from_slice(&parts.s);
+    let signature = RecoverableSignature::from_compact(&compact, id)
         .map_err(|_| "r or s is zero or not below the curve order".to_string())?;
-    let id = RecoveryId::from_byte(parts.y_parity).ok_or_else(|| format!("y parity {}", parts.y_parity))?;
-    let key = VerifyingKey::recover_from_prehash(&parts.signing_hash, &signature, id)
+    let key = context()
+        .recover_ecdsa(&Message::from_digest(parts.signing_hash), &signature)
         .map_err(|_| "no public key recovers from this signature".to_string())?;
-    Ok(address_of(&key))
+    Ok(address_of(&key.serialize_uncompressed()))
 }
 
 /// The sender of one transaction item; errors name the transaction by its index and hash.

@@ -20,8 +20,13 @@ fn item(bytes: &[u8]) -> Item<'_> {
     item
 }
 
+/// The address of a k256 key (the signer the tests use; the core recovers with libsecp256k1).
+fn key_of(key: &SigningKey) -> [u8; 20] {
+    address_of(key.verifying_key().to_encoded_point(false).as_bytes().try_into().unwrap())
+}
+
 fn key_address(secret: &[u8; 32]) -> [u8; 20] {
-    address_of(SigningKey::from_slice(secret).unwrap().verifying_key())
+    key_of(&SigningKey::from_slice(secret).unwrap())
 }
 
 /// A block `rlp([header, [txs], [], 0, ""])` around the body items `txs`.
@@ -135,9 +140,9 @@ fn every_type_round_trips_through_k256_signing() {
     for (n, key) in keys.iter().enumerate() {
         for (t, chain) in kinds {
             let tx = sign(key, t, chain, &unsigned_fields(t, n as u64));
-            assert_eq!(sender(&item(&tx), 0).unwrap(), address_of(key.verifying_key()), "{t:?} {chain:?}");
+            assert_eq!(sender(&item(&tx), 0).unwrap(), key_of(key), "{t:?} {chain:?}");
             txs.push(tx);
-            expected.push(address_of(key.verifying_key()));
+            expected.push(key_of(key));
         }
     }
     // The same transactions in blocks, recovered sequentially and over threads, in order.
@@ -224,4 +229,75 @@ fn bad_signatures_are_errors_never_addresses() {
     let err = sender(&item(&[0x82, 0x05, 0xc0]), 0).unwrap_err();
     assert!(err.message.contains("unknown transaction type 5"), "{}", err.message);
     assert!(block_senders(&block(&[good])[..40]).is_err());
+}
+
+/// The checks before libsecp256k1 sees a signature: `r` equal to the order (or above) and a
+/// zero `s` are refused by name; an `r` that is no point's x refuses to recover.
+#[test]
+fn r_at_the_order_zero_s_and_off_curve_r_are_errors() {
+    let hash = [7u8; 32];
+    let parts = |r: [u8; 32], s: [u8; 32]| SignedParts { signing_hash: hash, y_parity: 0, r, s };
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    for (r, s) in [(ORDER, one), ([0xff; 32], one), (one, [0; 32])] {
+        let err = recover(&parts(r, s)).unwrap_err();
+        assert_eq!(err, "r or s is zero or not below the curve order", "r {r:02x?} s {s:02x?}");
+    }
+    // About half of all x are not on the curve: among r = 1..=16 some recover, some do not.
+    let mut refused = 0;
+    for x in 1u8..=16 {
+        let mut r = [0u8; 32];
+        r[31] = x;
+        match recover(&parts(r, one)) {
+            Ok(address) => assert_ne!(address, [0; 20]),
+            Err(e) => {
+                assert_eq!(e, "no public key recovers from this signature");
+                refused += 1;
+            }
+        }
+    }
+    assert!((1..16).contains(&refused), "{refused} of 16 refused");
+}
+
+/// Differential: libsecp256k1 (the core) and k256 (the former path, which re-verifies what it
+/// recovers) agree on every signature: k256-signed ones give the key's address, and arbitrary
+/// (r, s, parity) triples give the same address or both an error, never a different address.
+#[test]
+fn libsecp256k1_and_k256_agree_on_signed_and_arbitrary_signatures() {
+    use k256::ecdsa::{RecoveryId as KId, Signature as KSig, VerifyingKey};
+    let k256_recover = |p: &SignedParts| -> Option<[u8; 20]> {
+        let sig = KSig::from_scalars(p.r, p.s).ok()?;
+        let key = VerifyingKey::recover_from_prehash(&p.signing_hash, &sig, KId::from_byte(p.y_parity)?).ok()?;
+        Some(address_of(key.to_encoded_point(false).as_bytes().try_into().unwrap()))
+    };
+    let (mut signed, mut agreed_ok, mut agreed_err) = (0, 0, 0);
+    for i in 0u32..64 {
+        let secret = keccak256(&i.to_be_bytes());
+        let hash = keccak256(&secret);
+        if let Ok(key) = SigningKey::from_slice(&secret) {
+            let (sig, id) = key.sign_prehash_recoverable(&hash).unwrap();
+            let parts = SignedParts {
+                signing_hash: hash,
+                y_parity: u8::from(id.is_y_odd()),
+                r: sig.r().to_bytes().into(),
+                s: sig.s().to_bytes().into(),
+            };
+            assert_eq!(recover(&parts).unwrap(), key_of(&key), "key {i}");
+            signed += 1;
+        }
+        // Arbitrary values: r and s from hashes, s kept low as EIP-2 requires.
+        let mut s = keccak256(&hash);
+        s[0] &= 0x7f;
+        let parts = SignedParts { signing_hash: hash, y_parity: (i % 2) as u8, r: keccak256(&s), s };
+        match (recover(&parts), k256_recover(&parts)) {
+            (Ok(a), Some(b)) => {
+                assert_eq!(a, b, "arbitrary {i}");
+                agreed_ok += 1;
+            }
+            (Err(_), None) => agreed_err += 1,
+            (a, b) => panic!("arbitrary {i}: libsecp256k1 {a:?}, k256 {b:?}"),
+        }
+    }
+    assert_eq!(signed, 64);
+    assert!(agreed_ok > 10 && agreed_err > 10, "{agreed_ok} recovered, {agreed_err} refused by both");
 }

@@ -136,7 +136,8 @@ mod tests {
         for i in [0, 1, 2, 517, TABLE - 1, TABLE + 3] {
             let key = pool_key(i);
             let library = SigningKey::from_slice(&key.secret_bytes()).unwrap();
-            assert_eq!(avax_data_core::decode::senders::address_of(library.verifying_key()), key.address);
+            let point = library.verifying_key().to_encoded_point(false);
+            assert_eq!(avax_data_core::decode::senders::address_of(point.as_bytes().try_into().unwrap()), key.address);
             for m in 0u8..8 {
                 let hash = keccak256(&[m, i as u8]);
                 let (parity, r, s) = key.sign(&hash);
