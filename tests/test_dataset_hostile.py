@@ -178,3 +178,15 @@ def test_follow_behind_a_balancer_with_a_lagging_node_never_goes_back_or_repeats
         follow.close()
         assert got == list(range(150, 320))
         assert follow.next_index == 320
+
+
+def test_a_manifest_edited_to_claim_more_rows_than_a_list_file_holds_fails_verify(emu: ad.Emulator,
+                                                                                  tmp_path: Path) -> None:
+    ad.DataClient(base_url=emu.url).blocks("43114", page_size=100).write_dataset(tmp_path, chunk=200)
+    assert ad.verify_dataset(tmp_path)["ok"]
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    manifest["partitions"][1]["rows"] += 50  # sha256 and size still those of the file
+    (tmp_path / MANIFEST).write_text(json.dumps(manifest))
+    report = ad.verify_dataset(tmp_path)
+    assert report["altered"] == ["block=200/part.parquet"] and not report["ok"]
+    assert report["rows"] == 650, "the report says what the manifest claims"
