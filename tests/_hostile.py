@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -84,7 +85,7 @@ class LaggingBalancer:
 
 
 @contextmanager
-def serve(upstream: str, lists: list[GrowingList] = (), balancer: LaggingBalancer | None = None) -> Iterator[str]:
+def serve(upstream: str, lists: Sequence[GrowingList] = (), balancer: LaggingBalancer | None = None) -> Iterator[str]:
     """A server in a thread: the routes of ``lists`` answered by them, Index RPC posts by
     ``balancer``, everything else passed to ``upstream``. Yields its URL."""
     by_route = {g.route: g for g in lists}
