@@ -115,6 +115,13 @@ impl Manifest {
         self.partition(value).filter(|p| p.covers(first, next) && unchanged(dir, p))
     }
 
+    /// The end of the positions the partitions hold past `end`, if they reach past it: what a
+    /// walk to `end` (one past a tip just read, from a node behind the one the dataset was
+    /// written from) does not reach, and keeps as it is.
+    pub fn held_past(&self, end: u64) -> Option<u64> {
+        self.partitions.iter().map(|p| p.next).max().filter(|&next| next > end)
+    }
+
     /// Records `partition` (replacing the one of the same value), in value order.
     pub fn record(&mut self, partition: Partition) {
         self.partitions.retain(|p| p.value != partition.value);

@@ -17,6 +17,9 @@ pub struct Split {
     pub held: Vec<(u64, u64, u64)>,
     /// The other partitions: a write fetches each of them whole.
     pub fetched: Vec<(u64, u64, u64)>,
+    /// The end of the positions the dataset holds past `end` ([`Manifest::held_past`]): a tip
+    /// read from a lagging node; the write keeps them.
+    pub held_past_end: Option<u64>,
 }
 
 impl Split {
@@ -44,7 +47,7 @@ impl Split {
 pub fn split(dir: &Path, identity: Identity, start: u64, end: u64, chunk: u64) -> Result<Split> {
     let spans = plan(start, end, chunk)?;
     let manifest = Manifest::open(dir, identity)?;
-    let mut out = Split::default();
+    let mut out = Split { held_past_end: manifest.held_past(end), ..Split::default() };
     for (value, first, next) in spans {
         let whole = manifest.held(dir, value, first, next).is_some();
         if whole {

@@ -44,7 +44,8 @@ fn partial_altered_and_unrecorded_partitions_are_fetched_whole() {
 fn no_dataset_fetches_everything_and_another_walk_is_refused() {
     let dir = temp_dir("planned-none");
     let got = split(&dir, identity(100), 0, 250, 100).unwrap();
-    assert_eq!(got, Split { held: vec![], fetched: vec![(0, 0, 100), (100, 100, 200), (200, 200, 250)] });
+    let fetched = vec![(0, 0, 100), (100, 100, 200), (200, 200, 250)];
+    assert_eq!(got, Split { held: vec![], fetched, held_past_end: None });
     assert!(!dir.exists(), "a plan creates nothing");
     let other = dataset("other", &[0], &[]);
     let err = split(&other, identity(50), 0, 100, 50).unwrap_err().to_string();
@@ -52,4 +53,16 @@ fn no_dataset_fetches_everything_and_another_walk_is_refused() {
     assert!(
         matches!(split(&other, identity(100), 0, 10, 0), Err(Error::InvalidArgument { ref param, .. }) if param == "chunk")
     );
+}
+
+#[test]
+fn a_tip_below_what_the_dataset_holds_skips_the_held_and_says_what_lies_past_it() {
+    // written to 500 from one node; the tip a lagging node reads ends the walk at 250
+    let dir = dataset("behind", &[0, 100, 200, 300, 400], &[]);
+    let got = split(&dir, identity(100), 0, 250, 100).unwrap();
+    assert_eq!(got.held, vec![(0, 0, 100), (100, 100, 200), (200, 200, 250)]);
+    assert!(got.fetched.is_empty(), "nothing is fetched again, nor cut shorter");
+    assert_eq!(got.held_past_end, Some(500));
+    assert_eq!(split(&dir, identity(100), 0, 500, 100).unwrap().held_past_end, None);
+    assert_eq!(split(&dir, identity(100), 0, 600, 100).unwrap().held_past_end, None);
 }

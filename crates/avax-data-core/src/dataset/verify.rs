@@ -1,5 +1,6 @@
 //! The full check of a dataset directory: every file against its recorded sha256, every file
-//! the manifest does not name, and the positions the partitions hold (gaps, duplicates).
+//! the manifest does not name, the positions the partitions hold (gaps, duplicates), and each
+//! file's rows against the manifest's count.
 //!
 //! A writer's rerun trusts the fast check (size and modification time); [`verify`] reads every
 //! byte. It holds the directory's shared lock while it reads, so it never sees a writer's work
@@ -81,6 +82,10 @@ pub fn verify(dir: &Path) -> Result<Report> {
             Ok((bytes, sha256)) if bytes == p.bytes && sha256 == p.sha256 => {
                 if positions_by_index {
                     check_index_rows(&path, p, &mut report);
+                } else if parquet_rows(&path) != Some(p.rows) {
+                    // a list or a series: at least as many rows as recorded (a manifest edited
+                    // to claim more, or a file of its hash written with other rows)
+                    report.files.altered.push(p.file.clone());
                 }
             }
             _ => report.files.altered.push(p.file.clone()),
@@ -183,6 +188,12 @@ fn check_index_rows(path: &Path, p: &Partition, report: &mut Report) {
     if p.complete && expected < p.next {
         report.gaps.push((expected, p.next));
     }
+}
+
+/// The rows a Parquet file's footer says it holds (`None` when unreadable).
+fn parquet_rows(path: &Path) -> Option<u64> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path).ok()?).ok()?;
+    u64::try_from(builder.metadata().file_metadata().num_rows()).ok()
 }
 
 /// The values of the `UInt64` column `index` of a Parquet file (`None` when unreadable).

@@ -100,6 +100,25 @@ fn repeated_and_missing_rows_inside_a_partition_are_duplicates_and_gaps() {
 }
 
 #[test]
+fn a_list_partition_whose_manifest_claims_other_rows_than_its_file_is_altered() {
+    let dir = temp_dir("list-rows");
+    let mut set = Dataset::open(&dir, "block", identity("data_list_by_block")).unwrap();
+    write(&mut set, 0, &[9, 8, 7, 6, 5, 4, 3, 2, 1, 0], 0, 10);
+    drop(set);
+    assert!(verify(&dir).unwrap().ok());
+    // edited by hand: the manifest claims 12 rows; sha256 and size still match the file
+    let path = dir.join(crate::dataset::manifest::MANIFEST);
+    let text = std::fs::read_to_string(&path).unwrap().replace("\"rows\": 10", "\"rows\": 12");
+    assert!(text.contains("\"rows\": 12"), "{text}");
+    std::fs::write(&path, text).unwrap();
+    let report = verify(&dir).unwrap();
+    assert_eq!(report.files.altered, vec!["block=0/part.parquet"]);
+    assert_eq!(report.rows, 12, "the report gives what the manifest claims");
+    assert!(!report.ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn spans_that_overlap_or_leave_a_hole_are_reported() {
     let mut m = Manifest { version: 1, identity: identity("metric_series"), partitions: Vec::new(), end: None };
     for (value, first, next) in [(0, 0, 10), (10, 5, 20), (30, 30, 40), (40, 40, 40), (50, 35, 60)] {

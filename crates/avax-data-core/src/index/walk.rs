@@ -223,6 +223,9 @@ impl RangeWalk {
             crate::plan::shapes::index_range(self.path().as_str(), Some(split.fetched_positions()), self.range.chunk);
         (walk.requests, walk.held) =
             (crate::plan::Requests::Exact(split.calls(self.range.chunk)), split.held_positions());
+        if let Some(held) = split.held_past_end {
+            walk.unknown.push(behind_note(end, held));
+        }
         let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
         let plan = crate::plan::Plan::new(walk, &budget);
         let Some(store) = self.chain.cache() else { return Ok(plan) };
@@ -380,7 +383,11 @@ impl RangeWalk {
         let mut set = Dataset::open(dir, dataset::INDEX_KEY, identity)?;
         let lease = self.lease();
         let start = lease.position();
+        let to_tip = self.end_known().is_none();
         let end = self.resolve_end().await?;
+        if let Some(held) = set.manifest().held_past(end).filter(|_| to_tip) {
+            log::warn!("dataset {}: {}", dir.display(), behind_note(end, held));
+        }
         let mut summary = DatasetSummary::default();
         for (value, first, next) in dataset::plan(start, end, chunk)? {
             lease.check().map_err(|_| Error::Superseded)?;
@@ -414,6 +421,14 @@ impl RangeWalk {
         }
         Ok(summary)
     }
+}
+
+/// What a walk to `end` does with a dataset holding positions up to `held`, past it.
+fn behind_note(end: u64, held: u64) -> String {
+    format!(
+        "whether the node is behind: the dataset holds positions up to {held}, past this walk's end {end} (a node \
+         behind a load balancer?); the write keeps the partitions past {end} as they are, never shorter"
+    )
 }
 
 /// Writes through `write` and moves `lease` to `after`, if the lease is still current.
