@@ -3,6 +3,8 @@
 //! by the rule of [`crate::exact`]).
 
 use std::borrow::Cow;
+
+use bytes::Bytes;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -13,19 +15,42 @@ use crate::exact::{Exact, ExactError};
 
 /// One JSON object of a page, kept as its text. Made by the page parser (which checked it is an
 /// object) or from a [`Value`]; the empty default is what a handed-out slot holds.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JsonItem(Box<str>);
+///
+/// The text is a slice of the page's body (shared, not copied): the items of a page cost no
+/// allocation of their own, and the body is freed once its last item is.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct JsonItem(Bytes);
 
 impl JsonItem {
     /// The item's JSON text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        // SAFETY: every constructor takes the bytes of a `str` (`from_text`, `from_raw_in`),
+        // so they are valid UTF-8.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
     }
 
-    /// An item of a page read in one pass; the reader checked it is an object nested no deeper
-    /// than a parse allows.
+    /// An item holding a copy of `text`.
+    fn from_text(text: String) -> Self {
+        JsonItem(Bytes::from(text))
+    }
+
+    /// An item holding a copy of `raw`, which the caller checked is an object.
     pub(crate) fn from_raw(raw: &RawValue) -> Self {
-        JsonItem(raw.get().into())
+        JsonItem(Bytes::copy_from_slice(raw.get().as_bytes()))
+    }
+
+    /// An item of a page read in one pass from `body`; the reader checked it is an object
+    /// nested no deeper than a parse allows. `raw` borrowed from `body` is sliced out of it
+    /// without a copy (anything else is copied).
+    pub(crate) fn from_raw_in(body: &Bytes, raw: &RawValue) -> Self {
+        let text = raw.get().as_bytes();
+        let (start, end) = (body.as_ptr() as usize, body.as_ptr() as usize + body.len());
+        let at = text.as_ptr() as usize;
+        if at >= start && at + text.len() <= end {
+            JsonItem(body.slice_ref(text))
+        } else {
+            JsonItem(Bytes::copy_from_slice(text))
+        }
     }
 
     /// The item read exactly ([`crate::exact::parse`]): a value the rule refuses (a number past
@@ -35,14 +60,14 @@ impl JsonItem {
         if self.0.is_empty() {
             return Ok(Exact::Null);
         }
-        crate::exact::parse(&self.0)
+        crate::exact::parse(self.as_str())
     }
 
     /// The value of field `name`, as raw JSON text (`None` when absent or the item is not an
     /// object).
     /// A field given twice counts the last time, as in a parsed object.
     pub fn field(&self, name: &str) -> Option<&RawValue> {
-        let mut de = serde_json::Deserializer::from_str(&self.0);
+        let mut de = serde_json::Deserializer::from_str(self.as_str());
         de.deserialize_map(FieldVisitor(name)).ok()?
     }
 }
@@ -97,19 +122,25 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 
 impl fmt::Display for JsonItem {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for JsonItem {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_tuple("JsonItem").field(&self.as_str()).finish()
     }
 }
 
 impl From<&Value> for JsonItem {
     fn from(value: &Value) -> Self {
-        JsonItem(value.to_string().into_boxed_str())
+        JsonItem::from_text(value.to_string())
     }
 }
 
 impl From<&Exact> for JsonItem {
     fn from(value: &Exact) -> Self {
-        JsonItem(value.to_string().into_boxed_str())
+        JsonItem::from_text(value.to_string())
     }
 }
 
@@ -142,10 +173,10 @@ mod tests {
         assert!(item.field("missing").is_none());
         let twice = JsonItem::from(&serde_json::from_str::<Value>(r#"{"n": 1}"#).unwrap());
         assert_eq!(twice.field("n").map(RawValue::get), Some("1"));
-        let twice = JsonItem(r#"{"n": 1, "m": {"n": 3}, "n": 2}"#.into());
+        let twice = JsonItem::from_text(r#"{"n": 1, "m": {"n": 3}, "n": 2}"#.into());
         assert_eq!(twice.field("n").map(RawValue::get), Some("2"));
         assert_eq!(JsonItem::default().to_exact(), Ok(Exact::Null));
-        let refused = JsonItem(r#"{"a": 1, "b": {"c": 1e400}}"#.into());
+        let refused = JsonItem::from_text(r#"{"a": 1, "b": {"c": 1e400}}"#.into());
         assert_eq!(
             refused.to_exact().unwrap_err().to_string(),
             r#"field "b.c": 1e400 is past the range of a 64-bit float"#

@@ -9,7 +9,7 @@ use futures::Stream;
 use serde_json::value::RawValue;
 
 use super::json::{api_message, service_root, take_list};
-use super::raw_page::read_page;
+use super::raw_page::read_page_in;
 use crate::error::{Error, Result};
 use crate::exact::{self, Exact};
 use crate::paging::{token_pages, JsonItem, Page};
@@ -172,7 +172,7 @@ impl RestClient {
     }
 
     /// `GET path?query` of a list page: its items (each checked to be an object) and next page
-    /// token, read straight from the body ([`read_page`]) when it has the plain shape, and the
+    /// token, read straight from the body ([`read_page_in`]) when it has the plain shape, and the
     /// request URL.
     async fn get_page(
         &self,
@@ -184,7 +184,7 @@ impl RestClient {
             return Err(Error::Closed);
         }
         let decode = move |reply: Reply| {
-            if let Some((items, next_page_token)) = read_page(&reply.body, field) {
+            if let Some((items, next_page_token)) = read_page_in(&reply.body, field) {
                 return Ok((Page { items, next_page_token }, reply.url));
             }
             let (mut value, url) = object_of(reply)?;

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use bytes::Bytes;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
@@ -16,6 +17,11 @@ use crate::paging::JsonItem;
 /// the plain shape (an object whose `field` is a list of objects and whose `nextPageToken` is
 /// absent, null or a string).
 pub fn read_page(body: &[u8], field: &str) -> Option<(Vec<JsonItem>, Option<String>)> {
+    read_page_in(&Bytes::copy_from_slice(body), field)
+}
+
+/// [`read_page`] of a shared body: each item is a slice of `body`, not a copy.
+pub fn read_page_in(body: &Bytes, field: &str) -> Option<(Vec<JsonItem>, Option<String>)> {
     let mut de = serde_json::Deserializer::from_slice(body);
     let (items, token) = de.deserialize_map(PageVisitor { field }).ok()?;
     de.end().ok()?;
@@ -30,7 +36,7 @@ pub fn read_page(body: &[u8], field: &str) -> Option<(Vec<JsonItem>, Option<Stri
         }
         Some(_) => return None,
     };
-    Some((items.into_iter().map(JsonItem::from_raw).collect(), token))
+    Some((items.into_iter().map(|raw| JsonItem::from_raw_in(body, raw)).collect(), token))
 }
 
 /// How deep an item may nest: a parsed page (the slow path, and every later parse of an item)
@@ -130,6 +136,23 @@ mod tests {
         // A repeated key: the last one counts, as in a parsed object.
         let (items, _) = read_page(br#"{"blocks": [{"a": 1}], "blocks": [{"b": 2}]}"#, "blocks").unwrap();
         assert_eq!(texts(&items), vec![r#"{"b": 2}"#]);
+    }
+
+    #[test]
+    fn items_of_a_shared_body_are_slices_of_it_not_copies() {
+        let body = Bytes::from_static(br#"{"blocks": [{"n": 1}, {"s": "a\"b"}], "nextPageToken": null}"#);
+        let (items, token) = read_page_in(&body, "blocks").unwrap();
+        assert_eq!(texts(&items), vec![r#"{"n": 1}"#, r#"{"s": "a\"b"}"#]);
+        assert!(token.is_none());
+        let range = body.as_ptr_range();
+        for item in &items {
+            assert!(range.contains(&item.as_str().as_ptr()), "{item} was copied out of the body");
+        }
+        // An item outlives the page's other handles: the body stays alive with it.
+        let kept = items[1].clone();
+        drop((items, body));
+        assert_eq!(kept.as_str(), r#"{"s": "a\"b"}"#);
+        assert_eq!(kept.field("s").map(RawValue::get), Some(r#""a\"b""#));
     }
 
     #[test]

@@ -20,13 +20,22 @@ pub async fn read_limited(mut response: reqwest::Response, limit: u64) -> Result
     if response.content_length().is_some_and(|n| n > limit) {
         return Err(BodyError::TooLarge);
     }
+    // A body that arrives in one chunk (a page read by one `recv`) is that chunk, not a copy.
+    let Some(first) = response.chunk().await.map_err(BodyError::Broken)? else { return Ok(Bytes::new()) };
+    if first.len() as u64 > limit {
+        return Err(BodyError::TooLarge);
+    }
+    let Some(second) = response.chunk().await.map_err(BodyError::Broken)? else { return Ok(first) };
     let hint = response.content_length().unwrap_or(0).min(limit).min(16 * 1024 * 1024);
     let mut out = BytesMut::with_capacity(hint as usize);
-    while let Some(chunk) = response.chunk().await.map_err(BodyError::Broken)? {
+    out.extend_from_slice(&first);
+    let mut next = Some(second);
+    while let Some(chunk) = next.take() {
         if out.len() as u64 + chunk.len() as u64 > limit {
             return Err(BodyError::TooLarge);
         }
         out.extend_from_slice(&chunk);
+        next = response.chunk().await.map_err(BodyError::Broken)?;
     }
     Ok(out.freeze())
 }
