@@ -2,8 +2,8 @@
 process: the in-process emulator plus a client that only reads the answers): a walk of ``--count``
 containers by ``getContainerRange`` calls of 1,024 (the answers read, not parsed), then the last
 4,096 again (built before: served from the emulator's cache of recent containers). The first
-walk's containers per wall second are printed too (a first walk's range is served on one thread
-while a second builds its next runs, so the wall rate can exceed the CPU rate on an idle machine).
+walk's containers per wall second are printed too (the emulator encodes a run's blocks on both
+cores, so the wall rate can exceed the CPU rate on an idle machine).
 
 Runs against whatever ``avax_data`` the interpreter imports, so the same command measures two
 builds side by side::

@@ -349,12 +349,11 @@ impl Call<'_> {
         // Signed C/block envelopes cost an ECDSA signature each: large ranges use every core,
         // unless a part would start where the containers before it are not built (a first walk):
         // that part would build them again from the id chain's last checkpoint.
-        let cores = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
+        let mut threads = if self.path == IndexPath::CBlock && count >= PARALLEL_RANGE {
             std::thread::available_parallelism().map_or(1, |n| n.get().min(8)) as u64
         } else {
             1
         };
-        let mut threads = cores;
         let chunk = count.div_ceil(threads);
         let mut part_starts = (1..threads).map(|t| start + t * chunk).filter(|&from| from <= last);
         if !part_starts.all(|from| formats::starts_cheaply(source, self.path, from)) {
@@ -369,17 +368,7 @@ impl Call<'_> {
                 served.push(self.push(buf, &mut scratch, i, args.encoding));
             }
         };
-        if threads < 2 && cores > 1 {
-            // A first walk: a second thread builds the runs ahead while this one serves them
-            // (each run built once, by whichever thread claims it first; same bytes).
-            let chain = source.c_chain();
-            std::thread::scope(|scope| {
-                let ahead = scope.spawn(|| chain.c_block_build_ahead(start, last));
-                run(start, last, out, &mut served);
-                // A builder that panicked released its run, which this thread then built.
-                let _ = ahead.join();
-            });
-        } else if threads < 2 {
+        if threads < 2 {
             run(start, last, out, &mut served);
         } else {
             let parts: Vec<RangePart> = std::thread::scope(|scope| {

@@ -15,7 +15,7 @@ use avax_data_core::index::cb58;
 
 use super::chain_cache::ChainCache;
 use super::proposervm::{self, Kind};
-use super::served::{Claim, Entry, Run, Served, ServedRuns, RUN};
+use super::served::{Entry, Run, Served, ServedRuns, RUN};
 
 /// The inner VM's chain: its blocks and how each is enveloped.
 pub trait InnerChain {
@@ -104,31 +104,17 @@ impl<C: InnerChain> EnvelopedChain<C> {
         k == 0 || self.served.contains(k) || self.served.contains(k - 1)
     }
 
-    /// Builds, in order, the runs holding `from..=to` that are not kept yet: a second thread
-    /// calls it while the first serves `from..=to`, so the runs are built ahead of the serving.
-    /// Each run is built once, by whichever thread claims it first (the other waits for it),
-    /// from the same parent ids, so the bytes are those of a one-thread walk; the first run too,
-    /// so that whichever thread starts first, the second run's parent is never taken from the
-    /// id chain. Bounded by the range: nothing past `to`'s run is built.
-    pub fn build_ahead(&self, from: u64, to: u64) {
-        for k in from / RUN..=to / RUN {
-            self.run(k);
-        }
-    }
-
-    /// The containers of run `k`, from the cache, from the thread building it, or built (outside
-    /// the lock). The parent of the run's first height comes from run `k - 1` when that is kept
-    /// or being built (a walk's previous run), so a walk does not encode its blocks a second
-    /// time for the id chain.
+    /// The containers of run `k`, from the cache or built (outside the lock). The parent of the
+    /// run's first height comes from run `k - 1` when that is kept (a walk's previous run), so
+    /// a walk does not encode its blocks a second time for the id chain.
     fn run(&self, k: u64) -> Run {
-        let claim = match self.served.claim(k) {
-            Claim::Kept(run) => return run,
-            Claim::Build(claim) => claim,
-        };
+        if let Some(run) = self.served.get(k) {
+            return run;
+        }
         let base = k * RUN;
         let mut parent = match base.checked_sub(1) {
             None => ([0; 32], [0; 32]),
-            Some(p) => match self.served.get_or_wait(k - 1) {
+            Some(p) => match self.served.get(k - 1) {
                 Some(previous) => previous.last().expect("a full run").ids,
                 None => self.ids(p),
             },
@@ -141,7 +127,7 @@ impl<C: InnerChain> EnvelopedChain<C> {
             run.push(Entry::with_checksum(parent, &buf, checksum));
         }
         let run = Arc::new(run);
-        claim.finish(run.clone());
+        self.served.insert(k, run.clone());
         run
     }
 
@@ -259,34 +245,5 @@ mod tests {
             assert_eq!(&*served.entry().bytes, walked[h as usize].1.as_slice());
             assert_eq!(served.entry().checksum, avax_data_core::index::cb58::checksum(&walked[h as usize].1));
         }
-    }
-
-    #[test]
-    fn runs_built_ahead_on_another_thread_are_the_one_thread_bytes_built_once() {
-        // One thread serves 0..10 runs while another builds ahead: every container is the one
-        // of a one-thread walk and no block is encoded twice (a thread asking for a run the
-        // other is building waits for it instead of building it again).
-        let (ahead, alone) = (EnvelopedChain::new(Toy), EnvelopedChain::new(Toy));
-        let last = 10 * RUN + 5;
-        let served: Vec<_> = std::thread::scope(|scope| {
-            scope.spawn(|| ahead.build_ahead(0, last));
-            (0..=last).map(|h| ahead.served(h)).collect()
-        });
-        for h in 0..=last {
-            let (mine, one) = (served[h as usize].entry(), alone.served(h));
-            assert_eq!((mine.ids, &*mine.bytes), (one.entry().ids, &*one.entry().bytes), "{h}");
-        }
-        assert_eq!(ahead.blocks_encoded(), 1 + 11 * RUN, "the genesis, then each container once");
-        assert_eq!(ahead.blocks_encoded(), alone.blocks_encoded());
-    }
-
-    #[test]
-    fn building_ahead_stops_at_the_run_of_the_range_end() {
-        let chain = EnvelopedChain::new(Toy);
-        chain.served(2 * RUN);
-        let before = chain.blocks_encoded();
-        chain.build_ahead(2 * RUN + 1, 4 * RUN - 1);
-        assert!(chain.served.contains(3) && !chain.served.contains(4) && !chain.served.contains(1));
-        assert_eq!(chain.blocks_encoded() - before, RUN, "run 2 was kept: run 3 only");
     }
 }

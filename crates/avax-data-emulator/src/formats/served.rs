@@ -6,13 +6,9 @@
 //! Containers are kept in runs of [`RUN`] consecutive heights, least recently used dropped once
 //! the runs hold more than [`BUDGET_BYTES`] of container bytes (about 34,000 `C/block`
 //! containers). A walk longer than the budget keeps its last part.
-//!
-//! A run is built by one thread at a time: a thread that asks for a run another thread is
-//! building waits for it ([`ServedRuns::claim`]), so a walk served on one thread while another
-//! builds its next runs ahead builds each container once.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use avax_data_core::index::cb58;
 
@@ -76,48 +72,12 @@ struct Kept {
     /// `(k, run, its bytes)`, most recently used last.
     runs: VecDeque<(u64, Run, usize)>,
     bytes: usize,
-    /// Runs a thread is building now.
-    building: Vec<u64>,
 }
 
 /// The kept runs of one chain.
 pub struct ServedRuns {
     kept: Mutex<Kept>,
-    /// Signalled when a run being built is kept (or its builder gave up).
-    built: Condvar,
     budget: usize,
-}
-
-/// What [`ServedRuns::claim`] found: the run kept, or the right to build it.
-pub enum Claim<'a> {
-    /// The run, kept (built before or by another thread meanwhile).
-    Kept(Run),
-    /// No thread has the run: the caller builds it and hands it to [`Building::finish`].
-    Build(Building<'a>),
-}
-
-/// The claim of one thread on building run `k`: other threads asking for the run wait until it
-/// is finished or dropped (a builder that panics releases it, and the next asker builds it).
-pub struct Building<'a> {
-    runs: &'a ServedRuns,
-    k: u64,
-}
-
-impl Building<'_> {
-    /// Keeps the built run and wakes the threads waiting for it.
-    pub fn finish(self, run: Run) {
-        self.runs.insert(self.k, run);
-        // Drop releases the claim.
-    }
-}
-
-impl Drop for Building<'_> {
-    fn drop(&mut self) {
-        let mut kept = self.runs.lock();
-        kept.building.retain(|&k| k != self.k);
-        drop(kept);
-        self.runs.built.notify_all();
-    }
 }
 
 impl Default for ServedRuns {
@@ -129,50 +89,12 @@ impl Default for ServedRuns {
 impl ServedRuns {
     /// A cache that keeps at most `budget` bytes of containers (and always the last run).
     pub fn with_budget(budget: usize) -> ServedRuns {
-        let kept = Kept { runs: VecDeque::new(), bytes: 0, building: Vec::new() };
-        ServedRuns { kept: Mutex::new(kept), built: Condvar::new(), budget }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, Kept> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+        ServedRuns { kept: Mutex::new(Kept { runs: VecDeque::new(), bytes: 0 }), budget }
     }
 
     /// Run `k` if it is kept (it becomes the most recently used).
     pub fn get(&self, k: u64) -> Option<Run> {
-        Self::take(&mut self.lock(), k)
-    }
-
-    /// Run `k` if it is kept or, when another thread is building it, once that thread is done;
-    /// `None` when no thread has it.
-    pub fn get_or_wait(&self, k: u64) -> Option<Run> {
-        let mut kept = self.lock();
-        loop {
-            if let Some(run) = Self::take(&mut kept, k) {
-                return Some(run);
-            }
-            if !kept.building.contains(&k) {
-                return None;
-            }
-            kept = self.built.wait(kept).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// Run `k` if it is kept (waiting for a thread building it), or else the claim to build it.
-    pub fn claim(&self, k: u64) -> Claim<'_> {
-        let mut kept = self.lock();
-        loop {
-            if let Some(run) = Self::take(&mut kept, k) {
-                return Claim::Kept(run);
-            }
-            if !kept.building.contains(&k) {
-                kept.building.push(k);
-                return Claim::Build(Building { runs: self, k });
-            }
-            kept = self.built.wait(kept).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    fn take(kept: &mut Kept, k: u64) -> Option<Run> {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         // A walk asks for the run it asked for last, or the one after it: search from the back.
         let at = kept.runs.iter().rposition(|(key, _, _)| *key == k)?;
         let run = kept.runs[at].1.clone();
@@ -185,7 +107,7 @@ impl ServedRuns {
 
     /// Whether run `k` is kept (without making it the most recently used).
     pub fn contains(&self, k: u64) -> bool {
-        let kept = self.lock();
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         kept.runs.iter().rev().any(|(key, _, _)| *key == k)
     }
 
@@ -193,7 +115,7 @@ impl ServedRuns {
     /// runs past the budget.
     pub fn insert(&self, k: u64, run: Run) {
         let size: usize = run.iter().map(|e| e.bytes.len()).sum();
-        let mut kept = self.lock();
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         if kept.runs.iter().any(|(key, _, _)| *key == k) {
             return;
         }
@@ -207,7 +129,7 @@ impl ServedRuns {
 
     /// `(runs, container bytes)` kept.
     pub fn size(&self) -> (usize, usize) {
-        let kept = self.lock();
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         (kept.runs.len(), kept.bytes)
     }
 }
@@ -251,28 +173,5 @@ mod tests {
         assert_eq!(cache.size(), (1, 6_400));
         let served = Served::new(cache.get(7).unwrap(), 63);
         assert_eq!(&*served.entry().bytes, &[63u8; 100][..]);
-    }
-
-    #[test]
-    fn a_run_being_built_is_waited_for_and_a_dropped_claim_is_built_by_the_next_asker() {
-        let cache = ServedRuns::default();
-        let Claim::Build(first) = cache.claim(4) else { panic!("nothing is kept yet") };
-        assert!(cache.get(4).is_none() && cache.get_or_wait(5).is_none());
-        std::thread::scope(|scope| {
-            // Waits on the claim, which is dropped unfinished (a builder that panicked).
-            let second = scope.spawn(|| match cache.claim(4) {
-                Claim::Build(claim) => claim.finish(run(4, 10)),
-                Claim::Kept(_) => panic!("nobody finished run 4"),
-            });
-            let waiter = scope.spawn(|| cache.get_or_wait(4).map(|r| r[1].ids));
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            drop(first);
-            second.join().unwrap();
-            // The waiter saw either nothing (between the two claims) or the finished run.
-            let seen = waiter.join().unwrap();
-            assert!(seen.is_none() || seen == Some(([4; 32], [1; 32])), "{seen:?}");
-        });
-        let Claim::Kept(kept) = cache.claim(4) else { panic!("run 4 is kept") };
-        assert_eq!(kept[1].ids, ([4; 32], [1; 32]));
     }
 }

@@ -362,12 +362,6 @@ impl EvmChain {
         self.index.blocks_encoded()
     }
 
-    /// Builds the `C/block` runs holding `from..=to` ahead of a thread serving them
-    /// ([`EnvelopedChain::build_ahead`]).
-    pub fn c_block_build_ahead(&self, from: u64, to: u64) {
-        self.index.build_ahead(from, to)
-    }
-
     /// Whether `C/block` container `h` is made without walking the id chain
     /// ([`EnvelopedChain::starts_cheaply`]).
     pub fn c_block_starts_cheaply(&self, h: u64) -> bool {
