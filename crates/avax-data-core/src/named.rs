@@ -6,8 +6,8 @@
 /// the invocation says, e.g. `fn name;`) and `Display` writing that name. The attributes and doc
 /// comments given before the enum, a variant, `ALL` and the `fn` go on those items.
 ///
-/// ```ignore
-/// named_enum! {
+/// ```
+/// avax_data_core::named_enum! {
 ///     /// A colour.
 ///     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 ///     pub enum Colour {
@@ -21,7 +21,11 @@
 ///     /// The colour's name.
 ///     fn name;
 /// }
+/// assert_eq!(Colour::Blue.name(), "blue");
+/// assert_eq!(Colour::ALL, [Colour::Red, Colour::Blue]);
+/// assert_eq!(Colour::Red.to_string(), "red");
 /// ```
+#[macro_export]
 macro_rules! named_enum {
     (
         $(#[$meta:meta])*
@@ -58,11 +62,9 @@ macro_rules! named_enum {
     };
 }
 
-pub(crate) use named_enum;
-
 #[cfg(test)]
 mod tests {
-    named_enum! {
+    crate::named_enum! {
         /// A colour.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         enum Colour {

@@ -17,94 +17,54 @@ use std::time::{Duration, Instant};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// One kind of fault, named as Python and the command line name it (see [`FaultKind::name`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FaultKind {
-    /// `reset`: the connection is dropped (TCP RST) before any answer.
-    Reset,
-    /// `500`: HTTP 500 in the service's error shape.
-    Http500,
-    /// `502`: HTTP 502, as a proxy in front of the service answers.
-    Http502,
-    /// `503`: HTTP 503.
-    Http503,
-    /// `429`: HTTP 429 with `retry-after` and `ratelimit-*` headers.
-    Http429,
-    /// `redirect_same_origin`: 307 to the same URL with a marker query (then served normally).
-    RedirectSameOrigin,
-    /// `redirect_cross_origin`: 307 to the same path on the emulator's second listener.
-    RedirectCrossOrigin,
-    /// `rpc_error` (Index RPC): a JSON-RPC error object under HTTP 200.
-    RpcError,
-    /// `lagging_tip` (Index RPC): the call is answered by a node behind the tip.
-    LaggingTip,
-    /// `short_batch` (Index RPC): `getContainerRange` answers a correct, shorter prefix.
-    ShortBatch,
-    /// `bad_checksum` (Index RPC): one container's hex checksum is corrupted.
-    BadChecksum,
-    /// `repeated_token` (Data and Metrics APIs): `nextPageToken` is the token the request sent.
-    RepeatedToken,
-    /// `cut`: the headers and part of the body, then the connection closes.
-    Cut,
-    /// `truncated_json`: a complete HTTP answer whose JSON ends early.
-    TruncatedJson,
-    /// `malformed_json`: a complete HTTP answer whose JSON does not parse.
-    MalformedJson,
-    /// `slow_body`: the body trickles out in pieces with pauses.
-    SlowBody,
-    /// `oversized`: the answer padded with JSON whitespace to well past its size.
-    Oversized,
-    /// `gzip_bomb`: a small `content-encoding: gzip` body that inflates hugely.
-    GzipBomb,
+avax_data_core::named_enum! {
+    /// One kind of fault, named as Python and the command line name it (see [`FaultKind::name`]).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum FaultKind {
+        /// `reset`: the connection is dropped (TCP RST) before any answer.
+        Reset => "reset",
+        /// `500`: HTTP 500 in the service's error shape.
+        Http500 => "500",
+        /// `502`: HTTP 502, as a proxy in front of the service answers.
+        Http502 => "502",
+        /// `503`: HTTP 503.
+        Http503 => "503",
+        /// `429`: HTTP 429 with `retry-after` and `ratelimit-*` headers.
+        Http429 => "429",
+        /// `redirect_same_origin`: 307 to the same URL with a marker query (then served normally).
+        RedirectSameOrigin => "redirect_same_origin",
+        /// `redirect_cross_origin`: 307 to the same path on the emulator's second listener.
+        RedirectCrossOrigin => "redirect_cross_origin",
+        /// `rpc_error` (Index RPC): a JSON-RPC error object under HTTP 200.
+        RpcError => "rpc_error",
+        /// `lagging_tip` (Index RPC): the call is answered by a node behind the tip.
+        LaggingTip => "lagging_tip",
+        /// `short_batch` (Index RPC): `getContainerRange` answers a correct, shorter prefix.
+        ShortBatch => "short_batch",
+        /// `bad_checksum` (Index RPC): one container's hex checksum is corrupted.
+        BadChecksum => "bad_checksum",
+        /// `repeated_token` (Data and Metrics APIs): `nextPageToken` is the token the request sent.
+        RepeatedToken => "repeated_token",
+        /// `cut`: the headers and part of the body, then the connection closes.
+        Cut => "cut",
+        /// `truncated_json`: a complete HTTP answer whose JSON ends early.
+        TruncatedJson => "truncated_json",
+        /// `malformed_json`: a complete HTTP answer whose JSON does not parse.
+        MalformedJson => "malformed_json",
+        /// `slow_body`: the body trickles out in pieces with pauses.
+        SlowBody => "slow_body",
+        /// `oversized`: the answer padded with JSON whitespace to well past its size.
+        Oversized => "oversized",
+        /// `gzip_bomb`: a small `content-encoding: gzip` body that inflates hugely.
+        GzipBomb => "gzip_bomb",
+    }
+    /// Every kind, in the order they are tried on a request.
+    ALL;
+    /// The kind's name: `"500"`, `"reset"`, `"short_batch"`, ...
+    fn name;
 }
 
 impl FaultKind {
-    /// Every kind, in the order they are tried on a request.
-    pub const ALL: [FaultKind; 18] = [
-        FaultKind::Reset,
-        FaultKind::Http500,
-        FaultKind::Http502,
-        FaultKind::Http503,
-        FaultKind::Http429,
-        FaultKind::RedirectSameOrigin,
-        FaultKind::RedirectCrossOrigin,
-        FaultKind::RpcError,
-        FaultKind::LaggingTip,
-        FaultKind::ShortBatch,
-        FaultKind::BadChecksum,
-        FaultKind::RepeatedToken,
-        FaultKind::Cut,
-        FaultKind::TruncatedJson,
-        FaultKind::MalformedJson,
-        FaultKind::SlowBody,
-        FaultKind::Oversized,
-        FaultKind::GzipBomb,
-    ];
-
-    /// The kind's name: `"500"`, `"reset"`, `"short_batch"`, ...
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::Reset => "reset",
-            FaultKind::Http500 => "500",
-            FaultKind::Http502 => "502",
-            FaultKind::Http503 => "503",
-            FaultKind::Http429 => "429",
-            FaultKind::RedirectSameOrigin => "redirect_same_origin",
-            FaultKind::RedirectCrossOrigin => "redirect_cross_origin",
-            FaultKind::RpcError => "rpc_error",
-            FaultKind::LaggingTip => "lagging_tip",
-            FaultKind::ShortBatch => "short_batch",
-            FaultKind::BadChecksum => "bad_checksum",
-            FaultKind::RepeatedToken => "repeated_token",
-            FaultKind::Cut => "cut",
-            FaultKind::TruncatedJson => "truncated_json",
-            FaultKind::MalformedJson => "malformed_json",
-            FaultKind::SlowBody => "slow_body",
-            FaultKind::Oversized => "oversized",
-            FaultKind::GzipBomb => "gzip_bomb",
-        }
-    }
-
     /// The kind named `name` (exactly as [`FaultKind::name`] spells it).
     pub fn parse(name: &str) -> Result<FaultKind, FaultError> {
         FaultKind::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| FaultError {
@@ -121,12 +81,6 @@ impl FaultKind {
 
     fn bit(self) -> u32 {
         1 << (self as u32)
-    }
-}
-
-impl fmt::Display for FaultKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

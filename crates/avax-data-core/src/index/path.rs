@@ -1,7 +1,7 @@
 //! The five index paths a node serves.
 
 use crate::error::{Error, Result};
-use crate::named::named_enum;
+use crate::named_enum;
 
 named_enum! {
     /// One of the node's index paths (`/ext/index/<chain>/<kind>`).

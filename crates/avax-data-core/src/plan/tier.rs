@@ -2,7 +2,7 @@
 //! docs, "Data API: Rate Limits": <https://build.avax.network/docs/api-reference/data-api/rate-limits>).
 
 use crate::error::{Error, Result};
-use crate::named::named_enum;
+use crate::named_enum;
 
 /// The environment variable read when no `tier=` is given.
 pub const TIER_ENV: &str = "AVAX_DATA_TIER";

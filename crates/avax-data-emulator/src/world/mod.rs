@@ -62,24 +62,22 @@ pub const SUBNET_EVM_VM_ID: &str = "srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ
 /// Multicall3, at the same address on every chain.
 pub const MULTICALL_ADDRESS: &str = "0xca11bde05977b3631167028862be2a173976ca11";
 
-/// Mainnet or fuji (the API's `testnet` is an alias of `fuji`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Network {
-    Mainnet,
-    Fuji,
+avax_data_core::named_enum! {
+    /// Mainnet or fuji (the API's `testnet` is an alias of `fuji`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    pub enum Network {
+        /// The main network.
+        Mainnet => "mainnet",
+        /// The fuji test network.
+        Fuji => "fuji",
+    }
+    /// Both networks, mainnet first.
+    ALL;
+    /// `mainnet` or `fuji`.
+    fn as_str;
 }
 
 impl Network {
-    pub const ALL: [Network; 2] = [Network::Mainnet, Network::Fuji];
-
-    /// `mainnet` or `fuji`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Network::Mainnet => "mainnet",
-            Network::Fuji => "fuji",
-        }
-    }
-
     /// `mainnet`, `fuji` or `testnet` (= fuji).
     pub fn parse(text: &str) -> Option<Network> {
         match text {
