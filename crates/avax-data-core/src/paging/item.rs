@@ -71,12 +71,16 @@ impl JsonItem {
         de.deserialize_map(FieldVisitor(name)).ok()?
     }
 
-    /// The values of the fields `names` in one pass over the item, as raw JSON text (`None` for
-    /// one that is absent, every one when the item is not an object). A field given twice counts
-    /// the last time, as in a parsed object.
-    pub fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&RawValue>; N] {
+    /// The values of the top-level fields `names` in one pass over the item, as raw JSON text
+    /// (`None` for one that is absent, every one when the item is not an object). A field given
+    /// twice counts the last time, as in a parsed object. The item's structure is walked without
+    /// parsing it ([`super::scan`]); a key with an escape is read by serde.
+    pub fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&str>; N] {
+        if let Some(found) = super::scan::top_fields(self.as_str(), names) {
+            return found;
+        }
         let mut de = serde_json::Deserializer::from_str(self.as_str());
-        de.deserialize_map(FieldsVisitor(names)).unwrap_or([None; N])
+        de.deserialize_map(FieldsVisitor(names)).map_or([None; N], |found| found.map(|v| v.map(RawValue::get)))
     }
 }
 
@@ -213,7 +217,9 @@ mod tests {
         );
         assert!(JsonItem::default().field("x").is_none());
         let [hash, number, missing] = twice.fields(["m", "n", "x"]);
-        assert_eq!((hash.map(RawValue::get), number.map(RawValue::get)), (Some(r#"{"n": 3}"#), Some("2")));
+        assert_eq!((hash, number), (Some(r#"{"n": 3}"#), Some("2")));
+        let escaped = JsonItem::from_text(r#"{"\u006e": 1, "m": 2}"#.into());
+        assert_eq!(escaped.fields(["n", "m"]), [Some("1"), Some("2")], "an escaped key is read by serde");
         assert!(missing.is_none());
         assert!(JsonItem::default().fields(["a", "b"]).iter().all(Option::is_none));
     }

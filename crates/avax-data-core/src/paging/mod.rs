@@ -13,6 +13,7 @@ pub mod ahead;
 pub mod item;
 pub mod pager;
 pub mod repeats;
+mod scan;
 pub use ahead::Ahead;
 pub use item::JsonItem;
 pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};

@@ -11,7 +11,7 @@
 
 use std::borrow::Borrow;
 use std::collections::{HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher, RandomState};
 use std::sync::Arc;
 
 use super::JsonItem;
@@ -31,33 +31,40 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The identity of `item`, borrowed from its text; `None` when it has no id field.
-    fn of<'a>(self, item: &'a JsonItem) -> Option<Parts<'a>> {
+    /// The identity of `item`, borrowed from its text and hashed once by `state`; `None` when
+    /// it has no id field.
+    fn of<'a>(self, item: &'a JsonItem, state: &RandomState) -> Option<Parts<'a>> {
         let [id, key] = item.fields([self.id, self.key.unwrap_or("")]);
-        let key = if self.key.is_some() { key.map_or("", |k| k.get()) } else { "" };
-        Some(Parts { id: id?.get(), key })
+        let key = if self.key.is_some() { key.unwrap_or("") } else { "" };
+        let id = id?;
+        Some(Parts { hash: state.hash_one((id, key)), id, key })
     }
 }
 
-/// An item's identity as the raw JSON texts of its fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// An item's identity as the raw JSON texts of its fields, with its hash (computed once).
+#[derive(Debug, Clone, Copy)]
 struct Parts<'a> {
+    hash: u64,
     id: &'a str,
     key: &'a str,
 }
 
-/// One remembered identity: the id's text, a NUL, the key's text (JSON text holds no raw NUL,
-/// so the split is unambiguous). Shared by the order and the set: one copy of the text.
+/// One remembered identity: its hash and the id's text, a NUL, the key's text (JSON text holds
+/// no raw NUL, so the split is unambiguous). Shared by the order and the set: one copy of the
+/// text.
 #[derive(Debug, Clone)]
-pub struct Stored(Arc<str>);
+pub struct Stored {
+    hash: u64,
+    text: Arc<str>,
+}
 
 impl Stored {
-    fn new(parts: Parts<'_>) -> Self {
-        let mut text = String::with_capacity(parts.id.len() + 1 + parts.key.len());
-        text.push_str(parts.id);
-        text.push('\0');
-        text.push_str(parts.key);
-        Stored(Arc::from(text))
+    fn new(parts: Parts<'_>, buffer: &mut String) -> Self {
+        buffer.clear();
+        buffer.push_str(parts.id);
+        buffer.push('\0');
+        buffer.push_str(parts.key);
+        Stored { hash: parts.hash, text: Arc::from(buffer.as_str()) }
     }
 }
 
@@ -75,8 +82,23 @@ impl AsParts for Parts<'_> {
 
 impl AsParts for Stored {
     fn parts(&self) -> Parts<'_> {
-        let (id, key) = self.0.split_once('\0').unwrap_or((&self.0, ""));
-        Parts { id, key }
+        let (id, key) = self.text.split_once('\0').unwrap_or((&self.text, ""));
+        Parts { hash: self.hash, id, key }
+    }
+}
+
+impl PartialEq for Parts<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.id == other.id && self.key == other.key
+    }
+}
+
+impl Eq for Parts<'_> {}
+
+/// The hash computed once per item ([`Identity::of`]) is the set's hash: no text hashed again.
+impl Hash for Parts<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash)
     }
 }
 
@@ -96,7 +118,7 @@ impl Eq for dyn AsParts + '_ {}
 
 impl Hash for Stored {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.parts().hash(state)
+        state.write_u64(self.hash)
     }
 }
 
@@ -105,6 +127,30 @@ impl PartialEq for Stored {
         self.parts() == other.parts()
     }
 }
+
+/// A hasher passing on the one `u64` it is given: the identities' hashes are computed once, by
+/// the keyed [`RandomState`] of their [`Seen`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PassOn(u64);
+
+impl Hasher for PassOn {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Not used by the identities (they write one u64); kept correct for any other caller.
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+type Set<T> = HashSet<T, BuildHasherDefault<PassOn>>;
 
 impl Eq for Stored {}
 
@@ -118,7 +164,9 @@ impl<'a> Borrow<dyn AsParts + 'a> for Stored {
 #[derive(Debug, Default, Clone)]
 pub struct Seen {
     order: VecDeque<Stored>,
-    set: HashSet<Stored>,
+    set: Set<Stored>,
+    /// Hashes the identities (keyed at random: a hostile service cannot aim at collisions).
+    state: RandomState,
 }
 
 /// How the items of a page stand against what was handed out.
@@ -146,10 +194,10 @@ impl Seen {
     /// not, is [`Twice`]. An item without an id is never a repeat.
     pub fn screen(&self, identity: Identity, items: &[JsonItem], from: usize) -> Result<Screened, Twice> {
         let from = from.min(items.len());
-        let parts: Vec<Option<Parts<'_>>> = items[from..].iter().map(|item| identity.of(item)).collect();
+        let parts: Vec<Option<Parts<'_>>> = items[from..].iter().map(|item| identity.of(item, &self.state)).collect();
         let handed = |p: &Option<Parts<'_>>| p.as_ref().is_some_and(|p| self.set.contains(p as &dyn AsParts));
         let leading = parts.iter().take_while(|p| handed(p)).count();
-        let mut fresh = HashSet::with_capacity(parts.len() - leading);
+        let mut fresh = Set::with_capacity_and_hasher(parts.len() - leading, Default::default());
         for (at, p) in parts.iter().enumerate().skip(leading) {
             let Some(p) = p else { continue };
             if self.set.contains(p as &dyn AsParts) || !fresh.insert(*p) {
@@ -157,7 +205,8 @@ impl Seen {
             }
         }
         let mut ids = vec![None; from + leading];
-        ids.extend(parts.into_iter().skip(leading).map(|p| p.map(Stored::new)));
+        let mut buffer = String::new();
+        ids.extend(parts.into_iter().skip(leading).map(|p| p.map(|p| Stored::new(p, &mut buffer))));
         Ok(Screened { leading, ids })
     }
 
@@ -240,7 +289,8 @@ mod tests {
         assert_eq!(seen.screen(BLOCKS, &items[..1], 0).unwrap().leading, 0, "forgotten");
         // remembering again adds nothing
         let again = seen.screen(BLOCKS, &items[last..], 0).unwrap();
-        seen.remember(&[Some(Stored::new(Identity::of(BLOCKS, &items[last]).unwrap()))]);
+        let parts = BLOCKS.of(&items[last], &seen.state).unwrap();
+        seen.remember(&[Some(Stored::new(parts, &mut String::new()))]);
         assert_eq!(seen.len(), REMEMBERED);
         assert!(again.ids.iter().all(Option::is_none));
     }
