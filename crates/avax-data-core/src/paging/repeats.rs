@@ -32,11 +32,11 @@ pub struct Identity {
 
 impl Identity {
     /// The identity of `item`, borrowed from its text and hashed once by `state`; `None` when
-    /// it has no id field.
+    /// its id field is absent or null.
     fn of<'a>(self, item: &'a JsonItem, state: &RandomState) -> Option<Parts<'a>> {
         let [id, key] = item.fields([self.id, self.key.unwrap_or("")]);
         let key = if self.key.is_some() { key.unwrap_or("") } else { "" };
-        let id = id?;
+        let id = id.filter(|id| *id != "null")?;
         Some(Parts { hash: state.hash_one((id, key)), id, key })
     }
 }
@@ -272,8 +272,13 @@ mod tests {
         assert_eq!(after_new, Twice { item: 1, id: "\"g\"".into() });
         let in_page = seen.screen(BLOCKS, &blocks(&[(6, "f"), (5, "e"), (6, "f")]), 0).unwrap_err();
         assert_eq!(in_page, Twice { item: 2, id: "\"f\"".into() });
-        // no id: never a repeat; the key alone is no identity
-        let anonymous = [JsonItem::from(json!({"blockNumber": "8"})), JsonItem::from(json!({"blockNumber": "8"}))];
+        // no id (or a null one): never a repeat; the key alone is no identity
+        let anonymous = [
+            JsonItem::from(json!({"blockNumber": "8"})),
+            JsonItem::from(json!({"blockNumber": "8"})),
+            JsonItem::from(json!({"blockNumber": "8", "blockHash": null})),
+            JsonItem::from(json!({"blockNumber": "8", "blockHash": null})),
+        ];
         assert_eq!(seen.screen(BLOCKS, &anonymous, 0).unwrap().leading, 0);
     }
 
