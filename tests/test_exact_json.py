@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import avax_data as ad
@@ -205,6 +205,10 @@ def frame_value(v: Any) -> Any:
 @given(page=st.lists(items(), min_size=1, max_size=4), ascii_only=st.booleans())
 def test_dicts_equal_json_loads_under_the_rule_and_frames_agree(server: Server, page: list[Obj],
                                                                    ascii_only: bool) -> None:
+    # one block twice in a page (by its blockHash, the last one given, and blockNumber) is refused
+    # by the pager as a duplicate (tests/test_pager_repeats.py): pages here hold each block once
+    hashes = [h for h in (dict(item.entries).get("blockHash") for item in page) if h is not None]
+    assume(len(set(hashes)) == len(hashes))
     written = [write(item, ascii_only) for item in page]
     server.page([text for text, _ in written])
     refused = any(r for _, r in written)

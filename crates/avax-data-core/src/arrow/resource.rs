@@ -56,6 +56,20 @@ impl Resource {
         Resource::Listed(op.index() as u16)
     }
 
+    /// What tells its items apart in a list (the one table of it: the pagers drop a shifted
+    /// page's repeats by it, [`crate::paging::repeats`]): the id field and the sort key of the
+    /// newest-first lists. `None` for a resource whose items have no known id (those lists are
+    /// walked as served).
+    pub fn identity(self) -> Option<crate::paging::Identity> {
+        use crate::paging::Identity;
+        match self {
+            Resource::Block => Some(Identity { id: "blockHash", key: Some("blockNumber") }),
+            Resource::Vertex => Some(Identity { id: "vertexHash", key: Some("vertexTimestamp") }),
+            Resource::IcmMessage => Some(Identity { id: "messageId", key: None }),
+            _ => None,
+        }
+    }
+
     /// Its Arrow schema.
     pub fn schema(self) -> SchemaRef {
         use std::sync::OnceLock;

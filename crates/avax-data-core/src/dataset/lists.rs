@@ -29,7 +29,6 @@ use sha2::{Digest, Sha256};
 
 use super::manifest::{Identity, Manifest};
 use super::metrics::Month;
-use super::repeats::{ids, Repeats, Seen};
 use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
 use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
 use crate::data::ResourcePager;
@@ -179,8 +178,6 @@ pub struct Cutter {
     chain: Option<String>,
     lowest: Option<u64>,
     summary: DatasetSummary,
-    /// The items handed to the dataset most recently, to drop the repeats of a shifted page.
-    seen: Seen,
     /// The lowest recorded partition that is not complete with its file unchanged, as found when
     /// the walk started (`None`: every one is): what lies below a partition is written when it
     /// is under this one. Checked once, not at every partition (the walk only writes above where
@@ -213,7 +210,6 @@ impl Cutter {
             chain: None,
             lowest: None,
             summary: DatasetSummary::default(),
-            seen: Seen::default(),
         }
     }
 
@@ -222,29 +218,11 @@ impl Cutter {
         &self.set
     }
 
-    /// Takes the next batch of the walk (newest first).
+    /// Takes the next batch of the walk (newest first). The pager already dropped the repeats of
+    /// a shifted page ([`crate::paging::repeats`]): a row at or above the last one is refused.
     pub fn push(&mut self, batch: &RecordBatch) -> Result<Flow> {
         let keys = self.key.keys(batch)?;
-        let ids = ids(batch, self.key.id_column());
-        let skip = match self.seen.check(&keys, &ids) {
-            Repeats::Leading(n) => n,
-            Repeats::Inside { row, id } => {
-                return Err(decode(format!(
-                    "the list serves {} {id} twice (again at row {row} of a page, after items not seen before)",
-                    self.key.id_column()
-                )))
-            }
-        };
-        if skip > 0 {
-            log::warn!(
-                "dataset {}: a page began with {skip} item(s) the walk already had (new items arrived on the list's \
-                 head and pushed it down): not written twice",
-                self.set.dir().display()
-            );
-        }
-        let batch = batch.slice(skip, batch.num_rows() - skip);
-        let (batch, keys, ids) = (&batch, &keys[skip..], &ids[skip..]);
-        self.seen.remember(keys, ids);
+        let keys = &keys[..];
         self.check_chain(batch)?;
         let strict = matches!(self.key, ListKey::Block { .. });
         let mut last = self.last_key;
@@ -399,14 +377,6 @@ impl Cutter {
 }
 
 impl ListKey {
-    /// The column that tells two items apart: a block's hash, a vertex's hash.
-    fn id_column(self) -> &'static str {
-        match self {
-            ListKey::Block { .. } => "blockHash",
-            ListKey::Month { .. } => "vertexHash",
-        }
-    }
-
     fn keys_name(self) -> &'static str {
         match self {
             ListKey::Block { .. } => "blockNumber",

@@ -29,7 +29,6 @@ pub mod metrics;
 pub mod planned;
 pub mod planned_lists;
 pub mod planned_metrics;
-pub mod repeats;
 pub mod verify;
 
 use std::collections::HashMap;

@@ -70,6 +70,40 @@ impl JsonItem {
         let mut de = serde_json::Deserializer::from_str(self.as_str());
         de.deserialize_map(FieldVisitor(name)).ok()?
     }
+
+    /// The values of the top-level fields `names` in one pass over the item, as raw JSON text
+    /// (`None` for one that is absent, every one when the item is not an object). A field given
+    /// twice counts the last time, as in a parsed object. The item's structure is walked without
+    /// parsing it ([`super::scan`]); a key with an escape is read by serde.
+    pub fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&str>; N] {
+        if let Some(found) = super::scan::top_fields(self.as_str(), names) {
+            return found;
+        }
+        let mut de = serde_json::Deserializer::from_str(self.as_str());
+        de.deserialize_map(FieldsVisitor(names)).map_or([None; N], |found| found.map(|v| v.map(RawValue::get)))
+    }
+}
+
+/// Finds some fields of an object, skipping the others unread.
+struct FieldsVisitor<'n, const N: usize>([&'n str; N]);
+
+impl<'de, const N: usize> Visitor<'de> for FieldsVisitor<'_, N> {
+    type Value = [Option<&'de RawValue>; N];
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = [None; N];
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            match self.0.iter().position(|name| *name == key) {
+                Some(at) => found[at] = Some(map.next_value::<&'de RawValue>()?),
+                None => map.next_value::<IgnoredAny>().map(drop)?,
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// Finds one field of an object, skipping the others unread.
@@ -182,5 +216,11 @@ mod tests {
             r#"field "b.c": 1e400 is past the range of a 64-bit float"#
         );
         assert!(JsonItem::default().field("x").is_none());
+        let [hash, number, missing] = twice.fields(["m", "n", "x"]);
+        assert_eq!((hash, number), (Some(r#"{"n": 3}"#), Some("2")));
+        let escaped = JsonItem::from_text(r#"{"\u006e": 1, "m": 2}"#.into());
+        assert_eq!(escaped.fields(["n", "m"]), [Some("1"), Some("2")], "an escaped key is read by serde");
+        assert!(missing.is_none());
+        assert!(JsonItem::default().fields(["a", "b"]).iter().all(Option::is_none));
     }
 }

@@ -12,9 +12,12 @@ use crate::error::Result;
 pub mod ahead;
 pub mod item;
 pub mod pager;
+pub mod repeats;
+mod scan;
 pub use ahead::Ahead;
 pub use item::JsonItem;
 pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
+pub use repeats::Identity;
 
 /// Runs `fetch` on each planned chunk with up to `concurrency` calls in flight and yields the
 /// results in plan order (never out of order, whatever finishes first).

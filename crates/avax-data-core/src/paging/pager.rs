@@ -5,10 +5,15 @@
 //! many of its items were handed out, and how many items in all. Every consumer (an iterator, a
 //! collect, an export) takes a lease; a newer consumer supersedes the older one, which can no
 //! longer move the position, so two consumers never hand out the same items.
+//!
+//! A walk whose items have an [`Identity`] drops the leading repeats of each page (a list that
+//! grew on its head while walked with offset tokens, [`super::repeats`]) for every consumer; the
+//! position passes them without counting them as handed out.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::repeats::{Identity, Screened, Seen, Stored};
 use super::{Ahead, JsonItem, Prefetch, Spawned};
 use crate::error::{Error, Result};
 use futures::stream::BoxStream;
@@ -83,7 +88,8 @@ pub fn outside_world_notice(walk: &str, window: (Option<i64>, Option<i64>), worl
 pub struct Position {
     /// The page holding the next item.
     pub at: PageKey,
-    /// Items of that page already handed out.
+    /// Items of that page already passed: handed out, or dropped as repeats of items handed
+    /// out before.
     pub offset: usize,
     /// Items handed out so far.
     pub items_read: u64,
@@ -130,6 +136,10 @@ pub struct Pager {
     depth: usize,
     position: Arc<Mutex<Position>>,
     generation: Arc<AtomicU64>,
+    /// What tells the items apart, when known: the leading repeats of a page are dropped.
+    identity: Option<Identity>,
+    /// The items handed out most recently (kept only with an identity).
+    seen: Arc<Mutex<Seen>>,
 }
 
 impl std::fmt::Debug for Pager {
@@ -152,6 +162,60 @@ impl Pager {
             depth: depth.max(1),
             position: Arc::new(Mutex::new(position)),
             generation: Arc::new(AtomicU64::new(0)),
+            identity: None,
+            seen: Arc::default(),
+        }
+    }
+
+    /// The same walk telling its items apart by `identity` (`None`: never): the leading items
+    /// of a page that were handed out recently are dropped, and an item handed out again after
+    /// new ones is an error ([`super::repeats`]).
+    pub fn identified_by(mut self, identity: Option<Identity>) -> Self {
+        self.identity = identity;
+        self
+    }
+
+    /// What tells the walk's items apart, if known.
+    pub fn identity(&self) -> Option<Identity> {
+        self.identity
+    }
+
+    /// Screens `page` from item `from` against `seen` (nothing to do without an identity): the
+    /// leading repeats are said in the log; an item served twice is a decode error naming it.
+    fn screen(&self, page: &Fetched, from: usize, seen: &Seen) -> Result<Screened> {
+        let Some(identity) = self.identity else { return Ok(Screened { leading: 0, ids: Vec::new() }) };
+        let screened = seen.screen(identity, &page.items, from).map_err(|twice| Error::Decode {
+            message: format!(
+                "the list serves {} {} twice (again at item {} of a page, after items not seen before)",
+                identity.id, twice.id, twice.item
+            ),
+            url: self.source.describe(),
+            body: String::new(),
+        })?;
+        if screened.leading > 0 {
+            log::warn!(
+                "{}: a page began with {} item(s) the walk already had (new items arrived on the list's head and \
+                 pushed it down): dropped, not handed out twice",
+                self.source.describe(),
+                screened.leading
+            );
+        }
+        Ok(screened)
+    }
+
+    /// Screens `page` from `from` against the items handed out so far.
+    fn screen_shared(&self, page: &Fetched, from: usize) -> Result<Screened> {
+        if self.identity.is_none() {
+            return Ok(Screened { leading: 0, ids: Vec::new() });
+        }
+        let seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        self.screen(page, from, &seen)
+    }
+
+    /// Remembers items handed out (their identities from [`Pager::screen`]).
+    fn remember(&self, ids: &[Option<Stored>]) {
+        if !ids.is_empty() {
+            self.seen.lock().unwrap_or_else(|p| p.into_inner()).remember(ids);
         }
     }
 
@@ -173,7 +237,7 @@ impl Pager {
     /// The same walk from its original start, with the same limit and a position of its own
     /// (this pager is left as it is): what re-running a notebook cell needs.
     pub fn restart(&self) -> Pager {
-        Pager::new(self.source.clone(), self.limit, self.depth)
+        Pager::new(self.source.clone(), self.limit, self.depth).identified_by(self.identity)
     }
 
     /// Why a consumer started now would hand out nothing, or `None` when items may be left.
@@ -292,6 +356,7 @@ impl Pager {
             page: None,
             failed: false,
             read_ahead: true,
+            dropped: 0,
         }
     }
 
@@ -320,32 +385,59 @@ impl Pager {
         let start = self.position();
         let room = self.room(&start, cap);
         let Some(pages) = self.pages_from(&start, room) else { return Ok(Vec::new()) };
-        let (out, position) = Spawned::new(self.clone().gather(start, cap, Ahead::new(pages), convert)).await?;
+        let seen = match self.identity {
+            Some(_) => self.seen.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            None => Seen::default(),
+        };
+        let walk = self.clone().gather(start, cap, seen, Ahead::new(pages), convert);
+        let (out, position, seen) = Spawned::new(walk).await?;
         self.advance(lease, position)?;
+        if self.identity.is_some() {
+            *self.seen.lock().unwrap_or_else(|p| p.into_inner()) = seen;
+        }
         Ok(out)
     }
 
-    /// The loop of [`Pager::collect`]: the converted pages from `start` and where they end.
+    /// The loop of [`Pager::collect`]: the converted pages from `start`, where they end, and the
+    /// items handed out (`seen` with those of this walk).
     async fn gather<T>(
         self,
         start: Position,
         cap: Option<u64>,
+        mut seen: Seen,
         mut pages: Ahead<BoxStream<'static, Result<Fetched>>>,
         mut convert: impl FnMut(Vec<JsonItem>) -> Result<T>,
-    ) -> Result<(Vec<T>, Position)> {
+    ) -> Result<(Vec<T>, Position, Seen)> {
         let mut out = Vec::new();
         let mut position = start.clone();
         let done = |position: &Position| {
             let cap = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
             position.exhausted || self.room(position, cap) == Some(0)
         };
-        while let Some(page) = pages.next().await {
+        // Repeats dropped since `pages` started: the source counted them in what it was asked
+        // for, so when it stops short of the walk's end the rest is asked for again.
+        let mut dropped = 0;
+        loop {
+            let Some(page) = pages.next().await else {
+                let cap_left = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
+                match self.pages_from(&position, self.room(&position, cap_left)) {
+                    Some(more) if dropped > 0 && !done(&position) => {
+                        dropped = 0;
+                        pages = Ahead::new(more);
+                        continue;
+                    }
+                    _ => break,
+                }
+            };
             let mut page = page.map_err(|e| self.annotate(e))?;
-            let skip = position.offset;
+            let screened = self.screen(&page, position.offset, &seen)?;
+            dropped += screened.leading;
+            let skip = position.offset + screened.leading;
             let cap_left = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
             let taken = take_count(&page, skip, self.room(&position, cap_left));
             let next = position.after(&page, skip, taken);
             if taken > 0 {
+                seen.remember(screened.ids.get(skip..skip + taken).unwrap_or_default());
                 out.push(convert(page.items.drain(skip..skip + taken).collect())?);
             }
             position = next;
@@ -353,7 +445,7 @@ impl Pager {
                 break;
             }
         }
-        Ok((out, position))
+        Ok((out, position, seen))
     }
 
     /// The rest of the walk page by page into `sink`; the position moves after each page the
@@ -387,6 +479,8 @@ enum Feed {
 struct Current {
     page: Fetched,
     next: usize,
+    /// The identities of its items, to remember as they are handed out (empty without one).
+    ids: Vec<Option<Stored>>,
 }
 
 /// One consumer of a [`Pager`]: hands out items ([`next_item`](Self::next_item)) or pages
@@ -399,6 +493,9 @@ pub struct PagerCursor {
     failed: bool,
     /// Pages are fetched ahead in the background ([`Pager::cursor`]), else when asked for.
     read_ahead: bool,
+    /// Repeats dropped since the feed started: the source counted them in what it was asked
+    /// for, so a feed ending short of the walk's end is started again from the position.
+    dropped: usize,
 }
 
 impl PagerCursor {
@@ -434,6 +531,9 @@ impl PagerCursor {
         match self.pager.advance(self.lease, to) {
             Ok(()) => {
                 // Items before `next` are behind the position: moved out, never needed again.
+                if let Some(id) = current.ids.get(current.next) {
+                    self.pager.remember(std::slice::from_ref(id));
+                }
                 let item = std::mem::take(&mut current.page.items[current.next]);
                 current.next += 1;
                 Some(Ok(item))
@@ -453,14 +553,31 @@ impl PagerCursor {
                 return Ok(None);
             }
             let Some(page) = self.fetch().await? else { return Ok(None) };
-            let position = self.pager.position();
-            if position.offset >= page.items.len() {
-                // An empty page (or one already read): the position moves past it.
-                self.pager.advance(self.lease, position.after(&page, position.offset, 0))?;
-                continue;
-            }
-            self.page = Some(Current { page, next: position.offset });
+            self.page = self.admit(page)?;
         }
+    }
+
+    /// A fetched page as the current one, read on from the position after its leading repeats
+    /// (the position passes them); `None` when nothing of it is left to hand out (an empty page,
+    /// one already read, or only repeats), the position then past it.
+    fn admit(&mut self, page: Fetched) -> Result<Option<Current>> {
+        let position = self.pager.position();
+        let screened = match self.pager.screen_shared(&page, position.offset) {
+            Ok(screened) => screened,
+            Err(e) => {
+                self.failed = true;
+                return Err(e);
+            }
+        };
+        let next = position.offset + screened.leading;
+        self.dropped += screened.leading;
+        if next >= page.items.len() || screened.leading > 0 {
+            self.pager.advance(self.lease, position.after(&page, next, 0))?;
+        }
+        if next >= page.items.len() {
+            return Ok(None);
+        }
+        Ok(Some(Current { page, next, ids: screened.ids }))
     }
 
     /// The rest of the next page (what the limit allows of it); `None` at the end.
@@ -480,8 +597,7 @@ impl PagerCursor {
     pub async fn next_page_with(&mut self, mut take: impl FnMut(Vec<JsonItem>) -> Result<()>) -> Result<Option<usize>> {
         loop {
             self.pager.check(self.lease)?;
-            let position = self.pager.position();
-            let room = self.pager.room(&position, None);
+            let room = self.pager.room(&self.pager.position(), None);
             if room == Some(0) {
                 self.close();
                 return Ok(None);
@@ -489,10 +605,14 @@ impl PagerCursor {
             let mut current = match self.page.take() {
                 Some(current) if current.next < current.page.items.len() => current,
                 _ => match self.fetch().await? {
-                    Some(page) => Current { page, next: position.offset },
+                    Some(page) => match self.admit(page)? {
+                        Some(current) => current,
+                        None => continue,
+                    },
                     None => return Ok(None),
                 },
             };
+            let position = self.pager.position();
             let skip = current.next;
             let taken = take_count(&current.page, skip, room);
             let to = position.after(&current.page, skip, taken);
@@ -508,6 +628,7 @@ impl PagerCursor {
                 return Err(e);
             }
             self.pager.advance(self.lease, to)?;
+            self.pager.remember(current.ids.get(skip..skip + taken).unwrap_or_default());
             current.next = skip + taken;
             self.page = Some(current);
             return Ok(Some(taken));
@@ -522,6 +643,7 @@ impl PagerCursor {
             self.feed = Feed::NotStarted;
         }
         if let Feed::NotStarted = self.feed {
+            self.dropped = 0;
             let position = self.pager.position();
             let room = self.pager.room(&position, None);
             self.feed = match self.pager.pages_from(&position, room) {
@@ -550,6 +672,12 @@ impl PagerCursor {
                 self.failed = true;
                 Err(self.pager.annotate(e))
             }
+            None if self.dropped > 0 && !self.pager.position().exhausted => {
+                // The source stopped at what it was asked for, repeats included: ask for the
+                // rest from the position (a feed that ends with no repeat dropped is the end).
+                self.feed = Feed::NotStarted;
+                Box::pin(self.fetch()).await
+            }
             None => {
                 self.feed = Feed::Done;
                 // A walk that ended without its last page saying so would lose rows: the
@@ -569,3 +697,7 @@ impl Drop for PagerCursor {
 #[cfg(test)]
 #[path = "pager_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "shifted_tests.rs"]
+mod shifted_tests;

@@ -81,9 +81,12 @@ pub struct ResourcePager {
 }
 
 impl ResourcePager {
-    /// A pager over `source`'s items of `resource` (`url` names the walk in decode errors).
+    /// A pager over `source`'s items of `resource` (`url` names the walk in decode errors),
+    /// dropping the leading repeats of a page by the resource's identity
+    /// ([`Resource::identity`]).
     pub fn new(source: Arc<dyn PageSource>, resource: Resource, limit: Option<u64>, url: String) -> Self {
-        ResourcePager { pager: Pager::new(source, limit, PREFETCH_PAGES), resource, url }
+        let pager = Pager::new(source, limit, PREFETCH_PAGES).identified_by(resource.identity());
+        ResourcePager { pager, resource, url }
     }
 
     /// A token-paged list of `client` from `page_token`.

@@ -1,0 +1,216 @@
+//! The pager against a newest-first list whose head grows while it is walked with offset page
+//! tokens (each page then starts with the last items of the page before): every consumer (items,
+//! pages, collect, a resumed cursor) hands out each item once, in order; an item served again
+//! after new ones is an error naming it.
+
+use std::sync::{Arc, Mutex};
+
+use futures::stream::BoxStream;
+use futures::StreamExt;
+use serde_json::json;
+
+use super::*;
+use crate::paging::{token_pages, Identity, JsonItem, Page};
+
+const BLOCKS: Identity = Identity { id: "blockHash", key: Some("blockNumber") };
+
+/// Blocks `0..total` newest first, of which the oldest `shown` are out; each page served brings
+/// `grow` more onto the head. A token is an offset in the list as it stands.
+struct Growing {
+    total: u64,
+    shown: Mutex<u64>,
+    grow: u64,
+    page_size: u64,
+    /// Item `(page, at)`: the page numbered `page` (from 0) serves block `at` again at its end.
+    again: Option<(usize, u64)>,
+    served: Mutex<usize>,
+}
+
+fn block(n: u64) -> JsonItem {
+    JsonItem::from(json!({"blockHash": format!("0x{n:04x}"), "blockNumber": n.to_string(), "chainId": "43114"}))
+}
+
+impl Growing {
+    fn page(&self, token: Option<String>, at_most: Option<u64>) -> Result<Page<JsonItem>> {
+        let mut shown = self.shown.lock().unwrap();
+        let mut served = self.served.lock().unwrap();
+        let offset: u64 = token.map_or(0, |t| t[1..].parse().unwrap());
+        let size = at_most.map_or(self.page_size, |a| a.min(self.page_size));
+        let top = *shown; // the newest block out is top - 1
+        let end = (offset + size).min(top);
+        let mut items: Vec<JsonItem> = (offset..end).map(|o| block(top - 1 - o)).collect();
+        if let Some((page, n)) = self.again.filter(|(page, _)| *page == *served) {
+            let _ = page;
+            items.push(block(n));
+        }
+        *served += 1;
+        *shown = (*shown + self.grow).min(self.total);
+        Ok(Page { items, next_page_token: (end < top).then(|| format!("o{end}")) })
+    }
+}
+
+struct GrowingSource(Arc<Growing>);
+
+impl PageSource for GrowingSource {
+    fn first(&self) -> PageKey {
+        PageKey::Token(None)
+    }
+
+    fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>> {
+        let PageKey::Token(token) = from else { panic!("token walk") };
+        let list = self.0.clone();
+        token_pages(token, want, move |token, at_most| {
+            let answer = list.page(token, at_most);
+            async move { answer }
+        })
+        .map(|r| {
+            r.map(|(page, token)| Fetched {
+                items: page.items,
+                at: PageKey::Token(token),
+                next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
+            })
+        })
+        .boxed()
+    }
+
+    fn describe(&self) -> String {
+        "/v1/chains/43114/blocks".into()
+    }
+}
+
+fn growing(shown: u64, grow: u64, again: Option<(usize, u64)>) -> Arc<Growing> {
+    Arc::new(Growing { total: 1_000, shown: Mutex::new(shown), grow, page_size: 10, again, served: Mutex::new(0) })
+}
+
+fn pager(list: &Arc<Growing>, identity: Option<Identity>, limit: Option<u64>) -> Pager {
+    Pager::new(Arc::new(GrowingSource(list.clone())), limit, 2).identified_by(identity)
+}
+
+fn numbers(items: &[JsonItem]) -> Vec<u64> {
+    items.iter().map(|i| i.field("blockNumber").unwrap().get().trim_matches('"').parse().unwrap()).collect()
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
+}
+
+/// The blocks below the head found at the start, newest first: what a walk of a list that did
+/// not grow hands out.
+fn still(shown: u64) -> Vec<u64> {
+    (0..shown).rev().collect()
+}
+
+#[test]
+fn every_consumer_hands_out_each_item_of_a_growing_list_once_in_order() {
+    let rt = runtime();
+    // items one at a time
+    let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
+    let items = rt.block_on(async {
+        let mut cursor = p.cursor();
+        let mut out = Vec::new();
+        while let Some(item) = cursor.next_item().await.unwrap() {
+            out.push(item);
+        }
+        out
+    });
+    assert_eq!(numbers(&items), still(95));
+    let at = p.position();
+    assert_eq!((at.items_read, at.exhausted), (95, true), "the repeats are passed, not counted");
+    // pages
+    let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
+    let pages = rt.block_on(async {
+        let mut cursor = p.cursor();
+        let mut out = Vec::new();
+        while let Some(page) = cursor.next_page().await.unwrap() {
+            out.push(page);
+        }
+        out
+    });
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>()[..3], [10, 7, 7], "3 repeats dropped per page");
+    assert_eq!(numbers(&pages.concat()), still(95));
+    // collect, all at once; a whole page of repeats (grow = page size) is passed too
+    for grow in [3, 10] {
+        let p = pager(&growing(95, grow, None), Some(BLOCKS), None);
+        let got = rt.block_on(p.collect(None, Ok)).unwrap();
+        assert_eq!(numbers(&got.concat()), still(95), "grow {grow}");
+        assert_eq!(p.position().items_read, 95);
+    }
+    // a head growing by more than a page per request pushes items never seen (newer than the
+    // head the walk started from) before the repeats: an error, never a row out of order or twice
+    let p = pager(&growing(95, 12, None), Some(BLOCKS), None);
+    let err = rt.block_on(p.collect(None, Ok)).unwrap_err().to_string();
+    assert!(err.contains("serves blockHash \"0x005e\" twice (again at item 2 of a page"), "{err}");
+    // a walk that stops at a limit hands out that many, and drain goes the same way
+    let p = pager(&growing(95, 4, None), Some(BLOCKS), Some(33));
+    let mut drained = Vec::new();
+    let n = rt.block_on(p.drain(|items| {
+        drained.extend(items);
+        Ok(())
+    }));
+    assert_eq!((n.unwrap(), numbers(&drained)), (33, still(95)[..33].to_vec()));
+}
+
+#[test]
+fn a_resumed_consumer_does_not_hand_out_again_what_the_one_before_it_did() {
+    let rt = runtime();
+    let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
+    let got = rt.block_on(async {
+        let mut out = Vec::new();
+        // items, then pages, then the rest collected: three consumers, one after the other
+        let mut first = p.cursor();
+        for _ in 0..13 {
+            out.push(first.next_item().await.unwrap().unwrap());
+        }
+        drop(first);
+        let mut second = p.cursor();
+        out.extend(second.next_page().await.unwrap().unwrap());
+        out.extend(second.next_page().await.unwrap().unwrap());
+        drop(second);
+        out.extend(p.collect(None, Ok).await.unwrap().concat());
+        out
+    });
+    assert_eq!(numbers(&got), still(95));
+}
+
+#[test]
+fn an_item_served_again_after_new_ones_is_an_error_naming_it() {
+    let rt = runtime();
+    // the second page (no growth) ends with block 93, handed out on the first page
+    let p = pager(&growing(95, 0, Some((1, 93))), Some(BLOCKS), None);
+    let err = rt.block_on(p.collect(None, Ok)).unwrap_err();
+    match &err {
+        Error::Decode { message, url, .. } => {
+            assert_eq!(
+                message,
+                "the list serves blockHash \"0x005d\" twice (again at item 10 of a page, after items not seen before)"
+            );
+            assert_eq!(url, "/v1/chains/43114/blocks");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(p.position().items_read, 0, "collect is all or nothing");
+    // item by item: the first page is handed out, the second fails whole
+    let p = pager(&growing(95, 0, Some((1, 93))), Some(BLOCKS), None);
+    let (got, err) = rt.block_on(async {
+        let mut cursor = p.cursor();
+        let mut got = Vec::new();
+        loop {
+            match cursor.next_item().await {
+                Ok(Some(item)) => got.push(item),
+                Ok(None) => panic!("the walk ended without the error"),
+                Err(e) => return (got, e),
+            }
+        }
+    });
+    assert_eq!(numbers(&got), still(95)[..10].to_vec());
+    assert!(err.to_string().contains("serves blockHash \"0x005d\" twice"), "{err}");
+}
+
+#[test]
+fn a_walk_without_an_identity_is_left_as_served() {
+    let rt = runtime();
+    let p = pager(&growing(30, 3, None), None, None);
+    let got = numbers(&rt.block_on(p.collect(None, Ok)).unwrap().concat());
+    // offset tokens on a growing list: each page after the first repeats the 3 newest before it
+    assert_eq!(&got[..13], &[29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 22, 21, 20]);
+}

@@ -1,0 +1,142 @@
+"""A Data API list whose head grows while it is walked, with page tokens that are offsets in the
+list as it stands (tests/_hostile.py): each page after the first begins with the last items of the
+page before. Every way of walking a pager (a frame, dicts, async, Parquet, a consumer resumed after
+another) hands out each item exactly once, in order: the same rows as a walk of a list that did
+not grow. An item served again after new ones is a typed error naming it, never a row twice."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import avax_data as ad
+from _hostile import GrowingList, fetch_list, serve
+
+BLOCKS = "/v1/chains/43114/blocks"
+VERTICES = "/v1/networks/mainnet/blockchains/x-chain/vertices"
+SHOWN = 230
+
+
+@pytest.fixture(scope="module")
+def emu() -> Iterator[ad.Emulator]:
+    with ad.Emulator(containers=10, data_blocks_per_chain=400) as emulator:
+        yield emulator
+
+
+@pytest.fixture(scope="module")
+def items(emu: ad.Emulator) -> list[dict[str, Any]]:
+    return fetch_list(emu.url, BLOCKS, "blocks")
+
+
+@pytest.fixture(scope="module")
+def still(emu: ad.Emulator, items: list[dict[str, Any]]) -> pl.DataFrame:
+    """The walk of the list as it stood, served by a list that does not grow."""
+    fixed = GrowingList(BLOCKS, "blocks", items, shown=SHOWN, grow=0, tokens="offset")
+    with serve(emu.url, [fixed]) as url, ad.DataClient(base_url=url) as data:
+        frame = data.blocks("43114", page_size=40).to_polars()
+    assert frame["blockNumber"].to_list() == list(range(SHOWN - 1, -1, -1))
+    return frame
+
+
+def growing(items: list[dict[str, Any]]) -> GrowingList:
+    """The list with ``SHOWN`` items out, 15 more on its head after each page served."""
+    return GrowingList(BLOCKS, "blocks", items, shown=SHOWN, grow=15, tokens="offset")
+
+
+def test_a_frame_of_a_growing_list_holds_each_item_once_and_says_it_dropped_repeats(
+        emu: ad.Emulator, items: list[dict[str, Any]], still: pl.DataFrame,
+        caplog: pytest.LogCaptureFixture) -> None:
+    grows = growing(items)
+    with serve(emu.url, [grows]) as url, ad.DataClient(base_url=url) as data:
+        pager = data.blocks("43114", page_size=40)
+        with caplog.at_level(logging.WARNING, logger="avax_data"):
+            ad.reset_logging()
+            frame = pager.to_polars()
+        ad.reset_logging()
+        assert pager.items_read == SHOWN and pager.exhausted
+    assert grows.shown > SHOWN, "the head grew while the list was walked"
+    assert frame.equals(still)
+    said = [r.getMessage() for r in caplog.records if "already had" in r.getMessage()]
+    assert said and "a page began with 15 item(s) the walk already had" in said[0]
+    assert all(BLOCKS in m for m in said)
+
+
+def test_dicts_sync_and_async_of_a_growing_list_are_each_item_once_in_order(
+        emu: ad.Emulator, items: list[dict[str, Any]], still: pl.DataFrame) -> None:
+    want = still["blockHash"].to_list()
+    with serve(emu.url, [growing(items)]) as url, ad.DataClient(base_url=url) as data:
+        dicts = list(data.blocks("43114", page_size=40))
+    assert [d["blockHash"] for d in dicts] == want
+    assert [d["blockNumber"] for d in dicts] == list(range(SHOWN - 1, -1, -1))
+
+    async def walk(url: str) -> list[str]:
+        async with ad.AsyncDataClient(base_url=url) as data:
+            return [d["blockHash"] async for d in data.blocks("43114", page_size=40)]
+
+    with serve(emu.url, [growing(items)]) as url:
+        assert asyncio.run(walk(url)) == want
+
+
+def test_parquet_and_pages_of_a_growing_list_hold_each_item_once(emu: ad.Emulator, items: list[dict[str, Any]],
+                                                                  still: pl.DataFrame, tmp_path: Path) -> None:
+    with serve(emu.url, [growing(items)]) as url, ad.DataClient(base_url=url) as data:
+        assert data.blocks("43114", page_size=40).write_parquet(tmp_path / "b.parquet") == SHOWN
+    assert pl.read_parquet(tmp_path / "b.parquet").equals(still)
+    with serve(emu.url, [growing(items)]) as url, ad.DataClient(base_url=url) as data:
+        pages = list(data.blocks("43114", page_size=40).pages())
+    assert [len(p) for p in pages][:3] == [40, 25, 25], "15 repeats left out of each page after the first"
+    assert [b["blockHash"] for p in pages for b in p] == still["blockHash"].to_list()
+
+
+def test_a_consumer_resumed_after_another_hands_out_nothing_again(emu: ad.Emulator, items: list[dict[str, Any]],
+                                                                  still: pl.DataFrame) -> None:
+    with serve(emu.url, [growing(items)]) as url, ad.DataClient(base_url=url) as data:
+        pager = data.blocks("43114", page_size=40)
+        walk = iter(pager)
+        head = [next(walk)["blockHash"] for _ in range(53)]
+        walk.close()
+        frames = [pager.to_polars(limit=30), pager.to_polars()]
+    assert head + [h for f in frames for h in f["blockHash"].to_list()] == still["blockHash"].to_list()
+
+
+def test_a_limit_on_a_growing_list_hands_out_that_many_items(emu: ad.Emulator, items: list[dict[str, Any]],
+                                                             still: pl.DataFrame) -> None:
+    with serve(emu.url, [growing(items)]) as url, ad.DataClient(base_url=url) as data:
+        frame = data.blocks("43114", page_size=40, limit=100).to_polars()
+    assert frame.equals(still.head(100))
+
+
+def test_a_vertex_list_shifted_by_new_vertices_hands_out_each_vertex_once(emu: ad.Emulator) -> None:
+    vertices = fetch_list(emu.url, VERTICES, "vertices")[-300:]
+    grows = GrowingList(VERTICES, "vertices", vertices, shown=200, grow=20, tokens="offset")
+    with serve(emu.url, [grows]) as url, ad.DataClient(base_url=url) as data:
+        hashes = data.vertices("mainnet", page_size=50).to_polars()["vertexHash"].to_list()
+    assert hashes == [v["vertexHash"] for v in vertices[-200:]]
+
+
+def test_an_item_served_again_after_new_ones_is_an_error_naming_it_on_every_path(
+        emu: ad.Emulator, items: list[dict[str, Any]], tmp_path: Path) -> None:
+    head = items[:100]
+    hostile = [*head[:50], *head[50:60], head[45], *head[60:]]  # a block of page one again in page two
+    again = head[45]["blockHash"]
+    fixed = GrowingList(BLOCKS, "blocks", hostile, shown=len(hostile), grow=0, tokens="key")
+    message = f'serves blockHash "{again}" twice'
+    with serve(emu.url, [fixed]) as url, ad.DataClient(base_url=url) as data:
+        with pytest.raises(ad.DecodeError, match=message):
+            data.blocks("43114", page_size=50).to_polars()
+        pager = data.blocks("43114", page_size=50)
+        got = []
+        with pytest.raises(ad.DecodeError, match=message):
+            for block in pager:
+                got.append(block["blockHash"])
+        assert got == [b["blockHash"] for b in head[:50]], "the page before is handed out, none of the bad one"
+        with pytest.raises(ad.DecodeError, match=message):
+            data.blocks("43114", page_size=50).write_parquet(tmp_path / "x.parquet")
+    written = pl.read_parquet(tmp_path / "x.parquet")["blockHash"].to_list()
+    assert written == [b["blockHash"] for b in head[:50]], "the file holds the items before the position, once"
