@@ -125,7 +125,11 @@ pub fn decimal_of(v: &Scalar) -> Option<i128> {
         !digits.is_empty() && digits.len() <= 38 && digits.bytes().all(|b| b.is_ascii_digit())
     };
     match v {
-        Scalar::Text(s) => Some(s.trim()).filter(|s| digits_fit(s))?.parse().ok(),
+        // Up to 18 digits fit an i64, whose parse is about twice as fast as an i128's.
+        Scalar::Text(s) => match Some(s.trim()).filter(|s| digits_fit(s))? {
+            short if short.len() <= 18 => short.parse::<i64>().ok().map(i128::from),
+            long => long.parse().ok(),
+        },
         Scalar::Number(Number::Int(i)) => Some(i128::from(*i)),
         Scalar::Number(Number::UInt(u)) => Some(i128::from(*u)),
         Scalar::Number(Number::Big(d)) => Some(d.as_ref()).filter(|d| digits_fit(d))?.parse().ok(),
@@ -202,6 +206,35 @@ pub fn timestamp_ns_of(v: &Scalar, ms: bool) -> Option<i64> {
 mod strict_tests {
     use crate::arrow::{to_batch, Resource};
     use serde_json::json;
+
+    #[test]
+    fn decimal_text_reads_the_same_on_both_sides_of_the_i64_fast_path() {
+        use super::{decimal_of, Scalar};
+        use std::borrow::Cow;
+        let nines = |n: usize| "9".repeat(n);
+        let texts = [
+            nines(17),
+            nines(18),
+            nines(19),
+            format!("-{}", nines(17)),
+            format!("-{}", nines(18)),
+            "9223372036854775807".into(),
+            "9223372036854775808".into(),
+            "-9223372036854775808".into(),
+            "000000000000000042".into(),
+            "-0".into(),
+            " 25000000000 ".into(),
+            nines(38),
+        ];
+        for text in texts {
+            let want: i128 = text.trim().parse().unwrap();
+            assert_eq!(decimal_of(&Scalar::Text(Cow::Borrowed(&text))), Some(want), "{text:?}");
+        }
+        for refused in ["", "-", "+5", "1_000", "12a", "--1", "1.0"] {
+            assert_eq!(decimal_of(&Scalar::Text(Cow::Borrowed(refused))), None, "{refused:?}");
+        }
+        assert_eq!(decimal_of(&Scalar::Text(Cow::Owned(nines(39)))), None);
+    }
 
     #[test]
     fn out_of_range_timestamps_and_non_objects_are_refused_with_field_and_value() {

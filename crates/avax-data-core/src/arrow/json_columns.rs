@@ -60,15 +60,67 @@ pub fn objects_to_batch<T: JsonText>(
     schema: SchemaRef,
     items: &[T],
 ) -> Result<RecordBatch, String> {
-    let mut object = ObjectColumns::new(cols, items.len());
-    for (k, item) in items.iter().enumerate() {
-        let text = item.json_text();
-        if !text.trim_start().starts_with('{') {
-            return Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(text.as_bytes())));
-        }
-        object.append_object(&text)?;
+    let mut builder = BatchBuilder::new(cols, schema, items.len());
+    builder.append(items)?;
+    builder.finish()
+}
+
+/// Objects of one description appended page after page into the same column builders, and
+/// taken out as one record batch when the caller asks: a walk that keeps one `BatchBuilder`
+/// allocates its columns once per batch, not once per page.
+///
+/// After an [`append`](Self::append) fails the builder is spent: its columns may have taken
+/// part of the refused object, so [`finish`](Self::finish) refuses to make a batch of them.
+pub struct BatchBuilder {
+    schema: SchemaRef,
+    object: ObjectColumns,
+    rows: usize,
+    spent: Option<String>,
+}
+
+impl BatchBuilder {
+    /// An empty builder of the objects `cols` describes, as batches of `schema` (the schema of
+    /// [`fields`]`(cols)`), with room for `capacity` rows before its columns grow.
+    pub fn new(cols: &'static [Col], schema: SchemaRef, capacity: usize) -> Self {
+        BatchBuilder { schema, object: ObjectColumns::new(cols, capacity), rows: 0, spent: None }
     }
-    RecordBatch::try_new(schema, object.finish()?).map_err(|e| e.to_string())
+
+    /// Rows appended since the last batch was taken.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Appends `items` (errors name an item by its place in `items`, the field and the value).
+    pub fn append<T: JsonText>(&mut self, items: &[T]) -> Result<(), String> {
+        if let Some(err) = &self.spent {
+            return Err(err.clone());
+        }
+        for (k, item) in items.iter().enumerate() {
+            let text = item.json_text();
+            let appended = if text.trim_start().starts_with('{') {
+                self.object.append_object(&text)
+            } else {
+                Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(text.as_bytes())))
+            };
+            if let Err(err) = appended {
+                self.spent = Some(err.clone());
+                return Err(err);
+            }
+            self.rows += 1;
+        }
+        Ok(())
+    }
+
+    /// The rows appended since the last batch, as one batch; the builder is then empty and
+    /// ready for more.
+    pub fn finish(&mut self) -> Result<RecordBatch, String> {
+        if let Some(err) = &self.spent {
+            return Err(err.clone());
+        }
+        let columns = self.object.finish_columns()?;
+        self.rows = 0;
+        RecordBatch::try_new(self.schema.clone(), columns).map_err(|e| e.to_string())
+    }
 }
 
 /// The columns of one object description, filled object by object.
@@ -126,6 +178,13 @@ impl ObjectColumns {
 
     fn finish(self) -> Result<Vec<ArrayRef>, String> {
         self.cols.iter().zip(self.columns).map(|(col, column)| column.finish(col.1)).collect()
+    }
+
+    /// The columns so far, leaving empty builders in their place (they grow as rows come).
+    fn finish_columns(&mut self) -> Result<Vec<ArrayRef>, String> {
+        let fresh = self.cols.iter().map(|c| Column::new(c.1, 0)).collect();
+        let order = std::mem::take(&mut self.order);
+        std::mem::replace(self, ObjectColumns { cols: self.cols, columns: fresh, order }).finish()
     }
 }
 
@@ -448,6 +507,48 @@ mod tests {
         let b = raw(&[r#"{"name": 123456789012345678901234567890}"#, r#"{"name": {"a": 1E2, "a": [1.50]}}"#]).unwrap();
         let name = b.column(0).as_string_view();
         assert_eq!((name.value(0), name.value(1)), ("123456789012345678901234567890", r#"{"a":[1.5]}"#));
+    }
+
+    #[test]
+    fn a_builder_kept_across_pages_gives_the_batch_of_all_its_items_and_starts_again_empty() {
+        let pages: [&[&str]; 3] = [
+            &[r#"{"name": "a", "amount": "1", "tags": ["x"], "inner": {"n": 1}, "rows": [{"code": "r"}]}"#],
+            &[r#"{"ok": true, "at": 5}"#, r#"{"rows": null, "inner": null, "name": "b"}"#],
+            &[r#"{"tags": [], "rows": [null, {"n": 2}], "amount": "-7"}"#],
+        ];
+        let schema = Arc::new(Schema::new(fields(COLS)));
+        let raw = |texts: &[&str]| texts.iter().map(|t| RawText(t.to_string())).collect::<Vec<_>>();
+        let mut builder = BatchBuilder::new(COLS, schema.clone(), 1);
+        for page in &pages[..2] {
+            builder.append(&raw(page)).unwrap();
+        }
+        assert_eq!(builder.rows(), 3);
+        let first = builder.finish().unwrap();
+        assert_eq!(first, batch(&[pages[0], pages[1]].concat()).unwrap());
+        assert_eq!(builder.rows(), 0);
+        // The emptied builder takes the next page from its first row (struct and list columns too).
+        builder.append(&raw(pages[2])).unwrap();
+        let second = builder.finish().unwrap();
+        assert_eq!(second, batch(pages[2]).unwrap());
+        assert_eq!(second.column(6).as_list::<i32>().value_length(0), 2);
+        assert_eq!(builder.finish().unwrap().num_rows(), 0);
+    }
+
+    #[test]
+    fn a_builder_that_refused_an_item_makes_no_batch_of_what_it_took() {
+        let schema = Arc::new(Schema::new(fields(COLS)));
+        let mut builder = BatchBuilder::new(COLS, schema, 4);
+        builder.append(&[RawText(r#"{"name": "kept"}"#.into())]).unwrap();
+        // The refused item's first fields reached their columns before "amount" failed.
+        let page = [RawText(r#"{"name": "x"}"#.into()), RawText(r#"{"name": "y", "amount": "1.5"}"#.into())];
+        let err = builder.append(&page).unwrap_err();
+        assert_eq!(err, r#"field "amount": "1.5" is not an integer of at most 38 digits"#);
+        assert_eq!(builder.finish().unwrap_err(), err);
+        assert_eq!(builder.append(&[RawText("{}".into())]).unwrap_err(), err);
+        let mut builder = BatchBuilder::new(COLS, Arc::new(Schema::new(fields(COLS))), 4);
+        let err = builder.append(&[RawText("{}".into()), RawText("7".into())]).unwrap_err();
+        assert_eq!(err, "item 1: 7 is not a JSON object");
+        assert_eq!(builder.finish().unwrap_err(), err);
     }
 
     #[test]

@@ -17,7 +17,8 @@ pub mod resource;
 
 pub use containers::{columns_to_batch, container_schema, containers_to_batch};
 pub use json::{timestamp_ns, Col, Kind};
+pub use json_columns::BatchBuilder;
 pub use parquet_export::ParquetExport;
 pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
 pub use reader::WalkReader;
-pub use resource::{to_batch, Resource};
+pub use resource::{batch_builder, to_batch, Resource};

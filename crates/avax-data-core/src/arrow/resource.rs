@@ -7,7 +7,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
 
 use super::json::{fields, Col};
-use super::json_columns::{objects_to_batch, JsonText};
+use super::json_columns::{objects_to_batch, BatchBuilder, JsonText};
 use super::{data, metrics};
 use crate::rest::openapi::{operations, Operation};
 
@@ -101,4 +101,10 @@ impl Resource {
 /// cannot be stored without loss, e.g. a decimal with more than 38 digits.
 pub fn to_batch<T: JsonText>(resource: Resource, items: &[T]) -> Result<RecordBatch, String> {
     objects_to_batch(resource.columns(), resource.schema(), items)
+}
+
+/// An empty [`BatchBuilder`] of `resource`'s items (room for `capacity` rows at first): pages
+/// appended one after another into the same columns.
+pub fn batch_builder(resource: Resource, capacity: usize) -> BatchBuilder {
+    BatchBuilder::new(resource.columns(), resource.schema(), capacity)
 }

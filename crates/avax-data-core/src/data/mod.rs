@@ -9,4 +9,4 @@ pub mod shapes;
 pub use crate::rest::pager;
 pub use crate::rest::{PageStream, Paged};
 pub use client::{DataClient, DataClientOptions, DEFAULT_DATA_URL};
-pub use pager::{ResourcePager, TokenSource, PREFETCH_PAGES};
+pub use pager::{ResourcePager, TokenSource, BATCH_ROWS, PREFETCH_PAGES};

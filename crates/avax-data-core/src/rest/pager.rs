@@ -1,14 +1,14 @@
 //! Pagers over the lists of the Data and Metrics APIs: a token-paged walk as a [`PageSource`],
 //! and [`ResourcePager`], which hands a walk's pages out as Arrow batches of its resource.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use arrow_array::RecordBatch;
 use futures::stream::BoxStream;
 use futures::StreamExt;
 
 use super::{page_token, Paged, RestClient};
-use crate::arrow::{to_batch, Resource};
+use crate::arrow::{batch_builder, to_batch, BatchBuilder, Resource};
 use crate::arrow::{ParquetExport, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Pager, PagerCursor, Position};
@@ -114,11 +114,7 @@ impl ResourcePager {
 
     /// Items as a batch of the resource's schema; a value that does not fit is a decode error.
     pub fn batch(&self, items: &[JsonItem]) -> Result<RecordBatch> {
-        to_batch(self.resource, items).map_err(|message| Error::Decode {
-            message,
-            url: self.url.clone(),
-            body: String::new(),
-        })
+        to_batch(self.resource, items).map_err(|message| self.decode_error(message))
     }
 
     /// The next page `cursor` hands out, as a batch of the resource; the position moves only
@@ -145,20 +141,50 @@ impl ResourcePager {
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
+    ///
+    /// The pages' items go into one set of column builders ([`BatchBuilder`]) kept across
+    /// pages, taken out as a batch every [`BATCH_ROWS`] rows or more and at the end: the
+    /// columns are not allocated, finished and freed page by page, and a frame made of the
+    /// batches has few chunks. `on_rows` is told each page's rows as they are appended.
     pub async fn to_batches(
         &self,
         limit: Option<u64>,
         mut on_rows: impl FnMut(u64) + Send + 'static,
     ) -> Result<Vec<RecordBatch>> {
-        let this = self.clone();
-        self.pager
+        let builder = Arc::new(Mutex::new(None::<BatchBuilder>));
+        let (this, kept) = (self.clone(), builder.clone());
+        let mut batches: Vec<RecordBatch> = self
+            .pager
             .collect(limit, move |items| {
                 on_rows(items.len() as u64);
-                this.batch(&items)
+                let mut slot = kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let builder = slot.get_or_insert_with(|| batch_builder(this.resource, items.len()));
+                builder.append(&items).map_err(|message| this.decode_error(message))?;
+                match builder.rows() >= BATCH_ROWS {
+                    true => builder.finish().map(Some).map_err(|message| this.decode_error(message)),
+                    false => Ok(None),
+                }
             })
-            .await
+            .await?
+            .into_iter()
+            .flatten()
+            .collect();
+        let rest = builder.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if let Some(mut rest) = rest.filter(|b| b.rows() > 0) {
+            batches.push(rest.finish().map_err(|message| self.decode_error(message))?);
+        }
+        Ok(batches)
+    }
+
+    /// A decode error of this walk.
+    fn decode_error(&self, message: String) -> Error {
+        Error::Decode { message, url: self.url.clone(), body: String::new() }
     }
 }
+
+/// The rows [`ResourcePager::to_batches`] gathers into one batch before it starts the next
+/// (a batch ends at the first page that reaches it).
+pub const BATCH_ROWS: usize = 8_192;
 
 /// A pager's Parquet file: its pages in order, each one batch.
 impl ParquetExport for ResourcePager {

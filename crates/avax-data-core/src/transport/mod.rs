@@ -276,7 +276,7 @@ impl Transport {
         let mut visited = vec![url.clone()];
         let mut hop = Hop { method, url, body, with_secrets: true };
         loop {
-            let shown_url = self.redact(hop.url.as_str());
+            let shown_url = redact::redact_secrets(&redact::redact_parsed(hop.url.clone()), &self.secrets);
             self.admit(weight, clock, &hop.method, &shown_url).await?;
             let response = self.send_hop(&hop, &shown_url).await?;
             let status = response.status().as_u16();

@@ -8,7 +8,14 @@ const SECRET_QUERY_KEYS: [&str; 6] = ["key", "apikey", "api_key", "api-key", "to
 
 /// The URL with any password and any secret-looking query value replaced by `***`.
 pub fn redact_url(text: &str) -> String {
-    let Ok(mut url) = Url::parse(text) else { return text.to_string() };
+    match Url::parse(text) {
+        Ok(url) => redact_parsed(url),
+        Err(_) => text.to_string(),
+    }
+}
+
+/// [`redact_url`] of a URL already parsed (a request's own URL: no second parse per request).
+pub fn redact_parsed(mut url: Url) -> String {
     if url.password().is_some() {
         let _ = url.set_password(Some("***"));
     }
@@ -100,5 +107,23 @@ mod tests {
             redact_secrets(r#"{"k":"a b/\"c","q":"a+b%2F%22c","xy":1}"#, &secrets),
             r#"{"k":"[redacted]","q":"[redacted]","xy":1}"#
         );
+    }
+
+    #[test]
+    fn a_parsed_url_is_shown_as_its_text_is() {
+        for text in [
+            "https://user:hunter2@host:8443/v1/chains/43114/blocks",
+            "http://127.0.0.1:9650/ext/index/X/tx",
+            "http://[::1]/x/y%20z?a=1&b=%22q%22",
+            "https://h\u{00e9}st.example/p?pageToken=t%2B1&api_key=s&x=a+b",
+            "http://h/p?Token=x&keyring=y&page=&=v",
+        ] {
+            let mut url = Url::parse(text).unwrap();
+            assert_eq!(redact_parsed(url.clone()), redact_url(text), "{text}");
+            // As a request builds it: query pairs appended to the parsed URL.
+            url.query_pairs_mut().extend_pairs([("pageSize", "100"), ("apiKey", "k e\"y"), ("pageToken", "a/b+c")]);
+            assert_eq!(redact_parsed(url.clone()), redact_url(url.as_str()), "{url}");
+            assert!(redact_parsed(url).contains("apiKey=***&"), "the key's value is hidden");
+        }
     }
 }
