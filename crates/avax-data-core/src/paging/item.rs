@@ -72,9 +72,9 @@ impl JsonItem {
     }
 
     /// The values of the top-level fields `names` in one pass over the item, as raw JSON text
-    /// (`None` for one that is absent, every one when the item is not an object). A field given
-    /// twice counts the last time, as in a parsed object. The item's structure is walked without
-    /// parsing it ([`super::scan`]); a key with an escape is read by serde.
+    /// (`None` for one that is absent, every one when the item is not an object). The item's
+    /// structure is walked without parsing it, up to where every name is found ([`super::scan`]:
+    /// a field given twice counts the first time); a key with an escape is read by serde.
     pub fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&str>; N] {
         if let Some(found) = super::scan::top_fields(self.as_str(), names) {
             return found;
@@ -217,7 +217,8 @@ mod tests {
         );
         assert!(JsonItem::default().field("x").is_none());
         let [hash, number, missing] = twice.fields(["m", "n", "x"]);
-        assert_eq!((hash, number), (Some(r#"{"n": 3}"#), Some("2")));
+        // `fields` stops where it has found every name: the first `n` (`field` parses: the last)
+        assert_eq!((hash, number), (Some(r#"{"n": 3}"#), Some("1")));
         let escaped = JsonItem::from_text(r#"{"\u006e": 1, "m": 2}"#.into());
         assert_eq!(escaped.fields(["n", "m"]), [Some("1"), Some("2")], "an escaped key is read by serde");
         assert!(missing.is_none());

@@ -34,8 +34,13 @@ impl Identity {
     /// The identity of `item`, borrowed from its text and hashed once by `state`; `None` when
     /// its id field is absent or null.
     fn of<'a>(self, item: &'a JsonItem, state: &RandomState) -> Option<Parts<'a>> {
-        let [id, key] = item.fields([self.id, self.key.unwrap_or("")]);
-        let key = if self.key.is_some() { key.unwrap_or("") } else { "" };
+        let (id, key) = match self.key {
+            Some(key) => {
+                let [id, key] = item.fields([self.id, key]);
+                (id, key.unwrap_or(""))
+            }
+            None => (item.fields([self.id])[0], ""),
+        };
         let id = id.filter(|id| *id != "null")?;
         Some(Parts { hash: state.hash_one((id, key)), id, key })
     }
@@ -56,6 +61,8 @@ struct Parts<'a> {
 pub struct Stored {
     hash: u64,
     text: Arc<str>,
+    /// Where the id's text ends (the NUL) in `text`.
+    split: usize,
 }
 
 impl Stored {
@@ -64,7 +71,7 @@ impl Stored {
         buffer.push_str(parts.id);
         buffer.push('\0');
         buffer.push_str(parts.key);
-        Stored { hash: parts.hash, text: Arc::from(buffer.as_str()) }
+        Stored { hash: parts.hash, text: Arc::from(buffer.as_str()), split: parts.id.len() }
     }
 }
 
@@ -82,7 +89,7 @@ impl AsParts for Parts<'_> {
 
 impl AsParts for Stored {
     fn parts(&self) -> Parts<'_> {
-        let (id, key) = self.text.split_once('\0').unwrap_or((&self.text, ""));
+        let (id, key) = (&self.text[..self.split], &self.text[self.split + 1..]);
         Parts { hash: self.hash, id, key }
     }
 }

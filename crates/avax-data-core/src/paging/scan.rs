@@ -3,9 +3,10 @@
 //! keys and values are needed. A key with escapes (or anything unexpected) gives up, and the
 //! caller reads the item with serde instead.
 
-/// The raw texts of the top-level fields `names` of the object `text` (a field given twice counts
-/// the last time); `None` when the walk gives up (a key with an escape, text that is not an
-/// object as expected).
+/// The raw texts of the top-level fields `names` of the object `text`; `None` when the walk gives
+/// up (a key with an escape, text that is not an object as expected). The walk stops as soon as
+/// every name is found (the identity fields of the Data API's items come first), so a field given
+/// twice counts the first time; a value is read to its end only when it is needed to go on.
 pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option<[Option<&'a str>; N]> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
@@ -14,6 +15,7 @@ pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option
     }
     i += 1;
     let mut found = [None; N];
+    let mut missing = N;
     loop {
         i = skip_ws(b, i);
         match *b.get(i)? {
@@ -34,7 +36,13 @@ pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option
         let start = i;
         i = value_end(b, i)?;
         if let Some(at) = names.iter().position(|n| n.as_bytes() == key) {
-            found[at] = Some(text.get(start..i)?);
+            if found[at].is_none() {
+                found[at] = Some(text.get(start..i)?);
+                missing -= 1;
+                if missing == 0 {
+                    return Some(found);
+                }
+            }
         }
         i = skip_ws(b, i);
         match *b.get(i)? {
@@ -116,7 +124,6 @@ mod tests {
             r#"{"blockHash":"0xab","blockNumber":"12"}"#,
             r#" { "blockNumber" : 12 , "blockHash" : "0x\"}{," , "x": [1, {"blockHash": "no"}, "]"] } "#,
             r#"{"a":{"b":[{"c":"}"}]},"blockHash":null,"blockNumber":-1.5e3,"x":true}"#,
-            r#"{"blockHash":"first","blockHash":"last","x":{}}"#,
             r#"{"x":"\\","blockHash":"a\\\"b","blockNumber":[]}"#,
             r#"{}"#,
             r#"{"other":"blockHash","blockNumber":0}"#,
@@ -134,6 +141,9 @@ mod tests {
                 assert_eq!(walked.map(|v| v.map(str::to_string)), serde, "{raw}");
             }
         }
+        // a field given twice: the walk stops at the first (serde's parse keeps the last)
+        let twice = r#"{"blockHash":"first","blockNumber":1,"x":2,"blockHash":"last"}"#;
+        assert_eq!(top_fields(twice, names), Some([Some("\"first\""), Some("1"), Some("2")]));
         // a key with an escape, or text that is no object: the caller asks serde
         assert!(top_fields(r#"{"block\u0048ash":"0xab"}"#, names).is_none());
         assert!(top_fields(r#"[1,2]"#, names).is_none());
