@@ -38,6 +38,17 @@ pub struct Fetched {
     pub next: Option<PageKey>,
 }
 
+impl Fetched {
+    /// A page of a token-paged walk, fetched with `token` (as [`super::token_pages`] yields it).
+    pub fn token_page(page: super::Page<JsonItem>, token: Option<String>) -> Fetched {
+        Fetched {
+            items: page.items,
+            at: PageKey::Token(token),
+            next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
+        }
+    }
+}
+
 /// What a [`Pager`] walks.
 pub trait PageSource: Send + Sync {
     /// Where the walk starts.

@@ -92,10 +92,9 @@ impl PageSource for ScriptSource {
             async move { answer }
         })
         .map(|r| {
-            r.map(|(page, token)| Fetched {
-                items: page.items.into_iter().map(JsonItem::from).collect(),
-                at: PageKey::Token(token),
-                next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
+            r.map(|(page, token)| {
+                let items = page.items.into_iter().map(JsonItem::from).collect();
+                Fetched::token_page(Page { items, next_page_token: page.next_page_token }, token)
             })
         })
         .boxed()

@@ -63,13 +63,7 @@ impl PageSource for GrowingSource {
             let answer = list.page(token, at_most);
             async move { answer }
         })
-        .map(|r| {
-            r.map(|(page, token)| Fetched {
-                items: page.items,
-                at: PageKey::Token(token),
-                next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
-            })
-        })
+        .map(|r| r.map(|(page, token)| Fetched::token_page(page, token)))
         .boxed()
     }
 

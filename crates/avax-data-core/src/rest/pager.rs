@@ -43,13 +43,7 @@ impl PageSource for TokenSource {
         };
         self.client
             .pages_wanting(self.paged.clone(), token, want)
-            .map(|fetched| {
-                fetched.map(|(page, token)| Fetched {
-                    items: page.items,
-                    at: PageKey::Token(token),
-                    next: page.next_page_token.map(|t| PageKey::Token(Some(t))),
-                })
-            })
+            .map(|fetched| fetched.map(|(page, token)| Fetched::token_page(page, token)))
             .boxed()
     }
 
