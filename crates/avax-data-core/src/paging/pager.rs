@@ -712,3 +712,7 @@ mod tests;
 #[cfg(test)]
 #[path = "shifted_tests.rs"]
 mod shifted_tests;
+
+#[cfg(test)]
+#[path = "scripted_source.rs"]
+mod scripted_source;

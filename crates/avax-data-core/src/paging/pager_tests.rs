@@ -5,13 +5,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use futures::stream::BoxStream;
-use futures::StreamExt;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+use super::scripted_source::{Answers, Scripted};
 use super::*;
-use crate::paging::{token_pages, JsonItem, Page};
+use crate::paging::{JsonItem, Page};
 
 /// What the scripted service does to one request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,36 +76,19 @@ impl Script {
     }
 }
 
-struct ScriptSource(Arc<Script>);
-
-impl PageSource for ScriptSource {
-    fn first(&self) -> PageKey {
-        PageKey::Token(None)
+impl Answers for Script {
+    fn answer(&self, token: Option<String>, at_most: Option<u64>) -> Result<Page<JsonItem>> {
+        let page = Script::answer(self, token, at_most)?;
+        Ok(Page { items: page.items.into_iter().map(JsonItem::from).collect(), next_page_token: page.next_page_token })
     }
 
-    fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>> {
-        let PageKey::Token(token) = from else { panic!("token walk") };
-        let script = self.0.clone();
-        token_pages(token, want, move |token, at_most| {
-            let answer = script.answer(token, at_most);
-            async move { answer }
-        })
-        .map(|r| {
-            r.map(|(page, token)| {
-                let items = page.items.into_iter().map(JsonItem::from).collect();
-                Fetched::token_page(Page { items, next_page_token: page.next_page_token }, token)
-            })
-        })
-        .boxed()
-    }
-
-    fn describe(&self) -> String {
+    fn name(&self) -> String {
         "/script".into()
     }
 }
 
 fn pager(script: &Arc<Script>, limit: Option<u64>) -> Pager {
-    Pager::new(Arc::new(ScriptSource(script.clone())), limit, 2)
+    Pager::new(Arc::new(Scripted(script.clone())), limit, 2)
 }
 
 fn numbers(items: &[JsonItem]) -> Vec<u64> {

@@ -5,12 +5,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use futures::stream::BoxStream;
-use futures::StreamExt;
 use serde_json::json;
 
+use super::scripted_source::{drain_items, drain_pages, Answers, Scripted};
 use super::*;
-use crate::paging::{token_pages, Identity, JsonItem, Page};
+use crate::paging::{Identity, JsonItem, Page};
 
 const BLOCKS: Identity = Identity { id: "blockHash", key: Some("blockNumber") };
 
@@ -49,25 +48,12 @@ impl Growing {
     }
 }
 
-struct GrowingSource(Arc<Growing>);
-
-impl PageSource for GrowingSource {
-    fn first(&self) -> PageKey {
-        PageKey::Token(None)
+impl Answers for Growing {
+    fn answer(&self, token: Option<String>, at_most: Option<u64>) -> Result<Page<JsonItem>> {
+        self.page(token, at_most)
     }
 
-    fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>> {
-        let PageKey::Token(token) = from else { panic!("token walk") };
-        let list = self.0.clone();
-        token_pages(token, want, move |token, at_most| {
-            let answer = list.page(token, at_most);
-            async move { answer }
-        })
-        .map(|r| r.map(|(page, token)| Fetched::token_page(page, token)))
-        .boxed()
-    }
-
-    fn describe(&self) -> String {
+    fn name(&self) -> String {
         "/v1/chains/43114/blocks".into()
     }
 }
@@ -77,7 +63,7 @@ fn growing(shown: u64, grow: u64, again: Option<(usize, u64)>) -> Arc<Growing> {
 }
 
 fn pager(list: &Arc<Growing>, identity: Option<Identity>, limit: Option<u64>) -> Pager {
-    Pager::new(Arc::new(GrowingSource(list.clone())), limit, 2).identified_by(identity)
+    Pager::new(Arc::new(Scripted(list.clone())), limit, 2).identified_by(identity)
 }
 
 fn numbers(items: &[JsonItem]) -> Vec<u64> {
@@ -99,27 +85,13 @@ fn every_consumer_hands_out_each_item_of_a_growing_list_once_in_order() {
     let rt = runtime();
     // items one at a time
     let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
-    let items = rt.block_on(async {
-        let mut cursor = p.cursor();
-        let mut out = Vec::new();
-        while let Some(item) = cursor.next_item().await.unwrap() {
-            out.push(item);
-        }
-        out
-    });
+    let items = rt.block_on(drain_items(&mut p.cursor()));
     assert_eq!(numbers(&items), still(95));
     let at = p.position();
     assert_eq!((at.items_read, at.exhausted), (95, true), "the repeats are passed, not counted");
     // pages
     let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
-    let pages = rt.block_on(async {
-        let mut cursor = p.cursor();
-        let mut out = Vec::new();
-        while let Some(page) = cursor.next_page().await.unwrap() {
-            out.push(page);
-        }
-        out
-    });
+    let pages = rt.block_on(drain_pages(&mut p.cursor()));
     assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>()[..3], [10, 7, 7], "3 repeats dropped per page");
     assert_eq!(numbers(&pages.concat()), still(95));
     // collect, all at once; a whole page of repeats (grow = page size) is passed too
