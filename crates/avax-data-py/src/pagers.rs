@@ -111,12 +111,13 @@ fn to_parquet<'py, M: super::mode::Mode>(
     let (py, options) = (write.py, write.options);
     warn_start(py, pager)?;
     let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
-    let rows = on_rows(&bar);
+    let (rows, stop) = (on_rows(&bar), avax_data_core::stop::StopToken::new());
+    let stopper = stop.clone();
     let export = async move {
-        let written = finished(bar, owned.write_parquet(path, options, rows)).await?;
+        let written = finished(bar, owned.write_parquet_until(path, options, rows, &stopper)).await?.rows();
         Ok(Warned(written, owned.pager.empty_notice()))
     };
-    Resume::Pager(pager.pager.clone()).run::<M, _>(py, write.call, export)
+    Resume::Pager(pager.pager.clone()).run_stoppable::<M, _>(py, write.call, stop, export)
 }
 
 /// `write_dataset`: the rest of the walk as a dataset directory, partitioned by the list's key

@@ -15,6 +15,7 @@ use super::show::{py_bool, py_opt, py_str, repr};
 use super::walk_twins::{walk_twins, FrameCall, WriteCall};
 use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
+use avax_data_core::stop::StopToken;
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
 fn decode_override(
@@ -37,7 +38,7 @@ fn collect<'py, M: Mode>(
     decode: Option<&Bound<'py, PyAny>>,
 ) -> PyAnyResult<'py> {
     let (kind, progress) = (frame.kind, frame.progress.as_ref());
-    export::<M, _, _>(frame.py, frame.call(), walk, decode, progress, move |walk, rows| async move {
+    export::<M, _, _>(frame.py, frame.call(), walk, decode, progress, None, move |walk, rows| async move {
         let schema = walk.schema();
         Ok(FrameOut(walk.collect(rows).await?, schema, kind))
     })
@@ -50,9 +51,10 @@ fn to_parquet<'py, M: Mode>(
     path: avax_data_core::arrow::Target,
     decode: Option<&Bound<'_, PyAny>>,
 ) -> PyAnyResult<'py> {
-    let (options, progress) = (write.options, write.progress.as_ref());
-    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
-        walk.write_parquet(path, options, rows).await
+    let (options, progress, stop) = (write.options, write.progress.as_ref(), StopToken::new());
+    let stopper = Some(stop.clone());
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, stopper, move |walk, rows| async move {
+        Ok(walk.write_parquet_until(path, options, rows, &stop).await?.rows())
     })
 }
 
@@ -65,19 +67,22 @@ fn to_dataset<'py, M: Mode>(
     decode: Option<&Bound<'_, PyAny>>,
 ) -> PyAnyResult<'py> {
     let (options, progress) = (write.options, write.progress.as_ref());
-    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, None, move |walk, rows| async move {
         Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
     })
 }
 
 /// Runs the export `run` of `walk` (decoded as `decode` says) with its progress bar; errors
-/// carry the walk's position.
+/// carry the walk's position. With `stop`, an interruption sets it instead of dropping `run`
+/// ([`Resume::run_stoppable`]).
+#[allow(clippy::too_many_arguments)]
 fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     py: Python<'py>,
     call: Call,
     walk: &RangeWalk,
     decode: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
+    stop: Option<StopToken>,
     run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
 ) -> PyResult<Bound<'py, PyAny>>
 where
@@ -88,7 +93,11 @@ where
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
     let fut = run(walk, rows);
-    resume.run::<M, _>(py, call, async move { finished(bar, fut).await })
+    let fut = async move { finished(bar, fut).await };
+    match stop {
+        Some(stop) => resume.run_stoppable::<M, _>(py, call, stop, fut),
+        None => resume.run::<M, _>(py, call, fut),
+    }
 }
 
 /// The warnings a consumer of `walk` gives before its first request: the time the client
