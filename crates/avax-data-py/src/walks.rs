@@ -410,9 +410,15 @@ walk_twins! {
     writers {
         /// Stream the rest of the range into a Parquet file, in constant memory.
         ///
-        /// On an error the file is still finalised, holding exactly the rows before the error's
-        /// ``next_index`` (also this range's), so the rest can go to a second file without a
-        /// row lost or repeated.
+        /// Whatever stops it, the file is finished with every row handed to it and ``next_index``
+        /// stands right after them, so the rest can go to a second file without a row lost or
+        /// repeated: on an error of the walk, the error (with ``next_index``) is raised after
+        /// the file is finished; on Ctrl-C the export stops at its next batch, finishes the file
+        /// and then raises the ``KeyboardInterrupt`` (a second Ctrl-C abandons the file); a
+        /// cancelled ``await`` of the async twin raises ``CancelledError`` at once while the file
+        /// is finished in the background (the range's next export waits for it). A file that
+        /// cannot be finished (a full disk, a file object that raises) leaves no file at a path
+        /// and ``next_index`` where this call began.
         ///
         /// Args:
         ///     path: a file path (str or ``os.PathLike``) or a binary file object.
@@ -427,8 +433,10 @@ walk_twins! {
         /// Raises:
         ///     InvalidParameterError: a bad ``compression``, ``row_group_size``, ``decode`` or
         ///         ``path``.
-        ///     OSError: the file cannot be written.
+        ///     OSError: the file cannot be written or finished (``filename``: the path, or
+        ///         ``"the file object"``), with ``next_index``.
         ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///     KeyboardInterrupt: Ctrl-C, once the file is finished, with ``next_index``.
         ///
         /// Example:
         ///     >>> import io
