@@ -234,38 +234,6 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A writer that takes `room` bytes, then fails every write and flush like a full disk.
-    pub(crate) struct FullDisk {
-        pub(crate) room: usize,
-    }
-
-    impl Write for FullDisk {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            if buf.len() > self.room {
-                return Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left on device"));
-            }
-            self.room -= buf.len();
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn a_writer_failing_at_finish_is_a_file_error_saying_the_file_is_not_whole() {
-        let target = Target::Writer(Box::new(FullDisk { room: 16 }));
-        let mut sink = ParquetSink::create(target, container_schema(), ParquetOptions::default()).unwrap();
-        sink.write(&containers_to_batch(&sample(50))).unwrap();
-        let err = sink.finish().unwrap_err();
-        let Error::File { path, reason, .. } = &err else { panic!("{err:?}") };
-        assert_eq!(path, "the file object");
-        assert!(reason.starts_with("the Parquet file could not be finished (close failed: "), "{reason}");
-        assert!(reason.contains("no space left on device"), "{reason}");
-        assert!(reason.ends_with("what the file object holds is not a whole Parquet file"), "{reason}");
-    }
-
     #[test]
     fn an_unwritable_path_is_a_clear_error_naming_the_path_given() {
         let err = ParquetSink::create("/nonexistent-dir/x.parquet", container_schema(), ParquetOptions::default())

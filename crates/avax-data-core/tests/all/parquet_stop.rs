@@ -112,6 +112,29 @@ impl Write for FullDisk {
     }
 }
 
+#[test]
+fn a_writer_failing_at_finish_is_a_file_error_saying_the_file_is_not_whole() {
+    let target = Target::Writer(Box::new(FullDisk { room: 16 }));
+    let schema = avax_data_core::arrow::container_schema();
+    let mut sink = avax_data_core::arrow::ParquetSink::create(target, schema, ParquetOptions::default()).unwrap();
+    let containers: Vec<_> = (0..50)
+        .map(|i| avax_data_core::index::Container {
+            id: format!("c{i}"),
+            bytes: vec![7; 3],
+            timestamp_ns: i,
+            index: i as u64,
+            encoding: "hex".into(),
+        })
+        .collect();
+    sink.write(&avax_data_core::arrow::containers_to_batch(&containers)).unwrap();
+    let err = sink.finish().unwrap_err();
+    let Error::File { path, reason, .. } = &err else { panic!("{err:?}") };
+    assert_eq!(path, "the file object");
+    assert!(reason.starts_with("the Parquet file could not be finished (close failed: "), "{reason}");
+    assert!(reason.contains("no space left on device"), "{reason}");
+    assert!(reason.ends_with("what the file object holds is not a whole Parquet file"), "{reason}");
+}
+
 /// A file that cannot be finished: the export fails naming the file object, the position is
 /// back where it began.
 async fn assert_unfinished_write_rewinds<W: ParquetExport>(walk: &W, position: impl Fn() -> String) {
@@ -140,8 +163,8 @@ async fn a_stopped_range_export_finishes_its_file_and_the_rest_goes_to_a_second_
     // A file that cannot be finished leaves the position where it was.
     assert_unfinished_write_rewinds(&walk, || walk.next_index().to_string()).await;
 
-    let rest =
-        walk.write_parquet_until(Target::Path(second.clone()), ParquetOptions::default(), |_| {}, &StopToken::new());
+    let never = StopToken::new();
+    let rest = walk.write_parquet_until(Target::Path(second.clone()), ParquetOptions::default(), |_| {}, &never);
     assert_eq!(rest.await.unwrap(), Exported::Complete(CONTAINERS - rows));
     let mut all = column(&first, "index");
     all.extend(column(&second, "index"));
