@@ -91,7 +91,9 @@ def test_an_interrupted_walk_rerun_equals_an_uninterrupted_one(tmp_path: Path) -
             data.blocks("43114", page_size=20).write_dataset(tmp_path, chunk=100)
         emu.set_faults(None)
         done = partitions(tmp_path)
-        assert failed.value.items_read == 380  # type: ignore[attr-defined]
+        # the pager stands where the discarded partition 100.. began (read 380, put back to 300):
+        # the rows before it are those of the recorded partitions
+        assert failed.value.items_read == 300  # type: ignore[attr-defined]
         # the partitions the walk passed are recorded complete; 100.. (half read) is not there
         assert done == [(200, 100, True), (300, 100, True), (400, 100, True)] and "end" not in manifest(tmp_path)
         assert not list(tmp_path.glob("**/.*")), "no temporary file is left"

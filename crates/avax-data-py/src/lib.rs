@@ -12,6 +12,7 @@ mod emulator;
 mod endpoint_calls;
 mod endpoints;
 mod errors;
+mod graceful;
 mod index;
 mod inputs;
 mod iters;

@@ -17,6 +17,7 @@ use super::errors::Resume;
 use super::progress::Bar;
 use super::ready::Ready;
 use super::wait::{awaitable, wait_raw};
+use avax_data_core::stop::StopToken;
 
 /// What a call's future may produce: anything that becomes a Python object.
 pub trait ToPy: for<'a> IntoPyObject<'a> + Send + 'static {}
@@ -147,6 +148,21 @@ impl Resume {
         M::run(py, call, async move { fut.await.map_err(|e| inner.annotate(super::errors::to_py(e))) })
             .map_err(|e| self.annotate(e))
     }
+
+    /// [`Resume::run`] of an export that `stop` ends at its next batch boundary
+    /// ([`Mode::run_stoppable`]): an interruption's exception carries the position the finished
+    /// file ends at.
+    pub fn run_stoppable<'py, M: Mode, T: ToPy>(
+        self,
+        py: Python<'py>,
+        call: Call,
+        stop: StopToken,
+        fut: impl Future<Output = avax_data_core::Result<T>> + Send + 'static,
+    ) -> PyAnyResult<'py> {
+        let inner = self.clone();
+        let fut = async move { fut.await.map_err(|e| inner.annotate(super::errors::to_py(e))) };
+        M::run_stoppable(py, call, stop, fut).map_err(|e| self.annotate(e))
+    }
 }
 
 /// The error of a second thread stepping an iterator that is being stepped.
@@ -162,6 +178,16 @@ pub trait Mode: 'static {
     /// Runs the call `call` names: its result, or an awaitable of it (an error naming `await`
     /// outside a running event loop).
     fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py>;
+
+    /// [`Mode::run`] of an export that `stop` ends at its next batch boundary, finishing its
+    /// file: Ctrl-C (sync) sets `stop`, waits for the export and then raises; cancelling the
+    /// awaitable (async) sets `stop` and leaves the export to finish in the background.
+    fn run_stoppable<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        stop: StopToken,
+        fut: impl CallFuture<T>,
+    ) -> PyAnyResult<'py>;
 
     /// The next item of `iter` (or an awaitable of it); the end raises [`Mode::stop`].
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py>;
@@ -179,6 +205,15 @@ pub struct Awaiting;
 impl Mode for Blocking {
     fn run<'py, T: ToPy>(py: Python<'py>, _call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py> {
         wait_raw(py, fut)??.into_bound_py_any(py)
+    }
+
+    fn run_stoppable<'py, T: ToPy>(
+        py: Python<'py>,
+        _call: Call,
+        stop: StopToken,
+        fut: impl CallFuture<T>,
+    ) -> PyAnyResult<'py> {
+        super::graceful::wait_graceful(py, &stop, fut).result()?.into_bound_py_any(py)
     }
 
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
@@ -224,6 +259,16 @@ impl Mode for Awaiting {
     fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py> {
         call.check_loop(py)?;
         super::ready::Pending::wrap(py, call, awaitable(py, fut)?)
+    }
+
+    fn run_stoppable<'py, T: ToPy>(
+        py: Python<'py>,
+        call: Call,
+        stop: StopToken,
+        fut: impl CallFuture<T>,
+    ) -> PyAnyResult<'py> {
+        call.check_loop(py)?;
+        super::ready::Pending::wrap(py, call, awaitable(py, super::graceful::detached(stop, fut))?)
     }
 
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {

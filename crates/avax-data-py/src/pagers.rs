@@ -111,12 +111,13 @@ fn to_parquet<'py, M: super::mode::Mode>(
     let (py, options) = (write.py, write.options);
     warn_start(py, pager)?;
     let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
-    let rows = on_rows(&bar);
+    let (rows, stop) = (on_rows(&bar), avax_data_core::stop::StopToken::new());
+    let stopper = stop.clone();
     let export = async move {
-        let written = finished(bar, owned.write_parquet(path, options, rows)).await?;
+        let written = finished(bar, owned.write_parquet_until(path, options, rows, &stopper)).await?.rows();
         Ok(Warned(written, owned.pager.empty_notice()))
     };
-    Resume::Pager(pager.pager.clone()).run::<M, _>(py, write.call, export)
+    Resume::Pager(pager.pager.clone()).run_stoppable::<M, _>(py, write.call, stop, export)
 }
 
 /// `write_dataset`: the rest of the walk as a dataset directory, partitioned by the list's key
@@ -398,8 +399,15 @@ walk_twins! {
     writers {
         /// Stream the rest of the walk into a Parquet file, page by page, in constant memory.
         ///
-        /// On an error the file is still finalised, holding exactly the items before the
-        /// position, so the rest can go to a second file.
+        /// Whatever stops it, the file is finished with every item handed to it and the position
+        /// (``items_read``, ``next_page_token``, ``page_offset``) stands right after them, so the
+        /// rest can go to a second file: on an error of the walk, the error (with the position)
+        /// is raised after the file is finished; on Ctrl-C the export stops at its next page,
+        /// finishes the file and then raises the ``KeyboardInterrupt`` (a second Ctrl-C abandons
+        /// the file); a cancelled ``await`` of the async twin raises ``CancelledError`` at once
+        /// while the file is finished in the background (the pager's next export waits for it).
+        /// A file that cannot be finished (a full disk, a file object that raises) leaves no file
+        /// at a path and the position where this call began.
         ///
         /// Args:
         ///     path: a file path (str or ``os.PathLike``) or a binary file object.
@@ -412,8 +420,10 @@ walk_twins! {
         ///
         /// Raises:
         ///     InvalidParameterError: a bad ``compression``, ``row_group_size`` or ``path``.
-        ///     OSError: the file cannot be written.
+        ///     OSError: the file cannot be written or finished (``filename``: the path, or
+        ///         ``"the file object"``), with the position.
         ///     AvaxDataError: as listed on :class:`Pager`, with the position.
+        ///     KeyboardInterrupt: Ctrl-C, once the file is finished, with the position.
         ///
         /// Example:
         ///     >>> import io

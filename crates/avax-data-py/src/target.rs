@@ -51,5 +51,11 @@ pub fn target(value: &Bound<'_, PyAny>) -> PyResult<Target> {
     if !is_path && value.hasattr("write").unwrap_or(false) {
         return Ok(Target::Writer(Box::new(PyWriter(value.clone().unbind()))));
     }
-    value.extract::<std::path::PathBuf>().map(Target::Path).map_err(|_| invalid("path", shown(value), WHAT))
+    value.extract::<std::path::PathBuf>().map(Target::Path).map_err(|e| {
+        // A KeyboardInterrupt raised by a signal handler while `__fspath__` ran is not a bad path.
+        match e.is_instance_of::<pyo3::exceptions::PyException>(value.py()) {
+            true => invalid("path", shown(value), WHAT),
+            false => e,
+        }
+    })
 }

@@ -31,7 +31,9 @@ where
     })
 }
 
-async fn interrupted() -> PyErr {
+/// The exception of the first pending signal handler that raises (Ctrl-C: `KeyboardInterrupt`),
+/// checked every [`SIGNAL_POLL`].
+pub(crate) async fn interrupted() -> PyErr {
     loop {
         tokio::time::sleep(SIGNAL_POLL).await;
         if let Err(err) = Python::attach(|py| py.check_signals()) {

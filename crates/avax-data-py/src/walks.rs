@@ -15,6 +15,7 @@ use super::show::{py_bool, py_opt, py_str, repr};
 use super::walk_twins::{walk_twins, FrameCall, WriteCall};
 use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
+use avax_data_core::stop::StopToken;
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
 fn decode_override(
@@ -37,7 +38,7 @@ fn collect<'py, M: Mode>(
     decode: Option<&Bound<'py, PyAny>>,
 ) -> PyAnyResult<'py> {
     let (kind, progress) = (frame.kind, frame.progress.as_ref());
-    export::<M, _, _>(frame.py, frame.call(), walk, decode, progress, move |walk, rows| async move {
+    export::<M, _, _>(frame.py, frame.call(), walk, decode, progress, None, move |walk, rows| async move {
         let schema = walk.schema();
         Ok(FrameOut(walk.collect(rows).await?, schema, kind))
     })
@@ -50,9 +51,10 @@ fn to_parquet<'py, M: Mode>(
     path: avax_data_core::arrow::Target,
     decode: Option<&Bound<'_, PyAny>>,
 ) -> PyAnyResult<'py> {
-    let (options, progress) = (write.options, write.progress.as_ref());
-    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
-        walk.write_parquet(path, options, rows).await
+    let (options, progress, stop) = (write.options, write.progress.as_ref(), StopToken::new());
+    let stopper = Some(stop.clone());
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, stopper, move |walk, rows| async move {
+        Ok(walk.write_parquet_until(path, options, rows, &stop).await?.rows())
     })
 }
 
@@ -65,19 +67,22 @@ fn to_dataset<'py, M: Mode>(
     decode: Option<&Bound<'_, PyAny>>,
 ) -> PyAnyResult<'py> {
     let (options, progress) = (write.options, write.progress.as_ref());
-    export::<M, _, _>(write.py, write.call, walk, decode, progress, move |walk, rows| async move {
+    export::<M, _, _>(write.py, write.call, walk, decode, progress, None, move |walk, rows| async move {
         Ok(summary_dict(walk.write_dataset(&path, chunk, options, rows).await?))
     })
 }
 
 /// Runs the export `run` of `walk` (decoded as `decode` says) with its progress bar; errors
-/// carry the walk's position.
+/// carry the walk's position. With `stop`, an interruption sets it instead of dropping `run`
+/// ([`Resume::run_stoppable`]).
+#[allow(clippy::too_many_arguments)]
 fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     py: Python<'py>,
     call: Call,
     walk: &RangeWalk,
     decode: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
+    stop: Option<StopToken>,
     run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
 ) -> PyResult<Bound<'py, PyAny>>
 where
@@ -88,7 +93,11 @@ where
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
     let rows = Box::new(on_rows(&bar));
     let fut = run(walk, rows);
-    resume.run::<M, _>(py, call, async move { finished(bar, fut).await })
+    let fut = async move { finished(bar, fut).await };
+    match stop {
+        Some(stop) => resume.run_stoppable::<M, _>(py, call, stop, fut),
+        None => resume.run::<M, _>(py, call, fut),
+    }
 }
 
 /// The warnings a consumer of `walk` gives before its first request: the time the client
@@ -401,9 +410,15 @@ walk_twins! {
     writers {
         /// Stream the rest of the range into a Parquet file, in constant memory.
         ///
-        /// On an error the file is still finalised, holding exactly the rows before the error's
-        /// ``next_index`` (also this range's), so the rest can go to a second file without a
-        /// row lost or repeated.
+        /// Whatever stops it, the file is finished with every row handed to it and ``next_index``
+        /// stands right after them, so the rest can go to a second file without a row lost or
+        /// repeated: on an error of the walk, the error (with ``next_index``) is raised after
+        /// the file is finished; on Ctrl-C the export stops at its next batch, finishes the file
+        /// and then raises the ``KeyboardInterrupt`` (a second Ctrl-C abandons the file); a
+        /// cancelled ``await`` of the async twin raises ``CancelledError`` at once while the file
+        /// is finished in the background (the range's next export waits for it). A file that
+        /// cannot be finished (a full disk, a file object that raises) leaves no file at a path
+        /// and ``next_index`` where this call began.
         ///
         /// Args:
         ///     path: a file path (str or ``os.PathLike``) or a binary file object.
@@ -418,8 +433,10 @@ walk_twins! {
         /// Raises:
         ///     InvalidParameterError: a bad ``compression``, ``row_group_size``, ``decode`` or
         ///         ``path``.
-        ///     OSError: the file cannot be written.
+        ///     OSError: the file cannot be written or finished (``filename``: the path, or
+        ///         ``"the file object"``), with ``next_index``.
         ///     AvaxDataError: as listed on :class:`Range`, with ``next_index``.
+        ///     KeyboardInterrupt: Ctrl-C, once the file is finished, with ``next_index``.
         ///
         /// Example:
         ///     >>> import io

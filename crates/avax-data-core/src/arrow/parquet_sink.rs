@@ -115,15 +115,48 @@ impl ParquetSink {
     }
 
     /// Closes the file (and moves a path target to its name); returns the rows written.
+    ///
+    /// When the file cannot be finished (its last writes, the flush or the move fail: a full
+    /// disk, a file object that raises), the error is an [`Error::File`] naming the target, and
+    /// a path target leaves no file behind, under its name or the temporary one.
     pub fn finish(mut self) -> Result<u64> {
         let writer = self.writer.take().ok_or_else(|| Error::Internal("a Parquet sink finished twice".into()))?;
-        let mut out = writer.into_inner().map_err(|e| io_error(&self.name, "close failed", e))?;
-        out.flush().map_err(|e| io_error(&self.name, "flush failed", e))?;
-        drop(out);
-        if let Some((tmp, path)) = self.paths.take() {
-            std::fs::rename(&tmp, &path).map_err(|e| Error::file(&path, &e))?;
+        let finished = writer
+            .into_inner()
+            .map_err(|e| self.unfinished(std::io::ErrorKind::Other, format!("close failed: {e}")))
+            .and_then(|mut out| match out.flush() {
+                Ok(()) => Ok(out),
+                Err(e) => Err(self.unfinished(e.kind(), format!("flush failed: {e}"))),
+            });
+        let moved = finished.and_then(|out| {
+            drop(out);
+            match &self.paths {
+                Some((tmp, path)) => std::fs::rename(tmp, path).map_err(|e| Error::file(path, &e)),
+                None => Ok(()),
+            }
+        });
+        match moved {
+            Ok(()) => {
+                self.paths = None;
+                Ok(self.rows)
+            }
+            Err(e) => {
+                if let Some((tmp, _)) = self.paths.take() {
+                    let _ = std::fs::remove_file(tmp);
+                }
+                Err(e)
+            }
         }
-        Ok(self.rows)
+    }
+
+    /// The error of a file that could not be finished because `what` failed.
+    fn unfinished(&self, kind: std::io::ErrorKind, what: String) -> Error {
+        let kept = match self.paths {
+            Some(_) => "no partial file was kept",
+            None => "what the file object holds is not a whole Parquet file",
+        };
+        let reason = format!("the Parquet file could not be finished ({what}); {kept}");
+        Error::File { kind, path: self.name.clone(), reason }
     }
 }
 
@@ -184,6 +217,20 @@ mod tests {
         drop(sink);
         assert!(!path.exists());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_path_that_cannot_take_the_finished_file_leaves_no_file_and_names_the_path() {
+        let (dir, path, sink) = sink_in("sink-unmovable", 4);
+        // A directory holding a file under the target's name: the final move fails.
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("keep"), b"x").unwrap();
+        let err = sink.finish().unwrap_err();
+        assert!(matches!(&err, Error::File { path: p, .. } if *p == path.display().to_string()), "{err:?}");
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("c.parquet")], "the temporary file was left behind");
+        assert!(path.is_dir());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

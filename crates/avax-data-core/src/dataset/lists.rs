@@ -274,6 +274,11 @@ impl Cutter {
         Ok(self.summary)
     }
 
+    /// The hive value of the partition being written, if any.
+    pub fn open_value(&self) -> Option<u64> {
+        self.open.as_ref().map(|open| open.value)
+    }
+
     /// Drops the partition being written (after a failed walk): its temporary file goes, the
     /// manifest keeps what was recorded.
     pub fn abandon(mut self) {
@@ -402,25 +407,63 @@ pub async fn write_list_dataset(
     // A rerun that will stop at what the dataset holds reads no page ahead: no request past the
     // stop (and its plan, [`super::planned_lists`], counts what it sends).
     let stops = reach(set.manifest(), dir, key).is_some_and(|r| r.stop.is_some());
-    let mut cursor = if stops { pager.pager.cursor_in_step() } else { pager.pager.cursor() };
+    let cursor = if stops { pager.pager.cursor_in_step() } else { pager.pager.cursor() };
+    let mut walk = Unwinding { from: pager.pager.mark(), cursor, armed: true };
     let mut cutter = Cutter::new(set, pager.resource, key, options, from_head, now);
     loop {
-        let step = match pager.next_batch(&mut cursor).await {
+        let (before, opened) = (pager.pager.mark(), cutter.open_value());
+        let step = match pager.next_batch(&mut walk.cursor).await {
             Ok(Some(batch)) => cutter.push(&batch).map(|flow| (flow, batch.num_rows() as u64)),
-            Ok(None) => return cutter.finish(pager.position().exhausted),
+            Ok(None) => {
+                walk.armed = false;
+                return cutter.finish(pager.position().exhausted);
+            }
             Err(e) => Err(e),
         };
+        if cutter.open_value() != opened {
+            // This page opened the partition now being written: an unfinished walk resumes here.
+            walk.from = before;
+        }
         match step {
             Ok((Flow::More, rows)) => on_rows(rows),
             Ok((Flow::Stop, rows)) => {
                 on_rows(rows);
+                walk.armed = false;
                 return cutter.finish(false);
             }
             Err(e) => {
                 cutter.abandon();
+                walk.unwind();
                 return Err(e);
             }
         }
+    }
+}
+
+/// The cursor of a list dataset's walk, which an unfinished walk (an error, or the future
+/// dropped: Ctrl-C, a cancellation) puts back at the start of the page where the partition it
+/// discards began: the rows before that page are in recorded partitions, and a rerun from the
+/// same pager re-reads the page (its rows of the partition above are dropped as a partial
+/// partition that never replaces the fuller one recorded), so no row is lost or written twice.
+struct Unwinding {
+    from: crate::paging::Mark,
+    cursor: crate::paging::PagerCursor,
+    armed: bool,
+}
+
+impl Unwinding {
+    fn unwind(&mut self) {
+        if std::mem::take(&mut self.armed) {
+            if let Err(e) = self.cursor.rewind(&self.from) {
+                log::warn!("an unfinished dataset walk could not put the pager's position back: {e}");
+            }
+        }
+    }
+}
+
+impl Drop for Unwinding {
+    fn drop(&mut self) {
+        self.unwind();
     }
 }
 

@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub struct Cursor {
     position: Arc<AtomicU64>,
     generation: Arc<AtomicU64>,
+    /// Held by an export until its file is finished ([`crate::arrow::ParquetExport`]).
+    export: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// The right of one consumer to move a [`Cursor`].
@@ -40,12 +42,21 @@ impl std::error::Error for Superseded {}
 impl Cursor {
     /// A cursor at `start`.
     pub fn new(start: u64) -> Self {
-        Cursor { position: Arc::new(AtomicU64::new(start)), generation: Arc::new(AtomicU64::new(0)) }
+        Cursor {
+            position: Arc::new(AtomicU64::new(start)),
+            generation: Arc::new(AtomicU64::new(0)),
+            export: Arc::default(),
+        }
     }
 
     /// The first index not yet handed out.
     pub fn position(&self) -> u64 {
         self.position.load(Ordering::SeqCst)
+    }
+
+    /// The lock an export of this walk holds until its file is finished.
+    pub fn export_gate(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.export.clone()
     }
 
     /// A lease for a new consumer; earlier leases are superseded.

@@ -23,12 +23,14 @@ use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_columns, decode_containers, decoded_schema_for, DecodeMode};
+use crate::arrow::parquet_export::Drained;
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, WalkReader,
 };
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
 use crate::paging::{Prefetch, Spawned};
+use crate::stop::StopToken;
 
 /// A record batch of a walk with the index that follows its last row.
 pub type Batch = (u64, RecordBatch);
@@ -335,20 +337,46 @@ impl RangeWalk {
     }
 }
 
-/// A range's Parquet file: the position moves past each batch once the file holds it.
+/// A range's Parquet file: the position moves past each batch once the file holds it; a rewind
+/// puts back `next_index` as it was when the export began.
 impl ParquetExport for RangeWalk {
+    type Hold = (Lease, u64);
+
     fn batch_schema(&self) -> SchemaRef {
         self.schema.clone()
     }
 
-    async fn drain_batches(&self, mut write: impl FnMut(&RecordBatch) -> Result<()> + Send) -> Result<()> {
+    fn export_gate(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.cursor.export_gate()
+    }
+
+    fn hold(&self) -> Self::Hold {
         let lease = self.lease();
+        let start = lease.position();
+        (lease, start)
+    }
+
+    async fn drain_batches(
+        &self,
+        (lease, _): &mut Self::Hold,
+        stop: &StopToken,
+        mut write: impl FnMut(&RecordBatch) -> Result<()> + Send,
+    ) -> Result<Drained> {
         let mut stream = std::pin::pin!(self.batches());
-        while let Some(item) = stream.next().await {
+        loop {
+            let item = tokio::select! {
+                biased;
+                () = stop.stopped() => return Ok(Drained::Stopped),
+                item = stream.next() => item,
+            };
+            let Some(item) = item else { return Ok(Drained::Complete) };
             let (after, batch) = item?;
-            write_then_advance(&lease, after, || write(&batch))?;
+            write_then_advance(lease, after, || write(&batch))?;
         }
-        Ok(())
+    }
+
+    fn rewind(&self, (lease, start): &mut Self::Hold) -> Result<()> {
+        lease.advance(*start).map_err(|_| Error::Superseded)
     }
 }
 

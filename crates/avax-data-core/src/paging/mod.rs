@@ -16,7 +16,7 @@ pub mod repeats;
 mod scan;
 pub use ahead::Ahead;
 pub use item::JsonItem;
-pub use pager::{Fetched, PageKey, PageSource, Pager, PagerCursor, Position};
+pub use pager::{Fetched, Mark, PageKey, PageSource, Pager, PagerCursor, Position};
 pub use repeats::Identity;
 
 /// Runs `fetch` on each planned chunk with up to `concurrency` calls in flight and yields the

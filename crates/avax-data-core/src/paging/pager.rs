@@ -151,6 +151,15 @@ pub struct Pager {
     identity: Option<Identity>,
     /// The items handed out most recently (kept only with an identity).
     seen: Arc<Mutex<Seen>>,
+    /// Held by an export until its file is finished ([`crate::arrow::ParquetExport`]).
+    export: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Where a pager stood, with the items it remembered: what [`PagerCursor::rewind`] puts back.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    position: Position,
+    seen: Seen,
 }
 
 impl std::fmt::Debug for Pager {
@@ -175,7 +184,18 @@ impl Pager {
             generation: Arc::new(AtomicU64::new(0)),
             identity: None,
             seen: Arc::default(),
+            export: Arc::default(),
         }
+    }
+
+    /// Where the walk stands now, with the items it remembers.
+    pub fn mark(&self) -> Mark {
+        Mark { position: self.position(), seen: self.seen.lock().unwrap_or_else(|p| p.into_inner()).clone() }
+    }
+
+    /// The lock an export of this walk (or of a clone) holds until its file is finished.
+    pub fn export_gate(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.export.clone()
     }
 
     /// The same walk telling its items apart by `identity` (`None`: never): the leading items
@@ -696,6 +716,17 @@ impl PagerCursor {
                 Ok(None)
             }
         }
+    }
+}
+
+impl PagerCursor {
+    /// Puts the pager back at `mark` (its position and the items it remembered), unless a newer
+    /// consumer took over; this cursor then hands out nothing more.
+    pub fn rewind(&mut self, mark: &Mark) -> Result<()> {
+        self.close();
+        self.pager.advance(self.lease, mark.position.clone())?;
+        *self.pager.seen.lock().unwrap_or_else(|p| p.into_inner()) = mark.seen.clone();
+        Ok(())
     }
 }
 

@@ -8,10 +8,12 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 
 use super::{page_token, Paged, RestClient};
+use crate::arrow::parquet_export::Drained;
 use crate::arrow::{batch_builder, to_batch, BatchBuilder, Resource};
 use crate::arrow::{ParquetExport, WalkReader};
 use crate::error::{Error, Result};
-use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Pager, PagerCursor, Position};
+use crate::paging::{Fetched, JsonItem, Mark, PageKey, PageSource, Pager, PagerCursor, Position};
+use crate::stop::StopToken;
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -180,13 +182,45 @@ impl ResourcePager {
 /// (a batch ends at the first page that reaches it).
 pub const BATCH_ROWS: usize = 8_192;
 
-/// A pager's Parquet file: its pages in order, each one batch.
+/// A pager's Parquet file: its pages in order, each one batch. The position moves past each page
+/// once the file holds it; a rewind puts back the position and the items the pager remembered.
 impl ParquetExport for ResourcePager {
+    type Hold = (PagerCursor, Mark);
+
     fn batch_schema(&self) -> arrow_schema::SchemaRef {
         self.resource.schema()
     }
 
-    async fn drain_batches(&self, mut write: impl FnMut(&RecordBatch) -> Result<()> + Send) -> Result<()> {
-        self.pager.drain(|items| write(&self.batch(&items)?)).await.map(drop)
+    fn export_gate(&self) -> Arc<tokio::sync::Mutex<()>> {
+        self.pager.export_gate()
+    }
+
+    fn hold(&self) -> Self::Hold {
+        let mark = self.pager.mark();
+        (self.pager.cursor(), mark)
+    }
+
+    async fn drain_batches(
+        &self,
+        (cursor, _): &mut Self::Hold,
+        stop: &StopToken,
+        mut write: impl FnMut(&RecordBatch) -> Result<()> + Send,
+    ) -> Result<Drained> {
+        let mut take = |items: Vec<JsonItem>| write(&self.batch(&items)?);
+        loop {
+            // A page is taken and the position moved with no wait between: a stop lands between pages.
+            let page = tokio::select! {
+                biased;
+                () = stop.stopped() => return Ok(Drained::Stopped),
+                page = cursor.next_page_with(&mut take) => page?,
+            };
+            if page.is_none() {
+                return Ok(Drained::Complete);
+            }
+        }
+    }
+
+    fn rewind(&self, (cursor, mark): &mut Self::Hold) -> Result<()> {
+        cursor.rewind(mark)
     }
 }

@@ -11,6 +11,7 @@ mod id_rules;
 mod index_client;
 mod index_node;
 mod invalid_values;
+mod parquet_stop;
 mod range_faults;
 mod range_properties;
 mod rate_limits;
