@@ -86,10 +86,12 @@ pub fn is_own_temp(name: &str, target: Option<&str>) -> bool {
     base_ok && digits(pid) && digits(n)
 }
 
-/// Whether the file at `path` starts with the entry tag.
+/// Whether the file at `path` starts with the entry tag (or, shorter than the tag, is a start
+/// of it: an entry cut short, which the cache may delete as damaged).
 pub fn has_entry_tag(path: &Path) -> bool {
-    let mut head = [0u8; 8];
-    fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && &head == MAGIC
+    let mut head = Vec::with_capacity(MAGIC.len());
+    let read = fs::File::open(path).and_then(|f| f.take(MAGIC.len() as u64).read_to_end(&mut head));
+    read.is_ok() && MAGIC.starts_with(&head)
 }
 
 /// Whether the file `name` in the shard `shard` (or the hints directory, `shard` `None`) is an
