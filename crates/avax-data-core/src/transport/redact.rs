@@ -89,10 +89,15 @@ fn redacted_path(path: &str) -> Option<String> {
     changed.then(|| segments.join("/"))
 }
 
-/// The credentials a URL carries (user name, password, the path segments [`redact_parsed`]
-/// hides), to be redacted also where a server echoes them (error bodies).
+/// The credentials a URL carries, to be redacted also where a server echoes them (error
+/// bodies): the password, the user name when it is the only credential (`https://<token>@host`)
+/// or looks like a key (a plain name such as `admin` would blank out ordinary words; the URL
+/// itself is always shown with `***` for it), and the path segments [`redact_parsed`] hides.
 pub fn url_secrets(url: &Url) -> Vec<String> {
-    let mut out: Vec<String> = [url.username(), url.password().unwrap_or("")]
+    let password = url.password().unwrap_or("");
+    let user = url.username();
+    let user_is_secret = password.is_empty() || looks_like_key(user);
+    let mut out: Vec<String> = [if user_is_secret { user } else { "" }, password]
         .into_iter()
         .filter(|s| !s.is_empty())
         .map(str::to_string)
@@ -247,6 +252,9 @@ mod tests {
             assert!(!secrets.is_empty(), "{given}");
             assert!(secrets.iter().all(|s| !shown.contains(s.as_str())), "{given}: {secrets:?}");
         }
+        // A plain user name beside a password is shown as *** in URLs but not blanked out in texts.
+        assert_eq!(url_secrets(&Url::parse("https://admin:pw12345@h/x").unwrap()), vec!["pw12345".to_string()]);
+        assert_eq!(url_secrets(&Url::parse("https://tok@h/x").unwrap()), vec!["tok".to_string()]);
     }
 
     #[test]
