@@ -5,7 +5,7 @@
 //! path segment that may be a credential are replaced by `***`. A path segment is taken for a
 //! credential (the RPC providers' style, `https://host/ext/bc/C/rpc/<token>`,
 //! `https://host/<token>/ext/bc/C/rpc`, `https://host/v3/<key>`) when it follows a segment `rpc`
-//! or `ws`, or when it looks like a key: at least [`KEY_SEGMENT_MIN`] characters of letters,
+//! or `ws` (unless it is `ext`, where a path the client appends starts), or when it looks like a key: at least [`KEY_SEGMENT_MIN`] characters of letters,
 //! digits, `-` and `_`, with a letter and a digit, and not a public identifier (a `0x` hex
 //! hash or address, a CB58 id with a valid checksum, optionally `NodeID-`, or a bech32 address,
 //! optionally `P-`/`X-`/`C-`). Only the text shown is redacted: requests go to the URL as given.
@@ -67,7 +67,8 @@ pub fn looks_like_key(segment: &str) -> bool {
 fn credential_segments(path: &str) -> impl Iterator<Item = (&str, bool)> {
     let mut after_token_marker = false;
     path.split('/').map(move |segment| {
-        let secret = !segment.is_empty() && (after_token_marker || looks_like_key(segment));
+        // `ext` after `rpc` is the start of a path this client appended (`.../rpc/ext/index/...`).
+        let secret = !segment.is_empty() && ((after_token_marker && segment != "ext") || looks_like_key(segment));
         after_token_marker = TOKEN_AFTER.iter().any(|t| segment.eq_ignore_ascii_case(t));
         (segment, secret)
     })
@@ -240,6 +241,7 @@ mod tests {
             ("https://0123456789abcdef0123456789abcdef@host/v1", "https://***@host/v1"),
             ("https://node.example/ext/bc/C/rpc/tok", "https://node.example/ext/bc/C/rpc/***"),
             ("https://node.example/ext/bc/C/ws/Abc/more", "https://node.example/ext/bc/C/ws/***/more"),
+            ("https://n.example/ext/bc/C/rpc/tok/ext/index/X/tx", "https://n.example/ext/bc/C/rpc/***/ext/index/X/tx"),
             (
                 "https://x.quiknode.pro/9f8e7d6c5b4a39281706f5e4d3c2b1a098765432/ext/bc/C/rpc",
                 "https://x.quiknode.pro/***/ext/bc/C/rpc",
@@ -267,6 +269,7 @@ mod tests {
             "https://h/v1/networks/mainnet/blockchains/11111111111111111111111111111111LpoYY/transactions",
             "https://h/v1/networks/mainnet/validators/NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg",
             "https://h/v2/chains/43114/metrics/txCount",
+            "http://127.0.0.1:9650/ext/bc/C/rpc/ext/index/C/block",
         ] {
             assert_eq!(redact_url(path), path);
         }
