@@ -324,7 +324,8 @@ mod tests {
         assert_eq!(marker_text(), "avax-data cache layout 2\n");
         assert_eq!(marker_version(&marker_text()), Some(VERSION));
         assert_eq!(marker_version("avax-data cache layout 17"), Some(17));
-        for bad in ["", "avax-data cache layout", "avax-data cache layout x\n", "avax-data cache layout -1", "layout 2"] {
+        for bad in ["", "avax-data cache layout", "avax-data cache layout x\n", "avax-data cache layout -1", "layout 2"]
+        {
             assert_eq!(marker_version(bad), None, "{bad:?}");
         }
     }
@@ -336,7 +337,12 @@ mod tests {
         assert!(!is_entry_name(&name.to_uppercase()) && !is_entry_name(&name[1..]) && !is_entry_name("survey.csv"));
         assert!(is_own_temp(&format!(".{name}.123-4.tmp"), None));
         assert!(is_own_temp("..avax-data-cache.9-0.tmp", Some(MARKER)));
-        for other in [format!(".{name}.tmp"), format!(".{name}.1-x.tmp"), ".survey.csv.1-2.tmp".into(), format!("{name}.1-2.tmp")] {
+        for other in [
+            format!(".{name}.tmp"),
+            format!(".{name}.1-x.tmp"),
+            ".survey.csv.1-2.tmp".into(),
+            format!("{name}.1-2.tmp"),
+        ] {
             assert!(!is_own_temp(&other, None), "{other}");
         }
     }

@@ -29,7 +29,10 @@ fn a_project_directory_is_refused_and_nothing_in_it_is_touched() {
     write(&survey, b"a,b\n1,2\n");
     let open = message(Store::open(&dir, DEFAULT_MAX_BYTES));
     assert!(open.starts_with(&format!("invalid cache={:?}", dir.display().to_string())), "{open}");
-    assert!(open.contains(&dir.join("data").join("raw").display().to_string()), "names what is not the cache's: {open}");
+    assert!(
+        open.contains(&dir.join("data").join("raw").display().to_string()),
+        "names what is not the cache's: {open}"
+    );
     assert!(open.contains(MARKER), "{open}");
     let clear_err = message(clear(&dir));
     assert!(clear_err.starts_with("invalid dir="), "{clear_err}");

@@ -246,8 +246,14 @@ mod tests {
                 "https://x.quiknode.pro/9f8e7d6c5b4a39281706f5e4d3c2b1a098765432/ext/bc/C/rpc",
                 "https://x.quiknode.pro/***/ext/bc/C/rpc",
             ),
-            ("https://avalanche-mainnet.infura.io/v3/0123456789abcdef0123456789abcdef", "https://avalanche-mainnet.infura.io/v3/***"),
-            ("https://avax-mainnet.g.alchemy.com/v2/Ab_cD-12eF34gH56iJ78kL90", "https://avax-mainnet.g.alchemy.com/v2/***"),
+            (
+                "https://avalanche-mainnet.infura.io/v3/0123456789abcdef0123456789abcdef",
+                "https://avalanche-mainnet.infura.io/v3/***",
+            ),
+            (
+                "https://avax-mainnet.g.alchemy.com/v2/Ab_cD-12eF34gH56iJ78kL90",
+                "https://avax-mainnet.g.alchemy.com/v2/***",
+            ),
         ] {
             assert_eq!(redact_url(given), shown, "{given}");
             let secrets = url_secrets(&Url::parse(given).unwrap());
