@@ -208,3 +208,43 @@ def test_an_emulator_restarted_with_another_seed_sees_none_of_the_former_worlds_
             answers[seed] = expected
     assert answers[1][0]["blockHash"] != answers[2][0]["blockHash"], "two worlds, two answers"
     assert cache_info(tmp_path)["kinds"]["data"]["entries"] == 2
+
+
+CACHED_LOOKUPS = ("getBlock", "getTxByHash", "getBlockById", "getVertexByHash")  # docs/guides/cache.md
+
+
+def test_the_cached_lookups_answer_nothing_that_changes() -> None:
+    """The OpenAPI document (spec/openapi): the answers of the cached lookups hold no price and no
+    NFT index status, and getTransaction's do (which is why it is not cached)."""
+    import json
+
+    doc = json.loads((Path(__file__).resolve().parent.parent / "spec" / "openapi" / "data-api.openapi.json").read_text())
+    schemas = doc["components"]["schemas"]
+
+    def fields(node: object, seen: set[str]) -> set[str]:
+        out: set[str] = set()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.split("/")[-1] not in seen:
+                name = ref.split("/")[-1]
+                seen.add(name)
+                out |= {f"{name}.{p}" for p in schemas[name].get("properties", {})}
+                out |= fields(schemas[name], seen)
+            for value in node.values():
+                out |= fields(value, seen)
+        elif isinstance(node, list):
+            for value in node:
+                out |= fields(value, seen)
+        return out
+
+    def changing(operation_id: str) -> set[str]:
+        ops = [op for path in doc["paths"].values() for op in path.values()
+               if isinstance(op, dict) and op.get("operationId") == operation_id]
+        assert len(ops) == 1, operation_id
+        found = fields(ops[0]["responses"]["200"], set())
+        return {f for f in found
+                if ("price" in f.lower() and not f.endswith(".gasPrice")) or f.endswith(".indexStatus")}
+
+    for operation_id in CACHED_LOOKUPS:
+        assert changing(operation_id) == set(), operation_id
+    assert {"NetworkTokenDetails.currentPrice", "Erc20Token.price"} <= changing("getTransaction")
