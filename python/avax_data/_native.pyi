@@ -111,7 +111,8 @@ def cache_info(dir: str | os.PathLike[str]) -> dict[str, Any]:
 
 def cache_clear(dir: str | os.PathLike[str]) -> dict[str, Any]:
     """Deletes every entry of a cache directory (under its lock, so no other process evicts meanwhile); returns what
-    was deleted, as :func:`cache_info` shows it."""
+    was deleted, as :func:`cache_info` shows it. Only the cache's own entries (and its stale temporary files) are
+    deleted: any other file is left alone."""
 
 def cache_default_dir() -> str | None:
     """The cache directory clients use when not told (``$AVAX_DATA_CACHE``), or ``None``."""

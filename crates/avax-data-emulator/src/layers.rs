@@ -30,7 +30,14 @@ pub(crate) async fn count_and_delay(State(state): State<Arc<EmulatorState>>, req
 /// a window holds no data; the real services never send it.
 pub const WORLD_HEADER: &str = "x-avax-emulator-world";
 
-/// Adds [`WORLD_HEADER`] to the answers of the Data API (`/v1/...`) and the Metrics API (`/v2/...`).
+/// The header naming the emulator's world (Data and Metrics API answers): what its answers
+/// depend on (`seed{seed}-blocks{blocks_per_chain}`). A client with a cache keys its Data and
+/// Metrics entries by it, so an emulator restarted on the same port with another seed sees none
+/// of the former world's entries; the real services never send it.
+pub const WORLD_ID_HEADER: &str = "x-avax-emulator-world-id";
+
+/// Adds [`WORLD_HEADER`] and [`WORLD_ID_HEADER`] to the answers of the Data API (`/v1/...`) and
+/// the Metrics API (`/v2/...`).
 pub(crate) async fn world_span(State(state): State<Arc<EmulatorState>>, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/v1/") || request.uri().path().starts_with("/v2/");
     let mut response = next.run(request).await;
@@ -39,6 +46,9 @@ pub(crate) async fn world_span(State(state): State<Arc<EmulatorState>>, request:
         let value = format!("{}/{}", first_ms.div_euclid(1000), last_ms.div_euclid(1000));
         if let Ok(value) = HeaderValue::from_str(&value) {
             response.headers_mut().insert(WORLD_HEADER, value);
+        }
+        if let Ok(value) = HeaderValue::from_str(&state.data.world.name()) {
+            response.headers_mut().insert(WORLD_ID_HEADER, value);
         }
     }
     response

@@ -75,9 +75,16 @@ fn info_dict<'py>(py: Python<'py>, dir: &std::path::Path, info: &Info) -> PyResu
 /// "bytes"}}, "default_max_bytes"}`` with the kinds ``index``, ``metrics`` and ``data``; the
 /// bound is each client's ``cache_max_bytes=`` (``default_max_bytes`` when not given).
 ///
+/// Only the cache's own entries count (docs/guides/cache.md): any other file is not.
+///
 /// Args:
-///     dir: the cache directory (str or os.PathLike); a directory that does not exist holds
-///         nothing.
+///     dir: the cache directory (str or os.PathLike); a directory that does not exist, or an
+///         empty one, holds nothing.
+///
+/// Raises:
+///     InvalidParameterError: ``dir`` is not a cache directory: it holds other files and no
+///         cache marker (``.avax-data-cache``), another user owns it, or a newer avax-data
+///         marked it.
 ///
 /// Example:
 ///     >>> import tempfile
@@ -92,13 +99,16 @@ pub fn cache_info<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bou
 }
 
 /// Deletes every entry of a cache directory (under its lock, so no other process evicts
-/// meanwhile); returns what was deleted, as :func:`cache_info` shows it.
+/// meanwhile); returns what was deleted, as :func:`cache_info` shows it. Only the cache's own
+/// entries (and its stale temporary files) are deleted: any other file is left alone.
 ///
 /// Args:
 ///     dir: the cache directory (str or os.PathLike), which must exist.
 ///
 /// Raises:
-///     InvalidParameterError: ``dir`` is not an existing directory.
+///     InvalidParameterError: ``dir`` is not an existing directory, or not a cache directory
+///         (other files and no cache marker, another user's, or marked by a newer avax-data);
+///         nothing in it is deleted then.
 ///
 /// Example:
 ///     >>> import tempfile

@@ -40,7 +40,9 @@ avax-data cache info --json""",
 delete every entry of a cache directory
 
 Delete every entry of a cache directory, under its lock (safe while other processes
-use it: they fetch again what they miss). DIR defaults to $AVAX_DATA_CACHE.
+use it: they fetch again what they miss). Only the cache's own entries are deleted:
+any other file is left alone, and a directory that is not a cache (no .avax-data-cache
+marker, other files) is refused. DIR defaults to $AVAX_DATA_CACHE.
 
 avax-data cache clear ~/.cache/avax-data""",
         arguments=_dir_and_json("print what was deleted as one JSON object"), handler=_clear,

@@ -43,7 +43,7 @@ pub fn index_plan(plan: Plan, chain: &ChainClient, store: &Store, start: u64, en
     }
     let (identity, probe) = match chain.known_identity() {
         Some(id) => (Some(id), 0),
-        None => (hints::identity(store, chain.node_url(), chain.path()), 1),
+        None => (hints::identity(store, &chain.cache_name(), chain.path()), 1),
     };
     let Some(identity) = identity else {
         let mut out = plan.less_cached(0, plan.walk.requests.count().unwrap_or(0) + probe);

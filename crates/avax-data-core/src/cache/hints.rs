@@ -27,7 +27,7 @@ fn file_of(store: &Store, key: &str) -> PathBuf {
     store.dir().join(HINTS_DIR).join(hex::encode(Sha256::digest(key.as_bytes())))
 }
 
-/// Records that `path` at the node `url` had the identity `chain_id` (best effort: a hint that
+/// Records that `path` at the node named `url` in the cache ([`crate::index::ChainClient::cache_name`]) had the identity `chain_id` (best effort: a hint that
 /// cannot be written only makes a later plan count nothing as held).
 pub fn remember_identity(store: &Store, url: &str, path: IndexPath, chain_id: &str) {
     let key = key(url, path);
@@ -37,8 +37,12 @@ pub fn remember_identity(store: &Store, url: &str, path: IndexPath, chain_id: &s
     let file = file_of(store, &key);
     let Some(parent) = file.parent() else { return };
     let tmp = temp_beside(&file);
-    let written = std::fs::create_dir_all(parent)
-        .and_then(|()| std::fs::write(&tmp, entry::encode(&key, chain_id.as_bytes())))
+    if file.exists() && !super::layout::has_entry_tag(&file) {
+        return;
+    }
+    let written = super::layout::create_dirs(parent)
+        .map_err(std::io::Error::other)
+        .and_then(|()| super::layout::write_private(&tmp, &entry::encode(&key, chain_id.as_bytes())))
         .and_then(|()| std::fs::rename(&tmp, &file));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);

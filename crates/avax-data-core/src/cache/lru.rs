@@ -1,18 +1,19 @@
 //! Keeping a cache directory under its bound: a scan of its entries, and eviction of the least
 //! recently used ones (oldest modification time first; a hit refreshes it) under the
-//! directory's lock, so two processes never evict at once. The same lock serves `clear`.
+//! directory's lock, so two processes never evict at once. The same lock serves `clear`. A scan
+//! finds only what the cache can prove it wrote ([`super::layout`]): every other file is left
+//! alone, neither counted nor deleted.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::kind::Kind;
-use crate::dataset::durable::is_temp_name;
+use super::kind::{Kind, HINTS_DIR};
+use super::layout::{self, children, is_own_entry, is_own_temp, State};
 use crate::error::{Error, Result};
 
-/// The lock file of a cache directory (never removed; locked while evicting or clearing).
-pub const LOCK_FILE: &str = ".lock";
+pub use super::layout::LOCK_FILE;
 
 /// A temporary file older than this was left by a writer that died; eviction removes it.
 const STALE_TEMP: Duration = Duration::from_secs(3600);
@@ -52,25 +53,33 @@ impl Scan {
     }
 }
 
-/// Lists the entries of the cache directory `dir` (missing: none).
+/// Whether a file last changed at `used` is a temporary file a dead writer left.
+fn is_stale(now: SystemTime, used: SystemTime) -> bool {
+    now.duration_since(used).is_ok_and(|age| age > STALE_TEMP)
+}
+
+/// Lists the entries of the cache directory `dir` (missing: none): the files at
+/// `{kind}/{hh}/{sha256 hex}` that start with the entry tag, and the cache's own temporary files
+/// there older than an hour. Nothing else is listed.
 pub fn scan(dir: &Path) -> Result<Scan> {
     let mut out = Scan::default();
     let now = SystemTime::now();
     for kind in Kind::ALL {
-        let root = dir.join(kind.name());
-        for shard in read_dir(&root)? {
-            if !shard.is_dir() {
+        for (shard, shard_path) in children(&dir.join(kind.name()))? {
+            if !shard_path.is_dir() || shard_path.is_symlink() {
                 continue;
             }
-            for path in read_dir(&shard)? {
-                let Ok(meta) = std::fs::metadata(&path) else { continue };
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            for (name, path) in children(&shard_path)? {
+                let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+                if !meta.is_file() {
+                    continue;
+                }
                 let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-                if is_temp_name(&name) {
-                    if now.duration_since(used).is_ok_and(|age| age > STALE_TEMP) {
+                if is_own_temp(&name, None) {
+                    if is_stale(now, used) {
                         out.stale.push(path);
                     }
-                } else if meta.is_file() {
+                } else if is_own_entry(&path, &name, Some(&shard)) {
                     out.entries.push(Found { path, kind, bytes: meta.len(), used });
                 }
             }
@@ -79,25 +88,29 @@ pub fn scan(dir: &Path) -> Result<Scan> {
     Ok(out)
 }
 
-/// The paths in `dir`; a directory that does not exist (or was just removed) has none.
-fn read_dir(dir: &Path) -> Result<Vec<PathBuf>> {
-    match std::fs::read_dir(dir) {
-        Ok(entries) => Ok(entries.filter_map(|e| e.ok().map(|e| e.path())).collect()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(Error::file(dir, &e)),
+/// The plan hints ([`super::hints`]) of `dir` the cache wrote, and their stale temporary files.
+fn scan_hints(dir: &Path) -> Result<Vec<PathBuf>> {
+    let now = SystemTime::now();
+    let mut out = Vec::new();
+    for (name, path) in children(&dir.join(HINTS_DIR))? {
+        let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
+        let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+        let own = if is_own_temp(&name, None) { is_stale(now, used) } else { is_own_entry(&path, &name, None) };
+        if meta.is_file() && own {
+            out.push(path);
+        }
     }
+    Ok(out)
 }
 
 /// Holds the lock of a cache directory (waiting for another process's eviction to end).
 fn lock(dir: &Path) -> Result<File> {
     let path = dir.join(LOCK_FILE);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| Error::file(&path, &e))?;
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(&path).map_err(|e| Error::file(&path, &e))?;
     file.lock().map_err(|e| Error::file(&path, &e))?;
     Ok(file)
 }
@@ -160,34 +173,62 @@ impl Info {
     }
 }
 
-/// What the cache directory `dir` holds (a directory that does not exist holds nothing).
+/// What the cache directory `dir` holds: its entries only (a missing or empty directory holds
+/// nothing). A directory that is not a cache (another user's, a newer layout's, or one holding
+/// other files without the cache's marker) is refused, naming it.
 pub fn info(dir: &Path) -> Result<Info> {
     let mut out = Info::default();
     for kind in Kind::ALL {
         out.kinds.insert(kind.name(), KindInfo::default());
     }
-    for entry in scan(dir)?.entries {
+    if matches!(layout::inspect(dir, "dir")?, State::Missing | State::Empty) {
+        return Ok(out);
+    }
+    count(&mut out, &scan(dir)?);
+    Ok(out)
+}
+
+/// Adds the entries of `scan` to `out`, by kind.
+fn count(out: &mut Info, scan: &Scan) {
+    for entry in &scan.entries {
         let k = out.kinds.entry(entry.kind.name()).or_default();
         k.entries += 1;
         k.bytes += entry.bytes;
     }
-    Ok(out)
 }
 
-/// Deletes every entry of the cache directory `dir` under its lock; returns what was deleted.
+/// Deletes every entry of the cache directory `dir` (and its plan hints and stale temporary
+/// files) under its lock; returns what was deleted. Only files the cache can prove it wrote are
+/// deleted, then the directories of its layout left empty; a directory that is not a cache is
+/// refused, naming it, and nothing in it is touched.
 pub fn clear(dir: &Path) -> Result<Info> {
-    if !dir.is_dir() {
-        return Err(Error::invalid("dir", format!("{:?}", dir.display().to_string()), "an existing cache directory"));
+    let mut out = Info::default();
+    for kind in Kind::ALL {
+        out.kinds.insert(kind.name(), KindInfo::default());
+    }
+    match layout::inspect(dir, "dir")? {
+        State::Missing => return Err(Error::invalid_path("dir", dir, "an existing cache directory")),
+        State::Empty => return Ok(out),
+        State::Marked | State::PreviousLayout => {}
     }
     let _lock = lock(dir)?;
-    let before = info(dir)?;
-    let roots = Kind::ALL.iter().map(|k| dir.join(k.name())).chain([dir.join(super::kind::HINTS_DIR)]);
-    for root in roots {
-        match std::fs::remove_dir_all(&root) {
+    let scan = scan(dir)?;
+    count(&mut out, &scan);
+    let doomed = scan.entries.iter().map(|e| e.path.clone()).chain(scan.stale).chain(scan_hints(dir)?);
+    for path in doomed {
+        match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::file(&root, &e)),
+            Err(e) => return Err(Error::file(&path, &e)),
         }
     }
-    Ok(before)
+    // The layout's directories where nothing is left (one that still holds something stays).
+    for root in Kind::ALL.iter().map(|k| dir.join(k.name())) {
+        for (_, shard) in children(&root)? {
+            let _ = std::fs::remove_dir(shard);
+        }
+        let _ = std::fs::remove_dir(root);
+    }
+    let _ = std::fs::remove_dir(dir.join(HINTS_DIR));
+    Ok(out)
 }

@@ -14,10 +14,12 @@ pub mod entry;
 pub mod held;
 pub mod hints;
 pub mod kind;
+pub mod layout;
 pub mod lookups;
 pub mod lru;
 pub mod objects;
 pub mod series;
+pub mod service;
 pub mod store;
 
 use std::path::PathBuf;
@@ -69,5 +71,7 @@ impl CacheChoice {
 
 #[cfg(test)]
 mod held_tests;
+#[cfg(test)]
+mod layout_tests;
 #[cfg(test)]
 mod tests;

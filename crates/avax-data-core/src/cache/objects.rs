@@ -1,13 +1,17 @@
 //! Data API point lookups of objects that cannot change, in the cache: an EVM block by number or
-//! hash (`getBlock`), an EVM transaction by hash (`getTransaction`), a primary-network
-//! transaction (`getTxByHash`), block (`getBlockById`) or X-chain vertex (`getVertexByHash`).
+//! hash (`getBlock`), a primary-network transaction (`getTxByHash`), block (`getBlockById`) or
+//! X-chain vertex (`getVertexByHash`). An EVM transaction by hash (`getTransaction`) is not
+//! cached: its answer carries what changes (the token prices `networkTokenDetails.currentPrice`
+//! and `erc20Token.price`, an NFT's `indexStatus`), and an answer with those taken out would
+//! differ from the service's.
 //!
 //! The finality rule: Avalanche's consensus (Snowman, and Avalanche for vertices) makes an object
 //! final when it is accepted, and the Data API serves only accepted objects; an answer is stored
 //! only when its own timestamp is at least [`FINALITY_MARGIN_SECS`] older than the client's
 //! clock, so an object the indexer may still be filling in (the tip, a block just indexed) is
-//! always asked for again. An entry is keyed by the service's base URL and the request path (the
-//! path names the chain or network and the object), and holds the answer as the service sent it.
+//! always asked for again. An entry is keyed by the service's name ([`super::service`]: the base
+//! URL redacted with a digest of it, and the emulator's world) and the request path (the path
+//! names the chain or network and the object), and holds the answer as the service sent it.
 //! A hit must still name the object asked for (its hash or number); an entry that does not parse
 //! or names another object is deleted and fetched again, never returned.
 
@@ -15,6 +19,7 @@ use std::sync::Arc;
 
 use super::containers::blocking;
 use super::kind::Kind;
+use super::service;
 use super::store::Store;
 use crate::error::Result;
 use crate::exact::{self, Exact};
@@ -46,9 +51,6 @@ pub fn rule(path: &str, query: &[(&str, String)]) -> Option<Rule> {
     let (operation, id, id_fields, time_fields): (_, _, &'static [&'static str], &'static [&'static str]) =
         match parts.as_slice() {
             ["v1", "chains", _, "blocks", id] => ("getBlock", *id, &["blockNumber", "blockHash"], &["blockTimestamp"]),
-            ["v1", "chains", _, "transactions", id] => {
-                ("getTransaction", *id, &["nativeTransaction.txHash"], &["nativeTransaction.blockTimestamp"])
-            }
             ["v1", "networks", _, "blockchains", _, "transactions", id] => {
                 ("getTxByHash", *id, &["txHash"], &["blockTimestamp", "timestamp"])
             }
@@ -103,9 +105,9 @@ impl Rule {
     }
 }
 
-/// The cache key of a lookup of `path` at the service `base_url`.
-pub fn key(base_url: &str, path: &str) -> String {
-    format!("data/{}{}", base_url.trim_end_matches('/'), path)
+/// The cache key of a lookup of `path` at the service named `service` ([`super::service`]).
+pub fn key(service: &str, path: &str) -> String {
+    format!("data/{service}{path}")
 }
 
 /// The current Unix time in seconds.
@@ -116,7 +118,7 @@ pub fn now_secs() -> i64 {
 /// A lookup through the cache: a held answer naming the object is returned without a request;
 /// otherwise the service is asked and a final answer stored.
 pub async fn cached_get(client: &RestClient, store: &Arc<Store>, rule: Rule, path: &str) -> Result<(Exact, String)> {
-    let key = key(client.base_url(), path);
+    let key = key(&service::of(client), path);
     let url = format!("{}{}", client.base_url().trim_end_matches('/'), path);
     let held = {
         let (store, key, rule) = (store.clone(), key.clone(), rule.clone());
@@ -127,6 +129,8 @@ pub async fn cached_get(client: &RestClient, store: &Arc<Store>, rule: Rule, pat
     }
     let (answer, url) = client.fetch_object(path, &[]).await?;
     if rule.is_final(&answer, now_secs()) {
+        // Keyed by the world this answer came from (the emulator names it in the answer).
+        let key = super::objects::key(&service::of(client), path);
         let (store, payload) = (store.clone(), answer.to_string().into_bytes());
         blocking(move || {
             if let Err(e) = store.put(Kind::Data, &key, &payload) {
@@ -165,7 +169,6 @@ mod tests {
     fn only_lookups_of_immutable_objects_have_a_rule() {
         let block = rule("/v1/chains/43114/blocks/12", &[]).unwrap();
         assert_eq!((block.operation, block.id.as_str()), ("getBlock", "12"));
-        assert_eq!(rule("/v1/chains/43114/transactions/0xab", &[]).unwrap().operation, "getTransaction");
         assert_eq!(rule("/v1/networks/mainnet/blockchains/x/vertices/abc", &[]).unwrap().operation, "getVertexByHash");
         assert_eq!(rule("/v1/networks/fuji/blockchains/p/transactions/t", &[]).unwrap().operation, "getTxByHash");
         assert_eq!(rule("/v1/networks/fuji/blockchains/p/blocks/b", &[]).unwrap().operation, "getBlockById");
@@ -174,6 +177,8 @@ mod tests {
             "/v1/chains/43114",
             "/v1/chains/43114/blocks/12/transactions",
             "/v1/health-check",
+            // getTransaction: its answer carries token prices and an NFT's indexStatus.
+            "/v1/chains/43114/transactions/0xab",
         ] {
             assert_eq!(rule(other, &[]), None, "{other}");
         }
@@ -192,8 +197,8 @@ mod tests {
         assert!(!rule("/v1/chains/1/blocks/8", &[]).unwrap().names(&block), "another block");
         let no_time = exact::parse(r#"{"blockNumber":"7"}"#).unwrap();
         assert!(!by_number.is_final(&no_time, 1_000_000), "no timestamp: not known to be final");
-        let tx = rule("/v1/chains/1/transactions/0x01", &[]).unwrap();
-        let answer = exact::parse(r#"{"nativeTransaction":{"txHash":"0x01","blockTimestamp":"5"}}"#).unwrap();
+        let tx = rule("/v1/networks/fuji/blockchains/p/transactions/t1", &[]).unwrap();
+        let answer = exact::parse(r#"{"txHash":"t1","blockTimestamp":"5"}"#).unwrap();
         assert_eq!(tx.time(&answer), Some(5));
         assert!(tx.is_final(&answer, 10_000));
         let cb58 = rule("/v1/networks/mainnet/blockchains/x/vertices/AbC", &[]).unwrap();

@@ -2,7 +2,7 @@
 //! buckets, see [`crate::metrics::plan_shards`]) is stored once every bucket it keeps has
 //! settled: the bucket ended at least [`SETTLE_SECS`] ago by the client's clock, so the service
 //! has aggregated it. The shard that reaches the open bucket is cut there, so the closed part is
-//! cached and the open part is always asked for. An entry is keyed by the service's base URL,
+//! cached and the open part is always asked for. An entry is keyed by the service's name ([`super::service`]),
 //! the series (chain, metric, interval) and the shard's window and filter; it holds the points as
 //! the service sent them, in its order. A hit is checked (a JSON list of objects whose timestamps
 //! lie in the shard); anything else is deleted and fetched again, never returned.
@@ -65,10 +65,11 @@ pub fn split_unsettled(shards: Vec<Shard>, interval: Interval, now: i64) -> Vec<
     out
 }
 
-/// The series part of a key: base URL, path (chain and metric) and interval.
+/// The series part of a key: the service's name ([`super::service`]), path (chain and metric)
+/// and interval.
 fn series_key(client: &MetricsClient, query: &MetricQuery) -> String {
     let interval = query.interval.map_or("default", Interval::as_str);
-    format!("metrics/{}{}?timeInterval={interval}", client.base_url().trim_end_matches('/'), query.paged().path)
+    format!("metrics/{}{}?timeInterval={interval}", super::service::of(client), query.paged().path)
 }
 
 /// The cache key of `shard` of `query`'s series.
@@ -122,7 +123,8 @@ pub async fn cached_shard(client: &MetricsClient, query: &MetricQuery, shard: Sh
     }
     let items = client.clone().shard(paged, shard).await?;
     let payload = points_payload(&items);
-    put(store, key, payload).await?;
+    // Keyed by the world these points came from (the emulator names it in the answer).
+    put(store, shard_key(client, query, &shard), payload).await?;
     Ok(items)
 }
 

@@ -1,6 +1,8 @@
 //! The cache directory: one file per entry under `{kind}/{hh}/{sha256(key)}`, published by a
 //! unique temporary name, fsync and rename (so a reader, in this process or another, sees a
-//! whole entry or none), and kept under its size bound by [`super::lru`].
+//! whole entry or none), and kept under its size bound by [`super::lru`]. The directory is the
+//! cache's by [`super::layout`]'s rule (a marker with the layout's version; mode 0700 on POSIX),
+//! checked when it is opened.
 
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -9,8 +11,9 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use super::entry;
+use super::entry::{self, EntryError};
 use super::kind::Kind;
+use super::layout;
 use super::lru;
 use crate::dataset::durable::{sync_file, temp_beside};
 use crate::error::{Error, Result};
@@ -27,12 +30,14 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating it if needed) the cache directory `dir`, bounded to `max_bytes`.
+    /// Opens the cache directory `dir`, bounded to `max_bytes`: made (mode 0700) when missing
+    /// or empty, adopted when it is a cache of the previous layout, refused when it is not a
+    /// cache ([`layout::claim`]).
     pub fn open(dir: &Path, max_bytes: u64) -> Result<Store> {
         if max_bytes == 0 {
             return Err(Error::invalid("cache_max_bytes", 0, "an integer >= 1 (bytes)"));
         }
-        std::fs::create_dir_all(dir).map_err(|e| Error::file(dir, &e))?;
+        layout::claim(dir, "cache")?;
         let store = Store { dir: dir.to_path_buf(), max_bytes, approx: AtomicU64::new(0) };
         let size = lru::scan(dir)?.bytes();
         store.approx.store(size, Ordering::Relaxed);
@@ -75,6 +80,10 @@ impl Store {
                 touch(&path);
                 Some(payload.to_vec())
             }
+            Err(EntryError::BadMagic) => {
+                log::warn!("cache {}: {} is not a cache entry; left alone", self.dir.display(), path.display());
+                None
+            }
             Err(why) => {
                 self.drop_damaged(kind, key, &why.to_string());
                 None
@@ -89,9 +98,13 @@ impl Store {
         self.path_of(kind, key).is_file()
     }
 
-    /// Deletes the entry of `key` because it is damaged (`why`), with a warning.
+    /// Deletes the entry of `key` because it is damaged (`why`), with a warning; a file there
+    /// that does not start with the entry tag is not the cache's and is left alone.
     pub fn drop_damaged(&self, kind: Kind, key: &str, why: &str) {
         let path = self.path_of(kind, key);
+        if !layout::has_entry_tag(&path) {
+            return;
+        }
         log::warn!("cache {}: dropping the entry {key}: {why}; fetching it again", self.dir.display());
         match std::fs::remove_file(&path) {
             Ok(()) => {}
@@ -105,10 +118,17 @@ impl Store {
     pub fn put(&self, kind: Kind, key: &str, payload: &[u8]) -> Result<()> {
         let path = self.path_of(kind, key);
         let parent = path.parent().expect("an entry path has a parent");
-        std::fs::create_dir_all(parent).map_err(|e| Error::file(parent, &e))?;
+        layout::create_dirs(parent)?;
+        if path.exists() && !layout::has_entry_tag(&path) {
+            return Err(Error::invalid_path(
+                "cache",
+                &path,
+                "a cache entry's place: a file that is not the cache's is there, and is left alone",
+            ));
+        }
         let bytes = entry::encode(key, payload);
         let tmp = temp_beside(&path);
-        let written = std::fs::write(&tmp, &bytes)
+        let written = layout::write_private(&tmp, &bytes)
             .map_err(|e| Error::file(&tmp, &e))
             .and_then(|()| sync_file(&tmp))
             .and_then(|()| std::fs::rename(&tmp, &path).map_err(|e| Error::file(&path, &e)));

@@ -179,6 +179,12 @@ impl ChainClient {
         self.inner.transport.base_url()
     }
 
+    /// The node's name in the cache's keys and hints (the URL redacted, with a digest of the
+    /// URL as given: see [`crate::transport::Transport::cache_name`]).
+    pub fn cache_name(&self) -> String {
+        self.inner.transport.cache_name()
+    }
+
     /// The transport options (a cost plan reads the limits and the tier).
     pub fn transport_config(&self) -> &crate::transport::TransportConfig {
         self.inner.transport.config()
@@ -260,7 +266,7 @@ impl ChainClient {
         let Some(first) = first.into_iter().next() else { return Ok(None) };
         self.identities().insert(self.path, first.id.clone());
         if let Some(store) = self.inner.cache.clone() {
-            let (url, path, id) = (self.node_url().to_string(), self.path, first.id.clone());
+            let (url, path, id) = (self.cache_name(), self.path, first.id.clone());
             crate::cache::containers::blocking(move || {
                 crate::cache::hints::remember_identity(&store, &url, path, &id);
                 Ok(())

@@ -116,6 +116,17 @@ impl RestClient {
         self.inner.transport.emulator_world()
     }
 
+    /// The name of the emulator's world, once the emulator named it; `None` from the real
+    /// services.
+    pub fn emulator_world_id(&self) -> Option<String> {
+        self.inner.transport.emulator_world_id()
+    }
+
+    /// The service's name in the cache's keys ([`crate::transport::Transport::cache_name`]).
+    pub fn cache_name(&self) -> String {
+        self.inner.transport.cache_name()
+    }
+
     /// The retry policy in force.
     pub fn retry_policy(&self) -> &crate::transport::RetryPolicy {
         &self.inner.transport.config().retry

@@ -60,6 +60,8 @@ pub struct Transport {
     rate_limit: Mutex<Option<RateLimitInfo>>,
     /// The span of the emulator's world (Unix seconds), once an answer named it.
     world: Mutex<Option<(i64, i64)>>,
+    /// The name of the emulator's world, once an answer named it (`x-avax-emulator-world-id`).
+    world_id: Mutex<Option<String>>,
     /// The client-side rate limits, shared by every request of this transport.
     limiter: Limiter,
 }
@@ -133,9 +135,8 @@ impl Transport {
                 headers.append(header, header_value);
             }
         }
-        if let Some(password) = parsed.password() {
-            secrets.push(password.to_string());
-        }
+        // The URL's own credentials (userinfo, a provider's token in the path), where a server echoes them.
+        secrets.extend(redact::url_secrets(&parsed));
         let roots = tls::extra_roots(config.ca_bundle.as_deref())?;
         let client_config = config.clone();
         let client = PerProcess::new(move || build_client(&client_config, &headers, &roots));
@@ -150,6 +151,7 @@ impl Transport {
             secrets,
             rate_limit: Mutex::new(None),
             world: Mutex::new(None),
+            world_id: Mutex::new(None),
             limiter,
         })
     }
@@ -159,6 +161,13 @@ impl Transport {
     #[allow(clippy::misnamed_getters)]
     pub fn base_url(&self) -> &str {
         &self.shown_base_url
+    }
+
+    /// The name of this service in the cache's keys: the base URL redacted, then a digest of
+    /// the URL as given ([`redact::keyed_url`]), so two URLs that differ only in a secret are
+    /// two services and no secret reaches the disk.
+    pub fn cache_name(&self) -> String {
+        redact::keyed_url(&self.base_url)
     }
 
     /// The options this transport was built with.
@@ -175,6 +184,12 @@ impl Transport {
     /// emulator named it (`x-avax-emulator-world`); `None` from the real services.
     pub fn emulator_world(&self) -> Option<(i64, i64)> {
         *self.world.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The name of the emulator's world as the last answer that named it gave it
+    /// (`x-avax-emulator-world-id`); `None` from the real services.
+    pub fn emulator_world_id(&self) -> Option<String> {
+        self.world_id.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// Hides secrets (API keys, passwords, secret header values) in any text about to be shown.
@@ -343,6 +358,9 @@ impl Transport {
         if let Some(span) = world_span(&headers) {
             *self.world.lock().unwrap_or_else(|p| p.into_inner()) = Some(span);
         }
+        if let Some(name) = world_id(&headers) {
+            *self.world_id.lock().unwrap_or_else(|p| p.into_inner()) = Some(name);
+        }
         let limit = self.config.max_response_bytes;
         if !(200..300).contains(&status) {
             // A little more than is kept, so that a secret across the cut is still found whole.
@@ -428,4 +446,13 @@ fn world_span(headers: &reqwest::header::HeaderMap) -> Option<(i64, i64)> {
     let (first, last) = text.split_once('/')?;
     let (first, last) = (first.trim().parse().ok()?, last.trim().parse().ok()?);
     (first <= last).then_some((first, last))
+}
+
+/// The emulator's `x-avax-emulator-world-id` header, if sent and sound (1 to 64 letters, digits,
+/// `-`, `_` or `.`).
+fn world_id(headers: &reqwest::header::HeaderMap) -> Option<String> {
+    let text = headers.get("x-avax-emulator-world-id")?.to_str().ok()?;
+    let sound = (1..=64).contains(&text.len())
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    sound.then(|| text.to_string())
 }

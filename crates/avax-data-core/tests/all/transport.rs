@@ -132,5 +132,5 @@ fn bad_base_urls_are_refused_before_any_request() {
         assert!(err.starts_with("invalid url="), "{bad}: {err}");
     }
     let err = Transport::new("https://user:pw1234@host", TransportConfig::default()).unwrap();
-    assert_eq!(err.base_url(), "https://user:***@host");
+    assert_eq!(err.base_url(), "https://***:***@host");
 }

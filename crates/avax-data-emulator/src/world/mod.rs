@@ -640,6 +640,13 @@ impl DataWorld {
         self.pool_index.get(&address.to_ascii_lowercase()).copied()
     }
 
+    /// The world's name: what its answers depend on (the seed and the blocks per chain), as
+    /// `seed{seed}-blocks{blocks_per_chain}`. Two emulators of one name serve the same Data and
+    /// Metrics answers; the cache keys their entries by it.
+    pub fn name(&self) -> String {
+        format!("seed{}-blocks{}", self.seed, self.blocks_per_chain)
+    }
+
     /// What the world spans, Unix ms: from the earliest first block of any chain to the
     /// world's "now" ([`WORLD_NOW_MS`]); every block, message and metric bucket lies inside.
     pub fn span_ms(&self) -> (i64, i64) {
