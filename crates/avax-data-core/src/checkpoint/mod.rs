@@ -95,7 +95,7 @@ impl Request {
             out.push(format!("format {:?} there, {:?} here", self.format, asked.format));
         }
         if let (Some(there), Some(here)) = (&self.source, &asked.source) {
-            if there != here {
+            if !there.same_source(here) {
                 out.push(format!("the source: {there} there, {here} here"));
             }
         }

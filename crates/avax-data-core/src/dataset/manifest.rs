@@ -87,6 +87,29 @@ impl Origin {
         let redacted = crate::transport::redact::redact_url(base_url.trim());
         Origin::Service { base_url: redacted.trim_end_matches('/').to_string() }
     }
+
+    /// Whether `other` is the same source: the same network, or the same service URL. A service
+    /// on this machine (a loopback host: the embedded emulator, a tunnel) is one source whatever
+    /// its port and loopback name, since it gets a new port each time it starts.
+    pub fn same_source(&self, other: &Origin) -> bool {
+        match (self, other) {
+            (Origin::Service { base_url: a }, Origin::Service { base_url: b }) if a != b => {
+                local_service(a).is_some_and(|key| local_service(b) == Some(key))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+/// The scheme and path of a service URL on a loopback host (`None` for any other).
+fn local_service(url: &str) -> Option<(String, String)> {
+    let parsed = url::Url::parse(url).ok()?;
+    let local = match parsed.host()? {
+        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
+    local.then(|| (parsed.scheme().to_string(), parsed.path().trim_end_matches('/').to_string()))
 }
 
 impl std::fmt::Display for Origin {
@@ -190,7 +213,7 @@ impl Manifest {
     pub fn bind_origin(&mut self, dir: &Path, origin: Option<&Origin>) -> Result<bool> {
         let Some(origin) = origin else { return Ok(false) };
         match &self.origin {
-            Some(held) if held == origin => Ok(false),
+            Some(held) if held.same_source(origin) => Ok(false),
             Some(held) => Err(refused(
                 dir,
                 format!(

@@ -256,6 +256,24 @@ fn a_dataset_without_a_recorded_source_adopts_the_next_writers() {
 }
 
 #[test]
+fn a_service_on_a_loopback_host_is_one_source_whatever_its_port() {
+    let local = |url: &str| Origin::service(url);
+    assert!(local("http://127.0.0.1:4001").same_source(&local("http://127.0.0.1:4002/")));
+    assert!(local("http://localhost:4001").same_source(&local("http://[::1]:9")));
+    assert!(!local("http://127.0.0.1:4001").same_source(&local("https://127.0.0.1:4001")), "another scheme");
+    assert!(!local("http://127.0.0.1:4001/a").same_source(&local("http://127.0.0.1:4001/b")), "another path");
+    assert!(!local("https://data.example:443").same_source(&local("https://data.example:8443")));
+    assert!(!local("http://10.0.0.1:1").same_source(&local("http://10.0.0.1:2")));
+    let network = |id: &str| Origin::Network { container0: id.into() };
+    assert!(network("a").same_source(&network("a")) && !network("a").same_source(&network("b")));
+    assert!(!network("a").same_source(&local("http://127.0.0.1:1")));
+    let dir = temp_dir("loopback");
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), Some(&local("http://127.0.0.1:4001"))).unwrap());
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), Some(&local("http://127.0.0.1:4002"))).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_manifest_of_the_debug_schema_digest_is_the_same_walk_and_records_the_canonical_one() {
     let dir = temp_dir("legacy-schema");
     let schema = crate::arrow::containers::container_schema();

@@ -119,7 +119,7 @@ fn other_source(manifest: &Manifest) -> Vec<String> {
     manifest
         .partitions
         .iter()
-        .filter(|p| p.origin.as_ref().is_some_and(|o| o != origin))
+        .filter(|p| p.origin.as_ref().is_some_and(|o| !o.same_source(origin)))
         .map(|p| p.file.clone())
         .collect()
 }
