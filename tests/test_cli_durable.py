@@ -84,15 +84,20 @@ class Recorder:
         return "." if path == self.root.resolve() else str(path.relative_to(self.root.resolve()))
 
 
+def recorded_export(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, out: Path) -> Recorder:
+    """An export of 250 containers to ``out`` in three chunks, its file operations recorded."""
+    with ad.Emulator(containers=250) as emu:
+        recorder = Recorder(monkeypatch, out.parent)
+        res = cli(capsys, "index", "range", "--url", emu.url, "--count", "250", "--batch-size", "50",
+                  "--chunk-rows", "100", "-o", str(out), "-q")
+    assert res.code == 0, res.err
+    return recorder
+
+
 def test_parquet_parts_and_the_final_file_are_on_disk_before_they_are_recorded_or_removed(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "x.parquet"
-    with ad.Emulator(containers=250) as emu:
-        recorder = Recorder(monkeypatch, tmp_path)
-        res = cli(capsys, "index", "range", "--url", emu.url, "--count", "250", "--batch-size", "50", "--chunk-rows", "100",
-                  "-o", str(out),
-                  "-q")
-    assert res.code == 0, res.err
+    recorder = recorded_export(capsys, monkeypatch, out)
     events = [e for e in recorder.events if e[0] != "rmtree" or e[1] == "x.parquet.parts"]
     part = [("fsync", "x.parquet.parts/next-part.parquet.tmp")]
     expected = [("rmtree", "x.parquet.parts"), ("fsync-dir", "."), *[
@@ -110,13 +115,7 @@ def test_parquet_parts_and_the_final_file_are_on_disk_before_they_are_recorded_o
 
 def test_appended_chunks_are_on_disk_before_they_are_recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    out = tmp_path / "x.csv"
-    with ad.Emulator(containers=250) as emu:
-        recorder = Recorder(monkeypatch, tmp_path)
-        res = cli(capsys, "index", "range", "--url", emu.url, "--count", "250", "--batch-size", "50", "--chunk-rows", "100",
-                  "-o", str(out),
-                  "-q")
-    assert res.code == 0, res.err
+    recorder = recorded_export(capsys, monkeypatch, tmp_path / "x.csv")
     assert recorder.events == [("fsync-dir", "."), *[("fsync", "x.csv"), ("add_bytes", "")] * 3, ("finish", "")]
 
 
@@ -175,5 +174,5 @@ def test_a_data_export_resumed_against_another_service_is_refused(capsys: pytest
     with ad.Emulator(data_blocks_per_chain=500) as local:
         res = cli(capsys, *args, "--url", local.url, "--resume")
     line = one_error_line(res.err)
-    assert res.code == 2 and f"the service at https://data-api.example there, the service at {local.url} here" in line, \
-        line
+    assert res.code == 2, line
+    assert f"the service at https://data-api.example there, the service at {local.url} here" in line, line

@@ -43,9 +43,10 @@ def test_an_index_dataset_of_another_network_is_refused_naming_both(tmp_path: Pa
         # the same network's rerun completes it
         done = ad.IndexClient(one.url).chain("X/tx").range(0, 300).write_dataset(tmp_path, chunk=100)
         assert (done["partitions_skipped"], done["partitions_written"]) == (2, 1)
+        network = container0(one.url)
     report = ad.verify_dataset(tmp_path)
     assert report["ok"] and report["other_source"] == [] and report["rows"] == 300
-    assert report["source"] == f"the network whose container 0 is {json.loads((tmp_path / MANIFEST).read_text())['origin']['network']['container0']}"
+    assert report["source"] == f"the network whose container 0 is {network}"
 
 
 def hosted_elsewhere(directory: Path, url: str) -> None:
