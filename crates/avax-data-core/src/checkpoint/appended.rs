@@ -62,7 +62,8 @@ impl Appended {
 /// checked), or `None` when a resume can continue it: its first `bytes` bytes hash to `sha256`,
 /// and what lies past them (a chunk written after the checkpoint, which the resume drops) holds
 /// no zero byte (the sign of a power loss: the file system grew the file, its data never reached
-/// the disk; the export writes text, never a zero byte). On success the running digest is
+/// the disk; rows as text hold none: NDJSON escapes it, and only a CSV string holding one would
+/// be a false alarm, whose remedy is the same fresh start). On success the running digest is
 /// returned, for the resumed run to continue.
 pub fn check(out: &Path, bytes: u64, sha256: Option<&str>) -> Result<std::result::Result<Appended, String>> {
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);

@@ -16,11 +16,12 @@ pub const CRASH_ENV: &str = "AVAX_DATA_CRASH_AT";
 /// The steps of publishing a partition, in order, where the crash hook can stop a writer (and
 /// `merge-recorded`: a merge that recorded a staged dataset's partitions, before it removes that
 /// staged directory).
-pub const CRASH_STEPS: [&str; 6] = [
+pub const CRASH_STEPS: [&str; 7] = [
     "partition-written",
     "partition-synced",
     "partition-renamed",
     "manifest-written",
+    "manifest-synced",
     "manifest-renamed",
     "merge-recorded",
 ];
