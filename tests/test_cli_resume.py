@@ -274,7 +274,7 @@ def test_the_export_source_and_sink_bases_are_abstract() -> None:
     from avax_data.cli.export import Source
     from avax_data.cli.sinks import ParquetParts, Sink
 
-    for base, methods in [(Source, {"start", "frames", "position", "plan"}),
+    for base, methods in [(Source, {"start", "frames", "position", "plan", "origin"}),
                           (Sink, {"open", "write", "commit", "finalize"})]:
         assert base.__abstractmethods__ == frozenset(methods)
         with pytest.raises(TypeError, match="abstract"):

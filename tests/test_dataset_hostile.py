@@ -126,14 +126,15 @@ def test_a_tip_below_the_datasets_top_partition_keeps_every_partition(nodes: tup
     with serve(ahead.url, balancer=LaggingBalancer(ahead.url, behind.url, alternate=False)) as url:
         node = ad.IndexClient(url)
         plan = node.chain("X/tx").range(0, 2_500).plan(dataset=ds, chunk=1_000)
-        assert (plan.requests, plan.held) == (0, 2_500)
+        # nothing to fetch: only the read of container 0 that checks the dataset's network
+        assert (plan.requests, plan.held) == (1, 2_500)
         assert any("holds positions up to 3500, past this walk's end 2500" in u for u in plan.unknown)
         before = ahead.request_count()
         with caplog.at_level(logging.WARNING, logger="avax_data"):
             ad.reset_logging()
             done = node.chain("X/tx").range(0).write_dataset(ds, chunk=1_000)
         ad.reset_logging()
-        assert ahead.request_count() == before, "nothing fetched again"
+        assert ahead.request_count() - before <= 1, "nothing fetched again (container 0 at most)"
     assert done == {"partitions_written": 0, "partitions_skipped": 3, "rows_written": 0, "rows_skipped": 2_500}
     assert "past this walk's end 2500" in caplog.text and "never shorter" in caplog.text
     assert (ds / MANIFEST).read_text() == manifest

@@ -112,6 +112,54 @@ def test_merge_into_a_directory_another_writer_holds_is_refused(tmp_path: Path) 
     assert ad._native.merge_dataset(tmp_path / "ds", [staged])["rows_written"] == 100
 
 
+# A merge in its own process: argv = the dataset directory, then the staged directories.
+MERGER = """
+import json, sys
+import avax_data as ad
+print(json.dumps(ad._native.merge_dataset(sys.argv[1], sys.argv[2:])), flush=True)
+"""
+
+
+@pytest.mark.parametrize("crash", ["partition-synced:2", "partition-renamed:2", "manifest-renamed:3",
+                                   "merge-recorded:2"])
+def test_a_merge_killed_midway_is_completed_by_a_rerun(emu: ad.Emulator, truth: pl.DataFrame, tmp_path: Path,
+                                                       crash: str) -> None:
+    xtx = ad.IndexClient(emu.url).chain("X/tx")
+    staged = []
+    for first in range(0, 3_500, CHUNK):  # four pieces, one partition each, as Dask tasks write them
+        staged.append(tmp_path / f"stage-{first}")
+        xtx.range(first, min(CHUNK, 3_500 - first)).write_dataset(staged[-1], chunk=CHUNK)
+    out = tmp_path / "ds"
+    killed = subprocess.run([sys.executable, "-c", MERGER, str(out), *map(str, staged)], capture_output=True,
+                            text=True, timeout=120, env={**os.environ, "AVAX_DATA_CRASH_AT": crash})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert ad.verify_dataset(out)["partitions"] < 4, "killed midway"
+    left = [s for s in staged if s.exists()]
+    assert left, "the rerun has staged directories to finish"
+    done = ad._native.merge_dataset(out, left)
+    assert done["partitions_written"] == len(left)
+    assert not any(s.exists() for s in staged)
+    assert read(out).drop("chunk").equals(truth)
+    after = ad.verify_dataset(out)
+    assert after["ok"] and (after["partitions"], after["rows"]) == (4, 3_500), after
+
+
+def test_a_merge_of_pieces_naming_files_outside_them_or_of_two_networks_is_refused(tmp_path: Path) -> None:
+    with ad.Emulator(containers=200, seed=1) as one, ad.Emulator(containers=200, seed=2) as two:
+        a, b = tmp_path / "a", tmp_path / "b"
+        ad.IndexClient(one.url).chain("X/tx").range(0, 100).write_dataset(a, chunk=100)
+        ad.IndexClient(two.url).chain("X/tx").range(100, 100).write_dataset(b, chunk=100)
+    with pytest.raises(ValueError, match=r"same source .* container 0 is \w+; this write reads the network"):
+        ad._native.merge_dataset(tmp_path / "ds", [a, b])
+    assert (a / "chunk=0" / "part.parquet").exists() and (b / "chunk=100" / "part.parquet").exists()
+    manifest = json.loads((a / MANIFEST).read_text())
+    manifest["partitions"][0].update(key="..", file="../outside.parquet")
+    (a / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ValueError, match=r"names the file \"\.\./outside\.parquet\""):
+        ad._native.merge_dataset(tmp_path / "ds", [a])
+    assert not (tmp_path / "outside.parquet").exists() and not (tmp_path / "ds" / MANIFEST).exists()
+
+
 def expected_after_crash(step: str) -> str:
     """What verify finds right after a writer was killed at ``step``: the report's non-empty list."""
     return {
@@ -188,11 +236,14 @@ def cli_verify(out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 def test_verify_of_a_whole_dataset_is_ok_and_the_cli_exits_0(whole: Path) -> None:
     report = ad.verify_dataset(whole)
-    assert report == {"ok": True, "partitions": 4, "rows": 3_500, "missing": [], "altered": [], "partial": [],
-                      "extra": [], "gaps": [], "duplicates": [], "incomplete": []}
+    source = "the network whose container 0 is " + json.loads((whole / MANIFEST).read_text())["origin"]["network"][
+        "container0"]
+    assert report == {"ok": True, "partitions": 4, "rows": 3_500, "source": source, "missing": [], "altered": [],
+                      "partial": [], "extra": [], "other_source": [], "gaps": [], "duplicates": [], "incomplete": []}
     done = cli_verify(whole)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"dataset {whole}: 4 partitions, 3500 rows recorded", "ok: the dataset is whole"]
+    assert done.stdout.splitlines() == [f"dataset {whole}: 4 partitions, 3500 rows recorded, from {source}",
+                                        "ok: the dataset is whole"]
 
 
 def test_verify_finds_missing_altered_partial_and_extra_files(whole: Path) -> None:

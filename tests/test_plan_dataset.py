@@ -85,6 +85,7 @@ def test_dry_run_of_a_dataset_write_with_a_gap(capsys, emu: ad.Emulator, tmp_pat
     res = cli(capsys, *base, "--count", "400", "--dry-run", "--json")
     assert res.code == 0 and len(emu.request_log()) == before, res.err
     plan = json.loads(res.out)
-    assert (plan["held"], plan["items"], plan["requests"]) == (300, 100, 4)
-    # The command checks the range against the tip first (one call), then fetches the gap.
-    assert sent(emu, lambda: cli(capsys, *base, "--count", "400", "-q")) == 1 + 4
+    # the gap's 4 calls, and the read of container 0 that checks the dataset's network (a new client)
+    assert (plan["held"], plan["items"], plan["requests"]) == (300, 100, 5)
+    # The command checks the range against the tip first (one call), then container 0 and the gap.
+    assert sent(emu, lambda: cli(capsys, *base, "--count", "400", "-q")) == 1 + 5

@@ -348,6 +348,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "path": "str",
                 "saved": "bool",
                 "rows_written": "int",
+                "set_source": {"network": "str | None", "base_url": "str | None", "return": "None"},
                 "resume": {"return": "tuple[str, int, str]"},
                 "save": {"position": "str", "return": "None"},
                 "next_part": {"return": "str"},

@@ -1001,6 +1001,10 @@ class _ExportCheckpoint:
     @property
     def rows_written(self) -> int:
         """Rows safely written."""
+    def set_source(self, *, network: str | None = None, base_url: str | None = None) -> None:
+        """Sets where the rows come from, before ``resume()`` and the first ``save()``: ``network`` (the id of the
+        index path's container 0) or ``base_url`` (a Data or Metrics API service; redacted by the core). A resume
+        against another source is refused, naming both."""
     def resume(self) -> tuple[str, int, str]:
         """Continues the earlier run (see the core): ``(position as JSON, rows written, the position as the resume
         line shows it)``."""

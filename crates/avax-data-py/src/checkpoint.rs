@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::errors::to_py;
-use avax_data_core::checkpoint::{verify_checkpoint, ExportCheckpoint, Position, Request};
+use avax_data_core::checkpoint::{verify_checkpoint, ExportCheckpoint, Origin, Position, Request};
 use avax_data_core::Error;
 
 fn position(text: &str) -> PyResult<Position> {
@@ -33,9 +33,26 @@ impl PyExportCheckpoint {
         let args = serde_json::from_str(args).map_err(|e| {
             to_py(Error::invalid("args", args, format!("a JSON object of the export's arguments ({e})")))
         })?;
-        let request = Request { command, format, output, args };
+        let request = Request { command, format, output, args, source: None };
         let inner = py.detach(|| ExportCheckpoint::open(request)).map_err(to_py)?;
         Ok(PyExportCheckpoint { inner })
+    }
+
+    /// Sets where the rows come from, before ``resume()`` and the first ``save()``: ``network``
+    /// (the id of the index path's container 0) or ``base_url`` (a Data or Metrics API service;
+    /// redacted by the core). A resume against another source is refused, naming both.
+    #[pyo3(signature = (*, network=None, base_url=None))]
+    fn set_source(&mut self, network: Option<String>, base_url: Option<String>) -> PyResult<()> {
+        let source = match (network, base_url) {
+            (Some(container0), None) => Some(Origin::Network { container0 }),
+            (None, Some(url)) => Some(Origin::service(&url)),
+            (None, None) => None,
+            (Some(_), Some(_)) => {
+                return Err(to_py(Error::invalid("base_url", "given with network", "one of network and base_url")))
+            }
+        };
+        self.inner.set_source(source);
+        Ok(())
     }
 
     /// The checkpoint file.

@@ -88,7 +88,11 @@ pub fn merge_dataset(
 ///     (temporary files of an interrupted writer), ``extra`` (other files the manifest does not
 ///     name), ``gaps`` and ``duplicates`` (``(first, next)`` position ranges held by no partition,
 ///     or more than once), ``incomplete`` (partitions recorded as not yet complete: expected for
-///     the newest partition of a list or the current month of a series; not a fault). Files are
+///     the newest partition of a list or the current month of a series; not a fault),
+///     ``source`` (where the rows come from, as the manifest records it: ``"the network whose
+///     container 0 is ..."`` for an index, ``"the service at URL"`` for the Data or Metrics API;
+///     ``None`` for a dataset an earlier version wrote) and ``other_source`` (files of partitions
+///     recorded as read from another source: rows of two networks or services mixed). Files are
 ///     relative to ``dir``, with ``/``.
 ///
 /// Raises:
@@ -102,6 +106,8 @@ pub fn merge_dataset(
 ///     >>> report = ad.verify_dataset(out)
 ///     >>> report["ok"], report["partitions"], report["rows"], report["missing"]
 ///     (True, 3, 250, [])
+///     >>> report["source"].startswith("the network whose container 0 is "), report["other_source"]
+///     (True, [])
 ///     >>> os.remove(os.path.join(out, "chunk=100", "part.parquet"))
 ///     >>> report = ad.verify_dataset(out)
 ///     >>> report["ok"], report["missing"]
@@ -116,9 +122,19 @@ pub fn verify_dataset<'py>(
     out.set_item("ok", report.ok())?;
     out.set_item("partitions", report.partitions)?;
     out.set_item("rows", report.rows)?;
-    let Report { files: FileFindings { missing, altered, extra }, partial, gaps, duplicates, incomplete, .. } = report;
+    out.set_item("source", report.source.clone())?;
+    let Report {
+        files: FileFindings { missing, altered, extra },
+        partial,
+        gaps,
+        duplicates,
+        incomplete,
+        other_source,
+        ..
+    } = report;
     // The keys in the report's order: the file lists, the position spans, the incomplete ones.
-    for (key, files) in [("missing", missing), ("altered", altered), ("partial", partial), ("extra", extra)] {
+    let files = [("missing", missing), ("altered", altered), ("partial", partial), ("extra", extra)];
+    for (key, files) in files.into_iter().chain([("other_source", other_source)]) {
         out.set_item(key, files)?;
     }
     for (key, spans) in [("gaps", gaps), ("duplicates", duplicates)] {

@@ -22,6 +22,7 @@ _PROBLEMS = (
     ("extra", "extra"),
     ("gaps", "gap"),
     ("duplicates", "duplicate"),
+    ("other_source", "from another source"),
 )
 
 
@@ -38,7 +39,8 @@ avax-data dataset verify x_tx/""",
         actions, "verify", help="check every file of a dataset against its manifest, or an export's checkpoint",
         description="Check a dataset directory fully: every file against the sha256 its manifest records,\n"
         "files the manifest does not name (temporary files of an interrupted writer, others), and the\n"
-        "positions the partitions hold (gaps, duplicates). Prints the problems; exits 0 only when the\n"
+        "positions the partitions hold (gaps, duplicates), and partitions recorded as read from another\n"
+        "source than the dataset's (another network or service). Prints the problems; exits 0 only when the\n"
         "dataset is whole, 1 otherwise. A partition not yet complete (the newest of a list, the current\n"
         "month of a series) is shown but is no problem.\n\n"
         "Given a file instead (an export's checkpoint OUT.avax-state.json, or the output OUT of an export\n"
@@ -56,7 +58,8 @@ avax-data dataset verify blocks.parquet.avax-state.json""",
 
 def report_lines(directory: str, report: dict[str, Any]) -> list[str]:
     """The lines ``dataset verify`` prints for ``report`` (see :func:`avax_data.verify_dataset`)."""
-    lines = [f"dataset {directory}: {report['partitions']} partitions, {report['rows']} rows recorded"]
+    source = f", from {report['source']}" if report.get("source") else ""
+    lines = [f"dataset {directory}: {report['partitions']} partitions, {report['rows']} rows recorded{source}"]
     problems = 0
     for key, label in _PROBLEMS:
         for item in report[key]:

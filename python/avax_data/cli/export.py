@@ -71,6 +71,11 @@ class Source(abc.ABC):
     def plan(self) -> Any:
         """The cost plan of the whole walk (:class:`avax_data.Plan`), sending nothing."""
 
+    @abc.abstractmethod
+    def origin(self) -> dict[str, str]:
+        """Where the rows come from, as the checkpoint's ``set_source`` takes it: ``network``
+        (an index's container 0 id) or ``base_url`` (a service); empty when it cannot tell."""
+
 
 @dataclass
 class Export:
@@ -272,6 +277,7 @@ class _Run:
         if not self.checkpoint.saved:
             if export.resume and not export.quiet:
                 print(f"no state file {path}: starting the export afresh", file=sys.stderr)
+            self.checkpoint.set_source(**self.source.origin())  # recorded with every save
             return None
         if not export.resume:
             raise CliError(
@@ -279,6 +285,7 @@ class _Run:
                 "pass --resume to continue it, or delete the state file to start again",
                 EXIT_USAGE,
             )
+        self.checkpoint.set_source(**self.source.origin())  # a resume from another source is refused
         position, self.rows, where = _checkpoint_call(self.checkpoint.resume)
         self.resumed = True
         if not export.quiet:

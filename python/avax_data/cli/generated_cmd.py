@@ -108,7 +108,8 @@ def run_generated_list(args: argparse.Namespace) -> int:
         def make_pager(token: str | None, limit: int | None) -> Any:
             return call(*values, **options, page_token=token, limit=limit)
 
-        run_export(export, PagerSource(make_pager, args.limit, tokens_survive=not args.emulator))
+        run_export(export, PagerSource(make_pager, args.limit, base_url=None if args.emulator else client.base_url,
+                                       tokens_survive=not args.emulator))
     return 0
 
 

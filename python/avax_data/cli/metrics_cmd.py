@@ -118,7 +118,8 @@ def run_series(args: argparse.Namespace) -> int:
             extra = {"concurrency": args.concurrency} if args.concurrency is not None else {}
             return client.metric(args.chain_id, args.metric, **options, page_token=token, limit=limit, **extra)
 
-        run_export(export, PagerSource(make_pager, args.limit, tokens_survive=not args.emulator))
+        run_export(export, PagerSource(make_pager, args.limit, base_url=None if args.emulator else client.base_url,
+                                       tokens_survive=not args.emulator))
     return 0
 
 
@@ -149,7 +150,8 @@ def run_chains(args: argparse.Namespace) -> int:
         def make_pager(token: str | None, limit: int | None) -> Any:
             return client.chains(args.network, page_token=token, limit=limit)
 
-        run_export(export, PagerSource(make_pager, args.limit, tokens_survive=not args.emulator))
+        run_export(export, PagerSource(make_pager, args.limit, base_url=None if args.emulator else client.base_url,
+                                       tokens_survive=not args.emulator))
     return 0
 
 

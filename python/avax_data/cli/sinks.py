@@ -5,11 +5,13 @@ What is safely written is recorded in the export's checkpoint, which the core ow
 files and tell the checkpoint what they wrote (:meth:`Sink.commit`).
 
 - :class:`ParquetParts`: each chunk is a complete (uncompressed) Parquet file in ``OUT.parts/``
-  (written to a temporary name, then renamed to the name the checkpoint gives and recorded with
-  its rows, size and sha256); at the end the parts are streamed into ``OUT`` (snappy, as
-  ``Range.write_parquet``) and removed.
-- :class:`AppendFile`: CSV or NDJSON appended to ``OUT``; after each chunk the size is recorded,
-  and a resumed export's checkpoint first truncates the file to it (dropping a torn last chunk).
+  (written to a temporary name, fsynced, renamed to the name the checkpoint gives, the directory
+  fsynced, and only then recorded with its rows, size and sha256); at the end the parts are
+  streamed into ``OUT`` (snappy, as ``Range.write_parquet``) the same way (a temporary file,
+  fsync, rename, directory fsync) before the checkpoint and the parts are removed.
+- :class:`AppendFile`: CSV or NDJSON appended to ``OUT``; after each chunk the file is fsynced,
+  then its size (and the sha256 of its bytes) recorded, and a resumed export's checkpoint first
+  checks those bytes and truncates the file to them (dropping a torn last chunk).
 - :class:`Stdout`: NDJSON on stdout, flushed after each chunk (not resumable).
 """
 
@@ -28,7 +30,28 @@ from .formats import for_csv, for_ndjson
 if TYPE_CHECKING:  # polars is imported where a frame is made: `avax-data --help` stays quick
     import polars as pl
 
-__all__ = ["Sink", "ParquetParts", "AppendFile", "Stdout", "make_sink"]
+__all__ = ["Sink", "ParquetParts", "AppendFile", "Stdout", "make_sink", "durable_replace"]
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Flush ``directory``'s entries (names created or renamed in it) to the disk (POSIX)."""
+    if os.name != "posix":
+        return  # directories cannot be opened there; renames are durable on their own
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def durable_replace(tmp: Path, path: Path) -> None:
+    """Publish the written file ``tmp`` as ``path`` so a power loss never leaves the name on
+    bytes that did not reach the disk: fsync of the file, rename, fsync of the directory (the
+    order the core's dataset writer keeps)."""
+    with open(tmp, "rb") as file:
+        os.fsync(file.fileno())
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
 
 
 class Sink(abc.ABC):
@@ -74,7 +97,9 @@ class ParquetParts(Sink):
     def open(self, resumed: bool) -> None:
         if not resumed:
             shutil.rmtree(self.dir, ignore_errors=True)
-        self.dir.mkdir(exist_ok=True)  # in the output's directory, which must exist
+        if not self.dir.is_dir():
+            self.dir.mkdir()  # in the output's directory, which must exist
+            _fsync_dir(self.dir.parent)  # its name on disk before a part in it is recorded
 
     def write(self, frame: pl.DataFrame) -> None:
         self.written = self.dir / "next-part.parquet.tmp"
@@ -82,7 +107,7 @@ class ParquetParts(Sink):
 
     def commit(self, checkpoint: Any, rows: int, position: str) -> None:
         assert self.written is not None
-        os.replace(self.written, self.dir / checkpoint.next_part())
+        durable_replace(self.written, self.dir / checkpoint.next_part())  # on disk before it is recorded
         self.written = None
         checkpoint.add_part(rows, position)
 
@@ -100,7 +125,7 @@ class ParquetParts(Sink):
             pl.scan_parquet([str(path) for path in parts]).sink_parquet(tmp, compression="snappy")
         else:
             (empty if empty is not None else pl.DataFrame()).write_parquet(tmp, compression="snappy")
-        os.replace(tmp, self.out)
+        durable_replace(tmp, self.out)  # on disk before the checkpoint and the parts are removed
 
     def cleanup(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
@@ -121,6 +146,7 @@ class AppendFile(Sink):
     def open(self, resumed: bool) -> None:
         self.file = open(self.out, "r+b" if resumed and self.out.exists() else "wb")  # noqa: SIM115 - kept open across chunks
         self.offset = self.file.seek(0, os.SEEK_END)  # the checkpoint truncated it to the recorded size
+        _fsync_dir(self.out.parent)  # its name on disk before a chunk of it is recorded
 
     def write(self, frame: pl.DataFrame) -> None:
         assert self.file is not None
@@ -129,6 +155,7 @@ class AppendFile(Sink):
         else:
             for_ndjson(frame).write_ndjson(self.file)
         self.file.flush()
+        os.fsync(self.file.fileno())  # on disk before the checkpoint records it
         self.offset = self.file.tell()
 
     def commit(self, checkpoint: Any, rows: int, position: str) -> None:

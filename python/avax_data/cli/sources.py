@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import EmptyIndexError
+from ..exceptions import ContainerNotFoundError, EmptyIndexError, IndexOutOfRangeError
 from .errors import EXIT_USAGE, CliError
 from .export import Source
 
@@ -102,6 +102,13 @@ class RangeSource(Source):
     def position(self) -> dict[str, Any]:
         return {"next_index": self.next_index, "end": self.end}
 
+    def origin(self) -> dict[str, str]:
+        """The network, by the id of the path's container 0 (one request); none for an empty index."""
+        try:
+            return {"network": self.chain.container(0)["id"]}
+        except (EmptyIndexError, IndexOutOfRangeError, ContainerNotFoundError):
+            return {}
+
     def empty(self) -> pl.DataFrame:
         return self._range(self.first, 0).to_polars()
 
@@ -174,14 +181,21 @@ class PagerSource(Source):
         make_pager: Callable[[str | None, int | None], Any],
         limit: int | None,
         *,
+        base_url: str | None,
         tokens_survive: bool = True,
     ) -> None:
         self.make_pager = make_pager
+        self.base_url = base_url
         self.limit = limit
         self.tokens_survive = tokens_survive
         self.pager: Any = None
         self.before = 0  # items read before this run's pager started
         self.total = limit
+
+    def origin(self) -> dict[str, str]:
+        """The service, by its base URL (redacted by the checkpoint); none for the embedded
+        emulator, whose URL changes with every run (its world is in the export's arguments)."""
+        return {} if self.base_url is None else {"base_url": self.base_url}
 
     def plan(self) -> Any:
         """The plan of the list walk from its start, up to ``--limit`` items."""

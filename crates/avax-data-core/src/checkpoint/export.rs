@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::appended::{self, Appended};
 use super::{
-    part_name, read, save_json, state_path, suffixed, Checkpoint, Output, Part, Position, Request, CHECKPOINT_VERSION,
-    EXPORT_KIND, LOCK_SUFFIX, PARTS_SUFFIX,
+    part_name, read, save_json, state_path, suffixed, Checkpoint, Origin, Output, Part, Position, Request,
+    CHECKPOINT_VERSION, EXPORT_KIND, LOCK_SUFFIX, PARTS_SUFFIX,
 };
 use crate::dataset::lock::DatasetLock;
 use crate::dataset::manifest::file_digest;
@@ -21,6 +22,8 @@ pub struct ExportCheckpoint {
     saved: Option<Checkpoint>,
     output: Output,
     rows: u64,
+    /// The running sha256 of a CSV or NDJSON output's recorded bytes.
+    appended: Appended,
     lock: Option<DatasetLock>,
 }
 
@@ -43,7 +46,15 @@ impl ExportCheckpoint {
             }
         };
         let output = if request.format == "parquet" { Output::Parts(Vec::new()) } else { Output::Bytes(0) };
-        Ok(ExportCheckpoint { out, path, request, saved, output, rows: 0, lock: Some(lock) })
+        let appended = Appended::default();
+        Ok(ExportCheckpoint { out, path, request, saved, output, rows: 0, appended, lock: Some(lock) })
+    }
+
+    /// Sets where the export's rows come from (learnt after the lock is taken: for an index,
+    /// by a request): recorded by every save, and checked by [`ExportCheckpoint::resume`]
+    /// against the earlier run's.
+    pub fn set_source(&mut self, source: Option<Origin>) {
+        self.request.source = source;
     }
 
     /// The checkpoint file.
@@ -56,11 +67,12 @@ impl ExportCheckpoint {
         self.saved.as_ref()
     }
 
-    /// Continues the earlier run: checks that it asked the same (else an error listing what
-    /// differs) and that its output is as recorded (every part file there with its size and
-    /// sha256; a CSV or NDJSON file at least as long as recorded), then drops what was written
-    /// after the checkpoint (part files it does not list; the bytes past its offset). Returns
-    /// where the walk continues and the rows already written.
+    /// Continues the earlier run: checks that it asked the same of the same source (else an
+    /// error listing what differs, both sources named) and that its output is as recorded
+    /// (every part file there with its size and sha256; a CSV or NDJSON file whose first bytes
+    /// have the recorded sha256, with no zero byte past them: [`appended::check`]), then drops
+    /// what was written after the checkpoint (part files it does not list; the bytes past its
+    /// offset). Returns where the walk continues and the rows already written.
     pub fn resume(&mut self) -> Result<(Position, u64)> {
         let saved = self
             .saved
@@ -75,7 +87,10 @@ impl ExportCheckpoint {
         }
         match &saved.output {
             Output::Parts(parts) => self.restore_parts(parts)?,
-            Output::Bytes(bytes) => self.restore_bytes(*bytes)?,
+            Output::Bytes(bytes) => self.restore_bytes(*bytes, saved.bytes_sha256.as_deref())?,
+        }
+        if self.request.source.is_none() {
+            self.request.source = saved.request.source.clone();
         }
         self.output = saved.output.clone();
         self.rows = saved.rows_written;
@@ -115,15 +130,18 @@ impl ExportCheckpoint {
         Ok(())
     }
 
-    fn restore_bytes(&self, bytes: u64) -> Result<()> {
-        let size = std::fs::metadata(&self.out).map(|m| m.len()).unwrap_or(0);
-        if size < bytes || (bytes > 0 && !self.out.is_file()) {
-            return Err(self.refused(format!(
-                "a checkpoint of the file it describes ({} holds {size} bytes, fewer than the {bytes} recorded: \
-                 the output changed since); delete it to start the export over",
+    fn restore_bytes(&mut self, bytes: u64, sha256: Option<&str>) -> Result<()> {
+        let damage = if bytes > 0 && !self.out.is_file() {
+            Ok(Err("it is not there".to_string()))
+        } else {
+            appended::check(&self.out, bytes, sha256)
+        };
+        self.appended = damage?.map_err(|why| {
+            self.refused(format!(
+                "a checkpoint of the file it describes ({}: {why}); delete it and the file to start the export over",
                 self.out.display()
-            )));
-        }
+            ))
+        })?;
         if bytes == 0 && !self.out.exists() {
             return Ok(()); // stopped before its first chunk
         }
@@ -140,6 +158,7 @@ impl ExportCheckpoint {
             position,
             rows_written: self.rows,
             output: self.output.clone(),
+            bytes_sha256: matches!(self.output, Output::Bytes(_)).then(|| self.appended.digest()),
             updated: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
         };
         save_json(&self.path, &checkpoint, "checkpoint")
@@ -165,13 +184,15 @@ impl ExportCheckpoint {
         self.save(position)
     }
 
-    /// Records that `OUT` (CSV or NDJSON) holds `bytes` bytes after a chunk of `rows` rows, and
-    /// the position after it.
+    /// Records that `OUT` (CSV or NDJSON) holds `bytes` bytes after a chunk of `rows` rows (the
+    /// chunk's bytes read into the running sha256; the writer made them durable first), and the
+    /// position after it.
     pub fn add_bytes(&mut self, bytes: u64, rows: u64, position: Position) -> Result<()> {
         match &mut self.output {
             Output::Bytes(at) if bytes >= *at => *at = bytes,
             _ => return Err(Error::Internal(format!("a byte offset {bytes} that does not follow the output"))),
         }
+        self.appended.advance(&self.out, bytes)?;
         self.rows += rows;
         self.save(position)
     }

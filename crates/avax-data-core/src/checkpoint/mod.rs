@@ -8,7 +8,8 @@
 //!   "version": 2,
 //!   "kind": "export",
 //!   "request": {"command": "index range", "format": "parquet", "output": "x.parquet",
-//!               "args": {"chain": "X/tx", "start": 0, "count": 2400}},
+//!               "args": {"chain": "X/tx", "start": 0, "count": 2400},
+//!               "source": {"network": {"container0": "..."}}},
 //!   "position": {"next_index": 750, "end": 2400},
 //!   "rows_written": 750,
 //!   "output": {"parts": [{"file": "part-000000.parquet", "rows": 250, "bytes": 9120,
@@ -22,12 +23,18 @@
 //!   Metrics API pager (the position [`crate::paging`] walks already keep).
 //! - `output` is `{"parts": [...]}` for Parquet (one part file per chunk in `OUT.parts/`, each
 //!   with its rows, size and sha256) or `{"bytes": N}` for CSV and NDJSON appended to `OUT` (the
-//!   size after the last complete chunk).
+//!   size after the last complete chunk), with `bytes_sha256`, the sha256 of those `N` bytes
+//!   ([`appended`]): a resume refuses an output whose recorded bytes changed, or past which lie
+//!   zero bytes (a power loss), instead of continuing it.
+//! - `request.source` is where the rows come from ([`Origin`]: the network of an index by its
+//!   container 0, the base URL of a service, redacted): a resume against another source is
+//!   refused, naming both. A checkpoint of an earlier version without it takes the resumed run's.
 //! - It is rewritten after every complete chunk the way a dataset's manifest is ([`save_json`]:
 //!   a temporary file, fsync, rename, directory fsync), so a killed export leaves the previous or
 //!   the new checkpoint, never a torn one; reading it checks the version, the fields and their
 //!   sums ([`Checkpoint::parse`]). One writer per output: [`ExportCheckpoint`] holds a lock.
 
+pub mod appended;
 mod export;
 mod report;
 
@@ -36,6 +43,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use crate::dataset::durable::save_json;
+pub use crate::dataset::manifest::Origin;
 use crate::error::{Error, Result};
 
 pub use export::ExportCheckpoint;
@@ -69,6 +77,10 @@ pub struct Request {
     pub output: String,
     /// The arguments that define the rows (a JSON object).
     pub args: serde_json::Map<String, serde_json::Value>,
+    /// Where the rows come from (absent in checkpoints of earlier versions, and for an export
+    /// that could not tell, e.g. of an empty index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Origin>,
 }
 
 impl Request {
@@ -81,6 +93,11 @@ impl Request {
         }
         if self.format != asked.format {
             out.push(format!("format {:?} there, {:?} here", self.format, asked.format));
+        }
+        if let (Some(there), Some(here)) = (&self.source, &asked.source) {
+            if !there.same_source(here) {
+                out.push(format!("the source: {there} there, {here} here"));
+            }
         }
         let mut keys: Vec<&String> = self.args.keys().chain(asked.args.keys()).collect();
         keys.sort();
@@ -205,6 +222,10 @@ pub struct Checkpoint {
     pub rows_written: u64,
     /// What of the output is safely written.
     pub output: Output,
+    /// For CSV and NDJSON: the sha256 (hex) of the output's first [`Output::Bytes`] bytes
+    /// (absent in checkpoints of earlier versions, whose outputs are checked by size only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes_sha256: Option<String>,
     /// When it was written (RFC 3339, UTC).
     pub updated: String,
 }
@@ -270,7 +291,13 @@ impl Checkpoint {
             Output::Bytes(_) if self.request.format == "parquet" => {
                 return Err("a byte offset for the format parquet".into());
             }
-            Output::Bytes(_) => {}
+            Output::Bytes(_) => {
+                if let Some(sha) = &self.bytes_sha256 {
+                    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return Err(format!("bytes_sha256 {sha:?} is not a sha256"));
+                    }
+                }
+            }
         }
         Ok(())
     }

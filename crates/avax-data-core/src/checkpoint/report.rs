@@ -18,7 +18,8 @@ pub struct CheckpointReport {
     pub checkpoint: Checkpoint,
     /// The output against the checkpoint: `missing`, part files it lists that are not there
     /// (Parquet); `altered`, part files whose size or sha256 is not the recorded one (Parquet),
-    /// or a CSV / NDJSON output shorter than recorded; `extra`, what was written after the
+    /// or a CSV / NDJSON output shorter than recorded, whose recorded bytes changed, or with zero
+    /// bytes past them ([`super::appended::check`]); `extra`, what was written after the
     /// checkpoint (part files it does not list, bytes past its offset): a resumed run drops it.
     pub files: FileFindings,
 }
@@ -79,10 +80,14 @@ pub fn verify_checkpoint(path: &Path) -> Result<CheckpointReport> {
             match size {
                 None if bytes > 0 => report.files.missing.push(name),
                 Some(size) if size < bytes => report.files.altered.push(format!("{name} ({size} of {bytes} bytes)")),
-                Some(size) if size > bytes => {
-                    report.files.extra.push(format!("{name} ({} bytes past the checkpoint)", size - bytes))
-                }
-                _ => {}
+                Some(size) => match super::appended::check(&out, bytes, report.checkpoint.bytes_sha256.as_deref())? {
+                    Err(why) => report.files.altered.push(format!("{name} ({why})")),
+                    Ok(_) if size > bytes => {
+                        report.files.extra.push(format!("{name} ({} bytes past the checkpoint)", size - bytes))
+                    }
+                    Ok(_) => {}
+                },
+                None => {}
             }
         }
     }

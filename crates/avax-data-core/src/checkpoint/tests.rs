@@ -1,5 +1,7 @@
 use std::path::PathBuf;
 
+use sha2::Digest;
+
 use super::*;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -16,6 +18,7 @@ fn request(out: &Path, format: &str, limit: u64) -> Request {
         format: format.into(),
         output: out.display().to_string(),
         args: args.as_object().unwrap().clone(),
+        source: None,
     }
 }
 
@@ -46,6 +49,7 @@ fn a_csv_export_is_saved_resumed_from_its_offset_and_finished() {
     assert_eq!(again.resume().unwrap(), (pages(2), 2));
     assert_eq!(std::fs::read(&out).unwrap(), b"a\n1\n2\n", "the torn chunk is dropped");
     assert!(again.add_bytes(5, 1, pages(3)).is_err(), "an offset behind the output is refused");
+    std::fs::write(&out, b"a\n1\n2\n3\n").unwrap();
     again.add_bytes(8, 1, pages(3)).unwrap();
     assert_eq!(again.rows_written(), 3);
     again.finish().unwrap();
@@ -158,4 +162,87 @@ fn positions_read_back_as_the_walks_wrote_them() {
     assert!(Position::Index(IndexPosition { next_index: 10, first: None, end: Some(9) }).check().is_err());
     let p = Position::Pages(PagePosition { next_page_token: None, page_offset: 0, items_read: 40 });
     assert_eq!(p.describe(), "item 40 (walked again from the first page)");
+}
+
+/// An interrupted CSV export to `out` of `source`: 2 chunks recorded (`a\n1\n2\n`, 6 bytes).
+fn interrupted_csv(out: &Path, source: &Origin) {
+    let mut first = ExportCheckpoint::open(request(out, "csv", 100)).unwrap();
+    first.set_source(Some(source.clone()));
+    first.save(pages(0)).unwrap();
+    std::fs::write(out, b"a\n1\n").unwrap();
+    first.add_bytes(4, 1, pages(1)).unwrap();
+    std::fs::write(out, b"a\n1\n2\n").unwrap();
+    first.add_bytes(6, 1, pages(2)).unwrap();
+}
+
+#[test]
+fn a_resume_against_another_source_is_refused_naming_both() {
+    let dir = temp_dir("source");
+    let out = dir.join("x.csv");
+    let here = Origin::service("https://user:pw@data.example/");
+    interrupted_csv(&out, &here);
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(state_path(&out)).unwrap()).unwrap();
+    assert_eq!(
+        saved["request"]["source"],
+        serde_json::json!({"service": {"base_url": "https://user:***@data.example"}})
+    );
+    let mut other = ExportCheckpoint::open(request(&out, "csv", 100)).unwrap();
+    other.set_source(Some(Origin::Network { container0: "2Zx".into() }));
+    let err = other.resume().unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "the source: the service at https://user:***@data.example there, the network whose container 0 is 2Zx here"
+        ),
+        "{err}"
+    );
+    drop(other);
+    assert_eq!(std::fs::read(&out).unwrap(), b"a\n1\n2\n", "nothing touched");
+    // the same source resumes; a checkpoint that records none takes the resumed run's
+    let mut same = ExportCheckpoint::open(request(&out, "csv", 100)).unwrap();
+    same.set_source(Some(here.clone()));
+    assert_eq!(same.resume().unwrap().1, 2);
+    drop(same);
+    let mut unsourced: serde_json::Value = serde_json::from_slice(&std::fs::read(state_path(&out)).unwrap()).unwrap();
+    unsourced["request"].as_object_mut().unwrap().remove("source");
+    std::fs::write(state_path(&out), unsourced.to_string()).unwrap();
+    assert!(read(&state_path(&out)).unwrap().unwrap().request.source.is_none());
+    let mut old = ExportCheckpoint::open(request(&out, "csv", 100)).unwrap();
+    old.set_source(Some(here.clone()));
+    old.resume().unwrap();
+    old.save(pages(2)).unwrap();
+    assert_eq!(read(&state_path(&out)).unwrap().unwrap().request.source, Some(here));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_output_zero_filled_by_a_power_loss_is_refused_not_resumed_over() {
+    let dir = temp_dir("zeros");
+    let out = dir.join("x.csv");
+    let source = Origin::Network { container0: "2Zx".into() };
+    interrupted_csv(&out, &source);
+    let saved = read(&state_path(&out)).unwrap().unwrap();
+    assert_eq!(saved.bytes_sha256.as_deref(), Some(hex::encode(sha2::Sha256::digest(b"a\n1\n2\n")).as_str()));
+    let resume = || {
+        let mut again = ExportCheckpoint::open(request(&out, "csv", 100)).unwrap();
+        again.set_source(Some(source.clone()));
+        again.resume().map(|(_, rows)| rows).map_err(|e| e.to_string())
+    };
+    // zeros appended past the recorded bytes (the file grew; its rows never reached the disk)
+    std::fs::write(&out, b"a\n1\n2\n\0\0\0\0\0").unwrap();
+    let err = resume().unwrap_err();
+    assert!(
+        err.contains("5 zero byte(s) lie past the 6 bytes recorded") && err.contains("start the export over"),
+        "{err}"
+    );
+    let report = verify_checkpoint(&out).unwrap();
+    assert!(!report.ok() && report.files.altered.len() == 1, "{report:?}");
+    // the recorded tail overwritten with zeros
+    std::fs::write(&out, b"a\n1\n\0\0").unwrap();
+    let err = resume().unwrap_err();
+    assert!(err.contains("its first 6 bytes are not those the checkpoint recorded"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"a\n1\n\0\0", "refused: not truncated, not resumed over");
+    // as written, it resumes, and the digest goes on from there
+    std::fs::write(&out, b"a\n1\n2\n").unwrap();
+    assert_eq!(resume().unwrap(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
 }

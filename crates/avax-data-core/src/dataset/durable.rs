@@ -13,9 +13,18 @@ use crate::error::{Error, Result};
 /// [`CRASH_STEPS`].
 pub const CRASH_ENV: &str = "AVAX_DATA_CRASH_AT";
 
-/// The steps of publishing a partition, in order, where the crash hook can stop a writer.
-pub const CRASH_STEPS: [&str; 5] =
-    ["partition-written", "partition-synced", "partition-renamed", "manifest-written", "manifest-renamed"];
+/// The steps of publishing a partition, in order, where the crash hook can stop a writer (and
+/// `merge-recorded`: a merge that recorded a staged dataset's partitions, before it removes that
+/// staged directory).
+pub const CRASH_STEPS: [&str; 7] = [
+    "partition-written",
+    "partition-synced",
+    "partition-renamed",
+    "manifest-written",
+    "manifest-synced",
+    "manifest-renamed",
+    "merge-recorded",
+];
 
 /// A temporary name beside `path`, unique to this process and call: `.{name}.{pid}-{n}.tmp`.
 pub fn temp_beside(path: &Path) -> PathBuf {

@@ -22,17 +22,15 @@
 
 use std::path::Path;
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::{TimestampNanosecondType, UInt64Type};
-use arrow_array::RecordBatch;
-use sha2::{Digest, Sha256};
-
-use super::manifest::{Identity, Manifest};
+use super::manifest::{Manifest, Origin, WalkKey};
 use super::metrics::Month;
 use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
 use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
 use crate::data::ResourcePager;
 use crate::error::{Error, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{TimestampNanosecondType, UInt64Type};
+use arrow_array::RecordBatch;
 
 /// How long after a month ends a Data API list may still add items dated in it (indexing lag).
 pub const MONTH_SETTLE_SECONDS: i64 = 86_400;
@@ -130,18 +128,19 @@ fn decode(message: String) -> Error {
 }
 
 /// What a list dataset holds: the list's path, its resource's schema and the key.
-pub fn list_identity(source: &str, resource: Resource, key: ListKey) -> Identity {
+pub fn list_walk_key(source: &str, resource: Resource, key: ListKey) -> WalkKey {
     let schema = resource.schema();
     let (kind, chunk) = match key {
         ListKey::Block { chunk } => ("data_list_by_block", chunk),
         ListKey::Month { .. } => ("data_list_by_month", 0),
     };
-    Identity {
+    WalkKey {
         kind: kind.into(),
         source: source.into(),
         decode: "raw".into(),
         chunk,
-        schema: hex::encode(Sha256::digest(format!("{schema:?}").as_bytes())),
+        schema: super::schema_key::digest(&schema),
+        legacy_schema: Some(super::schema_key::legacy_digest(&schema)),
     }
 }
 
@@ -403,7 +402,9 @@ pub async fn write_list_dataset(
     let key = ListKey::of(pager.resource, chunk)?;
     let at = pager.position();
     let from_head = at.items_read == 0 && at.offset == 0 && at.next_page_token().is_none() && !at.exhausted;
-    let set = Dataset::open(dir, key.hive(), list_identity(&pager.pager.describe(), pager.resource, key))?;
+    let origin = Origin::service(pager.base_url());
+    let walk = list_walk_key(&pager.pager.describe(), pager.resource, key);
+    let set = Dataset::open(dir, key.hive(), walk, Some(&origin))?;
     // A rerun that will stop at what the dataset holds reads no page ahead: no request past the
     // stop (and its plan, [`super::planned_lists`], counts what it sends).
     let stops = reach(set.manifest(), dir, key).is_some_and(|r| r.stop.is_some());

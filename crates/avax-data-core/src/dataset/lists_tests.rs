@@ -24,7 +24,7 @@ fn blocks(top: u64, page: usize) -> Vec<RecordBatch> {
 }
 
 fn cutter(dir: &Path, key: ListKey, resource: Resource, from_head: bool, started: i64) -> Cutter {
-    let set = Dataset::open(dir, key.hive(), list_identity("/v1/chains/43114/blocks", resource, key)).unwrap();
+    let set = Dataset::open(dir, key.hive(), list_walk_key("/v1/chains/43114/blocks", resource, key), None).unwrap();
     Cutter::new(set, resource, key, ParquetOptions::default(), from_head, started)
 }
 

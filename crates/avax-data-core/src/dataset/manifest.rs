@@ -15,9 +15,11 @@ pub const MANIFEST: &str = "_avax_dataset.json";
 /// The version of the manifest's layout.
 pub const MANIFEST_VERSION: u32 = 1;
 
-/// What a dataset holds: a rerun into the same directory must be the same walk.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Identity {
+/// Which walk a dataset holds: a rerun into the same directory must be the same walk (the
+/// kind, the path or series walked, the decoding, the partition size and the schema). Where its
+/// rows come from is its [`Origin`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct WalkKey {
     /// The kind of walk (`index_range`).
     pub kind: String,
     /// The walk's source (an index path such as `X/tx`).
@@ -26,8 +28,97 @@ pub struct Identity {
     pub decode: String,
     /// Indices per partition.
     pub chunk: u64,
-    /// sha256 of the Arrow schema's text: a changed schema is another dataset.
+    /// sha256 of the Arrow schema's canonical text ([`super::schema_key`]): a changed schema
+    /// is another dataset.
     pub schema: String,
+    /// The digest manifests of versions before the canonical text recorded for the same schema
+    /// (sha256 of its `Debug` text, [`super::schema_key::legacy_digest`]): such a manifest is of
+    /// this walk, and its next save records [`WalkKey::schema`]. Never stored.
+    #[serde(skip)]
+    pub legacy_schema: Option<String>,
+}
+
+impl WalkKey {
+    /// Whether `found` (read from a manifest) is this walk: every field the same, the schema
+    /// by its canonical digest or, for a manifest of an earlier version, by the legacy one.
+    pub fn same_walk(&self, found: &WalkKey) -> bool {
+        self.kind == found.kind
+            && self.source == found.source
+            && self.decode == found.decode
+            && self.chunk == found.chunk
+            && (self.schema == found.schema || self.legacy_schema.as_deref() == Some(found.schema.as_str()))
+    }
+}
+
+impl PartialEq for WalkKey {
+    /// Equal as stored (the legacy digest, never stored, is not compared).
+    fn eq(&self, other: &Self) -> bool {
+        (&self.kind, &self.source, &self.decode, self.chunk, &self.schema)
+            == (&other.kind, &other.source, &other.decode, other.chunk, &other.schema)
+    }
+}
+
+impl Eq for WalkKey {}
+
+/// Where a dataset's (or an export's) rows come from: the network an index was read from, or the
+/// Data or Metrics API service. A write from another origin is refused
+/// ([`Manifest::bind_origin`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Origin {
+    /// An index: the network, named by the id of the index path's container 0 (as the cache
+    /// keys it: [`crate::index::ChainClient::chain_identity`]).
+    Network {
+        /// The CB58 id of container 0 of the path walked.
+        container0: String,
+    },
+    /// A Data or Metrics API service: its base URL with secrets redacted
+    /// ([`crate::transport::redact::redact_url`]); the chain is in the walk's [`WalkKey::source`].
+    Service {
+        /// The redacted base URL.
+        base_url: String,
+    },
+}
+
+impl Origin {
+    /// The origin of a service at `base_url` (redacted here, whatever the caller passed; without
+    /// a trailing `/`, so `https://h` and `https://h/` are one service).
+    pub fn service(base_url: &str) -> Origin {
+        let redacted = crate::transport::redact::redact_url(base_url.trim());
+        Origin::Service { base_url: redacted.trim_end_matches('/').to_string() }
+    }
+
+    /// Whether `other` is the same source: the same network, or the same service URL. A service
+    /// on this machine (a loopback host: the embedded emulator, a tunnel) is one source whatever
+    /// its port and loopback name, since it gets a new port each time it starts.
+    pub fn same_source(&self, other: &Origin) -> bool {
+        match (self, other) {
+            (Origin::Service { base_url: a }, Origin::Service { base_url: b }) if a != b => {
+                local_service(a).is_some_and(|key| local_service(b) == Some(key))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+/// The scheme and path of a service URL on a loopback host (`None` for any other).
+fn local_service(url: &str) -> Option<(String, String)> {
+    let parsed = url::Url::parse(url).ok()?;
+    let local = match parsed.host()? {
+        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    };
+    local.then(|| (parsed.scheme().to_string(), parsed.path().trim_end_matches('/').to_string()))
+}
+
+impl std::fmt::Display for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Origin::Network { container0 } => write!(f, "the network whose container 0 is {container0}"),
+            Origin::Service { base_url } => write!(f, "the service at {base_url}"),
+        }
+    }
 }
 
 /// One partition: a hive directory `key=value` holding `file`.
@@ -57,6 +148,10 @@ pub struct Partition {
     /// It holds all of `[first, next)`: every index of its span, or every point of a window
     /// that had ended when it was written.
     pub complete: bool,
+    /// Where its rows were read from (absent in manifests of older versions, and for a write
+    /// whose origin was unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
 }
 
 impl Partition {
@@ -77,8 +172,13 @@ impl Partition {
 pub struct Manifest {
     /// [`MANIFEST_VERSION`].
     pub version: u32,
-    /// The walk that wrote it.
-    pub identity: Identity,
+    /// The walk that wrote it (stored under its former name, `identity`).
+    #[serde(rename = "identity")]
+    pub walk: WalkKey,
+    /// Where its rows come from (absent in manifests of older versions until their next write
+    /// adopts the writer's: [`Manifest::bind_origin`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
     /// Its partitions, by hive value.
     pub partitions: Vec<Partition>,
     /// For a newest-first list ([`super::lists`]): the hive value of the lowest partition when a
@@ -88,20 +188,52 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest of `dir` for `identity`: read when present (and then of the same walk, or
-    /// an error naming what differs), empty otherwise.
-    pub fn open(dir: &Path, identity: Identity) -> Result<Self> {
-        let Some(found) = read(dir)? else {
-            return Ok(Manifest { version: MANIFEST_VERSION, identity, partitions: Vec::new(), end: None });
+    /// The manifest of `dir` for `walk`: read when present (and then of the same walk, or
+    /// an error naming what differs), empty otherwise. A manifest of an earlier version that
+    /// recorded the legacy schema digest ([`WalkKey::legacy_schema`]) is read with the canonical
+    /// one, which its next save records.
+    pub fn open(dir: &Path, walk: WalkKey) -> Result<Self> {
+        let Some(mut found) = read(dir)? else {
+            return Ok(Manifest { version: MANIFEST_VERSION, walk, origin: None, partitions: Vec::new(), end: None });
         };
-        if found.identity != identity {
-            let held = describe(&found.identity);
-            return Err(refused(
-                dir,
-                format!("a directory of the same walk ({}; it holds {held})", describe(&identity)),
-            ));
+        if !walk.same_walk(&found.walk) {
+            let held = describe(&found.walk);
+            return Err(refused(dir, format!("a directory of the same walk ({}; it holds {held})", describe(&walk))));
         }
+        found.walk.schema = walk.schema;
         Ok(found)
+    }
+
+    /// Binds the manifest to the origin of a write: the same origin passes; another is refused
+    /// with an error naming both (before the writer touches any file); a manifest without one
+    /// (an empty dataset, or one an earlier version wrote) takes `origin`, with a warning when it
+    /// already holds partitions (their rows are taken to be from it: nothing recorded says
+    /// otherwise). `None` (a writer that cannot tell, e.g. of an empty index) changes nothing.
+    /// Returns whether the manifest changed (the caller saves it).
+    pub fn bind_origin(&mut self, dir: &Path, origin: Option<&Origin>) -> Result<bool> {
+        let Some(origin) = origin else { return Ok(false) };
+        match &self.origin {
+            Some(held) if held.same_source(origin) => Ok(false),
+            Some(held) => Err(refused(
+                dir,
+                format!(
+                    "a dataset of the same source ({}: its rows come from {held}; this write reads {origin}); \
+                     write to another directory",
+                    self.walk.source
+                ),
+            )),
+            None => {
+                if !self.partitions.is_empty() {
+                    log::warn!(
+                        "dataset {}: its manifest records no source (written by an earlier version); it now records \
+                         {origin}, and writes from any other source are refused",
+                        dir.display()
+                    );
+                }
+                self.origin = Some(origin.clone());
+                Ok(true)
+            }
+        }
     }
 
     /// The partition of hive value `value`, if recorded.
@@ -196,14 +328,14 @@ impl Manifest {
     }
 }
 
-fn describe(identity: &Identity) -> String {
+fn describe(walk: &WalkKey) -> String {
     format!(
         "{} of {}, decode {}, chunk {}, schema {}",
-        identity.kind,
-        identity.source,
-        identity.decode,
-        identity.chunk,
-        identity.schema.chars().take(12).collect::<String>()
+        walk.kind,
+        walk.source,
+        walk.decode,
+        walk.chunk,
+        walk.schema.chars().take(12).collect::<String>()
     )
 }
 

@@ -10,9 +10,8 @@ use std::path::Path;
 
 use chrono::{Datelike, TimeZone, Utc};
 use futures::StreamExt;
-use sha2::{Digest, Sha256};
 
-use super::manifest::Identity;
+use super::manifest::{Origin, WalkKey};
 use super::{Dataset, DatasetSummary};
 use crate::arrow::{to_batch, ParquetOptions, ParquetSink, Resource, Target};
 use crate::error::{Error, Result};
@@ -117,14 +116,15 @@ pub fn bucket_seconds(interval: &str) -> i64 {
 }
 
 /// What a metric series dataset holds.
-pub fn metric_identity(chain_id: &str, metric: &str, interval: &str) -> Identity {
+pub fn metric_walk_key(chain_id: &str, metric: &str, interval: &str) -> WalkKey {
     let schema = Resource::MetricValue.schema();
-    Identity {
+    WalkKey {
         kind: "metric_series".into(),
         source: format!("{chain_id}/{metric}/{interval}"),
         decode: "raw".into(),
         chunk: 0,
-        schema: hex::encode(Sha256::digest(format!("{schema:?}").as_bytes())),
+        schema: super::schema_key::digest(&schema),
+        legacy_schema: Some(super::schema_key::legacy_digest(&schema)),
     }
 }
 
@@ -148,7 +148,9 @@ pub async fn write_metric_dataset(
     let windows = months(start, end)?;
     let settle = bucket_seconds(interval);
     let chain = query.chain_id.clone();
-    let mut set = Dataset::open(dir, &format!("chain={chain}/month"), metric_identity(&chain, metric, interval))?;
+    let origin = Origin::service(client.base_url());
+    let key = format!("chain={chain}/month");
+    let mut set = Dataset::open(dir, &key, metric_walk_key(&chain, metric, interval), Some(&origin))?;
     let mut summary = DatasetSummary::default();
     for month in windows {
         let (first, next) = (month.first as u64, month.next as u64);

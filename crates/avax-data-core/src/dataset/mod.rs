@@ -12,8 +12,12 @@
 //!   published the same way and is the last thing written ([`durable`]). So after a crash or a
 //!   power loss the manifest names only whole files; a file the manifest does not name yet is
 //!   written again by the rerun.
+//! - A dataset is bound to its source ([`manifest::Origin`]: the network of an index, named by
+//!   its container 0; the base URL of a Data or Metrics API service). A write from another source
+//!   is refused with an error naming both, before any file is touched; a dataset an earlier
+//!   version wrote (no source recorded) takes the source of its next write.
 //! - A rerun into the same directory must be the same walk (index path, decoding, chunk,
-//!   schema); it skips every partition the manifest records as holding all of its span whose file
+//!   schema by its canonical text, [`schema_key`]); it skips every partition the manifest records as holding all of its span whose file
 //!   still has the recorded size and modification time (the fast check; [`verify`] checks every
 //!   sha256), and writes the others (partial, missing, altered) again. Partitions are aligned to
 //!   multiples of `chunk`, so a rerun after the tip moved rewrites only the last, partial one and
@@ -29,20 +33,20 @@ pub mod metrics;
 pub mod planned;
 pub mod planned_lists;
 pub mod planned_metrics;
+pub mod schema_key;
 pub mod verify;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use arrow_schema::SchemaRef;
-use sha2::{Digest, Sha256};
 
 use crate::arrow::decoded::DecodeMode;
 use crate::error::{Error, Result};
 use crate::index::IndexPath;
 use durable::{crash_point, is_temp_name, publish, sync_dir, temp_beside};
 use lock::DatasetLock;
-use manifest::{file_digest, file_stat, io_error, partition_path, unchanged, Identity, Manifest, Partition};
+use manifest::{file_digest, file_stat, io_error, partition_path, unchanged, Manifest, Origin, Partition, WalkKey};
 
 /// Indices per partition by default.
 pub const DEFAULT_CHUNK: u64 = 100_000;
@@ -85,15 +89,16 @@ pub fn plan(start: u64, end: u64, chunk: u64) -> Result<Vec<(u64, u64, u64)>> {
     Ok(spans)
 }
 
-/// The identity of an index range dataset.
-pub fn index_identity(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, schema: &SchemaRef) -> Identity {
+/// The walk key of an index range dataset.
+pub fn index_walk_key(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, schema: &SchemaRef) -> WalkKey {
     let decode = decode.map_or("raw", DecodeMode::name);
-    Identity {
+    WalkKey {
         kind: "index_range".into(),
         source: path.as_str().into(),
         decode: decode.into(),
         chunk,
-        schema: hex::encode(Sha256::digest(format!("{schema:?}").as_bytes())),
+        schema: schema_key::digest(schema),
+        legacy_schema: Some(schema_key::legacy_digest(schema)),
     }
 }
 
@@ -104,20 +109,43 @@ pub struct Dataset {
     manifest: Manifest,
     /// The temporary file each partition being written goes to.
     temps: HashMap<u64, PathBuf>,
+    /// Whether [`Dataset::bind`] checked the write's origin: nothing is written before.
+    bound: bool,
     _lock: DatasetLock,
 }
 
 impl Dataset {
-    /// Opens (creating it when missing) the dataset directory `dir` of the walk `identity`,
-    /// whose partitions are the hive directories `{key}={value}`: takes its lock (or fails with
-    /// [`Error::DatasetLocked`]), removes temporary files an interrupted writer left, and reads
-    /// the manifest.
-    pub fn open(dir: &Path, key: &str, identity: Identity) -> Result<Self> {
+    /// Opens (creating it when missing) the dataset directory `dir` of `walk` read from
+    /// `origin`, whose partitions are the hive directories `{key}={value}`: [`Dataset::lock`],
+    /// then [`Dataset::bind`].
+    pub fn open(dir: &Path, key: &str, walk: WalkKey, origin: Option<&Origin>) -> Result<Self> {
+        let mut set = Dataset::lock(dir, key, walk)?;
+        set.bind(origin)?;
+        Ok(set)
+    }
+
+    /// The first half of [`Dataset::open`], for a writer that learns its origin by a request
+    /// (an index's container 0) and must hold the lock before any: takes the lock (or fails
+    /// with [`Error::DatasetLocked`]) and reads the manifest (of the same walk, or an error).
+    /// Nothing is written until [`Dataset::bind`].
+    pub fn lock(dir: &Path, key: &str, walk: WalkKey) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
         let lock = DatasetLock::acquire(dir)?;
-        remove_temporaries(dir)?;
-        let manifest = Manifest::open(dir, identity)?;
-        Ok(Dataset { dir: dir.to_path_buf(), key: key.to_string(), manifest, temps: HashMap::new(), _lock: lock })
+        let manifest = Manifest::open(dir, walk)?;
+        let (dir, key, temps) = (dir.to_path_buf(), key.to_string(), HashMap::new());
+        Ok(Dataset { dir, key, manifest, temps, bound: false, _lock: lock })
+    }
+
+    /// Checks the write's `origin` against the dataset's ([`Manifest::bind_origin`]: another is
+    /// refused, before any file is touched; a dataset without one takes it), then removes the
+    /// temporary files an interrupted writer left.
+    pub fn bind(&mut self, origin: Option<&Origin>) -> Result<()> {
+        if self.manifest.bind_origin(&self.dir, origin)? && !self.manifest.partitions.is_empty() {
+            self.manifest.save(&self.dir)?;
+        }
+        remove_temporaries(&self.dir)?;
+        self.bound = true;
+        Ok(())
     }
 
     /// The manifest as it stands.
@@ -151,6 +179,12 @@ impl Dataset {
     /// A new temporary file for partition `value` to be written to (a unique name, its hive
     /// directory created and made durable).
     pub fn temp_path(&mut self, value: u64) -> Result<PathBuf> {
+        if !self.bound {
+            return Err(Error::Internal(format!(
+                "dataset {}: written before its origin was checked",
+                self.dir.display()
+            )));
+        }
         let (_, path) = partition_path(&self.dir, &self.key, value);
         if let Some(parent) = path.parent() {
             if !parent.is_dir() {
@@ -184,8 +218,20 @@ impl Dataset {
         }
         let (bytes, sha256) = file_digest(&path)?;
         let (_, mtime_ns) = file_stat(&path)?;
-        let key = self.key.clone();
-        self.manifest.record(Partition { key, value, first, next, rows, file, bytes, sha256, mtime_ns, complete });
+        let (key, origin) = (self.key.clone(), self.manifest.origin.clone());
+        self.manifest.record(Partition {
+            key,
+            value,
+            first,
+            next,
+            rows,
+            file,
+            bytes,
+            sha256,
+            mtime_ns,
+            complete,
+            origin,
+        });
         self.manifest.save(&self.dir)
     }
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::manifest::{Identity, Manifest};
+use super::manifest::{Manifest, WalkKey};
 use super::plan;
 use crate::error::Result;
 
@@ -44,7 +44,7 @@ impl Split {
 /// writer's own rule (a partition covering its whole span, its file of the recorded size and
 /// modification time). No directory or no manifest: every partition is fetched. A manifest of
 /// another walk is the writer's error (the write would refuse the directory).
-pub fn split(dir: &Path, identity: Identity, start: u64, end: u64, chunk: u64) -> Result<Split> {
+pub fn split(dir: &Path, identity: WalkKey, start: u64, end: u64, chunk: u64) -> Result<Split> {
     let spans = plan(start, end, chunk)?;
     let manifest = Manifest::open(dir, identity)?;
     let mut out = Split { held_past_end: manifest.held_past(end), ..Split::default() };

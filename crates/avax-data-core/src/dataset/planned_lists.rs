@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use super::lists::{list_identity, reach, ListKey};
+use super::lists::{list_walk_key, reach, ListKey};
 use super::manifest::Manifest;
 use crate::data::ResourcePager;
 use crate::error::{Error, Result};
@@ -21,7 +21,7 @@ use crate::plan::{Plan, Requests};
 /// dataset (or from a saved position) it is the pager's own plan.
 pub fn plan_list_dataset(pager: &ResourcePager, dir: &Path, chunk: Option<u64>) -> Result<Plan> {
     let key = ListKey::of(pager.resource, chunk)?;
-    let manifest = Manifest::open(dir, list_identity(&pager.pager.describe(), pager.resource, key))?;
+    let manifest = Manifest::open(dir, list_walk_key(&pager.pager.describe(), pager.resource, key))?;
     let mut plan = pager.pager.plan().ok_or_else(|| Error::Internal("this list cannot be planned".into()))?;
     let at = pager.position();
     let from_head = at.items_read == 0 && at.offset == 0 && at.next_page_token().is_none() && !at.exhausted;

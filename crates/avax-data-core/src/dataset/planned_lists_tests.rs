@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// released when it returns.
 fn dataset(name: &str, key: &str, parts: &[(u64, u64, u64, u64, bool)], end: Option<u64>) -> PathBuf {
     let dir = temp_dir(&format!("planned-lists-{name}"));
-    let mut set = Dataset::open(&dir, key, identity(100)).unwrap();
+    let mut set = Dataset::open(&dir, key, identity(100), None).unwrap();
     for &(value, first, next, rows, complete) in parts {
         std::fs::write(set.temp_path(value).unwrap(), format!("{rows} rows")).unwrap();
         set.commit(value, first, next, rows, complete).unwrap();

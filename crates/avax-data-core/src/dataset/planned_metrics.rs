@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::manifest::Manifest;
-use super::metrics::{metric_identity, months};
+use super::metrics::{metric_walk_key, months};
 use crate::error::Result;
 use crate::metrics::MetricsClient;
 use crate::plan::{sources, Plan, Requests, Walk};
@@ -26,7 +26,7 @@ pub fn plan_metric_dataset(
     let (start, end) = window;
     let query = client.metric(chain_id, metric, Some(interval), Some(start), Some(end), None)?;
     let windows = months(start, end)?;
-    let manifest = Manifest::open(dir, metric_identity(&query.chain_id, metric, interval))?;
+    let manifest = Manifest::open(dir, metric_walk_key(&query.chain_id, metric, interval))?;
     let page_size = query.page_size.max(1) as u64;
     let (mut pages, mut items, mut held, mut fetched) = (0u64, 0u64, 0u64, 0usize);
     for month in &windows {
@@ -77,7 +77,7 @@ mod tests {
         assert_eq!((none.walk.requests, none.walk.items, none.walk.held), (Requests::AtMost(3), Some(94), 0));
         assert!(!dir.exists(), "a plan creates nothing");
         let key = "chain=43114/month";
-        let mut set = Dataset::open(&dir, key, metric_identity("43114", "txCount", "day")).unwrap();
+        let mut set = Dataset::open(&dir, key, metric_walk_key("43114", "txCount", "day"), None).unwrap();
         for (value, first, next, complete) in
             [(202509, at(2025, 9), at(2025, 10), true), (202510, at(2025, 10), at(2025, 11), false)]
         {

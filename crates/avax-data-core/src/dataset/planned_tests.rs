@@ -6,7 +6,7 @@ use super::*;
 /// first 40 positions) for `partial`; the lock released when it returns.
 fn dataset(name: &str, whole: &[u64], partial: &[u64]) -> PathBuf {
     let dir = temp_dir(&format!("planned-{name}"));
-    let mut set = Dataset::open(&dir, INDEX_KEY, identity(100)).unwrap();
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(100), None).unwrap();
     for &value in whole {
         std::fs::write(set.temp_path(value).unwrap(), b"rows").unwrap();
         set.commit(value, value, value + 100, 100, true).unwrap();

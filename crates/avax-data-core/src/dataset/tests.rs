@@ -1,8 +1,16 @@
 use super::*;
 
 /// The identity of an X/tx range dataset in partitions of `chunk` (also read by `planned_tests`).
-pub(super) fn identity(chunk: u64) -> Identity {
-    Identity { kind: "index_range".into(), source: "X/tx".into(), decode: "raw".into(), chunk, schema: "ab".repeat(32) }
+pub(super) fn identity(chunk: u64) -> WalkKey {
+    let schema = "ab".repeat(32);
+    WalkKey {
+        kind: "index_range".into(),
+        source: "X/tx".into(),
+        decode: "raw".into(),
+        chunk,
+        schema,
+        ..Default::default()
+    }
 }
 
 /// A fresh directory for the test `name` (also used by `planned_tests`, whose names start `planned-`).
@@ -16,7 +24,7 @@ pub(super) fn temp_dir(name: &str) -> PathBuf {
 /// directory, the open dataset, the part file and the modification time recorded for it.
 fn one_part(name: &str, bytes: &[u8]) -> (PathBuf, Dataset, PathBuf, std::time::SystemTime) {
     let dir = temp_dir(name);
-    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap();
     std::fs::write(set.temp_path(0).unwrap(), bytes).unwrap();
     set.commit(0, 0, 10, 10, true).unwrap();
     let path = dir.join("chunk=0/part.parquet");
@@ -37,6 +45,7 @@ fn whole_chunk(value: u64) -> Partition {
         sha256: String::new(),
         mtime_ns: None,
         complete: true,
+        origin: None,
     }
 }
 
@@ -105,7 +114,7 @@ fn a_rerun_trusts_size_and_time_and_verify_reads_the_bytes() {
     let (dir, set, path, recorded) = one_part("fast", b"0123456789");
     drop(set);
     rewrite(&path, b"0123456780", recorded);
-    let set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
+    let set = Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap();
     assert!(set.has(0, 0, 10), "the fast check does not read the bytes");
     drop(set);
     let m = Manifest::open(&dir, identity(10)).unwrap();
@@ -119,8 +128,8 @@ fn a_rerun_trusts_size_and_time_and_verify_reads_the_bytes() {
 #[test]
 fn a_second_writer_is_refused_and_two_writers_never_share_a_temporary_file() {
     let dir = temp_dir("second");
-    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
-    let err = Dataset::open(&dir, INDEX_KEY, identity(10)).err().unwrap();
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap();
+    let err = Dataset::open(&dir, INDEX_KEY, identity(10), None).err().unwrap();
     assert!(matches!(err, Error::DatasetLocked { pid: Some(pid), .. } if pid == std::process::id()), "{err}");
     let (a, b) = (set.temp_path(0).unwrap(), set.temp_path(0).unwrap());
     assert_ne!(a, b);
@@ -128,7 +137,7 @@ fn a_second_writer_is_refused_and_two_writers_never_share_a_temporary_file() {
     std::fs::write(&b, b"x").unwrap();
     drop(set);
     assert!(!b.exists(), "a dropped writer leaves no temporary file");
-    Dataset::open(&dir, INDEX_KEY, identity(10)).unwrap();
+    Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -137,7 +146,7 @@ fn open_with(name: &str, text: &[u8]) -> String {
     let dir = temp_dir(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(manifest::MANIFEST), text).unwrap();
-    let err = Dataset::open(&dir, INDEX_KEY, identity(100)).err().expect("refused").to_string();
+    let err = Dataset::open(&dir, INDEX_KEY, identity(100), None).err().expect("refused").to_string();
     let named = dir.join(manifest::MANIFEST).display().to_string();
     assert!(err.contains(&named), "the error names the file: {err}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -180,7 +189,7 @@ fn the_manifest_reader_refuses_unusual_text_with_an_error_naming_the_file() {
             let dir = temp_dir(name);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join(manifest::MANIFEST), &text).unwrap();
-            let err = Dataset::open(&dir, INDEX_KEY, identity(100)).err().unwrap().to_string();
+            let err = Dataset::open(&dir, INDEX_KEY, identity(100), None).err().unwrap().to_string();
             let _ = std::fs::remove_dir_all(&dir);
             err
         } else {
@@ -193,4 +202,96 @@ fn the_manifest_reader_refuses_unusual_text_with_an_error_naming_the_file() {
     let twice = good.replacen("\"partitions\": [", "\"partitions\": [{\"key\": \"chunk\", \"value\": 0, \"first\": 0, \"next\": 100, \"rows\": 100, \"file\": \"chunk=0/part.parquet\", \"bytes\": 1, \"sha256\": \"{}\", \"complete\": true},", 1);
     let twice = twice.replace("\"{}\"", &format!("\"{}\"", "a".repeat(64)));
     assert!(open_with("twice", twice.as_bytes()).contains("recorded twice"));
+}
+
+#[test]
+fn a_write_from_another_source_is_refused_naming_both_before_any_file_is_touched() {
+    let dir = temp_dir("origin");
+    let (first, second) =
+        (Origin::Network { container0: "2Zfirst".into() }, Origin::Network { container0: "2Zsecond".into() });
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10), Some(&first)).unwrap();
+    std::fs::write(set.temp_path(0).unwrap(), b"0123456789").unwrap();
+    set.commit(0, 0, 10, 10, true).unwrap();
+    drop(set);
+    let manifest_before = std::fs::read(dir.join(manifest::MANIFEST)).unwrap();
+    // a temporary file an interrupted writer left: a refused write does not even remove it
+    let left = dir.join("chunk=0/.part.parquet.1-1.tmp");
+    std::fs::write(&left, b"x").unwrap();
+    let err = Dataset::open(&dir, INDEX_KEY, identity(10), Some(&second)).err().expect("refused").to_string();
+    assert!(
+        err.contains("its rows come from the network whose container 0 is 2Zfirst")
+            && err.contains("this write reads the network whose container 0 is 2Zsecond"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join(manifest::MANIFEST)).unwrap(), manifest_before);
+    assert!(left.exists());
+    // the same source (and a writer that cannot tell) pass; the partition records its source
+    let set = Dataset::open(&dir, INDEX_KEY, identity(10), Some(&first)).unwrap();
+    assert_eq!(set.manifest().origin.as_ref(), Some(&first));
+    assert_eq!(set.manifest().partitions[0].origin.as_ref(), Some(&first));
+    assert!(!left.exists(), "a writer of the same source cleans up");
+    drop(set);
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_dataset_without_a_recorded_source_adopts_the_next_writers() {
+    let dir = temp_dir("adopt");
+    let mut set = Dataset::open(&dir, INDEX_KEY, identity(10), None).unwrap();
+    std::fs::write(set.temp_path(0).unwrap(), b"0123456789").unwrap();
+    set.commit(0, 0, 10, 10, true).unwrap();
+    drop(set);
+    assert_eq!(manifest::read(&dir).unwrap().unwrap().origin, None, "as an earlier version wrote it");
+    let service = Origin::service("https://user:secret@data-api.example/v1/?token=abc");
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), Some(&service)).unwrap());
+    let adopted = manifest::read(&dir).unwrap().unwrap();
+    assert_eq!(adopted.origin.as_ref(), Some(&service), "saved at once");
+    let text = std::fs::read_to_string(dir.join(manifest::MANIFEST)).unwrap();
+    assert!(!text.contains("secret") && !text.contains("abc"), "{text}");
+    let other = Origin::service("https://elsewhere.example");
+    let err = Dataset::open(&dir, INDEX_KEY, identity(10), Some(&other)).err().expect("refused").to_string();
+    assert!(err.contains("this write reads the service at https://elsewhere.example"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_service_on_a_loopback_host_is_one_source_whatever_its_port() {
+    let local = |url: &str| Origin::service(url);
+    assert!(local("http://127.0.0.1:4001").same_source(&local("http://127.0.0.1:4002/")));
+    assert!(local("http://localhost:4001").same_source(&local("http://[::1]:9")));
+    assert!(!local("http://127.0.0.1:4001").same_source(&local("https://127.0.0.1:4001")), "another scheme");
+    assert!(!local("http://127.0.0.1:4001/a").same_source(&local("http://127.0.0.1:4001/b")), "another path");
+    assert!(!local("https://data.example:443").same_source(&local("https://data.example:8443")));
+    assert!(!local("http://10.0.0.1:1").same_source(&local("http://10.0.0.1:2")));
+    let network = |id: &str| Origin::Network { container0: id.into() };
+    assert!(network("a").same_source(&network("a")) && !network("a").same_source(&network("b")));
+    assert!(!network("a").same_source(&local("http://127.0.0.1:1")));
+    let dir = temp_dir("loopback");
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), Some(&local("http://127.0.0.1:4001"))).unwrap());
+    drop(Dataset::open(&dir, INDEX_KEY, identity(10), Some(&local("http://127.0.0.1:4002"))).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_manifest_of_the_debug_schema_digest_is_the_same_walk_and_records_the_canonical_one() {
+    let dir = temp_dir("legacy-schema");
+    let schema = crate::arrow::containers::container_schema();
+    let walk = index_walk_key(IndexPath::XTx, None, 10, &schema);
+    let legacy = WalkKey { schema: schema_key::legacy_digest(&schema), legacy_schema: None, ..walk.clone() };
+    let mut set = Dataset::open(&dir, INDEX_KEY, legacy, None).unwrap();
+    std::fs::write(set.temp_path(0).unwrap(), b"0123456789").unwrap();
+    set.commit(0, 0, 10, 10, true).unwrap();
+    drop(set);
+    let mut set = Dataset::open(&dir, INDEX_KEY, walk.clone(), None).unwrap();
+    assert!(set.has(0, 0, 10), "the partition an earlier version wrote is kept");
+    std::fs::write(set.temp_path(10).unwrap(), b"0123456789").unwrap();
+    set.commit(10, 10, 20, 10, true).unwrap();
+    drop(set);
+    assert_eq!(manifest::read(&dir).unwrap().unwrap().walk.schema, walk.schema);
+    // another schema is still another walk
+    let other = WalkKey { schema: "00".repeat(32), ..walk };
+    let err = Dataset::open(&dir, INDEX_KEY, other, None).err().expect("refused").to_string();
+    assert!(err.contains("a directory of the same walk"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -27,6 +27,9 @@ pub struct Report {
     pub partitions: u64,
     /// Rows the manifest records.
     pub rows: u64,
+    /// Where the manifest says its rows come from ([`super::manifest::Origin`], as text), if
+    /// it records it.
+    pub source: Option<String>,
     /// Files (relative to the directory) against the manifest: `missing`, recorded and not
     /// there; `altered`, whose size or sha256 is not the recorded one, or whose positions cannot
     /// be read; `extra`, files it does not name other than `partial` ones (e.g. a partition
@@ -40,6 +43,10 @@ pub struct Report {
     pub duplicates: Vec<(u64, u64)>,
     /// Temporary files of a writer that was interrupted (a rerun removes them).
     pub partial: Vec<String>,
+    /// Partitions (their files) recorded as read from another source than the dataset's
+    /// ([`super::manifest::Origin`]; when the manifest records none, than its first partition
+    /// that records one): rows of two networks or services mixed in one dataset.
+    pub other_source: Vec<String>,
     /// Partitions recorded as not yet complete (the newest of a list, the current month of a
     /// series): expected, and completed by a later run; they do not make the dataset broken.
     pub incomplete: Vec<String>,
@@ -54,6 +61,7 @@ impl Report {
             && self.partial.is_empty()
             && self.gaps.is_empty()
             && self.duplicates.is_empty()
+            && self.other_source.is_empty()
     }
 }
 
@@ -69,9 +77,10 @@ pub fn verify(dir: &Path) -> Result<Report> {
     let mut report = Report {
         partitions: manifest.partitions.len() as u64,
         rows: manifest.partitions.iter().map(|p| p.rows).sum(),
+        source: manifest.origin.as_ref().map(ToString::to_string),
         ..Report::default()
     };
-    let positions_by_index = manifest.identity.kind == "index_range";
+    let positions_by_index = manifest.walk.kind == "index_range";
     for p in &manifest.partitions {
         if !p.complete {
             report.incomplete.push(p.file.clone());
@@ -91,11 +100,28 @@ pub fn verify(dir: &Path) -> Result<Report> {
             _ => report.files.altered.push(p.file.clone()),
         }
     }
+    report.other_source = other_source(&manifest);
     files_not_named(dir, &manifest, &mut report)?;
     check_spans(&manifest, &mut report);
     report.duplicates = coalesce(std::mem::take(&mut report.duplicates));
     report.gaps = coalesce(std::mem::take(&mut report.gaps));
     Ok(report)
+}
+
+/// The files of the partitions recorded as read from another source than the dataset's (see
+/// [`Report::other_source`]); partitions that record none (written by an earlier version) are
+/// not counted.
+fn other_source(manifest: &Manifest) -> Vec<String> {
+    let Some(origin) = manifest.origin.as_ref().or_else(|| manifest.partitions.iter().find_map(|p| p.origin.as_ref()))
+    else {
+        return Vec::new();
+    };
+    manifest
+        .partitions
+        .iter()
+        .filter(|p| p.origin.as_ref().is_some_and(|o| !o.same_source(origin)))
+        .map(|p| p.file.clone())
+        .collect()
 }
 
 /// Ranges sorted, and those that touch or overlap joined.
@@ -144,7 +170,7 @@ fn check_spans(manifest: &Manifest, report: &mut Report) {
     let mut spans: Vec<(u64, u64)> =
         manifest.partitions.iter().filter(|p| p.first < p.next).map(|p| (p.first, p.next)).collect();
     spans.sort_unstable();
-    let contiguous = manifest.identity.kind != "data_list_by_month";
+    let contiguous = manifest.walk.kind != "data_list_by_month";
     let mut reach: Option<u64> = None;
     for (first, next) in spans {
         match reach {

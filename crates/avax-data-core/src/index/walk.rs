@@ -27,6 +27,7 @@ use crate::arrow::parquet_export::Drained;
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, WalkReader,
 };
+use crate::dataset::manifest::Origin;
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
 use crate::paging::{Prefetch, Spawned};
@@ -209,7 +210,8 @@ impl RangeWalk {
     /// partitions of `chunk`: the partitions the dataset already holds whole are counted out
     /// (`held`), and each other one (missing, partial, altered) costs the calls of its own walk.
     /// Reads the manifest only (no lock, nothing sent). A walk to the tip before its end is read
-    /// cannot tell which partitions it spans: its plan says so.
+    /// cannot tell which partitions it spans: its plan says so. A client that has not read the
+    /// chain's container 0 yet counts that call too (the write checks the dataset's network).
     pub fn plan_dataset(&self, dir: &Path, chunk: u64) -> Result<crate::plan::Plan> {
         dataset::check_chunk(chunk)?;
         let Some(end) = self.end_known() else {
@@ -219,12 +221,13 @@ impl RangeWalk {
                 .push("what the dataset holds: the walk reads the tip first, then skips its whole partitions".into());
             return Ok(plan);
         };
-        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
+        let identity = dataset::index_walk_key(self.path(), self.decode, chunk, &self.schema);
         let split = dataset::planned::split(dir, identity, self.next_index(), end, chunk)?;
         let mut walk =
             crate::plan::shapes::index_range(self.path().as_str(), Some(split.fetched_positions()), self.range.chunk);
+        let probe = u64::from(self.chain.known_identity().is_none());
         (walk.requests, walk.held) =
-            (crate::plan::Requests::Exact(split.calls(self.range.chunk)), split.held_positions());
+            (crate::plan::Requests::Exact(split.calls(self.range.chunk) + probe), split.held_positions());
         if let Some(held) = split.held_past_end {
             walk.unknown.push(behind_note(end, held));
         }
@@ -406,9 +409,13 @@ impl RangeWalk {
         mut on_rows: impl FnMut(u64) + Send,
     ) -> Result<DatasetSummary> {
         dataset::check_chunk(chunk)?;
-        let identity = dataset::index_identity(self.path(), self.decode, chunk, &self.schema);
-        // The lock first: a second writer is refused before any request.
-        let mut set = Dataset::open(dir, dataset::INDEX_KEY, identity)?;
+        let identity = dataset::index_walk_key(self.path(), self.decode, chunk, &self.schema);
+        // The lock first: a second writer is refused before any request. Then the network's
+        // identity (container 0, one request): a dataset of another network is refused before
+        // any file is touched.
+        let mut set = Dataset::lock(dir, dataset::INDEX_KEY, identity)?;
+        let origin = self.chain.chain_identity().await?.map(|container0| Origin::Network { container0 });
+        set.bind(origin.as_ref())?;
         let lease = self.lease();
         let start = lease.position();
         let to_tip = self.end_known().is_none();

@@ -98,6 +98,13 @@ impl ResourcePager {
         Ok(ResourcePager::new(Arc::new(source), resource, limit, url))
     }
 
+    /// The base URL of the service the list is read from (secrets redacted): its URL less the
+    /// list's path.
+    pub fn base_url(&self) -> &str {
+        let path = self.pager.describe();
+        self.url.strip_suffix(path.as_str()).unwrap_or(&self.url)
+    }
+
     /// Where the walk stands.
     pub fn position(&self) -> Position {
         self.pager.position()

@@ -125,6 +125,57 @@ async fn another_walk_into_the_same_directory_is_refused_before_any_write() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_from_another_network_is_refused_naming_both_and_nothing_is_touched() {
+    let (emu, dir) = exported(250, "network", Some(200)).await;
+    let other = Emulator::start(EmulatorConfig { default_count: 250, seed: 2, ..Default::default() })
+        .await
+        .expect("emulator starts");
+    let id_of = |emu: &Emulator| {
+        let chain = chain(emu);
+        async move { chain.chain_identity().await.unwrap().unwrap() }
+    };
+    let (here, there) = (id_of(&emu).await, id_of(&other).await);
+    assert_ne!(here, there, "two seeds, two networks");
+    let manifest = std::fs::read(dir.join(MANIFEST)).unwrap();
+    let listing = |dir: &Path| {
+        let mut names: Vec<String> =
+            walkdir(dir).into_iter().map(|p| p.strip_prefix(dir).unwrap().display().to_string()).collect();
+        names.sort();
+        names
+    };
+    let files = listing(&dir);
+    let walk =
+        RangeWalk::new(chain(&other), RangeSpec { start: 0, end: Some(250), concurrency: 4, chunk: 64 }, None).unwrap();
+    let err = walk.write_dataset(&dir, 100, ParquetOptions::default(), |_| ()).await.unwrap_err().to_string();
+    assert!(
+        err.contains(&format!("its rows come from the network whose container 0 is {here}"))
+            && err.contains(&format!("this write reads the network whose container 0 is {there}")),
+        "{err}"
+    );
+    assert_eq!(walk.next_index(), 0);
+    assert_eq!(std::fs::read(dir.join(MANIFEST)).unwrap(), manifest, "the manifest is as it was");
+    assert_eq!(listing(&dir), files, "no file added or removed");
+    // the first network's own rerun goes on
+    let done = export(&emu, &dir, 0, Some(250)).await;
+    assert_eq!((done.partitions_skipped, done.partitions_written), (2, 1));
+    assert_eq!(indices(&dir), (0..250).collect::<Vec<_>>());
+}
+
+/// Every file under `dir`, at any depth.
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walkdir(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_whole() {
     use avax_data_core::dataset::{verify::verify, Dataset, INDEX_KEY};
     use avax_data_core::error::Error;
@@ -133,8 +184,8 @@ async fn a_second_writer_is_refused_before_any_request_and_the_first_verifies_wh
     // a writer at work: held by a Dataset of the same walk (the identity does not matter: the
     // lock is taken before the manifest is read)
     let schema = avax_data_core::index::walk::walk_schema(IndexPath::XTx, None).unwrap();
-    let identity = avax_data_core::dataset::index_identity(IndexPath::XTx, None, 100, &schema);
-    let held = Dataset::open(&dir, INDEX_KEY, identity).unwrap();
+    let identity = avax_data_core::dataset::index_walk_key(IndexPath::XTx, None, 100, &schema);
+    let held = Dataset::open(&dir, INDEX_KEY, identity, None).unwrap();
     let before = emu.request_count();
     let walk = RangeWalk::new(chain(&emu), RangeSpec { start: 0, end: None, concurrency: 4, chunk: 64 }, None).unwrap();
     let err = walk.write_dataset(&dir, 100, ParquetOptions::default(), |_| ()).await.unwrap_err();
