@@ -591,13 +591,14 @@ walk_twins! {
         ///     >>> import json
         ///     >>> data = ad.DataClient(base_url=emu.url)
         ///     >>> pager = data.blocks("43114", page_size=10)
-        ///     >>> first = pager.to_polars(limit=15)
+        ///     >>> it = iter(pager)
+        ///     >>> first = [next(it)["blockNumber"] for _ in range(15)]
         ///     >>> state = json.loads(json.dumps(pager.resume_state))    # saved, read back
         ///     >>> state["page_offset"], state["items_read"], len(state["handed_out"])
         ///     (5, 15, 15)
         ///     >>> later = data.blocks("43114", page_size=10)
         ///     >>> later.resume(state)
-        ///     >>> first["blockNumber"].to_list()[-1], later.to_polars(limit=3)["blockNumber"].to_list()
+        ///     >>> first[-1], later.to_polars(limit=3)["blockNumber"].to_list()
         ///     (485, [484, 483, 482])
         #[getter]
         fn resume_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -628,8 +629,8 @@ walk_twins! {
         ///     >>> _ = pager.to_polars(limit=12)
         ///     >>> later = data.blocks("43114", page_size=10)
         ///     >>> later.resume(pager.resume_state)
-        ///     >>> later.items_read, later.page_offset
-        ///     (12, 2)
+        ///     >>> later.items_read, later.next_page_token == pager.next_page_token
+        ///     (12, True)
         fn resume(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
             let text: String = match py.import("json")?.call_method1("dumps", (state,)) {
                 Ok(text) => text.extract()?,
