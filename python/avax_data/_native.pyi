@@ -1627,7 +1627,7 @@ class AsyncPager:
     def resume_state(self) -> dict[str, Any]:
         """Where the walk stands, to resume it in another process: a dict of ``next_page_token``, ``page_offset``,
         ``items_read`` and ``handed_out``."""
-    def resume(self, state: Mapping[str, Any]) -> Awaitable[None]:
+    def resume(self, state: Mapping[str, Any]) -> None:
         """Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list), superseding its
         consumers: the next one continues where that walk stopped."""
     @property
