@@ -36,19 +36,26 @@ class GrowingList:
     is a position in the list as it stands: new items on top push the rest down, so a page
     repeats the last items of the page before it)."""
 
-    def __init__(self, route: str, field: str, items: list[dict[str, Any]], shown: int, grow: int, tokens: str):
+    def __init__(self, route: str, field: str, items: list[dict[str, Any]], shown: int, grow: int, tokens: str,
+                 fail_at: int | None = None):
         self.route, self.field, self.items, self.grow, self.tokens = route, field, items, grow, tokens
         self.shown = shown
         self.pages = 0
+        self.fail_at = fail_at  # the request (counted from 0) answered 503 instead of a page
+        self.requests = 0
         self.lock = threading.Lock()
 
     def visible(self) -> list[dict[str, Any]]:
         return self.items[len(self.items) - self.shown:]
 
-    def page(self, query: dict[str, str]) -> dict[str, Any]:
+    def page(self, query: dict[str, str]) -> dict[str, Any] | None:
+        """The page ``query`` asks for; ``None`` for the request ``fail_at`` (a 503)."""
         size = int(query.get("pageSize", "10"))
         token = query.get("pageToken")
         with self.lock:
+            self.requests += 1
+            if self.fail_at is not None and self.requests - 1 == self.fail_at:
+                return None
             now = self.visible()
             if self.tokens == "key":
                 # the token: how many items lie above the next one in the full list
@@ -114,7 +121,11 @@ def serve(upstream: str, lists: Sequence[GrowingList] = (), balancer: LaggingBal
             parsed = urllib.parse.urlsplit(self.path)
             if parsed.path in by_route:
                 query = dict(urllib.parse.parse_qsl(parsed.query))
-                self.reply(200, json.dumps(by_route[parsed.path].page(query)).encode())
+                page = by_route[parsed.path].page(query)
+                if page is None:
+                    self.reply(503, json.dumps({"statusCode": 503, "message": "unavailable"}).encode())
+                else:
+                    self.reply(200, json.dumps(page).encode())
             else:
                 self.relay(upstream + self.path, None)
 

@@ -319,7 +319,23 @@ def page_for(op: dict[str, Any], chain: str | None) -> tuple[dict[str, Any], lis
     validate(op["operation_id"], body, chain)
     # The same first item with enum values the document does not know (valid but for them).
     body[key] = [*items, maker.unknown_enums(full[0], item_schema)]
+    _distinct(body[key], op.get("identity"))
     return body, body[key], rule_columns(service, doc_op, key)
+
+
+def _distinct(items: list[Any], identity: list[str | None] | None) -> None:
+    """Gives each item an id of its own: the maker's items copy the document's examples, and a
+    page serving one item twice is refused by the repeat screen of a list with an identity."""
+    field = identity[0] if identity else None
+    for k, item in enumerate(items):
+        value = item.get(field) if field and isinstance(item, dict) else None
+        if k == 0 or value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            item[field] = value + k
+        elif isinstance(value, str):
+            item[field] = str(int(value) + k) if value.isdigit() else f"{value}{k}"
+
 
 
 def rule_columns(service: str, doc_op: dict[str, Any], key: str) -> list[tuple[str, Any]]:

@@ -98,6 +98,7 @@ def asyncify(name: str, lines: list[str]) -> list[str]:
                 property_next
                 or method in ("__new__", "__iter__", "_repr_html_")
                 or result == "Plan"  # a cost plan is made without a request: returned at once
+                or (name == "Pager" and method == "resume")  # moves the position, sends nothing
                 or TWIN_NAME.search(result) is not None
                 or (method in ("close", "__arrow_c_stream__") and name in ITERATORS)
                 or method == "__arrow_c_stream__"

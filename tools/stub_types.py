@@ -290,6 +290,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         ),
         "Pager": _walk("Pager", "PagerIterator",
                        {"next_page_token": "str | None", "page_offset": "int", "items_read": "int", "exhausted": "bool",
+                        "resume_state": "dict[str, Any]",
+                        "resume": {"state": "Mapping[str, Any]", "return": "None"},
                         "limit": "int | None", "resource": "str"},
                        {"pages": {"return": "PageIterator"}, "batches": {"return": "PagerBatchIterator"}},
                        {"chunk": "int | None"}, {"dataset": "str | os.PathLike[str] | None", "chunk": "int | None"}),

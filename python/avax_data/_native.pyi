@@ -810,6 +810,13 @@ class Pager:
     def exhausted(self) -> bool:
         """Whether the walk handed out the last item of the list."""
     @property
+    def resume_state(self) -> dict[str, Any]:
+        """Where the walk stands, to resume it in another process: a dict of ``next_page_token``, ``page_offset``,
+        ``items_read`` and ``handed_out``."""
+    def resume(self, state: Mapping[str, Any]) -> None:
+        """Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list), superseding its
+        consumers: the next one continues where that walk stopped."""
+    @property
     def limit(self) -> int | None:
         """The ``limit=`` given to the list method, or ``None``."""
     @property
@@ -1621,6 +1628,13 @@ class AsyncPager:
     @property
     def exhausted(self) -> bool:
         """Whether the walk handed out the last item of the list."""
+    @property
+    def resume_state(self) -> dict[str, Any]:
+        """Where the walk stands, to resume it in another process: a dict of ``next_page_token``, ``page_offset``,
+        ``items_read`` and ``handed_out``."""
+    def resume(self, state: Mapping[str, Any]) -> None:
+        """Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list), superseding its
+        consumers: the next one continues where that walk stopped."""
     @property
     def limit(self) -> int | None:
         """The ``limit=`` given to the list method, or ``None``."""

@@ -9,7 +9,10 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
-use avax_data_core::arrow::json::{bad, f64_of, rfc3339_ns, timestamp_ns, Col, Kind, Scalar, RFC3339_TIME, UNIX_TIME};
+use avax_data_core::arrow::json::{
+    bad, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38, RFC3339_TIME, U64_RANGE,
+    UNIX_TIME,
+};
 use avax_data_core::error::Error;
 use avax_data_core::exact::Exact;
 use avax_data_core::index::Container;
@@ -182,16 +185,15 @@ fn int_of_digits<'py>(py: Python<'py>, field: &str, digits: &str) -> PyResult<Bo
 fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
     match (kind, value) {
         (_, Exact::Null) => Ok(py.None().into_bound(py)),
-        (Some(Kind::Dec | Kind::U64Str), Exact::Str(s)) => {
-            let digits = s.trim().strip_prefix('-').unwrap_or(s.trim());
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                // Python refuses digit strings past sys.get_int_max_str_digits() (4300): such a
-                // value stays the text it was, as any other string that is not an integer.
-                py.get_type::<PyInt>().call1((s.trim(),)).or_else(|_| Ok(PyString::new(py, s).into_any()))
-            } else {
-                Ok(PyString::new(py, s).into_any())
-            }
-        }
+        // Integer amounts by the core's one rule of decimal digits, with the frame's refusal.
+        (Some(Kind::Dec), v) => match decimal_of(&Scalar::of_exact(v)) {
+            Some(n) => Ok(n.into_pyobject(py)?.into_any()),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), DECIMAL_38)),
+        },
+        (Some(Kind::U64Str), v) => match u64_of(&Scalar::of_exact(v)) {
+            Some(n) => Ok(n.into_pyobject(py)?.into_any()),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), U64_RANGE)),
+        },
         (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
             Some(ns) => utc_datetime(py, ns),
             None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), UNIX_TIME)),

@@ -100,7 +100,8 @@ fn type_name(ty: ParamType) -> &'static str {
 /// Returns:
 ///     list[dict]: ``service`` (``"data"`` or ``"metrics"``), ``operation_id``, ``path``,
 ///     ``tag``, ``summary``, ``description``, ``list_key`` (None for an object answer),
-///     ``is_list`` (walked as a pager: a page of objects),
+///     ``is_list`` (walked as a pager: a page of objects), ``identity`` (the fields naming
+///     one item of a list, ``(id, key or None)``, from the core's table; None without one),
 ///     ``token_paged``, ``weight`` (compute units), ``needs_api_key`` and ``params`` (dicts of
 ///     ``name``, ``py_name``, ``location``, ``required``, ``type``, ``array``, ``enum``,
 ///     ``minimum``, ``maximum``, ``default``, ``description``, and ``time`` / ``chain_id``: read by
@@ -124,6 +125,7 @@ pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("list_key", op.list_key)?;
         d.set_item("is_list", op.is_list())?;
         d.set_item("token_paged", op.token_paged)?;
+        d.set_item("identity", avax_data_core::rest::openapi::list_identity(op.id).map(|i| (i.id, i.key)))?;
         d.set_item("weight", op.weight())?;
         d.set_item("needs_api_key", op.needs_api_key)?;
         let params = PyList::empty(py);

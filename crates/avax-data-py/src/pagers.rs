@@ -528,7 +528,9 @@ walk_twins! {
         /// The token of the page holding the next item not handed out.
         ///
         /// ``None`` at the first page, after the last one, or in a sharded metric walk. Pass it
-        /// as ``page_token=`` to resume later, skipping :attr:`page_offset` items.
+        /// as ``page_token=`` to resume later, skipping :attr:`page_offset` items; or save
+        /// :attr:`resume_state`, whose :meth:`resume` also drops what a list that grew on its
+        /// head in between pushed down.
         ///
         /// Example:
         ///     >>> pager = ad.DataClient(base_url=emu.url).blocks("43114", page_size=10)
@@ -583,6 +585,75 @@ walk_twins! {
         #[getter]
         fn exhausted(&self) -> bool {
             self.pager.position().exhausted
+        }
+
+        /// Where the walk stands, to resume it in another process: a dict of
+        /// ``next_page_token``, ``page_offset``, ``items_read`` and ``handed_out``.
+        ///
+        /// ``handed_out`` holds the identities of the last items handed out (up to 1,000; the
+        /// raw JSON texts of each item's id and key fields, e.g. ``blockHash`` and
+        /// ``blockNumber``; empty for a list without an identity). Save the dict (it is plain
+        /// JSON) and pass it to :meth:`resume` of a new pager of the same list: if the list
+        /// grew on its head meanwhile, the items it pushed down are dropped, not handed out
+        /// twice. An exhausted pager's state walks again from the first page, past every item.
+        ///
+        /// Example:
+        ///     >>> import json
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> pager = data.blocks("43114", page_size=10)
+        ///     >>> it = iter(pager)
+        ///     >>> first = [next(it)["blockNumber"] for _ in range(15)]
+        ///     >>> state = json.loads(json.dumps(pager.resume_state))    # saved, read back
+        ///     >>> state["page_offset"], state["items_read"], len(state["handed_out"])
+        ///     (5, 15, 15)
+        ///     >>> later = data.blocks("43114", page_size=10)
+        ///     >>> later.resume(state)
+        ///     >>> first[-1], later.to_polars(limit=3)["blockNumber"].to_list()
+        ///     (485, [484, 483, 482])
+        #[getter]
+        fn resume_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            let state = avax_data_core::checkpoint::PagePosition::of_pager(&self.pager.pager);
+            let text = serde_json::to_string(&state)
+                .map_err(|e| crate::errors::to_py(avax_data_core::Error::Internal(e.to_string())))?;
+            py.import("json")?.call_method1("loads", (text,))
+        }
+
+        /// Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list),
+        /// superseding its consumers: the next one continues where that walk stopped.
+        ///
+        /// The identities in the state are remembered as handed out, so a list that grew on its
+        /// head in between drops the items it pushed down (as within one walk). A state without
+        /// ``handed_out`` resumes from its position alone. ``items_read`` carries on, so
+        /// ``limit=`` counts the items of both walks.
+        ///
+        /// Args:
+        ///     state: the dict of :attr:`resume_state` (or of an export's checkpoint).
+        ///
+        /// Raises:
+        ///     InvalidParameterError: a state of another shape, or a walk cut into windows (a
+        ///         metric series with ``concurrency``), before any request.
+        ///
+        /// Example:
+        ///     >>> data = ad.DataClient(base_url=emu.url)
+        ///     >>> pager = data.blocks("43114", page_size=10)
+        ///     >>> _ = pager.to_polars(limit=12)
+        ///     >>> later = data.blocks("43114", page_size=10)
+        ///     >>> later.resume(pager.resume_state)
+        ///     >>> later.items_read, later.next_page_token == pager.next_page_token
+        ///     (12, True)
+        fn resume(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
+            let text: String = match py.import("json")?.call_method1("dumps", (state,)) {
+                Ok(text) => text.extract()?,
+                Err(e) => {
+                    return Err(crate::errors::to_py(avax_data_core::Error::invalid(
+                        "state",
+                        state.repr().map_or_else(|_| "?".to_string(), |r| r.to_string()),
+                        format!("a resume state as pager.resume_state gives (a dict of JSON values): {e}"),
+                    )))
+                }
+            };
+            let position = avax_data_core::checkpoint::PagePosition::from_json(&text).map_err(crate::errors::to_py)?;
+            py.detach(|| position.resume(&self.pager.pager)).map_err(crate::errors::to_py)
         }
 
         /// The ``limit=`` given to the list method, or ``None``.

@@ -202,6 +202,17 @@ class PagerSource(Source):
         return self.make_pager(None, self.limit).plan()
 
     def start(self, position: dict[str, Any] | None) -> None:
+        if position is not None and "handed_out" in position and position.get("next_page_token") \
+                and self.tokens_survive:
+            # The pager goes to the position with the identities of the last items written: a
+            # list that grew on its head since drops the items it pushed down.
+            self.before = 0
+            self.pager = self.make_pager(None, self.limit)
+            self.pager.resume(position)
+            return
+        # A checkpoint without identities (written before they were kept): from the token past
+        # the items of its page; no token (the first page, a walk cut into windows) or tokens
+        # that died with the embedded emulator: walked again past the items read.
         token = position.get("next_page_token") if position else None
         read = int(position.get("items_read", 0)) if position else 0
         if token and self.tokens_survive:
@@ -242,11 +253,8 @@ class PagerSource(Source):
                 return
 
     def position(self) -> dict[str, Any]:
-        return {
-            "next_page_token": self.pager.next_page_token,
-            "page_offset": self.pager.page_offset,
-            "items_read": self.before + self.pager.items_read,
-        }
+        state: dict[str, Any] = self.pager.resume_state
+        return {**state, "items_read": self.before + state["items_read"]}
 
     def empty(self) -> pl.DataFrame:
         return self.pager.to_polars(limit=0) if getattr(self, "_empty", None) is None else self._empty

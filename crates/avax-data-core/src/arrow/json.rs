@@ -118,32 +118,71 @@ pub fn bad(name: &str, shown: impl std::fmt::Display, what: &str) -> String {
     format!("field {name:?}: {shown} is not {what}")
 }
 
-/// A decimal string or JSON integer literal of at most 38 digits as i128.
+/// What a `Dec` field must hold (the refusal of [`decimal_of`], in frames and dicts alike).
+pub const DECIMAL_38: &str = "an integer of at most 38 digits";
+
+/// What a `U64Str` field must hold (the refusal of [`u64_of`], in frames and dicts alike).
+pub const U64_RANGE: &str = "an integer in [0, 2^64)";
+
+/// The one reading of decimal digits, for every path that reads an integer amount (the frame's
+/// columns through [`decimal_of`] and [`u64_of`], the dicts of the bindings through the same):
+/// an optional `-`, then one or more ASCII digits, with JSON whitespace (space, tab, CR, LF)
+/// around them. Leading zeros are allowed and do not count as digits (`007` is 7), `-0` is 0.
+/// Refused: `+5`, an empty or blank text, a lone `-`, any other character (`1_000`, `1.0`,
+/// `1e3`, `0x10`). Returns whether the value is negative (never for zero) and its significant
+/// digits (empty for zero).
+pub fn decimal_digits(text: &str) -> Option<(bool, &str)> {
+    let text = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let significant = digits.trim_start_matches('0');
+    Some((negative && !significant.is_empty(), significant))
+}
+
+/// A decimal string or JSON integer of at most 38 significant digits (the rule of
+/// [`decimal_digits`]) as i128.
 pub fn decimal_of(v: &Scalar) -> Option<i128> {
-    let digits_fit = |s: &str| {
-        let digits = s.strip_prefix('-').unwrap_or(s);
-        !digits.is_empty() && digits.len() <= 38 && digits.bytes().all(|b| b.is_ascii_digit())
+    let of_digits = |text: &str| -> Option<i128> {
+        let (negative, digits) = decimal_digits(text)?;
+        // Up to 18 digits fit an i64, whose parse is about twice as fast as an i128's.
+        let magnitude = match digits.len() {
+            0 => 0,
+            1..=18 => i128::from(digits.parse::<i64>().ok()?),
+            19..=38 => digits.parse::<i128>().ok()?,
+            _ => return None,
+        };
+        Some(if negative { -magnitude } else { magnitude })
     };
     match v {
-        // Up to 18 digits fit an i64, whose parse is about twice as fast as an i128's.
-        Scalar::Text(s) => match Some(s.trim()).filter(|s| digits_fit(s))? {
-            short if short.len() <= 18 => short.parse::<i64>().ok().map(i128::from),
-            long => long.parse().ok(),
-        },
+        Scalar::Text(s) => of_digits(s),
         Scalar::Number(Number::Int(i)) => Some(i128::from(*i)),
         Scalar::Number(Number::UInt(u)) => Some(i128::from(*u)),
-        Scalar::Number(Number::Big(d)) => Some(d.as_ref()).filter(|d| digits_fit(d))?.parse().ok(),
+        Scalar::Number(Number::Big(d)) => of_digits(d),
         Scalar::Number(Number::Float(_)) | Scalar::Other => None,
     }
 }
 
-/// A decimal string or JSON integer in [0, 2^64).
+/// A decimal string or JSON integer in [0, 2^64) (the rule of [`decimal_digits`]: `-0` is 0,
+/// `+5` is refused).
 pub fn u64_of(v: &Scalar) -> Option<u64> {
+    let of_digits = |text: &str| -> Option<u64> {
+        match decimal_digits(text)? {
+            (true, _) => None,
+            (false, "") => Some(0),
+            (false, digits) => digits.parse().ok(),
+        }
+    };
     match v {
-        Scalar::Text(s) => s.trim().parse().ok(),
+        Scalar::Text(s) => of_digits(s),
         Scalar::Number(Number::Int(i)) => u64::try_from(*i).ok(),
         Scalar::Number(Number::UInt(u)) => Some(*u),
-        Scalar::Number(_) | Scalar::Other => None,
+        Scalar::Number(Number::Big(d)) => of_digits(d),
+        Scalar::Number(Number::Float(_)) | Scalar::Other => None,
     }
 }
 
@@ -234,6 +273,48 @@ mod strict_tests {
             assert_eq!(decimal_of(&Scalar::Text(Cow::Borrowed(refused))), None, "{refused:?}");
         }
         assert_eq!(decimal_of(&Scalar::Text(Cow::Owned(nines(39)))), None);
+    }
+
+    #[test]
+    fn one_rule_reads_the_digits_of_both_integer_kinds() {
+        use super::{decimal_of, u64_of, Scalar};
+        use crate::exact::Number;
+        use std::borrow::Cow;
+        let text = |s: &str| Scalar::Text(Cow::Owned(s.to_string()));
+        let forty = format!("1{}", "0".repeat(39));
+        let zeros = format!("{}42", "0".repeat(60));
+        // (text, as Decimal128(38, 0), as UInt64)
+        let table: Vec<(String, Option<i128>, Option<u64>)> = vec![
+            ("5".into(), Some(5), Some(5)),
+            ("+5".into(), None, None),
+            ("007".into(), Some(7), Some(7)),
+            (zeros.clone(), Some(42), Some(42)),
+            ("-0".into(), Some(0), Some(0)),
+            ("-000".into(), Some(0), Some(0)),
+            ("-5".into(), Some(-5), None),
+            ("".into(), None, None),
+            (" ".into(), None, None),
+            (" 12\t".into(), Some(12), Some(12)),
+            ("\u{a0}12".into(), None, None),
+            ("-".into(), None, None),
+            ("1e3".into(), None, None),
+            ("0x10".into(), None, None),
+            ("18446744073709551615".into(), Some(18446744073709551615), Some(u64::MAX)),
+            ("18446744073709551616".into(), Some(18446744073709551616), None),
+            ("9".repeat(38), Some("9".repeat(38).parse().unwrap()), None),
+            ("9".repeat(39), None, None),
+            (forty.clone(), None, None),
+        ];
+        for (t, dec, u64) in &table {
+            assert_eq!(decimal_of(&text(t)), *dec, "{t:?} as a decimal");
+            assert_eq!(u64_of(&text(t)), *u64, "{t:?} as a u64");
+        }
+        // a JSON number past 64 bits is read by the same rule as its text
+        let big = |d: &str| Scalar::Number(Number::Big(Cow::Owned(d.to_string())));
+        assert_eq!(decimal_of(&big("18446744073709551616")), Some(18446744073709551616));
+        assert_eq!(u64_of(&big("18446744073709551616")), None);
+        assert_eq!(decimal_of(&big(&forty)), None);
+        assert_eq!(decimal_of(&big(&format!("-{}", "9".repeat(38)))), Some(-"9".repeat(38).parse::<i128>().unwrap()));
     }
 
     #[test]

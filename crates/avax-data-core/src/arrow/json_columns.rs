@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::json::{
     bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, timestamp_ns_of, u64_of, Col, Kind, Scalar,
-    RFC3339_TIME, UNIX_TIME,
+    DECIMAL_38, RFC3339_TIME, U64_RANGE, UNIX_TIME,
 };
 use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};
@@ -293,8 +293,8 @@ impl Column {
             },
             Column::Int(b) => b.append_option(typed(name, raw, i64_of, "an integer")?),
             Column::Float(b) => b.append_option(typed(name, raw, f64_of, "a number")?),
-            Column::U64(b) => b.append_option(typed(name, raw, u64_of, "an integer in [0, 2^64)")?),
-            Column::Dec(b) => b.append_option(typed(name, raw, decimal_of, "an integer of at most 38 digits")?),
+            Column::U64(b) => b.append_option(typed(name, raw, u64_of, U64_RANGE)?),
+            Column::Dec(b) => b.append_option(typed(name, raw, decimal_of, DECIMAL_38)?),
             Column::Ts(b, ms) => {
                 let ms = *ms;
                 b.append_option(typed(name, raw, |s| timestamp_ns_of(s, ms), UNIX_TIME)?)

@@ -9,7 +9,7 @@ use arrow_schema::{Schema, SchemaRef};
 use super::json::{fields, Col};
 use super::json_columns::{objects_to_batch, BatchBuilder, JsonText};
 use super::{data, metrics};
-use crate::rest::openapi::{operations, Operation};
+use crate::rest::openapi::{list_identity, operations, Operation};
 
 /// A Data API or Metrics API resource with a frame schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,16 +56,18 @@ impl Resource {
         Resource::Listed(op.index() as u16)
     }
 
-    /// What tells its items apart in a list (the one table of it: the pagers drop a shifted
-    /// page's repeats by it, [`crate::paging::repeats`]): the id field and the sort key of the
-    /// newest-first lists. `None` for a resource whose items have no known id (those lists are
-    /// walked as served).
+    /// What tells its items apart in a list (the pagers drop a shifted page's repeats by it,
+    /// [`crate::paging::repeats`]): the id field and the sort key of the hand-written
+    /// newest-first lists, and for a generated list operation its entry in the one table of
+    /// them ([`crate::rest::openapi::LIST_IDENTITIES`]). `None` for a resource whose items have
+    /// no known id (those lists are walked as served).
     pub fn identity(self) -> Option<crate::paging::Identity> {
         use crate::paging::Identity;
         match self {
             Resource::Block => Some(Identity { id: "blockHash", key: Some("blockNumber") }),
             Resource::Vertex => Some(Identity { id: "vertexHash", key: Some("vertexTimestamp") }),
             Resource::IcmMessage => Some(Identity { id: "messageId", key: None }),
+            Resource::Listed(i) => operations().get(usize::from(i)).and_then(|op| list_identity(op.id)),
             _ => None,
         }
     }

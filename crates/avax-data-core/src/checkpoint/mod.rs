@@ -19,8 +19,9 @@
 //! ```
 //!
 //! - `position` is where the walk continues: `next_index` (with `end`, and `first` for a
-//!   follower) for an index walk; `next_page_token`, `page_offset` and `items_read` for a Data or
-//!   Metrics API pager (the position [`crate::paging`] walks already keep).
+//!   follower) for an index walk; `next_page_token`, `page_offset`, `items_read` and
+//!   `handed_out` (the identities of the last items written, optional: older checkpoints lack it)
+//!   for a Data or Metrics API pager (the position [`crate::paging`] walks already keep).
 //! - `output` is `{"parts": [...]}` for Parquet (one part file per chunk in `OUT.parts/`, each
 //!   with its rows, size and sha256) or `{"bytes": N}` for CSV and NDJSON appended to `OUT` (the
 //!   size after the last complete chunk), with `bytes_sha256`, the sha256 of those `N` bytes
@@ -45,6 +46,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::dataset::durable::save_json;
 pub use crate::dataset::manifest::Origin;
 use crate::error::{Error, Result};
+use crate::paging::Pager;
 
 pub use export::ExportCheckpoint;
 pub use report::{verify_checkpoint, CheckpointReport};
@@ -136,6 +138,57 @@ pub struct PagePosition {
     pub page_offset: u64,
     /// Items read since the start of the walk.
     pub items_read: u64,
+    /// The identities of the last items written ([`crate::paging::Pager::handed_out`]: the raw
+    /// JSON texts of each item's id and key fields, oldest first), so a resumed walk drops the
+    /// repeats of a list that grew on its head meanwhile. Absent in a checkpoint written before
+    /// they were kept: such a walk resumes from its position alone (and may repeat up to as many
+    /// items as arrived on the list's head in between).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handed_out: Option<Vec<[String; 2]>>,
+}
+
+impl PagePosition {
+    /// Where `pager` stands, with the identities of the last items it handed out: what a later
+    /// walk of the same list resumes from ([`PagePosition::resume`]). An exhausted walk has no
+    /// token left; its state says to walk again from the first page past every item read.
+    pub fn of_pager(pager: &Pager) -> PagePosition {
+        let at = pager.position();
+        let next_page_token = at.next_page_token().map(str::to_string);
+        let page_offset = match (&next_page_token, at.exhausted) {
+            (None, true) => at.items_read,
+            _ => at.offset as u64,
+        };
+        PagePosition { next_page_token, page_offset, items_read: at.items_read, handed_out: Some(pager.handed_out()) }
+    }
+
+    /// A resume state given as JSON text (the object [`PagePosition::of_pager`] writes); anything
+    /// else is an [`Error::InvalidArgument`] of the parameter `state` saying what is expected.
+    pub fn from_json(text: &str) -> Result<PagePosition> {
+        let state: PagePosition = serde_json::from_str(text).map_err(|e| {
+            Error::invalid(
+                "state",
+                crate::exact::shown(text),
+                format!(
+                    "a resume state: an object of next_page_token (text or null), page_offset and items_read                      (integers >= 0) and optionally handed_out (a list of [id, key] texts), as                      pager.resume_state gives ({e})"
+                ),
+            )
+        })?;
+        Position::Pages(state.clone())
+            .check()
+            .map_err(|why| Error::invalid("state", crate::exact::shown(text), format!("a resume state whose {why}")))?;
+        Ok(state)
+    }
+
+    /// Moves `pager` (a walk of the same list) to this position, remembering the identities it
+    /// holds ([`Pager::resume_at`]): a list that grew on its head since loses its leading
+    /// repeats. A position without a token walks again from the first page, past `page_offset`
+    /// items.
+    pub fn resume(&self, pager: &Pager) -> Result<()> {
+        let offset = usize::try_from(self.page_offset)
+            .map_err(|_| Error::invalid("page_offset", self.page_offset, "a number of items this machine can count"))?;
+        let handed = self.handed_out.as_deref().unwrap_or_default();
+        pager.resume_at(self.next_page_token.clone(), offset, self.items_read, handed)
+    }
 }
 
 /// Where the walk continues.

@@ -23,7 +23,12 @@ fn request(out: &Path, format: &str, limit: u64) -> Request {
 }
 
 fn pages(items: u64) -> Position {
-    Position::Pages(PagePosition { next_page_token: Some("tok".into()), page_offset: items % 20, items_read: items })
+    Position::Pages(PagePosition {
+        next_page_token: Some("tok".into()),
+        page_offset: items % 20,
+        items_read: items,
+        handed_out: None,
+    })
 }
 
 #[test]
@@ -160,7 +165,7 @@ fn positions_read_back_as_the_walks_wrote_them() {
     assert_eq!(text, r#"{"next_index":3,"end":9}"#);
     assert!(serde_json::from_str::<Position>(r#"{"next_index": 1, "end": 2, "extra": 0}"#).is_err());
     assert!(Position::Index(IndexPosition { next_index: 10, first: None, end: Some(9) }).check().is_err());
-    let p = Position::Pages(PagePosition { next_page_token: None, page_offset: 0, items_read: 40 });
+    let p = Position::Pages(PagePosition { next_page_token: None, page_offset: 0, items_read: 40, handed_out: None });
     assert_eq!(p.describe(), "item 40 (walked again from the first page)");
 }
 
@@ -244,5 +249,31 @@ fn an_output_zero_filled_by_a_power_loss_is_refused_not_resumed_over() {
     // as written, it resumes, and the digest goes on from there
     std::fs::write(&out, b"a\n1\n2\n").unwrap();
     assert_eq!(resume().unwrap(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_pager_position_keeps_the_identities_of_the_last_items_and_an_older_one_still_reads() {
+    let older: Position =
+        serde_json::from_str(r#"{"next_page_token": "t", "page_offset": 2, "items_read": 12}"#).unwrap();
+    let Position::Pages(older) = older else { panic!("a pager's position") };
+    assert_eq!(older.handed_out, None);
+    let ids = vec![[r#""0xa""#.to_string(), r#""7""#.to_string()], [r#""0xb""#.to_string(), String::new()]];
+    let p = Position::Pages(PagePosition { handed_out: Some(ids.clone()), ..older });
+    let text = serde_json::to_string(&p).unwrap();
+    assert_eq!(
+        text,
+        r#"{"next_page_token":"t","page_offset":2,"items_read":12,"handed_out":[["\"0xa\"","\"7\""],["\"0xb\"",""]]}"#
+    );
+    assert_eq!(serde_json::from_str::<Position>(&text).unwrap(), p);
+    // a checkpoint holding them is saved and resumed with them
+    let dir = temp_dir("handed-out");
+    let out = dir.join("b.csv");
+    let mut cp = ExportCheckpoint::open(request(&out, "csv", 50)).unwrap();
+    std::fs::write(&out, b"a\n").unwrap();
+    cp.add_bytes(2, 12, p.clone()).unwrap();
+    cp.release();
+    let mut again = ExportCheckpoint::open(request(&out, "csv", 50)).unwrap();
+    assert_eq!(again.resume().unwrap(), (p, 12));
     let _ = std::fs::remove_dir_all(&dir);
 }

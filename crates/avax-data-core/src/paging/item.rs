@@ -73,8 +73,8 @@ impl JsonItem {
 
     /// The values of the top-level fields `names` in one pass over the item, as raw JSON text
     /// (`None` for one that is absent, every one when the item is not an object). The item's
-    /// structure is walked without parsing it, up to where every name is found ([`super::scan`]:
-    /// a field given twice counts the first time); a key with an escape is read by serde.
+    /// structure is walked without parsing it ([`super::scan`]: a field given twice counts the
+    /// last time, as in a parsed object); a key with an escape is read by serde.
     pub fn fields<const N: usize>(&self, names: [&str; N]) -> [Option<&str>; N] {
         if let Some(found) = super::scan::top_fields(self.as_str(), names) {
             return found;

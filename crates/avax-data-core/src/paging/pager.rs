@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::repeats::{Identity, Screened, Seen, Stored};
+use super::repeats::{Identity, Screened, Seen, Stored, RESUME_IDS};
 use super::{Ahead, JsonItem, Prefetch, Spawned};
 use crate::error::{Error, Result};
 use futures::stream::BoxStream;
@@ -248,6 +248,54 @@ impl Pager {
         if !ids.is_empty() {
             self.seen.lock().unwrap_or_else(|p| p.into_inner()).remember(ids);
         }
+    }
+
+    /// The identities of the last items handed out (at most [`RESUME_IDS`], oldest first, as
+    /// the raw JSON texts of the id and key fields; empty for a walk without an identity): with
+    /// the position, what a later walk of the same list needs to resume without handing out
+    /// again what this one did ([`Pager::resume_at`]).
+    pub fn handed_out(&self) -> Vec<[String; 2]> {
+        match self.identity {
+            Some(_) => self.seen.lock().unwrap_or_else(|p| p.into_inner()).recent(RESUME_IDS),
+            None => Vec::new(),
+        }
+    }
+
+    /// Moves the walk to where an earlier walk of the same list stopped: the page of `token`
+    /// (`None`: the first), `offset` items of it passed, `items_read` items handed out, and the
+    /// identities it handed out last ([`Pager::handed_out`]) remembered, so a list that grew on
+    /// its head in between loses its leading repeats as within one walk. Supersedes every
+    /// consumer. Refused (before any request) for a walk cut into shards, which has no token.
+    pub fn resume_at(
+        &self,
+        token: Option<String>,
+        offset: usize,
+        items_read: u64,
+        handed_out: &[[String; 2]],
+    ) -> Result<()> {
+        if let PageKey::Shard(_) = self.source.first() {
+            return Err(Error::invalid(
+                "page_token",
+                token.as_deref().unwrap_or("None"),
+                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
+            ));
+        }
+        if offset as u64 > items_read {
+            return Err(Error::invalid(
+                "page_offset",
+                offset,
+                format!("at most items_read ({items_read}): the items passed on the page are among those read"),
+            ));
+        }
+        let mut position = self.position.lock().unwrap_or_else(|p| p.into_inner());
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        *position = Position { at: PageKey::Token(token), offset, items_read, exhausted: false };
+        let mut seen = Seen::default();
+        if self.identity.is_some() {
+            seen.restore(handed_out);
+        }
+        *self.seen.lock().unwrap_or_else(|p| p.into_inner()) = seen;
+        Ok(())
     }
 
     /// Where the walk stands.

@@ -21,12 +21,18 @@ use super::JsonItem;
 /// guess.
 pub const REMEMBERED: usize = 10_000;
 
+/// The identities a resume state keeps ([`Seen::recent`]): of the last items handed out, ten
+/// pages of the Data API's largest page size. A list that grew by more than that between a walk
+/// and its resume can start the resumed walk with items handed out before.
+pub const RESUME_IDS: usize = 1_000;
+
 /// What tells the items of a list apart: an id field and, optionally, the sort key field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Identity {
     /// The field naming the item (a block's hash, a vertex's hash, a message's id).
     pub id: &'static str,
-    /// The field the list is sorted by, part of the identity when given.
+    /// A second field, part of the identity when given: the field the list is sorted by (a
+    /// block's number), or what tells apart items sharing the id (a log's index, a node).
     pub key: Option<&'static str>,
 }
 
@@ -231,6 +237,28 @@ impl Seen {
         }
     }
 
+    /// The identities of the last `n` items remembered, oldest first, each as the raw JSON texts
+    /// of its id and key fields (the key's text is empty for an identity without one): what a
+    /// resumed walk needs to drop the repeats of its first page ([`Seen::restore`]).
+    pub fn recent(&self, n: usize) -> Vec<[String; 2]> {
+        let skip = self.order.len().saturating_sub(n);
+        self.order.iter().skip(skip).map(|s| s.parts()).map(|p| [p.id.to_string(), p.key.to_string()]).collect()
+    }
+
+    /// Remembers the identities [`Seen::recent`] gave (of a walk this one resumes), as if they
+    /// were handed out by this walk, oldest first.
+    pub fn restore(&mut self, ids: &[[String; 2]]) {
+        let mut buffer = String::new();
+        let stored: Vec<Option<Stored>> = ids
+            .iter()
+            .map(|[id, key]| {
+                let parts = Parts { hash: self.state.hash_one((id.as_str(), key.as_str())), id, key };
+                Some(Stored::new(parts, &mut buffer))
+            })
+            .collect();
+        self.remember(&stored);
+    }
+
     /// How many items are remembered.
     pub fn len(&self) -> usize {
         self.order.len()
@@ -305,6 +333,45 @@ mod tests {
         seen.remember(&[Some(Stored::new(parts, &mut String::new()))]);
         assert_eq!(seen.len(), REMEMBERED);
         assert!(again.ids.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn the_recent_identities_restored_in_another_walk_make_the_same_repeats() {
+        let mut before = Seen::default();
+        let handed = blocks(&[(9, "i"), (8, "h"), (7, "g")]);
+        assert_eq!(hand_out(&mut before, &handed), 0);
+        let kept = before.recent(2);
+        assert_eq!(kept, [["\"h\"".to_string(), "\"8\"".to_string()], ["\"g\"".into(), "\"7\"".into()]]);
+        let mut resumed = Seen::default();
+        resumed.restore(&kept);
+        assert_eq!(resumed.len(), 2);
+        let shifted = blocks(&[(8, "h"), (7, "g"), (6, "f")]);
+        assert_eq!(resumed.screen(BLOCKS, &shifted, 0).unwrap().leading, 2);
+        // an item handed out before what was kept is not known as handed out
+        assert_eq!(resumed.screen(BLOCKS, &handed[..1], 0).unwrap().leading, 0);
+        // an identity without a key keeps an empty key text
+        let messages = Identity { id: "messageId", key: None };
+        let mut seen = Seen::default();
+        let ids = seen.screen(messages, &[JsonItem::from(json!({"messageId": "m1"}))], 0).unwrap().ids;
+        seen.remember(&ids);
+        assert_eq!(seen.recent(RESUME_IDS), [["\"m1\"".to_string(), String::new()]]);
+    }
+
+    #[test]
+    fn a_field_given_twice_is_the_last_for_the_screen_as_for_the_columns() {
+        use crate::arrow::{to_batch, Resource};
+        use arrow_array::{cast::AsArray, Array};
+        let twice = r#"{"blockHash":"a","blockNumber":"9","blockHash":"b"}"#;
+        let item = JsonItem::from_raw(serde_json::from_str::<&serde_json::value::RawValue>(twice).unwrap());
+        let mut seen = Seen::default();
+        assert_eq!(hand_out(&mut seen, std::slice::from_ref(&item)), 0);
+        // the item handed out is block "b" (as its row says), not "a"
+        assert_eq!(seen.screen(BLOCKS, &blocks(&[(9, "b")]), 0).unwrap().leading, 1);
+        assert_eq!(seen.screen(BLOCKS, &blocks(&[(9, "a")]), 0).unwrap().leading, 0);
+        let batch = to_batch(Resource::Block, std::slice::from_ref(&item)).unwrap();
+        let column = batch.column_by_name("blockHash").unwrap();
+        assert_eq!(column.as_string_view().value(0), "b");
+        assert_eq!(column.len(), 1);
     }
 
     #[test]

@@ -4,9 +4,10 @@
 //! caller reads the item with serde instead.
 
 /// The raw texts of the top-level fields `names` of the object `text`; `None` when the walk gives
-/// up (a key with an escape, text that is not an object as expected). The walk stops as soon as
-/// every name is found (the identity fields of the Data API's items come first), so a field given
-/// twice counts the first time; a value is read to its end only when it is needed to go on.
+/// up (a key with an escape, text that is not an object as expected). The walk reads the whole
+/// object, so a field given twice counts the last time: as serde's parse, and as the columns of
+/// a frame read it ([`crate::arrow::json_columns`]), so the repeat screen and the rows agree on
+/// which value an item holds.
 pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option<[Option<&'a str>; N]> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
@@ -15,7 +16,6 @@ pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option
     }
     i += 1;
     let mut found = [None; N];
-    let mut missing = N;
     loop {
         i = skip_ws(b, i);
         match *b.get(i)? {
@@ -36,13 +36,7 @@ pub fn top_fields<'a, const N: usize>(text: &'a str, names: [&str; N]) -> Option
         let start = i;
         i = value_end(b, i)?;
         if let Some(at) = names.iter().position(|n| n.as_bytes() == key) {
-            if found[at].is_none() {
-                found[at] = Some(text.get(start..i)?);
-                missing -= 1;
-                if missing == 0 {
-                    return Some(found);
-                }
-            }
+            found[at] = Some(text.get(start..i)?);
         }
         i = skip_ws(b, i);
         match *b.get(i)? {
@@ -141,9 +135,12 @@ mod tests {
                 assert_eq!(walked.map(|v| v.map(str::to_string)), serde, "{raw}");
             }
         }
-        // a field given twice: the walk stops at the first (serde's parse keeps the last)
-        let twice = r#"{"blockHash":"first","blockNumber":1,"x":2,"blockHash":"last"}"#;
-        assert_eq!(top_fields(twice, names), Some([Some("\"first\""), Some("1"), Some("2")]));
+        // a field given twice counts the last time, as serde's parse (and the frame's columns)
+        let twice = r#"{"blockHash":"first","blockNumber":1,"x":2,"blockHash":"last","blockNumber":3}"#;
+        assert_eq!(top_fields(twice, names), Some([Some("\"last\""), Some("3"), Some("2")]));
+        let item = JsonItem::from_raw(serde_json::from_str::<&RawValue>(twice).unwrap());
+        assert_eq!(item.fields(names), [Some("\"last\""), Some("3"), Some("2")]);
+        assert_eq!(by_serde(&item, names), [Some("\"last\""), Some("3"), Some("2")]);
         // a key with an escape, or text that is no object: the caller asks serde
         assert!(top_fields(r#"{"block\u0048ash":"0xab"}"#, names).is_none());
         assert!(top_fields(r#"[1,2]"#, names).is_none());

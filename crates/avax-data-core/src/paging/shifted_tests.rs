@@ -180,3 +180,58 @@ fn a_walk_without_an_identity_is_left_as_served() {
     // offset tokens on a growing list: each page after the first repeats the 3 newest before it
     assert_eq!(&got[..13], &[29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 22, 21, 20]);
 }
+
+#[test]
+fn a_walk_resumed_in_a_new_pager_from_a_saved_state_drops_the_repeats_exactly() {
+    let rt = runtime();
+    // the list grows by 3 after each page served, and by 7 more while the walk is stopped
+    for stop in [13, 20, 27] {
+        let list = growing(95, 3, None);
+        let first = pager(&list, Some(BLOCKS), None);
+        // fetched when asked for: the list grows by exactly the pages this walk needed
+        let mut got = rt.block_on(async {
+            let mut cursor = first.cursor_in_step();
+            let mut out = Vec::new();
+            for _ in 0..stop {
+                out.push(cursor.next_item().await.unwrap().unwrap());
+            }
+            out
+        });
+        let (at, handed) = (first.position(), first.handed_out());
+        assert_eq!(handed.len(), stop, "every item handed out is kept (fewer than RESUME_IDS)");
+        let token = at.next_page_token().map(str::to_string);
+        *list.shown.lock().unwrap() += 7;
+        // the state as a checkpoint keeps it: a new pager, as in another process
+        let resumed = pager(&list, Some(BLOCKS), None);
+        resumed.resume_at(token.clone(), at.offset, at.items_read, &handed).unwrap();
+        got.extend(rt.block_on(resumed.collect(None, Ok)).unwrap().concat());
+        assert_eq!(numbers(&got), still(95), "stopped after {stop}");
+        assert_eq!(resumed.position().items_read, 95);
+        // without the identities (an older checkpoint) the resumed walk repeats what the list
+        // pushed down: the caveat of such a state
+        let list = growing(95, 3, None);
+        let first = pager(&list, Some(BLOCKS), None);
+        let head = rt.block_on(async {
+            let mut cursor = first.cursor_in_step();
+            let mut out = Vec::new();
+            for _ in 0..stop {
+                out.push(cursor.next_item().await.unwrap().unwrap());
+            }
+            out
+        });
+        let at = first.position();
+        *list.shown.lock().unwrap() += 7;
+        let resumed = pager(&list, Some(BLOCKS), None);
+        resumed.resume_at(at.next_page_token().map(str::to_string), at.offset, at.items_read, &[]).unwrap();
+        let rest = rt.block_on(resumed.collect(None, Ok)).unwrap().concat();
+        let mut all = numbers(&[head, rest].concat());
+        assert!(all.len() > 95, "stopped after {stop}: what the list pushed down comes again");
+        all.sort_unstable_by(|a, b| b.cmp(a));
+        all.dedup();
+        assert_eq!(all, still(95));
+    }
+    // a state whose offset passes more items than were read is refused before any request
+    let p = pager(&growing(95, 3, None), Some(BLOCKS), None);
+    let err = p.resume_at(Some("o10".into()), 11, 10, &[]).unwrap_err().to_string();
+    assert!(err.contains("page_offset") && err.contains("11"), "{err}");
+}

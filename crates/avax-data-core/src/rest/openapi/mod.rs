@@ -14,6 +14,7 @@ mod check;
 mod columns;
 mod documents;
 mod hand;
+mod identities;
 mod order;
 mod route;
 mod table;
@@ -23,6 +24,7 @@ pub use check::{check, Request, MAX_QUERY_VALUE};
 pub use columns::{kind_of, DECIMAL_NAMES};
 pub use documents::Service;
 pub use hand::{engine_check, ride};
+pub use identities::{list_identity, LIST_IDENTITIES};
 pub use route::route;
 pub use table::{Location, Operation, Param, ParamSchema, ParamType, KEY_TAGS};
 
