@@ -27,6 +27,7 @@ pub mod plan;
 pub mod rest;
 pub mod runtime;
 pub mod settings;
+pub mod stop;
 pub mod tables;
 pub mod transport;
 

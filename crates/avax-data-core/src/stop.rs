@@ -1,0 +1,189 @@
+//! Stopping long work promptly: a [`Stop`] flag that CPU work (decoding, signature recovery)
+//! checks between items, and [`ticks`] on a clock of their own, on which a wait checks the
+//! caller's own condition (Ctrl-C, in the bindings).
+//!
+//! A task on the runtime, or a thread, cannot be dropped in the middle of its CPU work; it stops
+//! at its next check of the flag, so a stop lands within one item's work. The ticks do not come
+//! from tokio's timers: those are driven by the runtime's workers, and while every worker is
+//! busy decoding no tokio timer fires (a Ctrl-C check that slept on one came seconds late). A
+//! plain thread ticks instead.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::error::{Error, Result};
+
+/// A stop request shared by the work and whoever may stop it (clones share the flag).
+#[derive(Clone, Default, Debug)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// A flag not yet set.
+    pub fn new() -> Self {
+        Stop::default()
+    }
+
+    /// Asks the work to stop at its next check.
+    pub fn request(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_requested(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// [`Error::Interrupted`] once a stop was asked for: what work calls between its items.
+    pub fn check(&self) -> Result<()> {
+        if self.is_requested() {
+            Err(Error::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A stop that is requested when this guard is dropped (the owner of the work went away).
+#[derive(Debug)]
+pub struct StopOnDrop(pub Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.request();
+    }
+}
+
+/// Ticks every `period`, sent by a thread of its own (not a tokio timer, so they come while
+/// every runtime worker is busy). The thread ends at the first tick after this is dropped.
+pub struct Ticks(tokio::sync::mpsc::Receiver<()>);
+
+impl Ticks {
+    /// The next tick.
+    pub async fn tick(&mut self) {
+        if self.0.recv().await.is_none() {
+            // The ticking thread is gone (it cannot be while this lives): no more ticks.
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// [`Ticks`] every `period`, starting now.
+pub fn ticks(period: Duration) -> Ticks {
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    std::thread::Builder::new()
+        .name("avax-data-tick".into())
+        .spawn(move || loop {
+            std::thread::sleep(period);
+            match tx.try_send(()) {
+                Ok(()) | Err(tokio::sync::mpsc::error::TrySendError::Full(())) => {}
+                Err(tokio::sync::mpsc::error::TrySendError::Closed(())) => break,
+            }
+        })
+        .expect("the OS refused to start a thread");
+    Ticks(rx)
+}
+
+/// Runs the CPU work `work` on a thread of its own while this thread calls `check` every
+/// `period`; the first error of `check` requests the work's [`Stop`], waits for it to return
+/// (it stops at its next check) and is returned.
+pub fn run_checking<T: Send, E>(
+    work: impl FnOnce(&Stop) -> T + Send,
+    period: Duration,
+    mut check: impl FnMut() -> std::result::Result<(), E>,
+) -> std::result::Result<T, E> {
+    let stop = Stop::new();
+    std::thread::scope(|scope| {
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let worker = {
+            let stop = stop.clone();
+            scope.spawn(move || {
+                let out = work(&stop);
+                let _ = done_tx.send(());
+                out
+            })
+        };
+        loop {
+            match done_rx.recv_timeout(period) {
+                Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(e) = check() {
+                stop.request();
+                let _ = worker.join();
+                return Err(e);
+            }
+        }
+        match worker.join() {
+            Ok(out) => Ok(out),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Instant;
+
+    #[test]
+    fn a_stop_is_seen_by_every_clone_and_check_names_it() {
+        let stop = Stop::new();
+        let seen = stop.clone();
+        assert!(seen.check().is_ok());
+        drop(StopOnDrop(stop));
+        assert!(seen.is_requested());
+        assert!(matches!(seen.check(), Err(Error::Interrupted)));
+    }
+
+    #[test]
+    fn ticks_come_while_every_runtime_worker_is_busy() {
+        // The runtime's one worker runs CPU work that never yields for 5 s: no tokio timer fires
+        // before it ends (the Ctrl-C check that slept on one came late), the ticks do.
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let busy_until = Instant::now() + Duration::from_secs(5);
+        runtime.spawn(async move {
+            while Instant::now() < busy_until {
+                std::hint::spin_loop();
+            }
+        });
+        std::thread::sleep(Duration::from_millis(50)); // the worker has taken the busy task
+        let started = Instant::now();
+        let mut ticks = ticks(Duration::from_millis(20));
+        runtime.block_on(async {
+            for _ in 0..3 {
+                ticks.tick().await;
+            }
+        });
+        // Three ticks of 20 ms; the margin for a loaded machine stays under the 5 s of work.
+        assert!(started.elapsed() < Duration::from_secs(4), "took {:?}", started.elapsed());
+        runtime.shutdown_background();
+    }
+
+    #[test]
+    fn run_checking_stops_the_work_at_its_next_check() {
+        let returned = AtomicBool::new(false);
+        let mut calls = 0;
+        let out = run_checking(
+            |stop| {
+                while stop.check().is_ok() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                returned.store(true, Ordering::SeqCst);
+            },
+            Duration::from_millis(10),
+            || {
+                calls += 1;
+                if calls == 2 {
+                    Err("stop")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(out, Err("stop"));
+        assert!(returned.load(Ordering::SeqCst), "the work had returned before the error did");
+        let finished = run_checking(|stop| stop.is_requested(), Duration::from_secs(60), || Err::<(), _>("never"));
+        assert_eq!(finished, Ok(false), "work that ends by itself is not stopped");
+    }
+}
