@@ -9,7 +9,7 @@ use futures::StreamExt;
 
 use super::{page_token, Paged, RestClient};
 use crate::arrow::{batch_builder, to_batch, BatchBuilder, Resource};
-use crate::arrow::{ParquetExport, WalkReader};
+use crate::arrow::{ParquetExport, Wait, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Pager, PagerCursor, Position};
 
@@ -125,13 +125,10 @@ impl ResourcePager {
     }
 
     /// A new consumer reading the rest of the walk as an Arrow stream of page batches; each
-    /// batch read moves the position. The reading thread waits on the shared runtime.
-    pub fn reader(&self) -> WalkReader {
+    /// batch read moves the position. The reading thread waits for each batch with `wait`.
+    pub fn reader(&self, wait: Wait) -> WalkReader {
         let (pager, mut cursor) = (self.clone(), self.pager.cursor());
-        WalkReader::new(
-            self.resource.schema(),
-            Box::new(move || crate::runtime::runtime().block_on(pager.next_batch(&mut cursor))),
-        )
+        WalkReader::new(self.resource.schema(), Box::new(move || wait(Box::pin(pager.next_batch(&mut cursor)))))
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
