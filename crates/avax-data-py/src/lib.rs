@@ -14,6 +14,7 @@ mod endpoints;
 mod errors;
 mod index;
 mod inputs;
+mod interrupt;
 mod iters;
 mod logs;
 mod metrics;

@@ -42,6 +42,11 @@ pub trait Step: Send + 'static {
     fn rows(_out: &Self::Out) -> u64 {
         1
     }
+    /// The last item never reached Python (Ctrl-C during its conversion): move the position
+    /// back before it where the consumer can, and stop. By default the step just stops.
+    fn unhand(&mut self) {
+        self.close()
+    }
 }
 
 /// A flag that a `close()` from any thread sets, waking a step that is waiting.
@@ -103,8 +108,13 @@ impl<S: Step> Iter<S> {
 
     /// `item` is handed out: progress counts its rows.
     fn handed(&self, py: Python<'_>, item: &S::Out) {
+        self.handed_rows(py, S::rows(item));
+    }
+
+    /// `rows` were handed out: progress counts them.
+    fn handed_rows(&self, py: Python<'_>, rows: u64) {
         if let Some(bar) = &self.progress {
-            bar.advance(py, S::rows(item));
+            bar.advance(py, rows);
         }
     }
 
@@ -194,8 +204,21 @@ impl Mode for Blocking {
         };
         match outcome {
             Ok(Some(Ok(Some(item)))) => {
-                iter.handed(py, &item);
-                item.into_bound_py_any(py)
+                let rows = S::rows(&item);
+                match item.into_bound_py_any(py) {
+                    Ok(value) => {
+                        iter.handed_rows(py, rows);
+                        Ok(value)
+                    }
+                    // Ctrl-C while Python code converted the item (a frame): it was not handed out.
+                    Err(e) if crate::interrupt::is_interruption(py, &e) => {
+                        step.unhand();
+                        iter.closed.set();
+                        iter.ended(py);
+                        Err(iter.resume.annotate(e))
+                    }
+                    Err(e) => Err(e),
+                }
             }
             Err(interrupt) => {
                 step.close();

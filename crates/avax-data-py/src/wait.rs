@@ -3,15 +3,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3_async_runtimes::generic::{self, ContextExt, Runtime};
 use pyo3_async_runtimes::TaskLocals;
 use tokio::sync::OnceCell;
 
-/// How often a blocked sync call checks for Ctrl-C (well under the promised 250 ms).
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
+use crate::interrupt::SIGNAL_POLL;
 
 /// Blocks on `fut` with the GIL released. Ctrl-C (or any pending Python signal handler that
 /// raises) cancels the future, dropping its requests, and raises.
@@ -31,10 +29,14 @@ where
     })
 }
 
+/// The exception of the first pending signal handler that raises, checked every [`SIGNAL_POLL`]
+/// on ticks of a thread of their own: a tokio timer would not fire while every runtime worker is
+/// busy decoding, and Ctrl-C would then come seconds late.
 async fn interrupted() -> PyErr {
+    let mut ticks = avax_data_core::stop::ticks(SIGNAL_POLL);
     loop {
-        tokio::time::sleep(SIGNAL_POLL).await;
-        if let Err(err) = Python::attach(|py| py.check_signals()) {
+        ticks.tick().await;
+        if let Err(err) = crate::interrupt::check_signals() {
             return err;
         }
     }
