@@ -9,13 +9,13 @@ background inherits SIGINT ignored). The delay bound here is generous (a loaded 
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 
 import pytest
+
+from _helpers import signal_child
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
@@ -100,26 +100,6 @@ CASES: dict[str, tuple[int, float, str, str, str]] = {
         1_000_000, 0.0, DECODED.format(decode=True) + "\nimport tempfile\nout = tempfile.mkdtemp()",
         "rng.write_dataset(out, chunk=50_000)", "",
     ),
-    "polars_stream": (
-        1_000_000, 0.0, DECODED.format(decode=True) + "\nimport polars as pl", "pl.DataFrame(rng)",
-        "print('batch_end', rng.next_index, flush=True)",
-    ),
-    "polars_from_arrow": (
-        1_000_000, 0.0, DECODED.format(decode=True) + "\nimport polars as pl", "pl.from_arrow(rng)",
-        "print('batch_end', rng.next_index, flush=True)",
-    ),
-    "pyarrow_table": (
-        1_000_000, 0.0, DECODED.format(decode=True) + "\nimport pyarrow as pa", "pa.table(rng)",
-        "print('batch_end', rng.next_index, flush=True)",
-    ),
-    "pyarrow_reader": (
-        1_000_000, 0.0, DECODED.format(decode=True) + "\nimport pyarrow as pa",
-        "pa.RecordBatchReader.from_stream(rng).read_all()", "print('batch_end', rng.next_index, flush=True)",
-    ),
-    "duckdb": (
-        1_000_000, 0.0, DECODED.format(decode=True) + "\nimport duckdb",
-        "duckdb.sql('select count(*) from rng').fetchall()", "print('batch_end', rng.next_index, flush=True)",
-    ),
     "pager_stream": (
         1_000, 0.05, "import pyarrow as pa\npager = ad.DataClient(base_url=emu.url).blocks('43114', page_size=10)",
         "pa.table(pager)", "",
@@ -158,6 +138,19 @@ def pull_holding_the_gil(obj):
         stream.release = None
 """
 
+# An Arrow reader pulling a decoded walk (`importing` it first): the position moves by whole
+# batches read.
+STREAMS = {
+    "polars_stream": ("import polars as pl", "pl.DataFrame(rng)"),
+    "polars_from_arrow": ("import polars as pl", "pl.from_arrow(rng)"),
+    "pyarrow_table": ("import pyarrow as pa", "pa.table(rng)"),
+    "pyarrow_reader": ("import pyarrow as pa", "pa.RecordBatchReader.from_stream(rng).read_all()"),
+    "duckdb": ("import duckdb", "duckdb.sql('select count(*) from rng').fetchall()"),
+}
+for _name, (_importing, _pull) in STREAMS.items():
+    CASES[_name] = (1_000_000, 0.0, DECODED.format(decode=True) + "\n" + _importing, _pull,
+                    "print('batch_end', rng.next_index, flush=True)")
+
 CASES["gil_holding_stream"] = (
     1_000_000, 0.0, DECODED.format(decode=True) + "\n" + GIL_HOLDING_PULL, "pull_holding_the_gil(rng)",
     "print('batch_end', rng.next_index, flush=True)",
@@ -169,34 +162,20 @@ def _child(containers: int, latency: float, setup: str, body: str, after: str) -
     return textwrap.dedent(PRELUDE.format(containers=containers, latency=latency)) + frame
 
 
-def interrupt_child(script: str, *, after: float = 1.0) -> tuple[float, list[str], str]:
-    """Runs `script`, sends SIGINT `after` seconds past its `ready` line, and returns the delay
-    to the child's `interrupted` stamp (CLOCK_MONOTONIC is one clock for the machine), its
-    output lines and its stderr."""
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline().strip()
-        assert first == "ready", first + (proc.stderr.read() if proc.stderr else "")
-        time.sleep(after)
-        assert proc.poll() is None, "the walk ended before the signal"
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+def interrupt_child(script: str) -> tuple[float, list[str]]:
+    """The delay from SIGINT (1 s after the child's `ready`) to the child's `interrupted` stamp,
+    and the child's output lines; the child must have exited through `except KeyboardInterrupt`."""
+    sent, out, err, returncode = signal_child(script)
     lines = out.splitlines()
     stamps = [float(line.split()[1]) for line in lines if line.startswith("interrupted ")]
     assert stamps, f"no KeyboardInterrupt: {out}\n{err[-3000:]}"
-    assert proc.returncode == 3, (proc.returncode, out, err[-3000:])
-    return stamps[0] - sent, lines, err
+    assert returncode == 3, (returncode, out, err[-3000:])
+    return stamps[0] - sent, lines
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_ctrl_c_is_a_prompt_keyboard_interrupt_with_the_position_exact(name: str) -> None:
-    elapsed, lines, _ = interrupt_child(_child(*CASES[name]))
+    elapsed, lines = interrupt_child(_child(*CASES[name]))
     assert not any(line.startswith("other ") for line in lines), lines
     # The contract is 250 ms (benches/interrupt.py measures it); 5 s leaves room for a machine
     # running other builds.
