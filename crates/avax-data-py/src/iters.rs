@@ -92,6 +92,11 @@ fn batch_indices(batch: &RecordBatch) -> Vec<u64> {
         .map_or_else(Vec::new, |c| c.values().to_vec())
 }
 
+/// Rows of a decoded batch converted to dicts under one hold of the GIL: an async iteration
+/// converts on a runtime thread, and the event loop (a task's cancellation, Ctrl-C) waits for
+/// the GIL at most this long.
+const ROWS_PER_GIL_HOLD: usize = 128;
+
 /// Decoded batches split into dicts (through polars, so every column converts as in a frame).
 /// Ctrl-C during the conversion (Python code runs it, so its signal handler may raise there)
 /// ends the feed before the batch, and its exception reaches the caller unchanged.
@@ -100,15 +105,19 @@ pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
         let after = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1));
         // On a runtime thread (async iteration), not once the interpreter exits (see `exit`).
         let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
-        let rows = Python::attach(|py| {
-            frame_dicts(py, batch, schema.clone()).map_err(|e| {
-                if crate::interrupt::is_interruption(py, &e) {
-                    crate::interrupt::keep(e)
-                } else {
-                    Error::Internal(format!("a decoded row did not convert: {e}"))
-                }
-            })
-        })?;
+        let mut rows = Vec::with_capacity(batch.num_rows());
+        for offset in (0..batch.num_rows()).step_by(ROWS_PER_GIL_HOLD) {
+            let part = batch.slice(offset, ROWS_PER_GIL_HOLD.min(batch.num_rows() - offset));
+            rows.extend(Python::attach(|py| {
+                frame_dicts(py, part, schema.clone()).map_err(|e| {
+                    if crate::interrupt::is_interruption(py, &e) {
+                        crate::interrupt::keep(e)
+                    } else {
+                        Error::Internal(format!("a decoded row did not convert: {e}"))
+                    }
+                })
+            })?);
+        }
         Ok(after.zip(rows).collect())
     })
 }
