@@ -54,34 +54,44 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// Ticks every `period`, sent by a thread of its own (not a tokio timer, so they come while
-/// every runtime worker is busy). The thread ends at the first tick after this is dropped.
-pub struct Ticks(tokio::sync::mpsc::Receiver<()>);
+/// How often [`ticks`] tick.
+pub const TICK: Duration = Duration::from_millis(50);
+
+/// Ticks every [`TICK`] from one thread of the process (not a tokio timer, so they come while
+/// every runtime worker is busy).
+pub struct Ticks(Arc<tokio::sync::Notify>);
 
 impl Ticks {
     /// The next tick.
     pub async fn tick(&mut self) {
-        if self.0.recv().await.is_none() {
-            // The ticking thread is gone (it cannot be while this lives): no more ticks.
-            std::future::pending::<()>().await;
-        }
+        self.0.notified().await;
     }
 }
 
-/// [`Ticks`] every `period`, starting now.
-pub fn ticks(period: Duration) -> Ticks {
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
+/// The process's ticking thread: started on first use, again in a forked child (threads do not
+/// survive a fork), then ticking for the life of the process (20 wake-ups a second).
+static TICKER: std::sync::Mutex<Option<(u32, Arc<tokio::sync::Notify>)>> = std::sync::Mutex::new(None);
+
+/// [`Ticks`] of the process's ticking thread.
+pub fn ticks() -> Ticks {
+    let pid = std::process::id();
+    let mut slot = TICKER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((owner, notify)) = slot.as_ref() {
+        if *owner == pid {
+            return Ticks(notify.clone());
+        }
+    }
+    let notify = Arc::new(tokio::sync::Notify::new());
+    let ticking = notify.clone();
     std::thread::Builder::new()
         .name("avax-data-tick".into())
         .spawn(move || loop {
-            std::thread::sleep(period);
-            match tx.try_send(()) {
-                Ok(()) | Err(tokio::sync::mpsc::error::TrySendError::Full(())) => {}
-                Err(tokio::sync::mpsc::error::TrySendError::Closed(())) => break,
-            }
+            std::thread::sleep(TICK);
+            ticking.notify_waiters();
         })
         .expect("the OS refused to start a thread");
-    Ticks(rx)
+    *slot = Some((pid, notify.clone()));
+    Ticks(notify)
 }
 
 /// Runs the CPU work `work` on a thread of its own while this thread calls `check` every
@@ -149,13 +159,13 @@ mod tests {
         });
         std::thread::sleep(Duration::from_millis(50)); // the worker has taken the busy task
         let started = Instant::now();
-        let mut ticks = ticks(Duration::from_millis(20));
+        let mut ticks = ticks();
         runtime.block_on(async {
             for _ in 0..3 {
                 ticks.tick().await;
             }
         });
-        // Three ticks of 20 ms; the margin for a loaded machine stays under the 5 s of work.
+        // Three ticks of 50 ms; the margin for a loaded machine stays under the 5 s of work.
         assert!(started.elapsed() < Duration::from_secs(4), "took {:?}", started.elapsed());
         runtime.shutdown_background();
     }

@@ -12,8 +12,9 @@ use pyo3::prelude::*;
 use avax_data_core::error::Error;
 use avax_data_core::stop::{run_checking, Stop};
 
-/// How often CPU work on the caller's behalf checks for Ctrl-C (well under the promised 250 ms).
-pub const SIGNAL_POLL: Duration = Duration::from_millis(50);
+/// How often a wait, or CPU work on the caller's behalf, checks for Ctrl-C (well under the
+/// promised 250 ms): the core's tick.
+pub const SIGNAL_POLL: Duration = avax_data_core::stop::TICK;
 
 /// The exception a signal handler raised, waiting to be raised again where the core's
 /// [`Error::Interrupted`] reaches Python. Signal handlers run on the main thread only, so there

@@ -9,8 +9,6 @@ use pyo3_async_runtimes::generic::{self, ContextExt, Runtime};
 use pyo3_async_runtimes::TaskLocals;
 use tokio::sync::OnceCell;
 
-use crate::interrupt::SIGNAL_POLL;
-
 /// Blocks on `fut` with the GIL released. Ctrl-C (or any pending Python signal handler that
 /// raises) cancels the future, dropping its requests, and raises.
 pub fn wait_raw<F, T>(py: Python<'_>, fut: F) -> PyResult<T>
@@ -29,11 +27,11 @@ where
     })
 }
 
-/// The exception of the first pending signal handler that raises, checked every [`SIGNAL_POLL`]
-/// on ticks of a thread of their own: a tokio timer would not fire while every runtime worker is
-/// busy decoding, and Ctrl-C would then come seconds late.
+/// The exception of the first pending signal handler that raises, checked on every tick of the
+/// core's ticking thread ([`crate::interrupt::SIGNAL_POLL`]): a tokio timer would not fire while
+/// every runtime worker is busy decoding, and Ctrl-C would then come seconds late.
 async fn interrupted() -> PyErr {
-    let mut ticks = avax_data_core::stop::ticks(SIGNAL_POLL);
+    let mut ticks = avax_data_core::stop::ticks();
     loop {
         ticks.tick().await;
         if let Err(err) = crate::interrupt::check_signals() {
