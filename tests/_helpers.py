@@ -392,3 +392,25 @@ def assert_bucket_starts(items: list[dict[str, Any]], interval: str) -> None:
             assert t.weekday() == 0, t
         if interval == "month":
             assert t.day == 1, t
+
+
+def signal_child(script: str, *, after: float = 1.0, timeout: float = 120) -> tuple[float, str, str, int]:
+    """Runs ``python -c script``, waits for its ``ready`` line, sends it SIGINT ``after`` seconds
+    later and returns the instant the signal was sent (``time.monotonic()``: one clock for every
+    process of the machine), the child's stdout after ``ready``, its stderr and exit status. The
+    child is killed whatever happens."""
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline().strip()
+        assert first == "ready", first + (proc.stderr.read() if proc.stderr else "")
+        time.sleep(after)
+        assert proc.poll() is None, "the walk ended before the signal"
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return sent, out, err, proc.returncode

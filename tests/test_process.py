@@ -14,6 +14,8 @@ import pytest
 
 import avax_data as ad
 
+from _helpers import signal_child
+
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
 
 # The child installs Python's own SIGINT handler: a shell's background job (`cmd &`, `nohup`)
@@ -68,29 +70,12 @@ def test_ctrl_c_interrupts_promptly(name: str) -> None:
     script = (textwrap.dedent(PRELUDE.format(latency=latency)) + "try:\n" + textwrap.indent(body, "    ")
               + "\nexcept KeyboardInterrupt:\n    print('interrupted', time.monotonic(), flush=True)\n    raise\n"
               + "print('finished', flush=True)\n")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        assert proc.stdout.readline().strip() == "ready"
-        time.sleep(1.0)
-        assert proc.poll() is None, "the walk ended before the signal"
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    sent, out, err, returncode = signal_child(script, timeout=60)
     assert "KeyboardInterrupt" in err, err
     assert "finished" not in out
     if name == "data_to_polars":
         assert "items_read 0 None" in out, out
-    assert proc.returncode != 0
+    assert returncode != 0
     stamps = [float(line.split()[1]) for line in out.splitlines() if line.startswith("interrupted ")]
     assert len(stamps) == 1, out
     elapsed = stamps[0] - sent

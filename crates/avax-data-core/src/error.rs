@@ -281,6 +281,10 @@ pub enum Error {
          over its position (use one consumer at a time)"
     )]
     Superseded,
+    /// The work was stopped on request ([`crate::stop::Stop`]): Ctrl-C, or its consumer went
+    /// away. The bindings raise the caller's own interruption (`KeyboardInterrupt`) for it.
+    #[error("interrupted: the work was stopped on request (Ctrl-C, or its consumer went away)")]
+    Interrupted,
     /// A success answer that could not be decoded.
     #[error("could not decode the answer{}: {message}", of_url(url))]
     Decode {

@@ -60,6 +60,9 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     if let Error::Superseded = err {
         return Ok(pyo3::exceptions::PyRuntimeError::new_err(err.to_string()));
     }
+    if let Error::Interrupted = err {
+        return Ok(crate::interrupt::raised());
+    }
     let exceptions = EXCEPTIONS.get_or_try_init(py, || py.import("avax_data.exceptions").map(Bound::unbind))?.bind(py);
     let kwargs = PyDict::new(py);
     let class = match err {
@@ -129,7 +132,9 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
             kwargs.set_item("items_read", items_read)?;
             exceptions.getattr("PageTokenError")?
         }
-        Error::Closed | Error::Internal(_) | Error::Superseded => exceptions.getattr("AvaxDataError")?,
+        Error::Closed | Error::Internal(_) | Error::Superseded | Error::Interrupted => {
+            exceptions.getattr("AvaxDataError")?
+        }
         Error::File { kind, path, reason } => return Ok(file_error(*kind, path, reason)),
         Error::Authentication { operation, .. } => {
             kwargs.set_item("operation", operation)?;

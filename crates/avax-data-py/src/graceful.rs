@@ -1,13 +1,13 @@
 //! Exports that an interruption stops at a batch boundary instead of dropping them half way
 //! (which would lose the rows already handed to the file): Ctrl-C in a sync call and the
-//! cancellation of an async one set the export's [`StopToken`]; the export then finishes its file
+//! cancellation of an async one set the export's [`Stop`]; the export then finishes its file
 //! with every row handed to it, the walk's position right after them.
 
 use std::future::Future;
 
 use pyo3::prelude::*;
 
-use avax_data_core::stop::StopToken;
+use avax_data_core::stop::{Stop, StopOnDrop};
 
 use super::wait::interrupted;
 
@@ -38,7 +38,7 @@ impl<T> Waited<PyResult<T>> {
 /// Blocks on the export `fut` with the GIL released. Ctrl-C (or any pending signal handler
 /// that raises) sets `stop` and keeps waiting for the export to finish its file; a second one
 /// while it finishes drops the export.
-pub fn wait_graceful<F, T>(py: Python<'_>, stop: &StopToken, fut: F) -> Waited<T>
+pub fn wait_graceful<F, T>(py: Python<'_>, stop: &Stop, fut: F) -> Waited<T>
 where
     F: Future<Output = T> + Send,
     T: Send,
@@ -51,7 +51,7 @@ where
                 value = &mut fut => return Waited::Done(value),
                 interrupt = interrupted() => interrupt,
             };
-            stop.stop();
+            stop.request();
             tokio::select! {
                 value = &mut fut => Waited::Interrupted(first, value),
                 again = interrupted() => Waited::Abandoned(again),
@@ -65,7 +65,7 @@ where
 /// in the background (the walk's export lock held until then, so a following export of the same
 /// walk continues exactly where it stopped).
 pub fn detached<T: Send + 'static>(
-    stop: StopToken,
+    stop: Stop,
     fut: impl Future<Output = PyResult<T>> + Send + 'static,
 ) -> impl Future<Output = PyResult<T>> + Send + 'static {
     let task = avax_data_core::runtime::runtime().spawn(fut);
@@ -75,14 +75,5 @@ pub fn detached<T: Send + 'static>(
         let _stop_if_dropped = on_drop;
         task.await
             .unwrap_or_else(|e| Err(crate::errors::to_py(avax_data_core::Error::Internal(format!("an export {e}")))))
-    }
-}
-
-/// Sets its token when dropped.
-struct StopOnDrop(StopToken);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.stop();
     }
 }

@@ -92,12 +92,32 @@ fn batch_indices(batch: &RecordBatch) -> Vec<u64> {
         .map_or_else(Vec::new, |c| c.values().to_vec())
 }
 
+/// Rows of a decoded batch converted to dicts under one hold of the GIL: an async iteration
+/// converts on a runtime thread, and the event loop (a task's cancellation, Ctrl-C) waits for
+/// the GIL at most this long.
+const ROWS_PER_GIL_HOLD: usize = 128;
+
 /// Decoded batches split into dicts (through polars, so every column converts as in a frame).
+/// Ctrl-C during the conversion (Python code runs it, so its signal handler may raise there)
+/// ends the feed before the batch, and its exception reaches the caller unchanged.
 pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
     Box::new(move |(_, batch): Batch| {
         let after = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1));
-        let rows = Python::attach(|py| frame_dicts(py, batch, schema.clone()))
-            .map_err(|e| Error::Internal(format!("a decoded row did not convert: {e}")))?;
+        // On a runtime thread (async iteration), not once the interpreter exits (see `exit`).
+        let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
+        let mut rows = Vec::with_capacity(batch.num_rows());
+        for offset in (0..batch.num_rows()).step_by(ROWS_PER_GIL_HOLD) {
+            let part = batch.slice(offset, ROWS_PER_GIL_HOLD.min(batch.num_rows() - offset));
+            rows.extend(Python::attach(|py| {
+                frame_dicts(py, part, schema.clone()).map_err(|e| {
+                    if crate::interrupt::is_interruption(py, &e) {
+                        crate::interrupt::keep(e)
+                    } else {
+                        Error::Internal(format!("a decoded row did not convert: {e}"))
+                    }
+                })
+            })?);
+        }
         Ok(after.zip(rows).collect())
     })
 }
@@ -108,6 +128,11 @@ pub trait BatchSource: Send + 'static {
     fn next_batch(&mut self) -> impl std::future::Future<Output = Result<Option<RecordBatch>>> + Send + '_;
     /// Stops fetching.
     fn close(&mut self);
+    /// The last batch never reached Python: move the position back before it where the source
+    /// can (a range), and stop.
+    fn unhand(&mut self) {
+        self.close()
+    }
 }
 
 /// A range's batches.
@@ -117,6 +142,9 @@ impl BatchSource for IndexFeed<Batch, RecordBatch> {
     }
     fn close(&mut self) {
         IndexFeed::close(self)
+    }
+    fn unhand(&mut self) {
+        IndexFeed::unhand(self)
     }
 }
 
@@ -149,6 +177,9 @@ impl<B: BatchSource> Step for Frames<B> {
     fn rows(out: &FrameOut) -> u64 {
         out.0.iter().map(|b| b.num_rows() as u64).sum()
     }
+    fn unhand(&mut self) {
+        self.0.unhand()
+    }
 }
 
 /// The rest of a batch iterator as an Arrow C stream (each batch read moves the position).
@@ -160,10 +191,11 @@ fn stream_of<'py, B: BatchSource>(
     let state = iter.state();
     let schema = state.try_lock().map(|s| s.1.clone()).map_err(|_| super::mode::busy())?;
     let next = move || {
-        avax_data_core::runtime::runtime().block_on(async {
+        let state = state.clone();
+        crate::interrupt::stream_wait(Box::pin(async move {
             let mut step = state.lock().await;
             step.0.next_batch().await
-        })
+        }))
     };
     arrow_stream(py, avax_data_core::arrow::WalkReader::new(schema, Box::new(next)), requested_schema)
 }

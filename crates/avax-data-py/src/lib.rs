@@ -15,6 +15,7 @@ mod errors;
 mod graceful;
 mod index;
 mod inputs;
+mod interrupt;
 mod iters;
 mod logs;
 mod metrics;

@@ -17,7 +17,7 @@ use super::errors::Resume;
 use super::progress::Bar;
 use super::ready::Ready;
 use super::wait::{awaitable, wait_raw};
-use avax_data_core::stop::StopToken;
+use avax_data_core::stop::Stop;
 
 /// What a call's future may produce: anything that becomes a Python object.
 pub trait ToPy: for<'a> IntoPyObject<'a> + Send + 'static {}
@@ -42,6 +42,11 @@ pub trait Step: Send + 'static {
     /// The rows an item holds (progress counts them).
     fn rows(_out: &Self::Out) -> u64 {
         1
+    }
+    /// The last item never reached Python (Ctrl-C during its conversion): move the position
+    /// back before it where the consumer can, and stop. By default the step just stops.
+    fn unhand(&mut self) {
+        self.close()
     }
 }
 
@@ -104,8 +109,13 @@ impl<S: Step> Iter<S> {
 
     /// `item` is handed out: progress counts its rows.
     fn handed(&self, py: Python<'_>, item: &S::Out) {
+        self.handed_rows(py, S::rows(item));
+    }
+
+    /// `rows` were handed out: progress counts them.
+    fn handed_rows(&self, py: Python<'_>, rows: u64) {
         if let Some(bar) = &self.progress {
-            bar.advance(py, S::rows(item));
+            bar.advance(py, rows);
         }
     }
 
@@ -156,7 +166,7 @@ impl Resume {
         self,
         py: Python<'py>,
         call: Call,
-        stop: StopToken,
+        stop: Stop,
         fut: impl Future<Output = avax_data_core::Result<T>> + Send + 'static,
     ) -> PyAnyResult<'py> {
         let inner = self.clone();
@@ -185,7 +195,7 @@ pub trait Mode: 'static {
     fn run_stoppable<'py, T: ToPy>(
         py: Python<'py>,
         call: Call,
-        stop: StopToken,
+        stop: Stop,
         fut: impl CallFuture<T>,
     ) -> PyAnyResult<'py>;
 
@@ -210,7 +220,7 @@ impl Mode for Blocking {
     fn run_stoppable<'py, T: ToPy>(
         py: Python<'py>,
         _call: Call,
-        stop: StopToken,
+        stop: Stop,
         fut: impl CallFuture<T>,
     ) -> PyAnyResult<'py> {
         super::graceful::wait_graceful(py, &stop, fut).result()?.into_bound_py_any(py)
@@ -229,8 +239,21 @@ impl Mode for Blocking {
         };
         match outcome {
             Ok(Some(Ok(Some(item)))) => {
-                iter.handed(py, &item);
-                item.into_bound_py_any(py)
+                let rows = S::rows(&item);
+                match item.into_bound_py_any(py) {
+                    Ok(value) => {
+                        iter.handed_rows(py, rows);
+                        Ok(value)
+                    }
+                    // Ctrl-C while Python code converted the item (a frame): it was not handed out.
+                    Err(e) if crate::interrupt::is_interruption(py, &e) => {
+                        step.unhand();
+                        iter.closed.set();
+                        iter.ended(py);
+                        Err(iter.resume.annotate(e))
+                    }
+                    Err(e) => Err(e),
+                }
             }
             Err(interrupt) => {
                 step.close();
@@ -264,7 +287,7 @@ impl Mode for Awaiting {
     fn run_stoppable<'py, T: ToPy>(
         py: Python<'py>,
         call: Call,
-        stop: StopToken,
+        stop: Stop,
         fut: impl CallFuture<T>,
     ) -> PyAnyResult<'py> {
         call.check_loop(py)?;

@@ -111,7 +111,7 @@ fn to_parquet<'py, M: super::mode::Mode>(
     let (py, options) = (write.py, write.options);
     warn_start(py, pager)?;
     let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
-    let (rows, stop) = (on_rows(&bar), avax_data_core::stop::StopToken::new());
+    let (rows, stop) = (on_rows(&bar), avax_data_core::stop::Stop::new());
     let stopper = stop.clone();
     let export = async move {
         let written = finished(bar, owned.write_parquet_until(path, options, rows, &stopper)).await?.rows();

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::errors::to_py;
-use avax_data_core::decode::senders::senders_of_containers;
+use avax_data_core::decode::senders::senders_of_containers_until;
 use avax_data_core::error::Error;
 
 /// The sender (``from``) of every transaction of each ``C/block`` container, recovered from the
@@ -36,10 +36,12 @@ use avax_data_core::error::Error;
 #[pyo3(signature = (items, *, threads=0))]
 pub fn c_block_senders(py: Python<'_>, items: Vec<Bound<'_, PyBytes>>, threads: usize) -> PyResult<Vec<Vec<String>>> {
     let owned: Vec<Vec<u8>> = items.iter().map(|b| b.as_bytes().to_vec()).collect();
-    let results = py.detach(|| {
+    // Ctrl-C stops the recovery within one block's work and raises its own exception.
+    let results = crate::interrupt::run_cpu(py, |stop| {
         let slices: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
-        senders_of_containers(&slices, threads)
-    });
+        senders_of_containers_until(&slices, threads, stop)
+    })?
+    .ok_or_else(|| to_py(Error::Interrupted))?;
     results
         .into_iter()
         .enumerate()

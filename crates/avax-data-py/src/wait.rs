@@ -3,15 +3,11 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3_async_runtimes::generic::{self, ContextExt, Runtime};
 use pyo3_async_runtimes::TaskLocals;
 use tokio::sync::OnceCell;
-
-/// How often a blocked sync call checks for Ctrl-C (well under the promised 250 ms).
-const SIGNAL_POLL: Duration = Duration::from_millis(50);
 
 /// Blocks on `fut` with the GIL released. Ctrl-C (or any pending Python signal handler that
 /// raises) cancels the future, dropping its requests, and raises.
@@ -31,12 +27,14 @@ where
     })
 }
 
-/// The exception of the first pending signal handler that raises (Ctrl-C: `KeyboardInterrupt`),
-/// checked every [`SIGNAL_POLL`].
+/// The exception of the first pending signal handler that raises, checked on every tick of the
+/// core's ticking thread ([`crate::interrupt::SIGNAL_POLL`]): a tokio timer would not fire while
+/// every runtime worker is busy decoding, and Ctrl-C would then come seconds late.
 pub(crate) async fn interrupted() -> PyErr {
+    let mut ticks = avax_data_core::stop::ticks();
     loop {
-        tokio::time::sleep(SIGNAL_POLL).await;
-        if let Err(err) = Python::attach(|py| py.check_signals()) {
+        ticks.tick().await;
+        if let Err(err) = crate::interrupt::check_signals() {
             return err;
         }
     }

@@ -161,7 +161,7 @@ macro_rules! walk_twins {
                     requested_schema: Option<::pyo3::Bound<'py, ::pyo3::PyAny>>,
                 ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
                     $warn(py, &self.$field)?;
-                    $crate::convert::arrow_stream(py, self.$field.reader(), requested_schema)
+                    $crate::convert::arrow_stream(py, self.$field.reader($crate::interrupt::stream_wait), requested_schema)
                 }
 
                 $(#[doc = $restart_doc])*

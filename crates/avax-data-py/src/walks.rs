@@ -15,7 +15,7 @@ use super::show::{py_bool, py_opt, py_str, repr};
 use super::walk_twins::{walk_twins, FrameCall, WriteCall};
 use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
-use avax_data_core::stop::StopToken;
+use avax_data_core::stop::Stop;
 
 /// A method's `decode=` override: `None` keeps the walk's own setting.
 fn decode_override(
@@ -51,7 +51,7 @@ fn to_parquet<'py, M: Mode>(
     path: avax_data_core::arrow::Target,
     decode: Option<&Bound<'_, PyAny>>,
 ) -> PyAnyResult<'py> {
-    let (options, progress, stop) = (write.options, write.progress.as_ref(), StopToken::new());
+    let (options, progress, stop) = (write.options, write.progress.as_ref(), Stop::new());
     let stopper = Some(stop.clone());
     export::<M, _, _>(write.py, write.call, walk, decode, progress, stopper, move |walk, rows| async move {
         Ok(walk.write_parquet_until(path, options, rows, &stop).await?.rows())
@@ -82,7 +82,7 @@ fn export<'py, M: Mode, T: super::mode::ToPy, F>(
     walk: &RangeWalk,
     decode: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
-    stop: Option<StopToken>,
+    stop: Option<Stop>,
     run: impl FnOnce(RangeWalk, Box<dyn FnMut(u64) + Send>) -> F,
 ) -> PyResult<Bound<'py, PyAny>>
 where

@@ -20,5 +20,5 @@ pub use json::{timestamp_ns, Col, Kind};
 pub use json_columns::BatchBuilder;
 pub use parquet_export::ParquetExport;
 pub use parquet_sink::{ParquetOptions, ParquetSink, Target};
-pub use reader::WalkReader;
+pub use reader::{block_on_runtime, BatchFuture, Wait, WalkReader};
 pub use resource::{batch_builder, to_batch, Resource};

@@ -2,7 +2,7 @@
 //! constant memory. The walks say how they hand out their batches and how their position is put
 //! back; the life of the file is written once, here:
 //!
-//! - complete, stopped ([`StopToken`]) or ended by an error of the walk: the file is finished
+//! - complete, stopped ([`Stop`]) or ended by an error of the walk: the file is finished
 //!   with every row handed to it, and the walk's position stands right after those rows;
 //! - the file cannot be finished (a full disk, a writer that fails): no file is left at a path
 //!   target, and the position is put back where the export began, so nothing is lost;
@@ -19,7 +19,7 @@ use arrow_schema::SchemaRef;
 
 use super::{ParquetOptions, ParquetSink, Target};
 use crate::error::Result;
-use crate::stop::StopToken;
+use crate::stop::Stop;
 
 /// How an export's walk ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub enum Drained {
 pub enum Exported {
     /// The whole rest of the walk is in the file.
     Complete(u64),
-    /// Stopped by its [`StopToken`]: the file holds the rows up to the walk's position.
+    /// Stopped by its [`Stop`]: the file holds the rows up to the walk's position.
     Stopped(u64),
 }
 
@@ -75,7 +75,7 @@ pub trait ParquetExport: Sync {
     fn drain_batches(
         &self,
         hold: &mut Self::Hold,
-        stop: &StopToken,
+        stop: &Stop,
         write: impl FnMut(&RecordBatch) -> Result<()> + Send,
     ) -> impl Future<Output = Result<Drained>> + Send;
 
@@ -92,7 +92,7 @@ pub trait ParquetExport: Sync {
         options: ParquetOptions,
         on_rows: impl FnMut(u64) + Send,
     ) -> impl Future<Output = Result<u64>> + Send {
-        async move { Ok(self.write_parquet_until(target, options, on_rows, &StopToken::new()).await?.rows()) }
+        async move { Ok(self.write_parquet_until(target, options, on_rows, &Stop::new()).await?.rows()) }
     }
 
     /// [`ParquetExport::write_parquet`] that `stop` can end early: the walk stops at its next
@@ -105,7 +105,7 @@ pub trait ParquetExport: Sync {
         target: Target,
         options: ParquetOptions,
         mut on_rows: impl FnMut(u64) + Send,
-        stop: &StopToken,
+        stop: &Stop,
     ) -> impl Future<Output = Result<Exported>> + Send {
         async move {
             let gate = self.export_gate();

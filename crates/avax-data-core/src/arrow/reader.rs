@@ -2,6 +2,9 @@
 //! polars, through the C stream interface) pulls the batches one at a time, and each batch it
 //! takes moves the walk's position.
 
+use std::future::Future;
+use std::pin::Pin;
+
 use arrow_array::{RecordBatch, RecordBatchReader};
 use arrow_schema::{ArrowError, SchemaRef};
 
@@ -10,6 +13,18 @@ use crate::paging::panic_message;
 
 /// Pulls the next batch (`None` at the end).
 pub type NextBatch = Box<dyn FnMut() -> Result<Option<RecordBatch>> + Send>;
+
+/// The future of the next batch, which a reading thread waits for.
+pub type BatchFuture<'a> = Pin<Box<dyn Future<Output = Result<Option<RecordBatch>>> + Send + 'a>>;
+
+/// How a reading thread waits for the next batch: [`block_on_runtime`], or the bindings' wait
+/// (the GIL released, Ctrl-C answered with [`crate::error::Error::Interrupted`]).
+pub type Wait = fn(BatchFuture<'_>) -> Result<Option<RecordBatch>>;
+
+/// The plain [`Wait`]: blocks on the shared runtime.
+pub fn block_on_runtime(fut: BatchFuture<'_>) -> Result<Option<RecordBatch>> {
+    crate::runtime::runtime().block_on(fut)
+}
 
 /// A reader over batches that `next` produces; errors and panics become Arrow errors.
 pub struct WalkReader {

@@ -27,6 +27,7 @@ use secp256k1::{Message, Secp256k1, VerifyOnly};
 use super::cchain::keccak256;
 use super::rlp::{Item, Items};
 use super::DecodeError;
+use crate::stop::Stop;
 
 /// What one transaction's signature covers and carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,29 +206,37 @@ pub fn container_senders(bytes: &[u8]) -> Result<Vec<[u8; 20]>, DecodeError> {
 /// [`block_senders`] of many blocks, spread over up to `threads` threads (0: one per core) in
 /// contiguous chunks; the result keeps the blocks' order.
 pub fn senders_of_blocks(blocks: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
-    spread(blocks, threads, block_senders)
+    spread(blocks, threads, block_senders, &Stop::new()).expect("never stopped")
 }
 
 /// [`container_senders`] of many `C/block` containers, spread like [`senders_of_blocks`].
 pub fn senders_of_containers(containers: &[&[u8]], threads: usize) -> Vec<Result<Vec<[u8; 20]>, DecodeError>> {
-    spread(containers, threads, container_senders)
+    senders_of_containers_until(containers, threads, &Stop::new()).expect("never stopped")
 }
 
-type Senders = Result<Vec<[u8; 20]>, DecodeError>;
+/// [`senders_of_containers`] that checks `stop` before each container: `None` once a stop was
+/// requested (each thread ends within one block's recovery).
+pub fn senders_of_containers_until(containers: &[&[u8]], threads: usize, stop: &Stop) -> Option<Vec<Senders>> {
+    spread(containers, threads, container_senders, stop)
+}
 
-fn spread(items: &[&[u8]], threads: usize, each: fn(&[u8]) -> Senders) -> Vec<Senders> {
+/// The senders of one block, or why it has none.
+pub type Senders = Result<Vec<[u8; 20]>, DecodeError>;
+
+fn spread(items: &[&[u8]], threads: usize, each: fn(&[u8]) -> Senders, stop: &Stop) -> Option<Vec<Senders>> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if threads == 0 { cores } else { threads }.clamp(1, items.len().max(1));
+    let part =
+        |part: &[&[u8]]| part.iter().map(|b| (!stop.is_requested()).then(|| each(b))).collect::<Option<Vec<_>>>();
     if threads == 1 {
-        return items.iter().map(|b| each(b)).collect();
+        return part(items);
     }
     let chunk = items.len().div_ceil(threads);
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|b| each(b)).collect::<Vec<_>>()))
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("sender recovery does not panic")).collect()
+        let handles: Vec<_> = items.chunks(chunk).map(|items| scope.spawn(move || part(items))).collect();
+        let parts: Vec<Option<Vec<Senders>>> =
+            handles.into_iter().map(|h| h.join().expect("sender recovery does not panic")).collect();
+        parts.into_iter().collect::<Option<Vec<_>>>().map(|parts| parts.into_iter().flatten().collect())
     })
 }
 

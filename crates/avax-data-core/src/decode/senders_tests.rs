@@ -155,6 +155,24 @@ fn every_type_round_trips_through_k256_signing() {
     assert!(senders_of_blocks(&[], 0).is_empty());
 }
 
+#[test]
+fn a_requested_stop_ends_the_recovery_on_every_thread() {
+    let key = SigningKey::from_slice(&[7; 32]).unwrap();
+    let blocks: Vec<Vec<u8>> =
+        (0..8).map(|n| block(&[sign(&key, Some(2), None, &unsigned_fields(Some(2), n))])).collect();
+    let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
+    let stop = Stop::new();
+    for threads in [1, 3] {
+        let got = senders_of_containers_until(&refs, threads, &stop).expect("not stopped");
+        assert_eq!(got.len(), 8);
+        assert!(got.iter().all(|s| s.as_ref().ok() == Some(&vec![key_of(&key)])), "threads={threads}");
+    }
+    stop.request();
+    for threads in [1, 3] {
+        assert!(senders_of_containers_until(&refs, threads, &stop).is_none(), "threads={threads}");
+    }
+}
+
 /// coreth's synchronous-test blocks carry real signatures: every tx recovers. go-ethereum's
 /// encoding tests sign with made-up values; one of them has a high `s`, which is refused.
 #[test]

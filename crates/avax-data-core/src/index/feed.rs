@@ -21,12 +21,14 @@ pub struct IndexFeed<P, T> {
     prefetch: Option<Prefetch<P>>,
     split: Split<P, T>,
     buffer: VecDeque<(u64, T)>,
+    /// The position before the last item handed out ([`IndexFeed::unhand`] restores it).
+    before_last: Option<u64>,
 }
 
 impl<P: Send + 'static, T> IndexFeed<P, T> {
     /// A consumer of the pieces `prefetch` delivers, moving `lease`'s position.
     pub fn new(lease: Lease, prefetch: Prefetch<P>, split: Split<P, T>) -> Self {
-        IndexFeed { lease, prefetch: Some(prefetch), split, buffer: VecDeque::new() }
+        IndexFeed { lease, prefetch: Some(prefetch), split, buffer: VecDeque::new(), before_last: None }
     }
 
     /// The lease this consumer moves.
@@ -41,7 +43,17 @@ impl<P: Send + 'static, T> IndexFeed<P, T> {
             return Some(Err(Error::Superseded));
         }
         let (after, item) = self.buffer.pop_front()?;
+        self.before_last = Some(self.lease.position());
         Some(self.lease.advance(after).map(|()| item).map_err(|_| Error::Superseded))
+    }
+
+    /// The last item handed out never reached the caller (its conversion was interrupted):
+    /// the position goes back to before it, and the feed ends (a new consumer fetches it again).
+    pub fn unhand(&mut self) {
+        if let Some(before) = self.before_last.take() {
+            let _ = self.lease.advance(before);
+        }
+        self.close();
     }
 
     /// The next item, fetching when needed; `None` at the end of the walk. After an error
@@ -108,6 +120,20 @@ mod tests {
         assert!(matches!(f.next().await, Err(Error::Closed)));
         assert_eq!(cursor.position(), 3, "the position stays after the last item handed out");
         assert_eq!(f.next().await.unwrap(), None, "nothing after an error");
+    }
+
+    #[tokio::test]
+    async fn an_item_that_never_reached_the_caller_moves_the_position_back_and_ends_the_feed() {
+        let cursor = Cursor::new(0);
+        let mut f = feed(&cursor, vec![Ok(vec![0, 1, 2]), Ok(vec![3])]);
+        assert_eq!(f.next().await.unwrap(), Some(0));
+        assert_eq!(f.next().await.unwrap(), Some(1));
+        assert_eq!(cursor.position(), 2);
+        f.unhand();
+        assert_eq!(cursor.position(), 1, "item 1 is handed out again by the next consumer");
+        assert_eq!(f.next().await.unwrap(), None, "nothing after");
+        f.unhand();
+        assert_eq!(cursor.position(), 1, "a second unhand moves nothing");
     }
 
     #[tokio::test]

@@ -22,16 +22,16 @@ use super::feed::{IndexFeed, Split};
 use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
-use crate::arrow::decoded::{decode_columns, decode_containers, decoded_schema_for, DecodeMode};
+use crate::arrow::decoded::{decode_columns_until, decode_containers, decoded_schema_for, DecodeMode};
 use crate::arrow::parquet_export::Drained;
 use crate::arrow::{
-    columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, WalkReader,
+    columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, Wait, WalkReader,
 };
 use crate::dataset::manifest::Origin;
 use crate::dataset::{self, Dataset, DatasetSummary};
 use crate::error::{Error, Result};
 use crate::paging::{Prefetch, Spawned};
-use crate::stop::StopToken;
+use crate::stop::Stop;
 
 /// A record batch of a walk with the index that follows its last row.
 pub type Batch = (u64, RecordBatch);
@@ -63,7 +63,8 @@ fn to_batches(
 
 /// Record batches of containers held as columns, decoded in `mode`, with the index that
 /// follows each. Up to `concurrency` answers are decoded at once, each in a task of its own (the
-/// runtime's workers share the work), and handed on in order.
+/// runtime's workers share the work), and handed on in order. Dropping the stream (a consumer
+/// gone, Ctrl-C) stops the decoding within one container's work.
 fn decoded_batches(
     path: IndexPath,
     mode: DecodeMode,
@@ -72,10 +73,10 @@ fn decoded_batches(
 ) -> impl Stream<Item = Result<Batch>> + Send + 'static {
     columns
         .map(move |piece| {
-            Spawned::new(async move {
+            Spawned::stoppable(|stop| async move {
                 let piece = piece?;
                 let next = piece.indexes().last().map_or(0, |i| i.saturating_add(1));
-                Ok((next, decode_columns(path, piece, mode)?))
+                Ok((next, decode_columns_until(path, piece, mode, &stop)?))
             })
         })
         .buffered(concurrency.max(1))
@@ -315,10 +316,10 @@ impl RangeWalk {
     }
 
     /// A new consumer reading the rest of the walk as an Arrow stream; each batch read moves
-    /// the position. The reading thread waits on the shared runtime.
-    pub fn reader(&self) -> WalkReader {
+    /// the position. The reading thread waits for each batch with `wait`.
+    pub fn reader(&self, wait: Wait) -> WalkReader {
         let mut feed = self.frame_feed();
-        WalkReader::new(self.schema(), Box::new(move || crate::runtime::runtime().block_on(feed.next())))
+        WalkReader::new(self.schema(), Box::new(move || wait(Box::pin(feed.next()))))
     }
 
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
@@ -362,7 +363,7 @@ impl ParquetExport for RangeWalk {
     async fn drain_batches(
         &self,
         (lease, _): &mut Self::Hold,
-        stop: &StopToken,
+        stop: &Stop,
         mut write: impl FnMut(&RecordBatch) -> Result<()> + Send,
     ) -> Result<Drained> {
         let mut stream = std::pin::pin!(self.batches());

@@ -8,6 +8,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::error::Result;
+use crate::stop::Stop;
 
 pub mod ahead;
 pub mod item;
@@ -34,20 +35,30 @@ where
 }
 
 /// A spawned task whose result is awaited like a future; dropping it aborts the task (so a
-/// cancelled walk cancels its requests). Lets chunk fetches and decoding run on all workers.
-pub struct Spawned<T>(JoinHandle<T>);
+/// cancelled walk cancels its requests) and requests its [`Stop`] (so CPU work that cannot be
+/// aborted mid-poll ends at its next check). Lets chunk fetches and decoding run on all workers.
+pub struct Spawned<T> {
+    task: JoinHandle<T>,
+    stop: Stop,
+}
 
 impl<T: Send + 'static> Spawned<T> {
     /// Spawns `fut` on the current runtime.
     pub fn new(fut: impl Future<Output = T> + Send + 'static) -> Self {
-        Spawned(tokio::spawn(fut))
+        Spawned::stoppable(|_| fut)
+    }
+
+    /// Spawns the future `make` builds around the task's [`Stop`] (requested on drop).
+    pub fn stoppable<F: Future<Output = T> + Send + 'static>(make: impl FnOnce(Stop) -> F) -> Self {
+        let stop = Stop::new();
+        Spawned { task: tokio::spawn(make(stop.clone())), stop }
     }
 }
 
 impl<T> Future for Spawned<Result<T>> {
     type Output = Result<T>;
     fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.0).poll(cx).map(|joined| match joined {
+        std::pin::Pin::new(&mut self.task).poll(cx).map(|joined| match joined {
             Ok(value) => value,
             Err(e) if e.is_panic() => Err(crate::error::Error::Internal(format!("a fetch task panicked: {e}"))),
             Err(e) => Err(crate::error::Error::Internal(format!("a fetch task was cancelled: {e}"))),
@@ -57,7 +68,8 @@ impl<T> Future for Spawned<Result<T>> {
 
 impl<T> Drop for Spawned<T> {
     fn drop(&mut self) {
-        self.0.abort();
+        self.stop.request();
+        self.task.abort();
     }
 }
 
@@ -218,6 +230,32 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     use std::time::Duration;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn dropping_a_spawned_task_stops_its_cpu_work() {
+        // The task never yields (abort alone cannot end it); its stop ends it.
+        let (started, ended) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (s, e) = (started.clone(), ended.clone());
+        let task: Spawned<Result<()>> = Spawned::stoppable(|stop| async move {
+            s.store(1, Ordering::SeqCst);
+            while !stop.is_requested() {
+                std::hint::spin_loop();
+            }
+            e.store(1, Ordering::SeqCst);
+            Ok(())
+        });
+        while started.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        drop(task);
+        for _ in 0..5_000 {
+            if ended.load(Ordering::SeqCst) == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        panic!("the task's work went on after its Spawned was dropped");
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_panic_in_the_background_walk_is_a_typed_error_not_an_end() {

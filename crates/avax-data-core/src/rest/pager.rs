@@ -10,10 +10,10 @@ use futures::StreamExt;
 use super::{page_token, Paged, RestClient};
 use crate::arrow::parquet_export::Drained;
 use crate::arrow::{batch_builder, to_batch, BatchBuilder, Resource};
-use crate::arrow::{ParquetExport, WalkReader};
+use crate::arrow::{ParquetExport, Wait, WalkReader};
 use crate::error::{Error, Result};
 use crate::paging::{Fetched, JsonItem, Mark, PageKey, PageSource, Pager, PagerCursor, Position};
-use crate::stop::StopToken;
+use crate::stop::Stop;
 
 /// Pages fetched ahead of the consumer by every pager.
 pub const PREFETCH_PAGES: usize = 2;
@@ -134,13 +134,10 @@ impl ResourcePager {
     }
 
     /// A new consumer reading the rest of the walk as an Arrow stream of page batches; each
-    /// batch read moves the position. The reading thread waits on the shared runtime.
-    pub fn reader(&self) -> WalkReader {
+    /// batch read moves the position. The reading thread waits for each batch with `wait`.
+    pub fn reader(&self, wait: Wait) -> WalkReader {
         let (pager, mut cursor) = (self.clone(), self.pager.cursor());
-        WalkReader::new(
-            self.resource.schema(),
-            Box::new(move || crate::runtime::runtime().block_on(pager.next_batch(&mut cursor))),
-        )
+        WalkReader::new(self.resource.schema(), Box::new(move || wait(Box::pin(pager.next_batch(&mut cursor)))))
     }
 
     /// The rest of the walk (at most `limit` more items) as batches, all or nothing.
@@ -210,7 +207,7 @@ impl ParquetExport for ResourcePager {
     async fn drain_batches(
         &self,
         (cursor, _): &mut Self::Hold,
-        stop: &StopToken,
+        stop: &Stop,
         mut write: impl FnMut(&RecordBatch) -> Result<()> + Send,
     ) -> Result<Drained> {
         let mut take = |items: Vec<JsonItem>| write(&self.batch(&items)?);

@@ -191,6 +191,7 @@ pub fn redact_error(err: Error, redact: impl Fn(&str) -> String) -> Error {
         | Error::Authentication { .. }
         | Error::Closed
         | Error::Superseded
+        | Error::Interrupted
         | Error::ContainerDecode { .. }
         | Error::DatasetLocked { .. }
         | Error::File { .. }) => other,

@@ -16,7 +16,7 @@ use avax_data_core::arrow::{ParquetExport, ParquetOptions, Resource, Target};
 use avax_data_core::data::{DataClient, DataClientOptions, ResourcePager};
 use avax_data_core::error::Error;
 use avax_data_core::index::{IndexClient, IndexClientOptions, IndexPath, RangeSpec, RangeWalk};
-use avax_data_core::stop::StopToken;
+use avax_data_core::stop::Stop;
 use avax_data_emulator::{Emulator, EmulatorConfig};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -84,11 +84,11 @@ fn column(path: &Path, column: &str) -> Vec<u64> {
 }
 
 /// An `on_rows` that stops `stop` once `after` rows were written.
-fn stop_after(stop: &StopToken, after: u64) -> impl FnMut(u64) + Send {
+fn stop_after(stop: &Stop, after: u64) -> impl FnMut(u64) + Send {
     let (stop, seen) = (stop.clone(), Arc::new(AtomicU64::new(0)));
     move |rows| {
         if seen.fetch_add(rows, Ordering::SeqCst) + rows >= after {
-            stop.stop();
+            stop.request();
         }
     }
 }
@@ -151,7 +151,7 @@ async fn assert_unfinished_write_rewinds<W: ParquetExport>(walk: &W, position: i
 async fn a_stopped_range_export_finishes_its_file_and_the_rest_goes_to_a_second_one() {
     let (emu, dir) = (emulator().await, TempDir::new("range"));
     let walk = range(&emu);
-    let stop = StopToken::new();
+    let stop = Stop::new();
     let (first, second) = (dir.0.join("a.parquet"), dir.0.join("b.parquet"));
     let out =
         walk.write_parquet_until(Target::Path(first.clone()), ParquetOptions::default(), stop_after(&stop, 300), &stop);
@@ -163,7 +163,7 @@ async fn a_stopped_range_export_finishes_its_file_and_the_rest_goes_to_a_second_
     // A file that cannot be finished leaves the position where it was.
     assert_unfinished_write_rewinds(&walk, || walk.next_index().to_string()).await;
 
-    let never = StopToken::new();
+    let never = Stop::new();
     let rest = walk.write_parquet_until(Target::Path(second.clone()), ParquetOptions::default(), |_| {}, &never);
     assert_eq!(rest.await.unwrap(), Exported::Complete(CONTAINERS - rows));
     let mut all = column(&first, "index");
@@ -181,7 +181,7 @@ async fn a_stopped_pager_export_finishes_its_file_and_the_rest_goes_to_a_second_
     assert_eq!(expected.len() as u64, BLOCKS);
 
     let walk = pager(&emu);
-    let stop = StopToken::new();
+    let stop = Stop::new();
     let (first, second) = (dir.0.join("a.parquet"), dir.0.join("b.parquet"));
     let out =
         walk.write_parquet_until(Target::Path(first.clone()), ParquetOptions::default(), stop_after(&stop, 100), &stop);
@@ -204,7 +204,7 @@ async fn an_export_dropped_half_way_leaves_no_file_and_puts_the_position_back() 
     let (emu, dir) = (emulator().await, TempDir::new("dropped"));
     let walk = range(&emu);
     // Part of the walk first: the export below starts at 100, not at the range's start.
-    let stop = StopToken::new();
+    let stop = Stop::new();
     let head = walk.write_parquet_until(
         Target::Path(dir.0.join("head.parquet")),
         ParquetOptions::default(),
@@ -231,7 +231,7 @@ async fn an_export_dropped_half_way_leaves_no_file_and_puts_the_position_back() 
 async fn a_second_export_of_the_walk_waits_for_the_first_to_finish_its_file() {
     let (emu, dir) = (emulator().await, TempDir::new("gate"));
     let walk = range(&emu);
-    let stop = StopToken::new();
+    let stop = Stop::new();
     let (first, second) = (dir.0.join("a.parquet"), dir.0.join("b.parquet"));
     let (a, b) = (walk.clone(), walk.clone());
     let stopper = stop.clone();

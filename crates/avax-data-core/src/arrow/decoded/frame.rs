@@ -362,14 +362,20 @@ pub fn decode_containers(path: IndexPath, containers: &[Container], mode: Decode
         vec![Arc::new(id.finish()), Arc::new(timestamp.finish()), Arc::new(index.finish())];
     typed.finish(&mut columns);
     columns.push(Arc::new(bytes.finish()));
-    finish_batch(schema, columns, mode)
+    finish_batch(schema, columns, mode, &crate::stop::Stop::new())
 }
 
-/// The batch of `columns` (which match `schema`), with the senders when `mode` asks for them.
-pub(super) fn finish_batch(schema: SchemaRef, columns: Vec<ArrayRef>, mode: DecodeMode) -> Result<RecordBatch> {
+/// The batch of `columns` (which match `schema`), with the senders when `mode` asks for them
+/// (their recovery checks `stop` before each block).
+pub(super) fn finish_batch(
+    schema: SchemaRef,
+    columns: Vec<ArrayRef>,
+    mode: DecodeMode,
+    stop: &crate::stop::Stop,
+) -> Result<RecordBatch> {
     let batch = RecordBatch::try_new(schema, columns).expect("columns match the decoded schema");
     match mode {
-        DecodeMode::Senders => super::senders::add_senders(batch, 0),
+        DecodeMode::Senders => super::senders::add_senders_until(batch, 0, stop),
         _ => Ok(batch),
     }
 }
@@ -392,7 +398,7 @@ pub fn decode_bytes<'a>(
     let mut columns = Vec::new();
     typed.finish(&mut columns);
     columns.push(Arc::new(column.finish()));
-    finish_batch(schema, columns, mode)
+    finish_batch(schema, columns, mode, &crate::stop::Stop::new())
 }
 
 #[cfg(test)]

@@ -13,11 +13,24 @@ use crate::arrow::containers::{bytes_view, id_view};
 use crate::error::Result;
 use crate::index::columns::ColumnParts;
 use crate::index::{ContainerColumns, IndexPath};
+use crate::stop::Stop;
 
 /// Decodes the containers of `columns` (of `path`) into one record batch of
 /// [`super::decoded_schema_for`] `mode`: the same frame as [`super::decode_containers`] of the
 /// same containers.
 pub fn decode_columns(path: IndexPath, columns: ContainerColumns, mode: DecodeMode) -> Result<RecordBatch> {
+    decode_columns_until(path, columns, mode, &Stop::new())
+}
+
+/// [`decode_columns`] that checks `stop` before each container (and, for senders, before each
+/// block's recovery): [`crate::error::Error::Interrupted`] once a stop was requested, so a
+/// consumer that went away (Ctrl-C) frees the worker within one container's work.
+pub fn decode_columns_until(
+    path: IndexPath,
+    columns: ContainerColumns,
+    mode: DecodeMode,
+    stop: &Stop,
+) -> Result<RecordBatch> {
     check_mode(path, mode)?;
     let schema = decoded_schema(path)?;
     let ColumnParts { blocks, spans, ids, id_spans, raw_ids, timestamps_ns, indexes } = columns.into_parts();
@@ -32,6 +45,7 @@ pub fn decode_columns(path: IndexPath, columns: ContainerColumns, mode: DecodeMo
         String::from_utf8_lossy(&ids[start as usize..(start + len) as usize]).into_owned()
     };
     for (k, span) in spans.iter().enumerate() {
+        stop.check()?;
         let start = span.offset as usize;
         let bytes = &blocks[span.block as usize][start..start + span.len as usize];
         let previous = k.checked_sub(1).map(|p| {
@@ -50,7 +64,7 @@ pub fn decode_columns(path: IndexPath, columns: ContainerColumns, mode: DecodeMo
     ];
     typed.finish(&mut columns);
     columns.push(Arc::new(bytes_view(blocks, &spans)));
-    finish_batch(schema, columns, mode)
+    finish_batch(schema, columns, mode, stop)
 }
 
 #[cfg(test)]
@@ -153,6 +167,21 @@ mod tests {
         let bytes = batch.column_by_name("bytes").unwrap().as_binary_view().clone();
         assert_eq!(bytes.value(4), &[0xde, 0xad]);
         assert_eq!(bytes.value(5), items[5].1.as_slice());
+    }
+
+    #[test]
+    fn a_requested_stop_ends_the_decoding_with_interrupted() {
+        let inner = inner_block();
+        let items = vec![([1u8; 32], envelope([9; 32], &inner)), ([2u8; 32], envelope([1; 32], &inner))];
+        let stop = Stop::new();
+        for mode in [DecodeMode::Lenient, DecodeMode::Senders] {
+            assert_eq!(decode_columns_until(IndexPath::CBlock, columns(&items), mode, &stop).unwrap().num_rows(), 2);
+        }
+        stop.request();
+        for mode in [DecodeMode::Lenient, DecodeMode::Strict, DecodeMode::Senders] {
+            let err = decode_columns_until(IndexPath::CBlock, columns(&items), mode, &stop).unwrap_err();
+            assert!(matches!(err, Error::Interrupted), "{mode:?}: {err:?}");
+        }
     }
 
     #[test]

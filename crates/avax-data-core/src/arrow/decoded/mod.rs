@@ -43,4 +43,4 @@ pub use frame::{
     bytes_schema, check_decodable, check_mode, decode_bytes, decode_containers, decoded_schema, decoded_schema_for,
     DecodeMode,
 };
-pub use from_columns::decode_columns;
+pub use from_columns::{decode_columns, decode_columns_until};

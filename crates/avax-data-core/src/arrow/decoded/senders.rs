@@ -13,9 +13,10 @@ use arrow_array::types::UInt64Type;
 use arrow_array::{Array, ArrayRef, ListArray, RecordBatch, StructArray};
 use arrow_schema::{DataType, Field, FieldRef, Fields, Schema, SchemaRef};
 
-use crate::decode::senders::senders_of_containers;
+use crate::decode::senders::senders_of_containers_until;
 use crate::error::{Error, Result};
 use crate::index::IndexPath;
+use crate::stop::Stop;
 
 /// The name of the sender field of a transaction.
 pub const FROM: &str = "from";
@@ -74,6 +75,12 @@ pub fn senders_schema(schema: &Schema) -> Result<SchemaRef> {
 /// Adds `from` to the transactions of a decoded `C/block` batch, recovering each block's
 /// senders on up to `threads` threads (0: one per core).
 pub fn add_senders(batch: RecordBatch, threads: usize) -> Result<RecordBatch> {
+    add_senders_until(batch, threads, &Stop::new())
+}
+
+/// [`add_senders`] that checks `stop` before each block: [`Error::Interrupted`] once a stop
+/// was requested.
+pub fn add_senders_until(batch: RecordBatch, threads: usize, stop: &Stop) -> Result<RecordBatch> {
     let schema = batch.schema();
     let column = |name: &str| {
         schema.index_of(name).map_err(|_| Error::Internal(format!("a decoded C/block batch without {name}")))
@@ -83,7 +90,7 @@ pub fn add_senders(batch: RecordBatch, threads: usize) -> Result<RecordBatch> {
     let bytes = batch.column(bytes_at).as_binary_view();
     let rows: Vec<usize> = (0..list.len()).filter(|&r| list.is_valid(r)).collect();
     let slices: Vec<&[u8]> = rows.iter().map(|&r| bytes.value(r)).collect();
-    let recovered = senders_of_containers(&slices, threads);
+    let recovered = senders_of_containers_until(&slices, threads, stop).ok_or(Error::Interrupted)?;
     let structs = list.values().as_struct();
     let mut from: Vec<Option<String>> = vec![None; structs.len()];
     let offsets = list.value_offsets();
