@@ -161,7 +161,7 @@ class IndexClient:
     ) -> IndexClient: ...
     @property
     def url(self) -> str:
-        """The node's base URL, with any password in it redacted."""
+        """The node's base URL, with its credentials (user name, password, a token in the path) redacted."""
     def _repr_html_(self) -> str:
         """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     def chain(self, path: IndexPathName) -> Chain:
@@ -1060,7 +1060,7 @@ class AsyncIndexClient:
     ) -> AsyncIndexClient: ...
     @property
     def url(self) -> str:
-        """The node's base URL, with any password in it redacted."""
+        """The node's base URL, with its credentials (user name, password, a token in the path) redacted."""
     def _repr_html_(self) -> str:
         """An HTML table of the client (URL, closed or not, retry policy), which Jupyter shows."""
     def chain(self, path: IndexPathName) -> AsyncChain:

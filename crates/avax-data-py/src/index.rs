@@ -200,11 +200,13 @@ client_twins! {
         let cache = super::cache::open(&cache, cache_max_bytes)?;
         Ok(Self { client: build_client(url, concurrency, verify_ids, cache, transport)? })
     }
-    /// The node's base URL, with any password in it redacted.
+    /// The node's base URL, with its credentials (user name, password, a token in the path) redacted.
     ///
     /// Example:
     ///     >>> ad.IndexClient("https://user:secret@node.example:9650").url
-    ///     'https://user:***@node.example:9650'
+    ///     'https://***:***@node.example:9650'
+    ///     >>> ad.IndexClient("https://node.example/ext/bc/C/rpc/0a1b2c3d").url
+    ///     'https://node.example/ext/bc/C/rpc/***'
     url url;
     shared {
         /// A handle on one index of the node (no request is sent).
