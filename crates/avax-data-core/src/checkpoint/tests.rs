@@ -189,14 +189,14 @@ fn a_resume_against_another_source_is_refused_naming_both() {
     let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(state_path(&out)).unwrap()).unwrap();
     assert_eq!(
         saved["request"]["source"],
-        serde_json::json!({"service": {"base_url": "https://user:***@data.example"}})
+        serde_json::json!({"service": {"base_url": "https://***:***@data.example"}})
     );
     let mut other = ExportCheckpoint::open(request(&out, "csv", 100)).unwrap();
     other.set_source(Some(Origin::Network { container0: "2Zx".into() }));
     let err = other.resume().unwrap_err().to_string();
     assert!(
         err.contains(
-            "the source: the service at https://user:***@data.example there, the network whose container 0 is 2Zx here"
+            "the source: the service at https://***:***@data.example there, the network whose container 0 is 2Zx here"
         ),
         "{err}"
     );
