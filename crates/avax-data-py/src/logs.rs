@@ -46,20 +46,46 @@ impl log::Log for Renamed {
 
     fn log(&self, record: &log::Record<'_>) {
         let target = python_target(record.target());
-        self.0.log(
-            &log::Record::builder()
-                .args(*record.args())
-                .level(record.level())
-                .target(&target)
-                .module_path(record.module_path())
-                .file(record.file())
-                .line(record.line())
-                .build(),
-        )
+        let renamed = log::Record::builder()
+            .args(*record.args())
+            .level(record.level())
+            .target(&target)
+            .module_path(record.module_path())
+            .file(record.file())
+            .line(record.line())
+            .build();
+        if !self.0.enabled(renamed.metadata()) {
+            return; // the cached level: no GIL for a record nobody wants
+        }
+        Python::attach(|py| {
+            let before = PyErr::take(py);
+            self.0.log(&renamed);
+            // pyo3-log leaves an exception raised while logging set on this thread, where the
+            // next call into Python would take it for its own (a `SystemError`)
+            if let Some(raised) = PyErr::take(py) {
+                hand_on(py, raised);
+            }
+            if let Some(before) = before {
+                before.restore(py);
+            }
+        })
     }
 
     fn flush(&self) {
         self.0.flush()
+    }
+}
+
+/// An exception raised while a record was logged. Ctrl-C lands in whatever Python code the main
+/// thread runs, a logging call included: that `KeyboardInterrupt` is handed back to the signal
+/// machinery (as if Ctrl-C came again), so the wait polling for signals raises it where the user
+/// expects it; any other exception is reported as unraisable (as `logging` does with a handler's).
+fn hand_on(py: Python<'_>, raised: PyErr) {
+    if raised.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+        // SAFETY: takes no arguments and may be called with or without the GIL.
+        unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+    } else {
+        raised.write_unraisable(py, None);
     }
 }
 
