@@ -68,7 +68,12 @@ pub fn detached<T: Send + 'static>(
     stop: Stop,
     fut: impl Future<Output = PyResult<T>> + Send + 'static,
 ) -> impl Future<Output = PyResult<T>> + Send + 'static {
-    let task = avax_data_core::runtime::runtime().spawn(fut);
+    let task = avax_data_core::runtime::runtime().spawn(async move {
+        // Inside the exit gate: an interpreter exiting while a cancelled export finishes its
+        // file waits for it (at most the gate's grace) before it finalises.
+        let _inside = super::wait::exit::enter();
+        fut.await
+    });
     let on_drop = StopOnDrop(stop);
     async move {
         // Moved in: dropped with this future (after the export ended, the stop changes nothing).

@@ -97,7 +97,8 @@ pub trait ParquetExport: Sync {
 
     /// [`ParquetExport::write_parquet`] that `stop` can end early: the walk stops at its next
     /// batch boundary, the file is finished with every row handed to it, and the outcome is
-    /// [`Exported::Stopped`], the position right after those rows. When the file cannot be
+    /// [`Exported::Stopped`], the position right after those rows (stopped while it waits for
+    /// another export of the walk: `Stopped(0)`, no file made). When the file cannot be
     /// finished, the error names the target, no file is left at a path, and the position is back
     /// where this export began.
     fn write_parquet_until(
@@ -109,7 +110,12 @@ pub trait ParquetExport: Sync {
     ) -> impl Future<Output = Result<Exported>> + Send {
         async move {
             let gate = self.export_gate();
-            let _one_at_a_time = gate.lock().await;
+            let _one_at_a_time = tokio::select! {
+                biased;
+                held = gate.lock() => held,
+                // Stopped while waiting for another export of the walk: nothing begun, no file.
+                () = stop.stopped() => return Ok(Exported::Stopped(0)),
+            };
             let mut sink = ParquetSink::create(target, self.batch_schema(), options)?;
             let mut hold = Rewinding { walk: self, hold: Some(self.hold()) };
             let drained = match hold.hold.as_mut() {

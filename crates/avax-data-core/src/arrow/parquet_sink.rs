@@ -104,7 +104,11 @@ impl ParquetSink {
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         let writer =
             self.writer.as_mut().ok_or_else(|| Error::Internal("a Parquet sink written after finish".into()))?;
-        writer.write(batch).map_err(|e| io_error(&self.name, "write failed", e))?;
+        writer.write(batch).map_err(|e| Error::File {
+            kind: std::io::ErrorKind::Other,
+            path: self.name.clone(),
+            reason: format!("the Parquet file could not be written ({e})"),
+        })?;
         self.rows += batch.num_rows() as u64;
         Ok(())
     }

@@ -249,3 +249,33 @@ async fn a_second_export_of_the_walk_waits_for_the_first_to_finish_its_file() {
     all.extend(column(&dir.0.join("b.parquet"), "index"));
     assert_eq!(all, (0..CONTAINERS).collect::<Vec<_>>());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_stopped_while_it_waits_for_another_makes_no_file_and_moves_nothing() {
+    let (emu, dir) = (emulator().await, TempDir::new("waiting"));
+    let walk = range(&emu);
+    let (first, waiting) = (dir.0.join("a.parquet"), dir.0.join("waiting.parquet"));
+    let (written, mut wrote) = tokio::sync::mpsc::unbounded_channel::<u64>();
+    // The first export holds its first batch (and the walk's export lock) until `go`.
+    let (go, held) = std::sync::mpsc::channel::<()>();
+    let running = walk.clone();
+    let one = tokio::spawn(async move {
+        let on_rows = move |rows| {
+            if written.send(rows).is_ok() {
+                let _ = held.recv();
+            }
+        };
+        running.write_parquet(Target::Path(first), ParquetOptions::default(), on_rows).await
+    });
+    wrote.recv().await.expect("the first export wrote a batch");
+    let stop = StopToken::new();
+    stop.stop();
+    let out = walk.write_parquet_until(Target::Path(waiting.clone()), ParquetOptions::default(), |_| {}, &stop);
+    assert_eq!(out.await.unwrap(), Exported::Stopped(0));
+    assert!(!waiting.exists());
+    drop(wrote); // later batches go on without waiting
+    go.send(()).unwrap();
+    assert_eq!(one.await.unwrap().unwrap(), CONTAINERS);
+    assert_eq!(walk.next_index(), CONTAINERS);
+    assert_eq!(column(&dir.0.join("a.parquet"), "index"), (0..CONTAINERS).collect::<Vec<_>>());
+}
