@@ -268,8 +268,8 @@ async fn an_export_stopped_while_it_waits_for_another_makes_no_file_and_moves_no
         running.write_parquet(Target::Path(first), ParquetOptions::default(), on_rows).await
     });
     wrote.recv().await.expect("the first export wrote a batch");
-    let stop = StopToken::new();
-    stop.stop();
+    let stop = Stop::new();
+    stop.request();
     let out = walk.write_parquet_until(Target::Path(waiting.clone()), ParquetOptions::default(), |_| {}, &stop);
     assert_eq!(out.await.unwrap(), Exported::Stopped(0));
     assert!(!waiting.exists());
