@@ -28,13 +28,13 @@ where
 }
 
 /// The exception of the first pending signal handler that raises, checked on every tick of the
-/// core's ticking thread ([`crate::interrupt::SIGNAL_POLL`]): a tokio timer would not fire while
-/// every runtime worker is busy decoding, and Ctrl-C would then come seconds late.
+/// core's ticking thread (`stop::TICK`, 50 ms): a tokio timer would not fire while every runtime
+/// worker is busy decoding, and Ctrl-C would then come seconds late.
 pub(crate) async fn interrupted() -> PyErr {
     let mut ticks = avax_data_core::stop::ticks();
     loop {
         ticks.tick().await;
-        if let Err(err) = crate::interrupt::check_signals() {
+        if let Err(err) = Python::attach(|py| py.check_signals()) {
             return err;
         }
     }
