@@ -58,7 +58,9 @@ def key_of(variant: str) -> str:
 
 
 def rows(source: Path | bytes | None, key: str) -> list[int]:
-    if source is None:
+    """The keys of the rows a file holds; none for no file, or for a file object written nothing
+    (a signal that landed before the export began, which the caller checks by the position)."""
+    if source is None or source == b"":
         return []
     data = io.BytesIO(source) if isinstance(source, bytes) else source
     return [int(v) for v in pl.read_parquet(data)[key].to_list()]

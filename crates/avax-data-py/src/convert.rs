@@ -10,11 +10,11 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use avax_data_core::arrow::json::{
-    bad, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38, RFC3339_TIME, U64_RANGE,
+    bad, decimal_digits, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38, RFC3339_TIME, U64_RANGE,
     UNIX_TIME,
 };
 use avax_data_core::error::Error;
-use avax_data_core::exact::Exact;
+use avax_data_core::exact::{Exact, Number};
 use avax_data_core::index::Container;
 
 static DATETIME: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -180,15 +180,32 @@ fn int_of_digits<'py>(py: Python<'py>, field: &str, digits: &str) -> PyResult<Bo
     })
 }
 
+/// The sign and significant digits of an integer the rule of decimal digits accepts
+/// ([`decimal_digits`]), as text `int()` reads: for amounts past what a frame column holds.
+fn long_digits(v: &Scalar) -> Option<String> {
+    let text = match v {
+        Scalar::Text(s) => s.as_ref(),
+        Scalar::Number(Number::Big(d)) => d.as_ref(),
+        _ => return None,
+    };
+    let (negative, digits) = decimal_digits(text)?;
+    Some(format!("{}{}", if negative { "-" } else { "" }, if digits.is_empty() { "0" } else { digits }))
+}
+
 /// One value of the exact tree as a Python object: integers as exact `int`s, floats as `float`,
 /// and the typed fields of `kind` by the same scalar rules as their frame column.
 fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kind>) -> PyResult<Bound<'py, PyAny>> {
     match (kind, value) {
         (_, Exact::Null) => Ok(py.None().into_bound(py)),
         // Integer amounts by the core's one rule of decimal digits, with the frame's refusal.
+        // A dict's `int` has no 38-digit bound: a valid amount of any size (a uint256 token
+        // value) is kept exactly; text the rule refuses is refused as in the frame.
         (Some(Kind::Dec), v) => match decimal_of(&Scalar::of_exact(v)) {
             Some(n) => Ok(n.into_pyobject(py)?.into_any()),
-            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), DECIMAL_38)),
+            None => match long_digits(&Scalar::of_exact(v)) {
+                Some(text) => int_of_digits(py, field, &text),
+                None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), DECIMAL_38)),
+            },
         },
         (Some(Kind::U64Str), v) => match u64_of(&Scalar::of_exact(v)) {
             Some(n) => Ok(n.into_pyobject(py)?.into_any()),

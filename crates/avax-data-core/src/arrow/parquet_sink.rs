@@ -15,6 +15,12 @@ use crate::error::{Error, Result};
 /// Default rows per Parquet row group: bounds the writer's memory.
 pub const ROW_GROUP_ROWS: usize = 64 * 1024;
 
+/// Most bytes a row group buffers (the writer's estimate of its encoded size) before it is
+/// written out, whatever `row_group_size` allows: bounds the memory of an export of large rows
+/// (65,536 decoded `C/block` rows hold hundreds of MB) and the work a Ctrl-C waits for when the
+/// file is finished.
+pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
 /// The compressions a Parquet export can use.
 pub const COMPRESSIONS: &str = "one of snappy, zstd, lz4, gzip, none";
 
@@ -110,6 +116,13 @@ impl ParquetSink {
             reason: format!("the Parquet file could not be written ({e})"),
         })?;
         self.rows += batch.num_rows() as u64;
+        if writer.in_progress_size() > ROW_GROUP_BYTES {
+            writer.flush().map_err(|e| Error::File {
+                kind: std::io::ErrorKind::Other,
+                path: self.name.clone(),
+                reason: format!("the Parquet file could not be written ({e})"),
+            })?;
+        }
         Ok(())
     }
 
@@ -245,5 +258,33 @@ mod tests {
             .unwrap();
         assert!(matches!(err, Error::File { .. }), "{err:?}");
         assert_eq!(err.to_string(), "/nonexistent-dir/x.parquet: the directory /nonexistent-dir does not exist");
+    }
+
+    #[test]
+    fn a_row_group_of_large_rows_is_written_out_at_the_byte_budget() {
+        let dir = std::env::temp_dir().join(format!("avax-data-sink-bytes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.parquet");
+        let mut sink = ParquetSink::create(&path, container_schema(), ParquetOptions::default()).unwrap();
+        // 48 rows of 4 MiB of incompressible bytes: 192 MiB, far under the 65,536 rows a group allows
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..48u64 {
+            let bytes = (0..4 << 20)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            let row = Container { id: format!("c{i}"), bytes, timestamp_ns: 0, index: i, encoding: "hex".into() };
+            sink.write(&containers_to_batch(&[row])).unwrap();
+        }
+        assert_eq!(sink.finish().unwrap(), 48);
+        let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(&path).unwrap()).unwrap();
+        let groups: Vec<i64> = reader.metadata().row_groups().iter().map(|g| g.num_rows()).collect();
+        assert_eq!(groups.iter().sum::<i64>(), 48);
+        assert!(groups.len() >= 3, "row groups of at most {ROW_GROUP_BYTES} bytes: {groups:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
