@@ -59,3 +59,16 @@ def test_testing_imports_without_pytest() -> None:
             "assert t.Emulator is not None; assert not hasattr(t, 'avax_emulator'); print('ok')")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_the_cache_functions_are_public_and_no_doc_imports_the_private_module(tmp_path: Path) -> None:
+    # issue 35: `cache_info` and `cache_clear` were only reachable as `avax_data._native.*`
+    assert ad.cache_info is ad._native.cache_info and ad.cache_clear is ad._native.cache_clear
+    assert {"cache_info", "cache_clear"} <= set(ad.__all__)
+    info = ad.cache_info(tmp_path / "none")
+    assert (info["entries"], info["bytes"]) == (0, 0)
+    root = Path(__file__).resolve().parent.parent
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    reaching = ("_native import cache_", "_native.cache_")
+    private = [str(p.relative_to(root)) for p in pages if any(r in p.read_text() for r in reaching)]
+    assert not private, f"pages that show the cache functions as private: {private}"

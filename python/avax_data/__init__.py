@@ -71,6 +71,8 @@ from ._native import (
     Range,
     RangeIterator,
     verify_dataset,
+    cache_info,
+    cache_clear,
 )
 from .exceptions import *  # noqa: F403 (the exception classes, as listed in exceptions.__all__)
 from . import _endpoints
@@ -133,6 +135,9 @@ __all__ = [
     "transactions",
     # Datasets
     "verify_dataset",
+    # The on-disk cache (avax-data cache info / clear)
+    "cache_info",
+    "cache_clear",
     # Emulator
     "Emulator",
     "exceptions",

@@ -88,7 +88,7 @@ fn info_dict<'py>(py: Python<'py>, dir: &std::path::Path, info: &Info) -> PyResu
 ///
 /// Example:
 ///     >>> import tempfile
-///     >>> info = ad._native.cache_info(tempfile.mkdtemp())
+///     >>> info = ad.cache_info(tempfile.mkdtemp())
 ///     >>> info["entries"], info["bytes"], sorted(info["kinds"])
 ///     (0, 0, ['data', 'index', 'metrics'])
 #[pyfunction]
@@ -112,7 +112,7 @@ pub fn cache_info<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bou
 ///
 /// Example:
 ///     >>> import tempfile
-///     >>> ad._native.cache_clear(tempfile.mkdtemp())["entries"]
+///     >>> ad.cache_clear(tempfile.mkdtemp())["entries"]
 ///     0
 #[pyfunction]
 pub fn cache_clear<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {

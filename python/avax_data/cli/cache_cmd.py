@@ -70,7 +70,7 @@ def _directory(args: argparse.Namespace) -> str:
 
 
 def info_lines(info: dict[str, Any]) -> list[str]:
-    """The lines ``cache info`` prints for ``info`` (see ``avax_data._native.cache_info``)."""
+    """The lines ``cache info`` prints for ``info`` (see ``avax_data.cache_info``)."""
     lines = [
         f"cache {info['dir']}: {info['entries']} entries, {info['bytes']} bytes "
         f"(default limit {info['default_max_bytes']} bytes; cache_max_bytes= sets it per client)"
