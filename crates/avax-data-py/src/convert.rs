@@ -10,8 +10,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use avax_data_core::arrow::json::{
-    bad, decimal_digits, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38, RFC3339_TIME, U64_RANGE,
-    UNIX_TIME,
+    bad, decimal_digits, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38,
+    RFC3339_TIME, U64_RANGE, UNIX_TIME,
 };
 use avax_data_core::error::Error;
 use avax_data_core::exact::{Exact, Number};
