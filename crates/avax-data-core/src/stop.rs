@@ -46,6 +46,16 @@ impl Stop {
         self.0.flag.load(Ordering::Relaxed)
     }
 
+    /// The output of `fut`, or `None` when a stop is requested first (one already requested
+    /// wins over a ready `fut`): how an export waits for its next batch.
+    pub async fn unless<T>(&self, fut: impl std::future::Future<Output = T>) -> Option<T> {
+        tokio::select! {
+            biased;
+            () = self.stopped() => None,
+            out = fut => Some(out),
+        }
+    }
+
     /// Completes once a stop is requested (at once if it already was).
     pub async fn stopped(&self) {
         let notified = self.0.wake.notified();

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 use avax_data_core::stop::{Stop, StopOnDrop};
 
-use super::wait::interrupted;
+use super::wait::{block_detached, interrupted};
 
 /// What a graceful wait saw.
 pub enum Waited<T> {
@@ -43,20 +43,17 @@ where
     F: Future<Output = T> + Send,
     T: Send,
 {
-    let runtime = avax_data_core::runtime::runtime();
-    py.detach(|| {
-        runtime.block_on(async {
-            let mut fut = std::pin::pin!(fut);
-            let first = tokio::select! {
-                value = &mut fut => return Waited::Done(value),
-                interrupt = interrupted() => interrupt,
-            };
-            stop.request();
-            tokio::select! {
-                value = &mut fut => Waited::Interrupted(first, value),
-                again = interrupted() => Waited::Abandoned(again),
-            }
-        })
+    block_detached(py, async {
+        let mut fut = std::pin::pin!(fut);
+        let first = tokio::select! {
+            value = &mut fut => return Waited::Done(value),
+            interrupt = interrupted() => interrupt,
+        };
+        stop.request();
+        tokio::select! {
+            value = &mut fut => Waited::Interrupted(first, value),
+            again = interrupted() => Waited::Abandoned(again),
+        }
     })
 }
 

@@ -16,15 +16,22 @@ where
     F: Future<Output = T> + Send,
     T: Send,
 {
-    let runtime = avax_data_core::runtime::runtime();
-    py.detach(|| {
-        runtime.block_on(async {
-            tokio::select! {
-                value = fut => Ok(value),
-                interrupt = interrupted() => Err(interrupt),
-            }
-        })
+    block_detached(py, async {
+        tokio::select! {
+            value = fut => Ok(value),
+            interrupt = interrupted() => Err(interrupt),
+        }
     })
+}
+
+/// Runs `fut` to its end on the process-wide runtime, the GIL released meanwhile: the one way a
+/// sync call blocks (the future decides what a signal does).
+pub(crate) fn block_detached<F: Future + Send>(py: Python<'_>, fut: F) -> F::Output
+where
+    F::Output: Send,
+{
+    let runtime = avax_data_core::runtime::runtime();
+    py.detach(|| runtime.block_on(fut))
 }
 
 /// The exception of the first pending signal handler that raises, checked on every tick of the

@@ -368,11 +368,7 @@ impl ParquetExport for RangeWalk {
     ) -> Result<Drained> {
         let mut stream = std::pin::pin!(self.batches());
         loop {
-            let item = tokio::select! {
-                biased;
-                () = stop.stopped() => return Ok(Drained::Stopped),
-                item = stream.next() => item,
-            };
+            let Some(item) = stop.unless(stream.next()).await else { return Ok(Drained::Stopped) };
             let Some(item) = item else { return Ok(Drained::Complete) };
             let (after, batch) = item?;
             write_then_advance(lease, after, || write(&batch))?;

@@ -213,12 +213,10 @@ impl ParquetExport for ResourcePager {
         let mut take = |items: Vec<JsonItem>| write(&self.batch(&items)?);
         loop {
             // A page is taken and the position moved with no wait between: a stop lands between pages.
-            let page = tokio::select! {
-                biased;
-                () = stop.stopped() => return Ok(Drained::Stopped),
-                page = cursor.next_page_with(&mut take) => page?,
+            let Some(page) = stop.unless(cursor.next_page_with(&mut take)).await else {
+                return Ok(Drained::Stopped);
             };
-            if page.is_none() {
+            if page?.is_none() {
                 return Ok(Drained::Complete);
             }
         }
