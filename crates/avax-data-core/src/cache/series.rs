@@ -87,7 +87,7 @@ pub fn shard_key(client: &MetricsClient, query: &MetricQuery, shard: &Shard) -> 
 /// Whether the cache holds `shard` of `query` and would serve it (settled at `now`), without
 /// reading the entry (a cost plan's count).
 pub fn holds_shard(client: &MetricsClient, query: &MetricQuery, shard: &Shard, now: i64) -> bool {
-    let interval = query.interval.unwrap_or(Interval::Day);
+    let interval = query.answer_interval();
     client.cache().is_some_and(|store| {
         is_settled(shard, interval, now) && store.holds(Kind::Metrics, &shard_key(client, query, shard))
     })
@@ -108,7 +108,7 @@ pub fn kept_span(shard: &Shard) -> (i64, i64) {
 /// settled).
 pub async fn cached_shard(client: &MetricsClient, query: &MetricQuery, shard: Shard) -> Result<Vec<JsonItem>> {
     let paged = query.paged_window(Some(shard.request_start), Some(shard.request_end));
-    let interval = query.interval.unwrap_or(Interval::Day);
+    let interval = query.answer_interval();
     let store = match client.cache() {
         Some(store) if is_settled(&shard, interval, now_secs()) => store.clone(),
         _ => return client.clone().shard(paged, shard).await,

@@ -55,6 +55,12 @@ impl MetricQuery {
         Paged { path: format!("/v2/chains/{}/metrics/{}", self.chain_id, self.metric), query, items_field: "results" }
     }
 
+    /// The interval of the answer: the one asked for, else the service's default
+    /// ([`params::service_default_interval`]).
+    pub fn answer_interval(&self) -> Interval {
+        self.interval.unwrap_or_else(|| params::service_default_interval(self.metric))
+    }
+
     /// The whole request (the sequential walk).
     pub fn paged(&self) -> Paged {
         self.paged_window(self.start, self.end)
@@ -88,7 +94,7 @@ impl Shard {
 pub const SHARDS_PER_CALL: usize = 16;
 
 /// Splits `[start, end]` into at most `concurrency` × [`SHARDS_PER_CALL`] shards of whole pages,
-/// cut at bucket starts of `interval` (day when the interval is not given), ascending in time;
+/// cut at bucket starts of the answer's interval ([`MetricQuery::answer_interval`]), ascending in time;
 /// the walk runs `concurrency` shards at a time. One shard only when `concurrency` is 1 or the
 /// window fits in about one page.
 ///
@@ -101,7 +107,7 @@ pub const SHARDS_PER_CALL: usize = 16;
 /// item can be lost or repeated at a cut, whether the service treats its bounds as inclusive
 /// or exclusive, or floors them to the bucket.
 pub fn plan_shards(query: &MetricQuery, start: i64, end: i64, concurrency: usize) -> Vec<Shard> {
-    let interval = query.interval.unwrap_or(Interval::Day);
+    let interval = query.answer_interval();
     let boundaries = interval.inner_boundaries(start, end);
     let buckets = boundaries.len() + 1;
     let page_size = query.page_size.max(1) as usize;
@@ -483,6 +489,22 @@ mod tests {
                 "01 00:00:00"
             );
         }
+    }
+
+    #[test]
+    fn without_an_interval_shards_follow_the_services_hourly_default() {
+        // A request without `timeInterval` is answered hourly (spec/ground-truth.md, "Real
+        // answers"): the plan cuts whole pages of hours, as for `interval="hour"`, not of days.
+        let client = MetricsClient::new(Some("http://127.0.0.1:9"), no_retries()).unwrap();
+        let none = client.metric("43114", "txCount", None, Some(0), Some(100 * 3600), Some(10)).unwrap();
+        let hour = client.metric("43114", "txCount", Some("hour"), Some(0), Some(100 * 3600), Some(10)).unwrap();
+        assert_eq!(none.answer_interval(), Interval::Hour);
+        assert!(none.paged().query.iter().all(|(k, _)| *k != "timeInterval"), "nothing is added to the request");
+        assert_eq!(plan_shards(&none, 0, 100 * 3600, 4), plan_shards(&hour, 0, 100 * 3600, 4));
+        // a day-only metric has only days
+        let tps = client.metric("43114", "avgTps", None, Some(0), Some(100 * 86_400), Some(10)).unwrap();
+        assert_eq!(tps.answer_interval(), Interval::Day);
+        assert_eq!(params::service_default_interval("gasUsed"), Interval::Hour);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

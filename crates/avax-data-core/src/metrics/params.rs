@@ -139,6 +139,17 @@ pub fn day_only(metric: &str) -> bool {
     !ANY_INTERVAL_METRICS.contains(&metric)
 }
 
+/// The interval the hosted service answers with when a request sends no `timeInterval`: `hour`
+/// (the real answers of `spec/ground-truth.md`, section "Real answers"); a day-only metric has
+/// only `day`. The client plans its sub-windows and cache buckets by it, the emulator answers by it.
+pub fn service_default_interval(metric: &str) -> Interval {
+    if day_only(metric) {
+        Interval::Day
+    } else {
+        Interval::Hour
+    }
+}
+
 /// The interval of a metric: `day` only for the day-only metrics.
 pub fn interval(metric: &str, value: Option<&str>) -> Result<Option<Interval>> {
     let Some(value) = value else { return Ok(None) };

@@ -47,7 +47,7 @@ async fn ordered_shards(client: &MetricsClient, query: &MetricQuery, concurrency
     let mut shards = plan_shards(query, start, end, concurrency);
     if client.cache().is_some() {
         // The closed part of the window is cached, the open bucket always asked for.
-        let interval = query.interval.unwrap_or(crate::metrics::Interval::Day);
+        let interval = query.answer_interval();
         shards = crate::cache::series::split_unsettled(shards, interval, crate::cache::objects::now_secs());
     }
     if shards.len() > 1 {

@@ -3,7 +3,7 @@
 
 use super::{shapes, Budget, Walk};
 use crate::metrics::client::{plan_shards, MetricQuery, MetricsClient};
-use crate::metrics::params::Interval;
+use crate::metrics::params::{service_default_interval, Interval};
 use crate::rest::Paged;
 use crate::transport::{RateLimitInfo, TransportConfig};
 
@@ -35,7 +35,11 @@ pub fn token_walk(paged: &Paged, limit: Option<u64>) -> Walk {
     if paged.items_field == "results" && paged.path.contains("/metrics/") {
         if let (Some(start), Some(end)) = (window.0.and_then(|v| v.parse().ok()), window.1.and_then(|v| v.parse().ok()))
         {
-            let interval = query(paged, "timeInterval").and_then(|v| Interval::parse(v).ok());
+            let metric = paged.path.rsplit('/').next().unwrap_or_default();
+            let interval = query(paged, "timeInterval")
+                .and_then(|v| Interval::parse(v).ok())
+                .unwrap_or_else(|| service_default_interval(metric));
+            let interval = Some(interval);
             return shapes::metric_window(&paged.path, Some(buckets(interval, start, end)), page_size, limit);
         }
     }
@@ -50,9 +54,10 @@ pub fn sharded_walk(query: &MetricQuery, concurrency: usize) -> Walk {
     };
     let per_shard: Vec<u64> = plan_shards(query, start, end, concurrency)
         .iter()
-        .map(|s| buckets(query.interval, s.request_start, s.request_end))
+        .map(|s| buckets(Some(query.answer_interval()), s.request_start, s.request_end))
         .collect();
-    shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64, buckets(query.interval, start, end))
+    let all = buckets(Some(query.answer_interval()), start, end);
+    shapes::metric_shards(&path, &per_shard, query.page_size.max(1) as u64, all)
 }
 
 /// A sharded walk of `query` by a client with a cache: the shards it walks (the one that
@@ -65,20 +70,20 @@ pub fn cached_sharded_walk(client: &MetricsClient, query: &MetricQuery, concurre
     let (Some(start), Some(end)) = (query.start, query.end) else {
         return shapes::token_list(&path, query.page_size.max(1) as u64, None, None);
     };
-    let interval = query.interval.unwrap_or(Interval::Day);
+    let interval = query.answer_interval();
     let shards = split_unsettled(plan_shards(query, start, end, concurrency), interval, now);
     let page_size = query.page_size.max(1) as u64;
     let (mut pages, mut cached) = (0u64, 0u64);
     for shard in &shards {
         if holds_shard(client, query, shard, now) {
             let (first, last) = kept_span(shard);
-            cached += buckets(query.interval, first, last);
+            cached += buckets(Some(interval), first, last);
         } else {
-            pages += buckets(query.interval, shard.request_start, shard.request_end).div_ceil(page_size).max(1);
+            pages += buckets(Some(interval), shard.request_start, shard.request_end).div_ceil(page_size).max(1);
         }
     }
     let probe = u64::from(shards.len() > 1 && !holds_order(client, query));
-    let mut walk = shapes::metric_shards(&path, &[], page_size, buckets(query.interval, start, end));
+    let mut walk = shapes::metric_shards(&path, &[], page_size, buckets(Some(interval), start, end));
     walk.operation = format!("GET {path} ({} shards)", shards.len());
     walk.requests = super::Requests::AtMost(pages + probe);
     walk.cached_items = cached;

@@ -3,13 +3,15 @@
 //! - `chainId`: a decimal EVM chain id of the world, or `total`, `mainnet`, `testnet`. Digits of
 //!   no chain of the world: 404 `Chain {id} not found`; other text: 400.
 //! - `metric`: one of the 17 names (else 400, class-validator array form).
-//! - `timeInterval`: `hour`, `day`, `week`, `month`; **default `day`** (the OpenAPI states none;
-//!   day is the one interval every metric supports). A day-only metric with another interval: 400
-//!   with a message string.
+//! - `timeInterval`: `hour`, `day`, `week`, `month`; **default `hour`** as the hosted service
+//!   answers (the OpenAPI states none; `spec/ground-truth.md`, "Real answers"), `day` for the
+//!   day-only metrics (the core's `service_default_interval`). A day-only metric with another
+//!   interval: 400 with a message string.
 //! - `startTimestamp`, `endTimestamp`: integers >= 0 (Unix seconds). The page holds the buckets
-//!   whose timestamp `t` satisfies **`startTimestamp <= t < endTimestamp`** (half-open, so windows
-//!   split on bucket boundaries tile without gap or overlap). `startTimestamp > endTimestamp`:
-//!   400; equal: no results.
+//!   whose timestamp `t` satisfies **`startTimestamp <= t <= endTimestamp`**: both ends
+//!   inclusive, as the hosted service (the first hourly point can sit on `endTimestamp`; windows
+//!   split at a bucket start `b` tile when the earlier one asks up to `b - 1`).
+//!   `startTimestamp > endTimestamp`: 400; equal: the bucket starting there, if any.
 //! - `pageSize` 1..=2160, default 100; `pageToken` a UUID issued for the same chain, metric and
 //!   filters, valid 24 h of the emulator clock.
 //! - Order: **newest first** (descending timestamp), as the Data API lists.
@@ -27,6 +29,7 @@ use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError}
 use crate::data_api::paging;
 use crate::data_api::params::Params;
 use crate::data_api::DataApiState;
+use avax_data_core::metrics::params::service_default_interval;
 
 /// Largest `pageSize`.
 pub const MAX_PAGE_SIZE: u32 = 2_160;
@@ -75,10 +78,9 @@ pub(crate) async fn get_metric(
     let start_ts = timestamp(&mut params, "startTimestamp");
     let end_ts = timestamp(&mut params, "endTimestamp");
     params.finish()?;
-    let (Some(metric), interval) = (metric, interval.and_then(|i| Interval::parse(&i).ok()).unwrap_or(Interval::Day))
-    else {
-        unreachable!("checked above")
-    };
+    let Some(metric) = metric else { unreachable!("checked above") };
+    let interval =
+        interval.and_then(|i| Interval::parse(&i).ok()).unwrap_or_else(|| service_default_interval(metric.as_str()));
     if let (Some(s), Some(e)) = (start_ts, end_ts) {
         if s > e {
             return Err(errors::bad_request(format!(
@@ -107,7 +109,7 @@ pub(crate) async fn get_metric(
     let items: Vec<(i64, f64)> = series
         .into_iter()
         .rev()
-        .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
+        .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t <= e))
         .collect();
     paging::list_page(
         &state,

@@ -72,10 +72,14 @@ async fn series_shapes_alignment_and_order() {
             }
         }
     }
-    // The default interval is day.
+    // Without timeInterval the answer is hourly, as the hosted service's; a day-only metric's daily.
     let default = ok(&emu, "/v2/chains/43114/metrics/txCount").await;
+    let hour = ok(&emu, "/v2/chains/43114/metrics/txCount?timeInterval=hour").await;
+    assert_eq!(default["results"], hour["results"]);
     let day = ok(&emu, "/v2/chains/43114/metrics/txCount?timeInterval=day").await;
-    assert_eq!(default["results"], day["results"]);
+    assert_ne!(default["results"], day["results"]);
+    let tps = ok(&emu, "/v2/chains/43114/metrics/avgTps").await;
+    assert_eq!(tps["results"], ok(&emu, "/v2/chains/43114/metrics/avgTps?timeInterval=day").await["results"]);
     // The HTTP series equals the Rust API (reversed).
     let mut rust =
         metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::TxCount, Interval::Hour).unwrap();
@@ -146,7 +150,7 @@ async fn pagination_and_start_end_filtering() {
     // Default page size 100.
     let default = ok(&emu, path).await;
     assert_eq!(default["results"].as_array().unwrap().len(), big.len().min(100));
-    // start <= t < end.
+    // start <= t <= end: both ends inclusive, as the hosted service (the newest point sits on end).
     let pts = points(&big);
     let (newest, oldest) = (pts[0].0, pts[pts.len() - 1].0);
     let (s, e) = (oldest + 5 * 3600, newest - 3 * 3600);
@@ -155,9 +159,9 @@ async fn pagination_and_start_end_filtering() {
             .as_array()
             .unwrap(),
     );
-    let expected: Vec<_> = pts.iter().copied().filter(|(t, _)| *t >= s && *t < e).collect();
+    let expected: Vec<_> = pts.iter().copied().filter(|(t, _)| *t >= s && *t <= e).collect();
     assert_eq!(window, expected);
-    assert_eq!(window.first().unwrap().0, e - 3600);
+    assert_eq!(window.first().unwrap().0, e);
     assert_eq!(window.last().unwrap().0, s);
     // Off-boundary start and end.
     let window = points(
@@ -167,18 +171,20 @@ async fn pagination_and_start_end_filtering() {
     );
     assert_eq!(window.first().unwrap().0, e);
     assert_eq!(window.last().unwrap().0, s + 3600);
-    // Sub-windows on bucket boundaries tile the whole series.
+    // Sub-windows cut at bucket starts tile the whole series when each asks up to its cut - 1.
     let mut tiled = Vec::new();
     let mut hi = newest + 3600;
     while hi > oldest {
         let lo = hi - 6 * 3600;
-        let part = ok(&emu, &format!("{path}&pageSize=2160&startTimestamp={lo}&endTimestamp={hi}")).await;
+        let part = ok(&emu, &format!("{path}&pageSize=2160&startTimestamp={lo}&endTimestamp={}", hi - 1)).await;
         tiled.extend(points(part["results"].as_array().unwrap()));
         hi = lo;
     }
     assert_eq!(tiled, pts);
-    let empty = ok(&emu, &format!("{path}&startTimestamp={s}&endTimestamp={s}")).await;
-    assert_eq!(empty["results"], serde_json::json!([]));
+    let one = ok(&emu, &format!("{path}&startTimestamp={s}&endTimestamp={s}")).await;
+    assert_eq!(points(one["results"].as_array().unwrap()), vec![*pts.iter().find(|p| p.0 == s).unwrap()]);
+    let none = ok(&emu, &format!("{path}&startTimestamp={}&endTimestamp={}", s + 1, s + 1)).await;
+    assert_eq!(none["results"], serde_json::json!([]));
     // Tokens: bound to the query, expire after 24 h of the emulator clock.
     let first = ok(&emu, &with(path, "pageSize=5")).await;
     let token = first["nextPageToken"].as_str().unwrap().to_string();
