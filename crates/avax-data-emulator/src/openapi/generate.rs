@@ -294,6 +294,10 @@ impl<'a> Gen<'a> {
             format!("avax1{chars}")
         } else if lower.ends_with("hash") || lower.ends_with("id") || lower.ends_with("ids") {
             cb58::encode(&self.bytes::<32>())
+        } else if lower.ends_with("number") || lower.ends_with("index") {
+            // `createBlockNumber`, an X-chain UTXO's `outputIndex`: decimal text in real answers.
+            let n = 1 + self.below(8) as usize;
+            self.digits(n)
         } else if has(&["timestamp"]) {
             self.timestamp_ms().div_euclid(1000).to_string()
         } else if has(&[

@@ -25,6 +25,7 @@ mod checks;
 mod erc20;
 mod evm;
 mod generate;
+mod real_shapes;
 mod staking;
 
 use std::sync::Arc;
@@ -197,9 +198,14 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
 fn list_shape(op: &Operation, key: &str, prefer: Option<&str>) -> Option<(&'static Value, &'static Value)> {
     let mut schema = op.service.resolve(op.response);
     if let Some(variants) = schema.get("oneOf").and_then(Value::as_array) {
+        let name = |v: &Value| v.get("$ref").and_then(Value::as_str).unwrap_or_default().to_string();
+        // Without a variant named for the chain, the first one named for no other chain (an
+        // X-chain UTXO is the document's plain `Utxo`, not a `PChainUtxo`).
+        let other_chain = |v: &Value| ["PChain", "XChain", "CChain"].iter().any(|c| name(v).contains(c));
         let pick = variants
             .iter()
-            .find(|v| prefer.is_some_and(|p| v.get("$ref").and_then(Value::as_str).is_some_and(|r| r.contains(p))))
+            .find(|v| prefer.is_some_and(|p| name(v).contains(p)))
+            .or_else(|| prefer.and_then(|_| variants.iter().find(|v| !other_chain(v))))
             .or(variants.first())?;
         schema = op.service.resolve(pick);
     }
@@ -221,6 +227,7 @@ fn generated(request: &Request) -> Answer {
         if let (Some(_), Value::Object(obj)) = (op.list_key, &mut body) {
             obj.remove("nextPageToken");
         }
+        real_shapes::apply(request, &mut body);
         return Ok(respond_with(op, body));
     };
     let mut body = request.gen(0).value(wrapper, "", 0);
@@ -236,6 +243,7 @@ fn generated(request: &Request) -> Answer {
             obj.insert("nextPageToken".to_string(), Value::String(token));
         }
     }
+    real_shapes::apply(request, &mut body);
     Ok(respond_with(op, body))
 }
 

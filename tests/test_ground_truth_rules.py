@@ -1,0 +1,215 @@
+"""The rules of ``spec/ground-truth.md``, section "Real answers", held against the emulator (its
+raw answers, as a service's) and against the client (how it reads answers that follow them).
+
+The emulator is asked over plain HTTP, so what is checked is its answer, not the client's reading
+of it. The client is given answers that follow a rule: the emulator's own, or one of them changed
+to the rule's edge (a ``platformLocktime`` of ``0``, a block without ``chainId``), served from a
+loopback server.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import avax_data as ad
+from _helpers import GetRequest, GetServer
+
+UTC = dt.timezone.utc
+P_CHAIN_ID = "11111111111111111111111111111111LpoYY"
+ADDRESS = "avax1h2ccj9f5ay5acl6tyn9mwmw32p8wref8vl8ctg"  # a real Mainnet address (fixture data_chain_ids_mainnet.json)
+REAL = Path(__file__).parent / "fixtures" / "real"
+HOUR = 3600
+CONSUMING = ("consumingTxHash", "consumingBlockNumber", "consumingBlockTimestamp")
+
+#: How the client types what these rules are about today, in one place (issue 34, section 3
+#: changes some: update them here).
+TYPES: dict[str, Any] = {
+    "utxo outputIndex frame": pl.String(),  # X (text) and P (number) share one column of JSON text
+    "x-chain outputIndex dict": str,
+    "p-chain outputIndex dict": int,
+    "platformLocktime frame": pl.Float64(),
+}
+
+
+@pytest.fixture(scope="module")
+def emu() -> ad.Emulator:
+    with ad.Emulator(data_blocks_per_chain=25_000) as emulator:
+        yield emulator
+
+
+def get(emu: ad.Emulator, target: str) -> Any:
+    """The emulator's answer to ``GET target``, as JSON."""
+    with urllib.request.urlopen(emu.url + target, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def utxo_pages(emu: ad.Emulator, chain: str, pages: int = 8) -> list[dict[str, Any]]:
+    """The UTXOs of ``pages`` addresses' first pages on ``chain`` (generated: each address its own)."""
+    items: list[dict[str, Any]] = []
+    addresses = [ADDRESS, "avax1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq", *(f"avax1{c * 38}" for c in "pzry9x8gf2tv"[: pages - 2])]
+    for address in addresses:
+        items += get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={address}&pageSize=100")["utxos"]
+    return items
+
+
+# --- the emulator ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("network", ["mainnet", "fuji"])
+@pytest.mark.parametrize("blockchain", [P_CHAIN_ID, "p-chain"])
+def test_emulator_answers_the_real_p_chain_record(emu: ad.Emulator, network: str, blockchain: str) -> None:
+    real = json.loads((REAL / "data_blockchain_p_chain.json").read_text())["body"]
+    assert get(emu, f"/v1/networks/{network}/blockchains/{blockchain}") == real
+
+
+def test_emulator_block_numbers_are_decimal_text(emu: ad.Emulator) -> None:
+    chains = get(emu, "/v1/networks/mainnet/blockchains?pageSize=25")["blockchains"]
+    other = get(emu, f"/v1/networks/mainnet/blockchains/{chains[0]['blockchainId']}")
+    for record in [*chains, other]:
+        number = record["createBlockNumber"]
+        assert number == "-1" or (number.isdigit() and str(int(number)) == number), record
+
+
+def test_emulator_utxo_output_index_is_text_on_x_and_a_number_on_p(emu: ad.Emulator) -> None:
+    x = utxo_pages(emu, "x-chain", 3)
+    p = utxo_pages(emu, "p-chain", 3)
+    assert x and p
+    assert all(isinstance(u["outputIndex"], str) and u["outputIndex"].isdigit() for u in x), x[:2]
+    assert all(type(u["outputIndex"]) is int for u in p), p[:2]
+    # The X-chain's UTXO is the document's plain `Utxo`: no P-chain fields.
+    assert not any("platformLocktime" in u or "staked" in u or "blockNumber" in u for u in x)
+    assert all("creationTxHash" in u for u in x)
+
+
+def test_emulator_p_chain_utxos_send_their_locktime_and_staked_ones_no_consuming_fields(emu: ad.Emulator) -> None:
+    items = utxo_pages(emu, "p-chain")
+    staked = [u for u in items if u.get("staked") is True]
+    unstaked = [u for u in items if u.get("staked") is not True]
+    assert staked and unstaked, "the pages hold staked and other UTXOs"
+    assert all("platformLocktime" in u and isinstance(u["platformLocktime"], int) for u in items)
+    assert not [u for u in staked if any(k in u for k in CONSUMING)]
+    assert any(k in u for u in unstaked for k in CONSUMING), "spent UTXOs that are not staked keep theirs"
+
+
+def metric_window(emu: ad.Emulator) -> tuple[str, int]:
+    """A chain of the emulator and an hour of its hourly series with 2 points after it and 8 before."""
+    chain = get(emu, "/v2/chains")["chains"][0]["evmChainId"]
+    series = get(emu, f"/v2/chains/{chain}/metrics/txCount?timeInterval=hour&pageSize=2160")["results"]
+    assert len(series) >= 11, "the world spans 11 hours"
+    return str(chain), series[2]["timestamp"]
+
+
+def test_emulator_metrics_end_timestamp_is_inclusive(emu: ad.Emulator) -> None:
+    chain, end = metric_window(emu)
+    path = f"/v2/chains/{chain}/metrics/txCount?timeInterval=hour&pageSize=100"
+    got = [p["timestamp"] for p in get(emu, f"{path}&startTimestamp={end - 5 * HOUR}&endTimestamp={end}")["results"]]
+    assert got == [end - k * HOUR for k in range(6)], "newest first, the point on endTimestamp included"
+    # A window cut at a bucket start tiles with its neighbour when the earlier one asks up to b - 1.
+    earlier = [p["timestamp"] for p in get(emu, f"{path}&startTimestamp={end - 5 * HOUR}&endTimestamp={end - 3 * HOUR - 1}")["results"]]
+    later = [p["timestamp"] for p in get(emu, f"{path}&startTimestamp={end - 3 * HOUR}&endTimestamp={end}")["results"]]
+    assert later + earlier == got
+
+
+def test_emulator_metrics_without_time_interval_answer_hourly(emu: ad.Emulator) -> None:
+    chain, end = metric_window(emu)
+    window = f"startTimestamp={end - 7 * HOUR}&endTimestamp={end}&pageSize=100"
+    default = get(emu, f"/v2/chains/{chain}/metrics/txCount?{window}")
+    hourly = get(emu, f"/v2/chains/{chain}/metrics/txCount?timeInterval=hour&{window}")
+    assert default == hourly and len(default["results"]) == 8
+
+
+def test_emulator_pages_carry_no_token_unless_full(emu: ad.Emulator) -> None:
+    chain, end = metric_window(emu)
+    window = f"/v2/chains/{chain}/metrics/txCount?timeInterval=hour&startTimestamp={end - 4 * HOUR}&endTimestamp={end}"
+    assert "nextPageToken" not in get(emu, f"{window}&pageSize=10")
+    assert "nextPageToken" in get(emu, f"{window}&pageSize=2")
+    blocks = get(emu, "/v1/chains/43114/blocks?pageSize=5")
+    assert "nextPageToken" in blocks
+    numbers = [int(b["blockNumber"]) for b in blocks["blocks"]]
+    assert numbers == sorted(numbers, reverse=True), "newest first"
+
+
+# --- the client ------------------------------------------------------------------------------------
+
+
+def replay(body: Any) -> GetServer:
+    """A server answering every GET with ``body``."""
+
+    def answer(_: GetRequest) -> tuple[int, Any]:
+        return 200, body
+
+    return GetServer(answer)
+
+
+def test_client_reads_the_output_index_as_each_chain_sends_it(emu: ad.Emulator) -> None:
+    with ad.DataClient(base_url=emu.url) as data:
+        for chain in ("x-chain", "p-chain"):
+            raw = get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={ADDRESS}&pageSize=100")["utxos"]
+            rows = list(data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)))
+            assert [r["outputIndex"] for r in rows] == [u["outputIndex"] for u in raw]
+            assert {type(r["outputIndex"]) for r in rows} == {TYPES[f"{chain} outputIndex dict"]}
+            frame = data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)).to_polars()
+            assert frame.schema["outputIndex"] == TYPES["utxo outputIndex frame"]
+            # One column for both chains' forms: each value's JSON text ('"0"' on X, '0' on P).
+            assert frame["outputIndex"].to_list() == [json.dumps(u["outputIndex"]) for u in raw]
+
+
+def test_client_keeps_a_zero_platform_locktime(emu: ad.Emulator) -> None:
+    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={ADDRESS}&pageSize=100")
+    page = copy.deepcopy(page)
+    for utxo in page["utxos"]:
+        utxo["platformLocktime"] = 0
+    with replay(page) as server, ad.DataClient(base_url=server.url) as data:
+        rows = list(data.utxos("mainnet", "p-chain", addresses=[ADDRESS]))
+        frame = data.utxos("mainnet", "p-chain", addresses=[ADDRESS]).to_polars()
+    assert rows and all("platformLocktime" in r and r["platformLocktime"] == 0 for r in rows)
+    assert frame.schema["platformLocktime"] == TYPES["platformLocktime frame"]
+    assert frame["platformLocktime"].to_list() == [0] * len(rows) and frame["platformLocktime"].null_count() == 0
+
+
+def test_client_reads_a_staked_utxo_without_consuming_fields(emu: ad.Emulator) -> None:
+    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={ADDRESS}&pageSize=100")
+    page = copy.deepcopy(page)
+    staked = page["utxos"][0]
+    staked["staked"] = True
+    for field in CONSUMING:
+        staked.pop(field, None)
+    with replay(page) as server, ad.DataClient(base_url=server.url) as data:
+        rows = list(data.utxos("mainnet", "p-chain", addresses=[ADDRESS]))
+        frame = data.utxos("mainnet", "p-chain", addresses=[ADDRESS]).to_polars()
+    assert rows[0]["staked"] is True and not set(CONSUMING) & set(rows[0])
+    assert frame.row(0, named=True)["staked"] is True
+    assert all(frame[field][0] is None for field in CONSUMING)
+
+
+def test_client_reads_an_older_block_without_chain_id(emu: ad.Emulator) -> None:
+    page = copy.deepcopy(get(emu, "/v1/chains/43114/blocks?pageSize=4"))
+    page.pop("nextPageToken", None)
+    del page["blocks"][-1]["chainId"]
+    with replay(page) as server, ad.DataClient(base_url=server.url) as data:
+        rows = list(data.blocks("43114", page_size=4))
+        frame = data.blocks("43114", page_size=4).to_polars()
+    assert len(server.requests) == 2, "a page without nextPageToken ends the walk: one request per walk"
+    assert "chainId" not in rows[-1] and all(r["chainId"] == "43114" for r in rows[:-1])
+    assert frame["chainId"].to_list() == ["43114"] * 3 + [None]
+    assert frame["blockNumber"].cast(pl.String).to_list() == [b["blockNumber"] for b in page["blocks"]]
+
+
+def test_client_metric_keeps_the_point_on_end_and_defaults_to_hours(emu: ad.Emulator) -> None:
+    chain, end = metric_window(emu)
+    start = end - 7 * HOUR
+    with ad.MetricsClient(base_url=emu.url) as metrics:
+        sequential = metrics.metric(chain, "txCount", interval="hour", start=start, end=end, concurrency=1).to_polars()
+        sharded = metrics.metric(chain, "txCount", interval="hour", start=start, end=end, page_size=2).to_polars()
+        default = metrics.metric(chain, "txCount", start=start, end=end, page_size=2).to_polars()
+    stamps = [int(t.timestamp()) for t in sequential["timestamp"].to_list()]
+    assert stamps == [end - k * HOUR for k in range(8)], "newest first, both ends kept"
+    assert sharded.equals(sequential) and default.equals(sequential)
