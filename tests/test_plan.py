@@ -72,7 +72,7 @@ def walk_log(emu: ad.Emulator, run) -> tuple[int, int]:
 
 def test_index_range_plan_matches_the_request_log(emu: ad.Emulator) -> None:
     with ad.IndexClient(emu.url) as node:
-        rng = node.chain("X/tx").range(100, 2_500, batch_size=200)
+        rng = node.chain("X/tx").range(100, 2_600, batch_size=200)
         plan = rng.plan()
         assert (plan.requests, plan.requests_kind, plan.units_per_request) == (13, "exact", 20)
         assert plan.operation.startswith("POST /ext/index/X/tx")
