@@ -268,6 +268,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "requests": "int | None",
                 "requests_kind": 'Literal["exact", "at most", "at least", "unknown"]',
                 "compute_units": "int | None",
+                "metered": "bool",
                 "units_per_request": "int",
                 "page_size": "int",
                 "items": "int | None",

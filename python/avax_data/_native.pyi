@@ -740,8 +740,13 @@ class Plan:
     def compute_units(self) -> int | None:
         """Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown."""
     @property
+    def metered(self) -> bool:
+        """Whether the service walked charges compute units: the Data and Metrics APIs do; a node's Index RPC only at
+        a hosted endpoint (``api.avax.network``, ``api.avax-test.network``). Unmetered, the compute units are 0 and
+        no budget applies."""
+    @property
     def units_per_request(self) -> int:
-        """Compute units of one request (the operation's weight)."""
+        """Compute units of one request (the operation's weight; 0 unmetered)."""
     @property
     def page_size(self) -> int:
         """Items asked per request."""
@@ -779,10 +784,11 @@ class Plan:
         requests are unknown."""
     @property
     def seconds_at_tier_budget(self) -> float | None:
-        """Seconds spending the per-minute budget in full; ``None`` when unknown."""
+        """Seconds spending the per-minute budget in full; ``None`` when unknown or unmetered."""
     @property
     def daily_share(self) -> float | None:
-        """The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when unknown."""
+        """The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when unknown or
+        unmetered."""
     @property
     def unknown(self) -> list[str]:
         """What the plan cannot know (list of str)."""

@@ -503,13 +503,14 @@ walk_twins! {
     shared {
         /// The cost plan of the rest of this range, sending nothing: a :class:`Plan`.
         ///
-        /// A range of known end costs exactly one call per ``batch_size`` containers (20
-        /// compute units each); a walk to the tip does not know its end before reading it.
+        /// A range of known end costs exactly one call per ``batch_size`` containers; a walk
+        /// to the tip does not know its end before reading it. Compute units are priced only
+        /// at a hosted endpoint (20 a call; :attr:`Plan.metered`): your own node is unmetered.
         ///
         /// Example:
         ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()
-        ///     >>> plan.requests, plan.requests_kind, plan.compute_units
-        ///     (3, 'exact', 60)
+        ///     >>> plan.requests, plan.requests_kind, plan.metered, plan.compute_units
+        ///     (3, 'exact', False, 0)
         ///
         /// With ``dataset=`` (a directory) and ``chunk=``, the plan of :meth:`write_dataset`
         /// into it: the partitions it already holds whole are counted out (``held``) and each

@@ -216,15 +216,16 @@ impl RangeWalk {
         self.chain.path()
     }
 
-    /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]); a node has no
-    /// API key, so the default tier is `unauthenticated`. With a cache, the containers it holds
+    /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]): metered only at
+    /// a hosted endpoint ([`crate::plan::metering`]; a node has no API key, so the default tier
+    /// is `unauthenticated`). With a cache, the containers it holds
     /// are counted out ([`crate::cache::held`]).
     pub fn plan(&self) -> crate::plan::Plan {
         let from = self.next_index();
         let end = self.end_known();
         let positions = end.map(|end| end.saturating_sub(from));
         let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.range.chunk);
-        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        let budget = crate::plan::sources::node_budget(self.chain.transport_config(), self.chain.node_url());
         let plan = crate::plan::Plan::new(walk, &budget);
         match (self.chain.cache(), end) {
             (Some(store), Some(end)) => {
@@ -259,7 +260,7 @@ impl RangeWalk {
         if let Some(held) = split.held_past_end {
             walk.unknown.push(behind_note(end, held));
         }
-        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        let budget = crate::plan::sources::node_budget(self.chain.transport_config(), self.chain.node_url());
         let plan = crate::plan::Plan::new(walk, &budget);
         let Some(store) = self.chain.cache() else { return Ok(plan) };
         let Some(identity) = self.chain.known_identity() else {
