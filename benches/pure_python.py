@@ -263,7 +263,7 @@ def check() -> None:
         frames, blocks, metric = asyncio.run(ours(emu.url, end))
         with ad.IndexClient(emu.url) as node, ad.DataClient(base_url=emu.url) as data:
             for (path, start), frame in frames.items():
-                assert_frame_equal(frame, node.chain(path).range(start, dict(ranges)[start]).to_polars())
+                assert_frame_equal(frame, node.chain(path).range(start, count=dict(ranges)[start]).to_polars())
             assert_frame_equal(blocks, data.blocks("43114", page_size=100, limit=450).to_polars())
             # One pass over a signed block (Granite envelope): the prefix's digest is the id, the whole's the checksum.
             signed = node.chain("C/block").container(4500)

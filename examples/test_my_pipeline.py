@@ -21,7 +21,7 @@ import avax_data as ad
 
 def blocks_per_minute(node: ad.IndexClient, start: int, count: int) -> pl.DataFrame:
     """Accepted C-chain blocks per minute of acceptance over ``[start, start + count)``."""
-    blocks = node.chain("C/block").range(start, count).to_polars()
+    blocks = node.chain("C/block").range(start, count=count).to_polars()
     return (
         blocks.group_by(pl.col("timestamp").dt.truncate("1m").alias("minute"))
         .agg(pl.len().alias("blocks"))

@@ -59,7 +59,7 @@ def test_a_partly_read_stream_moves_the_position_batch_by_batch(node: ad.IndexCl
 
 
 def test_to_arrow_and_to_pandas_are_all_or_nothing_frames(node: ad.IndexClient) -> None:
-    rng = node.chain("X/tx").range(10, 300)
+    rng = node.chain("X/tx").range(10, 310)
     table = rng.to_arrow()
     assert isinstance(table, pa.Table) and table.column("index").to_pylist() == list(range(10, 310))
     assert rng.next_index == 310

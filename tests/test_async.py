@@ -123,7 +123,7 @@ def test_connect_error() -> None:
 def test_async_for_range(emu: ad.Emulator) -> None:
     async def main() -> tuple[list[dict], ad.AsyncRange]:
         async with ad.AsyncIndexClient(emu.url) as c:
-            rng = c.chain("P/block").range(200, 1300)
+            rng = c.chain("P/block").range(200, 1500)
             assert (rng.start, rng.end, rng.next_index) == (200, 1500, 200)
             got = [item async for item in rng]
             return got, rng

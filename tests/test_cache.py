@@ -66,7 +66,7 @@ def join_entry(head: bytes, f: dict) -> bytes:
 def walk(node: ad.IndexClient, emu: ad.Emulator, start: int, count: int | None) -> tuple[list[dict], int]:
     """The containers of a walk and the requests it sent."""
     before = emu.request_count()
-    got = list(node.chain(PATH).range(start, count))
+    got = list(node.chain(PATH).range(start, count=count))
     return got, emu.request_count() - before
 
 
@@ -80,7 +80,7 @@ def test_a_rerun_sends_no_request_for_cached_containers(emu: ad.Emulator, tmp_pa
         again, sent = walk(node, emu, 0, 200)
         assert (again, sent) == (expected, 0)
         before = emu.request_count()
-        frame = node.chain(PATH).range(50, 100).to_polars()
+        frame = node.chain(PATH).range(50, 150).to_polars()
         assert emu.request_count() == before, "frames (the column path) come from the cache too"
         assert frame["index"].to_list() == list(range(50, 150))
         assert frame["id"].to_list() == [c["id"] for c in expected[50:150]]
@@ -182,7 +182,7 @@ _WRITER = textwrap.dedent("""
     url, cache, start = sys.argv[1], sys.argv[2], int(sys.argv[3])
     with ad.IndexClient(url, cache=cache, cache_max_bytes=int(sys.argv[4])) as node:
         for k in range(6):
-            got = list(node.chain("X/tx").range(start + 7 * k, 60))
+            got = list(node.chain("X/tx").range(start + 7 * k, count=60))
             assert [c["index"] for c in got] == list(range(start + 7 * k, start + 7 * k + 60))
     print("ok")
 """)
@@ -255,9 +255,9 @@ def test_the_async_client_shares_the_cache(emu: ad.Emulator, tmp_path: Path) -> 
 
     async def twice() -> tuple[list[dict], list[dict], int]:
         async with ad.AsyncIndexClient(emu.url, cache=tmp_path) as node:
-            first = [c async for c in node.chain(PATH).range(5, 30)]
+            first = [c async for c in node.chain(PATH).range(5, 35)]
             before = emu.request_count()
-            again = [c async for c in node.chain(PATH).range(5, 30)]
+            again = [c async for c in node.chain(PATH).range(5, 35)]
             return first, again, emu.request_count() - before
 
     first, again, sent = asyncio.run(twice())

@@ -25,7 +25,7 @@ def emu() -> ad.Emulator:
 def reference(emu: ad.Emulator) -> pl.DataFrame:
     """X/tx 100..1599 as the library walks it."""
     with ad.IndexClient(emu.url) as client:
-        return client.chain("X/tx").range(100, 1500).to_polars()
+        return client.chain("X/tx").range(100, 1600).to_polars()
 
 
 def test_range_parquet_equals_the_library_walk(capsys, emu, reference, tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_follow_from_a_start_for_a_count(capsys, tmp_path: Path) -> None:
                   "--poll-interval", "0.05", "--chunk-rows", "64", "-o", str(out), "-q")
         assert res.code == 0, res.err
         with ad.IndexClient(emu.url) as client:  # containers are a function of their index
-            expected = client.chain("X/tx").range(50, 400).to_polars()
+            expected = client.chain("X/tx").range(50, 450).to_polars()
     assert pl.read_parquet(out).equals(expected)  # same frames as index range: ns timestamps
 
 

@@ -128,7 +128,7 @@ def test_a_merge_killed_midway_is_completed_by_a_rerun(emu: ad.Emulator, truth: 
     staged = []
     for first in range(0, 3_500, CHUNK):  # four pieces, one partition each, as Dask tasks write them
         staged.append(tmp_path / f"stage-{first}")
-        xtx.range(first, min(CHUNK, 3_500 - first)).write_dataset(staged[-1], chunk=CHUNK)
+        xtx.range(first, count=min(CHUNK, 3_500 - first)).write_dataset(staged[-1], chunk=CHUNK)
     out = tmp_path / "ds"
     killed = subprocess.run([sys.executable, "-c", MERGER, str(out), *map(str, staged)], capture_output=True,
                             text=True, timeout=120, env={**os.environ, "AVAX_DATA_CRASH_AT": crash})
@@ -148,7 +148,7 @@ def test_a_merge_of_pieces_naming_files_outside_them_or_of_two_networks_is_refus
     with ad.Emulator(containers=200, seed=1) as one, ad.Emulator(containers=200, seed=2) as two:
         a, b = tmp_path / "a", tmp_path / "b"
         ad.IndexClient(one.url).chain("X/tx").range(0, 100).write_dataset(a, chunk=100)
-        ad.IndexClient(two.url).chain("X/tx").range(100, 100).write_dataset(b, chunk=100)
+        ad.IndexClient(two.url).chain("X/tx").range(100, 200).write_dataset(b, chunk=100)
     with pytest.raises(ValueError, match=r"same source .* container 0 is \w+; this write reads the network"):
         ad._native.merge_dataset(tmp_path / "ds", [a, b])
     assert (a / "chunk=0" / "part.parquet").exists() and (b / "chunk=100" / "part.parquet").exists()

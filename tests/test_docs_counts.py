@@ -58,3 +58,48 @@ def test_no_page_describes_the_data_api_by_its_first_six_operations() -> None:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     hits = [str(p.relative_to(ROOT)) for p in pages if stale.search(" ".join(p.read_text().split()))]
     assert not hits, f"pages that describe the Data API by six operations: {hits}"
+
+
+# ---- the emulator's default sizes, wherever the prose states them ----
+
+def emulator_defaults() -> dict[str, int]:
+    """The sizes of an emulator started with no arguments, read from what it serves."""
+    import avax_data as ad
+
+    with ad.Emulator() as emu:
+        containers = {emu.container_count(path) for path in ("C/block", "P/block", "X/tx", "X/block", "X/vtx")}
+        assert len(containers) == 1, containers
+        newest = next(iter(ad.DataClient(base_url=emu.url).blocks("43114", limit=1)))["blockNumber"]
+    return {"containers": containers.pop(), "data_blocks": int(newest) + 1}
+
+
+def stated(text: str, pattern: str) -> list[int]:
+    return [int(n.replace(",", "").replace("_", "")) for n in re.findall(pattern, " ".join(text.split()))]
+
+
+# Where the Python (native docstring), command-line and pytest-plugin defaults of the emulator's
+# sizes are written, and the pattern that finds each: every one must name the served size.
+DEFAULTS = {
+    "crates/avax-data-py/src/emulator.rs": [
+        (r"paths left out keep the default\); default ``None``: ([\d,_]+)", "containers"),
+        (r"network\), an int >= 1; default ``None``: ([\d,_]+)", "data_blocks")],
+    "python/avax_data/cli/serve.py": [(r"on every index path, or per path \(default ([\d,_]+)\)", "containers"),
+                                      (r"X-chain vertices per network \(default ([\d,_]+)\)", "data_blocks")],
+    "python/avax_data/_pytest_options.py": [(r"Data API blocks per EVM chain \(default ([\d,_]+)\)", "data_blocks")],
+    "docs/guides/emulator.md": [(r"`data_blocks_per_chain` blocks each \(default ([\d,_]+);", "data_blocks"),
+                                (r"before with the default ([\d,_]+),", "data_blocks")],
+}
+
+
+def test_every_stated_default_size_of_the_emulator_is_the_size_it_serves() -> None:
+    served = emulator_defaults()
+    wrong = []
+    for name, patterns in DEFAULTS.items():
+        text = (ROOT / name).read_text().replace("///", " ")
+        for pattern, size in patterns:
+            found = stated(text, pattern)
+            if not found:
+                wrong.append(f"{name}: no default found by {pattern!r} (reworded? update DEFAULTS)")
+            wrong += [f"{name}: says {n} for {size}, the emulator serves {served[size]}"
+                      for n in found if n != served[size]]
+    assert not wrong, "\n".join(wrong)

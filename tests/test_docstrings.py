@@ -58,6 +58,12 @@ NO_DOCSTRING = {
 
 #: Public objects with a docstring but no runnable example, with the reason.
 NO_EXAMPLE = {
+    "avax_data._native.Pending.send": "the coroutine protocol that asyncio drives (a task steps it); Pending's "
+    "example runs one with asyncio.run",
+    "avax_data._native.Pending.throw": "the coroutine protocol that asyncio drives (a task's cancellation); "
+    "tests/test_coroutines.py cancels one",
+    "avax_data._native.Pending.close": "the coroutine protocol (asyncio closes a coroutine it will not run); "
+    "tests/test_coroutines.py closes one",
     "avax_data.types.ProgressBar.update": "a Protocol member that the caller's bar implements; "
     "ProgressBar's example shows one",
     "avax_data.testing.avax_emulator": "a pytest fixture: pytest calls it, not the user; the module docstring "

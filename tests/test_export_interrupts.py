@@ -116,7 +116,7 @@ class FailingFile(io.RawIOBase):
 @pytest.mark.parametrize("fail_flush", [False, True], ids=["write-raises", "flush-raises"])
 def test_a_range_export_that_cannot_finish_leaves_the_position_where_it_was(tmp_path: Path, fail_flush: bool) -> None:
     with ad.Emulator(containers=400) as emu, ad.IndexClient(emu.url, cache=False) as c:
-        rng = c.chain("X/tx").range(37, 200, batch_size=50)
+        rng = c.chain("X/tx").range(37, 237, batch_size=50)
         with pytest.raises(OSError, match="could not be finished") as failed:
             rng.write_parquet(FailingFile(fail_flush=fail_flush))
         assert failed.value.filename == "the file object"

@@ -4,6 +4,8 @@ and restarts, a forgotten ``await``, HTML reprs of clients and the emulator."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import re
 import warnings
 
 import pytest
@@ -95,7 +97,7 @@ def test_a_pager_at_its_limit_warns_and_restarts_from_its_page_token(emu: ad.Emu
 
 def test_a_walked_range_warns_and_restart_walks_it_again(emu: ad.Emulator) -> None:
     chain = ad.IndexClient(emu.url).chain("X/tx")
-    for rng, end in [(chain.range(100, 50), 150), (chain.range(250), 300)]:
+    for rng, end in [(chain.range(100, 150), 150), (chain.range(250), 300)]:
         assert rng.to_polars().height == end - rng.start
         for consume in (rng.to_polars, lambda: list(rng), lambda: list(rng.batches())):
             value, warned = _warned(consume)
@@ -138,7 +140,8 @@ def test_a_spent_metric_walk_warns(emu: ad.Emulator) -> None:
 
 # ---- a forgotten await ----
 
-def test_an_async_call_outside_an_event_loop_names_await_and_the_sync_twin(emu: ad.Emulator) -> None:
+def test_an_async_call_outside_an_event_loop_is_a_coroutine_that_names_await_and_the_sync_twin(
+        emu: ad.Emulator) -> None:
     data, node = ad.AsyncDataClient(emu.url), ad.AsyncIndexClient(emu.url)
     metrics = ad.AsyncMetricsClient(emu.url)
     cases = [(lambda: data.chain("43114"), "AsyncDataClient.chain(...)", "DataClient"),
@@ -146,12 +149,19 @@ def test_an_async_call_outside_an_event_loop_names_await_and_the_sync_twin(emu: 
              (lambda: node.chain("X/tx").last_accepted(), "AsyncChain.last_accepted(...)", "Chain"),
              (lambda: data.blocks("43114").to_polars(), "AsyncPager.to_polars(...)", "Pager"),
              (lambda: node.chain("X/tx").range(0, 5).to_polars(), "AsyncRange.to_polars(...)", "Range")]
+    before = emu.request_count()
     for call, named, twin in cases:
+        pending = call()
+        assert asyncio.iscoroutine(pending)
         with pytest.raises(RuntimeError) as caught:
-            call()
+            pending.done()  # the future of a call that cannot start outside a loop
         text = str(caught.value)
         assert named in text and "must be awaited" in text and f"use {twin} for blocking calls" in text, text
         assert "no running event loop" in text
+        with pytest.warns(RuntimeWarning, match=rf"{re.escape(named)} was never awaited: .*use {twin} for blocking"):
+            del pending
+            gc.collect()
+    assert emu.request_count() == before, "a call never awaited sent a request"
 
 
 def test_a_forgotten_await_shows_what_to_do_and_the_awaitable_still_works(emu: ad.Emulator) -> None:

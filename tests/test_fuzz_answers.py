@@ -195,7 +195,7 @@ CALLS: dict[str, Call] = {
     "container_range": index(lambda c, _: c.container_range(2, 5)),
     "index_of": index(lambda c, cid: c.index_of(cid)),
     "is_accepted": index(lambda c, cid: c.is_accepted(cid)),
-    "range dicts": index(lambda c, _: list(c.range(60, 30, batch_size=7))),
+    "range dicts": index(lambda c, _: list(c.range(60, 90, batch_size=7))),
     "range frame": index(lambda c, _: c.range(60, batch_size=7).to_polars()),
     "chains": data(lambda d: d.chains(network="mainnet")),
     "chain": data(lambda d: d.chain("43114")),

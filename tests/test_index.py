@@ -225,8 +225,9 @@ def test_negative_arguments(client: ad.IndexClient, emu: ad.Emulator) -> None:
     assert refused(emu, lambda: chain.container_range(-1, 5), "start").param == "start"
     assert refused(emu, lambda: chain.container_range(0, -5), "count").param == "count"
     assert refused(emu, lambda: chain.container(-1), "index").param == "index"
-    assert refused(emu, lambda: list(chain.range(-3, 10)), "start").param == "start"
-    assert refused(emu, lambda: list(chain.range(0, -10)), "count").param == "count"
+    assert refused(emu, lambda: list(chain.range(-3, count=10)), "start").param == "start"
+    assert refused(emu, lambda: list(chain.range(0, -10)), "stop").param == "stop"
+    assert refused(emu, lambda: list(chain.range(0, count=-10)), "count").param == "count"
 
 
 @pytest.mark.parametrize("bad", [1.5, "3", None, 2.0**70])

@@ -33,7 +33,7 @@ def test_dict_walks_of_every_client_leave_polars_unloaded_and_frames_still_load_
         with ad.Emulator(seed=5, containers=60, data_blocks_per_chain=120) as emu:
             with ad.IndexClient(emu.url) as node:
                 chain = node.chain("X/tx")
-                rows = list(chain.range(10, 15))
+                rows = list(chain.range(10, 25))
                 last = chain.last_accepted()
             with ad.DataClient(base_url=emu.url) as data:
                 blocks = list(data.blocks("43114", limit=30))
@@ -47,13 +47,13 @@ def test_dict_walks_of_every_client_leave_polars_unloaded_and_frames_still_load_
 
             async_indexes = asyncio.run(walk())
             try:
-                ad.IndexClient(emu.url).chain("X/tx").range(-1, 3)
+                ad.IndexClient(emu.url).chain("X/tx").range(-1, count=3)
                 error = None
             except ad.InvalidParameterError as exc:
                 error = type(exc).__name__
             seen["after_walks"] = [m for m in heavy if m in sys.modules]
             with ad.IndexClient(emu.url) as node:
-                frame = node.chain("X/tx").range(10, 5).to_polars()
+                frame = node.chain("X/tx").range(10, 15).to_polars()
             import polars as pl
             print(json.dumps({{
                 **seen,

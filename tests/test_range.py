@@ -42,7 +42,7 @@ def frame_rows(df: pl.DataFrame) -> list[tuple]:
 
 def test_range_properties(client: ad.IndexClient) -> None:
     chain = client.chain("X/tx")
-    rng = chain.range(5, 10)
+    rng = chain.range(5, 15)
     assert (rng.start, rng.end, rng.next_index) == (5, 15, 5)
     tip = chain.range(7)
     assert (tip.start, tip.end, tip.next_index) == (7, None, 7)
@@ -51,7 +51,7 @@ def test_range_properties(client: ad.IndexClient) -> None:
 
 @pytest.mark.parametrize("path", PATHS)
 def test_iterate_values(client: ad.IndexClient, emu: ad.Emulator, path: str) -> None:
-    rng = client.chain(path).range(100, 1500)
+    rng = client.chain(path).range(100, 1600)
     got = list(rng)
     assert got == [emu.expected_container(path, i) for i in range(100, 1600)]
     assert rng.next_index == 1600
@@ -69,8 +69,8 @@ def test_to_polars_schema_and_values(client: ad.IndexClient, emu: ad.Emulator, p
 
 def test_to_polars_matches_iteration(client: ad.IndexClient) -> None:
     chain = client.chain("C/block")
-    as_dicts = list(chain.range(300, 200))
-    df = chain.range(300, 200).to_polars()
+    as_dicts = list(chain.range(300, 500))
+    df = chain.range(300, 500).to_polars()
     assert df["id"].to_list() == [c["id"] for c in as_dicts]
     assert df["bytes"].to_list() == [c["bytes"] for c in as_dicts]
     assert df["index"].to_list() == [c["index"] for c in as_dicts]
@@ -102,12 +102,12 @@ def test_whole_index_to_the_tip(client: ad.IndexClient) -> None:
 
 
 def test_range_past_the_tip_is_truncated(client: ad.IndexClient, emu: ad.Emulator) -> None:
-    rng = client.chain("X/block").range(SIZE - 10, 5000)
+    rng = client.chain("X/block").range(SIZE - 10, count=5000)
     got = list(rng)
     assert [c["index"] for c in got] == list(range(SIZE - 10, SIZE))
     assert got[-1] == emu.expected_container("X/block", SIZE - 1)
     assert rng.next_index == SIZE
-    df = client.chain("X/block").range(SIZE - 10, 5000).to_polars()
+    df = client.chain("X/block").range(SIZE - 10, count=5000).to_polars()
     assert df.height == 10
 
 
@@ -148,7 +148,7 @@ def test_resume_after_break(client: ad.IndexClient, emu: ad.Emulator) -> None:
 
 def test_resume_with_frames(client: ad.IndexClient) -> None:
     chain = client.chain("C/block")
-    rng = chain.range(50, 1800)
+    rng = chain.range(50, 1850)
     it = iter(rng)
     head = [next(it) for _ in range(300)]
     assert it.next_index == 350
@@ -164,7 +164,7 @@ def test_resume_from_next_index_in_a_new_range(client: ad.IndexClient) -> None:
     for c in rng:
         if c["index"] == 499:
             break
-    again = chain.range(rng.next_index, 1000 - rng.next_index)
+    again = chain.range(rng.next_index, count=1000 - rng.next_index)
     assert [c["index"] for c in again] == list(range(500, 1000))
 
 
@@ -181,7 +181,7 @@ def test_iterator_close(client: ad.IndexClient) -> None:
 
 
 def test_batches(client: ad.IndexClient, emu: ad.Emulator) -> None:
-    rng = client.chain("X/block").range(10, 2050, batch_size=300)
+    rng = client.chain("X/block").range(10, 2060, batch_size=300)
     frames = list(rng.batches())
     assert all(isinstance(f, pl.DataFrame) for f in frames)
     assert all(0 < f.height <= 300 for f in frames)
@@ -189,7 +189,7 @@ def test_batches(client: ad.IndexClient, emu: ad.Emulator) -> None:
     whole = pl.concat(frames)
     assert dict(whole.schema) == SCHEMA
     assert whole["index"].to_list() == list(range(10, 2060))
-    assert whole.equals(client.chain("X/block").range(10, 2050).to_polars())
+    assert whole.equals(client.chain("X/block").range(10, 2060).to_polars())
     assert rng.next_index == 2060
 
 

@@ -12,8 +12,8 @@ def test_reprs_read_as_python() -> None:
         node, data, metrics = ad.IndexClient(url), ad.DataClient(base_url=url, api_key="secret-k"), ad.MetricsClient(base_url=url)
         assert repr(node) == f"IndexClient('{url}')" and repr(data) == f"DataClient('{url}')"
         assert repr(metrics) == f"MetricsClient('{url}')" and repr(node.chain("X/tx")) == "Chain('X/tx')"
-        rng = node.chain("X/tx").range(5, 20)
-        assert repr(rng) == "Range(path='X/tx', start=5, end=25, next_index=5, decode=False)"
+        rng = node.chain("X/tx").range(5, 25)
+        assert repr(rng) == "Range(path='X/tx', start=5, stop=25, end=25, next_index=5, decode=False)"
         next(iter(rng))
         assert "next_index=6" in repr(rng)
         pager = data.blocks("43114", page_size=10, limit=25)

@@ -47,7 +47,7 @@ def raw_block(txs: list[bytes]) -> bytes:
 
 
 def test_recovered_senders_are_the_data_apis_from_across_the_fork(emu: Any) -> None:
-    blocks = ad.IndexClient(emu.url).chain("C/block").range(10, 50, decode=True).to_polars()
+    blocks = ad.IndexClient(emu.url).chain("C/block").range(10, 60, decode=True).to_polars()
     txs = ad.transactions(blocks, senders=True)
     assert txs.columns[:4] == ["block_number", "position", "hash", "from"]
     assert txs.schema["from"] == pl.String
@@ -61,7 +61,7 @@ def test_recovered_senders_are_the_data_apis_from_across_the_fork(emu: Any) -> N
 
 
 def test_native_senders_keep_item_order_over_threads(emu: Any) -> None:
-    raw = ad.IndexClient(emu.url).chain("C/block").range(40, 16).to_polars()["bytes"].to_list()
+    raw = ad.IndexClient(emu.url).chain("C/block").range(40, 56).to_polars()["bytes"].to_list()
     one = _native.c_block_senders(raw, threads=1)
     assert _native.c_block_senders(raw, threads=3) == one == _native.c_block_senders(raw)
     assert [s[:1] for s in one if s] == [[api_senders(emu.url, 40 + i)[0]] for i, s in enumerate(one) if s]

@@ -41,17 +41,20 @@ def test_the_stub_checker_fails_on_a_stale_stub(tmp_path: Path) -> None:
     finally:
         sys.path.pop(0)
     text = async_stubs.STUB.read_text()
-    stale = text.replace("-> Awaitable[pl.DataFrame]", "-> pl.DataFrame", 1)
+    stale = text.replace("-> Coroutine[Any, Any, pl.DataFrame]", "-> pl.DataFrame", 1)
     assert stale != text and async_stubs.generate(stale) != stale
     assert async_stubs.generate(text) == text
 
 
-def test_the_async_methods_are_typed_as_awaitables_not_coroutines() -> None:
+def test_the_async_methods_are_typed_as_coroutines_and_anext_as_an_awaitable() -> None:
     text = (ROOT / "python" / "avax_data" / "_native.pyi").read_text()
     generated = text.split("# ---- Async twins")[1]
-    assert "async def" not in text and "Coroutine" not in text
-    assert "def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[pl.DataFrame]" \
-        in generated
+    assert "async def" not in text
+    assert ("def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> "
+            "Coroutine[Any, Any, pl.DataFrame]") in generated
+    assert "def __aexit__(self, *_exc: object) -> Coroutine[Any, Any, None]" in generated
+    awaitables = [line.strip() for line in generated.splitlines() if "Awaitable[" in line]
+    assert awaitables and all(line.startswith("def __anext__(") for line in awaitables), awaitables
     assert "def restart(self) -> AsyncPager:" in generated and "def _repr_html_(self) -> str:" in generated
 
 
@@ -172,7 +175,7 @@ def test_signatures_and_docstrings_come_from_the_module() -> None:
     from avax_data import _native
 
     text = (ROOT / "python" / "avax_data" / "_native.pyi").read_text()
-    assert _native.Chain.range.__text_signature__ == "($self, start=0, count=None, *, concurrency=None, batch_size=1024, decode=None)"
-    assert "        start: int = 0,\n        count: int | None = None,\n        *,\n" in text
+    assert _native.Chain.range.__text_signature__ == "($self, start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None)"
+    assert "        start: int = 0,\n        stop: int | None = None,\n        *,\n        count: int | None = None,\n" in text
     first_line = _native.Chain.index_of.__doc__.strip().splitlines()[0]
     assert f'    def index_of(self, id: str) -> int:\n        """{first_line}' in text

@@ -297,13 +297,13 @@ def test_index_range_walks_equal_the_fault_free_walk(emu: Emulator, faults: Faul
         def walk() -> tuple[list[Key], int]:
             if surface == "sync":
                 with ad.IndexClient(emu.url, concurrency=concurrency, **client_options(max_retries)) as node:
-                    rng = node.chain("X/tx").range(start, count, batch_size=batch_size)
+                    rng = node.chain("X/tx").range(start, count=count, batch_size=batch_size)
                     got = Walker(rng, range_row, range_frame, start, files, True).run(consumers)
                     return got, rng.next_index
 
             async def main() -> tuple[list[Key], int]:
                 async with ad.AsyncIndexClient(emu.url, concurrency=concurrency, **client_options(max_retries)) as node:
-                    rng = node.chain("X/tx").range(start, count, batch_size=batch_size)
+                    rng = node.chain("X/tx").range(start, count=count, batch_size=batch_size)
                     got = await Walker(rng, range_row, range_frame, start, files, True).run_async(consumers)
                     return got, rng.next_index
 
@@ -322,7 +322,7 @@ def test_index_range_walks_equal_the_fault_free_walk(emu: Emulator, faults: Faul
 
 def index_keys(url: str, start: int, count: int | None) -> list[Key]:
     with ad.IndexClient(url) as node:
-        return range_frame(node.chain("X/tx").range(start, count).to_polars())
+        return range_frame(node.chain("X/tx").range(start, count=count).to_polars())
 
 
 # ---- Data API pager ----

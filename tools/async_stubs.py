@@ -5,11 +5,13 @@
 Each async class of the extension is stamped from the same Rust definition as its sync twin, so
 its stub is the sync stub with these changes: the class and every twin it names get their
 ``Async`` names; ``Iterator[...]`` becomes ``AsyncIterator[...]``; ``__iter__``/``__next__``
-become ``__aiter__``/``__anext__`` (returning ``Awaitable[...]``) (``__iter__`` of a walk returns its async iterator);
+become ``__aiter__``/``__anext__`` (returning ``Awaitable[...]``: an item already fetched comes
+in an awaitable that is complete, not a coroutine) (``__iter__`` of a walk returns its async iterator);
 ``__enter__``/``__exit__`` become ``__aenter__``/``__aexit__``; a method returns
-``Awaitable[...]`` of its sync result (the call gives an awaitable at once, not a coroutine)
-unless it is a property, returns another twin (a chain, a range, a pager, an iterator) or a
-``Plan`` (made without a request), or is an iterator's ``close``.
+``Coroutine[Any, Any, ...]`` of its sync result (the call gives a ``Pending``, a coroutine, so
+``asyncio.create_task`` and ``asyncio.run`` take it) unless it is a property, returns another
+twin (a chain, a range, a pager, an iterator) or a ``Plan`` (made without a request), or is an
+iterator's ``close``.
 
     python tools/async_stubs.py          # rewrite the generated part
     python tools/async_stubs.py --check  # exit 1 when the generated part is stale
@@ -106,15 +108,17 @@ def asyncify(name: str, lines: list[str]) -> list[str]:
             text = "".join(block).replace(f"def {method}(", f"def {renamed}(", 1)
             text = TWIN_NAME.sub(lambda m: "Async" + m.group(1), text)
             if not stays_sync:
-                # What the call returns at once is an awaitable (an asyncio future in a
-                # ``Pending``), not a coroutine: ``Awaitable[...]`` says so.
+                # What the call returns at once is a ``Pending`` (a coroutine over the call's
+                # asyncio future); ``__anext__`` may give a ``Ready``, an awaitable only.
                 last = text.rstrip("\n").rsplit("\n", 1)[-1]
                 typed = RETURNS.search(last)
                 if typed is None:
                     raise ValueError(f"{name}.{method}: no return type to make awaitable")
                 first, past = typed.span(1)
                 cut = len(text.rstrip("\n")) - len(last)
-                text = text[:cut + first] + f"Awaitable[{typed.group(1)}]" + text[cut + past:]
+                wrapped = (f"Awaitable[{typed.group(1)}]" if renamed == "__anext__"
+                           else f"Coroutine[Any, Any, {typed.group(1)}]")
+                text = text[:cut + first] + wrapped + text[cut + past:]
             out.append(text)
             property_next = False
             i = end + 1

@@ -58,7 +58,7 @@ tables and run ``python tools/native_stubs.py``; ``--check`` fails when this fil
 #: may use (``None``: the module itself, ``import x``). Each one the stub uses is imported.
 IMPORTABLE: list[dict[str, tuple[str, ...] | None]] = [
     {"datetime": None, "os": None,
-     "typing": ("IO", "Any", "AsyncIterator", "Awaitable", "Generator", "Iterator", "Literal", "Mapping", "Sequence",
+     "typing": ("IO", "Any", "AsyncIterator", "Awaitable", "Coroutine", "Generator", "Iterator", "Literal", "Mapping", "Sequence",
                 "final", "overload")},
     {"polars as pl": None},
     {"avax_data.retry": ("RetryPolicy",),

@@ -102,7 +102,7 @@ def read_chunk(spec: ChunkSpec) -> pd.DataFrame:
     import pandas as pd
 
     with IndexClient(spec.url, **spec.options) as node:
-        table = node.chain(spec.path).range(spec.first, spec.next - spec.first, decode=spec.decode).to_arrow()
+        table = node.chain(spec.path).range(spec.first, spec.next, decode=spec.decode).to_arrow()
     frame = _to_pandas(table)
     frame["chunk"] = pd.Series([spec.chunk] * len(frame), dtype="int64")
     return frame
@@ -166,7 +166,7 @@ def index_chunks(url: str, path: str, start: int = 0, end: int | None = None, *,
     _int("chunk", chunk, 1)
     limits = _split_limits({}, rate_limit, client_options.pop("compute_units_per_minute", None), slots)
     with IndexClient(url, **client_options) as node:
-        rng = node.chain(path).range(start, 0, decode=decode)  # checks path and decode first
+        rng = node.chain(path).range(start, start, decode=decode)  # checks path and decode first
         del rng
         if end is None:
             try:
@@ -236,7 +236,7 @@ def write_chunk(spec: ChunkSpec, staging: str, chunk: int, compression: Compress
 
     shutil.rmtree(staging, ignore_errors=True)
     with IndexClient(spec.url, **spec.options) as node:
-        rng = node.chain(spec.path).range(spec.first, spec.next - spec.first, decode=spec.decode)
+        rng = node.chain(spec.path).range(spec.first, spec.next, decode=spec.decode)
         rng.write_dataset(staging, chunk=chunk, compression=compression)
     return staging
 
@@ -290,7 +290,7 @@ def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], 
     with IndexClient(url, **{k: v for k, v in client_options.items() if k != "compute_units_per_minute"}) as node:
         # an empty walk into the directory: refuses another walk's dataset and checks the
         # arguments, writing nothing
-        node.chain(path).range(start, 0, decode=decode).write_dataset(out, chunk=chunk, compression=compression)
+        node.chain(path).range(start, start, decode=decode).write_dataset(out, chunk=chunk, compression=compression)
     done = {value: (first, nxt, rows) for value, first, nxt, rows in complete_partitions(out)}
     todo, skipped, skipped_rows = [], 0, 0
     for spec in specs:

@@ -53,3 +53,27 @@ async def follow(url: str) -> int:
         it.close()
         return container["index"]
     return -1
+
+
+async def coroutines(url: str) -> int:
+    """Async calls are coroutines: tasks, task groups and ``asyncio.run`` take them."""
+    async with ad.AsyncIndexClient(url) as node:
+        chain = node.chain("X/tx")
+        task: asyncio.Task[Container] = asyncio.create_task(chain.last_accepted())
+        async with asyncio.TaskGroup() as group:
+            framed = group.create_task(chain.range(10, 20).to_polars())
+            counted = group.create_task(chain.range(10, count=10).to_polars())
+        one: Container = await asyncio.wait_for(chain.container(0), timeout=5)
+        rng: ad.AsyncRange = chain.range(0, count=5)
+        stop: int | None = rng.stop
+        del one, stop
+        return (await task)["index"] + framed.result().height + counted.result().height
+
+
+def run_one(url: str) -> pl.DataFrame:
+    async def main() -> pl.DataFrame:
+        async with ad.AsyncDataClient(base_url=url) as data:
+            return await data.blocks("43114", limit=10).to_polars()
+
+    frame: pl.DataFrame = asyncio.run(ad.AsyncDataClient(base_url=url).blocks("43114", limit=5).to_polars())
+    return pl.concat([frame, asyncio.run(main())])

@@ -20,6 +20,8 @@ async def forgot_await(node: ad.AsyncIndexClient) -> None:
 def awaited_sync(node: ad.IndexClient) -> None:
     rows: list[Container] = node.chain("X/tx").container_range(0, 5)
     count: int = node.chain("X/tx").range(0, 5)  # wrong
+    node.chain("X/tx").range(0, 5, 10)  # wrong
+    node.chain("X/tx").range(0, stop="5")  # wrong
     del rows, count
 
 

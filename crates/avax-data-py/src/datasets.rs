@@ -59,7 +59,7 @@ pub fn complete_partitions(
 /// Example:
 ///     >>> import os, tempfile
 ///     >>> out, stage = tempfile.mkdtemp(), tempfile.mkdtemp()
-///     >>> _ = ad.IndexClient(emu.url).chain("X/tx").range(100, 50).write_dataset(stage, chunk=100)
+///     >>> _ = ad.IndexClient(emu.url).chain("X/tx").range(100, 150).write_dataset(stage, chunk=100)
 ///     >>> ad._native.merge_dataset(out, [stage])
 ///     {'partitions_skipped': 0, 'partitions_written': 1, 'rows_skipped': 0, 'rows_written': 50}
 ///     >>> sorted(os.listdir(out)), os.path.exists(stage)

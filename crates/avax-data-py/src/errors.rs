@@ -36,6 +36,15 @@ impl Resume {
         }
     }
 
+    /// What the walk says when a consumer of it ends: a range that met the tip before its end
+    /// names where it ended (once).
+    pub fn notice(&self) -> Option<String> {
+        match self {
+            Resume::Range(walk) => walk.tip_notice(),
+            Resume::Follow(_) | Resume::Pager(_) => None,
+        }
+    }
+
     /// Sets the resume position on `err` (any exception, Ctrl-C's included).
     pub fn annotate(&self, err: PyErr) -> PyErr {
         Python::attach(|py| {

@@ -72,23 +72,20 @@ fn one_out(path: IndexPath, c: Container, decode: Option<DecodeMode>) -> PyResul
 fn range_walk(
     chain: &ChainClient,
     start: u64,
+    stop: Option<&Bound<'_, PyAny>>,
     count: Option<&Bound<'_, PyAny>>,
     concurrency: Option<&Bound<'_, PyAny>>,
     chunk: u64,
     decode: Option<DecodeMode>,
 ) -> PyResult<RangeWalk> {
-    let end = match count.filter(|c| !c.is_none()) {
-        None => None,
-        Some(count) => {
-            let count = u64_arg(count, "count")?;
-            Some(start.checked_add(count).ok_or_else(|| invalid("count", count, "start + count <= 2**64 - 1"))?)
-        }
-    };
+    let stop = stop.filter(|s| !s.is_none()).map(|s| u64_arg(s, "stop")).transpose()?;
+    let count = count.filter(|c| !c.is_none()).map(|c| u64_arg(c, "count")).transpose()?;
     let concurrency = match concurrency.filter(|c| !c.is_none()) {
         Some(c) => super::args::concurrency(c)?,
         None => chain.concurrency(),
     };
-    RangeWalk::new(chain.clone(), RangeSpec { start, end, concurrency, chunk }, decode).map_err(crate::errors::to_py)
+    let range = RangeSpec::bounded(start, stop, count, concurrency, chunk).map_err(crate::errors::to_py)?;
+    RangeWalk::new(chain.clone(), range, decode).map_err(crate::errors::to_py)
 }
 
 client_twins! {
@@ -287,18 +284,21 @@ twins! {
             self.chain.path().as_str()
         }
 
-        /// A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts.
+        /// A lazy walk over ``[start, stop)``, as Python's ``range(start, stop)``, or to the tip.
         ///
         /// Nothing is sent until you consume the :class:`Range` (``for``, ``batches()``,
         /// ``to_polars()``, ``write_parquet()``). It asks for calls of at most ``batch_size``
         /// containers, keeps ``concurrency`` of them in flight and hands the containers out in
         /// index order, with bounded memory. It resumes at ``next_index`` after a ``break``, an
-        /// error or Ctrl-C.
+        /// error or Ctrl-C. A walk that reaches the tip before ``stop`` ends there with a
+        /// ``UserWarning`` naming the index where it ended (its :attr:`Range.end` then reads it).
         ///
         /// Args:
         ///     start: the first index, an int >= 0; default 0.
-        ///     count: how many containers, an int >= 0; default ``None``: up to the tip seen when
-        ///         the walk starts (its ``end`` is then known after the first read).
+        ///     stop: the end, exclusive, an int >= ``start``; default ``None``: up to the tip seen
+        ///         when the walk starts (its ``end`` is then known after the first read).
+        ///     count: keyword-only, how many containers from ``start``, an int >= 0 (the end is
+        ///         ``start + count``); give ``stop`` or ``count``, not both.
         ///     concurrency: calls in flight, an int in [1, 64]; default ``None``: the client's.
         ///     batch_size: containers per call (and rows per ``batches()`` frame), an int in
         ///         [1, 1024]; default 1024.
@@ -313,8 +313,9 @@ twins! {
         ///     Range: the lazy walk (:class:`AsyncRange` on the async client).
         ///
         /// Raises:
-        ///     InvalidParameterError: a negative or non-int ``start``/``count``, ``start + count``
-        ///         past 2**64 - 1, ``concurrency``/``batch_size`` out of range, a bad ``decode``
+        ///     InvalidParameterError: a negative or non-int ``start``/``stop``/``count``, a
+        ///         ``stop`` below ``start``, both ``stop`` and ``count``, ``start + count`` past
+        ///         2**64 - 1, ``concurrency``/``batch_size`` out of range, a bad ``decode``
         ///         (raised here, before any request; errors of the node come from the consumers).
         ///
         /// Example:
@@ -324,21 +325,39 @@ twins! {
         ///     [990, 991, 992, 993, 994, 995, 996, 997, 998, 999]
         ///     >>> rng.end, rng.next_index
         ///     (1000, 1000)
-        ///     >>> xtx.range(0, 250, batch_size=100).to_polars().height
-        ///     250
+        ///     >>> xtx.range(100, 350, batch_size=100).to_polars()["index"].to_list()[::125]
+        ///     [100, 225]
+        ///     >>> xtx.range(100, count=250).end
+        ///     350
         ///     >>> xtx.range(0, 3, decode=True).to_polars()["tx_type"].to_list()
         ///     ['ExportTx', 'CreateAssetTx', 'BaseTx']
-        #[pyo3(signature = (start=0, count=None, *, concurrency=None, batch_size=1024, decode=None))]
+        ///     >>> xtx.range(500, 100)
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid stop=100: an int >= start (500): the exclusive end, as in Python's range(start, stop); for 100 containers from 500 write range(500, count=100)
+        ///
+        ///     Past the tip, the walk ends there and says so:
+        ///
+        ///     >>> import warnings
+        ///     >>> rng = xtx.range(990, 1500)
+        ///     >>> with warnings.catch_warnings(record=True) as caught:
+        ///     ...     warnings.simplefilter("always")
+        ///     ...     rng.to_polars().height
+        ///     10
+        ///     >>> "ended at index 1000" in str(caught[-1].message), rng.end
+        ///     (True, 1000)
+        #[pyo3(signature = (start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None))]
         fn range(
             &self,
             #[pyo3(from_py_with = super::args::start)] start: u64,
+            stop: Option<&Bound<'_, PyAny>>,
             count: Option<&Bound<'_, PyAny>>,
             concurrency: Option<&Bound<'_, PyAny>>,
             #[pyo3(from_py_with = super::args::batch_size)] batch_size: u64,
             decode: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<RangeOf> {
             let decode = decode_for(&self.chain, decode)?;
-            Ok(RangeOf { walk: range_walk(&self.chain, start, count, concurrency, batch_size, decode)? })
+            Ok(RangeOf { walk: range_walk(&self.chain, start, stop, count, concurrency, batch_size, decode)? })
         }
 
         /// An endless iterator of the containers accepted from ``start`` on, as they come.

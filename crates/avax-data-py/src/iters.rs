@@ -329,7 +329,7 @@ iterator_twins! {
         /// The first index not yet handed out by this iterator's walk: where it resumes.
         ///
         /// Example:
-        ///     >>> it = ad.IndexClient(emu.url).chain("X/tx").range(100, 10).items()
+        ///     >>> it = ad.IndexClient(emu.url).chain("X/tx").range(100, 110).items()
         ///     >>> next(it)["index"], it.next_index
         ///     (100, 101)
         #[getter]

@@ -185,8 +185,8 @@ pub type PyAnyResult<'py> = PyResult<Bound<'py, PyAny>>;
 
 /// How calls run and iterators step: the only difference between twins.
 pub trait Mode: 'static {
-    /// Runs the call `call` names: its result, or an awaitable of it (an error naming `await`
-    /// outside a running event loop).
+    /// Runs the call `call` names: its result, or a coroutine of it that starts the call when
+    /// first awaited (an error naming `await` when that is outside a running event loop).
     fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py>;
 
     /// [`Mode::run`] of an export that `stop` ends at its next batch boundary, finishing its
@@ -209,7 +209,7 @@ pub trait Mode: 'static {
 /// Sync classes: calls block with the GIL released and answer Ctrl-C.
 pub struct Blocking;
 
-/// Async classes: calls return asyncio awaitables on the shared runtime.
+/// Async classes: calls return coroutines of calls run on the shared runtime.
 pub struct Awaiting;
 
 impl Mode for Blocking {
@@ -268,6 +268,7 @@ impl Mode for Blocking {
             Ok(None) | Ok(Some(Ok(None))) => {
                 step.close();
                 iter.ended(py);
+                super::warn::user_warning(py, iter.resume.notice())?;
                 Err(Self::stop())
             }
         }
@@ -280,8 +281,7 @@ impl Mode for Blocking {
 
 impl Mode for Awaiting {
     fn run<'py, T: ToPy>(py: Python<'py>, call: Call, fut: impl CallFuture<T>) -> PyAnyResult<'py> {
-        call.check_loop(py)?;
-        super::ready::Pending::wrap(py, call, awaitable(py, fut)?)
+        super::ready::Pending::lazy(py, call, move |py| awaitable(py, fut))
     }
 
     fn run_stoppable<'py, T: ToPy>(
@@ -290,8 +290,7 @@ impl Mode for Awaiting {
         stop: Stop,
         fut: impl CallFuture<T>,
     ) -> PyAnyResult<'py> {
-        call.check_loop(py)?;
-        super::ready::Pending::wrap(py, call, awaitable(py, super::graceful::detached(stop, fut))?)
+        super::ready::Pending::lazy(py, call, move |py| awaitable(py, super::graceful::detached(stop, fut)))
     }
 
     fn next<'py, S: Step>(py: Python<'py>, iter: &Iter<S>) -> PyAnyResult<'py> {
@@ -332,6 +331,9 @@ impl Mode for Awaiting {
                 None | Some(Ok(None)) => {
                     step.close();
                     end(&this);
+                    if let Some(notice) = this.resume.notice() {
+                        Python::attach(|py| super::warn::user_warning(py, Some(notice)))?;
+                    }
                     Err(Self::stop())
                 }
             }

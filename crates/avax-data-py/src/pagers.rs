@@ -50,10 +50,18 @@ fn pager_bar(
 }
 
 /// The warnings a consumer of `pager` gives before its first request: the time the client
-/// already spent waiting, and a plan over the daily budget.
+/// already spent waiting, a plan over the daily budget, and an unbounded walk of a hosted
+/// service with its cost per 1,000 items.
 fn warn_start(py: Python<'_>, pager: &ResourcePager) -> PyResult<()> {
+    warn_before(py, pager, false)
+}
+
+/// [`warn_start`] of a consumer that may be `bounded` by a limit of its own.
+fn warn_before(py: Python<'_>, pager: &ResourcePager, bounded: bool) -> PyResult<()> {
     super::warn::user_warning(py, pager.pager.spent())?;
-    super::warn::user_warning(py, pager.pager.plan().and_then(|p| p.over_daily_budget()))
+    let plan = pager.pager.plan();
+    super::warn::user_warning(py, plan.as_ref().and_then(|p| p.over_daily_budget()))?;
+    super::warn::user_warning(py, plan.filter(|_| !bounded).and_then(|p| p.unbounded_notice()))
 }
 
 /// A consumer of the rest of `pager` stepping with what `step` makes of it, with its progress
@@ -92,7 +100,7 @@ fn collect<'py, M: super::mode::Mode>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (py, kind, limit, owned) = (frame.py, frame.kind, limit_arg(limit)?, pager.clone());
     if limit != Some(0) {
-        warn_start(py, pager)?;
+        warn_before(py, pager, limit.is_some())?;
     }
     let (schema, bar) = (pager.resource.schema(), pager_bar(py, pager, limit, frame.progress.as_ref())?);
     let rows = on_rows(&bar);

@@ -57,7 +57,10 @@ pub fn plan_of(plan: Option<Plan>) -> PyResult<PyPlan> {
 ///
 /// Made by ``plan()`` on :class:`Range`, :class:`Pager` and their async twins; nothing is
 /// sent to make it. Compute units are the operations' ``x-execution-weight`` from the
-/// services' OpenAPI documents (every Index RPC call costs 20). The per-minute and per-day
+/// services' OpenAPI documents, and only where they are charged (:attr:`metered`): always on the
+/// Data and Metrics APIs; on a node's Index RPC only at a hosted endpoint the package's table
+/// knows (``api.avax.network``, ``api.avax-test.network``: 20 a call), so the plan of a walk of
+/// your own node prices nothing and warns of no budget. The per-minute and per-day
 /// budgets are the tier's published limits (``tier=`` on the client, ``AVAX_DATA_TIER``, else
 /// ``free`` with an API key and ``unauthenticated`` without); ``ratelimit-*`` headers the
 /// service sent override the per-minute figure. ``str(plan)`` is a readable summary.
@@ -66,8 +69,11 @@ pub fn plan_of(plan: Option<Plan>) -> PyResult<PyPlan> {
 ///     >>> import avax_data as ad
 ///     >>> emu = ad.Emulator(containers=1_000)
 ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()
-///     >>> plan.requests, plan.requests_kind, plan.compute_units, plan.tier
-///     (3, 'exact', 60, 'unauthenticated')
+///     >>> plan.requests, plan.requests_kind, plan.metered, plan.compute_units
+///     (3, 'exact', False, 0)
+///     >>> hosted = ad.IndexClient("https://api.avax.network").chain("X/tx").range(0, 250, batch_size=100).plan()
+///     >>> hosted.metered, hosted.compute_units, hosted.tier
+///     (True, 60, 'unauthenticated')
 ///     >>> emu.close()
 #[pyclass(frozen, name = "Plan", module = "avax_data._native")]
 pub struct PyPlan {
@@ -81,6 +87,7 @@ impl PyPlan {
             ("operation", py_str(&p.walk.operation)),
             ("requests", py_opt(p.walk.requests.count())),
             ("requests_kind", py_str(p.walk.requests.kind())),
+            ("metered", super::show::py_bool(p.metered())),
             ("compute_units", py_opt(p.compute_units())),
             ("tier", py_str(p.budget.tier.name())),
             ("daily_share", py_opt(p.daily_share().map(|s| format!("{s:.6}")))),
@@ -112,8 +119,8 @@ macro_rules! plan_figures {
             /// Every attribute as a plain dict (what ``--dry-run --json`` prints).
             ///
             /// Example:
-            ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().to_dict()["compute_units"]
-            ///     60
+            ///     >>> ad.DataClient(emu.url).blocks("43114", page_size=100, limit=250).plan().to_dict()["compute_units"]
+            ///     30
             fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
                 let d = PyDict::new(py);
                 $(d.set_item(stringify!($name), self.$name())?;)*
@@ -152,16 +159,31 @@ plan_figures! {
         /// Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown.
         ///
         /// Example:
-        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().compute_units
-        ///     60
+        ///     >>> ad.DataClient(emu.url).blocks("43114", page_size=100, limit=250).plan().compute_units
+        ///     30
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().compute_units   # unmetered
+        ///     0
         compute_units: Option<u64> = |plan| plan.compute_units();
 
-        /// Compute units of one request (the operation's weight).
+        /// Whether the service walked charges compute units: the Data and Metrics APIs do; a
+        /// node's Index RPC only at a hosted endpoint (``api.avax.network``,
+        /// ``api.avax-test.network``). Unmetered, the compute units are 0 and no budget applies.
+        ///
+        /// Example:
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250).plan().metered
+        ///     False
+        ///     >>> ad.IndexClient("https://api.avax-test.network").chain("X/tx").range(0, 250).plan().metered
+        ///     True
+        ///     >>> ad.DataClient(emu.url).blocks("43114").plan().metered
+        ///     True
+        metered: bool = |plan| plan.metered();
+
+        /// Compute units of one request (the operation's weight; 0 unmetered).
         ///
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114").plan().units_per_request
         ///     10
-        units_per_request: u64 = |plan| plan.walk.units_per_request;
+        units_per_request: u64 = |plan| plan.units_per_request();
 
         /// Items asked per request.
         ///
@@ -202,8 +224,8 @@ plan_figures! {
         /// Compute units per 1,000 items handed out.
         ///
         /// Example:
-        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().units_per_1000_items
-        ///     200
+        ///     >>> ad.DataClient(emu.url).blocks("43114", page_size=100).plan().units_per_1000_items
+        ///     100
         units_per_1000_items: u64 = |plan| plan.units_per_1000_items();
 
         /// The tier the budgets are of (``'unauthenticated'``, ``'free'``, ...).
@@ -242,26 +264,26 @@ plan_figures! {
         ///     0.3
         seconds_at_client_limits: Option<f64> = |plan| plan.seconds_at_client_limits();
 
-        /// Seconds spending the per-minute budget in full; ``None`` when unknown.
+        /// Seconds spending the per-minute budget in full; ``None`` when unknown or unmetered.
         ///
         /// Example:
-        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().seconds_at_tier_budget
-        ///     0.6
+        ///     >>> ad.DataClient(emu.url).blocks("43114", page_size=100, limit=250).plan().seconds_at_tier_budget
+        ///     0.3
         seconds_at_tier_budget: Option<f64> = |plan| plan.seconds_at_tier_budget();
 
         /// The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when
-        /// unknown.
+        /// unknown or unmetered.
         ///
         /// Example:
-        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan().daily_share
-        ///     5e-05
+        ///     >>> ad.DataClient(emu.url).blocks("43114", page_size=100, limit=250).plan().daily_share
+        ///     2.5e-05
         daily_share: Option<f64> = |plan| plan.daily_share();
 
         /// What the plan cannot know (list of str).
         ///
         /// Example:
         ///     >>> ad.DataClient(emu.url).blocks("43114").plan().unknown
-        ///     ['how many items the list holds (the service gives no count): see the cost per 1,000 items']
+        ///     ['unbounded: no limit= and no window, so how many items the list holds (the service gives no count): see the cost per 1,000 items']
         unknown: Vec<String> = |plan| plan.walk.unknown.clone();
     }
 

@@ -2,8 +2,11 @@
 //! loop round trip. Async iterators hand out buffered items through it, so `async for` crosses
 //! into the runtime once per fetched batch instead of once per item.
 
-use pyo3::exceptions::PyStopIteration;
+use std::sync::Mutex;
+
+use pyo3::exceptions::{PyRuntimeError, PyStopIteration};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 
 /// An awaitable that is already complete: ``await`` gives its value at once.
 ///
@@ -51,12 +54,20 @@ impl Ready {
     }
 }
 
-/// The awaitable an async client's call returns: ``await`` it for the result.
+/// Starts a call: makes its asyncio future (on the running loop) and runs it on the runtime.
+type Start = Box<dyn for<'py> FnOnce(Python<'py>) -> PyResult<Bound<'py, PyAny>> + Send>;
+
+/// The coroutine an async client's call returns: ``await`` it for the result.
 ///
-/// It wraps the asyncio future of the call; its ``repr`` says what it is and that it must be
-/// awaited (what Jupyter shows when the ``await`` was forgotten), and every other attribute is
-/// the future's (``done()``, ``cancel()``, ``result()``, ``add_done_callback(...)``). asyncio
-/// takes it wherever it takes an awaitable (``asyncio.gather``, ``asyncio.wait_for``).
+/// It is a coroutine (``asyncio.iscoroutine`` is true: it has ``send``, ``throw`` and
+/// ``close``), so asyncio takes it wherever it takes one: ``asyncio.run``,
+/// ``asyncio.create_task``, a ``TaskGroup``, ``asyncio.gather``, ``asyncio.wait_for``. As a
+/// coroutine, the call starts when it is first awaited (or its task first runs); cancelling the
+/// task awaiting it cancels the call, and one closed or dropped before it started never runs
+/// (dropped unawaited, it warns as Python's own coroutines do: a ``RuntimeWarning`` naming
+/// ``await`` and the sync twin). Its ``repr`` says what it is and that it must be awaited (what
+/// Jupyter shows when the ``await`` was forgotten); every other attribute is the asyncio future's
+/// of the started call (``done()``, ``cancel()``, ``result()``, ``add_done_callback(...)``).
 ///
 /// Example:
 ///     >>> import asyncio
@@ -64,37 +75,118 @@ impl Ready {
 ///     ...     async with ad.AsyncDataClient(emu.url) as data:
 ///     ...         pending = data.chain("43114")         # no await
 ///     ...         shown = repr(pending)
-///     ...         return shown, (await pending)["chainId"]
-///     >>> shown, chain_id = asyncio.run(forgotten())
+///     ...         return shown, asyncio.iscoroutine(pending), (await pending)["chainId"]
+///     >>> shown, is_coroutine, chain_id = asyncio.run(forgotten())
 ///     >>> shown
 ///     '<AsyncDataClient.chain(...) awaitable: await it (`await x.chain(...)`), or use DataClient for blocking calls>'
-///     >>> chain_id
-///     '43114'
+///     >>> is_coroutine, chain_id
+///     (True, '43114')
+///     >>> asyncio.run(ad.AsyncIndexClient(emu.url).chain("X/tx").range(0, 5).to_polars()).height
+///     5
 #[pyclass(frozen, name = "Pending", module = "avax_data._native")]
 pub struct Pending {
-    future: Py<PyAny>,
     call: super::call::Call,
+    /// What starts the call, until it is started (or closed).
+    start: Mutex<Option<Start>>,
+    /// The call's asyncio future, once started.
+    future: PyOnceLock<Py<PyAny>>,
+    /// The future's own ``__await__`` iterator, once ``send`` or ``throw`` stepped it.
+    steps: PyOnceLock<Py<PyAny>>,
 }
 
 impl Pending {
-    /// Wraps the asyncio `future` of `call`.
-    pub fn wrap<'py>(
+    /// The coroutine of `call`, which `start` starts when it is first stepped.
+    pub fn lazy<'py>(
         py: Python<'py>,
         call: super::call::Call,
-        future: Bound<'py, PyAny>,
+        start: impl for<'a> FnOnce(Python<'a>) -> PyResult<Bound<'a, PyAny>> + Send + 'static,
     ) -> PyResult<Bound<'py, PyAny>> {
-        Bound::new(py, Pending { future: future.unbind(), call }).map(Bound::into_any)
+        let pending = Pending {
+            call,
+            start: Mutex::new(Some(Box::new(start))),
+            future: PyOnceLock::new(),
+            steps: PyOnceLock::new(),
+        };
+        Bound::new(py, pending).map(Bound::into_any)
+    }
+
+    /// The start, unless the call was started or closed.
+    fn take_start(&self) -> Option<Start> {
+        self.start.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take()
+    }
+
+    /// The call's asyncio future, starting the call on the running loop the first time.
+    fn future<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
+        let future = self.future.get_or_try_init(py, || {
+            self.call.check_loop(py)?;
+            let start = self.take_start().ok_or_else(|| {
+                let super::call::Call(class, method) = self.call;
+                PyRuntimeError::new_err(format!("cannot await {class}.{method}(...): the coroutine was closed"))
+            })?;
+            start(py).map(Bound::unbind)
+        })?;
+        Ok(future.bind(py))
+    }
+
+    /// The iterator ``send`` and ``throw`` step: the future's ``__await__``, made once.
+    fn steps<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyAny>> {
+        let steps = self.steps.get_or_try_init(py, || self.future(py)?.call_method0("__await__").map(Bound::unbind))?;
+        Ok(steps.bind(py))
+    }
+
+    /// Cancels the started call unless it is done.
+    fn cancel_running(&self, py: Python<'_>) -> PyResult<()> {
+        if let Some(future) = self.future.get(py).map(|f| f.bind(py)) {
+            if !future.call_method0("done")?.is_truthy()? {
+                future.call_method0("cancel")?;
+            }
+        }
+        Ok(())
     }
 }
 
 #[pymethods]
 impl Pending {
     fn __await__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.future.bind(py).call_method0("__await__")
+        self.future(py)?.call_method0("__await__")
+    }
+
+    /// Steps the coroutine (what a task does): the future while the call runs, then
+    /// ``StopIteration`` with its result.
+    fn send<'py>(&self, py: Python<'py>, value: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        self.steps(py)?.call_method1("send", (value,))
+    }
+
+    /// Raises ``exc`` where the coroutine waits (a task's cancellation does this); the call,
+    /// whose result nobody will take, is cancelled (or, not started yet, never runs).
+    #[pyo3(signature = (exc, value=None, traceback=None))]
+    fn throw<'py>(
+        &self,
+        py: Python<'py>,
+        exc: Bound<'py, PyAny>,
+        value: Option<Bound<'py, PyAny>>,
+        traceback: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if self.future.get(py).is_none() && self.take_start().is_some() {
+            return Err(PyErr::from_value(value.filter(|v| !v.is_none()).unwrap_or(exc)));
+        }
+        let steps = self.steps(py)?;
+        let thrown = match (value, traceback) {
+            (None, None) => steps.call_method1("throw", (exc,)),
+            (value, traceback) => steps.call_method1("throw", (exc, value, traceback)),
+        };
+        self.cancel_running(py)?;
+        thrown
+    }
+
+    /// Closes the coroutine: a call not started never runs, a running one is cancelled.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        drop(self.take_start());
+        self.cancel_running(py)
     }
 
     fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.future.bind(py).getattr(name)
+        self.future(py)?.getattr(name)
     }
 
     fn __repr__(&self) -> String {
@@ -103,5 +195,31 @@ impl Pending {
         format!(
             "<{class}.{method}(...) awaitable: await it (`await x.{method}(...)`), or use {twin} for blocking calls>"
         )
+    }
+}
+
+impl Drop for Pending {
+    /// A call never started warns, as a coroutine never awaited does.
+    fn drop(&mut self) {
+        if self.start.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).is_some() {
+            let super::call::Call(class, method) = self.call;
+            let twin = class.strip_prefix("Async").unwrap_or(class);
+            let text = format!(
+                "{class}.{method}(...) was never awaited: `await x.{method}(...)` in an `async def`, or use {twin} \
+                 for blocking calls"
+            );
+            Python::attach(|py| {
+                // Dropped while an exception propagates: the warning must not replace it.
+                let propagating = PyErr::take(py);
+                let text = std::ffi::CString::new(text).unwrap_or_default();
+                let kind = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+                if let Err(e) = PyErr::warn(py, &kind.into_any(), &text, 1) {
+                    e.write_unraisable(py, None);
+                }
+                if let Some(e) = propagating {
+                    e.restore(py);
+                }
+            });
+        }
     }
 }

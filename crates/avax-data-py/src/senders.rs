@@ -27,8 +27,8 @@ use avax_data_core::error::Error;
 ///
 /// Example:
 ///     >>> node = ad.IndexClient(emu.url).chain("C/block")
-///     >>> senders = ad._native.c_block_senders(node.range(46, 4).to_polars()["bytes"].to_list())
-///     >>> [len(s) for s in senders] == node.range(46, 4, decode=True).to_polars()["tx_count"].to_list()
+///     >>> senders = ad._native.c_block_senders(node.range(46, 50).to_polars()["bytes"].to_list())
+///     >>> [len(s) for s in senders] == node.range(46, 50, decode=True).to_polars()["tx_count"].to_list()
 ///     True
 ///     >>> all(a.startswith("0x") and len(a) == 42 for s in senders for a in s)
 ///     True

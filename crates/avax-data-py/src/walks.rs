@@ -13,6 +13,7 @@ use super::mode::{twins, Call, Iter, Mode, PyAnyResult, Step};
 use super::progress::{bar, finished, on_rows, Bar};
 use super::show::{py_bool, py_opt, py_str, repr};
 use super::walk_twins::{walk_twins, FrameCall, WriteCall};
+use super::warn::Warned;
 use avax_data_core::arrow::ParquetExport;
 use avax_data_core::index::{FollowWalk, RangeWalk};
 use avax_data_core::stop::Stop;
@@ -91,9 +92,9 @@ where
     warn_start(py, walk)?;
     let walk = walk.with_decode(decode_override(decode)?).map_err(crate::errors::to_py)?;
     let (resume, bar) = (Resume::Range(walk.clone()), range_bar(py, &walk, progress)?);
-    let rows = Box::new(on_rows(&bar));
+    let (rows, told) = (Box::new(on_rows(&bar)), walk.clone());
     let fut = run(walk, rows);
-    let fut = async move { finished(bar, fut).await };
+    let fut = async move { finished(bar, fut).await.map(|out| Warned(out, told.tip_notice())) };
     match stop {
         Some(stop) => resume.run_stoppable::<M, _>(py, call, stop, fut),
         None => resume.run::<M, _>(py, call, fut),
@@ -137,7 +138,8 @@ fn range_fields(walk: &RangeWalk) -> Vec<(&'static str, String)> {
     vec![
         ("path", py_str(walk.path().as_str())),
         ("start", walk.start().to_string()),
-        ("end", py_opt(walk.end_known())),
+        ("stop", py_opt(walk.end())),
+        ("end", py_opt(walk.end_reached())),
         ("next_index", walk.next_index().to_string()),
         ("decode", py_bool(walk.decode().is_some())),
     ]
@@ -501,13 +503,14 @@ walk_twins! {
     shared {
         /// The cost plan of the rest of this range, sending nothing: a :class:`Plan`.
         ///
-        /// A range of known end costs exactly one call per ``batch_size`` containers (20
-        /// compute units each); a walk to the tip does not know its end before reading it.
+        /// A range of known end costs exactly one call per ``batch_size`` containers; a walk
+        /// to the tip does not know its end before reading it. Compute units are priced only
+        /// at a hosted endpoint (20 a call; :attr:`Plan.metered`): your own node is unmetered.
         ///
         /// Example:
         ///     >>> plan = ad.IndexClient(emu.url).chain("X/tx").range(0, 250, batch_size=100).plan()
-        ///     >>> plan.requests, plan.requests_kind, plan.compute_units
-        ///     (3, 'exact', 60)
+        ///     >>> plan.requests, plan.requests_kind, plan.metered, plan.compute_units
+        ///     (3, 'exact', False, 0)
         ///
         /// With ``dataset=`` (a directory) and ``chunk=``, the plan of :meth:`write_dataset`
         /// into it: the partitions it already holds whole are counted out (``held``) and each
@@ -534,21 +537,34 @@ walk_twins! {
         /// The first index of the range as created (it does not move; see :attr:`next_index`).
         ///
         /// Example:
-        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(10, 5).start
+        ///     >>> ad.IndexClient(emu.url).chain("X/tx").range(10, 15).start
         ///     10
         #[getter]
         fn start(&self) -> u64 {
             self.walk.start()
         }
 
-        /// The end of the range (exclusive), once known.
-        ///
-        /// ``start + count``, or for a walk to the tip the index after the tip once a consumer
-        /// has read it (``None`` before).
+        /// The end of the range as given (exclusive): ``stop``, or ``start + count``; ``None``
+        /// for a walk to the tip.
         ///
         /// Example:
         ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
-        ///     >>> xtx.range(10, 5).end
+        ///     >>> xtx.range(10, 15).stop, xtx.range(10, count=5).stop, xtx.range(10).stop
+        ///     (15, 15, None)
+        #[getter]
+        fn stop(&self) -> Option<u64> {
+            self.walk.end()
+        }
+
+        /// The end the walk actually reaches (exclusive), once known.
+        ///
+        /// :attr:`stop` as given, or one past the tip where a walk of the range met the tip
+        /// before ``stop`` (it ended there, with a ``UserWarning``); for a walk to the tip, the
+        /// index after the tip once a consumer has read it (``None`` before).
+        ///
+        /// Example:
+        ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
+        ///     >>> xtx.range(10, 15).end
         ///     15
         ///     >>> rng = xtx.range(995)
         ///     >>> rng.end is None
@@ -556,9 +572,17 @@ walk_twins! {
         ///     >>> _ = rng.to_polars()
         ///     >>> rng.end
         ///     1000
+        ///     >>> import warnings
+        ///     >>> past = xtx.range(995, 5000)
+        ///     >>> with warnings.catch_warnings():
+        ///     ...     warnings.simplefilter("ignore")
+        ///     ...     past.to_polars().height
+        ///     5
+        ///     >>> past.stop, past.end
+        ///     (5000, 1000)
         #[getter]
         fn end(&self) -> Option<u64> {
-            self.walk.end_known()
+            self.walk.end_reached()
         }
 
         /// The first index not yet handed to you: where the next consumer starts.

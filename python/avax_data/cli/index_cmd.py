@@ -47,11 +47,26 @@ def _add_range_arguments(parser: argparse.ArgumentParser) -> None:
     _add_chain_and_decode(parser)
     parser.add_argument("--start", type=argtypes.non_negative_int, default=0, metavar="INDEX",
                         help="first index (default 0); past the tip is an error (exit 2)")
-    parser.add_argument("--count", type=argtypes.non_negative_int, default=None, metavar="N",
-                        help="how many containers (default: up to the tip when the export starts)")
+    end = parser.add_mutually_exclusive_group()
+    end.add_argument("--stop", type=argtypes.non_negative_int, default=None, metavar="INDEX",
+                     help="the end, exclusive, as Python's range(start, stop) (default: up to the tip when the "
+                     "export starts)")
+    end.add_argument("--count", type=argtypes.non_negative_int, default=None, metavar="N",
+                     help="how many containers from --start, instead of --stop")
     parser.add_argument("--batch-size", type=argtypes.positive_int, default=None, metavar="N",
                         help="containers per request, 1-1024 (default 1024)")
     add_export_options(parser, default_stem="<chain>, e.g. x_tx")
+
+
+def _resolve_stop(args: argparse.Namespace) -> None:
+    """``--stop`` as the count the export keeps in its state (``--stop`` minus ``--start``)."""
+    if args.stop is None:
+        return
+    if args.stop < args.start:
+        raise CliError(f"--stop {args.stop} is below --start {args.start}: --stop is the exclusive end",
+                       f"use --stop {args.start + args.stop} for {args.stop} containers from {args.start}, "
+                       f"or --count {args.stop}")
+    args.count = args.stop - args.start
 
 
 def add_index_commands(sub: argparse._SubParsersAction) -> None:
@@ -69,11 +84,11 @@ avax-data index container --chain X/tx --index 42""",
     rng = Command("range", """
 export an index range to Parquet, CSV or NDJSON
 
-Export the containers [--start, --start + --count) of an index path, or up to the tip,
+Export the containers [--start, --stop) of an index path (or --count of them), or up to the tip,
 in order, resumably (--resume continues an interrupted export from its last complete chunk).
 
 avax-data index range --emulator --chain X/tx -o x_tx.parquet
-avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --decode -o c.parquet
+avax-data index range --url http://127.0.0.1:9650 --chain C/block --start 1000 --stop 51000 --decode -o c.parquet
 avax-data index range --chain P/block --count 1000 -o - | jq .id
 avax-data index range --chain X/block -o blocks.csv --resume      # continue after Ctrl-C or a failure
 avax-data index range --chain C/block --dataset c_block/ --chunk 100000  # a partitioned dataset; rerun to update""",
@@ -174,7 +189,7 @@ Walk an index path into a file (as 'avax-data index range') and print a summary 
 from it: rows, index range, first and last time, container bytes, file size, rows per second.
 
 avax-data walk --emulator --chain X/tx --out x_tx.parquet
-avax-data walk --url http://127.0.0.1:9650 --chain C/block --start 1000 --count 50000 --concurrency 8""",
+avax-data walk --url http://127.0.0.1:9650 --chain C/block --start 1000 --stop 51000 --concurrency 8""",
         arguments=_add_walk_arguments, handler=run_walk,
     )
     add_commands(sub, [walk], parents=[client_parent("index")])
@@ -192,12 +207,14 @@ def _range_walk(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_range(args: argparse.Namespace) -> int:
     """``index range``."""
+    _resolve_stop(args)
     if args.dataset is not None:
         return _run_dataset(args)
     export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
-        run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode))
+        run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
+                                       decode=args.decode, stop_given=args.stop is not None))
     return 0
 
 
@@ -208,14 +225,15 @@ def _run_dataset(args: argparse.Namespace) -> int:
                        "a rerun into the same --dataset directory continues it")
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
-        source = RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode)
+        source = RangeSource(chain, args.start, args.count, batch_size=args.batch_size, decode=args.decode,
+                             stop_given=args.stop is not None)
         if args.dry_run:
             print_plan(args, source.plan(dataset=args.dataset, chunk=args.chunk))
         source.start(None)  # checks the arguments and the tip like any export
         kwargs: dict[str, Any] = {"decode": args.decode}
         if args.batch_size is not None:
             kwargs["batch_size"] = args.batch_size
-        rng = chain.range(args.start, source.end - args.start, **kwargs)
+        rng = chain.range(args.start, source.end, **kwargs)
         progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
         summary = rng.write_dataset(args.dataset, chunk=args.chunk, progress=progress or None)
     print(json.dumps({"dataset": str(args.dataset), "start": args.start, "end": source.end, **summary}), flush=True)
@@ -226,13 +244,14 @@ def run_walk(args: argparse.Namespace) -> int:
     """``walk``: ``index range`` plus a summary on stdout."""
     from .summary import summary_lines
 
+    _resolve_stop(args)
     export = export_from_args(args, "index range", _range_walk(args), _stem(args.chain))
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
         if not args.dry_run:
             print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
         result = run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
-                                                decode=args.decode))
+                                                decode=args.decode, stop_given=args.stop is not None))
     if result.out != "-":
         print("\n".join(summary_lines(result)), flush=True)
     return 0

@@ -40,10 +40,12 @@ def tip_of(chain: Any) -> int:
 
 
 class RangeSource(Source):
-    """``chain.range(start, count)`` as frames."""
+    """``chain.range(start, count=count)`` as frames."""
 
-    def __init__(self, chain: Any, start: int, count: int | None, *, batch_size: int | None, decode: Any) -> None:
+    def __init__(self, chain: Any, start: int, count: int | None, *, batch_size: int | None, decode: Any,
+                 stop_given: bool = False) -> None:
         self.chain = chain
+        self.stop_given = stop_given  # the end came as --stop (messages name it)
         self.first = start
         self.count = count
         self.batch_size = batch_size
@@ -66,29 +68,32 @@ class RangeSource(Source):
                 )
             self.end = self.first + self.count if self.count is not None else tip + 1
             if self.end > tip + 1:
+                given, most = (f"--stop {self.end}", tip + 1) if self.stop_given else (f"--count {self.count}",
+                                                                                   tip + 1 - self.first)
+                flag = given.split()[0]
                 raise CliError(
-                    f"--start {self.first} --count {self.count} ends at index {self.end - 1}, "
+                    f"--start {self.first} {given} ends at index {self.end - 1}, "
                     f"past the tip of {self.chain.path} ({tip})",
-                    f"use --count {tip + 1 - self.first} or lower, or leave --count out to walk to the tip",
+                    f"use {flag} {most} or lower, or leave {flag} out to walk to the tip",
                     EXIT_USAGE,
                 )
         self.total = self.end - self.first
 
     def plan(self, dataset: Any = None, chunk: int | None = None) -> Any:
-        """The plan of the range (a walk to the tip when ``--count`` is not given: its end is unknown);
+        """The plan of the range (a walk to the tip without ``--stop`` or ``--count``: its end is unknown);
         with ``dataset``, of its write into that dataset in partitions of ``chunk`` (what the
         dataset holds whole counted out, partition by partition)."""
         kwargs: dict[str, Any] = {"decode": self.decode}
         if self.batch_size is not None:
             kwargs["batch_size"] = self.batch_size
-        rng = self.chain.range(self.first, self.count, **kwargs)
+        rng = self.chain.range(self.first, count=self.count, **kwargs)
         return rng.plan() if dataset is None else rng.plan(dataset=dataset, chunk=chunk)
 
     def _range(self, start: int, count: int) -> Any:
         kwargs: dict[str, Any] = {"decode": self.decode}
         if self.batch_size is not None:
             kwargs["batch_size"] = self.batch_size
-        return self.chain.range(start, count, **kwargs)
+        return self.chain.range(start, count=count, **kwargs)
 
     def frames(self, chunk_rows: int) -> Iterator[pl.DataFrame | None]:
         batches = self._range(self.next_index, self.end - self.next_index).batches()

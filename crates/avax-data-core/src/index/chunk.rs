@@ -53,6 +53,9 @@ pub struct Chunk<P> {
     pub containers: P,
     /// The node proved the index ends before the chunk's end (its tip is below the next index).
     pub at_tip: bool,
+    /// The index after the chunk's last container (the chunk's start when it holds none): at
+    /// the tip, one past it.
+    pub end: u64,
 }
 
 fn is_past_tip(err: &Error) -> bool {
@@ -104,7 +107,7 @@ pub async fn fetch_chunk<P: RangePiece>(
                         url: String::new(),
                     }
                 }
-                _ => return Ok(Chunk { containers, at_tip: true }),
+                _ => return Ok(Chunk { containers, at_tip: true, end: cur }),
             },
             Err(e) if is_past_tip(&e) => {
                 if !known.contains(cur) {
@@ -112,7 +115,7 @@ pub async fn fetch_chunk<P: RangePiece>(
                     // too. Only the node's own tip decides.
                     match chain.tip().await? {
                         Some(tip) if tip >= cur => known.saw(tip),
-                        _ => return Ok(Chunk { containers, at_tip: true }),
+                        _ => return Ok(Chunk { containers, at_tip: true, end: cur }),
                     }
                 }
                 e
@@ -141,7 +144,7 @@ pub async fn fetch_chunk<P: RangePiece>(
         );
         tokio::time::sleep(wait).await;
     }
-    Ok(Chunk { containers, at_tip: false })
+    Ok(Chunk { containers, at_tip: false, end: cur })
 }
 
 fn top_of_u64(chain: &ChainClient) -> Error {

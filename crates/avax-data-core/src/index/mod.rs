@@ -1,5 +1,6 @@
 //! The node's Index RPC: paths, container model, JSON-RPC calls and range walks.
 
+pub mod bounds;
 pub mod cb58;
 pub mod chunk;
 pub mod client;

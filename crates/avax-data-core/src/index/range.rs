@@ -1,7 +1,7 @@
 //! Range walks: plan a range into calls of at most 1024, fetch them concurrently, deliver in
 //! order, stop cleanly at the tip; and `follow`, which keeps walking as the tip grows.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use futures::stream::{self, BoxStream, Stream, StreamExt};
@@ -85,6 +85,8 @@ pub fn walk_with(
 pub struct RangeMemory {
     end: Arc<OnceLock<u64>>,
     known: KnownLength,
+    /// Where the latest walk of the range ended at the tip (one past the tip), if one did.
+    tip: Arc<Mutex<Option<u64>>>,
 }
 
 impl RangeMemory {
@@ -97,6 +99,16 @@ impl RangeMemory {
     pub fn settle(&self, end: u64) -> u64 {
         *self.end.get_or_init(|| end)
     }
+
+    /// Records that a walk ended at the tip at `end` (one past the tip).
+    pub(crate) fn reached_tip(&self, end: u64) {
+        *self.tip.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(end);
+    }
+
+    /// Where the latest walk of the range ended at the tip (one past it), if one did.
+    pub fn tip_reached(&self) -> Option<u64> {
+        *self.tip.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// A walk of a resumable range from `spec.start` (the position handed out so far), sharing
@@ -108,18 +120,19 @@ pub fn walk_resuming<P: RangePiece>(
     memory: &RangeMemory,
     lag: LagPolicy,
 ) -> impl Stream<Item = Result<P>> + Send + 'static {
-    walk_knowing(chain, spec, memory.known.clone(), Some(memory.end.clone()), lag)
+    walk_knowing(chain, spec, memory.known.clone(), Some(memory.clone()), lag)
 }
 
-/// The walk: `known` says which containers exist; `end_memory`, when given, keeps the end
-/// resolved from the tip for later walks of the same range.
+/// The walk: `known` says which containers exist; `memory`, when given, keeps the end
+/// resolved from the tip for later walks of the same range, and where a walk met the tip.
 fn walk_knowing<P: RangePiece>(
     chain: ChainClient,
     spec: RangeSpec,
     known: KnownLength,
-    end_memory: Option<Arc<OnceLock<u64>>>,
+    memory: Option<RangeMemory>,
     lag: LagPolicy,
 ) -> impl Stream<Item = Result<P>> + Send + 'static {
+    let end_memory = memory.as_ref().map(|m| m.end.clone());
     let resolve = async move {
         let remembered = end_memory.as_ref().and_then(|m| m.get().copied());
         let end = match (spec.end, remembered) {
@@ -145,13 +158,16 @@ fn walk_knowing<P: RangePiece>(
             Err(e) => stream::once(async { Err(e) }).boxed(),
         })
         .flatten()
-        .scan(false, |done, item| {
+        .scan(false, move |done, item| {
             let out = if *done {
                 None
             } else {
                 match item {
                     Ok(chunk) => {
                         *done = chunk.at_tip;
+                        if let Some(memory) = memory.as_ref().filter(|_| chunk.at_tip) {
+                            memory.reached_tip(chunk.end);
+                        }
                         Some(Some(Ok(chunk.containers)))
                     }
                     Err(e) => {

@@ -136,9 +136,36 @@ impl RangeWalk {
         self.range.start
     }
 
-    /// The end (exclusive), or `None` for the tip seen when a walk starts.
+    /// The end (exclusive) as given (`stop`, or `start + count`), or `None` for the tip seen
+    /// when a walk starts.
     pub fn end(&self) -> Option<u64> {
         self.range.end
+    }
+
+    /// The end (exclusive) the walk actually reaches, once known: its end
+    /// ([`RangeWalk::end_known`]), or one past the tip where a walk of it stopped short of that
+    /// end (until a later walk gets past it).
+    pub fn end_reached(&self) -> Option<u64> {
+        let end = self.end_known()?;
+        match self.memory.tip_reached() {
+            Some(tip) if tip < end && tip >= self.next_index() => Some(tip),
+            _ => Some(end),
+        }
+    }
+
+    /// Why the walk ended before its end: the position stands at the tip a walk met before
+    /// the end given. The text names where it ended; the bindings show it as a warning when a
+    /// consumer ends there.
+    pub fn tip_notice(&self) -> Option<String> {
+        let (tip, end) = (self.memory.tip_reached()?, self.end_known()?);
+        (tip < end && self.next_index() == tip).then(|| {
+            format!(
+                "{}: the walk reached the tip before its end and ended at index {tip} (next_index={tip}; the \
+                 range asked for up to {end}, exclusive): the chain holds no container at {tip} yet; a new \
+                 consumer of this range walks on from {tip} once it does",
+                self.path()
+            )
+        })
     }
 
     /// The first index not yet handed out: where the next consumer starts.
@@ -189,15 +216,16 @@ impl RangeWalk {
         self.chain.path()
     }
 
-    /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]); a node has no
-    /// API key, so the default tier is `unauthenticated`. With a cache, the containers it holds
+    /// The cost plan of the rest of the walk (from [`RangeWalk::next_index`]): metered only at
+    /// a hosted endpoint ([`crate::plan::metering`]; a node has no API key, so the default tier
+    /// is `unauthenticated`). With a cache, the containers it holds
     /// are counted out ([`crate::cache::held`]).
     pub fn plan(&self) -> crate::plan::Plan {
         let from = self.next_index();
         let end = self.end_known();
         let positions = end.map(|end| end.saturating_sub(from));
         let walk = crate::plan::shapes::index_range(self.path().as_str(), positions, self.range.chunk);
-        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        let budget = crate::plan::sources::node_budget(self.chain.transport_config(), self.chain.node_url());
         let plan = crate::plan::Plan::new(walk, &budget);
         match (self.chain.cache(), end) {
             (Some(store), Some(end)) => {
@@ -232,7 +260,7 @@ impl RangeWalk {
         if let Some(held) = split.held_past_end {
             walk.unknown.push(behind_note(end, held));
         }
-        let budget = crate::plan::sources::budget(self.chain.transport_config(), None);
+        let budget = crate::plan::sources::node_budget(self.chain.transport_config(), self.chain.node_url());
         let plan = crate::plan::Plan::new(walk, &budget);
         let Some(store) = self.chain.cache() else { return Ok(plan) };
         let Some(identity) = self.chain.known_identity() else {
@@ -437,6 +465,20 @@ impl RangeWalk {
                         return Err(e);
                     }
                 };
+                // The chain ends inside this partition (a stop past the tip): it holds what
+                // exists, as the last partition of a walk to the tip does, and the walk ends.
+                if let Some(tip) = part.memory.tip_reached().filter(|&tip| rows < next - first && tip == first + rows) {
+                    if rows == 0 {
+                        set.discard(value);
+                    } else {
+                        set.commit(value, first, tip, rows, true)?;
+                        (summary.partitions_written, summary.rows_written) =
+                            (summary.partitions_written + 1, summary.rows_written + rows);
+                    }
+                    lease.advance(tip).map_err(|_| Error::Superseded)?;
+                    self.memory.reached_tip(tip);
+                    return Ok(summary);
+                }
                 if rows != next - first {
                     set.discard(value);
                     return Err(Error::Internal(format!(

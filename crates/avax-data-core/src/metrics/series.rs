@@ -114,7 +114,8 @@ impl PageSource for ShardSource {
     }
 
     fn plan_walk(&self, _limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
-        let budget = crate::plan::sources::budget(self.client.transport_config(), self.client.rate_limit().as_ref());
+        let (config, headers) = (self.client.transport_config(), self.client.rate_limit());
+        let budget = crate::plan::sources::rest_budget(config, headers.as_ref(), self.client.base_url());
         let walk = match self.client.cache() {
             Some(_) => crate::plan::sources::cached_sharded_walk(
                 &self.client,

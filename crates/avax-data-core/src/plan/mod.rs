@@ -4,6 +4,7 @@
 //! budget. Plans are made from what a walk knows before its first request; what it cannot know
 //! (the length of a Data API list) is said, not guessed.
 
+pub mod metering;
 pub mod shapes;
 pub mod sources;
 pub mod tier;
@@ -69,6 +70,12 @@ pub struct Budget {
     /// Compute units per minute the service announced in its `ratelimit-*` headers, which
     /// override the tier's figure.
     pub header_units_per_minute: Option<u64>,
+    /// Whether the service charges compute units ([`metering`]): a node's Index RPC does only
+    /// at a hosted endpoint.
+    pub metered: bool,
+    /// Whether the service is a hosted one ([`metering::is_hosted_service`]): an unbounded list
+    /// walk warns there.
+    pub hosted: bool,
 }
 
 impl Budget {
@@ -80,6 +87,8 @@ impl Budget {
             compute_units_per_minute: config.compute_units_per_minute,
             tier: ServiceTier::resolve(config.tier, has_api_key),
             header_units_per_minute: headers.and_then(header_units_per_minute),
+            metered: true,
+            hosted: false,
         }
     }
 
@@ -160,8 +169,26 @@ impl Plan {
         out
     }
 
-    /// Compute units of the whole walk (a bound when the requests are), `None` when unknown.
+    /// Whether the service walked charges compute units ([`Budget::metered`]).
+    pub fn metered(&self) -> bool {
+        self.budget.metered
+    }
+
+    /// Compute units of one request: the operation's weight, 0 where nothing is charged.
+    pub fn units_per_request(&self) -> u64 {
+        if self.metered() {
+            self.walk.units_per_request
+        } else {
+            0
+        }
+    }
+
+    /// Compute units of the whole walk (a bound when the requests are), `None` when unknown;
+    /// 0 where nothing is charged.
     pub fn compute_units(&self) -> Option<u64> {
+        if !self.metered() {
+            return Some(0);
+        }
         self.walk.requests.count().map(|n| n * self.walk.units_per_request)
     }
 
@@ -172,7 +199,7 @@ impl Plan {
 
     /// Compute units per 1,000 items handed out.
     pub fn units_per_1000_items(&self) -> u64 {
-        self.pages_per_1000_items() * self.walk.units_per_request
+        self.pages_per_1000_items() * self.units_per_request()
     }
 
     /// Seconds the walk takes at the client's own limits (the slower of `rate_limit` and
@@ -180,6 +207,7 @@ impl Plan {
     pub fn seconds_at_client_limits(&self) -> Option<f64> {
         let n = self.walk.requests.count()? as f64;
         let by_rate = self.budget.rate_limit.map(|r| n / r);
+        // The client's own limiter charges each request its weight, metered service or not.
         let by_units =
             self.budget.compute_units_per_minute.map(|u| n * self.walk.units_per_request as f64 * 60.0 / f64::from(u));
         match (by_rate, by_units) {
@@ -188,19 +216,33 @@ impl Plan {
         }
     }
 
-    /// Seconds the walk takes spending the per-minute budget in force in full.
+    /// Seconds the walk takes spending the per-minute budget in force in full; `None` where
+    /// nothing is charged (no budget applies).
     pub fn seconds_at_tier_budget(&self) -> Option<f64> {
+        self.metered().then_some(())?;
         Some(self.compute_units()? as f64 * 60.0 / self.units_per_minute() as f64)
     }
 
-    /// The walk's compute units as a share of the tier's daily budget (1.0: all of it).
+    /// The walk's compute units as a share of the tier's daily budget (1.0: all of it); `None`
+    /// where nothing is charged.
     pub fn daily_share(&self) -> Option<f64> {
+        self.metered().then_some(())?;
         Some(self.compute_units()? as f64 / self.units_per_day() as f64)
+    }
+
+    /// Which the walk is: metered (in compute units of the tier) or not, and why.
+    pub fn metering(&self) -> String {
+        if self.metered() {
+            format!("metered: compute units of the {} tier", self.budget.tier)
+        } else {
+            "unmetered: a node's Index RPC charges no compute units (only the hosted endpoints do)".to_string()
+        }
     }
 
     /// The warning to show before the first request when the walk would spend more than the
     /// daily budget; `None` when it fits (or its cost is unknown).
     pub fn over_daily_budget(&self) -> Option<String> {
+        self.metered().then_some(())?;
         let units = self.compute_units()?;
         (units > self.units_per_day()).then(|| {
             format!(
@@ -218,6 +260,27 @@ impl Plan {
         })
     }
 
+    /// Whether the walk has no bound: a list with no limit and no window (its length is
+    /// unknown until it ends).
+    pub fn unbounded(&self) -> bool {
+        self.walk.requests == Requests::Unknown && self.walk.items.is_none() && self.walk.operation.starts_with("GET ")
+    }
+
+    /// The warning an unbounded walk of a hosted service gives once before its first request:
+    /// its cost per 1,000 items and how to bound it; `None` when bounded or not hosted.
+    pub fn unbounded_notice(&self) -> Option<String> {
+        (self.budget.hosted && self.unbounded()).then(|| {
+            format!(
+                "this walk of {} is unbounded (no limit= and no window): it reads the whole list from a hosted \
+                 service, {} requests ({} compute units) per 1,000 items; bound it with limit=N (or \
+                 to_polars(limit=N)), or a window (start=/end=) where the list takes one",
+                self.walk.operation,
+                self.pages_per_1000_items(),
+                self.units_per_1000_items()
+            )
+        })
+    }
+
     /// A multi-line human summary (what `--dry-run` prints).
     pub fn summary(&self) -> String {
         let mut out = vec![format!("plan: {}", self.walk.operation)];
@@ -227,10 +290,11 @@ impl Plan {
             r => format!("{} {}", r.kind(), count(r.count())),
         };
         out.push(format!("  requests:        {requests} (page size {})", self.walk.page_size));
+        out.push(format!("  metering:        {}", self.metering()));
         out.push(format!(
             "  compute units:   {} ({} per request)",
             count(self.compute_units()),
-            self.walk.units_per_request
+            self.units_per_request()
         ));
         out.push(format!(
             "  per 1,000 items: {} requests, {} compute units",
@@ -247,15 +311,17 @@ impl Plan {
         if self.budget.rate_limit.is_some() || self.budget.compute_units_per_minute.is_some() {
             out.push(format!("  at client limits: {}", secs(self.seconds_at_client_limits())));
         }
-        out.push(format!(
-            "  at {} {}/min ({}): {}",
-            self.budget.tier,
-            self.units_per_minute(),
-            self.per_minute_source(),
-            secs(self.seconds_at_tier_budget())
-        ));
-        let share = self.daily_share().map_or_else(|| "unknown".to_string(), |s| format!("{:.2}%", s * 100.0));
-        out.push(format!("  daily budget:    {share} of {} units", self.units_per_day()));
+        if self.metered() {
+            out.push(format!(
+                "  at {} {}/min ({}): {}",
+                self.budget.tier,
+                self.units_per_minute(),
+                self.per_minute_source(),
+                secs(self.seconds_at_tier_budget())
+            ));
+            let share = self.daily_share().map_or_else(|| "unknown".to_string(), |s| format!("{:.2}%", s * 100.0));
+            out.push(format!("  daily budget:    {share} of {} units", self.units_per_day()));
+        }
         for u in &self.walk.unknown {
             out.push(format!("  unknown:         {u}"));
         }

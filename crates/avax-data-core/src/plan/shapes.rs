@@ -68,7 +68,9 @@ pub fn token_list(path: &str, page_size: u64, limit: Option<u64>, known_items: O
         ),
         (None, _) => (
             Requests::Unknown,
-            vec!["how many items the list holds (the service gives no count): see the cost per 1,000 items".into()],
+            vec!["unbounded: no limit= and no window, so how many items the list holds (the service gives no \
+                  count): see the cost per 1,000 items"
+                .into()],
         ),
     };
     Walk { operation, requests, units_per_request: units, page_size, items: cap, held: 0, cached_items: 0, unknown }

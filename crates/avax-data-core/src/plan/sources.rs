@@ -17,6 +17,18 @@ pub fn budget(config: &TransportConfig, headers: Option<&RateLimitInfo>) -> Budg
     Budget::of(config, has_key, headers)
 }
 
+/// The budget of a client of the REST service at `url` (the Data or Metrics API, or the
+/// emulator's): metered, and hosted when `url` is one of the hosted services.
+pub fn rest_budget(config: &TransportConfig, headers: Option<&RateLimitInfo>, url: &str) -> Budget {
+    Budget { hosted: super::metering::is_hosted_service(url), ..budget(config, headers) }
+}
+
+/// The budget of a node client with `config`: metered only at a hosted endpoint
+/// ([`super::metering`]); a node has no API key, so the default tier is `unauthenticated`.
+pub fn node_budget(config: &TransportConfig, url: &str) -> Budget {
+    Budget { metered: super::metering::node_is_metered(url), ..budget(config, None) }
+}
+
 fn query<'a>(paged: &'a Paged, name: &str) -> Option<&'a str> {
     paged.query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
 }

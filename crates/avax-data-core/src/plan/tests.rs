@@ -2,7 +2,14 @@ use super::*;
 use crate::transport::RateLimitInfo;
 
 fn budget(tier: ServiceTier) -> Budget {
-    Budget { rate_limit: None, compute_units_per_minute: None, tier, header_units_per_minute: None }
+    Budget {
+        rate_limit: None,
+        compute_units_per_minute: None,
+        tier,
+        header_units_per_minute: None,
+        metered: true,
+        hosted: false,
+    }
 }
 
 #[test]
@@ -16,6 +23,27 @@ fn an_index_range_costs_one_medium_call_per_page() {
     let to_tip = Plan::new(shapes::index_range("X/tx", None, 100), &budget(ServiceTier::Free));
     assert_eq!((to_tip.walk.requests, to_tip.compute_units()), (Requests::Unknown, None));
     assert!(to_tip.walk.unknown[0].contains("tip"));
+}
+
+#[test]
+fn a_node_of_your_own_is_unmetered_and_warns_of_no_budget() {
+    let config = crate::transport::TransportConfig::default();
+    let own = sources::node_budget(&config, "http://127.0.0.1:9650");
+    let hosted = sources::node_budget(&config, "https://api.avax.network");
+    assert!(!own.metered && hosted.metered);
+    // 100,000,000 containers: 1.6x the unauthenticated tier's daily budget at a hosted endpoint.
+    let walk = || shapes::index_range("C/block", Some(100_000_000), 1024);
+    let (mine, theirs) = (Plan::new(walk(), &own), Plan::new(walk(), &hosted));
+    assert_eq!(mine.walk.requests, theirs.walk.requests, "the requests are the same walk");
+    assert_eq!((mine.compute_units(), mine.units_per_request(), mine.units_per_1000_items()), (Some(0), 0, 0));
+    assert_eq!((mine.daily_share(), mine.seconds_at_tier_budget(), mine.over_daily_budget()), (None, None, None));
+    assert!(mine.metering().starts_with("unmetered"), "{}", mine.metering());
+    let summary = mine.summary();
+    assert!(summary.contains("unmetered") && !summary.contains("daily budget"), "{summary}");
+    assert_eq!(theirs.compute_units(), Some(97_657 * 20));
+    let warning = theirs.over_daily_budget().expect("a hosted endpoint has a daily budget");
+    assert!(warning.contains("1.6x the unauthenticated tier's daily budget"), "{warning}");
+    assert!(theirs.summary().contains("metered: compute units of the unauthenticated tier"));
 }
 
 #[test]

@@ -61,7 +61,8 @@ impl PageSource for TokenSource {
     }
 
     fn plan_walk(&self, limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
-        let budget = crate::plan::sources::budget(self.client.transport_config(), self.client.rate_limit().as_ref());
+        let (config, headers) = (self.client.transport_config(), self.client.rate_limit());
+        let budget = crate::plan::sources::rest_budget(config, headers.as_ref(), self.client.base_url());
         Some((crate::plan::sources::token_walk(&self.paged, limit), budget))
     }
 }

@@ -14,6 +14,7 @@ mod invalid_values;
 mod parquet_stop;
 mod range_faults;
 mod range_properties;
+mod range_stop;
 mod rate_limits;
 mod scripted;
 mod transport;
