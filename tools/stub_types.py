@@ -305,6 +305,13 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "__next__": {"return": "None"},
             },
         ),
+        "Next": Class(
+            members={
+                "__await__": {"return": "Next"},
+                "__iter__": {"return": "Next"},
+                "__next__": {"return": "Any"},
+            },
+        ),
         "Pending": Class(
             members={
                 "__await__": {"return": "Generator[Any, None, Any]"},

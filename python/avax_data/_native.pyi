@@ -51,6 +51,7 @@ __all__ = [
     "PageIterator",
     "PagerBatchIterator",
     "Ready",
+    "Next",
     "Pending",
     "Emulator",
     "_ExportCheckpoint",
@@ -898,6 +899,14 @@ class Ready:
     def __await__(self) -> Ready: ...
     def __iter__(self) -> Ready: ...
     def __next__(self) -> None: ...
+
+@final
+class Next:
+    """The step of an async iterator that had to wait: ``await`` it for the next item."""
+
+    def __await__(self) -> Next: ...
+    def __iter__(self) -> Next: ...
+    def __next__(self) -> Any: ...
 
 @final
 class Pending:

@@ -64,7 +64,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             index::PyIndexClient, index::PyChain, index::PyAsyncIndexClient, index::PyAsyncChain,
             walks::PyRange, iters::PyRangeIterator, iters::PyBatchIterator, walks::PyFollow,
             walks::PyAsyncRange, iters::PyAsyncRangeIterator, iters::PyAsyncBatchIterator, walks::PyAsyncFollow,
-            ready::Ready, ready::Pending,
+            ready::Ready, ready::Next, ready::Pending,
             data::PyDataClient, data::PyAsyncDataClient,
             pagers::PyPager, plan::PyPlan, iters::PyPagerIterator, iters::PyPageIterator,
             pagers::PyAsyncPager, iters::PyAsyncPagerIterator, iters::PyAsyncPageIterator,
