@@ -178,6 +178,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "verify_dataset": {"return": "dict[str, Any]"},
         "unix_seconds": {"value": "TimeArg", "param": "str", "return": "int"},
         "_verify_checkpoint": {"path": "str | os.PathLike[str]", "return": "dict[str, Any]"},
+        "_export_plan": {"rng": "Range", "reads_tip": "bool", "held": "int", "return": "Plan"},
+        "_chain_identity": {"chain": "Chain", "return": "str | None"},
     }),
     ("Index RPC client", {
         "IndexClient": Class(

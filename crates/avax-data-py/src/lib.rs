@@ -12,6 +12,7 @@ mod emulator;
 mod endpoint_calls;
 mod endpoints;
 mod errors;
+mod export_reads;
 mod graceful;
 mod index;
 mod inputs;
@@ -79,7 +80,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             decode::decode_bytes, senders::c_block_senders, endpoints::openapi_operations,
             inputs::unix_seconds, windows::month_windows,
             datasets::complete_partitions, datasets::merge_dataset, datasets::verify_dataset,
-            checkpoint::_verify_checkpoint,
+            checkpoint::_verify_checkpoint, export_reads::_export_plan, export_reads::_chain_identity,
         ]
     }
     // Not added to the module: only `atexit` calls it.

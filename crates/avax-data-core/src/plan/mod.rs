@@ -160,6 +160,16 @@ impl Plan {
         out
     }
 
+    /// The same plan with `requests` more sent before the walk (reads a caller makes around
+    /// it), of the same kind (`Unknown` stays unknown).
+    pub fn plus_requests(&self, requests: u64) -> Plan {
+        let mut out = self.clone();
+        if let Some(n) = self.walk.requests.count() {
+            out.walk.requests = self.walk.requests.with_count(n + requests);
+        }
+        out
+    }
+
     /// Compute units of the whole walk (a bound when the requests are), `None` when unknown.
     pub fn compute_units(&self) -> Option<u64> {
         self.walk.requests.count().map(|n| n * self.walk.units_per_request)
