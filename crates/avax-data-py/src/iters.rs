@@ -121,10 +121,11 @@ const ROWS_PER_GIL_HOLD: usize = 128;
 pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
     Box::new(move |(_, batch): Batch| {
         let after = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1));
-        // On a runtime thread (async iteration), not once the interpreter exits (see `exit`).
-        let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
         let mut rows = Vec::with_capacity(batch.num_rows());
         for offset in (0..batch.num_rows()).step_by(ROWS_PER_GIL_HOLD) {
+            // On a runtime thread (async iteration), not once the interpreter exits (see `exit`):
+            // entered per part, so an exit waits for one part, never for the whole batch.
+            let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
             let part = batch.slice(offset, ROWS_PER_GIL_HOLD.min(batch.num_rows() - offset));
             rows.extend(Python::attach(|py| {
                 frame_dicts(py, part, schema.clone()).map_err(|e| {
