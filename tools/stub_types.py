@@ -178,6 +178,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "verify_dataset": {"return": "dict[str, Any]"},
         "unix_seconds": {"value": "TimeArg", "param": "str", "return": "int"},
         "_verify_checkpoint": {"path": "str | os.PathLike[str]", "return": "dict[str, Any]"},
+        "_export_plan": {"rng": "Range", "reads_tip": "bool", "held": "int", "return": "Plan"},
+        "_chain_identity": {"chain": "Chain", "return": "str | None"},
     }),
     ("Index RPC client", {
         "IndexClient": Class(
@@ -305,6 +307,13 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "__await__": {"return": "Ready"},
                 "__iter__": {"return": "Ready"},
                 "__next__": {"return": "None"},
+            },
+        ),
+        "Next": Class(
+            members={
+                "__await__": {"return": "Next"},
+                "__iter__": {"return": "Next"},
+                "__next__": {"return": "Any"},
             },
         ),
         "Pending": Class(

@@ -39,6 +39,8 @@ __all__ = [
     "verify_dataset",
     "unix_seconds",
     "_verify_checkpoint",
+    "_export_plan",
+    "_chain_identity",
     "IndexClient",
     "Chain",
     "Range",
@@ -53,6 +55,7 @@ __all__ = [
     "PageIterator",
     "PagerBatchIterator",
     "Ready",
+    "Next",
     "Pending",
     "Emulator",
     "_ExportCheckpoint",
@@ -130,6 +133,14 @@ def _verify_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     """What the checkpoint ``path`` (``OUT.avax-state.json``, or the output ``OUT`` beside it) says and whether its
     output is as recorded: a dict with ``ok``, ``path``, ``checkpoint`` (the stored JSON object), ``resumes_at`` (the
     position as text), ``missing``, ``altered`` and ``extra``."""
+
+def _export_plan(rng: Range, reads_tip: bool, held: int) -> Plan:
+    """The plan of an export of ``rng`` by the command line, ``held`` of its rows already written: the walk's less
+    those, the tip read when ``reads_tip`` (a fresh export), and the read of the chain's identity (container 0) when
+    the client has not read it and the walk's plan does not count it."""
+
+def _chain_identity(chain: Chain) -> str | None:
+    """The id of ``chain``'s container 0 (the network's identity), read once per client; ``None`` for an empty index."""
 
 # ---- Index RPC client ----
 
@@ -910,6 +921,14 @@ class Ready:
     def __await__(self) -> Ready: ...
     def __iter__(self) -> Ready: ...
     def __next__(self) -> None: ...
+
+@final
+class Next:
+    """The step of an async iterator that had to wait: ``await`` it for the next item."""
+
+    def __await__(self) -> Next: ...
+    def __iter__(self) -> Next: ...
+    def __next__(self) -> Any: ...
 
 @final
 class Pending:

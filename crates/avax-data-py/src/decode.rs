@@ -5,10 +5,13 @@ use pyo3::types::PyBytes;
 
 use super::convert::polars_frame;
 use super::errors::to_py;
-use avax_data_core::arrow::decoded::{bytes_schema, decode_bytes as decode_all, DecodeMode};
+use avax_data_core::arrow::decoded::{bytes_schema, decode_bytes_until, DecodeMode};
 use avax_data_core::index::IndexPath;
 
 /// Decode container bytes of one index into a polars DataFrame, one row per item, in order.
+///
+/// The decoding runs with the GIL released; Ctrl-C stops it within a fraction of a second
+/// (``KeyboardInterrupt``).
 ///
 /// The engine under :func:`avax_data.decode_container` and :func:`avax_data.decode_frame`,
 /// which most code calls instead.
@@ -49,6 +52,9 @@ pub fn decode_bytes<'py>(
     let path = IndexPath::parse(path).map_err(to_py)?;
     let mode = if strict { DecodeMode::Strict } else { DecodeMode::Lenient };
     let slices: Vec<&[u8]> = items.iter().map(|b| b.as_bytes()).collect();
-    let batch = decode_all(path, slices.into_iter(), mode).map_err(to_py)?;
+    // Decoding (and recovering senders) is CPU work: the GIL is released, and Ctrl-C stops
+    // it at its next check.
+    let batch = crate::interrupt::run_cpu(py, |stop| decode_bytes_until(path, slices.into_iter(), mode, stop))?
+        .map_err(to_py)?;
     polars_frame(py, vec![batch], bytes_schema(path).map_err(to_py)?)
 }

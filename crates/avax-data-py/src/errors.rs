@@ -186,6 +186,7 @@ fn file_error(kind: std::io::ErrorKind, path: &str, reason: &str) -> PyErr {
     match kind {
         ErrorKind::NotFound => PyFileNotFoundError::new_err(args(2)),
         ErrorKind::PermissionDenied => PyPermissionError::new_err(args(13)),
+        ErrorKind::StorageFull => PyOSError::new_err(args(28)),
         _ => PyOSError::new_err(args(5)),
     }
 }

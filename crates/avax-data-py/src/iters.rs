@@ -26,8 +26,14 @@ impl<P: Send + 'static, T: for<'py> IntoPyObject<'py> + Send + 'static> Step for
     fn next(&mut self) -> impl std::future::Future<Output = Result<Option<T>>> + Send + '_ {
         IndexFeed::next(self)
     }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        IndexFeed::fill(self)
+    }
     fn close(&mut self) {
         IndexFeed::close(self)
+    }
+    fn unhand(&mut self) {
+        IndexFeed::unhand(self)
     }
 }
 
@@ -76,10 +82,22 @@ impl Step for IndexItems {
             IndexItems::Decoded(feed) => Ok(feed.next().await?.map(IndexItem::Row)),
         }
     }
+    async fn fill(&mut self) -> Result<bool> {
+        match self {
+            IndexItems::Raw(feed) => feed.fill().await,
+            IndexItems::Decoded(feed) => feed.fill().await,
+        }
+    }
     fn close(&mut self) {
         match self {
             IndexItems::Raw(feed) => feed.close(),
             IndexItems::Decoded(feed) => feed.close(),
+        }
+    }
+    fn unhand(&mut self) {
+        match self {
+            IndexItems::Raw(feed) => feed.unhand(),
+            IndexItems::Decoded(feed) => feed.unhand(),
         }
     }
 }
@@ -103,10 +121,11 @@ const ROWS_PER_GIL_HOLD: usize = 128;
 pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
     Box::new(move |(_, batch): Batch| {
         let after = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1));
-        // On a runtime thread (async iteration), not once the interpreter exits (see `exit`).
-        let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
         let mut rows = Vec::with_capacity(batch.num_rows());
         for offset in (0..batch.num_rows()).step_by(ROWS_PER_GIL_HOLD) {
+            // On a runtime thread (async iteration), not once the interpreter exits (see `exit`):
+            // entered per part, so an exit waits for one part, never for the whole batch.
+            let Some(_entered) = crate::wait::exit::enter() else { return Err(Error::Interrupted) };
             let part = batch.slice(offset, ROWS_PER_GIL_HOLD.min(batch.num_rows() - offset));
             rows.extend(Python::attach(|py| {
                 frame_dicts(py, part, schema.clone()).map_err(|e| {
@@ -126,19 +145,27 @@ pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
 pub trait BatchSource: Send + 'static {
     /// The next batch; `None` at the end.
     fn next_batch(&mut self) -> impl std::future::Future<Output = Result<Option<RecordBatch>>> + Send + '_;
+    /// A batch already fetched, handed out without waiting (`None`: the next needs a wait).
+    fn ready_batch(&mut self) -> Option<Result<RecordBatch>>;
+    /// Waits until [`BatchSource::ready_batch`] has a batch, handing out nothing; `false` at the end.
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_;
     /// Stops fetching.
     fn close(&mut self);
-    /// The last batch never reached Python: move the position back before it where the source
-    /// can (a range), and stop.
-    fn unhand(&mut self) {
-        self.close()
-    }
+    /// The last batch never reached Python: the position goes back before it, and the source
+    /// stops.
+    fn unhand(&mut self);
 }
 
 /// A range's batches.
 impl BatchSource for IndexFeed<Batch, RecordBatch> {
     fn next_batch(&mut self) -> impl std::future::Future<Output = Result<Option<RecordBatch>>> + Send + '_ {
         self.next()
+    }
+    fn ready_batch(&mut self) -> Option<Result<RecordBatch>> {
+        self.ready()
+    }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        IndexFeed::fill(self)
     }
     fn close(&mut self) {
         IndexFeed::close(self)
@@ -155,8 +182,17 @@ impl BatchSource for PagerBatches {
     async fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
         self.0.next_batch(&mut self.1).await
     }
+    fn ready_batch(&mut self) -> Option<Result<RecordBatch>> {
+        self.0.ready_batch(&mut self.1)
+    }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        self.1.fill()
+    }
     fn close(&mut self) {
         self.1.close()
+    }
+    fn unhand(&mut self) {
+        self.1.unhand()
     }
 }
 
@@ -166,10 +202,14 @@ pub struct Frames<B>(pub B, pub SchemaRef);
 impl<B: BatchSource> Step for Frames<B> {
     type Out = FrameOut;
     fn ready(&mut self) -> Option<Result<FrameOut>> {
-        None
+        let schema = self.1.clone();
+        self.0.ready_batch().map(|b| b.map(|b| FrameOut(vec![b], schema, FrameKind::Polars)))
     }
     async fn next(&mut self) -> Result<Option<FrameOut>> {
         Ok(self.0.next_batch().await?.map(|b| FrameOut(vec![b], self.1.clone(), FrameKind::Polars)))
+    }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        self.0.fill()
     }
     fn close(&mut self) {
         self.0.close()
@@ -216,8 +256,14 @@ impl Step for PagerItems {
             None => Ok(None),
         }
     }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        self.0.fill()
+    }
     fn close(&mut self) {
         self.0.close()
+    }
+    fn unhand(&mut self) {
+        self.0.unhand()
     }
 }
 
@@ -227,24 +273,36 @@ pub struct PagerPages(pub PagerCursor, pub &'static [Col]);
 impl Step for PagerPages {
     type Out = DictsOut;
     fn ready(&mut self) -> Option<Result<DictsOut>> {
-        None
+        let mut page = Vec::new();
+        let handed = self.0.ready_page_with(|items| {
+            page = items;
+            Ok(())
+        })?;
+        Some(handed.and_then(|_| Ok(DictsOut(exact_items(&page)?, Some(self.1)))))
     }
     async fn next(&mut self) -> Result<Option<DictsOut>> {
-        let cols = self.1;
         match self.0.next_page().await? {
-            Some(items) => {
-                let items = items.iter().map(JsonItem::to_exact).collect::<std::result::Result<_, _>>()?;
-                Ok(Some(DictsOut(items, Some(cols))))
-            }
+            Some(items) => Ok(Some(DictsOut(exact_items(&items)?, Some(self.1)))),
             None => Ok(None),
         }
+    }
+    fn fill(&mut self) -> impl std::future::Future<Output = Result<bool>> + Send + '_ {
+        self.0.fill()
     }
     fn close(&mut self) {
         self.0.close()
     }
+    fn unhand(&mut self) {
+        self.0.unhand()
+    }
     fn rows(out: &DictsOut) -> u64 {
         out.0.len() as u64
     }
+}
+
+/// A page's items as exact JSON values (amounts past 64 bits kept whole).
+fn exact_items(items: &[JsonItem]) -> Result<Vec<avax_data_core::exact::Exact>> {
+    items.iter().map(|item| item.to_exact().map_err(Error::from)).collect()
 }
 
 /// Stamps an iterator class and its async twin over a [`Step`] type; `shared` adds getters.

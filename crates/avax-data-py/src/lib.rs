@@ -12,6 +12,7 @@ mod emulator;
 mod endpoint_calls;
 mod endpoints;
 mod errors;
+mod export_reads;
 mod graceful;
 mod index;
 mod inputs;
@@ -64,7 +65,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             index::PyIndexClient, index::PyChain, index::PyAsyncIndexClient, index::PyAsyncChain,
             walks::PyRange, iters::PyRangeIterator, iters::PyBatchIterator, walks::PyFollow,
             walks::PyAsyncRange, iters::PyAsyncRangeIterator, iters::PyAsyncBatchIterator, walks::PyAsyncFollow,
-            ready::Ready, ready::Pending,
+            ready::Ready, ready::Next, ready::Pending,
             data::PyDataClient, data::PyAsyncDataClient,
             pagers::PyPager, plan::PyPlan, iters::PyPagerIterator, iters::PyPageIterator,
             pagers::PyAsyncPager, iters::PyAsyncPagerIterator, iters::PyAsyncPageIterator,
@@ -79,7 +80,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             decode::decode_bytes, senders::c_block_senders, endpoints::openapi_operations,
             inputs::unix_seconds, windows::month_windows,
             datasets::complete_partitions, datasets::merge_dataset, datasets::verify_dataset,
-            checkpoint::_verify_checkpoint,
+            checkpoint::_verify_checkpoint, export_reads::_export_plan, export_reads::_chain_identity,
         ]
     }
     // Not added to the module: only `atexit` calls it.

@@ -37,6 +37,9 @@ pub trait Step: Send + 'static {
     fn ready(&mut self) -> Option<avax_data_core::Result<Self::Out>>;
     /// The next item, waiting when needed; `None` at the end.
     fn next(&mut self) -> impl Future<Output = avax_data_core::Result<Option<Self::Out>>> + Send + '_;
+    /// Waits until [`Step::ready`] has an item, handing out nothing (`false`: the end): an async
+    /// step fills on the runtime and takes the item in the task it is delivered to.
+    fn fill(&mut self) -> impl Future<Output = avax_data_core::Result<bool>> + Send + '_;
     /// Stops fetching; later steps hand out nothing.
     fn close(&mut self);
     /// The rows an item holds (progress counts them).
@@ -107,11 +110,6 @@ impl<S: Step> Iter<S> {
         Iter { state: Arc::new(tokio::sync::Mutex::new(step)), closed: Arc::default(), resume, progress }
     }
 
-    /// `item` is handed out: progress counts its rows.
-    fn handed(&self, py: Python<'_>, item: &S::Out) {
-        self.handed_rows(py, S::rows(item));
-    }
-
     /// `rows` were handed out: progress counts them.
     fn handed_rows(&self, py: Python<'_>, rows: u64) {
         if let Some(bar) = &self.progress {
@@ -142,6 +140,75 @@ impl<S: Step> Iter<S> {
     /// The consumer, for another driver (an Arrow stream) to step.
     pub fn state(&self) -> Arc<tokio::sync::Mutex<S>> {
         self.state.clone()
+    }
+
+    /// `item`, just handed out by `step`, converted for Python and counted. Ctrl-C while Python
+    /// code converts it (a frame) means it never reached the caller: the position goes back
+    /// before it and the iteration ends with the interruption.
+    fn deliver<'py>(&self, py: Python<'py>, step: &mut S, item: S::Out) -> PyAnyResult<'py> {
+        let rows = S::rows(&item);
+        match item.into_bound_py_any(py) {
+            Ok(value) => {
+                self.handed_rows(py, rows);
+                Ok(value)
+            }
+            Err(e) if crate::interrupt::is_interruption(py, &e) => {
+                step.unhand();
+                self.closed.set();
+                self.ended(py);
+                Err(self.resume.annotate(e))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl<S: Step> super::ready::Deliver for Iter<S> {
+    fn deliver(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        if self.closed.is_set() {
+            if let Ok(mut step) = self.state.try_lock() {
+                step.close();
+            }
+            self.ended(py);
+            return Err(Awaiting::stop());
+        }
+        // Another task's fill holds the step: wait for the next fill.
+        let Ok(mut step) = self.state.try_lock() else { return Ok(None) };
+        let taken: &mut S = &mut step;
+        // Making a page's batch is CPU work: the GIL is released meanwhile.
+        match py.detach(|| taken.ready()) {
+            None => Ok(None),
+            Some(Err(e)) => {
+                self.ended(py);
+                Err(self.resume.annotate(crate::errors::to_py(e)))
+            }
+            Some(Ok(item)) => self.deliver(py, &mut step, item).map(|v| Some(v.unbind())),
+        }
+    }
+
+    fn fill<'py>(&self, py: Python<'py>) -> PyAnyResult<'py> {
+        let this = self.clone();
+        awaitable(py, async move {
+            let mut step = this.state.clone().lock_owned().await;
+            let outcome = if this.closed.is_set() { None } else { this.closed.race(step.fill()).await };
+            let end = |this: &Iter<S>| {
+                if this.progress.is_some() {
+                    Python::attach(|py| this.ended(py));
+                }
+            };
+            match outcome {
+                Some(Ok(true)) => Ok(true),
+                Some(Err(e)) => {
+                    end(&this);
+                    Err(this.resume.annotate(crate::errors::to_py(e)))
+                }
+                None | Some(Ok(false)) => {
+                    step.close();
+                    end(&this);
+                    Ok(false)
+                }
+            }
+        })
     }
 }
 
@@ -238,23 +305,7 @@ impl Mode for Blocking {
             None => wait_raw(py, iter.closed.race(step.next())),
         };
         match outcome {
-            Ok(Some(Ok(Some(item)))) => {
-                let rows = S::rows(&item);
-                match item.into_bound_py_any(py) {
-                    Ok(value) => {
-                        iter.handed_rows(py, rows);
-                        Ok(value)
-                    }
-                    // Ctrl-C while Python code converted the item (a frame): it was not handed out.
-                    Err(e) if crate::interrupt::is_interruption(py, &e) => {
-                        step.unhand();
-                        iter.closed.set();
-                        iter.ended(py);
-                        Err(iter.resume.annotate(e))
-                    }
-                    Err(e) => Err(e),
-                }
-            }
+            Ok(Some(Ok(Some(item)))) => iter.deliver(py, &mut step, item),
             Err(interrupt) => {
                 step.close();
                 iter.closed.set();
@@ -300,44 +351,15 @@ impl Mode for Awaiting {
             if let Ok(mut step) = iter.state.try_lock() {
                 if let Some(item) = step.ready() {
                     let item = item.map_err(|e| iter.resume.annotate(crate::errors::to_py(e)))?;
-                    iter.handed(py, &item);
-                    let value = item.into_bound_py_any(py)?;
+                    let value = iter.deliver(py, &mut step, item)?;
                     return Bound::new(py, Ready::new(value.unbind())).map(Bound::into_any);
                 }
             }
         }
+        // Otherwise the runtime fills the step and the item is taken in the awaiting task when
+        // it wakes: a task cancelled before that leaves it in the step, the position before it.
         Call("an async iterator", "__anext__").check_loop(py)?;
-        let this = iter.clone();
-        let (state, closed) = (iter.state.clone(), iter.closed.clone());
-        awaitable(py, async move {
-            let mut step = state.lock_owned().await;
-            let outcome = if closed.is_set() { None } else { closed.race(step.next()).await };
-            let end = |this: &Iter<S>| {
-                if this.progress.is_some() {
-                    Python::attach(|py| this.ended(py));
-                }
-            };
-            match outcome {
-                Some(Ok(Some(item))) => {
-                    if this.progress.is_some() {
-                        Python::attach(|py| this.handed(py, &item));
-                    }
-                    Ok(item)
-                }
-                Some(Err(e)) => {
-                    end(&this);
-                    Err(this.resume.annotate(crate::errors::to_py(e)))
-                }
-                None | Some(Ok(None)) => {
-                    step.close();
-                    end(&this);
-                    if let Some(notice) = this.resume.notice() {
-                        Python::attach(|py| super::warn::user_warning(py, Some(notice)))?;
-                    }
-                    Err(Self::stop())
-                }
-            }
-        })
+        super::ready::Next::wrap(py, Box::new(iter.clone()))
     }
 
     fn stop() -> PyErr {

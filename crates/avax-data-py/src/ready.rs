@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use pyo3::exceptions::{PyRuntimeError, PyStopIteration};
+use pyo3::exceptions::{PyRuntimeError, PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
@@ -51,6 +51,86 @@ impl Ready {
     fn __next__(&mut self, py: Python<'_>) -> PyResult<()> {
         let value = self.value.take().unwrap_or_else(|| py.None());
         Err(PyStopIteration::new_err((value,)))
+    }
+}
+
+/// What an async iterator's [`Next`] steps: items taken where they are delivered.
+pub trait Deliver: Send + Sync {
+    /// Hands out the next item if one is at hand (moving the position), converted for Python;
+    /// `None` when it needs a [`Deliver::fill`]. The end raises `StopAsyncIteration`.
+    fn deliver(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>>;
+    /// An asyncio awaitable of the runtime fetching until an item is at hand, handing out
+    /// nothing: `True`, or `False` at the end.
+    fn fill<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+}
+
+/// The step of an async iterator that had to wait: ``await`` it for the next item.
+///
+/// The items are fetched in the background; the item is taken from the walk only when the
+/// awaiting task wakes up to receive it, so a task cancelled at any moment before that (even
+/// right after the fetch finished) leaves the item to the next step and the walk's position
+/// before it. You meet it only as what ``__anext__()`` returns; it is not created directly.
+///
+/// Example:
+///     >>> import asyncio
+///     >>> async def first_step():
+///     ...     async with ad.AsyncIndexClient(emu.url) as node:
+///     ...         it = node.chain("X/tx").range(0, 10).__aiter__()
+///     ...         step = it.__anext__()             # nothing fetched yet: a Next
+///     ...         return type(step).__name__, (await step)["index"], it.next_index
+///     >>> asyncio.run(first_step())
+///     ('Next', 0, 1)
+#[pyclass(name = "Next", module = "avax_data._native")]
+pub struct Next {
+    /// The `__await__` iterator of the fill being awaited, if any.
+    waiting: Option<Py<PyAny>>,
+    steps: Box<dyn Deliver>,
+}
+
+impl Next {
+    /// The next step of `steps`, as an awaitable.
+    pub fn wrap(py: Python<'_>, steps: Box<dyn Deliver>) -> PyResult<Bound<'_, PyAny>> {
+        Bound::new(py, Next { waiting: None, steps }).map(Bound::into_any)
+    }
+}
+
+#[pymethods]
+impl Next {
+    fn __await__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __iter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Yields to the event loop while the fill runs; ends the awaiting with the item
+    /// (`StopIteration(item)`) once the task is awake to receive it.
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        loop {
+            if let Some(waiting) = &self.waiting {
+                match waiting.bind(py).call_method0(pyo3::intern!(py, "__next__")) {
+                    Ok(yielded) => return Ok(yielded.unbind()),
+                    Err(done) if done.is_instance_of::<PyStopIteration>(py) => {
+                        self.waiting = None;
+                        let more: bool = done.value(py).getattr(pyo3::intern!(py, "value"))?.extract()?;
+                        if !more {
+                            return Err(PyStopAsyncIteration::new_err(()));
+                        }
+                    }
+                    Err(failed) => {
+                        self.waiting = None;
+                        return Err(failed);
+                    }
+                }
+            }
+            match self.steps.deliver(py)? {
+                Some(item) => return Err(PyStopIteration::new_err((item,))),
+                None => {
+                    self.waiting = Some(self.steps.fill(py)?.call_method0(pyo3::intern!(py, "__await__"))?.unbind())
+                }
+            }
+        }
     }
 }
 

@@ -14,8 +14,20 @@ const WHAT: &str = "a file path (str or os.PathLike) or a binary file object (wi
 /// A binary Python file object as a [`Write`]r (each write takes the GIL).
 struct PyWriter(Py<PyAny>);
 
+/// The file object's exception as an I/O error: an `OSError` keeps its `errno` (a full disk stays
+/// `ENOSPC`, so the export's error says it), anything else is `Other`.
 fn io_error(e: PyErr) -> io::Error {
-    io::Error::other(e.to_string())
+    let errno = Python::attach(|py| {
+        let value = e.value(py);
+        match value.is_instance_of::<pyo3::exceptions::PyOSError>() {
+            true => value.getattr("errno").and_then(|n| n.extract::<i32>()).ok(),
+            false => None,
+        }
+    });
+    match errno {
+        Some(errno) => io::Error::new(io::Error::from_raw_os_error(errno).kind(), e.to_string()),
+        None => io::Error::other(e.to_string()),
+    }
 }
 
 impl Write for PyWriter {

@@ -71,6 +71,13 @@ class Source(abc.ABC):
     def plan(self) -> Any:
         """The cost plan of the whole walk (:class:`avax_data.Plan`), sending nothing."""
 
+    def export_plan(self, fresh: bool, held: int) -> Any:
+        """The plan of the export, ``held`` of its rows already written: :meth:`plan` less those,
+        and the requests the export sends besides the walk (a fresh one, or a resume when
+        ``fresh`` is false)."""
+        plan = self.plan()
+        return plan.less_held(held) if held else plan
+
     @abc.abstractmethod
     def origin(self) -> dict[str, str]:
         """Where the rows come from, as the checkpoint's ``set_source`` takes it: ``network``
@@ -174,8 +181,8 @@ def run_export(export: Export, source: Source) -> ExportResult:
     ``--dry-run``, print the source's plan instead and send nothing (less the rows an
     interrupted export's checkpoint records, when ``--resume`` continues it)."""
     if export.args is not None and getattr(export.args, "dry_run", False):
-        plan, written = source.plan(), resumed_rows(export.out, export.resume)
-        print_plan(export.args, plan.less_held(written) if written else plan)
+        resuming = export.resume and os.path.isfile(export.out + ".avax-state.json")
+        print_plan(export.args, source.export_plan(not resuming, resumed_rows(export.out, export.resume)))
     return _Run(export, source).run()
 
 

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from ..exceptions import ContainerNotFoundError, EmptyIndexError, IndexOutOfRangeError
+from ..exceptions import EmptyIndexError
 from .errors import EXIT_USAGE, CliError
 from .export import Source
 
@@ -107,12 +107,24 @@ class RangeSource(Source):
     def position(self) -> dict[str, Any]:
         return {"next_index": self.next_index, "end": self.end}
 
+    def export_plan(self, fresh: bool, held: int) -> Any:
+        """The plan of the range less the ``held`` rows already written, with the tip a fresh
+        export reads and the chain's identity (container 0, the export's source) when the walk's
+        plan does not count it."""
+        from .._native import _export_plan
+
+        kwargs: dict[str, Any] = {"decode": self.decode}
+        if self.batch_size is not None:
+            kwargs["batch_size"] = self.batch_size
+        return _export_plan(self.chain.range(self.first, self.count, **kwargs), fresh, held)
+
     def origin(self) -> dict[str, str]:
-        """The network, by the id of the path's container 0 (one request); none for an empty index."""
-        try:
-            return {"network": self.chain.container(0)["id"]}
-        except (EmptyIndexError, IndexOutOfRangeError, ContainerNotFoundError):
-            return {}
+        """The network, by the id of the path's container 0 (one request, once per client: the
+        cache reads the same); none for an empty index."""
+        from .._native import _chain_identity
+
+        identity = _chain_identity(self.chain)
+        return {} if identity is None else {"network": identity}
 
     def empty(self) -> pl.DataFrame:
         return self._range(self.first, 0).to_polars()

@@ -140,7 +140,7 @@ impl ParquetSink {
         let writer = self.writer.take().ok_or_else(|| Error::Internal("a Parquet sink finished twice".into()))?;
         let finished = writer
             .into_inner()
-            .map_err(|e| self.unfinished(std::io::ErrorKind::Other, format!("close failed: {e}")))
+            .map_err(|e| self.unfinished(io_kind(&e), format!("close failed: {e}")))
             .and_then(|mut out| match out.flush() {
                 Ok(()) => Ok(out),
                 Err(e) => Err(self.unfinished(e.kind(), format!("flush failed: {e}"))),
@@ -174,6 +174,17 @@ impl ParquetSink {
         };
         let reason = format!("the Parquet file could not be finished ({what}); {kept}");
         Error::File { kind, path: self.name.clone(), reason }
+    }
+}
+
+/// The kind of the I/O error under a Parquet writer's error (`Other` for any other failure): a
+/// full disk stays [`std::io::ErrorKind::StorageFull`].
+fn io_kind(e: &parquet::errors::ParquetError) -> std::io::ErrorKind {
+    match e {
+        parquet::errors::ParquetError::External(inner) => {
+            inner.downcast_ref::<std::io::Error>().map_or(std::io::ErrorKind::Other, std::io::Error::kind)
+        }
+        _ => std::io::ErrorKind::Other,
     }
 }
 

@@ -118,19 +118,18 @@ pub fn now_secs() -> i64 {
 /// A lookup through the cache: a held answer naming the object is returned without a request;
 /// otherwise the service is asked and a final answer stored.
 pub async fn cached_get(client: &RestClient, store: &Arc<Store>, rule: Rule, path: &str) -> Result<(Exact, String)> {
-    let key = key(&service::of(client), path);
-    let url = format!("{}{}", client.base_url().trim_end_matches('/'), path);
-    let held = {
-        let (store, key, rule) = (store.clone(), key.clone(), rule.clone());
-        blocking(move || Ok(read(&store, &key, &rule))).await?
-    };
-    if let Some(answer) = held {
-        return Ok((answer, url));
+    if let Some(name) = service::of(client) {
+        let url = format!("{}{}", client.base_url().trim_end_matches('/'), path);
+        let (store, key, rule) = (store.clone(), key(&name, path), rule.clone());
+        if let Some(answer) = blocking(move || Ok(read(&store, &key, &rule))).await? {
+            return Ok((answer, url));
+        }
     }
     let (answer, url) = client.fetch_object(path, &[]).await?;
-    if rule.is_final(&answer, now_secs()) {
-        // Keyed by the world this answer came from (the emulator names it in the answer).
-        let key = super::objects::key(&service::of(client), path);
+    // Keyed by the world this answer came from (the emulator names it in the answer).
+    let name = service::of(client);
+    if let Some(name) = name.filter(|_| rule.is_final(&answer, now_secs())) {
+        let key = super::objects::key(&name, path);
         let (store, payload) = (store.clone(), answer.to_string().into_bytes());
         blocking(move || {
             if let Err(e) = store.put(Kind::Data, &key, &payload) {

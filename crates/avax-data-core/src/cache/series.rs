@@ -66,22 +66,23 @@ pub fn split_unsettled(shards: Vec<Shard>, interval: Interval, now: i64) -> Vec<
 }
 
 /// The series part of a key: the service's name ([`super::service`]), path (chain and metric)
-/// and interval.
-fn series_key(client: &MetricsClient, query: &MetricQuery) -> String {
+/// and interval; `None` for a service the cache does not keep ([`super::service::of`]).
+fn series_key(client: &MetricsClient, query: &MetricQuery) -> Option<String> {
     let interval = query.interval.map_or("default", Interval::as_str);
-    format!("metrics/{}{}?timeInterval={interval}", super::service::of(client), query.paged().path)
+    let name = super::service::of(client)?;
+    Some(format!("metrics/{name}{}?timeInterval={interval}", query.paged().path))
 }
 
-/// The cache key of `shard` of `query`'s series.
-pub fn shard_key(client: &MetricsClient, query: &MetricQuery, shard: &Shard) -> String {
-    format!(
+/// The cache key of `shard` of `query`'s series (`None`: not kept).
+pub fn shard_key(client: &MetricsClient, query: &MetricQuery, shard: &Shard) -> Option<String> {
+    Some(format!(
         "{}&start={}&end={}&keepFrom={:?}&keepBefore={:?}",
-        series_key(client, query),
+        series_key(client, query)?,
         shard.request_start,
         shard.request_end,
         shard.keep_from,
         shard.keep_before
-    )
+    ))
 }
 
 /// Whether the cache holds `shard` of `query` and would serve it (settled at `now`), without
@@ -89,14 +90,15 @@ pub fn shard_key(client: &MetricsClient, query: &MetricQuery, shard: &Shard) -> 
 pub fn holds_shard(client: &MetricsClient, query: &MetricQuery, shard: &Shard, now: i64) -> bool {
     let interval = query.answer_interval();
     client.cache().is_some_and(|store| {
-        is_settled(shard, interval, now) && store.holds(Kind::Metrics, &shard_key(client, query, shard))
+        is_settled(shard, interval, now)
+            && shard_key(client, query, shard).is_some_and(|key| store.holds(Kind::Metrics, &key))
     })
 }
 
 /// Whether the cache holds the order of `query`'s series (a walk of several shards then sends
 /// no probe), without reading the entry.
 pub fn holds_order(client: &MetricsClient, query: &MetricQuery) -> bool {
-    client.cache().is_some_and(|store| store.holds(Kind::Metrics, &order_key(client, query)))
+    client.cache().is_some_and(|store| order_key(client, query).is_some_and(|key| store.holds(Kind::Metrics, &key)))
 }
 
 /// The first timestamp and the last timestamp `shard` keeps.
@@ -113,18 +115,20 @@ pub async fn cached_shard(client: &MetricsClient, query: &MetricQuery, shard: Sh
         Some(store) if is_settled(&shard, interval, now_secs()) => store.clone(),
         _ => return client.clone().shard(paged, shard).await,
     };
-    let key = shard_key(client, query, &shard);
-    let held = {
-        let (store, key) = (store.clone(), key.clone());
-        blocking(move || Ok(read_points(&store, &key, &shard, interval))).await?
-    };
-    if let Some(items) = held {
-        return Ok(items);
+    if let Some(key) = shard_key(client, query, &shard) {
+        let held = {
+            let store = store.clone();
+            blocking(move || Ok(read_points(&store, &key, &shard, interval))).await?
+        };
+        if let Some(items) = held {
+            return Ok(items);
+        }
     }
     let items = client.clone().shard(paged, shard).await?;
-    let payload = points_payload(&items);
     // Keyed by the world these points came from (the emulator names it in the answer).
-    put(store, shard_key(client, query, &shard), payload).await?;
+    if let Some(key) = shard_key(client, query, &shard) {
+        put(store, key, points_payload(&items)).await?;
+    }
     Ok(items)
 }
 
@@ -167,14 +171,13 @@ fn read_points(store: &Store, key: &str, shard: &Shard, interval: Interval) -> O
 }
 
 /// The cache key of the order of `query`'s series over its window.
-fn order_key(client: &MetricsClient, query: &MetricQuery) -> String {
-    format!("{}&start={:?}&end={:?}&order", series_key(client, query), query.start, query.end)
+fn order_key(client: &MetricsClient, query: &MetricQuery) -> Option<String> {
+    Some(format!("{}&start={:?}&end={:?}&order", series_key(client, query)?, query.start, query.end))
 }
 
 /// Whether the service lists `query`'s series oldest first, as held in the cache.
 pub async fn held_order(client: &MetricsClient, query: &MetricQuery) -> Result<Option<bool>> {
-    let Some(store) = client.cache().cloned() else { return Ok(None) };
-    let key = order_key(client, query);
+    let (Some(store), Some(key)) = (client.cache().cloned(), order_key(client, query)) else { return Ok(None) };
     blocking(move || {
         Ok(match store.get(Kind::Metrics, &key).as_deref() {
             None => None,
@@ -191,9 +194,9 @@ pub async fn held_order(client: &MetricsClient, query: &MetricQuery) -> Result<O
 
 /// Stores the order a probe read (`ascending`).
 pub async fn store_order(client: &MetricsClient, query: &MetricQuery, ascending: bool) -> Result<()> {
-    let Some(store) = client.cache().cloned() else { return Ok(()) };
+    let (Some(store), Some(key)) = (client.cache().cloned(), order_key(client, query)) else { return Ok(()) };
     let payload = if ascending { b"ascending".to_vec() } else { b"descending".to_vec() };
-    put(store, order_key(client, query), payload).await
+    put(store, key, payload).await
 }
 
 /// Writes an entry off the runtime's workers; a failure is a warning (the walk goes on).

@@ -104,12 +104,8 @@ impl Origin {
 /// The scheme and path of a service URL on a loopback host (`None` for any other).
 fn local_service(url: &str) -> Option<(String, String)> {
     let parsed = url::Url::parse(url).ok()?;
-    let local = match parsed.host()? {
-        url::Host::Domain(name) => name.eq_ignore_ascii_case("localhost"),
-        url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
-    };
-    local.then(|| (parsed.scheme().to_string(), parsed.path().trim_end_matches('/').to_string()))
+    crate::cache::service::on_loopback(url)
+        .then(|| (parsed.scheme().to_string(), parsed.path().trim_end_matches('/').to_string()))
 }
 
 impl std::fmt::Display for Origin {

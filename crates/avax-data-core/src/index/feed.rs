@@ -63,7 +63,24 @@ impl<P: Send + 'static, T> IndexFeed<P, T> {
             if let Some(item) = self.ready() {
                 return item.map(Some);
             }
-            let Some(prefetch) = self.prefetch.as_mut() else { return Ok(None) };
+            if !self.fill().await? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Waits until an item can be handed out without waiting ([`ready`](Self::ready)), moving
+    /// nothing: `false` at the end of the walk. An asynchronous caller fills on a runtime
+    /// thread and takes the item where it is delivered, so an item that never reached its
+    /// caller (a cancelled task) stays here, the position before it. Dropping the future
+    /// loses nothing: a piece is either still in the prefetch or already split into the buffer.
+    pub async fn fill(&mut self) -> Result<bool> {
+        loop {
+            if !self.buffer.is_empty() || self.lease.check().is_err() {
+                // A superseded consumer's `ready` says so.
+                return Ok(true);
+            }
+            let Some(prefetch) = self.prefetch.as_mut() else { return Ok(false) };
             let piece = match prefetch.next().await {
                 Some(Ok(piece)) => piece,
                 Some(Err(e)) => {
@@ -72,7 +89,7 @@ impl<P: Send + 'static, T> IndexFeed<P, T> {
                 }
                 None => {
                     self.close();
-                    return Ok(None);
+                    return Ok(false);
                 }
             };
             match (self.split)(piece) {
@@ -134,6 +151,28 @@ mod tests {
         assert_eq!(f.next().await.unwrap(), None, "nothing after");
         f.unhand();
         assert_eq!(cursor.position(), 1, "a second unhand moves nothing");
+    }
+
+    #[tokio::test]
+    async fn a_fill_moves_nothing_and_a_dropped_fill_loses_nothing() {
+        let cursor = Cursor::new(0);
+        let mut f = feed(&cursor, vec![Ok(vec![0, 1]), Ok(vec![2])]);
+        assert!(f.fill().await.unwrap());
+        assert_eq!(cursor.position(), 0, "filled, not handed out");
+        assert!(f.fill().await.unwrap(), "a second fill keeps the same item");
+        assert_eq!(f.ready().unwrap().unwrap(), 0);
+        assert_eq!(f.ready().unwrap().unwrap(), 1);
+        assert!(f.ready().is_none());
+        // A fill dropped while it waits (a cancelled task) leaves the next piece to the next fill.
+        {
+            let fill = f.fill();
+            let _ = futures::FutureExt::now_or_never(fill);
+        }
+        assert!(f.fill().await.unwrap());
+        assert_eq!(f.ready().unwrap().unwrap(), 2);
+        assert_eq!(cursor.position(), 3);
+        assert!(!f.fill().await.unwrap(), "the end");
+        assert_eq!(f.next().await.unwrap(), None);
     }
 
     #[tokio::test]

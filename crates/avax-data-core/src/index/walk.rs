@@ -235,6 +235,18 @@ impl RangeWalk {
         }
     }
 
+    /// The cost plan of an export of the rest of the walk by the command line, `held` of its
+    /// rows already written (a resumed export): [`RangeWalk::plan`] less those rows, and the
+    /// reads the export sends besides the walk: the tip when `reads_tip` (a fresh export checks
+    /// its range against it), and the chain's identity (container 0, the export's source) when
+    /// the client has not read it and the plan does not count it already (a cached walk's plan
+    /// does).
+    pub fn plan_export(&self, reads_tip: bool, held: u64) -> crate::plan::Plan {
+        let counted = self.chain.cache().is_some() && self.end_known().is_some_and(|end| self.next_index() < end);
+        let identity = self.chain.known_identity().is_none() && !counted;
+        self.plan().less_held(held).plus_requests(u64::from(reads_tip) + u64::from(identity))
+    }
+
     /// The cost plan of [`RangeWalk::write_dataset`] of the rest of the walk into `dir` in
     /// partitions of `chunk`: the partitions the dataset already holds whole are counted out
     /// (`held`), and each other one (missing, partial, altered) costs the calls of its own walk.

@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::repeats::{Identity, Screened, Seen, Stored, RESUME_IDS};
+use super::repeats::{Identity, Remembered, Screened, Seen, Stored, RESUME_IDS};
 use super::{Ahead, JsonItem, Prefetch, Spawned};
 use crate::error::{Error, Result};
 use futures::stream::BoxStream;
@@ -243,11 +243,18 @@ impl Pager {
         self.screen(page, from, &seen)
     }
 
-    /// Remembers items handed out (their identities from [`Pager::screen`]).
-    fn remember(&self, ids: &[Option<Stored>]) {
-        if !ids.is_empty() {
-            self.seen.lock().unwrap_or_else(|p| p.into_inner()).remember(ids);
+    /// Remembers items handed out (their identities from [`Pager::screen`]); what changed, for
+    /// [`Pager::forget`].
+    fn remember(&self, ids: &[Option<Stored>]) -> Remembered {
+        if ids.is_empty() {
+            return Remembered::default();
         }
+        self.seen.lock().unwrap_or_else(|p| p.into_inner()).remember(ids)
+    }
+
+    /// Undoes the last [`Pager::remember`]: its items never reached their caller.
+    fn forget(&self, changed: Remembered) {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner()).forget(changed);
     }
 
     /// The identities of the last items handed out (at most [`RESUME_IDS`], oldest first, as
@@ -436,6 +443,7 @@ impl Pager {
             failed: false,
             read_ahead: true,
             dropped: 0,
+            last: None,
         }
     }
 
@@ -575,6 +583,9 @@ pub struct PagerCursor {
     /// Repeats dropped since the feed started: the source counted them in what it was asked
     /// for, so a feed ending short of the walk's end is started again from the position.
     dropped: usize,
+    /// The position before the last hand-out, and what it remembered ([`PagerCursor::unhand`]
+    /// puts both back).
+    last: Option<(Position, Remembered)>,
 }
 
 impl PagerCursor {
@@ -610,9 +621,8 @@ impl PagerCursor {
         match self.pager.advance(self.lease, to) {
             Ok(()) => {
                 // Items before `next` are behind the position: moved out, never needed again.
-                if let Some(id) = current.ids.get(current.next) {
-                    self.pager.remember(std::slice::from_ref(id));
-                }
+                let ids = current.ids.get(current.next..=current.next).unwrap_or_default();
+                self.last = Some((position, self.pager.remember(ids)));
                 let item = std::mem::take(&mut current.page.items[current.next]);
                 current.next += 1;
                 Some(Ok(item))
@@ -627,13 +637,46 @@ impl PagerCursor {
             if let Some(item) = self.ready_item() {
                 return item.map(Some);
             }
-            if self.pager.remaining() == Some(0) {
-                self.close();
+            if !self.fill().await? {
                 return Ok(None);
             }
-            let Some(page) = self.fetch().await? else { return Ok(None) };
-            self.page = self.admit(page)?;
         }
+    }
+
+    /// Waits until a page with items to hand out is at hand, handing out nothing (the position
+    /// passes only leading repeats and empty pages): `false` at the end of the walk or the
+    /// limit. [`ready_item`](Self::ready_item) and [`ready_page_with`](Self::ready_page_with)
+    /// then hand out without waiting, so an asynchronous caller fills on a runtime thread and
+    /// moves the position where the item is delivered. Dropping the future loses nothing.
+    pub async fn fill(&mut self) -> Result<bool> {
+        loop {
+            self.pager.check(self.lease)?;
+            if self.pager.remaining() == Some(0) {
+                self.close();
+                return Ok(false);
+            }
+            if self.page.as_ref().is_some_and(|c| c.next < c.page.items.len()) {
+                return Ok(true);
+            }
+            self.page = None;
+            match self.fetch().await? {
+                Some(page) => self.page = self.admit(page)?,
+                None => return Ok(false),
+            }
+        }
+    }
+
+    /// The last item or page handed out never reached its caller (its conversion was
+    /// interrupted): the position goes back before it, the walk forgets it was handed out (so
+    /// the repeat screen does not drop it when it comes again), and this cursor ends; the next
+    /// consumer hands it out again.
+    pub fn unhand(&mut self) {
+        if let Some((before, remembered)) = self.last.take() {
+            if self.pager.advance(self.lease, before).is_ok() {
+                self.pager.forget(remembered);
+            }
+        }
+        self.close();
     }
 
     /// A fetched page as the current one, read on from the position after its leading repeats
@@ -675,43 +718,44 @@ impl PagerCursor {
     /// items were handed, `None` at the end.
     pub async fn next_page_with(&mut self, mut take: impl FnMut(Vec<JsonItem>) -> Result<()>) -> Result<Option<usize>> {
         loop {
-            self.pager.check(self.lease)?;
-            let room = self.pager.room(&self.pager.position(), None);
-            if room == Some(0) {
-                self.close();
+            if let Some(handed) = self.ready_page_with(&mut take) {
+                return handed.map(Some);
+            }
+            if !self.fill().await? {
                 return Ok(None);
             }
-            let mut current = match self.page.take() {
-                Some(current) if current.next < current.page.items.len() => current,
-                _ => match self.fetch().await? {
-                    Some(page) => match self.admit(page)? {
-                        Some(current) => current,
-                        None => continue,
-                    },
-                    None => return Ok(None),
-                },
-            };
-            let position = self.pager.position();
-            let skip = current.next;
-            let taken = take_count(&current.page, skip, room);
-            let to = position.after(&current.page, skip, taken);
-            if taken == 0 {
-                // An empty page (the service may send one): move on to the next.
-                self.pager.advance(self.lease, to)?;
-                continue;
-            }
-            let items: Vec<JsonItem> = current.page.items[skip..skip + taken].iter_mut().map(std::mem::take).collect();
-            if let Err(e) = take(items) {
-                // The items are gone with the failed call: the next call fetches the page again.
-                self.failed = true;
-                return Err(e);
-            }
-            self.pager.advance(self.lease, to)?;
-            self.pager.remember(current.ids.get(skip..skip + taken).unwrap_or_default());
-            current.next = skip + taken;
-            self.page = Some(current);
-            return Ok(Some(taken));
         }
+    }
+
+    /// [`next_page_with`](Self::next_page_with) of a page already fetched, without waiting:
+    /// `None` when the next page needs a fetch (or the walk is over).
+    pub fn ready_page_with(&mut self, mut take: impl FnMut(Vec<JsonItem>) -> Result<()>) -> Option<Result<usize>> {
+        if let Err(e) = self.pager.check(self.lease) {
+            return Some(Err(e));
+        }
+        let position = self.pager.position();
+        let room = self.pager.room(&position, None);
+        let current = self.page.as_mut()?;
+        let skip = current.next;
+        let taken = take_count(&current.page, skip, room);
+        if taken == 0 {
+            return None;
+        }
+        let to = position.after(&current.page, skip, taken);
+        let items: Vec<JsonItem> = current.page.items[skip..skip + taken].iter_mut().map(std::mem::take).collect();
+        if let Err(e) = take(items) {
+            // The items are gone with the failed call: the next call fetches the page again.
+            self.page = None;
+            self.failed = true;
+            return Some(Err(e));
+        }
+        if let Err(e) = self.pager.advance(self.lease, to) {
+            return Some(Err(e));
+        }
+        let remembered = self.pager.remember(current.ids.get(skip..skip + taken).unwrap_or_default());
+        current.next = skip + taken;
+        self.last = Some((position, remembered));
+        Some(Ok(taken))
     }
 
     /// The next fetched page (starting the background walk on first use); `None` at the end.

@@ -182,6 +182,13 @@ pub struct Seen {
     state: RandomState,
 }
 
+/// What one [`Seen::remember`] changed: the identities it added and those it pushed out.
+#[derive(Debug, Default, Clone)]
+pub struct Remembered {
+    added: Vec<Stored>,
+    evicted: Vec<Stored>,
+}
+
 /// How the items of a page stand against what was handed out.
 #[derive(Debug)]
 pub struct Screened {
@@ -223,16 +230,41 @@ impl Seen {
         Ok(Screened { leading, ids })
     }
 
-    /// Remembers the items handed out (forgetting the oldest beyond [`REMEMBERED`]).
-    pub fn remember(&mut self, ids: &[Option<Stored>]) {
+    /// Remembers the items handed out (forgetting the oldest beyond [`REMEMBERED`]); what
+    /// changed, for [`Seen::forget`].
+    pub fn remember(&mut self, ids: &[Option<Stored>]) -> Remembered {
+        let mut changed = Remembered::default();
         for id in ids.iter().flatten() {
             if self.set.insert(id.clone()) {
                 self.order.push_back(id.clone());
+                changed.added.push(id.clone());
             }
         }
         while self.order.len() > REMEMBERED {
             if let Some(old) = self.order.pop_front() {
                 self.set.remove(&old);
+                changed.evicted.push(old);
+            }
+        }
+        changed
+    }
+
+    /// Undoes the last [`Seen::remember`] (`changed` is what it returned): items handed out
+    /// that never reached their caller are forgotten, and those it pushed out come back.
+    pub fn forget(&mut self, changed: Remembered) {
+        for id in changed.added.iter().rev() {
+            if self.set.remove(id) {
+                match self.order.back() {
+                    Some(last) if last == id => {
+                        self.order.pop_back();
+                    }
+                    _ => self.order.retain(|kept| kept != id),
+                }
+            }
+        }
+        for old in changed.evicted.into_iter().rev() {
+            if self.set.insert(old.clone()) {
+                self.order.push_front(old);
             }
         }
     }
@@ -333,6 +365,26 @@ mod tests {
         seen.remember(&[Some(Stored::new(parts, &mut String::new()))]);
         assert_eq!(seen.len(), REMEMBERED);
         assert!(again.ids.iter().all(Option::is_none));
+    }
+
+    #[test]
+    fn forgetting_the_last_remember_restores_exactly_what_was_remembered_before() {
+        let mut seen = Seen::default();
+        let rows: Vec<(u64, String)> = (0..REMEMBERED as u64).rev().map(|n| (n + 10, format!("0x{n}"))).collect();
+        let items = blocks(&rows.iter().map(|(n, h)| (*n, h.as_str())).collect::<Vec<_>>());
+        hand_out(&mut seen, &items);
+        let before = seen.recent(REMEMBERED);
+        // a page of three that pushes the three oldest out, then never reaches its caller
+        let page = blocks(&[(3, "c"), (2, "b"), (1, "a")]);
+        let screened = seen.screen(BLOCKS, &page, 0).unwrap();
+        let changed = seen.remember(&screened.ids);
+        assert_eq!(seen.screen(BLOCKS, &page, 0).unwrap().leading, 3);
+        assert_eq!(seen.screen(BLOCKS, &items[..1], 0).unwrap().leading, 0, "the oldest pushed out");
+        seen.forget(changed);
+        assert_eq!(seen.recent(REMEMBERED), before, "the same identities, in the same order");
+        assert_eq!(seen.set.len(), REMEMBERED);
+        assert_eq!(seen.screen(BLOCKS, &page, 0).unwrap().leading, 0, "the page is new again");
+        assert_eq!(seen.screen(BLOCKS, &items[..1], 0).unwrap().leading, 1, "the oldest is back");
     }
 
     #[test]

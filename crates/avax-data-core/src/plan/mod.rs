@@ -169,6 +169,16 @@ impl Plan {
         out
     }
 
+    /// The same plan with `requests` more sent before the walk (reads a caller makes around
+    /// it), of the same kind (`Unknown` stays unknown).
+    pub fn plus_requests(&self, requests: u64) -> Plan {
+        let mut out = self.clone();
+        if let Some(n) = self.walk.requests.count() {
+            out.walk.requests = self.walk.requests.with_count(n + requests);
+        }
+        out
+    }
+
     /// Whether the service walked charges compute units ([`Budget::metered`]).
     pub fn metered(&self) -> bool {
         self.budget.metered

@@ -124,14 +124,25 @@ impl ResourcePager {
     /// The next page `cursor` hands out, as a batch of the resource; the position moves only
     /// once the batch is made (`None` at the end).
     pub async fn next_batch(&self, cursor: &mut PagerCursor) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(batch) = self.ready_batch(cursor) {
+                return batch.map(Some);
+            }
+            if !cursor.fill().await? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// [`next_batch`](Self::next_batch) of a page `cursor` already fetched ([`PagerCursor::fill`]),
+    /// without waiting: `None` when the next page needs a fetch.
+    pub fn ready_batch(&self, cursor: &mut PagerCursor) -> Option<Result<RecordBatch>> {
         let mut out = None;
-        cursor
-            .next_page_with(|items| {
-                out = Some(self.batch(&items)?);
-                Ok(())
-            })
-            .await?;
-        Ok(out)
+        let handed = cursor.ready_page_with(|items| {
+            out = Some(self.batch(&items)?);
+            Ok(())
+        })?;
+        Some(handed.and_then(|_| out.ok_or_else(|| crate::error::Error::Internal("a page handed out no batch".into()))))
     }
 
     /// A new consumer reading the rest of the walk as an Arrow stream of page batches; each

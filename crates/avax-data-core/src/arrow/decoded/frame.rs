@@ -387,18 +387,36 @@ pub fn decode_bytes<'a>(
     items: impl ExactSizeIterator<Item = &'a [u8]>,
     mode: DecodeMode,
 ) -> Result<RecordBatch> {
+    decode_bytes_until(path, items, mode, &crate::stop::Stop::new())
+}
+
+/// Items [`decode_bytes_until`] decodes between two checks of its stop.
+pub const ITEMS_PER_STOP_CHECK: usize = 64;
+
+/// [`decode_bytes`] that `stop` ends early, at its next check (every
+/// [`ITEMS_PER_STOP_CHECK`] items, and between the chunks of the senders' recovery), with
+/// [`crate::Error::Interrupted`].
+pub fn decode_bytes_until<'a>(
+    path: IndexPath,
+    items: impl ExactSizeIterator<Item = &'a [u8]>,
+    mode: DecodeMode,
+    stop: &crate::stop::Stop,
+) -> Result<RecordBatch> {
     check_mode(path, mode)?;
     let schema = bytes_schema(path)?;
     let mut typed = TypedColumns::new(path, mode, items.len(), 0);
     let mut column = BinaryViewBuilder::with_capacity(items.len());
     for (position, bytes) in items.enumerate() {
+        if position % ITEMS_PER_STOP_CHECK == 0 {
+            stop.check()?;
+        }
         typed.append(bytes, || (format!("item {position}"), None, None))?;
         column.append_value(bytes);
     }
     let mut columns = Vec::new();
     typed.finish(&mut columns);
     columns.push(Arc::new(column.finish()));
-    finish_batch(schema, columns, mode, &crate::stop::Stop::new())
+    finish_batch(schema, columns, mode, stop)
 }
 
 #[cfg(test)]
@@ -420,6 +438,20 @@ mod tests {
 
     fn container(index: u64, bytes: Vec<u8>) -> Container {
         Container { id: format!("id{index}"), bytes, timestamp_ns: 1_000 + index as i64, index, encoding: "hex".into() }
+    }
+
+    #[test]
+    fn a_requested_stop_ends_a_decode_of_given_bytes_with_an_interruption() {
+        let stop = crate::stop::Stop::new();
+        stop.request();
+        let block = vector_bytes("");
+        let items = vec![block.as_slice(); 3];
+        let err = decode_bytes_until(IndexPath::CBlock, items.into_iter(), DecodeMode::Lenient, &stop).unwrap_err();
+        assert!(matches!(err, crate::Error::Interrupted), "{err:?}");
+        let items = vec![block.as_slice(); 3];
+        let batch =
+            decode_bytes_until(IndexPath::CBlock, items.into_iter(), DecodeMode::Lenient, &crate::stop::Stop::new());
+        assert_eq!(batch.unwrap().num_rows(), 3);
     }
 
     #[test]

@@ -40,7 +40,7 @@ mod senders_tests;
 pub mod xchain;
 
 pub use frame::{
-    bytes_schema, check_decodable, check_mode, decode_bytes, decode_containers, decoded_schema, decoded_schema_for,
-    DecodeMode,
+    bytes_schema, check_decodable, check_mode, decode_bytes, decode_bytes_until, decode_containers, decoded_schema,
+    decoded_schema_for, DecodeMode,
 };
 pub use from_columns::{decode_columns, decode_columns_until};
