@@ -130,8 +130,8 @@ def test_metrics_arguments_are_checked_too() -> None:
             metrics.staking("mainnet", "validatorAge")
     assert caught.value.param == "metric"
     assert caught.value.allowed == "one of delegatorCount, delegatorWeight, validatorCount, validatorWeight"
-    with pytest.raises(ad.InvalidParameterError, match="start_timestamp"):
-        ad.MetricsClient(base_url=NOWHERE).staking("mainnet", "validatorCount", start_timestamp=-5)
+    with pytest.raises(ad.InvalidParameterError, match="^invalid start=-5: "):
+        ad.MetricsClient(base_url=NOWHERE).staking("mainnet", "validatorCount", start=-5)
 
 
 def test_account_operations_raise_authentication_error_without_a_key(monkeypatch) -> None:

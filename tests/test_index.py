@@ -320,7 +320,7 @@ def test_connect_error_after_retries() -> None:
 def test_plugin_fixtures(avax_emulator: ad.Emulator, avax_index_client: ad.IndexClient) -> None:
     assert isinstance(avax_emulator, ad.Emulator)
     assert avax_emulator.request_count() == 0
-    assert avax_index_client.url.rstrip("/") == avax_emulator.url.rstrip("/")
+    assert avax_index_client.base_url.rstrip("/") == avax_emulator.url.rstrip("/")
     n = avax_emulator.container_count("X/tx")
     assert n > 0
     assert avax_index_client.chain("X/tx").last_accepted() == avax_emulator.expected_container("X/tx", n - 1)
