@@ -246,3 +246,13 @@ def test_every_client_names_its_url_base_url(cls: type, local: ad.Emulator) -> N
         asyncio.run(close())
     else:
         client.close()
+
+
+def test_the_dask_helpers_take_base_url_and_the_old_name_warns(local: ad.Emulator) -> None:
+    add = pytest.importorskip("avax_data.dask")
+    specs = add.index_chunks(base_url=local.url, path="X/tx", start=0, end=10, chunk=5)
+    assert [(s.first, s.next) for s in specs] == [(0, 5), (5, 10)]
+    with pytest.warns(DeprecationWarning, match=r"index_chunks\(url=\.\.\.\) is deprecated: use base_url="):
+        assert add.index_chunks(url=local.url, path="X/tx", start=0, end=10, chunk=5) == specs
+    with pytest.raises(ad.InvalidParameterError, match=r"only one of base_url= and url="):
+        add.index_chunks(local.url, "X/tx", url=local.url)
