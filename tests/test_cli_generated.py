@@ -29,7 +29,7 @@ def test_metrics_staking_exports_a_typed_frame_over_pages(scripted, capsys, tmp_
         "p2": {"results": [{"value": 1699.5, "timestamp": 1709164800}]},
     }
     out = tmp_path / "staking.parquet"
-    result = cli(capsys, "metrics", "staking", "mainnet", "validatorCount", "--start-timestamp", "1709000000",
+    result = cli(capsys, "metrics", "staking", "mainnet", "validatorCount", "--start", "1709000000",
                  "--page-size", "1", "--base-url", scripted.url, "--out", str(out), "--quiet")
     assert result.code == 0, result.err
     frame = pl.read_parquet(out)

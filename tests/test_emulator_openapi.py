@@ -220,7 +220,7 @@ def _world_path_value(op_id: str, name: str, ids: dict[str, str]) -> str | None:
 
 # Query parameters some operations need although the document marks none required.
 EXTRA_QUERY = {
-    "listPendingPrimaryNetworkRewards": {"nodeIds": "NodeID-" + "1" * 33},
+    "listPendingPrimaryNetworkRewards": {"nodeIds": "NodeID-111111111111111111116DBWJs"},
 }
 
 

@@ -101,8 +101,8 @@ def test_signatures_put_path_parameters_first_and_the_rest_keyword_only() -> Non
         (lambda d: d.erc20_transfers("43114", OWNER, page_size=True), "page_size", "true", "an int in [1, 100]"),
         (lambda d: d.validators("mainnet", max_fee_percentage=1.5), "max_fee_percentage", "1.5",
          "a number in [2, 100]"),
-        (lambda d: d.utxos("mainnet", "p-chain", addresses="avax1q", include_spent="yes"), "include_spent",
-         '"yes"', "a bool"),
+        (lambda d: d.utxos("mainnet", "p-chain", addresses="avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c",
+                           include_spent="yes"), "include_spent", '"yes"', "a bool"),
         (lambda d: d.primary_network_transactions("mainnet", "p-chain", tx_types=["AddValidatorTx", "Nope"]),
          "tx_types", '"Nope"', "a list (or comma-separated text) of which each item is one of AddValidatorTx"),
         (lambda d: d.erc20_transfers("43114", "0xabc"), "address", '"0xabc"', "a 0x address (40 hex digits)"),
@@ -130,8 +130,8 @@ def test_metrics_arguments_are_checked_too() -> None:
             metrics.staking("mainnet", "validatorAge")
     assert caught.value.param == "metric"
     assert caught.value.allowed == "one of delegatorCount, delegatorWeight, validatorCount, validatorWeight"
-    with pytest.raises(ad.InvalidParameterError, match="start_timestamp"):
-        ad.MetricsClient(base_url=NOWHERE).staking("mainnet", "validatorCount", start_timestamp=-5)
+    with pytest.raises(ad.InvalidParameterError, match="^invalid start=-5: "):
+        ad.MetricsClient(base_url=NOWHERE).staking("mainnet", "validatorCount", start=-5)
 
 
 def test_account_operations_raise_authentication_error_without_a_key(monkeypatch) -> None:

@@ -25,7 +25,7 @@ def emu() -> ad.Emulator:
                                  ad.AsyncDataClient, ad.AsyncMetricsClient, ad.AsyncIndexClient])
 def test_every_client_takes_the_url_first_and_the_rest_by_keyword(emu: ad.Emulator, cls: type) -> None:
     client = cls(emu.url, max_retries=2)
-    shown = client.url if "Index" in cls.__name__ else client.base_url
+    shown = client.base_url
     assert shown.rstrip("/") == emu.url.rstrip("/")
     assert client.retry.max_retries == 2
     with pytest.raises(TypeError):

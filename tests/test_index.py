@@ -86,7 +86,7 @@ def test_chain_path_forms(client: ad.IndexClient) -> None:
 
 def test_client_url(emu: ad.Emulator) -> None:
     with ad.IndexClient(emu.url) as c:
-        assert c.url.rstrip("/") == emu.url.rstrip("/")
+        assert c.base_url.rstrip("/") == emu.url.rstrip("/")
     with ad.IndexClient(emu.url + "/") as c:
         assert c.chain("X/tx").last_accepted() == emu.expected_container("X/tx", SIZE - 1)
 
@@ -94,13 +94,13 @@ def test_client_url(emu: ad.Emulator) -> None:
 def test_url_from_environment(emu: ad.Emulator, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AVAX_NODE_URL", emu.url)
     with ad.IndexClient() as c:
-        assert c.url.rstrip("/") == emu.url.rstrip("/")
+        assert c.base_url.rstrip("/") == emu.url.rstrip("/")
         assert c.chain("X/tx").last_accepted()["index"] == SIZE - 1
 
 
 def test_url_password_is_redacted(emu: ad.Emulator) -> None:
     with ad.IndexClient(emu.url.replace("http://", "http://user:hunter2secret@")) as c:
-        assert "hunter2secret" not in c.url
+        assert "hunter2secret" not in c.base_url
 
 
 def test_is_accepted_false_for_unknown_valid_id(client: ad.IndexClient, emu: ad.Emulator) -> None:
@@ -321,7 +321,7 @@ def test_connect_error_after_retries() -> None:
 def test_plugin_fixtures(avax_emulator: ad.Emulator, avax_index_client: ad.IndexClient) -> None:
     assert isinstance(avax_emulator, ad.Emulator)
     assert avax_emulator.request_count() == 0
-    assert avax_index_client.url.rstrip("/") == avax_emulator.url.rstrip("/")
+    assert avax_index_client.base_url.rstrip("/") == avax_emulator.url.rstrip("/")
     n = avax_emulator.container_count("X/tx")
     assert n > 0
     assert avax_index_client.chain("X/tx").last_accepted() == avax_emulator.expected_container("X/tx", n - 1)

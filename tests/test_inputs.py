@@ -126,7 +126,7 @@ def test_every_form_of_one_instant_sends_the_same_request_everywhere(
     path, query = recorder.last(metrics.metric(43114, "txCount", interval="hour", start=value, concurrency=1))
     assert (path, query) == ("/v2/chains/43114/metrics/txCount",
                              {"timeInterval": "hour", "startTimestamp": str(JAN1), "pageSize": "2160"})
-    path, query = recorder.last(data.primary_network_blocks("mainnet", "p-chain", start_timestamp=value))
+    path, query = recorder.last(data.primary_network_blocks("mainnet", "p-chain", start=value))
     assert path == "/v1/networks/mainnet/blockchains/p-chain/blocks" and query["startTimestamp"] == str(JAN1)
     # plan(): the window is read by the same rule (a sharded series plans one request per shard).
     end = JAN1 + 3 * 86_400
@@ -146,8 +146,8 @@ def test_a_bad_time_is_one_message_everywhere(
             lambda: metrics.metric("43114", "txCount", start=value),
             lambda: metrics.metric("43114", "txCount", interval="day", start=value, end=JAN1).plan(),
             lambda: metrics.write_dataset("unused", "43114", "txCount", interval="day", start=value),
+            lambda: data.primary_network_blocks("mainnet", "p-chain", start=value),
         ],
-        "start_timestamp": [lambda: data.primary_network_blocks("mainnet", "p-chain", start_timestamp=value)],
         "end": [lambda: metrics.metric("43114", "txCount", end=value)],
     }
     for param, entry_points in calls.items():
@@ -171,13 +171,13 @@ def test_the_cli_sends_what_python_sends(recorder: Recorder, capsys: pytest.Capt
         assert result.code == 0, result.err
         assert recorder.requests[-1].query["startTimestamp"] == str(JAN1)
         generated = cli(capsys, "data", "primary-network-blocks", "mainnet", "p-chain", "--base-url", recorder.url,
-                        "--start-timestamp", text, "-o", str(tmp_path / "blocks.csv"), "--overwrite")
+                        "--start", text, "-o", str(tmp_path / "blocks.csv"), "--overwrite")
         assert generated.code == 0, generated.err
         assert recorder.requests[-1].query["startTimestamp"] == str(JAN1)
     refused = cli(capsys, "data", "primary-network-blocks", "mainnet", "p-chain", "--base-url", recorder.url,
-                  "--start-timestamp", "2024-01-01T00:00")
+                  "--start", "2024-01-01T00:00")
     assert one_error_line(refused.err).startswith(
-        f"error: argument --start-timestamp: {message('start_timestamp', '2024-01-01T00:00', NO_OFFSET)}")
+        f"error: argument --start: {message('start', '2024-01-01T00:00', NO_OFFSET)}")
 
 
 @pytest.mark.parametrize("value", [43114, "43114", " 043114 "], ids=repr)

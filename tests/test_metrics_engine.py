@@ -72,7 +72,9 @@ def test_a_bad_metric_raises_the_message_of_the_operation_table(metrics: ad.Metr
         "cumulativeDeployers, contracts, deployers, gasUsed, txCount, avgGps, maxGps, avgTps, maxTps, "
         "avgGasPrice, maxGasPrice, feesPaid"
     )
-    assert _message(metrics.metric, "total", "txcount") == f'invalid metric="txcount": one of {names}'
+    assert _message(metrics.metric, "total", "txcount") == \
+        f"invalid metric=\"txcount\": one of {names} (did you mean 'txCount'?)"
+    assert _message(metrics.metric, "total", "bogus") == f'invalid metric="bogus": one of {names}'
 
 
 def test_icm_summary_checks_like_the_generated_timeseries(metrics: ad.MetricsClient) -> None:

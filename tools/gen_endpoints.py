@@ -145,6 +145,9 @@ def signature(op: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], int
         parts.append(f"{p['py_name']}: {py_type(p)}" + ("" if p["required"] else " | None = None"))
     if op["is_list"]:
         parts += ["page_token: str | None = None", "limit: int | None = None"]
+    for p in keyword:
+        if p.get("deprecated_name"):
+            parts.append(f"{p['deprecated_name']}: {py_type(p)} | None = None")
     return parts, [(p["py_name"], p["py_name"]) for p in positional + keyword], len(positional)
 
 
@@ -178,6 +181,10 @@ def docstring(op: dict[str, Any]) -> str:
             if p["name"] == "pageSize":
                 allowed.append("default ``None``: the largest")
             text = clean(p["description"]) or p["name"]
+            if p["time"]:
+                allowed.append("any time the time rule reads: Unix seconds, a date, an aware datetime, RFC 3339 text")
+            if p.get("deprecated_name"):
+                allowed.append(f"``{p['deprecated_name']}=`` is its deprecated name")
             extra = f" ({'; '.join(allowed)})" if allowed else ""
             lines += textwrap.wrap(f"{p['py_name']}: {text}{extra}", 96, initial_indent="    ",
                                    subsequent_indent="        ", break_on_hyphens=False)
@@ -328,6 +335,7 @@ def entry(op: dict[str, Any], name: str) -> dict[str, Any]:
         "operation": op["operation_id"],
         "positional": [[p["py_name"], py_type(p)] for p in positional],
         "keyword": [[p["py_name"], py_type(p), bool(p["required"])] for p in keyword],
+        "deprecated": [[p["deprecated_name"], p["py_name"]] for p in keyword if p.get("deprecated_name")],
         "is_list": bool(op["is_list"]),
         "doc": docstring(op) + "\n",
     }

@@ -185,6 +185,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "IndexClient": Class(
             members={
                 "__new__": {"concurrency": "int", "return": "IndexClient"},
+                "base_url": "str",
                 "url": "str",
                 "_repr_html_": {"return": "str"},
                 "chain": {"return": "Chain"},

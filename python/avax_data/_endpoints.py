@@ -13,11 +13,16 @@ operation (in the Rust core) before any request.
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
+from .exceptions import InvalidParameterError
+
 #: The table: one entry per operation, ``service``, ``name``, ``operation``, ``positional``
-#: (``[name, type]`` pairs), ``keyword`` (``[name, type, required]``), ``is_list`` and ``doc``.
+#: (``[name, type]`` pairs), ``keyword`` (``[name, type, required]``), ``deprecated``
+#: (``[old name, new name]`` pairs: the old names still taken, with a warning), ``is_list`` and
+#: ``doc``.
 _TABLE: list[dict[str, Any]] = json.loads(Path(__file__).with_name("_endpoints.json").read_text(encoding="utf-8"))
 
 
@@ -28,18 +33,36 @@ def _source(entry: dict[str, Any]) -> str:
                for name, kind, required in entry["keyword"]]
     if entry["is_list"]:
         keyword += ["page_token: str | None = None", "limit: int | None = None"]
+    deprecated = entry.get("deprecated", [])
+    keyword += [f"{old}: Any = None" for old, _ in deprecated]
     params = ["self", *(f"{name}: {kind}" for name, kind in entry["positional"]), *(["*", *keyword] if keyword else [])]
     arguments = "{" + ", ".join(f"{name!r}: {name}" for name in names) + "}"
+    renames = "".join(f"    {new} = _renamed({entry['name']!r}, {old!r}, {old}, {new!r}, {new})\n"
+                      for old, new in deprecated)
     if entry["is_list"]:
         result, call = "Pager", f"self._call_list({entry['operation']!r}, {arguments}, page_token, limit)"
     else:
         result, call = "dict[str, Any]", f"self._call_object({entry['operation']!r}, {arguments})"
-    return f"def _{entry['service']}_{entry['name']}({', '.join(params)}) -> {result}:\n    return {call}\n"
+    return f"def _{entry['service']}_{entry['name']}({', '.join(params)}) -> {result}:\n{renames}    return {call}\n"
+
+
+def _renamed(method: str, old: str, old_value: Any, new: str, new_value: Any) -> Any:
+    """The value of the parameter ``new`` given under its deprecated name ``old`` (with a
+    ``DeprecationWarning``); both at once is refused."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        allowed = f"only one of {new}= and {old}= (its deprecated name)"
+        raise InvalidParameterError(f"invalid {old}={old_value!r}: {allowed}", param=old, value=old_value,
+                                    allowed=allowed)
+    warnings.warn(f"{method}({old}=...) is deprecated: use {new}= (it takes the same values); {old}= goes in "
+                  "the next release", DeprecationWarning, stacklevel=3)
+    return old_value
 
 
 def _build(table: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The methods of each service, by name, in the table's order."""
-    namespace: dict[str, Any] = {"__name__": __name__}
+    namespace: dict[str, Any] = {"__name__": __name__, "_renamed": _renamed}
     source = "from __future__ import annotations\n" + "".join(map(_source, table))
     exec(compile(source, "<avax_data endpoint methods>", "exec"), namespace)  # noqa: S102 - our own table
     methods: dict[str, dict[str, Any]] = {"data": {}, "metrics": {}}

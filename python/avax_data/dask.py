@@ -19,13 +19,17 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Callable, ParamSpec, TypeVar, cast
 
 from ._native import IndexClient, MetricsClient, complete_partitions, merge_dataset, month_windows, unix_seconds
 from .exceptions import EmptyIndexError, InvalidParameterError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
@@ -39,6 +43,24 @@ __all__ = ["ChunkSpec", "WindowSpec", "index_range", "metric_series", "read_chun
 
 def _invalid(param: str, value: object, allowed: str) -> InvalidParameterError:
     return InvalidParameterError(f"invalid {param}={value!r}: {allowed}", param=param, value=value, allowed=allowed)
+
+
+def _url_renamed(fn: Callable[P, R]) -> Callable[P, R]:
+    """``fn`` taking its ``base_url`` (every client's name for it) also as ``url=``, its deprecated
+    name, with a ``DeprecationWarning``; both at once is refused."""
+
+    @functools.wraps(fn)
+    def renamed(*args: P.args, **kwargs: P.kwargs) -> R:
+        if "url" in kwargs:
+            url = kwargs.pop("url")
+            if args or "base_url" in kwargs:
+                raise _invalid("url", "...", "only one of base_url= and url= (its deprecated name)")
+            warnings.warn(f"{fn.__name__}(url=...) is deprecated: use base_url= (it goes in the next release)",
+                          DeprecationWarning, stacklevel=2)
+            kwargs["base_url"] = url
+        return fn(*args, **kwargs)
+
+    return renamed
 
 
 def _int(param: str, value: Any, low: int) -> int:
@@ -151,7 +173,8 @@ def _split_limits(options: dict[str, Any], rate_limit: float | None, compute_uni
     return options
 
 
-def index_chunks(url: str, path: str, start: int = 0, end: int | None = None, *, chunk: int = 100_000,
+@_url_renamed
+def index_chunks(base_url: str, path: str, start: int = 0, end: int | None = None, *, chunk: int = 100_000,
                  decode: Any = None, rate_limit: float | None = None, slots: int | None = None,
                  **client_options: Any) -> list[ChunkSpec]:
     """The partitions of an index walk: ``[start, end)`` (default: to the tip, read now) cut at
@@ -165,7 +188,7 @@ def index_chunks(url: str, path: str, start: int = 0, end: int | None = None, *,
     _int("start", start, 0)
     _int("chunk", chunk, 1)
     limits = _split_limits({}, rate_limit, client_options.pop("compute_units_per_minute", None), slots)
-    with IndexClient(url, **client_options) as node:
+    with IndexClient(base_url, **client_options) as node:
         rng = node.chain(path).range(start, start, decode=decode)  # checks path and decode first
         del rng
         if end is None:
@@ -179,18 +202,20 @@ def index_chunks(url: str, path: str, start: int = 0, end: int | None = None, *,
     while first < end:
         value = first - first % chunk
         nxt = min(value + chunk, end)
-        specs.append(ChunkSpec(url, path, value, first, nxt, decode, {**client_options, **limits}))
+        specs.append(ChunkSpec(base_url, path, value, first, nxt, decode, {**client_options, **limits}))
         first = nxt
     return specs
 
 
-def index_range(url: str, path: str, start: int = 0, end: int | None = None, *, chunk: int = 100_000,
+@_url_renamed
+def index_range(base_url: str, path: str, start: int = 0, end: int | None = None, *, chunk: int = 100_000,
                 decode: Any = None, rate_limit: float | None = None, slots: int | None = None,
                 **client_options: Any) -> dd.DataFrame:
     """A Dask DataFrame of an index walk, one partition per chunk, fetched by the workers.
 
     Args:
-        url: the node's base URL (reached from the workers).
+        base_url: the node's base URL (reached from the workers); ``url=`` is its deprecated name
+            (a ``DeprecationWarning``, for one release).
         path: ``C/block``, ``P/block``, ``X/tx``, ``X/block`` or ``X/vtx``.
         start: the first index; end: one past the last (default: the tip, read now).
         chunk: indices per partition, aligned to multiples of ``chunk`` (default 100000).
@@ -212,9 +237,9 @@ def index_range(url: str, path: str, start: int = 0, end: int | None = None, *, 
     """
     import dask.dataframe as dd
 
-    specs = index_chunks(url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
+    specs = index_chunks(base_url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
                          **client_options)
-    meta = read_chunk(ChunkSpec(url, path, start - start % chunk, start, start, decode, dict(client_options)))
+    meta = read_chunk(ChunkSpec(base_url, path, start - start % chunk, start, start, decode, dict(client_options)))
     if not specs:
         return cast("dd.DataFrame", dd.from_pandas(meta, npartitions=1))  # type: ignore[no-untyped-call]
     return cast("dd.DataFrame", dd.from_map(read_chunk, specs, meta=meta, enforce_metadata=False))  # type: ignore[no-untyped-call]
@@ -241,7 +266,8 @@ def write_chunk(spec: ChunkSpec, staging: str, chunk: int, compression: Compress
     return staging
 
 
-def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], start: int = 0,
+@_url_renamed
+def write_index_dataset(base_url: str, path: str, directory: str | os.PathLike[str], start: int = 0,
                         end: int | None = None, *, chunk: int = 100_000, decode: Any = None,
                         compression: Compression = "snappy", rate_limit: float | None = None, slots: int | None = None,
                         **client_options: Any) -> dict[str, int]:
@@ -257,7 +283,7 @@ def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], 
     shares with the caller.
 
     Args:
-        url: as in :func:`index_range`; so are ``path``, ``start``, ``end``, ``chunk``, ``decode``,
+        base_url: as in :func:`index_range`; so are ``path``, ``start``, ``end``, ``chunk``, ``decode``,
             ``rate_limit``, ``slots`` and ``client_options``.
         directory: the dataset directory (str or ``os.PathLike``), created when missing.
         compression: as in :meth:`Range.write_parquet`.
@@ -284,10 +310,10 @@ def write_index_dataset(url: str, path: str, directory: str | os.PathLike[str], 
 
     import dask
 
-    specs = index_chunks(url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
+    specs = index_chunks(base_url, path, start, end, chunk=chunk, decode=decode, rate_limit=rate_limit, slots=slots,
                          **client_options)
     out = Path(directory)
-    with IndexClient(url, **{k: v for k, v in client_options.items() if k != "compute_units_per_minute"}) as node:
+    with IndexClient(base_url, **{k: v for k, v in client_options.items() if k != "compute_units_per_minute"}) as node:
         # an empty walk into the directory: refuses another walk's dataset and checks the
         # arguments, writing nothing
         node.chain(path).range(start, start, decode=decode).write_dataset(out, chunk=chunk, compression=compression)

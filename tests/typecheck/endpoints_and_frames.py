@@ -25,8 +25,8 @@ def balances(data: ad.DataClient, address: str) -> pl.DataFrame:
 
 
 def series(metrics: ad.MetricsClient) -> int:
-    timeseries = metrics.icm_timeseries(start_timestamp=datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
-                                        end_timestamp=1_706_745_600, group_by=["srcBlockchainId"])
+    timeseries = metrics.icm_timeseries(start=datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+                                        end=1_706_745_600, group_by=["srcBlockchainId"])
     rows = sum(1 for _ in timeseries)
     window: dict[str, object] = metrics.rolling_window_metric(43114, "txCount")
     dataset: dict[str, int] = metrics.write_dataset("out", 43114, "txCount", interval="day",

@@ -23,7 +23,11 @@ def index_walk(url: str) -> tuple[int, pl.DataFrame]:
         written: int = chain.range(0, 10).write_parquet("out.parquet")
         resume_at: int = rng.next_index
         del decoded, first, frames, written
-        return last["index"] + resume_at, rest
+    # One name for the service URL on every client, and its property.
+    urls: list[str] = [ad.IndexClient(base_url=url).base_url, ad.DataClient(base_url=url).base_url,
+                       ad.MetricsClient(base_url=url).base_url]
+    del urls
+    return last["index"] + resume_at, rest
 
 
 def data_api(key: str | None) -> list[int]:

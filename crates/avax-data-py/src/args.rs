@@ -322,6 +322,32 @@ pub fn host<'a>(value: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
     value.cast::<PyString>().map_err(|_| invalid("host", shown(value), what))?.to_str()
 }
 
+/// The service URL of a client's constructor: `base_url=` (the one name every client takes), or
+/// its deprecated name `url=` with a `DeprecationWarning` naming `class`; both at once is refused
+/// (neither value shown: a URL may hold credentials).
+pub fn service_url(class: &str, base_url: Option<String>, url: Option<String>) -> PyResult<Option<String>> {
+    match (base_url, url) {
+        (Some(_), Some(_)) => Err(invalid("url", "...", "only one of base_url= and url= (its deprecated name)")),
+        (None, Some(url)) => {
+            let text = format!(
+                "{class}(url=...) is deprecated: use base_url= (every client's name for it) or pass the URL first; \
+                 url= goes in the next release"
+            );
+            Python::attach(|py| crate::warn::deprecation_warning(py, &text))?;
+            Ok(Some(url))
+        }
+        (base_url, None) => Ok(base_url),
+    }
+}
+
+/// Warns that `class.url` is deprecated (its name is `base_url`, as on every client).
+pub fn deprecated_url_getter(py: Python<'_>, class: &str) -> PyResult<()> {
+    crate::warn::deprecation_warning(
+        py,
+        &format!("{class}.url is deprecated: use .base_url (it goes in the next release)"),
+    )
+}
+
 /// An optional `str` option (`url`, `base_url`, `api_key`): `None` or a str.
 fn opt_string(value: &Bound<'_, PyAny>, param: &str) -> PyResult<Option<String>> {
     if value.is_none() {
@@ -354,7 +380,8 @@ pub fn transport_config(
 
 /// Stamps a client class and its async twin whose constructor takes the client's own
 /// arguments followed by the transport options shared by every client, with `close()`, the
-/// `repr`s, the getter of the URL (documented by the doc comments before `url`) and the context
+/// `repr`s, the getter of the URL (`base_url`, every client's name for it, documented by the doc
+/// comments before `url`, which names the core client's accessor) and the context
 /// manager of each side (written once here). The class names, aliases, state and `raw`
 /// methods are handed to [`crate::mode::twins!`] as given. The state must hold a
 /// `client` with `close()`, `is_closed()`, `retry_policy()` and the URL accessor named after
@@ -426,7 +453,7 @@ macro_rules! client_twins {
 
                 $(#[doc = $url_doc])*
                 #[getter]
-                fn $url(&self) -> String {
+                fn base_url(&self) -> String {
                     self.client.$url().to_string()
                 }
 

@@ -10,7 +10,7 @@ use super::args::shown;
 use super::errors::invalid;
 use super::inputs::{chain_id_arg, time_arg};
 use avax_data_core::error::Error;
-use avax_data_core::rest::openapi::{operation, operations, Location, Operation, ParamType, Service};
+use avax_data_core::rest::openapi::{operation, operations, Location, Operation, ParamType, Service, DEPRECATED_NAMES};
 
 /// The operation `id` of `service`, or an `InvalidParameterError` naming it.
 pub fn find(service: Service, id: &str) -> PyResult<&'static Operation> {
@@ -104,8 +104,11 @@ fn type_name(ty: ParamType) -> &'static str {
 ///     one item of a list, ``(id, key or None)``, from the core's table; None without one),
 ///     ``token_paged``, ``weight`` (compute units), ``needs_api_key`` and ``params`` (dicts of
 ///     ``name``, ``py_name``, ``location``, ``required``, ``type``, ``array``, ``enum``,
-///     ``minimum``, ``maximum``, ``default``, ``description``, and ``time`` / ``chain_id``: read by
-///     the shared rule of times / chain ids).
+///     ``minimum``, ``maximum``, ``default``, ``description``, ``time`` / ``chain_id``: read by
+///     the shared rule of times / chain ids, and ``rule``: the core's id rule of the parameter
+///     (``px_address``, ``px_or_evm_address``, ``evm_address``, ``cb58``, ``node_id``, ``evm_hash``, ``block_id``,
+///     ``icm_chain``) or None, and ``deprecated_name``: the name it had before, still taken
+///     with a ``DeprecationWarning`` for one release, or None).
 ///
 /// Example:
 ///     >>> ops = ad._native.openapi_operations()
@@ -144,6 +147,9 @@ pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
             pd.set_item("description", p.description)?;
             pd.set_item("time", p.is_time())?;
             pd.set_item("chain_id", p.is_chain_id())?;
+            pd.set_item("rule", p.kind.map(|k| k.name()))?;
+            let old = DEPRECATED_NAMES.iter().find(|(_, new)| *new == p.py_name).map(|(old, _)| *old);
+            pd.set_item("deprecated_name", old)?;
             params.append(pd)?;
         }
         d.set_item("params", params)?;

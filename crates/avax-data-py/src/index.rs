@@ -97,9 +97,12 @@ client_twins! {
     /// the GIL and answers Ctrl-C within 250 ms. Use it as a context manager, or call :meth:`close`.
     ///
     /// Args:
-    ///     url: the node's base URL (str), e.g. ``"http://127.0.0.1:9650"``. Default ``None``: the
-    ///         ``AVAX_NODE_URL`` environment variable, then ``https://api.avax.network`` (public
-    ///         nodes run without ``--index-enabled``: pass your own node).
+    ///     base_url: the node's base URL (str), positional or keyword, e.g.
+    ///         ``"http://127.0.0.1:9650"`` (every client names it ``base_url``). Default ``None``:
+    ///         the ``AVAX_NODE_URL`` environment variable, then ``https://api.avax.network``
+    ///         (public nodes run without ``--index-enabled``: pass your own node).
+    ///     url: the deprecated name of ``base_url`` (a ``DeprecationWarning``; both at once is
+    ///         refused); it goes in the next release.
     ///     concurrency: calls in flight in a range walk, an int in [1, 64]; default 4.
     ///     verify_ids: check each container's id against its bytes by the rule of its index
     ///         (default ``True``; ``False`` for subnets whose VMs derive ids some other way). The
@@ -186,8 +189,9 @@ client_twins! {
     ///     (999, [997, 998, 999], 100)
     async PyAsyncIndexClient("AsyncIndexClient") { ChainOf = PyAsyncChain }
     state { client: IndexClient }
-    new (url = None, *, concurrency = 4, verify_ids = true, cache = avax_data_core::cache::CacheChoice::FromEnv,
-        cache_max_bytes = None,) (
+    new (base_url = None, *, url = None, concurrency = 4, verify_ids = true,
+        cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
+        base_url: Option<String> = super::args::base_url,
         url: Option<String> = super::args::url,
         concurrency: usize = super::args::concurrency,
         verify_ids: bool = super::args::verify_ids,
@@ -195,17 +199,32 @@ client_twins! {
         cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
         let cache = super::cache::open(&cache, cache_max_bytes)?;
+        let url = super::args::service_url(CLASS_NAME, base_url, url)?;
         Ok(Self { client: build_client(url, concurrency, verify_ids, cache, transport)? })
     }
     /// The node's base URL, with its credentials (user name, password, a token in the path) redacted.
     ///
     /// Example:
-    ///     >>> ad.IndexClient("https://user:secret@node.example:9650").url
+    ///     >>> ad.IndexClient("https://user:secret@node.example:9650").base_url
     ///     'https://***:***@node.example:9650'
-    ///     >>> ad.IndexClient("https://node.example/ext/bc/C/rpc/0a1b2c3d").url
+    ///     >>> ad.IndexClient(base_url="https://node.example/ext/bc/C/rpc/0a1b2c3d").base_url
     ///     'https://node.example/ext/bc/C/rpc/***'
     url url;
     shared {
+        /// The deprecated name of :attr:`base_url` (a ``DeprecationWarning``; it goes in the next release).
+        ///
+        /// Example:
+        ///     >>> import warnings
+        ///     >>> with warnings.catch_warnings():
+        ///     ...     warnings.simplefilter("ignore", DeprecationWarning)
+        ///     ...     ad.IndexClient("http://127.0.0.1:9650").url
+        ///     'http://127.0.0.1:9650'
+        #[getter]
+        fn url(&self, py: Python<'_>) -> PyResult<String> {
+            super::args::deprecated_url_getter(py, CLASS_NAME)?;
+            Ok(self.client.url().to_string())
+        }
+
         /// A handle on one index of the node (no request is sent).
         ///
         /// Args:

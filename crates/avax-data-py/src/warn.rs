@@ -2,7 +2,7 @@
 
 use std::ffi::CString;
 
-use pyo3::exceptions::PyUserWarning;
+use pyo3::exceptions::{PyDeprecationWarning, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::BoundObject;
 
@@ -11,6 +11,12 @@ pub fn user_warning(py: Python<'_>, notice: Option<String>) -> PyResult<()> {
     let Some(notice) = notice else { return Ok(()) };
     let text = CString::new(notice.replace('\0', " ")).unwrap_or_default();
     PyErr::warn(py, &py.get_type::<PyUserWarning>().into_any(), &text, 1)
+}
+
+/// Shows `notice` as a `DeprecationWarning` (an old name still taken for one release).
+pub fn deprecation_warning(py: Python<'_>, notice: &str) -> PyResult<()> {
+    let text = CString::new(notice.replace('\0', " ")).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>().into_any(), &text, 1)
 }
 
 /// A result that shows a warning when it reaches Python (at the caller's line for a sync call,

@@ -53,7 +53,7 @@ def client_parent(service: str) -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     source = parent.add_argument_group("service")
     where = source.add_mutually_exclusive_group()
-    names = ["--url"] if service == "index" else ["--base-url", "--url"]
+    names = ["--base-url", "--url"]  # every service: --base-url, as every client's base_url=
     what = "the node's base URL" if service == "index" else "the service's base URL"
     where.add_argument(*names, dest="url", default=None, metavar="URL",
                        help=f"{what} (default: ${env}, then {default_url})")

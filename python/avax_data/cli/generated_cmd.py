@@ -11,6 +11,7 @@ document, before any request.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, Callable
 
 from . import argtypes
@@ -25,6 +26,9 @@ __all__ = ["add_generated_commands", "run_generated_list", "run_generated_object
 
 # (service, command) -> (client method, positional argument names, keyword argument names)
 GENERATED: dict[tuple[str, str], tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
+# (service, command) -> (deprecated option's dest, its new name) pairs: ``--start-timestamp`` is
+# ``--start`` for one release, with a warning.
+DEPRECATED: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
 
 
 def page_options(parser: argparse.ArgumentParser, most: int) -> None:
@@ -83,7 +87,14 @@ def add_generated_commands(
                                 type=argtypes.time_of(arg) if described[arg]["time"] else None,
                                 metavar="VALUE,..." if described[arg]["array"] else "VALUE",
                                 help=(described[arg]["description"] or arg).replace("%", "%%"))
+            old = described[arg].get("deprecated_name")
+            if old:
+                parser.add_argument("--" + old.replace("_", "-"), dest=old, default=None,
+                                    type=argtypes.time_of(old) if described[arg]["time"] else None,
+                                    help=argparse.SUPPRESS)
         GENERATED[(service, name)] = (method, positional, tuple(k for k in keywords if k != "page_size"))
+        DEPRECATED[(service, name)] = tuple((described[k]["deprecated_name"], k) for k in keywords
+                                            if described[k].get("deprecated_name"))
         names.append(name)
     return names
 
@@ -91,6 +102,19 @@ def add_generated_commands(
 def _call_args(args: argparse.Namespace) -> tuple[str, list[Any], dict[str, Any]]:
     method, positional, keywords = GENERATED[(args.service, args.endpoint)]
     options = {name: getattr(args, name) for name in keywords if getattr(args, name) is not None}
+    for old, new in DEPRECATED[(args.service, args.endpoint)]:
+        value = getattr(args, old)
+        if value is None:
+            continue
+        flag, new_flag = "--" + old.replace("_", "-"), "--" + new.replace("_", "-")
+        if new in options:
+            from ..exceptions import InvalidParameterError
+
+            allowed = f"only one of {new_flag} and {flag} (its deprecated name)"
+            raise InvalidParameterError(f"invalid {flag}={value!r}: {allowed}", param=flag, value=value, allowed=allowed)
+        print(f"avax-data: warning: {flag} is deprecated: use {new_flag} (it goes in the next release)",
+              file=sys.stderr)
+        options[new] = value
     return method, [getattr(args, name) for name in positional], options
 
 

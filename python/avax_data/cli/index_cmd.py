@@ -249,7 +249,7 @@ def run_walk(args: argparse.Namespace) -> int:
     with open_client(args, "index") as client:
         chain = client.chain(args.chain)
         if not args.dry_run:
-            print(f"walking {chain.path} at {client.url} from index {args.start} into {export.out}", flush=True)
+            print(f"walking {chain.path} at {client.base_url} from index {args.start} into {export.out}", flush=True)
         result = run_export(export, RangeSource(chain, args.start, args.count, batch_size=args.batch_size,
                                                 decode=args.decode, stop_given=args.stop is not None))
     if result.out != "-":

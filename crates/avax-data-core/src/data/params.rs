@@ -2,6 +2,7 @@
 //! [`Error::InvalidArgument`] naming the parameter, the value and what is allowed.
 
 use crate::error::{Error, Result};
+use crate::inputs::{is_cb58_id, is_decimal, one_of, IdKind};
 
 /// Mainnet X-chain blockchain id.
 pub const X_CHAIN_MAINNET: &str = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM";
@@ -17,14 +18,6 @@ pub const SORT_ORDERS: &[&str] = &["asc", "desc"];
 pub const MAX_PAGE_SIZE: u32 = 100;
 /// Largest `pageSize` of the collectibles list.
 pub const MAX_COLLECTIBLES_PAGE_SIZE: u32 = 500;
-
-fn one_of(param: &str, value: &str, allowed: &[&str]) -> Result<String> {
-    if allowed.contains(&value) {
-        Ok(value.to_string())
-    } else {
-        Err(Error::invalid_text(param, value, format!("one of {}", allowed.join(", "))))
-    }
-}
 
 /// `feature`: nftIndexing, webhooks or teleporter.
 pub fn feature(value: &str) -> Result<String> {
@@ -54,28 +47,10 @@ pub fn x_chain_id(value: &str) -> Result<String> {
     one_of("blockchain_id", value, &[X_CHAIN_MAINNET, X_CHAIN_FUJI, "x-chain"])
 }
 
-/// Longest CB58 id accepted (32 bytes and a checksum take at most 50 characters).
-pub const MAX_CB58_LEN: usize = 60;
-/// Longest decimal id accepted (2^64 has 20 digits).
-pub const MAX_DECIMAL_LEN: usize = 20;
+/// Longest CB58 id accepted (the rule is [`crate::inputs::ids`]).
+pub use crate::inputs::{MAX_CB58_LEN, MAX_DECIMAL_LEN};
 /// Longest free-form id accepted (parameters without a grammar of their own).
 pub const MAX_TOKEN_LEN: usize = 128;
-
-const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-fn decimal(v: &str) -> bool {
-    (1..=MAX_DECIMAL_LEN).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_digit())
-}
-
-fn hex_of(v: &str, digits: usize) -> bool {
-    v.len() == digits + 2
-        && v.starts_with("0x") | v.starts_with("0X")
-        && v.bytes().skip(2).all(|b| b.is_ascii_hexdigit())
-}
-
-fn cb58_text(v: &str) -> bool {
-    (40..=MAX_CB58_LEN).contains(&v.len()) && v.bytes().all(|b| BASE58.contains(&b))
-}
 
 fn token(v: &str) -> bool {
     (1..=MAX_TOKEN_LEN).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
@@ -83,35 +58,44 @@ fn token(v: &str) -> bool {
 
 /// A user value that becomes a URL path segment or an id filter, checked by the grammar its
 /// parameter names (in time linear in its length, stopping at the first bad byte) and
-/// percent-encoded: `chain_id` is an EVM chain id (decimal) or a CB58 blockchain id; `block_id` a
-/// block number, a 0x block hash or a CB58 id; `address`, `contract_address`, `to`, `from_` a 0x
-/// address of 20 bytes; blockchain ids a decimal chain id, a CB58 id or a 0x hash; any other
-/// parameter letters, digits, `-` and `_`. Empty values, `.`, `..` and encoded forms such as
-/// `%2e%2e` never pass any of these grammars.
+/// percent-encoded: `chain_id` is an EVM chain id (decimal) or a CB58 blockchain id (with its
+/// checksum); `block_id` an EVM block's number or 0x hash; `address`, `contract_address`, `to`,
+/// `from_` a 0x address of 20 bytes; the blockchain ids of ICM filters a decimal chain id, a CB58
+/// id or a 0x hash (the rules of [`crate::inputs::ids`], so every method refuses a value with the
+/// same message); any other parameter letters, digits, `-` and `_`. Empty values, `.`, `..` and
+/// encoded forms such as `%2e%2e` never pass any of these grammars.
 pub fn segment(param: &str, value: &str) -> Result<String> {
     let v = value.trim();
-    let (ok, allowed) = match param {
-        "chain_id" => (decimal(v) || cb58_text(v), "an EVM chain id (decimal, e.g. \"43114\") or a CB58 blockchain id"),
-        "block_id" => (
-            decimal(v) || hex_of(v, 64) || cb58_text(v),
-            "a block number (decimal), a 0x block hash (64 hex digits) or a CB58 id",
-        ),
-        "address" | "contract_address" | "to" | "from_" => (hex_of(v, 40), "a 0x address (40 hex digits)"),
+    let kind = match param {
+        "chain_id" => {
+            if !(is_decimal(v) || is_cb58_id(v)) {
+                return Err(Error::invalid_text(param, value, CHAIN_SEGMENT_ALLOWED));
+            }
+            None
+        }
+        "block_id" => Some(IdKind::BlockId { primary: false }),
+        "address" | "contract_address" | "to" | "from_" => Some(IdKind::EvmAddress),
         "source_blockchain_id"
         | "destination_blockchain_id"
         | "blockchain_id"
         | "src_blockchain_id"
-        | "dest_blockchain_id" => (
-            decimal(v) || cb58_text(v) || hex_of(v, 64),
-            "a CB58 blockchain id, an EVM chain id (decimal) or a 0x blockchain id (64 hex digits)",
-        ),
-        _ => (token(v), "letters, digits, '-' and '_' (at most 128)"),
+        | "dest_blockchain_id" => Some(IdKind::IcmChain),
+        _ => {
+            if !token(v) {
+                return Err(Error::invalid_text(param, value, "letters, digits, '-' and '_' (at most 128)"));
+            }
+            None
+        }
     };
-    if !ok {
-        return Err(Error::invalid_text(param, value, allowed));
-    }
+    let v = match kind {
+        Some(kind) => kind.check(param, value, None)?,
+        None => v.to_string(),
+    };
     Ok(url::form_urlencoded::byte_serialize(v.as_bytes()).collect())
 }
+
+/// What a chain id in a path may be.
+pub const CHAIN_SEGMENT_ALLOWED: &str = "an EVM chain id (decimal, e.g. \"43114\") or a CB58 blockchain id";
 
 /// A page token: a non-empty string (the check both REST services share).
 pub use crate::rest::page_token;
@@ -124,56 +108,19 @@ pub fn split_list(value: &str) -> Vec<String> {
 /// The bech32 prefix (HRP) of the P-/X-chain addresses of a Data API `network` (already checked
 /// by [`network`]): `avax` on mainnet, `fuji` on fuji and testnet (Fuji is the testnet).
 pub fn address_hrp(network: &str) -> &'static str {
-    if network == "mainnet" {
-        "avax"
-    } else {
-        "fuji"
-    }
+    crate::inputs::address_hrps(Some(network))[0]
 }
 
-/// One P-/X-chain address of `network`: an optional `P-`/`X-`, then a BIP 173 bech32 string
-/// whose prefix is the network's ([`address_hrp`]), whose checksum holds and whose data is a
-/// 20-byte short id. A one-character typo fails the checksum here instead of a 400 later.
+/// One P-/X-chain address of `network` (the `addresses` rule of every method:
+/// [`IdKind::PxAddress`]): an optional `P-`/`X-`, then a BIP 173 bech32 string whose prefix is
+/// the network's ([`address_hrp`]), whose checksum holds and whose data is a 20-byte short id.
 pub fn address(value: &str, network: &str) -> Result<String> {
-    let hrp = address_hrp(network);
-    let bad = |why: String| {
-        Error::invalid_text(
-            "addresses",
-            value,
-            format!(
-                "{network} addresses like '{hrp}1...', 'P-{hrp}1...' or 'X-{hrp}1...' (bech32 of a 20-byte \
-                 address with a valid checksum): {why}"
-            ),
-        )
-    };
-    if value.len() > 120 {
-        return Err(bad(format!("{} characters is too long", value.len())));
-    }
-    let bare = value.strip_prefix("P-").or_else(|| value.strip_prefix("X-")).unwrap_or(value);
-    if bare.chars().any(|c| c.is_ascii_uppercase()) {
-        return Err(bad("upper-case letters (addresses are written in lower case)".to_string()));
-    }
-    let checked = bech32::primitives::decode::CheckedHrpstring::new::<bech32::Bech32>(bare)
-        .map_err(|e| bad(format!("not valid bech32 ({e})")))?;
-    if checked.hrp().as_str() != hrp {
-        return Err(bad(format!("the prefix {:?} is not {network}'s", checked.hrp().as_str())));
-    }
-    let data = checked.data_part_ascii_no_checksum();
-    if data.len() != 32 {
-        return Err(bad(format!("{} data characters instead of the 32 of a 20-byte address", data.len())));
-    }
-    Ok(value.to_string())
+    IdKind::PxAddress { evm_too: false }.check("addresses", value, Some(network))
 }
 
-/// One node id: `NodeID-` then CB58 text.
+/// One node id: `NodeID-` then the CB58 of 20 bytes ([`IdKind::NodeId`]).
 pub fn node_id(value: &str) -> Result<String> {
-    let ok = value
-        .strip_prefix("NodeID-")
-        .is_some_and(|rest| rest.len() <= MAX_CB58_LEN && bs58::decode(rest).into_vec().is_ok());
-    if !ok {
-        return Err(Error::invalid_text("node_ids", value, "node ids like 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg'"));
-    }
-    Ok(value.to_string())
+    IdKind::NodeId.check("node_ids", value, None)
 }
 
 /// The rewards filters of `network`: at least one of `addresses` / `nodeIds`, each item checked;
@@ -220,51 +167,6 @@ mod tests {
 
     fn bech32_of(hrp: &str, bytes: &[u8; 20]) -> String {
         bech32::encode::<bech32::Bech32>(bech32::Hrp::parse(hrp).unwrap(), bytes).unwrap()
-    }
-
-    #[test]
-    fn addresses_need_the_network_prefix_and_a_valid_checksum() {
-        // Published: a Mainnet P-chain address and the local network's funded "ewoq" address.
-        let mainnet = "avax1jkjyvlwclyu42n4yuegpczpfgwrf8r9lyj0d3c";
-        let ewoq = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
-        let fuji = bech32_of("fuji", &[0x3c; 20]);
-        for ok in [mainnet.to_string(), format!("P-{mainnet}"), format!("X-{mainnet}"), bech32_of("avax", &[0; 20])] {
-            assert_eq!(address(&ok, "mainnet").unwrap(), ok);
-        }
-        for network in ["fuji", "testnet"] {
-            assert_eq!(address(&format!("P-{fuji}"), network).unwrap(), format!("P-{fuji}"));
-            let e = msg(address(mainnet, network).unwrap_err());
-            assert!(e.contains("the prefix \"avax\" is not "), "{e}");
-        }
-        assert!(msg(address(&fuji, "mainnet").unwrap_err()).contains("the prefix \"fuji\" is not mainnet's"));
-        assert!(msg(address(ewoq, "mainnet").unwrap_err()).contains("the prefix \"local\" is not mainnet's"));
-
-        // Every one-character typo of a valid address fails its checksum.
-        let data_at = mainnet.find('1').unwrap() + 1;
-        for (i, original) in mainnet.char_indices().skip(data_at) {
-            let other = if original == 'q' { 'p' } else { 'q' };
-            let typo = format!("{}{other}{}", &mainnet[..i], &mainnet[i + 1..]);
-            let e = msg(address(&typo, "mainnet").unwrap_err());
-            assert!(e.starts_with(&format!("invalid addresses=\"{typo}\": mainnet addresses like 'avax1...'")), "{e}");
-            assert!(e.contains("not valid bech32"), "{e}");
-        }
-
-        let bech32m = bech32::encode::<bech32::Bech32m>(bech32::Hrp::parse("avax").unwrap(), &[7; 20]).unwrap();
-        let short = bech32::encode::<bech32::Bech32>(bech32::Hrp::parse("avax").unwrap(), &[7; 19]).unwrap();
-        for bad in [
-            "0x1234",
-            "C-avax1x459sj0ssu",
-            "avax1",
-            "P-avax1BBBBBBBB",
-            "avax1x459sj0ssujguq723cljfty4jlae28evjzt7xz", // bech32-shaped, wrong checksum
-            &mainnet.to_uppercase(),
-            &bech32m,
-            &short,
-        ] {
-            let e = msg(address(bad, "mainnet").unwrap_err());
-            assert!(e.starts_with(&format!("invalid addresses={bad:?}: mainnet addresses like")), "{bad}: {e}");
-        }
-        assert!(msg(address(&short, "mainnet").unwrap_err()).contains("31 data characters instead of the 32"));
     }
 
     #[test]

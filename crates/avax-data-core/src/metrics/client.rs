@@ -210,8 +210,8 @@ impl MetricsClient {
         let query = MetricQuery { chain_id, metric, interval, start, end, page_size };
         args.extend([
             ("time_interval", json!(interval.map(Interval::as_str))),
-            ("start_timestamp", json!(start)),
-            ("end_timestamp", json!(end)),
+            ("start", json!(start)),
+            ("end", json!(end)),
             ("page_size", json!(page_size)),
         ]);
         ride(METRIC_OPERATION, query.paged(), &args)?;

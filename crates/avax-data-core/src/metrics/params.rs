@@ -72,7 +72,11 @@ impl Interval {
             "day" => Ok(Interval::Day),
             "week" => Ok(Interval::Week),
             "month" => Ok(Interval::Month),
-            _ => Err(Error::invalid_text("interval", value, "one of hour, day, week, month")),
+            _ => Err(Error::invalid_text(
+                "interval",
+                value,
+                crate::inputs::one_of_allowed(value, &["hour", "day", "week", "month"]),
+            )),
         }
     }
 
@@ -131,7 +135,7 @@ pub fn metric(value: &str) -> Result<&'static str> {
         .iter()
         .find(|m| **m == value)
         .copied()
-        .ok_or_else(|| Error::invalid_text("metric", value, format!("one of {}", METRICS.join(", "))))
+        .ok_or_else(|| Error::invalid_text("metric", value, crate::inputs::one_of_allowed(value, &METRICS)))
 }
 
 /// Whether `metric` supports only `timeInterval=day`.

@@ -10,6 +10,7 @@ mod fuzz_endpoints;
 mod id_rules;
 mod index_client;
 mod index_node;
+mod input_rules;
 mod invalid_values;
 mod parquet_stop;
 mod range_faults;

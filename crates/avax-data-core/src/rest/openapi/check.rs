@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{Location, Operation, Param, ParamType};
 use crate::data::params::segment;
 use crate::error::{Error, Result};
-use crate::inputs::{chain_id_shown, unix_seconds_shown, ChainIdInput, TimeInput};
+use crate::inputs::{chain_id_shown, near, unix_seconds_shown, ChainIdInput, TimeInput, NETWORKS};
 
 /// A checked call of one operation: what to send.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,8 +102,9 @@ fn input(p: &Param, value: &Value) -> Result<Value> {
     Ok(value.clone())
 }
 
-/// One scalar checked against `p` and written as the text to send.
-fn scalar(p: &Param, value: &Value) -> Result<String> {
+/// One scalar checked against `p` and written as the text to send; an id follows its rule
+/// ([`Param::kind`]), an address that of `network`'s addresses.
+fn scalar(p: &Param, value: &Value, network: Option<&str>) -> Result<String> {
     let value = &input(p, value)?;
     let bad = || Error::invalid(&p.py_name, shown(value), allowed(p));
     let s = &p.schema;
@@ -137,7 +138,11 @@ fn scalar(p: &Param, value: &Value) -> Result<String> {
         }
     }
     if !s.enum_values.is_empty() && !s.enum_values.contains(&text.as_str()) {
-        return Err(bad());
+        let allowed = match near(&text, &s.enum_values) {
+            Some(word) => format!("{} (did you mean '{word}'?)", allowed(p)),
+            None => allowed(p),
+        };
+        return Err(Error::invalid(&p.py_name, shown(value), allowed));
     }
     if p.location == Location::Query && (text.is_empty() || text.len() > MAX_QUERY_VALUE) {
         return Err(Error::invalid(
@@ -146,7 +151,10 @@ fn scalar(p: &Param, value: &Value) -> Result<String> {
             format!("{} (1 to {MAX_QUERY_VALUE} characters)", allowed(p)),
         ));
     }
-    Ok(text)
+    match p.kind {
+        Some(kind) => kind.check(&p.py_name, value.as_str().unwrap_or(text.as_str()), network),
+        None => Ok(text),
+    }
 }
 
 fn number_text(x: f64, n: &serde_json::Number) -> String {
@@ -200,6 +208,15 @@ pub fn check(op: &'static Operation, args: &[(&str, Value)]) -> Result<Request> 
             ));
         }
     }
+    // The network the addresses are of (when it is one: a bad one is refused by its own check).
+    let network = args
+        .iter()
+        .rev()
+        .find(|(n, _)| *n == "network")
+        .and_then(|(_, v)| v.as_str())
+        .map(str::trim)
+        .filter(|n| NETWORKS.contains(n));
+    let scalar = |p: &Param, value: &Value| scalar(p, value, network);
     let mut path_values = Vec::new();
     let mut query = Vec::new();
     for p in op.params.iter().filter(walked) {
@@ -219,6 +236,9 @@ pub fn check(op: &'static Operation, args: &[(&str, Value)]) -> Result<Request> 
                 let encoded = if named.contains(&text.as_str()) {
                     // A word the description names (`total`): letters only, nothing to encode.
                     text
+                } else if p.kind.is_some() {
+                    // Checked by its id rule: base58, bech32, hex or digits, encoded to be sure.
+                    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
                 } else if p.schema.enum_values.is_empty() {
                     segment(&p.py_name, &text).map_err(|e| with_named(e, &named))?
                 } else {
@@ -234,7 +254,7 @@ pub fn check(op: &'static Operation, args: &[(&str, Value)]) -> Result<Request> 
                     query.push((p.name, texts.join(",")));
                 }
             }
-            Location::Query if p.comma_list() && value.is_array() => {
+            Location::Query if p.comma_list() && (value.is_array() || p.kind.is_some()) => {
                 let texts = items(p, value)?.iter().map(|item| scalar(p, item)).collect::<Result<Vec<_>>>()?;
                 query.push((p.name, texts.join(",")));
             }
@@ -264,6 +284,11 @@ mod tests {
 
     fn err(id: &str, args: &[(&str, Value)]) -> String {
         req(id, args).unwrap_err().to_string()
+    }
+
+    /// A valid mainnet P-/X-Chain address of 20 bytes `byte`.
+    fn avax(byte: u8) -> String {
+        bech32::encode::<bech32::Bech32>(bech32::Hrp::parse("avax").unwrap(), &[byte; 20]).unwrap()
     }
 
     #[test]
@@ -298,13 +323,13 @@ mod tests {
                 ("network", json!("mainnet")),
                 ("blockchain_id", json!("p-chain")),
                 ("include_spent", json!(true)),
-                ("addresses", json!("avax1abc,avax1def")),
+                ("addresses", json!(format!("{}, P-{}", avax(1), avax(2)))),
             ],
         )
         .unwrap();
         assert_eq!(r.path, "/v1/networks/mainnet/blockchains/p-chain/utxos");
         assert!(r.query.contains(&("includeSpent", "true".into())));
-        assert!(r.query.contains(&("addresses", "avax1abc,avax1def".into())));
+        assert!(r.query.contains(&("addresses", format!("{},P-{}", avax(1), avax(2)))));
     }
 
     #[test]
@@ -324,7 +349,19 @@ mod tests {
         let e = err("listValidators", &[("network", json!("devnet"))]);
         assert_eq!(e, "invalid network=\"devnet\": one of mainnet, fuji, testnet");
         let e = err("listValidators", &[("network", json!("fuji")), ("validation_status", json!("ACTIVE"))]);
-        assert_eq!(e, "invalid validation_status=\"ACTIVE\": one of completed, active, pending, removed");
+        assert_eq!(
+            e,
+            "invalid validation_status=\"ACTIVE\": one of completed, active, pending, removed (did you mean 'active'?)"
+        );
+        let e = err("listValidators", &[("network", json!("Mainnet"))]);
+        assert_eq!(e, "invalid network=\"Mainnet\": one of mainnet, fuji, testnet (did you mean 'mainnet'?)");
+        let e = err("getEvmChainMetrics", &[("chain_id", json!("43114")), ("metric", json!("txcount"))]);
+        assert!(
+            e.starts_with("invalid metric=\"txcount\": one of activeAddresses")
+                && e.ends_with("(did you mean 'txCount'?)")
+        );
+        let e = p_chain("getUtxosByAddresses", "sort_by", json!("size")).unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
         let e = err(
             "getTxByHash",
             &[("network", json!("mainnet")), ("blockchain_id", json!("q-chain")), ("tx_hash", json!("abc"))],
@@ -363,7 +400,7 @@ mod tests {
                 &[
                     ("network", json!("mainnet")),
                     ("blockchain_id", json!("x-chain")),
-                    ("addresses", json!(["avax1q"])),
+                    ("addresses", json!([avax(3)])),
                     ("include_spent", x),
                 ],
             )
@@ -407,17 +444,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.path, "/v1/networks/mainnet/validators/NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg");
-        // The address of a path is checked even when a second address filter goes in the query.
-        let r = req(
-            "listErc721Balances",
-            &[
-                ("chain_id", json!("43114")),
-                ("address", json!("0x000000000000000000000000000000000000dEaD")),
-                ("contract_address", json!("0x1")),
-            ],
-        )
-        .unwrap();
-        assert_eq!(r.query, vec![("contractAddress", "0x1".into())]);
+        // The address of a path is checked, and so is a second address filter in the query.
+        let balances = |contract: &str| {
+            req(
+                "listErc721Balances",
+                &[
+                    ("chain_id", json!("43114")),
+                    ("address", json!("0x000000000000000000000000000000000000dEaD")),
+                    ("contract_address", json!(contract)),
+                ],
+            )
+        };
+        let contract = "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E";
+        assert_eq!(balances(contract).unwrap().query, vec![("contractAddress", contract.into())]);
+        let e = balances("0x1").unwrap_err().to_string();
+        assert_eq!(e, "invalid contract_address=\"0x1\": a 0x address (40 hex digits)");
     }
 
     #[test]
@@ -469,10 +510,11 @@ mod tests {
         let rewards = |addresses: Value| {
             req("listPendingPrimaryNetworkRewards", &[("network", json!("mainnet")), ("addresses", addresses)])
         };
-        let r = rewards(json!(["avax1a", " avax1b "])).unwrap();
-        assert_eq!(r.query, vec![("addresses", "avax1a,avax1b".into())]);
-        assert_eq!(rewards(json!("avax1a,avax1b")).unwrap().query, vec![("addresses", "avax1a,avax1b".into())]);
-        let e = rewards(json!(["avax1a", true])).unwrap_err().to_string();
+        let (a, b) = (avax(1), avax(2));
+        let joined = vec![("addresses", format!("{a},{b}"))];
+        assert_eq!(rewards(json!([a, format!(" {b} ")])).unwrap().query, joined);
+        assert_eq!(rewards(json!(format!("{a},{b}"))).unwrap().query, joined);
+        let e = rewards(json!([a, true])).unwrap_err().to_string();
         assert_eq!(e, "invalid addresses=true: a list (or comma-separated text) of which each item is a string");
         assert!(rewards(json!([])).is_err());
         // A plain string parameter takes no list.
@@ -493,7 +535,7 @@ mod tests {
 
     #[test]
     fn times_and_chain_ids_follow_the_inputs_rules() {
-        let blocks = |start: Value| p_chain("listLatestPrimaryNetworkBlocks", "start_timestamp", start);
+        let blocks = |start: Value| p_chain("listLatestPrimaryNetworkBlocks", "start", start);
         let sent = |start: Value| blocks(start).unwrap().query;
         let at = vec![("startTimestamp", "1704067200".to_string())];
         for start in
@@ -502,16 +544,10 @@ mod tests {
             assert_eq!(sent(start.clone()), at, "{start}");
         }
         let e = blocks(json!("2024-01-01T00:00:00")).unwrap_err().to_string();
-        assert!(
-            e.starts_with("invalid start_timestamp=\"2024-01-01T00:00:00\": an RFC 3339 time with its offset"),
-            "{e}"
-        );
+        assert!(e.starts_with("invalid start=\"2024-01-01T00:00:00\": an RFC 3339 time with its offset"), "{e}");
         for bad in [json!(-1), json!(1.5), json!(true), json!("soon")] {
             let e = blocks(bad.clone()).unwrap_err().to_string();
-            assert!(
-                e.ends_with(crate::inputs::TIME_ALLOWED) && e.starts_with("invalid start_timestamp="),
-                "{bad}: {e}"
-            );
+            assert!(e.ends_with(crate::inputs::TIME_ALLOWED) && e.starts_with("invalid start="), "{bad}: {e}");
         }
         let path = |chain: Value| req("getLatestBlocks", &[("chain_id", chain)]).map(|r| r.path);
         for chain in [json!(43114), json!("43114"), json!(" 043114")] {

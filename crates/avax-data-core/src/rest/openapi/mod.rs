@@ -15,6 +15,7 @@ mod columns;
 mod documents;
 mod hand;
 mod identities;
+mod kinds;
 mod order;
 mod route;
 mod table;
@@ -26,7 +27,7 @@ pub use documents::Service;
 pub use hand::{engine_check, ride};
 pub use identities::{list_identity, LIST_IDENTITIES};
 pub use route::route;
-pub use table::{Location, Operation, Param, ParamSchema, ParamType, KEY_TAGS};
+pub use table::{Location, Operation, Param, ParamSchema, ParamType, DEPRECATED_NAMES, KEY_TAGS};
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

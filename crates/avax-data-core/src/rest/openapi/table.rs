@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use super::route::Template;
 use super::Service;
+use crate::inputs::IdKind;
 use crate::transport::weights::DEFAULT_WEIGHT;
 
 /// Tags whose operations act on the caller's own account (usage metrics and logs, webhooks):
@@ -76,6 +77,8 @@ pub struct Param {
     pub description: &'static str,
     /// Its type and checks.
     pub schema: ParamSchema,
+    /// The id rule its text follows besides its type ([`crate::inputs::ids`]), if any.
+    pub kind: Option<IdKind>,
 }
 
 /// One GET operation of a document.
@@ -228,6 +231,21 @@ fn text(v: &'static Value, key: &str) -> &'static str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// The Python name of a parameter: a time window's ends (`startTimestamp`, `endTimestamp`) are
+/// `start` and `end`, as on every hand-written method (they take any time the core's rule
+/// reads); any other name in snake case ([`snake_case`]).
+pub(super) fn py_name(name: &str) -> String {
+    match name {
+        "startTimestamp" => "start".into(),
+        "endTimestamp" => "end".into(),
+        other => snake_case(other),
+    }
+}
+
+/// The Python names the time window's ends had before they were `start` and `end`, by their
+/// new name: deprecated aliases for one release.
+pub const DEPRECATED_NAMES: &[(&str, &str)] = &[("start_timestamp", "start"), ("end_timestamp", "end")];
+
 /// `chainId` → `chain_id`, `l1ValidationId` → `l1_validation_id`, `from` → `from_`.
 pub(super) fn snake_case(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
@@ -299,11 +317,12 @@ fn read_param(service: Service, param: &'static Value) -> Option<Param> {
     let name = param.get("name")?.as_str()?;
     Some(Param {
         name,
-        py_name: snake_case(name),
+        py_name: py_name(name),
         location,
         required: location == Location::Path || param.get("required").and_then(Value::as_bool) == Some(true),
         description: text(param, "description"),
         schema: read_schema(service, param, location),
+        kind: None,
     })
 }
 
@@ -359,7 +378,7 @@ pub(super) fn read_operations(service: Service) -> Vec<Operation> {
             let op = item.get("get")?;
             let tag = op.get("tags").and_then(|t| t.get(0)).and_then(Value::as_str).unwrap_or("");
             let (status, response) = success(op);
-            let params: Vec<Param> = item
+            let mut params: Vec<Param> = item
                 .get("parameters")
                 .and_then(Value::as_array)
                 .into_iter()
@@ -367,6 +386,9 @@ pub(super) fn read_operations(service: Service) -> Vec<Operation> {
                 .flatten()
                 .filter_map(|p| read_param(service, p))
                 .collect();
+            for p in &mut params {
+                p.kind = super::kinds::id_kind(path, p.name, p.description, !p.schema.enum_values.is_empty());
+            }
             let list_key = list_key(service, response);
             let token_paged = list_key.is_some() && params.iter().any(|p| p.name == "pageToken");
             Some(Operation {

@@ -1,6 +1,6 @@
 //! The operation table against facts read from the documents by hand.
 
-use super::table::snake_case;
+use super::table::{py_name, snake_case};
 use super::*;
 use serde_json::Value;
 
@@ -201,5 +201,20 @@ fn python_names() {
         ("id", "id"),
     ] {
         assert_eq!(snake_case(wire), py);
+        assert_eq!(py_name(wire), py);
+    }
+    // A time window is `start`/`end` on every method, as on the hand-written ones.
+    assert_eq!((py_name("startTimestamp"), py_name("endTimestamp")), ("start".into(), "end".into()));
+    assert_eq!(py_name("blockTimestamp"), "block_timestamp");
+    let windows: Vec<&str> = super::operations()
+        .iter()
+        .filter(|op| op.params.iter().any(|p| p.name == "startTimestamp"))
+        .map(|op| op.id)
+        .collect();
+    assert_eq!(windows.len(), 17, "{windows:?}");
+    for id in windows {
+        let op = super::operation(id).unwrap();
+        assert!(op.py_param("start").is_some_and(|p| p.is_time()), "{id}");
+        assert!(op.py_param("start_timestamp").is_none(), "{id}");
     }
 }
