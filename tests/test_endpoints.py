@@ -313,3 +313,14 @@ def test_the_cli_exports_any_list_operation_and_prints_any_object(scripted, caps
     assert json.loads(result.out)["totalSupply"] == "1"
     result = cli(capsys, "data", "validators", "devnet", "--base-url", NOWHERE, "--out", str(tmp_path / "v.parquet"))
     assert result.code != 0 and 'invalid network="devnet": one of mainnet, fuji, testnet' in result.err
+
+
+def test_the_columns_table_of_the_guide_is_the_cores() -> None:
+    """docs/guides/endpoints.md's table of every operation's columns is what the core types them as."""
+    result = subprocess.run([sys.executable, "tools/endpoint_columns.py", "--check"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    table = (ROOT / "docs" / "guides" / "endpoints.md").read_text()
+    assert "| `DataClient.erc20_transfers` | `listErc20Transactions` | list | " in table
+    assert "`value` String (uint256)<br>`valueFloat` Float64 (uint256)" in table
+    assert "| `MetricsClient.staking` | `getStakingMetrics` | list | `timestamp` Datetime(ns, UTC)<br>" in table

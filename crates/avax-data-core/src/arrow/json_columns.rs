@@ -171,7 +171,7 @@ impl ObjectColumns {
             return Err(e.to_string());
         }
         for (key, raw) in unknown {
-            unnamed.keep(&key, raw.get());
+            unnamed.keep(&key, raw);
         }
         for (i, (col, column)) in self.cols.iter().zip(&mut self.columns).enumerate() {
             // A uint256's float companion reads the field of the column before it.
@@ -288,8 +288,11 @@ struct Unnamed {
 }
 
 impl Unnamed {
-    /// Keeps the field `key` of the object at the current path (a key given twice: the last).
-    fn keep(&mut self, key: &str, raw: &str) {
+    /// Keeps the field `key` of the object at the current path (a key given twice: the last),
+    /// its value as the compact JSON text of its exact value (the same text whatever the
+    /// spacing sent).
+    fn keep(&mut self, key: &str, raw: &RawValue) {
+        let raw = exact::parse_raw(raw).map_or_else(|_| raw.get().trim().to_string(), |v| v.to_string());
         let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
         let mut pointer = String::new();
         for step in &self.path {
@@ -300,8 +303,8 @@ impl Unnamed {
         }
         pointer.push_str(&format!("/{}", escape(key)));
         match self.fields.iter_mut().find(|(p, _)| *p == pointer) {
-            Some(have) => have.1 = raw.to_string(),
-            None => self.fields.push((pointer, raw.to_string())),
+            Some(have) => have.1 = raw,
+            None => self.fields.push((pointer, raw)),
         }
     }
 
@@ -317,7 +320,7 @@ impl Unnamed {
             }
             out.push_str(&serde_json::Value::String(pointer).to_string());
             out.push(':');
-            out.push_str(raw.trim());
+            out.push_str(&raw);
         }
         out.push('}');
         Some(out)
