@@ -390,10 +390,9 @@ def table_text(ops: list[dict[str, Any]]) -> str:
 
 def readme_text(text: str, ops: list[dict[str, Any]]) -> str:
     """The README with its operations table rewritten (between the markers)."""
-    if TABLE_BEGIN not in text:
-        return text
-    head, rest = text.split(TABLE_BEGIN, 1)
-    return head + table_text(ops) + rest.split(TABLE_END, 1)[1]
+    from generated_file import between
+
+    return between(text, TABLE_BEGIN, TABLE_END, table_text(ops))
 
 
 def main() -> int:

@@ -41,14 +41,20 @@ fn leaves(cols: &[Col], at: &str, out: &mut BTreeMap<&'static str, BTreeMap<Stri
     }
 }
 
-#[test]
-fn one_concept_has_one_type_across_every_operation() {
+/// Every field name of every operation's columns, with its types (and where each was met).
+fn types_of_every_operation() -> BTreeMap<&'static str, BTreeMap<String, String>> {
     let mut types = BTreeMap::new();
     for op in operations() {
         if let Some(cols) = Resource::operation_columns(op) {
             leaves(cols, op.id, &mut types);
         }
     }
+    types
+}
+
+#[test]
+fn one_concept_has_one_type_across_every_operation() {
+    let types = types_of_every_operation();
     let two: Vec<String> = types
         .iter()
         .filter(|(name, found)| found.len() > 1 && !TWO_CONCEPTS.iter().any(|(n, _)| n == *name))
@@ -63,12 +69,7 @@ fn one_concept_has_one_type_across_every_operation() {
 
 #[test]
 fn integers_uint256_and_series_follow_the_rule() {
-    let mut types = BTreeMap::new();
-    for op in operations() {
-        if let Some(cols) = Resource::operation_columns(op) {
-            leaves(cols, op.id, &mut types);
-        }
-    }
+    let types = types_of_every_operation();
     let only = |name: &str| -> Vec<String> { types[name].keys().cloned().collect() };
     for name in [
         "blockNumber",
