@@ -706,7 +706,7 @@ mod tests {
             assert_eq!(float.value(i), w.parse::<f64>().unwrap());
         }
         assert!(text.is_null(6) && float.is_null(6));
-        let past = format!("{}", "9".repeat(78));
+        let past = "9".repeat(78);
         for bad in [past.as_str(), "-1", "1.5", "0x10", "1e3"] {
             let item = RawText(format!(r#"{{"value": "{bad}"}}"#));
             let err = objects_to_batch(AMOUNT, Arc::new(Schema::new(fields(AMOUNT))), &[item]).unwrap_err();
