@@ -273,7 +273,11 @@ def example(op: dict[str, Any], name: str) -> list[str]:
         answer = _resolve(service, answer.get("oneOf", [answer])[0])
         item = _resolve(service, answer["properties"][op["list_key"]]["items"])
         item = _resolve(service, (item.get("oneOf") or item.get("anyOf") or [item])[0])
-        first = list(item.get("properties", {}))[:2]
+        names = list(item.get("properties", {}))
+        if service == "metrics" and "timestamp" in names:  # a series puts its timestamp first
+            names.remove("timestamp")
+            names.insert(0, "timestamp")
+        first = names[:2]
         lines += ["    >>> frame.columns[:2]", f"    {first!r}"]
     else:
         lines.append(f"    ...     answer = {call}")
@@ -390,9 +394,10 @@ def table_text(ops: list[dict[str, Any]]) -> str:
 
 def readme_text(text: str, ops: list[dict[str, Any]]) -> str:
     """The README with its operations table rewritten (between the markers)."""
-    from generated_file import between
-
-    return between(text, TABLE_BEGIN, TABLE_END, table_text(ops))
+    if TABLE_BEGIN not in text:
+        return text
+    head, rest = text.split(TABLE_BEGIN, 1)
+    return head + table_text(ops) + rest.split(TABLE_END, 1)[1]
 
 
 def main() -> int:
