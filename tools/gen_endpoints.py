@@ -392,12 +392,18 @@ def table_text(ops: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
+def splice(text: str, begin: str, end: str, fresh: str) -> str:
+    """``text`` with what stands from marker ``begin`` to marker ``end`` (both included) replaced
+    by ``fresh`` (which holds the markers); ``text`` as it is without ``begin``."""
+    if begin not in text:
+        return text
+    head, rest = text.split(begin, 1)
+    return head + fresh + rest.split(end, 1)[1]
+
+
 def readme_text(text: str, ops: list[dict[str, Any]]) -> str:
     """The README with its operations table rewritten (between the markers)."""
-    if TABLE_BEGIN not in text:
-        return text
-    head, rest = text.split(TABLE_BEGIN, 1)
-    return head + table_text(ops) + rest.split(TABLE_END, 1)[1]
+    return splice(text, TABLE_BEGIN, TABLE_END, table_text(ops))
 
 
 def main() -> int:

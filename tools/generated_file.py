@@ -7,15 +7,6 @@ import sys
 from pathlib import Path
 
 
-def between(text: str, begin: str, end: str, fresh: str) -> str:
-    """``text`` with what stands from marker ``begin`` to marker ``end`` (both included)
-    replaced by ``fresh`` (which holds the markers); ``text`` as it is without ``begin``."""
-    if begin not in text:
-        return text
-    head, rest = text.split(begin, 1)
-    return head + fresh + rest.split(end, 1)[1]
-
-
 def write_or_check(path: Path, fresh: str, tool: str) -> int:
     """Writes ``fresh`` to ``path`` (0), or with ``--check`` on the command line returns 1 and says
     to run ``tool`` when ``path`` does not hold ``fresh`` (0 when it does)."""
