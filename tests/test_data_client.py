@@ -317,9 +317,11 @@ def test_block_frame_schema(data):
     assert df.height == 60
     s = df.schema
     assert s["blockNumber"] == pl.UInt64 and s["blockTimestamp"] == TS and s["blockTimestampMilliseconds"] == TS
-    for col in ("baseFee", "gasUsed", "gasLimit", "gasCost", "feesSpent", "cumulativeTransactions"):
+    for col in ("baseFee", "gasUsed", "gasLimit", "gasCost", "feesSpent"):
         assert s[col] == DEC, col
-    assert s["txCount"] == pl.Int64 and s["blockHash"] == pl.String
+    for col in ("txCount", "cumulativeTransactions", "blockMinDelayExcess"):
+        assert s[col] == pl.UInt64, col
+    assert s["blockHash"] == pl.String and df.columns[-1] == "extra" and df["extra"].null_count() == df.height
     assert df["blockNumber"].to_list() == list(range(59, -1, -1))
     # the frame agrees with the dicts
     first = data.block("43114", 59)
@@ -338,7 +340,10 @@ def test_collectible_frame_mixes_kinds(data):
     df = data.collectibles("43114", OWNER, page_size=500).to_polars()
     assert df.height == 160
     s = df.schema
-    assert s["balance"] == DEC and s["tokenId"] == pl.String
+    assert s["balance"] == pl.String and s["balanceFloat"] == pl.Float64 and s["tokenId"] == pl.String
+    # uint256 text agrees with the dicts' exact ints
+    dicts = list(data.collectibles("43114", OWNER, page_size=500))
+    assert [int(t) for t in df["tokenId"]] == [d["tokenId"] for d in dicts]
     assert isinstance(s["metadata"], pl.Struct)
     erc721 = df.filter(pl.col("ercType") == "ERC-721")
     erc1155 = df.filter(pl.col("ercType") == "ERC-1155")
@@ -353,7 +358,7 @@ def test_reward_vertex_icm_frames(data):
     assert r.schema["addresses"] == pl.List(pl.String) and r.schema["amountStaked"] == DEC
     assert r.schema["startTimestamp"] == TS and r.schema["progress"] == pl.Float64
     est = r["estimatedReward"].struct.unnest()
-    assert est.schema["amount"] == DEC and est.schema["denomination"] == pl.Int64
+    assert est.schema["amount"] == DEC and est.schema["denomination"] == pl.UInt64
     v = data.vertices("mainnet").to_polars(limit=15)
     assert v.height == 15 and v.schema["parentHashes"] == pl.List(pl.String) and v.schema["vertexTimestamp"] == TS
     m = data.icm_messages(page_size=100).to_polars(limit=300)

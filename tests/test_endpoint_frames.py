@@ -3,9 +3,10 @@ page that is valid per the operation's response schema (checked with ``jsonschem
 adversarial — every variant of the items, optional fields absent, explicit nulls where the schema
 allows them, unknown enum values, fields the document does not have, integers past 2^63 and
 decimal amounts past 2^64 — is served by one scripted server, and the frame must have exactly
-the documented columns, in the document's property order, with the dtypes the schema rule
-(docs/guides/endpoints.md) names, holding the values sent; the dict path must give the same
-values and keep the unknown fields."""
+the documented columns, in the document's property order (a uint256 amount's Float64 companion
+after it, a series' timestamp first, ``extra`` last, holding the fields the document does not
+name by their JSON Pointer), with the dtypes the schema rule (docs/guides/endpoints.md) names,
+holding the values sent; the dict path must give the same values and keep the unknown fields."""
 
 from __future__ import annotations
 
@@ -29,8 +30,22 @@ DECIMAL_NAMES = {"amount", "amountStaked", "amountDelegated", "totalAmountStaked
                  "receivedMessageNonce", "gasUsed", "gasSpent", "gasLimit", "gasCost", "gasPrice", "feesSpent",
                  "baseFee", "baseFeePerGas", "maxFeePerGas", "maxPriorityFeePerGas", "value", "balance",
                  "delegationCapacity"}
+# uint256 fields (exact decimal text) and the amounts among them (a Float64 companion follows).
+U256_NAMES = {"value", "balance", "tokenId"}
+U256_AMOUNTS = {"value", "balance"}
+# Integers that may be negative (Int64).
+SIGNED_NAMES = {"createBlockNumber", "createBlockIndex", "balanceChange"}
+INTEGER_SUFFIXES = ("Block", "BlockNumber", "blockNumber", "Height", "height", "Index", "Count", "ecimals", "Bytes",
+                    "Requests", "ocktime", "Code", "Validators", "AccruedFees", "Balance")
+INTEGER_NAMES = {"txType", "threshold", "weight", "denomination", "groupId", "evmChainId", "apiCreditsConsumed",
+                 "apiCreditsUsed", "apiCreditsWasted", "totalAddresses", "totalCount", "totalHolders", "totalTokens",
+                 "cumulativeTransactions"}
+FLOAT_PARTS = ("Percent", "progress", "latitude", "longitude", "PerSecond", "Performance", "Msecs")
 TS = pl.Datetime("ns", "UTC")
 JSON = "json"  # a column of JSON text (polars String)
+U256 = "u256"  # a uint256's exact decimal text (polars String)
+U256F = "u256f"  # its Float64 companion, read from the field before it
+EXTRA = "extra"  # the last column: the fields the document does not name, by JSON Pointer (String)
 UNKNOWN_FIELD = "zzFieldTheDocumentDoesNotHave"
 UNKNOWN_ENUM = "SOME_FUTURE_VALUE"
 
@@ -51,6 +66,33 @@ def _examples(schema: dict[str, Any]) -> list[Any]:
 
 def _digits(v: Any) -> bool:
     return isinstance(v, str) and v.removeprefix("-").isdigit()
+
+
+def _integer_name(name: str) -> bool:
+    return name in INTEGER_NAMES or name.endswith(INTEGER_SUFFIXES)
+
+
+def _number(name: str, schema: dict[str, Any]) -> Any:
+    """A JSON ``number``: timestamps, fractions, amounts, then integers by name or example."""
+    ex = _examples(schema)
+    if name == "timestamp" or name.endswith(("Timestamp", "TimestampMilliseconds")):
+        return TS
+    if name == "value" or any(p in name for p in FLOAT_PARTS):
+        return pl.Float64
+    if name == "chainId":
+        return pl.String
+    if name in SIGNED_NAMES:
+        return pl.Int64
+    if name in DECIMAL_NAMES:
+        return pl.Decimal(38, 0)
+    if _integer_name(name) or (ex and all(isinstance(e, int) and not isinstance(e, bool) for e in ex)):
+        return pl.UInt64
+    return pl.Float64
+
+
+def _settled(fields: list[list[Any]]) -> list[list[Any]]:
+    """A float companion stays only right after a uint256 field."""
+    return [f for i, f in enumerate(fields) if f[1] != U256F or (i > 0 and fields[i - 1][1] == U256)]
 
 
 class Rule:
@@ -83,15 +125,23 @@ class Rule:
         if t == "string":
             ex = _examples(schema)
             id_like = name.endswith(("Id", "Index", "Status")) or name == "type"
+            open_ = "enum" not in schema
+            digits = all(map(_digits, ex)) if ex else True
             if schema.get("format") == "date-time":
                 return TS
-            if "enum" not in schema and not id_like and (all(map(_digits, ex)) if ex else name in DECIMAL_NAMES):
+            if open_ and name in U256_NAMES and digits:
+                return U256
+            if open_ and name in SIGNED_NAMES:
+                return pl.Int64
+            if open_ and _integer_name(name) and digits:
+                return pl.UInt64
+            if open_ and not id_like and (all(map(_digits, ex)) if ex else name in DECIMAL_NAMES):
                 return pl.Decimal(38, 0)
             return pl.String
         if t == "integer":
             return pl.UInt64 if schema.get("minimum", -1) >= 0 else pl.Int64
         if t == "number":
-            return TS if name == "timestamp" or name.endswith(("Timestamp", "TimestampMilliseconds")) else pl.Float64
+            return _number(name, schema)
         if t == "boolean":
             return pl.Boolean
         if t == "array":
@@ -109,7 +159,10 @@ class Rule:
             member = self.r(member)
             if "properties" in member:
                 for name, prop in member["properties"].items():
-                    self.add(fields, [name, self.kind(name, prop, depth + 1)])
+                    kind = self.kind(name, prop, depth + 1)
+                    self.add(fields, [name, kind])
+                    if kind == U256 and name in U256_AMOUNTS:
+                        self.add(fields, [f"{name}Float", U256F])
             elif isinstance(member.get("allOf"), list):
                 inner = self.struct([self.r(m) for m in member["allOf"]], None, depth)
                 if inner == JSON:
@@ -118,6 +171,7 @@ class Rule:
                     self.add(fields, list(f))
         if discriminator and all(f[0] != discriminator for f in fields):
             fields.append([discriminator, pl.String])
+        fields = _settled(fields)
         return ("struct", [tuple(f) for f in fields]) if fields else JSON
 
     def add(self, fields: list[list[Any]], new: list[Any]) -> None:
@@ -130,19 +184,21 @@ class Rule:
             merged = [list(f) for f in have[1][1]]
             for f in new[1][1]:
                 self.add(merged, list(f))
-            have[1] = ("struct", [tuple(f) for f in merged])
+            have[1] = ("struct", [tuple(f) for f in _settled(merged)])
         elif (isinstance(have[1], tuple) and isinstance(new[1], tuple) and have[1][0] == new[1][0] == "list"
               and isinstance(have[1][1], tuple) and isinstance(new[1][1], tuple)):
             merged = [list(f) for f in have[1][1][1]]
             for f in new[1][1][1]:
                 self.add(merged, list(f))
-            have[1] = ("list", ("struct", [tuple(f) for f in merged]))
+            have[1] = ("list", ("struct", [tuple(f) for f in _settled(merged)]))
         else:
             have[1] = JSON
 
     def dtype(self, kind: Any) -> pl.DataType:
-        if kind == JSON:
+        if kind in (JSON, U256, EXTRA):
             return pl.String
+        if kind == U256F:
+            return pl.Float64
         if isinstance(kind, tuple) and kind[0] == "struct":
             return pl.Struct({name: self.dtype(k) for name, k in kind[1]})
         if isinstance(kind, tuple) and kind[0] == "list":
@@ -190,6 +246,12 @@ class Maker:
                 return "2024-02-29T23:59:58.123Z"
             if kind == pl.Decimal(38, 0):
                 return BIG_DECIMAL if full else "0"
+            if kind == U256:
+                return str(2**256 - 64) if full else "0"  # room for the ids _distinct makes
+            if kind == pl.UInt64:
+                return str(2**64 - 1) if full else "0"
+            if kind == pl.Int64:
+                return "-1" if full else "0"
             ex = _examples(schema)
             return ex[0] if ex and isinstance(ex[0], str) else f"text of {name}"
         if t == "integer":
@@ -199,6 +261,14 @@ class Maker:
         if t == "number":
             if kind == TS:
                 return 1709251198 if not name.endswith("Milliseconds") else 1709251198123
+            if kind == pl.UInt64:
+                return 2**63 + 5 if full else 18.0  # an integer sent as a float is read as the integer
+            if kind == pl.Int64:
+                return -(2**62) if full else 0
+            if kind == pl.Decimal(38, 0):
+                return int(BIG_DECIMAL) if full else 0
+            if kind == pl.String:
+                return 43114 if full else 0  # a number where the concept is text: its JSON text
             return 12.5 if full else 0
         if t == "boolean":
             return full
@@ -348,7 +418,27 @@ def rule_columns(service: str, doc_op: dict[str, Any], key: str) -> list[tuple[s
         assert isinstance(kind, tuple) and kind[0] == "struct", (doc_op["operationId"], kind)
         for f in kind[1]:
             rule.add(fields, list(f))
-    return [tuple(f) for f in fields]
+    fields = _settled(fields)
+    if service == "metrics":  # a series puts its timestamp first
+        fields.sort(key=lambda f: f[0] != "timestamp")
+    return [tuple(f) for f in fields] + [("extra", EXTRA)]
+
+
+def unknowns(kind: Any, v: Any, path: str = "") -> dict[str, Any]:
+    """The fields of ``v`` no column of ``kind`` names, at any depth, by their JSON Pointer."""
+    out: dict[str, Any] = {}
+    if isinstance(kind, tuple) and kind[0] == "struct" and isinstance(v, dict):
+        documented = {f: k for f, k in kind[1] if k not in (U256F, EXTRA)}
+        for key, value in v.items():
+            here = f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+            if key in documented:
+                out.update(unknowns(documented[key], value, here))
+            else:
+                out[here] = value
+    elif isinstance(kind, tuple) and kind[0] == "list" and isinstance(v, list):
+        for i, value in enumerate(v):
+            out.update(unknowns(kind[1], value, f"{path}/{i}"))
+    return out
 
 
 # ---- expected values ----
@@ -367,22 +457,33 @@ def expected(kind: Any, v: Any, name: str) -> Any:
     if kind == JSON:
         return v  # compared after parsing the cell's JSON text
     if isinstance(kind, tuple) and kind[0] == "struct":
-        return {f: expected(k, v.get(f), f) for f, k in kind[1]}
+        out = {}
+        for i, (f, k) in enumerate(kind[1]):
+            if k == EXTRA:
+                out[f] = unknowns(kind, v) or None
+                continue
+            base = v.get(kind[1][i - 1][0]) if k == U256F else None
+            out[f] = (None if base is None else float(int(base))) if k == U256F else expected(k, v.get(f), f)
+        return out
     if isinstance(kind, tuple) and kind[0] == "list":
         return [expected(kind[1], x, name) for x in v]
     if kind == TS:
         return _ts(v, kind, name)
     if kind == pl.Decimal(38, 0):
         return decimal.Decimal(v)
+    if kind == U256:
+        return str(int(v))
     if kind in (pl.UInt64, pl.Int64):
         return int(v)
+    if kind == pl.String and not isinstance(v, str):
+        return json.dumps(v)
     if kind == pl.Float64:
         return float(v)
     return v
 
 
 def same(kind: Any, cell: Any, want: Any, where: str) -> None:
-    if kind == JSON and cell is not None:
+    if kind in (JSON, EXTRA) and cell is not None:
         assert json.loads(cell) == want, where
     elif isinstance(kind, tuple) and kind[0] == "struct" and cell is not None and want is not None:
         assert list(cell) == [f for f, _ in kind[1]], where
@@ -414,6 +515,10 @@ def same_dict(kind: Any, got: Any, sent: Any, where: str) -> None:
         assert len(got) == len(sent), where
         for i, (g, s) in enumerate(zip(got, sent)):
             same_dict(kind[1], g, s, f"{where}[{i}]")
+    elif kind == U256:
+        assert got == int(sent) and type(got) is int, f"{where}: {got!r} != {sent!r}"
+    elif kind == pl.String and not isinstance(sent, str):
+        assert got == sent, where  # a dict keeps the number as sent
     else:
         want = expected(kind, sent, where.rsplit(".", 1)[-1])
         assert got == want, f"{where}: {got!r} != {want!r}"
@@ -473,8 +578,9 @@ def test_the_frame_has_the_documented_columns_types_and_values(server, clients, 
     assert frame.height == len(items)
     rows = frame.rows(named=True)
     for i, (row, sent) in enumerate(zip(rows, items)):
+        want = expected(("struct", columns), sent, "")
         for name, kind in columns:
-            same(kind, row[name], expected(kind, sent.get(name), name), f"{op['operation_id']}[{i}].{name}")
+            same(kind, row[name], want[name], f"{op['operation_id']}[{i}].{name}")
     # The dict path: the same values, typed by the same rule, and the unknown fields kept.
     dicts = list(client._call_list(op["operation_id"], args, None, None))
     assert len(dicts) == len(items)

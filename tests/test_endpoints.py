@@ -224,17 +224,23 @@ def test_frames_of_schema_valid_pages_have_the_documented_columns_and_types(scri
         frame = pager.to_polars()
     assert scripted.queries[0] == {"startBlock": ["100"], "pageSize": ["100"]}
     assert scripted.queries[1]["pageToken"] == ["p2"]
-    assert set(frame.columns) == item_properties("listErc20Transactions")
-    assert "aFieldTheDocumentDoesNotHave" not in frame.columns
+    assert set(frame.columns) == item_properties("listErc20Transactions") | {"valueFloat", "extra"}
+    assert frame.columns[-1] == "extra" and "aFieldTheDocumentDoesNotHave" not in frame.columns
+    # the field the document does not name is kept, by its JSON Pointer, in `extra`
+    assert json.loads(frame["extra"][0]) == {"/aFieldTheDocumentDoesNotHave": {"x": [1, 2]}}
+    assert frame["extra"][1:].to_list() == [None, None]
     schema = frame.schema
-    assert schema["blockNumber"] == pl.Decimal(38, 0) and schema["value"] == pl.Decimal(38, 0)
+    assert schema["blockNumber"] == pl.UInt64 and schema["value"] == pl.String
+    assert schema["valueFloat"] == pl.Float64
     assert schema["blockTimestamp"] == pl.Datetime("ns", "UTC")
-    assert schema["txHash"] == pl.String and schema["logIndex"] == pl.Float64
+    assert schema["txHash"] == pl.String and schema["logIndex"] == pl.UInt64
     assert isinstance(schema["erc20Token"], pl.Struct) and isinstance(schema["from"], pl.Struct)
     assert frame["blockNumber"].to_list() == [339, 338, 337]
-    assert frame["value"].to_list()[:2] == [10_000_000_000_000_000_000_000, None]
+    assert frame["value"].to_list()[:2] == ["10000000000000000000000", None]
+    assert frame["valueFloat"].to_list()[:2] == [1e22, None]
+    assert frame["logIndex"].to_list()[2] == 0  # sent as 0.0
     token = frame["erc20Token"].to_list()
-    assert token[0]["ercType"] == "ERC-7777" and token[0]["decimals"] == 18.0 and token[1] is None
+    assert token[0]["ercType"] == "ERC-7777" and token[0]["decimals"] == 18 and token[1] is None
     assert frame["blockTimestamp"].to_list()[0] == dt.datetime(2022, 3, 30, 20, 34, 46, tzinfo=dt.timezone.utc)
     # Dicts keep every field and type the documented ones.
     with ad.DataClient(base_url=scripted.url, max_retries=0) as data:
@@ -268,7 +274,7 @@ def test_union_items_merge_every_variant_and_objects_come_back_as_dicts(scripted
         supply = data.avax_supply()
     assert scripted.queries[0]["txTypes"] == ["AddPermissionlessValidatorTx"]
     assert frame["txType"].to_list() == ["AddPermissionlessValidatorTx", "SomeFutureTx"]
-    assert set(item_properties("listLatestPrimaryNetworkTransactions")) == set(frame.columns)
+    assert set(item_properties("listLatestPrimaryNetworkTransactions")) | {"extra"} == set(frame.columns)
     assert frame["blockTimestamp"].dtype == pl.Datetime("ns", "UTC")
     assert supply["totalSupply"] == "720000000"  # its example has a fraction: text, not a decimal
     assert supply["lastUpdated"] == dt.datetime(2025, 2, 1, tzinfo=dt.timezone.utc)
@@ -300,10 +306,21 @@ def test_the_cli_exports_any_list_operation_and_prints_any_object(scripted, caps
                  scripted.url, "--out", str(out), "--quiet")
     assert result.code == 0, result.err
     frame = pl.read_parquet(out)
-    assert frame["blockNumber"].to_list() == [339, 5] and frame.schema["value"] == pl.Decimal(38, 0)
+    assert frame["blockNumber"].to_list() == [339, 5] and frame.schema["value"] == pl.String
     assert scripted.queries[0]["startBlock"] == ["100"]
     result = cli(capsys, "data", "avax-supply", "--base-url", scripted.url)
     assert result.code == 0, result.err
     assert json.loads(result.out)["totalSupply"] == "1"
     result = cli(capsys, "data", "validators", "devnet", "--base-url", NOWHERE, "--out", str(tmp_path / "v.parquet"))
     assert result.code != 0 and 'invalid network="devnet": one of mainnet, fuji, testnet' in result.err
+
+
+def test_the_columns_table_of_the_guide_is_the_cores() -> None:
+    """docs/guides/endpoints.md's table of every operation's columns is what the core types them as."""
+    result = subprocess.run([sys.executable, "tools/endpoint_columns.py", "--check"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode == 0, result.stderr
+    table = (ROOT / "docs" / "guides" / "endpoints.md").read_text()
+    assert "| `DataClient.erc20_transfers` | `listErc20Transactions` | list | " in table
+    assert "`value` String (uint256)<br>`valueFloat` Float64 (uint256)" in table
+    assert "| `MetricsClient.staking` | `getStakingMetrics` | list | `timestamp` Datetime(ns, UTC)<br>" in table

@@ -263,8 +263,8 @@ def test_chains_are_token_paged_and_filtered(m: ad.MetricsClient, service: Servi
     assert {c["network"] for c in m.chains("fuji")} == {"testnet"}
     assert service.requests[-1].query["network"] == "fuji"
     df = m.chains(network="mainnet").to_polars()
-    assert df.columns == ["evmChainId", "chainName", "blockchainId", "subnetId", "network"]
-    assert df["evmChainId"].dtype == pl.Int64 and df.height == 3
+    assert df.columns == ["evmChainId", "chainName", "blockchainId", "subnetId", "network", "extra"]
+    assert df["evmChainId"].dtype == pl.UInt64 and df.height == 3
 
 
 def test_icm_summary_single_and_grouped(m: ad.MetricsClient, service: Service) -> None:
@@ -276,7 +276,7 @@ def test_icm_summary_single_and_grouped(m: ad.MetricsClient, service: Service) -
     assert service.requests[-1].query == {"groupBy": "srcBlockchainId,destBlockchainId", "network": "mainnet"}
     assert isinstance(grouped, pl.DataFrame) and grouped.height == 2
     assert grouped.columns[:2] == ["srcBlockchainId", "destBlockchainId"] and grouped["allTime"].to_list() == [7, 9]
-    assert all(grouped[c].dtype == pl.Int64 for c in grouped.columns[2:])
+    assert grouped.columns[-1] == "extra" and all(grouped[c].dtype == pl.Int64 for c in grouped.columns[2:-1])
     by_src = m.icm_summary(group_by="srcBlockchainId")
     assert by_src["destBlockchainId"].null_count() == 2
     service.grouped_as_list = False  # a single object under `result` when grouped

@@ -280,7 +280,11 @@ def example(op: dict[str, Any], name: str) -> list[str]:
         answer = _resolve(service, answer.get("oneOf", [answer])[0])
         item = _resolve(service, answer["properties"][op["list_key"]]["items"])
         item = _resolve(service, (item.get("oneOf") or item.get("anyOf") or [item])[0])
-        first = list(item.get("properties", {}))[:2]
+        names = list(item.get("properties", {}))
+        if service == "metrics" and "timestamp" in names:  # a series puts its timestamp first
+            names.remove("timestamp")
+            names.insert(0, "timestamp")
+        first = names[:2]
         lines += ["    >>> frame.columns[:2]", f"    {first!r}"]
     else:
         lines.append(f"    ...     answer = {call}")
@@ -396,12 +400,18 @@ def table_text(ops: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
+def splice(text: str, begin: str, end: str, fresh: str) -> str:
+    """``text`` with what stands from marker ``begin`` to marker ``end`` (both included) replaced
+    by ``fresh`` (which holds the markers); ``text`` as it is without ``begin``."""
+    if begin not in text:
+        return text
+    head, rest = text.split(begin, 1)
+    return head + fresh + rest.split(end, 1)[1]
+
+
 def readme_text(text: str, ops: list[dict[str, Any]]) -> str:
     """The README with its operations table rewritten (between the markers)."""
-    if TABLE_BEGIN not in text:
-        return text
-    head, rest = text.split(TABLE_BEGIN, 1)
-    return head + table_text(ops) + rest.split(TABLE_END, 1)[1]
+    return splice(text, TABLE_BEGIN, TABLE_END, table_text(ops))
 
 
 def main() -> int:

@@ -10,8 +10,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use avax_data_core::arrow::json::{
-    bad, decimal_digits, decimal_of, f64_of, rfc3339_ns, timestamp_ns, u64_of, Col, Kind, Scalar, DECIMAL_38,
-    RFC3339_TIME, U64_RANGE, UNIX_TIME,
+    bad, decimal_digits, decimal_of, f64_of, i64_of, rfc3339_ns, timestamp_ns, u256_of, u64_of, Col, Kind, Scalar,
+    DECIMAL_38, RFC3339_TIME, U256_RANGE, U64_RANGE, UNIX_TIME,
 };
 use avax_data_core::error::Error;
 use avax_data_core::exact::{Exact, Number};
@@ -207,9 +207,19 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
                 None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), DECIMAL_38)),
             },
         },
+        // A uint256 is an exact `int` of any size in [0, 2^256), refused as in its frame column.
+        (Some(Kind::U256), v) => match u256_of(&Scalar::of_exact(v)) {
+            Some(digits) => int_of_digits(py, field, &digits),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), U256_RANGE)),
+        },
         (Some(Kind::U64Str), v) => match u64_of(&Scalar::of_exact(v)) {
             Some(n) => Ok(n.into_pyobject(py)?.into_any()),
             None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), U64_RANGE)),
+        },
+        // A signed integer sent as text (`createBlockNumber: "-1"`) is an `int`, as in its column.
+        (Some(Kind::Int), Exact::Str(s)) => match i64_of(&Scalar::Text(s.as_str().into())) {
+            Some(n) => Ok(n.into_pyobject(py)?.into_any()),
+            None => Err(decode_error(field, avax_data_core::exact::shown(&value.to_string()), "an integer")),
         },
         (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
             Some(ns) => utc_datetime(py, ns),
@@ -217,13 +227,13 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
         },
         // A typed float field is a `float` when the float holds the integer exactly (as its
         // column); an integer no float holds stays the exact `int` (its frame refuses it).
-        (Some(Kind::Float), Exact::Int(_) | Exact::UInt(_) | Exact::BigInt(_)) => {
+        (Some(Kind::Float | Kind::U256Float), Exact::Int(_) | Exact::UInt(_) | Exact::BigInt(_)) => {
             match f64_of(&Scalar::of_exact(value)) {
                 Some(f) => Ok(f.into_pyobject(py)?.into_any()),
                 None => json_to_py(py, field, value, None),
             }
         }
-        (Some(Kind::Float), Exact::Str(s)) => match f64_of(&Scalar::Text(s.as_str().into())) {
+        (Some(Kind::Float | Kind::U256Float), Exact::Str(s)) => match f64_of(&Scalar::Text(s.as_str().into())) {
             Some(f) => Ok(f.into_pyobject(py)?.into_any()),
             None => Ok(PyString::new(py, s).into_any()),
         },

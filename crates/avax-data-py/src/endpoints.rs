@@ -102,7 +102,9 @@ fn type_name(ty: ParamType) -> &'static str {
 ///     ``tag``, ``summary``, ``description``, ``list_key`` (None for an object answer),
 ///     ``is_list`` (walked as a pager: a page of objects), ``identity`` (the fields naming
 ///     one item of a list, ``(id, key or None)``, from the core's table; None without one),
-///     ``token_paged``, ``weight`` (compute units), ``needs_api_key`` and ``params`` (dicts of
+///     ``token_paged``, ``weight`` (compute units), ``needs_api_key``, ``columns`` (the
+///     ``(name, type)`` of each column of its frame, or of its dict's typed fields for an object
+///     answer; None when the answer has no fields) and ``params`` (dicts of
 ///     ``name``, ``py_name``, ``location``, ``required``, ``type``, ``array``, ``enum``,
 ///     ``minimum``, ``maximum``, ``default``, ``description``, ``time`` / ``chain_id``: read by
 ///     the shared rule of times / chain ids, and ``rule``: the core's id rule of the parameter
@@ -131,6 +133,9 @@ pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("identity", avax_data_core::rest::openapi::list_identity(op.id).map(|i| (i.id, i.key)))?;
         d.set_item("weight", op.weight())?;
         d.set_item("needs_api_key", op.needs_api_key)?;
+        let columns: Option<Vec<(&str, String)>> = avax_data_core::arrow::Resource::operation_columns(op)
+            .map(|cols| cols.iter().map(|c| (c.0, avax_data_core::arrow::labels::label(c.1))).collect());
+        d.set_item("columns", columns)?;
         let params = PyList::empty(py);
         for p in &op.params {
             let pd = PyDict::new(py);

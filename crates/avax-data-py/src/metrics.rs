@@ -376,7 +376,7 @@ client_twins! {
         ///     >>> metrics.icm_summary(network="mainnet")["allTime"]
         ///     300
         ///     >>> metrics.icm_summary(group_by=["srcBlockchainId", "destBlockchainId"]).shape
-        ///     (12, 9)
+        ///     (12, 10)
         #[pyo3(signature = (src_blockchain_id=None, dest_blockchain_id=None, *, group_by=None, network=None))]
         fn icm_summary<'py>(
             &self; src_blockchain_id, dest_blockchain_id, group_by, network

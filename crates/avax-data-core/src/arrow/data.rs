@@ -1,7 +1,7 @@
 //! Arrow schemas of the Data API resources: each described once as a tree of [`Col`]s for the
 //! shared JSON -> Arrow builder ([`super::json`]).
 
-use super::json::{Col, Kind::*};
+use super::json::{Col, Kind::*, EXTRA};
 
 /// `EvmBlock`.
 pub const BLOCK: &[Col] = &[
@@ -9,16 +9,17 @@ pub const BLOCK: &[Col] = &[
     Col("blockNumber", U64Str),
     Col("blockTimestamp", TsSec),
     Col("blockTimestampMilliseconds", TsMs),
-    Col("blockMinDelayExcess", Dec),
+    Col("blockMinDelayExcess", U64Str),
     Col("blockHash", Str),
-    Col("txCount", Int),
+    Col("txCount", U64Str),
     Col("baseFee", Dec),
     Col("gasUsed", Dec),
     Col("gasLimit", Dec),
     Col("gasCost", Dec),
     Col("parentHash", Str),
     Col("feesSpent", Dec),
-    Col("cumulativeTransactions", Dec),
+    Col("cumulativeTransactions", U64Str),
+    EXTRA,
 ];
 
 const NFT_METADATA: &[Col] = &[
@@ -32,30 +33,32 @@ const NFT_METADATA: &[Col] = &[
     Col("externalUrl", Str),
     Col("background", Str),
     Col("attributes", Str),
-    Col("decimals", Int),
+    Col("decimals", U64Str),
     Col("properties", Str),
 ];
 
-/// ERC-721 and ERC-1155 balances in one frame (`balance` null for ERC-721; `tokenId` stays text:
-/// token ids are uint256 and pass 38 digits).
+/// ERC-721 and ERC-1155 balances in one frame (`balance` null for ERC-721; `tokenId` and
+/// `balance` are uint256: exact decimal text, the balance with its `Float64` companion).
 pub const COLLECTIBLE: &[Col] = &[
     Col("address", Str),
     Col("name", Str),
     Col("symbol", Str),
     Col("ercType", Str),
-    Col("tokenId", Str),
+    Col("tokenId", U256),
     Col("tokenUri", Str),
     Col("metadata", Struct(NFT_METADATA)),
     Col("ownerAddress", Str),
     Col("chainId", Str),
-    Col("balance", Dec),
+    Col("balance", U256),
+    Col("balanceFloat", U256Float),
+    EXTRA,
 ];
 
 const ASSET_AMOUNT: &[Col] = &[
     Col("assetId", Str),
     Col("name", Str),
     Col("symbol", Str),
-    Col("denomination", Int),
+    Col("denomination", U64Str),
     Col("type", Str),
     Col("amount", Dec),
 ];
@@ -71,18 +74,20 @@ pub const PENDING_REWARD: &[Col] = &[
     Col("rewardType", Str),
     Col("progress", Float),
     Col("estimatedReward", Struct(ASSET_AMOUNT)),
+    EXTRA,
 ];
 
 /// `XChainVertex`.
 pub const VERTEX: &[Col] = &[
     Col("vertexHash", Str),
     Col("parentHashes", StrList),
-    Col("vertexHeight", Int),
-    Col("vertexIndex", Int),
+    Col("vertexHeight", U64Str),
+    Col("vertexIndex", U64Str),
     Col("vertexTimestamp", TsSec),
-    Col("txCount", Int),
+    Col("txCount", U64Str),
     Col("transactions", StrList),
-    Col("vertexSizeBytes", Int),
+    Col("vertexSizeBytes", U64Str),
+    EXTRA,
 ];
 
 const RECEIPT: &[Col] = &[Col("receivedMessageNonce", Dec), Col("relayerRewardAddress", Str)];
@@ -91,11 +96,12 @@ const REWARD_DETAILS: &[Col] = &[
     Col("address", Str),
     Col("name", Str),
     Col("symbol", Str),
-    Col("decimals", Int),
+    Col("decimals", U64Str),
     Col("logoUri", Str),
     Col("ercType", Str),
     Col("price", Struct(PRICE)),
-    Col("value", Dec),
+    Col("value", U256),
+    Col("valueFloat", U256Float),
 ];
 const SOURCE_TX: &[Col] = &[Col("txHash", Str), Col("timestamp", TsSec), Col("gasSpent", Dec)];
 const DESTINATION_TX: &[Col] = &[
@@ -126,6 +132,7 @@ pub const ICM_MESSAGE: &[Col] = &[
     Col("sourceTransaction", Struct(SOURCE_TX)),
     Col("destinationTransaction", Struct(DESTINATION_TX)),
     Col("status", Str),
+    EXTRA,
 ];
 
 #[cfg(test)]
@@ -171,9 +178,12 @@ mod tests {
             json!({"address": "0x2", "ercType": "ERC-1155", "tokenId": "1", "tokenUri": "u", "metadata": {"indexStatus": "indexed", "decimals": 0}, "chainId": "43114", "balance": "100000000000000000000000"}),
         ];
         let batch = to_batch(Resource::Collectible, &items).unwrap();
-        let balance = batch.column_by_name("balance").unwrap().as_primitive::<Decimal128Type>();
+        let balance = batch.column_by_name("balance").unwrap().as_string_view();
         assert!(balance.is_null(0));
-        assert_eq!(balance.value(1), 100_000_000_000_000_000_000_000i128);
+        assert_eq!(balance.value(1), "100000000000000000000000");
+        let float = batch.column_by_name("balanceFloat").unwrap().as_primitive::<Float64Type>();
+        assert!(float.is_null(0));
+        assert_eq!(float.value(1), 1e23);
         let meta = batch.column_by_name("metadata").unwrap().as_struct();
         assert_eq!(meta.column_by_name("indexStatus").unwrap().as_string_view().value(0), "SOMETHING_NEW");
         assert!(batch.column_by_name("name").unwrap().is_null(1));

@@ -2,10 +2,11 @@
 //! table lives with its service: [`super::data`], [`super::metrics`]), and the rules here read
 //! each scalar. The same description types the DataFrame columns (built straight from the JSON
 //! text by [`super::json_columns`]) and the Python dicts. Decimal-string integers become
-//! `Decimal128(38, 0)` (wei amounts pass 2^64), Unix seconds or milliseconds become
+//! `Decimal128(38, 0)` (wei amounts pass 2^64), uint256 token amounts their exact decimal text
+//! beside a `Float64` companion, Unix seconds or milliseconds become
 //! `Timestamp(ns, UTC)`, strings `Utf8View`, objects `Struct`, arrays `List`. Every column is
-//! nullable (variants share one frame); fields absent from a description are ignored; open enums
-//! stay strings.
+//! nullable (variants share one frame); fields absent from a description go to the item's
+//! `extra` column ([`Kind::Extra`]); open enums stay strings.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -30,6 +31,12 @@ pub enum Kind {
     U64Str,
     /// A decimal string (or number) as `Decimal128(38, 0)`.
     Dec,
+    /// A uint256 (token amounts and ids): its canonical decimal text, exact at any size
+    /// (`Utf8View`; [`u256_of`]).
+    U256,
+    /// The `Float64` companion of the [`U256`](Kind::U256) column just before it: the nearest
+    /// float of the same value (for sums, means, sorts), read from that column's field.
+    U256Float,
     /// Unix seconds.
     TsSec,
     /// Unix milliseconds.
@@ -46,11 +53,18 @@ pub enum Kind {
     TsText,
     /// Any JSON value, kept as its JSON text as sent (what a schema cannot type).
     Json,
+    /// The fields of the item the description does not name, at any depth: one JSON object
+    /// of their JSON Pointers (`/erc20Token/newField`) and values as sent, or null when there
+    /// are none. The last column of a list item's frame.
+    Extra,
 }
 
 /// One named field.
 #[derive(Debug, Clone, Copy)]
 pub struct Col(pub &'static str, pub Kind);
+
+/// The column of the fields a frame's description does not name ([`Kind::Extra`]).
+pub const EXTRA: Col = Col("extra", Kind::Extra);
 
 use Kind::*;
 
@@ -62,10 +76,11 @@ pub fn fields(cols: &[Col]) -> Fields {
 /// The Arrow type of a kind.
 pub fn data_type(kind: Kind) -> DataType {
     match kind {
-        Str | Json => DataType::Utf8View,
+        Str | Json | Extra => DataType::Utf8View,
         Bool => DataType::Boolean,
         Int => DataType::Int64,
-        Float => DataType::Float64,
+        Float | U256Float => DataType::Float64,
+        U256 => DataType::Utf8View,
         U64Str => DataType::UInt64,
         Dec => DataType::Decimal128(38, 0),
         TsSec | TsMs | TsText => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
@@ -121,6 +136,40 @@ pub fn bad(name: &str, shown: impl std::fmt::Display, what: &str) -> String {
 /// What a `Dec` field must hold (the refusal of [`decimal_of`], in frames and dicts alike).
 pub const DECIMAL_38: &str = "an integer of at most 38 digits";
 
+/// What a `U256` field must hold (the refusal of [`u256_of`], in frames and dicts alike).
+pub const U256_RANGE: &str = "an integer in [0, 2^256)";
+
+/// The decimal digits of 2^256 - 1, the largest uint256.
+pub const U256_MAX: &str = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+
+/// A decimal string or JSON integer in [0, 2^256) (the rule of [`decimal_digits`]) as its
+/// canonical decimal text: no sign, no leading zeros (`"0"` for zero).
+pub fn u256_of<'a>(v: &'a Scalar) -> Option<Cow<'a, str>> {
+    let of_digits = |text: &'a str| -> Option<Cow<'a, str>> {
+        match decimal_digits(text)? {
+            (true, _) => None,
+            (false, "") => Some(Cow::Borrowed("0")),
+            (false, d) if d.len() < U256_MAX.len() || (d.len() == U256_MAX.len() && d <= U256_MAX) => {
+                Some(Cow::Borrowed(d))
+            }
+            (false, _) => None,
+        }
+    };
+    match v {
+        Scalar::Text(s) => of_digits(s),
+        Scalar::Number(Number::Int(i)) => u64::try_from(*i).ok().map(|u| Cow::Owned(u.to_string())),
+        Scalar::Number(Number::UInt(u)) => Some(Cow::Owned(u.to_string())),
+        Scalar::Number(Number::Big(d)) => of_digits(d),
+        Scalar::Number(Number::Float(_)) | Scalar::Other => None,
+    }
+}
+
+/// The nearest `f64` of a uint256 read by [`u256_of`] (correctly rounded; 2^256 - 1 is
+/// 1.157920892373162e77).
+pub fn u256_f64_of(v: &Scalar) -> Option<f64> {
+    u256_of(v)?.parse::<f64>().ok()
+}
+
 /// What a `U64Str` field must hold (the refusal of [`u64_of`], in frames and dicts alike).
 pub const U64_RANGE: &str = "an integer in [0, 2^64)";
 
@@ -168,7 +217,7 @@ pub fn decimal_of(v: &Scalar) -> Option<i128> {
 }
 
 /// A decimal string or JSON integer in [0, 2^64) (the rule of [`decimal_digits`]: `-0` is 0,
-/// `+5` is refused).
+/// `+5` is refused), or a float with no fraction below 9e15 (`18.0`).
 pub fn u64_of(v: &Scalar) -> Option<u64> {
     let of_digits = |text: &str| -> Option<u64> {
         match decimal_digits(text)? {
@@ -182,7 +231,11 @@ pub fn u64_of(v: &Scalar) -> Option<u64> {
         Scalar::Number(Number::Int(i)) => u64::try_from(*i).ok(),
         Scalar::Number(Number::UInt(u)) => Some(*u),
         Scalar::Number(Number::Big(d)) => of_digits(d),
-        Scalar::Number(Number::Float(_)) | Scalar::Other => None,
+        // `18.0`: an integer sent as a float (the documents type integers as `number`).
+        Scalar::Number(Number::Float(f)) => {
+            Some(*f).filter(|f| f.fract() == 0.0 && (0.0..9e15).contains(f)).map(|f| f as u64)
+        }
+        Scalar::Other => None,
     }
 }
 

@@ -21,8 +21,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json::{
-    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, timestamp_ns_of, u64_of, Col, Kind, Scalar,
-    DECIMAL_38, RFC3339_TIME, U64_RANGE, UNIX_TIME,
+    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, timestamp_ns_of, u256_f64_of, u256_of, u64_of, Col,
+    Kind, Scalar, DECIMAL_38, RFC3339_TIME, U256_RANGE, U64_RANGE, UNIX_TIME,
 };
 use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};
@@ -98,7 +98,7 @@ impl BatchBuilder {
         for (k, item) in items.iter().enumerate() {
             let text = item.json_text();
             let appended = if text.trim_start().starts_with('{') {
-                self.object.append_object(&text)
+                self.object.append_object(&text, &mut Unnamed::default())
             } else {
                 Err(format!("item {k}: {} is not a JSON object", crate::transport::snippet(text.as_bytes())))
             };
@@ -141,11 +141,17 @@ enum Column {
     Float(Float64Builder),
     U64(UInt64Builder),
     Dec(Decimal128Builder),
+    /// uint256 as decimal text.
+    U256(StringViewBuilder),
+    /// The nearest float of a uint256.
+    U256Float(Float64Builder),
     Ts(TimestampNanosecondBuilder, bool),
     /// RFC 3339 text times.
     TsText(TimestampNanosecondBuilder),
     /// JSON text as sent.
     Json(StringViewBuilder),
+    /// The item's fields of no column, as one JSON object.
+    Extra(StringViewBuilder),
     Struct(Box<ObjectColumns>, Vec<bool>),
     /// Lengths, validity, and the items' column.
     List(Vec<usize>, Vec<bool>, Box<Column>),
@@ -156,15 +162,27 @@ impl ObjectColumns {
         ObjectColumns { cols, columns: cols.iter().map(|c| Column::new(c.1, capacity)).collect(), order: Vec::new() }
     }
 
-    /// Appends the object whose JSON text is `text`.
-    fn append_object(&mut self, text: &str) -> Result<(), String> {
-        let (slots, refused) = read_with(text, Fields { cols: self.cols, order: &mut self.order })
+    /// Appends the object whose JSON text is `text`; the fields no column names go to
+    /// `unnamed` (at its path), and from there to the `extra` column.
+    fn append_object(&mut self, text: &str, unnamed: &mut Unnamed) -> Result<(), String> {
+        let (slots, refused, unknown) = read_with(text, Fields { cols: self.cols, order: &mut self.order })
             .map_err(|e| format!("not a JSON object ({e})"))?;
         if let Some(e) = refused {
             return Err(e.to_string());
         }
-        for ((col, column), slot) in self.cols.iter().zip(&mut self.columns).zip(slots) {
-            column.append(col.0, slot)?;
+        for (key, raw) in unknown {
+            unnamed.keep(&key, raw);
+        }
+        for (i, (col, column)) in self.cols.iter().zip(&mut self.columns).enumerate() {
+            // A uint256's float companion reads the field of the column before it.
+            let slot = match col.1 {
+                Kind::U256Float => i.checked_sub(1).and_then(|p| slots[p]),
+                _ => slots[i],
+            };
+            unnamed.path.push(Step::Key(col.0));
+            let appended = column.append(col.0, slot, unnamed);
+            unnamed.path.pop();
+            appended?;
         }
         Ok(())
     }
@@ -172,7 +190,7 @@ impl ObjectColumns {
     fn append_null(&mut self) {
         for (col, column) in self.cols.iter().zip(&mut self.columns) {
             // An absent value never fails.
-            let _ = column.append(col.0, None);
+            let _ = column.append(col.0, None, &mut Unnamed::default());
         }
     }
 
@@ -196,15 +214,19 @@ struct Fields<'o> {
     order: &'o mut Vec<usize>,
 }
 
+/// The fields of one object: a slot per column, the first value refused, and the fields of no
+/// column (key and value).
+type Read<'de> = (Vec<Option<&'de RawValue>>, Option<ExactError>, Vec<(Cow<'de, str>, &'de RawValue)>);
+
 impl<'de> DeserializeSeed<'de> for Fields<'_> {
-    type Value = (Vec<Option<&'de RawValue>>, Option<ExactError>);
+    type Value = Read<'de>;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
 impl<'de> Visitor<'de> for Fields<'_> {
-    type Value = (Vec<Option<&'de RawValue>>, Option<ExactError>);
+    type Value = Read<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON object")
@@ -214,13 +236,15 @@ impl<'de> Visitor<'de> for Fields<'_> {
         let (cols, order) = (self.cols, self.order);
         let mut slots = vec![None; cols.len()];
         let mut refused = None;
+        let mut unknown = Vec::new();
         let mut place = 0;
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             // `cols.len()` marks a key of no column.
             let guess = order.get(place).copied();
             let found = match guess {
                 Some(i) if cols.get(i).is_some_and(|c| c.0 == key) => i,
-                _ => cols.iter().position(|c| c.0 == key).unwrap_or(cols.len()),
+                // The columns made here (`extra`, a float companion) are no field of the item.
+                _ => cols.iter().position(|c| c.0 == key && !made_here(c.1)).unwrap_or(cols.len()),
             };
             if guess != Some(found) {
                 order.truncate(place);
@@ -230,13 +254,76 @@ impl<'de> Visitor<'de> for Fields<'_> {
             let value = map.next_value::<&'de RawValue>()?;
             let unchecked = match slots.get_mut(found) {
                 Some(slot) => slot.replace(value),
-                None => Some(value),
+                None => {
+                    unknown.push((key.clone(), value));
+                    Some(value)
+                }
             };
             if let (None, Some(raw)) = (&refused, unchecked) {
                 refused = exact::check(raw).err().map(|e| e.in_field(&key));
             }
         }
-        Ok((slots, refused))
+        Ok((slots, refused, unknown))
+    }
+}
+
+/// Whether a column is made by the builder rather than read from a field of the same name.
+fn made_here(kind: Kind) -> bool {
+    matches!(kind, Kind::Extra | Kind::U256Float)
+}
+
+/// One step of the path to a field: an object's key or a list's place.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Key(&'static str),
+    Place(usize),
+}
+
+/// The fields of one item that no column names, by their JSON Pointer (RFC 6901), with their
+/// JSON text as sent; `path` is where the reading is.
+#[derive(Debug, Default)]
+struct Unnamed {
+    path: Vec<Step>,
+    fields: Vec<(String, String)>,
+}
+
+impl Unnamed {
+    /// Keeps the field `key` of the object at the current path (a key given twice: the last),
+    /// its value as the compact JSON text of its exact value (the same text whatever the
+    /// spacing sent).
+    fn keep(&mut self, key: &str, raw: &RawValue) {
+        let raw = exact::parse_raw(raw).map_or_else(|_| raw.get().trim().to_string(), |v| v.to_string());
+        let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
+        let mut pointer = String::new();
+        for step in &self.path {
+            match step {
+                Step::Key(k) => pointer.push_str(&format!("/{}", escape(k))),
+                Step::Place(i) => pointer.push_str(&format!("/{i}")),
+            }
+        }
+        pointer.push_str(&format!("/{}", escape(key)));
+        match self.fields.iter_mut().find(|(p, _)| *p == pointer) {
+            Some(have) => have.1 = raw,
+            None => self.fields.push((pointer, raw)),
+        }
+    }
+
+    /// The JSON object of the fields kept (taken out), or `None` when there are none.
+    fn take_json(&mut self) -> Option<String> {
+        if self.fields.is_empty() {
+            return None;
+        }
+        let mut out = String::from("{");
+        for (k, (pointer, raw)) in self.fields.drain(..).enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::Value::String(pointer).to_string());
+            out.push(':');
+            out.push_str(&raw);
+        }
+        out.push('}');
+        Some(out)
     }
 }
 
@@ -254,6 +341,8 @@ impl Column {
             Kind::Float => Column::Float(Float64Builder::with_capacity(n)),
             Kind::U64Str => Column::U64(UInt64Builder::with_capacity(n)),
             Kind::Dec => Column::Dec(Decimal128Builder::with_capacity(n)),
+            Kind::U256 => Column::U256(StringViewBuilder::with_capacity(n)),
+            Kind::U256Float => Column::U256Float(Float64Builder::with_capacity(n)),
             Kind::TsSec | Kind::TsMs => Column::Ts(
                 TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC"),
                 matches!(kind, Kind::TsMs),
@@ -270,11 +359,13 @@ impl Column {
             }
             Kind::TsText => Column::TsText(TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC")),
             Kind::Json => Column::Json(StringViewBuilder::with_capacity(n)),
+            Kind::Extra => Column::Extra(StringViewBuilder::with_capacity(n)),
         }
     }
 
-    /// Appends one value of field `name` (`None` or `null`: absent).
-    fn append(&mut self, name: &str, raw: Option<&RawValue>) -> Result<(), String> {
+    /// Appends one value of field `name` (`None` or `null`: absent); fields of no column met
+    /// inside it go to `unnamed`.
+    fn append(&mut self, name: &str, raw: Option<&RawValue>, unnamed: &mut Unnamed) -> Result<(), String> {
         let raw = raw.filter(|r| r.get() != "null");
         match self {
             Column::Str(b) => match raw {
@@ -295,19 +386,30 @@ impl Column {
             Column::Float(b) => b.append_option(typed(name, raw, f64_of, "a number")?),
             Column::U64(b) => b.append_option(typed(name, raw, u64_of, U64_RANGE)?),
             Column::Dec(b) => b.append_option(typed(name, raw, decimal_of, DECIMAL_38)?),
+            Column::U256(b) => match raw {
+                None => b.append_null(),
+                Some(r) => {
+                    let scalar = Scalar::of_raw(r).map_err(|e| format!("field {name:?}: {e}"))?;
+                    b.append_value(u256_of(&scalar).ok_or_else(|| bad(name, shown(r), U256_RANGE))?)
+                }
+            },
+            // Its `U256` column has refused what no float can read.
+            Column::U256Float(b) => b.append_option(typed(name, raw, u256_f64_of, U256_RANGE)?),
             Column::Ts(b, ms) => {
                 let ms = *ms;
                 b.append_option(typed(name, raw, |s| timestamp_ns_of(s, ms), UNIX_TIME)?)
             }
             Column::TsText(b) => b.append_option(typed(name, raw, rfc3339_ns, RFC3339_TIME)?),
             Column::Json(b) => b.append_option(raw.map(RawValue::get)),
+            // The last column: every other field of the item has been read.
+            Column::Extra(b) => b.append_option(unnamed.take_json()),
             Column::Struct(object, valid) => match raw {
                 None => {
                     object.append_null();
                     valid.push(false);
                 }
                 Some(r) if r.get().starts_with('{') => {
-                    object.append_object(r.get())?;
+                    object.append_object(r.get(), unnamed)?;
                     valid.push(true);
                 }
                 Some(r) => return Err(bad(name, shown(r), "an object")),
@@ -320,8 +422,11 @@ impl Column {
                 Some(r) if r.get().starts_with('[') => {
                     let elements: Vec<&RawValue> =
                         serde_json::from_str(r.get()).map_err(|_| bad(name, shown(r), "a list"))?;
-                    for element in &elements {
-                        items.append(name, Some(element))?;
+                    for (i, element) in elements.iter().enumerate() {
+                        unnamed.path.push(Step::Place(i));
+                        let appended = items.append(name, Some(element), unnamed);
+                        unnamed.path.pop();
+                        appended?;
                     }
                     lengths.push(elements.len());
                     valid.push(true);
@@ -334,14 +439,14 @@ impl Column {
 
     fn finish(self, kind: Kind) -> Result<ArrayRef, String> {
         Ok(match self {
-            Column::Str(mut b) => Arc::new(b.finish()),
+            Column::Str(mut b) | Column::U256(mut b) => Arc::new(b.finish()),
             Column::Bool(mut b) => Arc::new(b.finish()),
             Column::Int(mut b) => Arc::new(b.finish()),
-            Column::Float(mut b) => Arc::new(b.finish()),
+            Column::Float(mut b) | Column::U256Float(mut b) => Arc::new(b.finish()),
             Column::U64(mut b) => Arc::new(b.finish()),
             Column::Dec(mut b) => Arc::new(b.finish().with_precision_and_scale(38, 0).map_err(|e| e.to_string())?),
             Column::Ts(mut b, _) | Column::TsText(mut b) => Arc::new(b.finish()),
-            Column::Json(mut b) => Arc::new(b.finish()),
+            Column::Json(mut b) | Column::Extra(mut b) => Arc::new(b.finish()),
             Column::Struct(object, valid) => {
                 let Kind::Struct(cols) = kind else { return Err(format!("{kind:?} is not an object column")) };
                 let columns = object.finish()?;
@@ -397,7 +502,7 @@ mod tests {
     use super::*;
     use crate::arrow::json::Kind::*;
     use arrow_array::cast::AsArray;
-    use arrow_array::types::{Decimal128Type, Int64Type, TimestampNanosecondType};
+    use arrow_array::types::{Decimal128Type, Float64Type, Int64Type, TimestampNanosecondType};
     use arrow_array::Array;
     use arrow_schema::Schema;
 
@@ -556,6 +661,57 @@ mod tests {
         let b = batch(&[r#"{"name": "first", "amount": "1", "name": "last", "inner": {"n": 1, "n": 2}}"#]).unwrap();
         assert_eq!(b.column(0).as_string_view().value(0), "last");
         assert_eq!(b.column(5).as_struct().column(1).as_primitive::<Int64Type>().value(0), 2);
+    }
+
+    #[test]
+    fn fields_of_no_column_reach_the_extra_column_by_their_pointer_at_any_depth() {
+        use crate::arrow::json::EXTRA;
+        const WITH_EXTRA: &[Col] =
+            &[Col("name", Str), Col("inner", Struct(INNER)), Col("rows", StructList(INNER)), EXTRA];
+        let schema = Arc::new(Schema::new(fields(WITH_EXTRA)));
+        let items = [
+            RawText(r#"{"name": "a", "new": [1, {"x": null}], "inner": {"code": "c", "a/b~": 2}, "rows": [{"n": 1}, {"n": 2, "late": "z"}]}"#.into()),
+            RawText(r#"{"name": "b"}"#.into()),
+            RawText(r#"{"extra": 5, "valueFloat": 1, "new": 1, "new": 2}"#.into()),
+        ];
+        let batch = objects_to_batch(WITH_EXTRA, schema, &items).unwrap();
+        let extra = batch.column(3).as_string_view();
+        let parsed = |i: usize| serde_json::from_str::<Value>(extra.value(i)).unwrap();
+        assert_eq!(parsed(0), serde_json::json!({"/new": [1, {"x": null}], "/inner/a~1b~0": 2, "/rows/1/late": "z"}));
+        assert!(extra.is_null(1), "an item with no other field has a null extra");
+        // a field named like a made column is a field of the item; a key given twice, the last
+        assert_eq!(parsed(2), serde_json::json!({"/extra": 5, "/valueFloat": 1, "/new": 2}));
+    }
+
+    #[test]
+    fn a_uint256_column_holds_every_size_exactly_beside_its_nearest_float() {
+        const AMOUNT: &[Col] = &[Col("value", U256), Col("valueFloat", U256Float)];
+        let max = super::super::json::U256_MAX;
+        let texts = [
+            format!(r#"{{"value": "{max}"}}"#),
+            format!(r#"{{"value": "1{}"}}"#, "0".repeat(38)),
+            format!(r#"{{"value": "{}"}}"#, "9".repeat(38)),
+            r#"{"value": "0"}"#.into(),
+            r#"{"value": 12}"#.into(),
+            r#"{"value": "0007"}"#.into(),
+            r#"{"value": null}"#.into(),
+        ];
+        let raw: Vec<RawText> = texts.iter().map(|t| RawText(t.clone())).collect();
+        let batch = objects_to_batch(AMOUNT, Arc::new(Schema::new(fields(AMOUNT))), &raw).unwrap();
+        let (text, float) = (batch.column(0).as_string_view(), batch.column(1).as_primitive::<Float64Type>());
+        let want =
+            [max.to_string(), format!("1{}", "0".repeat(38)), "9".repeat(38), "0".into(), "12".into(), "7".into()];
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(text.value(i), w);
+            assert_eq!(float.value(i), w.parse::<f64>().unwrap());
+        }
+        assert!(text.is_null(6) && float.is_null(6));
+        let past = "9".repeat(78);
+        for bad in [past.as_str(), "-1", "1.5", "0x10", "1e3"] {
+            let item = RawText(format!(r#"{{"value": "{bad}"}}"#));
+            let err = objects_to_batch(AMOUNT, Arc::new(Schema::new(fields(AMOUNT))), &[item]).unwrap_err();
+            assert!(err.starts_with(r#"field "value": "#) && err.ends_with("is not an integer in [0, 2^256)"), "{err}");
+        }
     }
 
     #[test]

@@ -1,18 +1,21 @@
 //! Arrow schemas of the Metrics API resources: each described once as a tree of [`Col`]s for
 //! the shared JSON -> Arrow builder ([`super::json`]).
 
-use super::json::{Col, Kind::*};
+use super::json::{Col, Kind::*, EXTRA};
 
-/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64).
+/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64). The series of
+/// `metric()` keeps these two columns (its sharded walks, datasets and cache rely on them): no
+/// `extra` (docs/known-limits.md).
 pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
 
 /// Metrics API supported chain.
 pub const METRICS_CHAIN: &[Col] = &[
-    Col("evmChainId", Int),
+    Col("evmChainId", U64Str),
     Col("chainName", Str),
     Col("blockchainId", Str),
     Col("subnetId", Str),
     Col("network", Str),
+    EXTRA,
 ];
 
 /// Metrics API ICM summary row (`destBlockchainId` / `srcBlockchainId` null when not grouped by it).
@@ -26,6 +29,7 @@ pub const ICM_SUMMARY: &[Col] = &[
     Col("last90Days", Int),
     Col("lastYear", Int),
     Col("allTime", Int),
+    EXTRA,
 ];
 
 #[cfg(test)]
@@ -46,7 +50,7 @@ mod tests {
         let v = batch.column(1).as_primitive::<Float64Type>();
         assert_eq!((v.value(0), v.value(1)), (12.0, 1.5));
         let chain = json!({"evmChainId": 43114, "chainName": "c_chain", "blockchainId": "b", "subnetId": "s", "network": "mainnet"});
-        assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 5);
+        assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 6);
         let row = json!({"srcBlockchainId": "a", "lastHour": 1, "allTime": 9});
         let b = to_batch(Resource::IcmSummary, &[row]).unwrap();
         assert!(b.column_by_name("destBlockchainId").unwrap().is_null(0));

@@ -9,6 +9,7 @@ pub mod data;
 pub mod decoded;
 pub mod json;
 pub mod json_columns;
+pub mod labels;
 pub mod metrics;
 pub mod parquet_export;
 pub mod parquet_sink;

@@ -51,6 +51,32 @@ impl Resource {
         }
     }
 
+    /// The hand-written table of an operation whose method is written by hand (`blocks()`,
+    /// `metric()`, ...), by operationId.
+    pub fn of_hand_operation(id: &str) -> Option<Resource> {
+        Some(match id {
+            "getLatestBlocks" | "listLatestBlocksAllChains" => Resource::Block,
+            "listCollectibleBalances" => Resource::Collectible,
+            "listPendingPrimaryNetworkRewards" => Resource::PendingReward,
+            "listLatestXChainVertices" => Resource::Vertex,
+            "listIcmMessages" => Resource::IcmMessage,
+            "getEvmChainMetrics" => Resource::MetricValue,
+            "listChains" => Resource::MetricsChain,
+            "getICMSummary" => Resource::IcmSummary,
+            _ => return None,
+        })
+    }
+
+    /// The columns a user gets from an operation: its frame's (the hand-written table, or the
+    /// list items' by the schema rule), or for an object answer the typed fields of its dict.
+    pub fn operation_columns(op: &Operation) -> Option<&'static [Col]> {
+        match Resource::of_hand_operation(op.id) {
+            Some(hand) => Some(hand.columns()),
+            None if op.is_list() => op.item_columns(),
+            None => op.answer_columns(),
+        }
+    }
+
     /// The resource of a list operation's items.
     pub fn of_operation(op: &Operation) -> Resource {
         Resource::Listed(op.index() as u16)

@@ -456,7 +456,11 @@ mod tests {
         assert_eq!(numbers, vec![12, 11, 10]);
         assert_eq!(got.column(0).as_string_view().value(0), "43114");
         assert_eq!(got.column(5).as_string_view().value(0), "0x\"q\\é");
-        assert_eq!(got.column(6).as_primitive::<arrow_array::types::Int64Type>().value(0), 4);
+        assert_eq!(got.column(6).as_primitive::<arrow_array::types::UInt64Type>().value(0), 4);
+        // the field of no column, compact, by its pointer
+        let extra = got.column(got.num_columns() - 1).as_string_view();
+        assert_eq!(extra.value(0), r#"{"/unknown":{"deep":[null,{"a":"}"}]}}"#);
+        assert!(arrow_array::Array::is_null(extra, 1));
 
         let err = client.page(&paged, Some("t2")).await.unwrap_err().to_string();
         assert!(err.contains("blocks[1] must be a JSON object, found 5"), "{err}");

@@ -238,6 +238,14 @@ impl<'a> Gen<'a> {
                 let n = 1 + self.below(18) as usize;
                 self.digits(n)
             }
+            // So does one it reads as an integer or a uint256 (`tokenId`, `consumingBlockNumber`).
+            _ if avax_data_core::rest::openapi::U256_NAMES.contains(&name)
+                || avax_data_core::rest::openapi::SIGNED_NAMES.contains(&name)
+                || avax_data_core::rest::openapi::integer_name(name) =>
+            {
+                let n = 1 + self.below(9) as usize;
+                self.digits(n)
+            }
             _ => self.by_name(name),
         }
     }

@@ -139,15 +139,18 @@ mod tests {
         let schema = Resource::of_operation(op).schema();
         assert_eq!(batches[0].schema(), schema);
         let at = |name: &str| schema.index_of(name).unwrap();
-        assert_eq!(schema.field(at("value")).data_type(), &DataType::Decimal128(38, 0));
+        assert_eq!(schema.field(at("value")).data_type(), &DataType::Utf8View);
+        assert_eq!(schema.field(at("valueFloat")).data_type(), &DataType::Float64);
         assert_eq!(
             schema.field(at("blockTimestamp")).data_type(),
             &DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()))
         );
         assert!(schema.index_of("someNewField").is_err(), "extra fields are not columns");
         let b = &batches[0];
-        let value = b.column(at("value")).as_primitive::<arrow_array::types::Decimal128Type>();
-        assert_eq!((value.value(0), value.is_null(1)), (10_000_000_000_000_000_000_000, true));
+        let extra = b.column(at("extra")).as_string_view();
+        assert!(extra.iter().flatten().any(|e| e.contains("/someNewField")), "but kept in `extra`");
+        let value = b.column(at("value")).as_string_view();
+        assert_eq!((value.value(0), value.is_null(1)), ("10000000000000000000000", true));
         let token = b.column(at("erc20Token")).as_struct();
         let erc = token.column_by_name("ercType").unwrap().as_string_view();
         assert_eq!(erc.value(0), "ERC-99", "an unknown enum value is kept");

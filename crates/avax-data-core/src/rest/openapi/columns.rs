@@ -17,14 +17,16 @@
 //! | anything else (free-form objects, mixed unions, deeper than 8 levels) | `Json` (JSON text) |
 //!
 //! Columns and struct fields come in the order the document writes the properties in (read
-//! from its text by `order.rs`), a later variant's new fields after the earlier ones.
+//! from its text by `order.rs`), a later variant's new fields after the earlier ones; a list
+//! item ends with `extra` (the fields the document does not name, as JSON text), and a Metrics
+//! API series item starts with its `timestamp`.
 
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
 use super::{operations, Operation, Service};
-use crate::arrow::json::{Col, Kind};
+use crate::arrow::json::{Col, Kind, EXTRA};
 
 /// Names of decimal-string amounts the documents give no digit example for (the same fields
 /// the hand-written tables read as `Decimal(38, 0)`).
@@ -94,16 +96,117 @@ fn is_timestamp_name(name: &str) -> bool {
 
 fn string_kind(name: &str, schema: &Value) -> Kind {
     let ex = examples(schema);
+    let digits = |or_empty: bool| if ex.is_empty() { or_empty } else { ex.iter().all(|e| is_digits(e)) };
     let id_like = name.ends_with("Id") || name.ends_with("Index") || name.ends_with("Status") || name == "type";
+    let open = schema.get("enum").is_none();
     if schema.get("format").and_then(Value::as_str) == Some("date-time") {
         Kind::TsText
-    } else if schema.get("enum").is_none()
-        && !id_like
-        && (if ex.is_empty() { DECIMAL_NAMES.contains(&name) } else { ex.iter().all(|e| is_digits(e)) })
-    {
+    } else if open && U256_NAMES.contains(&name) && digits(true) {
+        Kind::U256
+    } else if open && SIGNED_NAMES.contains(&name) {
+        Kind::Int
+    } else if open && integer_name(name) && digits(true) {
+        Kind::U64Str
+    } else if open && !id_like && digits(DECIMAL_NAMES.contains(&name)) {
         Kind::Dec
     } else {
         Kind::Str
+    }
+}
+
+/// Fields whose domain is uint256 (token amounts and balances, token ids): their exact decimal
+/// text, whatever its size (`U256`). A digit string of these names, of any schema: a native
+/// amount named `value` reads the same, so one name has one type.
+pub const U256_NAMES: &[&str] = &["value", "balance", "tokenId"];
+
+/// The uint256 amounts, which get a `Float64` companion column (`valueFloat`) right after
+/// them for sums, means and sorts; a token id gets none.
+pub const U256_AMOUNTS: &[&str] = &["value", "balance"];
+
+/// The name of the float companion of the uint256 amount `name`.
+pub fn float_companion(name: &str) -> &'static str {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| U256_AMOUNTS.iter().map(|n| &*format!("{n}Float").leak()).collect());
+    U256_AMOUNTS.iter().position(|n| *n == name).map_or("", |i| names[i])
+}
+
+/// Integers that may be negative (`Int64`): the P-Chain's own blockchain answers
+/// `createBlockNumber: "-1"`, and a validator's balance change is signed.
+pub const SIGNED_NAMES: &[&str] = &["createBlockNumber", "createBlockIndex", "balanceChange"];
+
+/// Names of integer concepts the documents type as `number` (or a digit string) without an
+/// integer example: block numbers and heights, indexes, counts, decimals, transaction types,
+/// sizes, locktimes, thresholds (`UInt64`).
+pub fn integer_name(name: &str) -> bool {
+    const SUFFIXES: &[&str] = &[
+        "Block",
+        "BlockNumber",
+        "blockNumber",
+        "Height",
+        "height",
+        "Index",
+        "Count",
+        "ecimals",
+        "Bytes",
+        "Requests",
+        "ocktime",
+        "Code",
+        "Validators",
+        "AccruedFees",
+        "Balance",
+    ];
+    const NAMES: &[&str] = &[
+        "txType",
+        "threshold",
+        "weight",
+        "denomination",
+        "groupId",
+        "evmChainId",
+        "apiCreditsConsumed",
+        "apiCreditsUsed",
+        "apiCreditsWasted",
+        "totalAddresses",
+        "totalCount",
+        "totalHolders",
+        "totalTokens",
+        "cumulativeTransactions",
+    ];
+    NAMES.contains(&name) || SUFFIXES.iter().any(|s| name.ends_with(s))
+}
+
+/// Names of `number`s that are fractions, ratios or averages (`Float64`), whatever their
+/// examples: percentages, progress, coordinates, rates, durations, money and metric values.
+fn float_name(name: &str) -> bool {
+    const PARTS: &[&str] = &["Percent", "progress", "latitude", "longitude", "PerSecond", "Performance", "Msecs"];
+    name == "value" || PARTS.iter().any(|p| name.contains(p))
+}
+
+/// Whether every example of a schema is a JSON integer (and there is one).
+fn integer_examples(schema: &Value) -> bool {
+    let ex = examples(schema);
+    !ex.is_empty() && ex.iter().all(|e| e.is_i64() || e.is_u64())
+}
+
+/// A JSON `number`: the documents type integers and fractions alike as `number`, so the name
+/// and the examples decide (timestamps, then fractions, then amounts, then integers).
+fn number_kind(name: &str, schema: &Value) -> Kind {
+    if is_timestamp_name(name) {
+        Kind::TsSec
+    } else if name.ends_with("TimestampMilliseconds") {
+        Kind::TsMs
+    } else if float_name(name) {
+        Kind::Float
+    } else if name == "chainId" {
+        // The genesis' number; every other `chainId` is the id's text.
+        Kind::Str
+    } else if SIGNED_NAMES.contains(&name) {
+        Kind::Int
+    } else if DECIMAL_NAMES.contains(&name) {
+        Kind::Dec
+    } else if integer_name(name) || integer_examples(schema) {
+        Kind::U64Str
+    } else {
+        Kind::Float
     }
 }
 
@@ -137,9 +240,7 @@ pub fn kind_of(service: Service, name: &str, schema: &'static Value, depth: usiz
         Some("string") => string_kind(name, schema),
         Some("integer") if schema.get("minimum").and_then(Value::as_f64).is_some_and(|m| m >= 0.0) => Kind::U64Str,
         Some("integer") => Kind::Int,
-        Some("number") if is_timestamp_name(name) => Kind::TsSec,
-        Some("number") if name.ends_with("TimestampMilliseconds") => Kind::TsMs,
-        Some("number") => Kind::Float,
+        Some("number") => number_kind(name, schema),
         Some("boolean") => Kind::Bool,
         Some("array") => match schema.get("items") {
             Some(items) => match kind_of(service, name, items, depth + 1) {
@@ -202,7 +303,11 @@ fn merged_cols(
             },
         };
         for (name, schema) in service.properties_in_order(props) {
-            add(&mut cols, Col(name, kind_of(service, name, schema, depth + 1)));
+            let kind = kind_of(service, name, schema, depth + 1);
+            add(&mut cols, Col(name, kind));
+            if matches!(kind, Kind::U256) && U256_AMOUNTS.contains(&name) {
+                add(&mut cols, Col(float_companion(name), Kind::U256Float));
+            }
         }
     }
     if let Some(d) = discriminator {
@@ -210,7 +315,19 @@ fn merged_cols(
             cols.push(Col(d, Kind::Str));
         }
     }
-    (!cols.is_empty()).then(|| leak(cols))
+    (!cols.is_empty()).then(|| settled(cols))
+}
+
+/// The merged columns, with a float companion kept only right after a uint256 column (a
+/// variant that gave its field another type made that column JSON text: no companion then).
+fn settled(cols: Vec<Col>) -> &'static [Col] {
+    let keep: Vec<Col> = cols
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !matches!(c.1, Kind::U256Float) || (*i > 0 && matches!(cols[i - 1].1, Kind::U256)))
+        .map(|(_, c)| *c)
+        .collect();
+    leak(keep)
 }
 
 fn add(cols: &mut Vec<Col>, col: Col) {
@@ -222,15 +339,22 @@ fn add(cols: &mut Vec<Col>, col: Col) {
             (Kind::Struct(a), Kind::Struct(b)) => {
                 let mut both = a.to_vec();
                 b.iter().for_each(|c| add(&mut both, *c));
-                have.1 = Kind::Struct(leak(both));
+                have.1 = Kind::Struct(settled(both));
             }
             (Kind::StructList(a), Kind::StructList(b)) => {
                 let mut both = a.to_vec();
                 b.iter().for_each(|c| add(&mut both, *c));
-                have.1 = Kind::StructList(leak(both));
+                have.1 = Kind::StructList(settled(both));
             }
             _ => have.1 = Kind::Json,
         },
+    }
+}
+
+/// A Metrics API series item (it has a `timestamp`) puts it first, as every series frame does.
+fn timestamp_first(cols: &mut [Col]) {
+    if let Some(at) = cols.iter().position(|c| c.0 == "timestamp") {
+        cols[..=at].rotate_right(1);
     }
 }
 
@@ -253,7 +377,11 @@ fn shapes() -> &'static Shapes {
                         found.iter().for_each(|c| add(&mut cols, *c));
                     }
                 }
-                (!cols.is_empty()).then(|| leak(cols))
+                if op.service == Service::Metrics {
+                    timestamp_first(&mut cols);
+                }
+                // The fields the document does not name, last.
+                (!cols.is_empty()).then(|| settled(cols.into_iter().chain([EXTRA]).collect()))
             })
             .collect();
         let answers = ops
@@ -305,11 +433,12 @@ mod tests {
         let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()));
         assert_eq!(col(cols, "blockTimestamp"), ts);
         assert_eq!(col(cols, "blockTimestampMilliseconds"), ts);
-        assert_eq!(col(cols, "blockNumber"), DataType::Decimal128(38, 0));
+        assert_eq!(col(cols, "blockNumber"), DataType::UInt64);
         assert_eq!(col(cols, "gasUsed"), DataType::Decimal128(38, 0));
         assert_eq!(col(cols, "chainId"), DataType::Utf8View);
         assert_eq!(col(cols, "blockHash"), DataType::Utf8View);
-        assert_eq!(col(cols, "txCount"), DataType::Float64);
+        assert_eq!(col(cols, "txCount"), DataType::UInt64);
+        assert_eq!(cols.last().map(|c| c.0), Some("extra"));
     }
 
     #[test]
@@ -364,5 +493,43 @@ mod tests {
             kind_of(Service::Data, "x", s(json!({"type": "array", "items": {"type": "string"}})), 0),
             Kind::StrList
         ));
+        // `number`: integers by name or example, fractions by name, timestamps by name.
+        for (name, schema, want) in [
+            ("logIndex", json!({"type": "number"}), DataType::UInt64),
+            ("decimals", json!({"type": "number", "examples": [18]}), DataType::UInt64),
+            ("targetGas", json!({"type": "number", "example": 60000000}), DataType::UInt64),
+            ("ratio", json!({"type": "number", "example": 0.5}), DataType::Float64),
+            ("stakePercentage", json!({"type": "number", "example": 50}), DataType::Float64),
+            ("balanceChange", json!({"type": "number"}), DataType::Int64),
+            ("createBlockNumber", json!({"type": "string"}), DataType::Int64),
+            ("blockNumber", json!({"type": "string", "examples": ["339"]}), DataType::UInt64),
+            ("outputIndex", json!({"type": "string", "examples": ["38"]}), DataType::UInt64),
+            ("value", json!({"type": "string", "examples": ["10000000000000000000"]}), DataType::Utf8View),
+            ("tokenId", json!({"type": "string"}), DataType::Utf8View),
+            ("amount", json!({"type": "string"}), DataType::Decimal128(38, 0)),
+            ("value", json!({"type": "number", "example": "42.42"}), DataType::Float64),
+        ] {
+            assert_eq!(k(name, schema), want, "{name}");
+        }
+        assert!(matches!(kind_of(Service::Data, "value", s(json!({"type": "string"})), 0), Kind::U256));
+    }
+
+    #[test]
+    fn uint256_amounts_get_a_float_companion_that_a_disagreeing_variant_drops() {
+        use serde_json::json;
+        let s = |v: Value| -> &'static Value { Box::leak(Box::new(v)) };
+        let one = s(json!({"properties": {"value": {"type": "string"}, "tokenId": {"type": "string"}}}));
+        let Kind::Struct(cols) = kind_of(Service::Data, "", one, 0) else { panic!("a struct") };
+        let names: Vec<&str> = cols.iter().map(|c| c.0).collect();
+        // (a schema outside the documents has no written order: its keys sorted)
+        assert_eq!(names, ["tokenId", "value", "valueFloat"]);
+        assert!(matches!(cols[2].1, Kind::U256Float));
+        let two = s(json!({"oneOf": [
+            {"type": "object", "properties": {"value": {"type": "string"}, "a": {"type": "string"}}},
+            {"type": "object", "properties": {"value": {"type": "array", "items": {"type": "string"}}}}]}));
+        let Kind::Struct(cols) = kind_of(Service::Data, "", two, 0) else { panic!("a struct") };
+        let names: Vec<&str> = cols.iter().map(|c| c.0).collect();
+        assert_eq!(names, ["a", "value"], "the companion of a column that became JSON text is dropped");
+        assert!(matches!(cols[1].1, Kind::Json));
     }
 }

@@ -12,6 +12,8 @@
 mod call;
 mod check;
 mod columns;
+#[cfg(test)]
+mod concepts_tests;
 mod documents;
 mod hand;
 mod identities;
@@ -22,7 +24,7 @@ mod table;
 
 pub use call::{prepare, Credentials};
 pub use check::{check, Request, MAX_QUERY_VALUE};
-pub use columns::{kind_of, DECIMAL_NAMES};
+pub use columns::{float_companion, integer_name, kind_of, DECIMAL_NAMES, SIGNED_NAMES, U256_AMOUNTS, U256_NAMES};
 pub use documents::Service;
 pub use hand::{engine_check, ride};
 pub use identities::{list_identity, LIST_IDENTITIES};
