@@ -8,7 +8,9 @@ tables and run ``python tools/native_stubs.py``; ``--check`` fails when this fil
 
 import datetime
 import os
-from typing import IO, Any, AsyncIterator, Awaitable, Generator, Iterator, Literal, Mapping, Sequence, final, overload
+from typing import (
+    IO, Any, AsyncIterator, Awaitable, Coroutine, Generator, Iterator, Literal, Mapping, Sequence, final, overload,
+)
 
 import polars as pl
 
@@ -37,6 +39,8 @@ __all__ = [
     "verify_dataset",
     "unix_seconds",
     "_verify_checkpoint",
+    "_export_plan",
+    "_chain_identity",
     "IndexClient",
     "Chain",
     "Range",
@@ -51,6 +55,7 @@ __all__ = [
     "PageIterator",
     "PagerBatchIterator",
     "Ready",
+    "Next",
     "Pending",
     "Emulator",
     "_ExportCheckpoint",
@@ -128,6 +133,14 @@ def _verify_checkpoint(path: str | os.PathLike[str]) -> dict[str, Any]:
     """What the checkpoint ``path`` (``OUT.avax-state.json``, or the output ``OUT`` beside it) says and whether its
     output is as recorded: a dict with ``ok``, ``path``, ``checkpoint`` (the stored JSON object), ``resumes_at`` (the
     position as text), ``missing``, ``altered`` and ``extra``."""
+
+def _export_plan(rng: Range, reads_tip: bool, held: int) -> Plan:
+    """The plan of an export of ``rng`` by the command line, ``held`` of its rows already written: the walk's less
+    those, the tip read when ``reads_tip`` (a fresh export), and the read of the chain's identity (container 0) when
+    the client has not read it and the walk's plan does not count it."""
+
+def _chain_identity(chain: Chain) -> str | None:
+    """The id of ``chain``'s container 0 (the network's identity), read once per client; ``None`` for an empty index."""
 
 # ---- Index RPC client ----
 
@@ -218,13 +231,14 @@ class Chain:
     def range(
         self,
         start: int = 0,
-        count: int | None = None,
+        stop: int | None = None,
         *,
+        count: int | None = None,
         concurrency: int | None = None,
         batch_size: int = 1024,
         decode: Decode = None,
     ) -> Range:
-        """A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts."""
+        """A lazy walk over ``[start, stop)``, as Python's ``range(start, stop)``, or to the tip."""
     def follow(
         self,
         start: int | None = None,
@@ -246,8 +260,11 @@ class Range:
     def start(self) -> int:
         """The first index of the range as created (it does not move; see :attr:`next_index`)."""
     @property
+    def stop(self) -> int | None:
+        """The end of the range as given (exclusive): ``stop``, or ``start + count``; ``None`` for a walk to the tip."""
+    @property
     def end(self) -> int | None:
-        """The end of the range (exclusive), once known."""
+        """The end the walk actually reaches (exclusive), once known."""
     @property
     def next_index(self) -> int:
         """The first index not yet handed to you: where the next consumer starts."""
@@ -738,8 +755,13 @@ class Plan:
     def compute_units(self) -> int | None:
         """Compute units of the whole walk (as exact as :attr:`requests`); ``None`` when unknown."""
     @property
+    def metered(self) -> bool:
+        """Whether the service walked charges compute units: the Data and Metrics APIs do; a node's Index RPC only at
+        a hosted endpoint (``api.avax.network``, ``api.avax-test.network``). Unmetered, the compute units are 0 and
+        no budget applies."""
+    @property
     def units_per_request(self) -> int:
-        """Compute units of one request (the operation's weight)."""
+        """Compute units of one request (the operation's weight; 0 unmetered)."""
     @property
     def page_size(self) -> int:
         """Items asked per request."""
@@ -777,10 +799,11 @@ class Plan:
         requests are unknown."""
     @property
     def seconds_at_tier_budget(self) -> float | None:
-        """Seconds spending the per-minute budget in full; ``None`` when unknown."""
+        """Seconds spending the per-minute budget in full; ``None`` when unknown or unmetered."""
     @property
     def daily_share(self) -> float | None:
-        """The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when unknown."""
+        """The walk's compute units over the tier's daily budget (1.0: all of it); ``None`` when unknown or
+        unmetered."""
     @property
     def unknown(self) -> list[str]:
         """What the plan cannot know (list of str)."""
@@ -904,10 +927,31 @@ class Ready:
     def __next__(self) -> None: ...
 
 @final
+class Next:
+    """The step of an async iterator that had to wait: ``await`` it for the next item."""
+
+    def __await__(self) -> Next: ...
+    def __iter__(self) -> Next: ...
+    def __next__(self) -> Any: ...
+
+@final
 class Pending:
-    """The awaitable an async client's call returns: ``await`` it for the result."""
+    """The coroutine an async client's call returns: ``await`` it for the result."""
 
     def __await__(self) -> Generator[Any, None, Any]: ...
+    def send(self, value: Any) -> Any:
+        """Steps the coroutine (what a task does): the future while the call runs, then ``StopIteration`` with its
+        result."""
+    def throw(
+        self,
+        exc: type[BaseException] | BaseException,
+        value: BaseException | object | None = None,
+        traceback: object | None = None,
+    ) -> Any:
+        """Raises ``exc`` where the coroutine waits (a task's cancellation does this); the call, whose result nobody
+        will take, is cancelled (or, not started yet, never runs)."""
+    def close(self) -> None:
+        """Closes the coroutine: a call not started never runs, a running one is cancelled."""
 
 # ---- The emulator ----
 
@@ -1076,10 +1120,10 @@ class AsyncIndexClient:
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    def close(self) -> Awaitable[None]:
+    def close(self) -> Coroutine[Any, Any, None]:
         """Close the client, from any thread."""
-    def __aenter__(self) -> Awaitable[AsyncIndexClient]: ...
-    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
+    def __aenter__(self) -> Coroutine[Any, Any, AsyncIndexClient]: ...
+    def __aexit__(self, *_exc: object) -> Coroutine[Any, Any, None]: ...
 
 @final
 class AsyncChain:
@@ -1089,10 +1133,10 @@ class AsyncChain:
     def path(self) -> str:
         """The index path, e.g. ``"C/block"``."""
     @overload
-    def last_accepted(self, *, decode: Literal[False, None] = None) -> Awaitable[Container]:
+    def last_accepted(self, *, decode: Literal[False, None] = None) -> Coroutine[Any, Any, Container]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
-    def last_accepted(self, *, decode: Literal[True, "strict", "senders"]) -> Awaitable[DecodedRow]:
+    def last_accepted(self, *, decode: Literal[True, "strict", "senders"]) -> Coroutine[Any, Any, DecodedRow]:
         """The most recently accepted container (``index.getLastAccepted``)."""
     @overload
     def container(
@@ -1101,7 +1145,7 @@ class AsyncChain:
         *,
         id: str | None = None,
         decode: Literal[False, None] = None,
-    ) -> Awaitable[Container]:
+    ) -> Coroutine[Any, Any, Container]:
         """One container, by its index or by its id."""
     @overload
     def container(
@@ -1110,24 +1154,25 @@ class AsyncChain:
         *,
         id: str | None = None,
         decode: Literal[True, "strict", "senders"],
-    ) -> Awaitable[DecodedRow]:
+    ) -> Coroutine[Any, Any, DecodedRow]:
         """One container, by its index or by its id."""
-    def container_range(self, start: int, count: int) -> Awaitable[list[Container]]:
+    def container_range(self, start: int, count: int) -> Coroutine[Any, Any, list[Container]]:
         """Up to ``count`` containers from ``start``, in one call (``index.getContainerRange``)."""
-    def index_of(self, id: str) -> Awaitable[int]:
+    def index_of(self, id: str) -> Coroutine[Any, Any, int]:
         """The position of the container with this id (``index.getIndex``)."""
-    def is_accepted(self, id: str) -> Awaitable[bool]:
+    def is_accepted(self, id: str) -> Coroutine[Any, Any, bool]:
         """Whether the container with this id is accepted in the index (``index.isAccepted``)."""
     def range(
         self,
         start: int = 0,
-        count: int | None = None,
+        stop: int | None = None,
         *,
+        count: int | None = None,
         concurrency: int | None = None,
         batch_size: int = 1024,
         decode: Decode = None,
     ) -> AsyncRange:
-        """A lazy walk over ``[start, start + count)``, or to the tip seen when the walk starts."""
+        """A lazy walk over ``[start, stop)``, as Python's ``range(start, stop)``, or to the tip."""
     def follow(
         self,
         start: int | None = None,
@@ -1149,8 +1194,11 @@ class AsyncRange:
     def start(self) -> int:
         """The first index of the range as created (it does not move; see :attr:`next_index`)."""
     @property
+    def stop(self) -> int | None:
+        """The end of the range as given (exclusive): ``stop``, or ``start + count``; ``None`` for a walk to the tip."""
+    @property
     def end(self) -> int | None:
-        """The end of the range (exclusive), once known."""
+        """The end the walk actually reaches (exclusive), once known."""
     @property
     def next_index(self) -> int:
         """The first index not yet handed to you: where the next consumer starts."""
@@ -1159,11 +1207,11 @@ class AsyncRange:
         """Iterate the rest of the range one item at a time (what ``for`` does)."""
     def batches(self, *, decode: Decode = None, progress: Progress = None) -> AsyncBatchIterator:
         """Iterate the rest of the range as polars DataFrames, one per call to the node."""
-    def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[pl.DataFrame]:
+    def to_polars(self, *, decode: Decode = None, progress: Progress = None) -> Coroutine[Any, Any, pl.DataFrame]:
         """The rest of the range as one polars DataFrame, all or nothing."""
-    def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[Any]:
+    def to_arrow(self, *, decode: Decode = None, progress: Progress = None) -> Coroutine[Any, Any, Any]:
         """The rest of the range as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
-    def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Awaitable[Any]:
+    def to_pandas(self, *, decode: Decode = None, progress: Progress = None) -> Coroutine[Any, Any, Any]:
         """The rest of the range as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the range as an Arrow C stream (the Arrow PyCapsule interface)."""
@@ -1179,7 +1227,7 @@ class AsyncRange:
         row_group_size: int = 65536,
         decode: Decode = None,
         progress: Progress = None,
-    ) -> Awaitable[int]:
+    ) -> Coroutine[Any, Any, int]:
         """Stream the rest of the range into a Parquet file, in constant memory."""
     def write_dataset(
         self,
@@ -1190,7 +1238,7 @@ class AsyncRange:
         row_group_size: int = 65536,
         decode: Decode = None,
         progress: Progress = None,
-    ) -> Awaitable[dict[str, int]]:
+    ) -> Coroutine[Any, Any, dict[str, int]]:
         """Write the rest of the range as a dataset: a directory of Parquet files, one per chunk of ``chunk``
         indices, readable as one table."""
 
@@ -1267,13 +1315,13 @@ class AsyncDataClient:
     @property
     def rate_limit(self) -> RateLimitInfo | None:
         """The last ``ratelimit-*`` headers the service sent, or ``None`` before any."""
-    def chains(self, network: Network | None = None, feature: Feature | None = None) -> Awaitable[list[dict[str, Any]]]:
+    def chains(self, network: Network | None = None, feature: Feature | None = None) -> Coroutine[Any, Any, list[dict[str, Any]]]:
         """The chains the service supports (``GET /v1/chains``; not paginated)."""
-    def chain(self, chain_id: str) -> Awaitable[dict[str, Any]]:
+    def chain(self, chain_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """One chain (``GET /v1/chains/{chainId}``)."""
-    def block(self, chain_id: str, block_id: int | str) -> Awaitable[dict[str, Any]]:
+    def block(self, chain_id: str, block_id: int | str) -> Coroutine[Any, Any, dict[str, Any]]:
         """One block of an EVM chain, by number or by hash."""
-    def health(self) -> Awaitable[dict[str, Any]]:
+    def health(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """The service's health report (``GET /v1/health-check``)."""
     def blocks(
         self,
@@ -1343,10 +1391,10 @@ class AsyncDataClient:
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    def close(self) -> Awaitable[None]:
+    def close(self) -> Coroutine[Any, Any, None]:
         """Close the client, from any thread."""
-    def __aenter__(self) -> Awaitable[AsyncDataClient]: ...
-    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
+    def __aenter__(self) -> Coroutine[Any, Any, AsyncDataClient]: ...
+    def __aexit__(self, *_exc: object) -> Coroutine[Any, Any, None]: ...
     def _call_list(
         self,
         operation_id: str,
@@ -1357,21 +1405,21 @@ class AsyncDataClient:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.
         :meth:`erc20_transfers`) call it."""
-    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Awaitable[dict[str, Any]]:
+    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Coroutine[Any, Any, dict[str, Any]]:
         """Calls the object operation ``operation_id`` of the service with ``arguments`` (checked before any
         request); the generated endpoint methods call it."""
     # ---- endpoint methods: generated by tools/gen_endpoints.py from the OpenAPI documents; do not edit ----
-    def address_chains(self, address: str) -> Awaitable[dict[str, Any]]:
+    def address_chains(self, address: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """List all chains associated with a given address (``GET /v1/address/{address}/chains``)."""
     def api_logs(self, *, org_id: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """Get logs for requests made by client (``GET /v1/apiLogs``)."""
-    def api_usage_metrics(self, *, org_id: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, time_interval: str | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Awaitable[dict[str, Any]]:
+    def api_usage_metrics(self, *, org_id: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, time_interval: str | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, request_type: str | None = None, api_key_id: str | None = None, request_path: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get usage metrics for the Data API (``GET /v1/apiUsageMetrics``)."""
-    def avax_supply(self) -> Awaitable[dict[str, Any]]:
+    def avax_supply(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get AVAX supply information (``GET /v1/avax/supply``)."""
-    def contract_metadata(self, chain_id: str | int, address: str) -> Awaitable[dict[str, Any]]:
+    def contract_metadata(self, chain_id: str | int, address: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get contract metadata (``GET /v1/chains/{chainId}/addresses/{address}``)."""
-    def native_balance(self, chain_id: str | int, address: str, *, block_number: str | None = None, currency: str | None = None) -> Awaitable[dict[str, Any]]:
+    def native_balance(self, chain_id: str | int, address: str, *, block_number: str | None = None, currency: str | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get native token balance (``GET /v1/chains/{chainId}/addresses/{address}/balances:getNative``)."""
     def erc1155_balances(self, chain_id: str | int, address: str, *, block_number: str | None = None, page_size: int | None = None, contract_address: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ERC-1155 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc1155``)."""
@@ -1395,55 +1443,55 @@ class AsyncDataClient:
         """List transactions for a block (``GET /v1/chains/{chainId}/blocks/{blockId}/transactions``)."""
     def contract_deployments(self, chain_id: str | int, address: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List deployed contracts (``GET /v1/chains/{chainId}/contracts/{address}/deployments``)."""
-    def deployment_transaction(self, chain_id: str | int, address: str, *, currency: str | None = None) -> Awaitable[dict[str, Any]]:
+    def deployment_transaction(self, chain_id: str | int, address: str, *, currency: str | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get deployment transaction (``GET /v1/chains/{chainId}/contracts/{address}/transactions:getDeployment``)."""
     def nft_tokens(self, chain_id: str | int, address: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List tokens (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens``)."""
-    def nft_token(self, chain_id: str | int, address: str, token_id: str) -> Awaitable[dict[str, Any]]:
+    def nft_token(self, chain_id: str | int, address: str, token_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get token details (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}``)."""
     def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ERC transfers (``GET /v1/chains/{chainId}/tokens/{address}/transfers``)."""
     def chain_transactions(self, chain_id: str | int, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List latest transactions (``GET /v1/chains/{chainId}/transactions``)."""
-    def transaction(self, chain_id: str | int, tx_hash: str) -> Awaitable[dict[str, Any]]:
+    def transaction(self, chain_id: str | int, tx_hash: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get transaction (``GET /v1/chains/{chainId}/transactions/{txHash}``)."""
     def icm_messages_of_address(self, address: str, *, page_size: int | None = None, network: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ICM messages by address (``GET /v1/icm/addresses/{address}/messages``)."""
-    def icm_message(self, message_id: str) -> Awaitable[dict[str, Any]]:
+    def icm_message(self, message_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get an ICM message (``GET /v1/icm/messages/{messageId}``)."""
-    def live_check(self) -> Awaitable[dict[str, Any]]:
+    def live_check(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get the liveliness of the service (reads only) (``GET /v1/live-check``)."""
-    def network_details(self, network: str) -> Awaitable[dict[str, Any]]:
+    def network_details(self, network: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get network details (``GET /v1/networks/{network}``)."""
-    def chain_ids_of_addresses(self, network: str, *, addresses: Sequence[str] | str) -> Awaitable[dict[str, Any]]:
+    def chain_ids_of_addresses(self, network: str, *, addresses: Sequence[str] | str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get chain interactions for addresses (``GET /v1/networks/{network}/addresses:listChainIds``)."""
     def blockchains(self, network: str, *, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List blockchains (``GET /v1/networks/{network}/blockchains``)."""
-    def blockchain(self, network: str, blockchain_id: str) -> Awaitable[dict[str, Any]]:
+    def blockchain(self, network: str, blockchain_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get blockchain details by ID (``GET /v1/networks/{network}/blockchains/{blockchainId}``)."""
-    def asset(self, network: str, blockchain_id: str, asset_id: str) -> Awaitable[dict[str, Any]]:
+    def asset(self, network: str, blockchain_id: str, asset_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get asset details (``GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}``)."""
     def asset_transactions(self, network: str, blockchain_id: str, asset_id: str, *, tx_types: Sequence[str] | str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """List asset transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/assets/{assetId}/transactions``)."""
-    def primary_network_balances(self, network: str, blockchain_id: str, *, block_timestamp: TimeArg | None = None, addresses: Sequence[str] | str | None = None) -> Awaitable[dict[str, Any]]:
+    def primary_network_balances(self, network: str, blockchain_id: str, *, block_timestamp: TimeArg | None = None, addresses: Sequence[str] | str | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get balances (``GET /v1/networks/{network}/blockchains/{blockchainId}/balances``)."""
     def primary_network_blocks(self, network: str, blockchain_id: str, *, start: TimeArg | None = None, end: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """List latest blocks (``GET /v1/networks/{network}/blockchains/{blockchainId}/blocks``)."""
-    def primary_network_block(self, network: str, blockchain_id: str, block_id: str) -> Awaitable[dict[str, Any]]:
+    def primary_network_block(self, network: str, blockchain_id: str, block_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get block (``GET /v1/networks/{network}/blockchains/{blockchainId}/blocks/{blockId}``)."""
-    def last_activity_timestamp(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None) -> Awaitable[dict[str, Any]]:
+    def last_activity_timestamp(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get last activity timestamp by addresses (``GET /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses``)."""
     def primary_network_blocks_by_node(self, network: str, blockchain_id: str, node_id: str, *, start: TimeArg | None = None, end: TimeArg | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """List blocks proposed by node (``GET /v1/networks/{network}/blockchains/{blockchainId}/nodes/{nodeId}/blocks``)."""
     def primary_network_transactions(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, l1_validation_id: str | None = None, tx_types: Sequence[str] | str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """List latest transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions``)."""
-    def primary_network_transaction(self, network: str, blockchain_id: str, tx_hash: str) -> Awaitable[dict[str, Any]]:
+    def primary_network_transaction(self, network: str, blockchain_id: str, tx_hash: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get transaction (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions/{txHash}``)."""
     def staking_transactions(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, tx_types: Sequence[str] | str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """List staking transactions (``GET /v1/networks/{network}/blockchains/{blockchainId}/transactions:listStaking``)."""
     def utxos(self, network: str, blockchain_id: str, *, addresses: Sequence[str] | str | None = None, page_size: int | None = None, asset_id: str | None = None, min_utxo_amount: float | None = None, include_spent: bool | None = None, sort_by: str | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List UTXOs (``GET /v1/networks/{network}/blockchains/{blockchainId}/utxos``)."""
-    def vertex(self, network: str, blockchain_id: str, vertex_hash: str) -> Awaitable[dict[str, Any]]:
+    def vertex(self, network: str, blockchain_id: str, vertex_hash: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get vertex (``GET /v1/networks/{network}/blockchains/{blockchainId}/vertices/{vertexHash}``)."""
     def vertices_by_height(self, network: str, blockchain_id: str, *, vertex_height: int, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List vertices by height (``GET /v1/networks/{network}/blockchains/{blockchainId}/vertices:listByHeight``)."""
@@ -1455,29 +1503,29 @@ class AsyncDataClient:
         """List historical rewards (``GET /v1/networks/{network}/rewards``)."""
     def subnets(self, network: str, *, page_size: int | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List subnets (``GET /v1/networks/{network}/subnets``)."""
-    def subnet(self, network: str, subnet_id: str) -> Awaitable[dict[str, Any]]:
+    def subnet(self, network: str, subnet_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get Subnet details by ID (``GET /v1/networks/{network}/subnets/{subnetId}``)."""
     def validators(self, network: str, *, page_size: int | None = None, node_ids: Sequence[str] | str | None = None, sort_by: str | None = None, sort_order: str | None = None, validation_status: str | None = None, min_delegation_capacity: str | None = None, max_delegation_capacity: str | None = None, min_time_remaining: float | None = None, max_time_remaining: float | None = None, min_fee_percentage: float | None = None, max_fee_percentage: float | None = None, min_uptime_performance: float | None = None, max_uptime_performance: float | None = None, subnet_id: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List validators (``GET /v1/networks/{network}/validators``)."""
     def validator(self, network: str, node_id: str, *, page_size: int | None = None, validation_status: str | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get single validator details (``GET /v1/networks/{network}/validators/{nodeId}``)."""
-    def operation_result(self, operation_id: str) -> Awaitable[dict[str, Any]]:
+    def operation_result(self, operation_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get operation (``GET /v1/operations/{operationId}``)."""
-    def primary_network_rpc_usage_metrics(self, *, time_interval: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, group_by: str | None = None, response_code: str | None = None, request_path: str | None = None, country: str | None = None, continent: str | None = None, user_agent: str | None = None, rpc_method: str | None = None, network: str, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Awaitable[dict[str, Any]]:
+    def primary_network_rpc_usage_metrics(self, *, time_interval: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, group_by: str | None = None, response_code: str | None = None, request_path: str | None = None, country: str | None = None, continent: str | None = None, user_agent: str | None = None, rpc_method: str | None = None, network: str, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get usage metrics for the Primary Network RPC (``GET /v1/primaryNetworkRpcUsageMetrics``)."""
-    def aggregated_signatures(self, network: str, tx_hash: str) -> Awaitable[dict[str, Any]]:
+    def aggregated_signatures(self, network: str, tx_hash: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get Aggregated Signatures (``GET /v1/signatureAggregator/{network}/aggregateSignatures/{txHash}``)."""
-    def subnet_rpc_usage_metrics(self, *, time_interval: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, rpc_method: str | None = None, rl_bypass_api_token: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Awaitable[dict[str, Any]]:
+    def subnet_rpc_usage_metrics(self, *, time_interval: str | None = None, start: TimeArg | None = None, end: TimeArg | None = None, group_by: str | None = None, chain_id: str | int | None = None, response_code: str | None = None, rpc_method: str | None = None, rl_bypass_api_token: str | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get usage metrics for the Subnet RPC (``GET /v1/subnetRpcUsageMetrics``)."""
     def latest_transactions(self, *, page_size: int | None = None, network: str | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List the latest transactions across all supported EVM chains (``GET /v1/transactions``)."""
     def webhooks(self, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List webhooks (``GET /v1/webhooks``)."""
-    def webhook(self, id: str) -> Awaitable[dict[str, Any]]:
+    def webhook(self, id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get a webhook by ID (``GET /v1/webhooks/{id}``)."""
-    def webhook_addresses(self, id: str, *, page_token: str | None = None, page_size: int | None = None) -> Awaitable[dict[str, Any]]:
+    def webhook_addresses(self, id: str, *, page_token: str | None = None, page_size: int | None = None) -> Coroutine[Any, Any, dict[str, Any]]:
         """List adresses by EVM activity webhooks (``GET /v1/webhooks/{id}/addresses``)."""
-    def shared_secret(self) -> Awaitable[dict[str, Any]]:
+    def shared_secret(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get a shared secret (``GET /v1/webhooks:getSharedSecret``)."""
     def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List transactions v2 (``GET /v2/chains/{chainId}/addresses/{address}/transactions``)."""
@@ -1543,9 +1591,9 @@ class AsyncMetricsClient:
         *,
         group_by: GroupBy | Sequence[GroupBy] | None = None,
         network: Network | None = None,
-    ) -> Awaitable[dict[str, Any] | pl.DataFrame]:
+    ) -> Coroutine[Any, Any, dict[str, Any] | pl.DataFrame]:
         """Rolling counts of interchain (ICM) messages (``GET /v2/icm/summary``)."""
-    def live_check(self) -> Awaitable[dict[str, Any]]:
+    def live_check(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """The service's health report (``GET /v2/live-check``)."""
     def plan_dataset(
         self,
@@ -1570,16 +1618,16 @@ class AsyncMetricsClient:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> Awaitable[dict[str, int]]:
+    ) -> Coroutine[Any, Any, dict[str, int]]:
         """Write a metric series as a dataset: a directory of Parquet files, one per UTC month, readable as one
         table."""
     @property
     def retry(self) -> RetryPolicy:
         """The retry policy in force, an :class:`avax_data.RetryPolicy`."""
-    def close(self) -> Awaitable[None]:
+    def close(self) -> Coroutine[Any, Any, None]:
         """Close the client, from any thread."""
-    def __aenter__(self) -> Awaitable[AsyncMetricsClient]: ...
-    def __aexit__(self, *_exc: object) -> Awaitable[None]: ...
+    def __aenter__(self) -> Coroutine[Any, Any, AsyncMetricsClient]: ...
+    def __aexit__(self, *_exc: object) -> Coroutine[Any, Any, None]: ...
     def _call_list(
         self,
         operation_id: str,
@@ -1590,17 +1638,17 @@ class AsyncMetricsClient:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.
         :meth:`erc20_transfers`) call it."""
-    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Awaitable[dict[str, Any]]:
+    def _call_object(self, operation_id: str, arguments: Mapping[str, Any]) -> Coroutine[Any, Any, dict[str, Any]]:
         """Calls the object operation ``operation_id`` of the service with ``arguments`` (checked before any
         request); the generated endpoint methods call it."""
     # ---- endpoint methods: generated by tools/gen_endpoints.py from the OpenAPI documents; do not edit ----
     def btcb_bridged_addresses(self, *, threshold: str, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """Get addresses by BTCb bridged balance (``GET /v2/chains/43114/btcb/bridged:getAddresses``)."""
-    def chain(self, chain_id: str | int) -> Awaitable[dict[str, Any]]:
+    def chain(self, chain_id: str | int) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get chain information for supported blockchain (``GET /v2/chains/{chainId}``)."""
-    def rolling_window_metric(self, chain_id: str | int, metric: str) -> Awaitable[dict[str, Any]]:
+    def rolling_window_metric(self, chain_id: str | int, metric: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get rolling window metrics for EVM chains (``GET /v2/chains/{chainId}/rollingWindowMetrics/{metric}``)."""
-    def health(self) -> Awaitable[dict[str, Any]]:
+    def health(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get the health of the service (``GET /v2/health-check``)."""
     def icm_timeseries(self, *, start: TimeArg | None = None, end: TimeArg | None = None, src_blockchain_id: str | None = None, dest_blockchain_id: str | None = None, time_interval: str | None = None, page_size: int | None = None, group_by: Sequence[str] | str | None = None, network: str | None = None, page_token: str | None = None, limit: int | None = None, start_timestamp: TimeArg | None = None, end_timestamp: TimeArg | None = None) -> AsyncPager:
         """Get ICM timeseries metrics (``GET /v2/icm/timeseries``)."""
@@ -1656,11 +1704,11 @@ class AsyncPager:
         """Iterate the rest of the walk page by page."""
     def batches(self, *, progress: Progress = None) -> AsyncPagerBatchIterator:
         """Iterate the rest of the walk as polars DataFrames of the resource, one per page."""
-    def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[pl.DataFrame]:
+    def to_polars(self, limit: int | None = None, *, progress: Progress = None) -> Coroutine[Any, Any, pl.DataFrame]:
         """The rest of the walk (or ``limit`` more items) as one polars DataFrame, all or nothing."""
-    def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[Any]:
+    def to_arrow(self, limit: int | None = None, *, progress: Progress = None) -> Coroutine[Any, Any, Any]:
         """The rest of the walk as one ``pyarrow.Table``, all or nothing (needs pyarrow; no copy)."""
-    def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Awaitable[Any]:
+    def to_pandas(self, limit: int | None = None, *, progress: Progress = None) -> Coroutine[Any, Any, Any]:
         """The rest of the walk as one ``pandas.DataFrame``, all or nothing (needs pandas, pyarrow)."""
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         """The rest of the walk as an Arrow C stream, one batch per page."""
@@ -1675,7 +1723,7 @@ class AsyncPager:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> Awaitable[int]:
+    ) -> Coroutine[Any, Any, int]:
         """Stream the rest of the walk into a Parquet file, page by page, in constant memory."""
     def write_dataset(
         self,
@@ -1685,7 +1733,7 @@ class AsyncPager:
         compression: Compression = "snappy",
         row_group_size: int = 65536,
         progress: Progress = None,
-    ) -> Awaitable[dict[str, int]]:
+    ) -> Coroutine[Any, Any, dict[str, int]]:
         """Write the rest of the walk as a dataset: a directory of Parquet files partitioned by a natural key of the
         rows, readable as one table."""
 
