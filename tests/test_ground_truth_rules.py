@@ -32,10 +32,12 @@ CONSUMING = ("consumingTxHash", "consumingBlockNumber", "consumingBlockTimestamp
 #: How the client types what these rules are about today, in one place (issue 34, section 3
 #: changes some: update them here).
 TYPES: dict[str, Any] = {
-    "utxo outputIndex frame": pl.String(),  # X (text) and P (number) share one column of JSON text
-    "x-chain outputIndex dict": str,
+    # An output index is one concept with one type (issue 34, section 3): the X-Chain's text
+    # ("57") and the P-Chain's number (57) both read as the integer, in dicts and frames.
+    "utxo outputIndex frame": pl.UInt64(),
+    "x-chain outputIndex dict": int,
     "p-chain outputIndex dict": int,
-    "platformLocktime frame": pl.Float64(),
+    "platformLocktime frame": pl.UInt64(),
 }
 
 
@@ -154,12 +156,12 @@ def test_client_reads_the_output_index_as_each_chain_sends_it(emu: ad.Emulator) 
         for chain in ("x-chain", "p-chain"):
             raw = get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={ADDRESS}&pageSize=100")["utxos"]
             rows = list(data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)))
-            assert [r["outputIndex"] for r in rows] == [u["outputIndex"] for u in raw]
+            assert [r["outputIndex"] for r in rows] == [int(u["outputIndex"]) for u in raw]
+            assert {type(u["outputIndex"]) for u in raw} == {str if chain == "x-chain" else int}  # as sent
             assert {type(r["outputIndex"]) for r in rows} == {TYPES[f"{chain} outputIndex dict"]}
             frame = data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)).to_polars()
             assert frame.schema["outputIndex"] == TYPES["utxo outputIndex frame"]
-            # One column for both chains' forms: each value's JSON text ('"0"' on X, '0' on P).
-            assert frame["outputIndex"].to_list() == [json.dumps(u["outputIndex"]) for u in raw]
+            assert frame["outputIndex"].to_list() == [int(u["outputIndex"]) for u in raw]
 
 
 def test_client_keeps_a_zero_platform_locktime(emu: ad.Emulator) -> None:

@@ -34,12 +34,12 @@ P_CHAIN_ID = "11111111111111111111111111111111LpoYY"
 FRAME_TYPES: dict[str, dict[str, pl.DataType]] = {
     "listBlockchains": {
         "createBlockTimestamp": pl.Datetime("ns", "UTC"),
-        "createBlockNumber": pl.String(),
+        "createBlockNumber": pl.Int64(),  # the P-Chain sends "-1"
         "blockchainId": pl.String(),
         "vmId": pl.String(),
         "subnetId": pl.String(),
         "blockchainName": pl.String(),
-        "evmChainId": pl.Float64(),
+        "evmChainId": pl.UInt64(),
     },
 }
 
@@ -125,8 +125,6 @@ def test_network_details_replay_exactly(network: str) -> None:
         int(validators["totalAmountStaked"]) + int(delegators["totalAmountStaked"]))
 
 
-@pytest.mark.xfail(raises=ad.InvalidParameterError, strict=True,
-                   reason="issue 34, section 4 (inputs34): the client refuses the P-Chain's own id (32 zero bytes)")
 def test_the_p_chain_record_replays_exactly() -> None:
     _, body = recorded("data_blockchain_p_chain.json")
     path = f"/v1/networks/mainnet/blockchains/{P_CHAIN_ID}"

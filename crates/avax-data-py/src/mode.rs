@@ -205,6 +205,11 @@ impl<S: Step> super::ready::Deliver for Iter<S> {
                 None | Some(Ok(false)) => {
                     step.close();
                     end(&this);
+                    // A walk past the tip says where it ended (raised from the runtime's thread,
+                    // so Python shows it at `sys:1`: docs/known-limits.md).
+                    if let Some(notice) = this.resume.notice() {
+                        Python::attach(|py| super::warn::user_warning(py, Some(notice)))?;
+                    }
                     Ok(false)
                 }
             }
