@@ -84,3 +84,24 @@ def test_a_bounded_walk_of_a_hosted_service_does_not_warn() -> None:
             with pytest.raises(ad.AvaxDataError):
                 call()
         assert not [w for w in caught if "unbounded" in str(w.message)]
+
+
+def test_a_metric_series_of_a_hosted_service_warns_only_without_limit_or_window() -> None:
+    metrics = ad.MetricsClient(base_url=HOSTED_NOWHERE, max_retries=0, connect_timeout=2.0, timeout=3.0)
+    walks = {
+        "unbounded": lambda: metrics.metric("43114", "txCount").to_polars(),
+        "limit": lambda: metrics.metric("43114", "txCount", limit=24).to_polars(),
+        "window": lambda: metrics.metric("43114", "txCount", start="2025-01-01", end="2025-01-02").to_polars(),
+    }
+    for name, walk in walks.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with pytest.raises(ad.AvaxDataError):
+                walk()
+        texts = [str(w.message) for w in caught if "unbounded" in str(w.message)]
+        if name == "unbounded":
+            assert len(texts) == 1, [str(w.message) for w in caught]
+            assert "GET /v2/chains/43114/metrics/txCount is unbounded (no limit= and no window)" in texts[0]
+            assert "per 1,000 items" in texts[0] and "bound it with limit=N" in texts[0]
+        else:
+            assert not texts, (name, texts)
