@@ -155,13 +155,12 @@ pub fn inspect(dir: &Path, param: &str) -> Result<State> {
     if top.is_empty() {
         return Ok(State::Empty);
     }
-    // Another process marked the directory between the read above and this listing (the marker
-    // arrives whole, by a rename): read it again rather than take it for a foreign file.
-    if top.iter().any(|(name, _)| name == MARKER) && dir.join(MARKER).is_file() {
-        return inspect(dir, param);
-    }
     match first_foreign(&top)? {
         None => Ok(State::PreviousLayout),
+        // Another process marked the directory meanwhile (its marker, or the temporary file it
+        // renames into the marker, was listed above): read the marker again rather than take
+        // either for a foreign file. The marker arrives whole, by a rename.
+        Some(_) if dir.join(MARKER).is_file() => inspect(dir, param),
         Some(foreign) => Err(Error::invalid_path(
             param,
             dir,
