@@ -23,7 +23,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
-use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
+use super::series::{metric_series_in, ChainSelector, Interval, Metric, SeriesError};
 use crate::data_api::paging;
 use crate::data_api::params::Params;
 use crate::data_api::DataApiState;
@@ -34,7 +34,7 @@ pub const MAX_PAGE_SIZE: u32 = 2_160;
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// An optional integer >= 0 query parameter.
-fn timestamp(params: &mut Params, name: &str) -> Option<i64> {
+pub(crate) fn timestamp(params: &mut Params, name: &str) -> Option<i64> {
     let text = params.get(name)?.trim().to_string();
     match text.parse::<i64>() {
         Ok(v) if v >= 0 => Some(v),
@@ -97,7 +97,10 @@ pub(crate) async fn get_metric(
     let fingerprint = params.fingerprint(&format!("v2/metrics/{chain_id}/{}", metric.as_str()));
     let start = paging::start(&state, &params, &fingerprint)?;
     let worker = state.clone();
-    let computed = tokio::task::spawn_blocking(move || metric_series(&worker.world, selector, metric, interval)).await;
+    let computed = tokio::task::spawn_blocking(move || {
+        metric_series_in(&worker.world, selector, metric, interval, (start_ts, end_ts))
+    })
+    .await;
     let series = match computed {
         Ok(Ok(s)) => s,
         Ok(Err(e @ SeriesError::UnknownChain(_))) => return Err(errors::not_found(e.to_string())),
