@@ -382,6 +382,19 @@ impl Cell {
         }
     }
 
+    /// One chain's cell of a bucket from its history (`self`) and from its blocks (`blocks`):
+    /// as [`Cell::combine`], but a distinct count is the larger of the two (the history's
+    /// addresses are the pool's, as the blocks' are), not their sum.
+    fn combine_within_chain(&mut self, blocks: Cell) {
+        match (self, blocks) {
+            (Cell::Set(a, x), Cell::Set(b, y)) => {
+                union(a, &b);
+                *x = (*x + y - count(a) as f64).max(y);
+            }
+            (me, other) => me.combine(other),
+        }
+    }
+
     /// The cell as it adds up over chains: a rate becomes its value.
     fn across_chains(self) -> Cell {
         match self {
@@ -568,7 +581,7 @@ pub fn metric_series_in(
                 continue;
             }
             match cells.get_mut(&ts) {
-                Some(existing) => existing.combine(cell),
+                Some(existing) => existing.combine_within_chain(cell),
                 None => {
                     cells.insert(ts, cell);
                 }

@@ -129,7 +129,7 @@ pub fn hour(seed: u64, chain: &Chain, hour: i64) -> HourFacts {
 }
 
 /// The distinct active addresses of `chain` over `seconds` starting at `start`, given the
-/// bucket's `txs`: the chain's address pool times the trend (0.3 to 0.95 of it at the middle of
+/// bucket's `txs`: the chain's address pool times the trend (0.2 to 0.7 of it at the middle of
 /// the bucket), times a reach that grows with the bucket's length (an hour 1, a day 1.3, a week
 /// about 1.5, a month about 1.6), the weekly and, for an hour, the daily rhythm, and noise; never
 /// above `txs`.
@@ -139,7 +139,7 @@ pub fn distinct(seed: u64, chain: &Chain, start: i64, seconds: i64, txs: f64) ->
     let rhythm = if seconds <= HOUR { daily(start) * weekly(start) } else { weekly(mid) };
     let x = (trend(chain, mid) / 1.08).min(1.0);
     let noise = 0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, start as u64 ^ seconds as u64, P_DISTINCT));
-    (chain.address_pool as f64 * (0.3 + 0.65 * x) * reach * rhythm * noise).round().min(txs).max(0.0)
+    (chain.address_pool as f64 * (0.2 + 0.5 * x) * reach * rhythm * noise).round().min(txs).max(0.0)
 }
 
 #[cfg(test)]

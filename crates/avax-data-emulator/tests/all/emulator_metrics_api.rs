@@ -149,7 +149,7 @@ async fn series_shapes_alignment_and_order() {
     let price =
         metric_series(emu.data_world(), ChainSelector::Chain(43114), Metric::MaxGasPrice, Interval::Day).unwrap();
     assert!(price.iter().all(|p| p.1 >= 1e9));
-    assert!(price.iter().filter(|p| p.0 >= Interval::Day.floor(from)).all(|p| p.1 <= 62e9));
+    assert!(price.iter().filter(|p| p.0 > Interval::Day.floor(from)).all(|p| p.1 <= 62e9), "the days of blocks only");
     assert!(price.iter().any(|p| p.1 > 62e9), "fee spikes");
 }
 
@@ -200,6 +200,7 @@ async fn pagination_and_start_end_filtering() {
         tiled.extend(points(part["results"].as_array().unwrap()));
         hi = lo;
     }
+    tiled.retain(|(t, _)| *t >= oldest);
     assert_eq!(tiled, pts);
     let empty = ok(&emu, &format!("{path}&startTimestamp={s}&endTimestamp={s}")).await;
     assert_eq!(empty["results"], serde_json::json!([]));

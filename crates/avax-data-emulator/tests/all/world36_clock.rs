@@ -3,7 +3,7 @@
 //! each chain's launch with the rhythm of a chain, equal what the blocks hold where the world has
 //! blocks, and the staking metrics follow the world's stakes day by day.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use avax_data_core::index::IndexPath;
 use avax_data_emulator::metrics_api::{metric_series, metric_series_in, ChainSelector, Interval, Metric};
@@ -178,24 +178,33 @@ fn every_series_reaches_back_to_its_chains_launch_at_every_interval() {
 fn where_the_world_holds_blocks_the_hours_are_what_the_blocks_hold() {
     let world = avax_data_emulator::DataWorld::new(5, 6_000);
     let c = chain(43114).unwrap();
-    let mut by_hour: BTreeMap<i64, (f64, f64, f64)> = BTreeMap::new();
+    let mut by_hour: BTreeMap<i64, (f64, f64, BTreeSet<String>)> = BTreeMap::new();
     for n in 0..world.blocks_per_chain() {
         let b = world.block(c, n).unwrap();
         let e = by_hour.entry(Interval::Hour.floor(b.timestamp())).or_default();
         e.0 += f64::from(b.tx_count);
         e.1 += b.gas_used as f64;
-        e.2 += b.fees_spent as f64;
+        // Active: senders and the pool recipients (an ERC-20 call's `to` is the token contract).
+        for t in world.transactions(c, n).unwrap() {
+            if let (Some(to), None) = (&t.to, &t.erc20) {
+                e.2.insert(to.clone());
+            }
+            e.2.insert(t.from);
+        }
     }
     let first_hour = *by_hour.keys().next().unwrap();
     let window = (Some(first_hour - 3 * 3_600), None);
     let get = |m| metric_series_in(&world, ChainSelector::Chain(43114), m, Interval::Hour, window).unwrap();
-    let (txs, gas, fees) = (get(Metric::TxCount), get(Metric::GasUsed), get(Metric::FeesPaid));
-    for (i, (t, (tx, g, f))) in by_hour.iter().enumerate().skip(1) {
+    let (txs, gas, active) = (get(Metric::TxCount), get(Metric::GasUsed), get(Metric::ActiveAddresses));
+    for (i, (t, (tx, g, addresses))) in by_hour.iter().enumerate().skip(1) {
         let at = txs.iter().position(|p| p.0 == *t).unwrap();
         assert_eq!(txs[at].1, *tx, "hour {i}");
         assert_eq!(gas[at].1, *g);
-        assert!((fees[at].1 - f).abs() <= f * 1e-12);
+        assert_eq!(active[at].1, addresses.len() as f64);
     }
+    // Distinct addresses of the first block's hour: the larger of the history's and the blocks'.
+    let at = active.iter().position(|p| p.0 == first_hour).unwrap();
+    assert!(active[at].1 >= by_hour[&first_hour].2.len() as f64);
     // The hour of the first block adds the history before it: no outage-like dip.
     let at = txs.iter().position(|p| p.0 == first_hour).unwrap();
     let (before, first, after) = (txs[at - 1].1, txs[at].1, txs[at + 1].1);
@@ -240,9 +249,9 @@ async fn staking_metrics_follow_the_worlds_stakes_day_by_day() {
         let series = points(&items);
         assert!(series.windows(2).all(|w| w[0].0 == w[1].0 + DAY), "newest first, one point a day");
         assert!(series.windows(2).all(|w| w[0].1 >= w[1].1), "no stake ends before now");
-        let (pending, _) =
-            all_pages(&emu, &format!("/v1/networks/{network}/rewards:listPending"), "pendingRewards").await;
-        let validators = pending.iter().filter(|r| r["rewardType"] == "VALIDATOR").count();
+        let net = avax_data_emulator::world::Network::parse(network).unwrap();
+        let pending = emu.data_world().pending_rewards(net);
+        let validators = pending.iter().filter(|r| r.reward_type.as_str() == "VALIDATOR").count();
         assert_eq!(series[0], (NOW_S - DAY, validators as f64));
         assert!(series.last().unwrap().1 >= 1.0, "the first day holds the first stake");
     }
