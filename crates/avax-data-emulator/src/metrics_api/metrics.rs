@@ -79,13 +79,7 @@ pub(crate) async fn get_metric(
     else {
         unreachable!("checked above")
     };
-    if let (Some(s), Some(e)) = (start_ts, end_ts) {
-        if s > e {
-            return Err(errors::bad_request(format!(
-                "startTimestamp ({s}) must be less than or equal to endTimestamp ({e})"
-            )));
-        }
-    }
+    in_order(start_ts, end_ts)?;
     let Some(selector) = ChainSelector::parse(&chain_id) else {
         return Err(errors::bad_request(format!(
             "Invalid chainId {chain_id:?}: expected a supported EVM chain id or one of total, mainnet, testnet"
@@ -107,17 +101,39 @@ pub(crate) async fn get_metric(
         Ok(Err(e)) => return Err(errors::bad_request(e.to_string())),
         Err(_) => return Err(errors::error(StatusCode::INTERNAL_SERVER_ERROR, json!("metric computation failed"))),
     };
+    series_page(&state, series, (start_ts, end_ts), (start, size), &fingerprint)
+}
+
+/// A 400 when both bounds are given and `startTimestamp > endTimestamp`.
+pub(crate) fn in_order(start_ts: Option<i64>, end_ts: Option<i64>) -> Result<(), axum::response::Response> {
+    match (start_ts, end_ts) {
+        (Some(s), Some(e)) if s > e => {
+            Err(errors::bad_request(format!("startTimestamp ({s}) must be less than or equal to endTimestamp ({e})")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// One page of a series (`series` oldest first): its points with `start <= t < end`, newest
+/// first, as `{value, timestamp}` under `results`.
+pub(crate) fn series_page(
+    state: &DataApiState,
+    series: Vec<(i64, f64)>,
+    (start_ts, end_ts): (Option<i64>, Option<i64>),
+    page: (u128, usize),
+    fingerprint: &str,
+) -> Answer {
     let items: Vec<(i64, f64)> = series
         .into_iter()
         .rev()
         .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
         .collect();
     paging::list_page(
-        &state,
+        state,
         "results",
         &items,
-        (start, size),
-        &fingerprint,
+        page,
+        fingerprint,
         |(t, v)| json!({"value": number(*v), "timestamp": t}),
     )
 }

@@ -16,10 +16,9 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, RawQuery, State};
-use serde_json::json;
 
-use super::errors::{self, Answer};
-use super::metrics::{number, timestamp, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
+use super::errors::Answer;
+use super::metrics::{in_order, series_page, timestamp, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE};
 use crate::data_api::paging;
 use crate::data_api::params::{path_network, Params};
 use crate::data_api::DataApiState;
@@ -105,30 +104,12 @@ pub(crate) async fn get_staking_metric(
     let end_ts = timestamp(&mut params, "endTimestamp");
     params.finish()?;
     let (Some(network), Some(metric)) = (network, metric) else { unreachable!("checked above") };
-    if let (Some(s), Some(e)) = (start_ts, end_ts) {
-        if s > e {
-            return Err(errors::bad_request(format!(
-                "startTimestamp ({s}) must be less than or equal to endTimestamp ({e})"
-            )));
-        }
-    }
+    in_order(start_ts, end_ts)?;
     let primary = params.get("subnetId").is_none_or(|s| s == PRIMARY_NETWORK_SUBNET_ID);
     let fingerprint = params.fingerprint(&format!("v2/networks/{}/metrics/{}", network.as_str(), metric.as_str()));
     let start = paging::start(&state, &params, &fingerprint)?;
     let series = if primary { staking_series(&state.world, network, metric) } else { Vec::new() };
-    let items: Vec<(i64, f64)> = series
-        .into_iter()
-        .rev()
-        .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t < e))
-        .collect();
-    paging::list_page(
-        &state,
-        "results",
-        &items,
-        (start, size),
-        &fingerprint,
-        |(t, v)| json!({"value": number(*v), "timestamp": t}),
-    )
+    series_page(&state, series, (start_ts, end_ts), (start, size), &fingerprint)
 }
 
 #[cfg(test)]
