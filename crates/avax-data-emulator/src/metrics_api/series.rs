@@ -566,6 +566,31 @@ pub fn metric_series_in(
             return Err(SeriesError::UnknownChain(id));
         }
     }
+    // The pages of one series ask for it again: the last few series are kept.
+    type Key = (String, ChainSelector, Metric, Interval, (Option<i64>, Option<i64>));
+    type Kept = Vec<(Key, Arc<Vec<(i64, f64)>>)>;
+    static RECENT: Mutex<Kept> = Mutex::new(Vec::new());
+    let key: Key = (world.name(), selector, metric, interval, window);
+    if let Some((_, hit)) = RECENT.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return Ok(hit.as_ref().clone());
+    }
+    let series = compute(world, &selected, metric, interval, window);
+    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if recent.len() >= 16 {
+        recent.remove(0);
+    }
+    recent.push((key, Arc::new(series.clone())));
+    Ok(series)
+}
+
+/// The series of `metric` over the `selected` chains (see [`metric_series_in`]).
+fn compute(
+    world: &DataWorld,
+    selected: &[&'static Chain],
+    metric: Metric,
+    interval: Interval,
+    window: (Option<i64>, Option<i64>),
+) -> Vec<(i64, f64)> {
     let inside = |t: i64| window.0.is_none_or(|s| t >= s) && window.1.is_none_or(|e| t < e);
     // Build the chains' hour buckets in parallel the first time.
     let per_chain: Vec<Arc<Vec<Bucket>>> = std::thread::scope(|s| {
@@ -597,7 +622,7 @@ pub fn metric_series_in(
             }
         }
     }
-    Ok(merged.into_iter().map(|(ts, c)| (ts, c.value())).collect())
+    merged.into_iter().map(|(ts, c)| (ts, c.value())).collect()
 }
 
 #[cfg(test)]
