@@ -99,7 +99,7 @@ EMULATOR_OPTIONS: tuple[IniOption, ...] = (
         "data_blocks_per_chain",
         _int,
         "an integer >= 1, e.g. 500",
-        "Data API blocks per EVM chain (default 5000)",
+        "Data API blocks per EVM chain (default: the emulator's)",
     ),
     IniOption(
         "avax_emulator_latency",
