@@ -2,7 +2,7 @@
 //! services agree: metric series from the same blocks and transactions, the ICM summary from the
 //! same messages.
 //!
-//! One small file per job: `series.rs` (bucketing and the 17 metrics, cached), `metrics.rs`
+//! One small file per job: `metric.rs` (the 17 metrics' names), `series.rs` (bucketing and the metrics' series, cached), `metrics.rs`
 //! (`GET /v2/chains/{chainId}/metrics/{metric}`), `chains.rs` (`GET /v2/chains`),
 //! `icm_summary.rs` (`GET /v2/icm/summary`), `live.rs` (`GET /v2/live-check`), `staking.rs`
 //! (`GET /v2/networks/{network}/metrics/{metric}`), `past.rs` (the series before the blocks). Errors use the
@@ -15,6 +15,7 @@
 mod chains;
 pub mod icm_summary;
 mod live;
+mod metric;
 mod metrics;
 mod past;
 pub mod series;

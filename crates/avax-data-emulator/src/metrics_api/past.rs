@@ -7,9 +7,10 @@
 //! before the block, rounded), so hour, day, week and month sums agree. Cumulative series are
 //! running sums from the launch; the other series build only the buckets of the window asked.
 
-use super::series::{Interval, Metric};
+use super::metric::Metric;
 use crate::world::history::{self, SENDER_SHARE};
 use crate::world::Chain;
+use avax_data_core::metrics::params::Interval;
 
 /// One bucket of history of one chain (the part before its first block).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
