@@ -109,6 +109,7 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(
             get(vertices::list).fallback(errors::cannot),
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
+        .route("/v1/networks/{network}/blockchains", get(blockchains::list).fallback(errors::cannot))
         .route("/v1/networks/{network}/blockchains/{blockchain_id}", get(blockchains::get_one).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
     by_hand
