@@ -131,15 +131,27 @@ pub fn hour(seed: u64, chain: &Chain, hour: i64) -> HourFacts {
 /// The distinct active addresses of `chain` over `seconds` starting at `start`, given the
 /// bucket's `txs`: the chain's address pool times the trend (0.2 to 0.7 of it at the middle of
 /// the bucket), times a reach that grows with the bucket's length (an hour 1, a day 1.3, a week
-/// about 1.5, a month about 1.6), the weekly and, for an hour, the daily rhythm, and noise; never
-/// above `txs`.
+/// about 1.5, a month about 1.6), the weekly and, for an hour, the daily rhythm, and noise; a
+/// bucket longer than a day holds at least the addresses of its busiest day (an address active on
+/// a day is active in its week); never above `txs`.
 pub fn distinct(seed: u64, chain: &Chain, start: i64, seconds: i64, txs: f64) -> f64 {
+    let own = modelled_distinct(seed, chain, start, seconds);
+    let busiest_day = if seconds > DAY {
+        (0..seconds / DAY).map(|d| modelled_distinct(seed, chain, start + d * DAY, DAY)).fold(0.0, f64::max)
+    } else {
+        0.0
+    };
+    own.max(busiest_day).min(txs).max(0.0)
+}
+
+/// [`distinct`] of the model alone (no cap, no busiest day).
+fn modelled_distinct(seed: u64, chain: &Chain, start: i64, seconds: i64) -> f64 {
     let mid = start + seconds / 2;
     let reach = 1.0 + 0.3 * (seconds as f64 / HOUR as f64).log(24.0).clamp(0.0, 3.0);
     let rhythm = if seconds <= HOUR { daily(start) * weekly(start) } else { weekly(mid) };
     let x = (trend(chain, mid) / 1.08).min(1.0);
     let noise = 0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, start as u64 ^ seconds as u64, P_DISTINCT));
-    (chain.address_pool as f64 * (0.2 + 0.5 * x) * reach * rhythm * noise).round().min(txs).max(0.0)
+    (chain.address_pool as f64 * (0.2 + 0.5 * x) * reach * rhythm * noise).round()
 }
 
 #[cfg(test)]
@@ -185,5 +197,18 @@ mod tests {
         assert!(hi > lo * 1.2, "{lo} {hi}");
         assert_eq!(distinct(0, c, 1_735_689_600, HOUR, 5.0), 5.0);
         assert!(distinct(0, c, 1_735_689_600, 30 * DAY, 1e9) > distinct(0, c, 1_735_689_600, DAY, 1e9));
+    }
+
+    #[test]
+    fn a_week_holds_at_least_the_addresses_of_its_busiest_day() {
+        for c in [chain(43114).unwrap(), chain(4337).unwrap(), chain(53935).unwrap()] {
+            for w in 0..52 {
+                let monday = 1_736_121_600 + w * 7 * DAY; // from 2025-01-06, a Monday
+                let days: Vec<f64> = (0..7).map(|d| distinct(0, c, monday + d * DAY, DAY, 1e9)).collect();
+                let week = distinct(0, c, monday, 7 * DAY, 1e9);
+                let busiest = days.iter().copied().fold(0.0, f64::max);
+                assert!(busiest <= week && week <= days.iter().sum::<f64>(), "{} week {w}: {days:?} {week}", c.evm_chain_id);
+            }
+        }
     }
 }
