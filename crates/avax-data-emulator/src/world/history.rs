@@ -207,7 +207,11 @@ mod tests {
                 let days: Vec<f64> = (0..7).map(|d| distinct(0, c, monday + d * DAY, DAY, 1e9)).collect();
                 let week = distinct(0, c, monday, 7 * DAY, 1e9);
                 let busiest = days.iter().copied().fold(0.0, f64::max);
-                assert!(busiest <= week && week <= days.iter().sum::<f64>(), "{} week {w}: {days:?} {week}", c.evm_chain_id);
+                assert!(
+                    busiest <= week && week <= days.iter().sum::<f64>(),
+                    "{} week {w}: {days:?} {week}",
+                    c.evm_chain_id
+                );
             }
         }
     }
