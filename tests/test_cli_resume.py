@@ -248,6 +248,8 @@ def test_resume_without_a_state_starts_afresh(capsys, emu, tmp_path: Path) -> No
 
 def test_embedded_emulator_pager_resumes_by_position(capsys, tmp_path: Path) -> None:
     """The embedded emulator's page tokens die with its process: a resumed export walks again and skips."""
+    from avax_data.cli.embedded import DEFAULT_CONTAINERS  # the emulator's one table (10,000)
+
     out, ref = tmp_path / "b.csv", tmp_path / "ref.csv"
     args = ["data", "blocks", "43114", "--emulator", "--emulator-data-blocks", "200", "--page-size", "30",
             "--chunk-rows", "50", "-q"]
@@ -258,7 +260,8 @@ def test_embedded_emulator_pager_resumes_by_position(capsys, tmp_path: Path) -> 
         "version": 2, "kind": "export",
         "request": {"command": "data blocks", "format": "csv", "output": str(out),
                     "args": {"endpoint": "blocks", "args": ["43114"], "page_size": 30, "limit": None,
-                             "emulator": {"seed": 0, "containers": 100000, "data_blocks": 200}}},
+                             "emulator": {"seed": 0, "containers": DEFAULT_CONTAINERS,
+                                                 "data_blocks": 200}}},
         "position": {"next_page_token": "00000000-0000-4000-8000-000000000000", "page_offset": 20,
                      "items_read": 110},
         "rows_written": 110, "output": {"bytes": out.stat().st_size}, "updated": "2026-01-01T00:00:00Z",

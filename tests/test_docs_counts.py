@@ -77,25 +77,50 @@ def stated(text: str, pattern: str) -> list[int]:
     return [int(n.replace(",", "").replace("_", "")) for n in re.findall(pattern, " ".join(text.split()))]
 
 
-# Where the Python (native docstring), command-line and pytest-plugin defaults of the emulator's
-# sizes are written, and the pattern that finds each: every one must name the served size.
+# Where the Python (native docstring) and the guide's prose state the defaults of the emulator's
+# sizes, and the pattern that finds each: every one must name the served size.
 DEFAULTS = {
     "crates/avax-data-py/src/emulator.rs": [
         (r"paths left out keep the default\); default ``None``: ([\d,_]+)", "containers"),
         (r"network\), an int >= 1; default ``None``: ([\d,_]+)", "data_blocks")],
-    "python/avax_data/cli/serve.py": [(r"on every index path, or per path \(default ([\d,_]+)\)", "containers"),
-                                      (r"X-chain vertices per network \(default ([\d,_]+)\)", "data_blocks")],
-    "python/avax_data/_pytest_options.py": [(r"Data API blocks per EVM chain \(default ([\d,_]+)\)", "data_blocks")],
     "docs/guides/emulator.md": [(r"`data_blocks_per_chain` blocks each \(default ([\d,_]+);", "data_blocks"),
-                                (r"before with the default ([\d,_]+),", "data_blocks")],
+                                (r"the pytest plugin: ([\d,_]+) containers per index path", "containers"),
+                                (r"containers per index path and ([\d,_]+) Data API blocks per chain", "data_blocks")],
+}
+
+
+def rendered_helps() -> dict[str, str]:
+    """The help the command line and the pytest plugin print (their defaults are written from the
+    emulator's table, ``_native.emulator_defaults()``, so the text to check is the rendered one)."""
+    import argparse
+
+    from avax_data._pytest_options import EMULATOR_OPTIONS
+    from avax_data.cli import build_parser
+
+    subs = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {f"avax-data {name} --help": subs.choices[name].format_help() for name in ("emulator", "walk")}
+    helps["pytest plugin ini options"] = "\n".join(option.help for option in EMULATOR_OPTIONS)
+    return helps
+
+
+#: In the rendered helps: the pattern that finds each stated default.
+RENDERED = {
+    "avax-data emulator --help": [(r"on every index path, or per path \(default ([\d,_]+)\)", "containers"),
+                                  (r"X-chain vertices per network \(default ([\d,_]+)\)", "data_blocks")],
+    "avax-data walk --help": [(r"on every index path, or per path \(default ([\d,_]+)\)", "containers"),
+                              (r"Data API blocks per EVM chain \(default ([\d,_]+)\)", "data_blocks")],
+    "pytest plugin ini options": [(r"containers per index path \(default ([\d,_]+)\)", "containers"),
+                                  (r"Data API blocks per EVM chain \(default ([\d,_]+)\)", "data_blocks")],
 }
 
 
 def test_every_stated_default_size_of_the_emulator_is_the_size_it_serves() -> None:
     served = emulator_defaults()
     wrong = []
-    for name, patterns in DEFAULTS.items():
-        text = (ROOT / name).read_text().replace("///", " ")
+    texts = {name: (ROOT / name).read_text().replace("///", " ") for name in DEFAULTS}
+    helps = rendered_helps()
+    for name, patterns in [*DEFAULTS.items(), *RENDERED.items()]:
+        text = texts.get(name) or helps[name]
         for pattern, size in patterns:
             found = stated(text, pattern)
             if not found:

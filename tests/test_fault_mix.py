@@ -36,6 +36,8 @@ BLOCKS = 10_000
 #: Blocks per chain for the Metrics emulator: 10,000 hourly points on chain 11111 (6 s blocks).
 METRIC_BLOCKS = 6_000_000
 METRIC_CHAIN = "11111"
+#: The world's now (2026-01-01 00:00 UTC): its newest metric bucket is the hour before.
+NOW = 1_767_225_600
 
 injected: Counter[str] = Counter()
 #: The walks of this module that ran (the last test checks the kinds only after all of them).
@@ -177,7 +179,9 @@ def test_data_pager_under_the_mix(emu: Emulator) -> None:
 @pytest.fixture(scope="module")
 def metric_truth(metrics_emu: Emulator) -> list[tuple[Any, float]]:
     with ad.MetricsClient(base_url=metrics_emu.url) as m:
-        df = m.metric(METRIC_CHAIN, "txCount", interval="hour", start=0, end=2**31, concurrency=1).to_polars()
+        # The world's last 10,000 hours (its series reach back to the chain's launch), open to 2038.
+        df = m.metric(METRIC_CHAIN, "txCount", interval="hour", start=NOW - 10_000 * 3_600, end=2**31,
+                      concurrency=1).to_polars()
     return list(zip(df["timestamp"].to_list(), df["value"].to_list()))
 
 
@@ -191,7 +195,7 @@ def test_metrics_pager_under_the_mix(metrics_emu: Emulator, metric_truth: list, 
     # put all 10,000 points in a few sub-windows of ~70 pages, each fetched again whole after any
     # failed page (docs/known-limits.md).
     times = [int(t.timestamp()) for t, _ in metric_truth]
-    start, end = min(times) - 3_600, max(times) + 3_600
+    start, end = min(times), max(times) + 3_600  # the series goes on before: the window starts at the truth's
     before = Counter(metrics_emu.fault_counts())
     faulty(metrics_emu, seed=41 + concurrency)
     try:

@@ -214,11 +214,11 @@ def test_a_metric_window_outside_the_world_warns_naming_the_worlds_span(emu: ad.
     assert last == dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc) and first < last
     metrics = ad.MetricsClient(emu.url)
     for concurrency in (1, 4):
-        series = metrics.metric("43114", "txCount", interval="day", start=dt.date(2024, 1, 1),
-                                end=dt.date(2024, 4, 1), concurrency=concurrency)
+        series = metrics.metric("43114", "txCount", interval="day", start=dt.date(2019, 1, 1),
+                                end=dt.date(2019, 4, 1), concurrency=concurrency)
         frame, warned = _warned(series.to_polars)
         assert frame.height == 0 and len(warned) == 1, warned
-        assert warned[0].startswith("0 rows: the window 2024-01-01 00:00 .. 2024-04-01 00:00")
+        assert warned[0].startswith("0 rows: the window 2019-01-01 00:00 .. 2019-04-01 00:00")
         assert "lies outside the emulator's world" in warned[0]
         assert f"{first:%Y-%m-%d %H:%M} .. 2026-01-01 00:00 UTC" in warned[0]
     # The README's window moved inside the world: rows and no warning.

@@ -198,7 +198,7 @@ def test_every_time_window_is_start_and_end_and_the_old_names_warn(local: ad.Emu
         names = [n for n, _, _ in entry["keyword"]]
         assert "start" in names and "end" in names and "start_timestamp" not in names, entry["name"]
         assert entry["deprecated"] == [["start_timestamp", "start"], ["end_timestamp", "end"]], entry["name"]
-    start, end = "2024-01-01", "2024-02-01T00:00:00Z"
+    start, end = "2025-12-01", "2026-01-01T00:00:00Z"  # the world's last month: its staking series come from its stakes
     with ad.MetricsClient(local.url) as metrics:
         new = metrics.staking("mainnet", "validatorCount", start=start, end=end).to_polars()
         with pytest.warns(DeprecationWarning, match=r"staking\(start_timestamp=\.\.\.\) is deprecated: use start="):

@@ -33,6 +33,9 @@ from avax_data import Emulator
 X_TX = 1500
 #: Blocks per EVM chain: chain 11111 (6 s blocks) then has 300 hourly metric points.
 BLOCKS = 180_000
+#: The metric walks' window: the world's last 300 hours (its series reach back to the chain's
+#: launch, 2,000 days of hours), up to its now.
+METRIC_START, METRIC_END = 1_767_225_600 - 300 * 3_600, 1_767_225_600
 METRIC_CHAIN = "11111"
 
 RETRIED = ["500", "502", "503", "429", "reset", "cut", "truncated_json", "redirect_same_origin", "slow_body"]
@@ -54,7 +57,8 @@ def emu() -> Emulator:
     """One emulator for the module; each example sets its own faults."""
     with Emulator(containers={"X/tx": X_TX}, data_blocks_per_chain=BLOCKS) as emulator:
         with ad.MetricsClient(base_url=emulator.url) as m:  # builds the hourly buckets once
-            m.metric(METRIC_CHAIN, "txCount", interval="hour", start=0, end=2**31, concurrency=1).to_polars()
+            m.metric(METRIC_CHAIN, "txCount", interval="hour", start=METRIC_START, end=METRIC_END,
+                     concurrency=1).to_polars()
         yield emulator
 
 
@@ -385,7 +389,8 @@ def test_metrics_pager_walks_equal_the_fault_free_walk(emu: Emulator, faults: Fa
             max_retries = max(max_retries, 2)
         files, plan = faults.example("metrics", plan, REST_KINDS)
         expected = truth(("metrics", page_size), lambda: metric_keys(emu.url, page_size))
-        query = {"interval": "hour", "start": 0, "end": 2**31, "page_size": page_size, "concurrency": concurrency}
+        query = {"interval": "hour", "start": METRIC_START, "end": METRIC_END, "page_size": page_size,
+                 "concurrency": concurrency}
 
         def walk() -> list[Key]:
             if surface == "sync":
@@ -410,6 +415,6 @@ def test_metrics_pager_walks_equal_the_fault_free_walk(emu: Emulator, faults: Fa
 
 def metric_keys(url: str, page_size: int) -> list[Key]:
     with ad.MetricsClient(base_url=url) as m:
-        pager = m.metric(METRIC_CHAIN, "txCount", interval="hour", start=0, end=2**31, page_size=page_size,
-                         concurrency=1)
+        pager = m.metric(METRIC_CHAIN, "txCount", interval="hour", start=METRIC_START, end=METRIC_END,
+                         page_size=page_size, concurrency=1)
         return metric_frame(pager.to_polars())

@@ -26,6 +26,7 @@ __all__ = [
     "_client_settings",
     "_default_settings",
     "literal_tables",
+    "emulator_defaults",
     "reset_logging",
     "decode_bytes",
     "c_block_senders",
@@ -84,6 +85,10 @@ def _default_settings(name: str) -> list[tuple[str, str]]:
 def literal_tables() -> list[tuple[str, tuple[list[str], str]]]:
     """The closed sets of values the core accepts, by the name of their ``Literal`` alias in :mod:`avax_data.types`:
     a list of ``(alias, (values, doc))`` in the order they are written."""
+
+def emulator_defaults() -> dict[str, float]:
+    """The emulator's defaults, one table (``avax_data_emulator::defaults``) that ``ad.Emulator()``, the command
+    line's ``--emulator`` and the pytest plugin all start from."""
 
 def reset_logging() -> None:
     """Make the Rust core follow the current Python ``logging`` configuration."""
@@ -1020,6 +1025,11 @@ class Emulator:
     @property
     def world_span(self) -> tuple[datetime.datetime, datetime.datetime]:
         """What the Data and Metrics API world spans: ``(first, last)``, timezone-aware UTC datetimes."""
+    @property
+    def world(self) -> dict[str, Any]:
+        """What the emulated world holds, as a plain dict: its ``now`` and span, each index path's containers (now)
+        with the times of the first and last, each EVM chain's launch, blocks and block times, and named addresses,
+        tokens, validators, P-addresses and subnets to use in examples and tests."""
     def _repr_html_(self) -> str:
         """An HTML table of the emulator (its URL and the span of its world), which Jupyter shows."""
     def container_count(self, path: IndexPathName) -> int:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ._native import AsyncDataClient, AsyncIndexClient, AsyncMetricsClient, DataClient, IndexClient, MetricsClient
+from ._native import (AsyncDataClient, AsyncIndexClient, AsyncMetricsClient, DataClient, IndexClient, MetricsClient,
+                      emulator_defaults)
 from .exceptions import InvalidParameterError
 
 #: The API key the Data API client fixtures send unless the ``avax_client`` marker names another:
@@ -84,6 +85,9 @@ class IniOption:
     help: str
 
 
+#: The emulator's one table of defaults (the same for ``ad.Emulator()`` and the command line).
+_SIZES = emulator_defaults()
+
 #: The ini options that set the emulators the plugin starts (``Emulator`` keyword arguments).
 EMULATOR_OPTIONS: tuple[IniOption, ...] = (
     IniOption("avax_emulator_seed", "seed", _uint, "an integer >= 0, e.g. 7", "seed of the emulated world (default 0)"),
@@ -92,14 +96,14 @@ EMULATOR_OPTIONS: tuple[IniOption, ...] = (
         "containers",
         _uint,
         "an integer >= 0, e.g. 5000",
-        "containers per index path (default: the emulator's)",
+        f"containers per index path (default {int(_SIZES['containers']):,})",
     ),
     IniOption(
         "avax_emulator_data_blocks_per_chain",
         "data_blocks_per_chain",
         _int,
         "an integer >= 1, e.g. 500",
-        "Data API blocks per EVM chain (default 5000)",
+        f"Data API blocks per EVM chain (default {int(_SIZES['data_blocks_per_chain']):,})",
     ),
     IniOption(
         "avax_emulator_latency",

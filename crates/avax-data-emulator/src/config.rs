@@ -6,11 +6,13 @@ use std::time::Duration;
 use avax_data_core::index::IndexPath;
 
 use super::data_api::RateLimit;
+use super::defaults;
 use super::faults::FaultPlan;
 
-/// How an [`Emulator`] starts. `Default` gives seed 0, 10,000 containers per path, a static tip,
-/// the index enabled, no added latency, `127.0.0.1` on any free port, timestamps in UTC; Data API
-/// with 5,000 blocks per chain, keys optional, no refused key, no rate limit; no faults.
+/// How an [`Emulator`] starts. `Default` takes the table in [`crate::defaults`] (seed 0, 10,000
+/// containers per path, 10,000 Data API blocks per chain, a static tip, no added latency) with the
+/// index enabled, `127.0.0.1` on any free port, timestamps in UTC, keys optional, no refused key, no
+/// rate limit and no faults.
 #[derive(Debug, Clone)]
 pub struct EmulatorConfig {
     /// Seed of the synthetic world: same seed, same containers.
@@ -50,16 +52,16 @@ pub struct EmulatorConfig {
 impl Default for EmulatorConfig {
     fn default() -> Self {
         EmulatorConfig {
-            seed: 0,
+            seed: defaults::SEED,
             containers: HashMap::new(),
-            default_count: 10_000,
-            tip_rate: 0.0,
+            default_count: defaults::CONTAINERS,
+            tip_rate: defaults::TIP_RATE,
             index_enabled: true,
-            latency: Duration::ZERO,
+            latency: Duration::from_secs_f64(defaults::LATENCY_S),
             host: "127.0.0.1".to_string(),
             port: 0,
             utc_offset_minutes: 0,
-            data_blocks_per_chain: 5_000,
+            data_blocks_per_chain: defaults::DATA_BLOCKS_PER_CHAIN,
             data_api_require_key: false,
             data_api_refused_keys: Vec::new(),
             rate_limit: None,

@@ -21,6 +21,7 @@
 
 mod config;
 pub mod data_api;
+pub mod defaults;
 mod fault_bodies;
 mod fault_conn;
 pub mod fault_layer;
@@ -37,6 +38,7 @@ mod state;
 mod timefmt;
 mod wire;
 pub mod world;
+mod world_summary;
 
 use std::collections::BTreeMap;
 use std::future::IntoFuture;
@@ -144,6 +146,15 @@ impl Emulator {
     /// chain to the world's fixed "now", 2026-01-01T00:00:00Z. Windows outside hold no data.
     pub fn world_span_ms(&self) -> (i64, i64) {
         self.state.data.world.span_ms()
+    }
+
+    /// What the world holds, as one JSON object: its now and span, each index path's containers
+    /// (now) with the times of the first and last, each EVM chain's launch, blocks and block
+    /// times, and named addresses, tokens, validators, P-addresses and subnets to use in
+    /// examples and tests.
+    pub fn world_summary(&self) -> serde_json::Value {
+        let counts: Vec<(IndexPath, u64)> = IndexPath::ALL.iter().map(|&p| (p, self.container_count(p))).collect();
+        world_summary::summary(self.state.source(), &self.state.data.world, &counts)
     }
 
     /// Base URL of the second listener (same host, another port): the other origin that

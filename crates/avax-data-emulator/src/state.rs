@@ -63,7 +63,7 @@ impl EmulatorState {
             id_indexes: Default::default(),
             data: Arc::new(DataApiState::new(
                 config.seed,
-                config.data_blocks_per_chain,
+                world_blocks(config),
                 config.data_api_require_key,
                 &config.data_api_refused_keys,
                 config.rate_limit,
@@ -105,7 +105,7 @@ impl EmulatorState {
 
     /// What the index's containers are generated from.
     pub(crate) fn source(&self) -> Source {
-        Source::new(self.seed, self.data.world.blocks_per_chain())
+        Source::new(self.seed, self.data.world.c_span())
     }
 
     pub(crate) fn index_enabled(&self) -> bool {
@@ -132,6 +132,17 @@ impl EmulatorState {
     pub(crate) fn request_count(&self) -> u64 {
         self.requests.load(Ordering::Acquire)
     }
+}
+
+/// The Data API's blocks per chain and the C-Chain's timeline in blocks: the `C/block` index
+/// holds the Data API's C-Chain (43114), so the timeline spans the larger of the two and its last
+/// block is just before the world's now. With the defaults (equal) the index and the Data API end
+/// on the same block; an index started longer than the Data API leaves the Data API's C-Chain
+/// behind it (as an indexer lagging the node), never a container after now.
+pub(crate) fn world_blocks(config: &EmulatorConfig) -> (u64, u64) {
+    let c_blocks = config.containers.get(&IndexPath::CBlock).copied().unwrap_or(config.default_count);
+    let blocks = config.data_blocks_per_chain.max(1);
+    (blocks, blocks.max(c_blocks))
 }
 
 fn duration_ns(d: Duration) -> u64 {

@@ -492,7 +492,7 @@ client_twins! {
         ///     >>> c_chain = "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"
         ///     >>> msgs = data.icm_messages(source_blockchain_id=c_chain, limit=3).to_polars()
         ///     >>> msgs["status"].to_list()
-        ///     ['pending', 'delivered', 'pending']
+        ///     ['delivered', 'delivered', 'delivered']
         #[pyo3(signature = (*, source_blockchain_id=None, destination_blockchain_id=None, blockchain_id=None, to=None, from_=None, network=None, page_size=None, page_token=None, limit=None))]
         fn icm_messages(
             &self; source_blockchain_id, destination_blockchain_id, blockchain_id, to, from_, network, page_size, page_token, limit

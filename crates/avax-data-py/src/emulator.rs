@@ -38,7 +38,9 @@ use avax_data_emulator::{Emulator, EmulatorConfig, FaultError, FaultKind, FaultP
 ///     port: the port, 0 (default) for a free one.
 ///     utc_offset_minutes: the offset of the node's timestamps, in (-1440, 1440); default 0.
 ///     data_blocks_per_chain: Data API blocks per EVM chain (also the X-chain vertices per
-///         network), an int >= 1; default ``None``: 5,000.
+///         network), an int >= 1; default ``None``: 10,000, as many as ``C/block`` starts with,
+///         so the index and the Data API end on the C-Chain's same block, just before the world's
+///         now (a ``C/block`` index started longer ends at now, its Data API C-Chain behind it).
 ///     data_api_require_key: answer 401 to Data API requests without a key; default ``False``.
 ///     data_api_refused_keys: Data API keys answered with 403; default ``None``.
 ///     rate_limit: ``(limit, window_seconds)`` per Data API key: the ``ratelimit-*`` headers,
@@ -250,10 +252,10 @@ impl PyEmulator {
 
     /// What the Data and Metrics API world spans: ``(first, last)``, timezone-aware UTC datetimes.
     ///
-    /// The world is fixed: it ends at its "now", 2026-01-01 00:00 UTC, and begins
-    /// ``data_blocks_per_chain`` blocks earlier on the chain with the shortest history (a few
-    /// hours with the default 5,000). Blocks, messages and metric buckets all lie inside; a
-    /// metric or list window outside it holds no data, and the client warns so.
+    /// The world is fixed: it ends at its "now", 2026-01-01 00:00 UTC, and begins at the launch
+    /// of its oldest chain (Fuji, 2020-09-10), where the metric series begin. Blocks, messages
+    /// and metric buckets all lie inside (the blocks in the last hours before now; see
+    /// :attr:`world`); a window outside it holds no data, and the client warns so.
     ///
     /// Example:
     ///     >>> first, last = emu.world_span
@@ -268,6 +270,34 @@ impl PyEmulator {
         let utc = datetime.getattr("timezone")?.getattr("utc")?;
         let at = |ms: i64| datetime.getattr("datetime")?.call_method1("fromtimestamp", (ms as f64 / 1000.0, &utc));
         Ok((at(first)?, at(last)?))
+    }
+
+    /// What the emulated world holds, as a plain dict: its ``now`` and span, each index path's
+    /// containers (now) with the times of the first and last, each EVM chain's launch, blocks
+    /// and block times, and named addresses, tokens, validators, P-addresses and subnets to use
+    /// in examples and tests.
+    ///
+    /// Times are RFC 3339 strings in UTC. Every chain's last block and every index path's last
+    /// container lie before ``now`` (containers added later by ``advance`` or ``tip_rate`` are
+    /// accepted after it, as the clock runs on).
+    ///
+    /// Example:
+    ///     >>> world = emu.world
+    ///     >>> world["now"]
+    ///     '2026-01-01T00:00:00Z'
+    ///     >>> world["index"]["C/block"]["containers"]
+    ///     1000
+    ///     >>> c = world["chains"][0]
+    ///     >>> c["name"], c["evm_chain_id"], c["last_block"] + 1 == c["blocks"]
+    ///     ('Avalanche (C-Chain)', 43114, True)
+    ///     >>> world["index"]["C/block"]["last_time"] < world["now"]
+    ///     True
+    ///     >>> world["addresses"][0]
+    ///     '0x6a2474f3e677ce65e495508043237ea93738a031'
+    #[getter]
+    fn world<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = self.emulator.world_summary().to_string();
+        py.import("json")?.call_method1("loads", (text,))
     }
 
     /// The port it listens on (a free one unless ``port=`` was given).

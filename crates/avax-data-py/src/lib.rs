@@ -74,7 +74,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             emulator::PyEmulator, checkpoint::PyExportCheckpoint,
         ]
         functions [
-            logs::reset_logging, tables::literal_tables,
+            logs::reset_logging, tables::literal_tables, tables::emulator_defaults,
             cache::cache_info, cache::cache_clear, cache::cache_default_dir,
             settings::client_settings, settings::default_settings,
             decode::decode_bytes, senders::c_block_senders, endpoints::openapi_operations,

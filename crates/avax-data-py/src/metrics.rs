@@ -124,9 +124,12 @@ client_twins! {
     ///
     ///     >>> import avax_data as ad
     ///     >>> emu = ad.Emulator(containers=1_000, data_blocks_per_chain=500)
+    ///     >>> import datetime as dt
     ///     >>> metrics = ad.MetricsClient(emu.url)    # the real service: ad.MetricsClient()
-    ///     >>> [p["value"] for p in metrics.metric("43114", "txCount", interval="day")]
-    ///     [9916.0]
+    ///     >>> days = metrics.metric("43114", "txCount", interval="day",
+    ///     ...                       start=dt.date(2025, 12, 29), end=dt.date(2026, 1, 1))
+    ///     >>> [p["value"] for p in days]
+    ///     [892848.0, 887602.0, 850453.0]
     ///     >>> metrics.close()
     ///     >>> emu.close()
     sync PyMetricsClient("MetricsClient") { PagerOf = PyPager }
@@ -140,12 +143,13 @@ client_twins! {
     ///     >>> import asyncio
     ///     >>> async def main():
     ///     ...     async with ad.AsyncMetricsClient(base_url=emu.url) as metrics:
-    ///     ...         series = await metrics.metric("43114", "activeAddresses", interval="day").to_polars()
+    ///     ...         series = await metrics.metric("43114", "activeAddresses", interval="day",
+    ///     ...                                       start="2025-12-30", end="2026-01-01").to_polars()
     ///     ...         names = [c["chainName"] async for c in metrics.chains(network="mainnet", limit=2)]
     ///     ...         status = (await metrics.live_check())["status"]
     ///     ...         return series["value"].to_list(), names, status
     ///     >>> asyncio.run(main())
-    ///     ([1000.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
+    ///     ([1000.0, 808.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
     new (base_url = None, *, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
@@ -300,9 +304,9 @@ client_twins! {
         ///     >>> import datetime as dt
         ///     >>> metrics = ad.MetricsClient(base_url=emu.url)
         ///     >>> series = metrics.metric(43114, "txCount", interval="hour",
-        ///     ...                         start=dt.date(2025, 12, 31), end="2026-01-01T00:00:00Z")
+        ///     ...                         start="2025-12-31T22:00:00Z", end="2026-01-01T00:00:00Z")
         ///     >>> [(p["timestamp"].isoformat(), p["value"]) for p in series]
-        ///     [('2025-12-31T23:00:00+00:00', 9916.0)]
+        ///     [('2025-12-31T23:00:00+00:00', 23692.0), ('2025-12-31T22:00:00+00:00', 37297.0)]
         ///     >>> metrics.metric("43114", "avgTps", interval="hour")
         ///     Traceback (most recent call last):
         ///     ...

@@ -10,13 +10,17 @@ import argparse
 import sys
 from typing import Any
 
-from .._native import Emulator
+from .._native import Emulator, emulator_defaults
 from . import argtypes
 
 __all__ = ["add_embedded_options", "start_embedded", "embedded_identity", "world_arguments"]
 
+#: The emulator's one table of defaults (the same for ``ad.Emulator()`` and the pytest plugin).
+_DEFAULTS = emulator_defaults()
 #: Containers per index path of the embedded emulator unless ``--emulator-containers`` says.
-DEFAULT_CONTAINERS = 100_000
+DEFAULT_CONTAINERS = int(_DEFAULTS["containers"])
+#: Data API blocks per EVM chain unless ``--emulator-data-blocks`` says.
+DEFAULT_DATA_BLOCKS = int(_DEFAULTS["data_blocks_per_chain"])
 
 
 #: The ``--emulator-*`` knobs: flag, argument type, default, metavar, help.
@@ -25,7 +29,7 @@ _OPTIONS = (
     ("--emulator-containers", argtypes.containers, DEFAULT_CONTAINERS, "N|PATH=N,...",
      f"containers on every index path, or per path (default {DEFAULT_CONTAINERS:,})"),
     ("--emulator-data-blocks", argtypes.positive_int, None, "N",
-     "Data API blocks per EVM chain (default: the emulator's, 5000)"),
+     f"Data API blocks per EVM chain (default {DEFAULT_DATA_BLOCKS:,})"),
     ("--emulator-tip-rate", argtypes.non_negative_float, 0.0, "PER_S",
      "new containers per second on every index path (default 0)"),
     ("--emulator-latency", argtypes.non_negative_float, 0.0, "SECONDS", "seconds added to every response (default 0)"),

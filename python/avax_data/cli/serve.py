@@ -6,6 +6,7 @@ import argparse
 import time
 
 from . import argtypes
+from .embedded import DEFAULT_CONTAINERS, DEFAULT_DATA_BLOCKS
 from .parser import Command, add_commands
 
 __all__ = ["add_emulator_command", "FAULT_KINDS"]
@@ -43,7 +44,7 @@ def _add_emulator_arguments(emu: argparse.ArgumentParser) -> None:
     world = emu.add_argument_group("world")
     world.add_argument("--seed", type=argtypes.non_negative_int, default=0, help="the world's seed")
     world.add_argument("--containers", type=argtypes.containers, default=None, metavar="N|PATH=N,...",
-                       help="initial containers on every index path, or per path (default 10000)")
+                       help=f"initial containers on every index path, or per path (default {DEFAULT_CONTAINERS:,})")
     world.add_argument("--tip-rate", type=argtypes.non_negative_float, default=0.0, metavar="PER_S",
                        help="new containers per second on every path")
     world.add_argument("--index-disabled", action="store_true",
@@ -53,7 +54,8 @@ def _add_emulator_arguments(emu: argparse.ArgumentParser) -> None:
     world.add_argument("--utc-offset-minutes", type=int, default=0, metavar="MIN",
                        help="time zone offset of the node's timestamps, in minutes")
     world.add_argument("--data-blocks", type=argtypes.positive_int, default=None, metavar="N",
-                       help="Data API blocks per EVM chain, also X-chain vertices per network (default 5000)")
+                       help="Data API blocks per EVM chain, also X-chain vertices per network "
+                       f"(default {DEFAULT_DATA_BLOCKS:,})")
     api = emu.add_argument_group("Data API access")
     api.add_argument("--data-api-require-key", action="store_true", help="answer 401 to requests without a key")
     api.add_argument("--data-api-refused-keys", default=None, metavar="KEY,...", help="keys answered with 403")

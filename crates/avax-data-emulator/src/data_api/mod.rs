@@ -12,6 +12,7 @@
 #![allow(clippy::result_large_err)]
 
 pub(crate) mod auth;
+pub(crate) mod blockchains;
 pub(crate) mod blocks;
 pub(crate) mod chains;
 pub mod collectibles;
@@ -49,17 +50,18 @@ pub(crate) struct DataApiState {
 }
 
 impl DataApiState {
-    /// The world of `seed` with `blocks_per_chain`, no token issued yet, the key rules and the
-    /// rate limit (per key) given.
+    /// The world of `seed` with `blocks_per_chain` and a C-Chain timeline of `c_span` blocks
+    /// ([`DataWorld::with_c_span`]), no token issued yet, the key rules and the rate limit (per
+    /// key) given.
     pub(crate) fn new(
         seed: u64,
-        blocks_per_chain: u64,
+        (blocks_per_chain, c_span): (u64, u64),
         require_key: bool,
         refused_keys: &[String],
         rate_limit: Option<RateLimit>,
     ) -> DataApiState {
         DataApiState {
-            world: DataWorld::new(seed, blocks_per_chain),
+            world: DataWorld::with_c_span(seed, blocks_per_chain, c_span),
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
@@ -107,6 +109,8 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(
             get(vertices::list).fallback(errors::cannot),
         )
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
+        .route("/v1/networks/{network}/blockchains", get(blockchains::list).fallback(errors::cannot))
+        .route("/v1/networks/{network}/blockchains/{blockchain_id}", get(blockchains::get_one).fallback(errors::cannot))
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
     by_hand
         .merge(more)

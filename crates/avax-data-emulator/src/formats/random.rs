@@ -107,7 +107,7 @@ pub fn raw_id(seed: u64, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8;
 
 /// The Data API's default blocks per chain ([`crate::EmulatorConfig`]'s default), which the
 /// seed-only [`container`] assumes.
-pub const DEFAULT_DATA_BLOCKS: u64 = 5_000;
+pub const DEFAULT_DATA_BLOCKS: u64 = crate::defaults::DATA_BLOCKS_PER_CHAIN;
 
 /// Container `index` of `path` in the world of `seed` with the default Data API size, and its
 /// timestamp exactly as the node serves it (RFC3339Nano in a zone `utc_offset_minutes` east of

@@ -25,7 +25,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
-use super::series::{metric_series, ChainSelector, Interval, Metric, SeriesError};
+use super::series::{metric_series_in, ChainSelector, Interval, Metric, SeriesError};
 use crate::data_api::paging;
 use crate::data_api::params::Params;
 use crate::data_api::DataApiState;
@@ -37,7 +37,7 @@ pub const MAX_PAGE_SIZE: u32 = 2_160;
 pub const DEFAULT_PAGE_SIZE: usize = 100;
 
 /// An optional integer >= 0 query parameter.
-fn timestamp(params: &mut Params, name: &str) -> Option<i64> {
+pub(crate) fn timestamp(params: &mut Params, name: &str) -> Option<i64> {
     let text = params.get(name)?.trim().to_string();
     match text.parse::<i64>() {
         Ok(v) if v >= 0 => Some(v),
@@ -81,13 +81,7 @@ pub(crate) async fn get_metric(
     let Some(metric) = metric else { unreachable!("checked above") };
     let interval =
         interval.and_then(|i| Interval::parse(&i).ok()).unwrap_or_else(|| service_default_interval(metric.as_str()));
-    if let (Some(s), Some(e)) = (start_ts, end_ts) {
-        if s > e {
-            return Err(errors::bad_request(format!(
-                "startTimestamp ({s}) must be less than or equal to endTimestamp ({e})"
-            )));
-        }
-    }
+    in_order(start_ts, end_ts)?;
     let Some(selector) = ChainSelector::parse(&chain_id) else {
         return Err(errors::bad_request(format!(
             "Invalid chainId {chain_id:?}: expected a supported EVM chain id or one of total, mainnet, testnet"
@@ -99,24 +93,50 @@ pub(crate) async fn get_metric(
     let fingerprint = params.fingerprint(&format!("v2/metrics/{chain_id}/{}", metric.as_str()));
     let start = paging::start(&state, &params, &fingerprint)?;
     let worker = state.clone();
-    let computed = tokio::task::spawn_blocking(move || metric_series(&worker.world, selector, metric, interval)).await;
+    let computed = tokio::task::spawn_blocking(move || {
+        // `endTimestamp` is inclusive (spec/ground-truth.md): the window's end is the second after it.
+        metric_series_in(&worker.world, selector, metric, interval, (start_ts, end_ts.map(|e| e.saturating_add(1))))
+    })
+    .await;
     let series = match computed {
         Ok(Ok(s)) => s,
         Ok(Err(e @ SeriesError::UnknownChain(_))) => return Err(errors::not_found(e.to_string())),
         Ok(Err(e)) => return Err(errors::bad_request(e.to_string())),
         Err(_) => return Err(errors::error(StatusCode::INTERNAL_SERVER_ERROR, json!("metric computation failed"))),
     };
+    series_page(&state, series, (start_ts, end_ts), (start, size), &fingerprint)
+}
+
+/// A 400 when both bounds are given and `startTimestamp > endTimestamp`.
+pub(crate) fn in_order(start_ts: Option<i64>, end_ts: Option<i64>) -> Result<(), axum::response::Response> {
+    match (start_ts, end_ts) {
+        (Some(s), Some(e)) if s > e => {
+            Err(errors::bad_request(format!("startTimestamp ({s}) must be less than or equal to endTimestamp ({e})")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// One page of a series (`series` oldest first): its points with `start <= t <= end`, newest
+/// first, as `{value, timestamp}` under `results`.
+pub(crate) fn series_page(
+    state: &DataApiState,
+    series: Vec<(i64, f64)>,
+    (start_ts, end_ts): (Option<i64>, Option<i64>),
+    page: (u128, usize),
+    fingerprint: &str,
+) -> Answer {
     let items: Vec<(i64, f64)> = series
         .into_iter()
         .rev()
         .filter(|(t, _)| start_ts.is_none_or(|s| *t >= s) && end_ts.is_none_or(|e| *t <= e))
         .collect();
     paging::list_page(
-        &state,
+        state,
         "results",
         &items,
-        (start, size),
-        &fingerprint,
+        page,
+        fingerprint,
         |(t, v)| json!({"value": number(*v), "timestamp": t}),
     )
 }

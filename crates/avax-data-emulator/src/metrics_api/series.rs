@@ -34,84 +34,10 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::past;
 use crate::world::{base_fee, chain, chains, tx_count, tx_facts, Chain, DataWorld, Network, TxFacts};
 
-/// One of the 17 metrics of `/v2/chains/{chainId}/metrics/{metric}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Metric {
-    ActiveAddresses,
-    ActiveSenders,
-    CumulativeTxCount,
-    CumulativeAddresses,
-    CumulativeContracts,
-    CumulativeDeployers,
-    Contracts,
-    Deployers,
-    GasUsed,
-    TxCount,
-    AvgGps,
-    MaxGps,
-    AvgTps,
-    MaxTps,
-    AvgGasPrice,
-    MaxGasPrice,
-    FeesPaid,
-}
-
-impl Metric {
-    pub const ALL: [Metric; 17] = [
-        Metric::ActiveAddresses,
-        Metric::ActiveSenders,
-        Metric::CumulativeTxCount,
-        Metric::CumulativeAddresses,
-        Metric::CumulativeContracts,
-        Metric::CumulativeDeployers,
-        Metric::Contracts,
-        Metric::Deployers,
-        Metric::GasUsed,
-        Metric::TxCount,
-        Metric::AvgGps,
-        Metric::MaxGps,
-        Metric::AvgTps,
-        Metric::MaxTps,
-        Metric::AvgGasPrice,
-        Metric::MaxGasPrice,
-        Metric::FeesPaid,
-    ];
-
-    /// The API's spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Metric::ActiveAddresses => "activeAddresses",
-            Metric::ActiveSenders => "activeSenders",
-            Metric::CumulativeTxCount => "cumulativeTxCount",
-            Metric::CumulativeAddresses => "cumulativeAddresses",
-            Metric::CumulativeContracts => "cumulativeContracts",
-            Metric::CumulativeDeployers => "cumulativeDeployers",
-            Metric::Contracts => "contracts",
-            Metric::Deployers => "deployers",
-            Metric::GasUsed => "gasUsed",
-            Metric::TxCount => "txCount",
-            Metric::AvgGps => "avgGps",
-            Metric::MaxGps => "maxGps",
-            Metric::AvgTps => "avgTps",
-            Metric::MaxTps => "maxTps",
-            Metric::AvgGasPrice => "avgGasPrice",
-            Metric::MaxGasPrice => "maxGasPrice",
-            Metric::FeesPaid => "feesPaid",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Metric> {
-        Metric::ALL.into_iter().find(|m| m.as_str() == text)
-    }
-
-    /// Whether only `timeInterval=day` is supported (all but activeAddresses, activeSenders,
-    /// gasUsed and txCount).
-    pub fn day_only(self) -> bool {
-        !matches!(self, Metric::ActiveAddresses | Metric::ActiveSenders | Metric::GasUsed | Metric::TxCount)
-    }
-}
+pub use super::metric::Metric;
 
 /// `timeInterval`: the core's, so that the emulator cuts buckets by the rule the client plans with.
 pub use avax_data_core::metrics::params::Interval;
@@ -320,20 +246,30 @@ fn buckets(world: &DataWorld, chain: &Chain, interval: Interval) -> Arc<Vec<Buck
 #[derive(Clone)]
 enum Cell {
     Sum(f64),
-    Set(Box<Bits>),
+    /// Distinct addresses: the blocks' set, plus a count of the history's.
+    Set(Box<Bits>, f64),
     Max(f64),
     Mean(u128, u64),
+    /// An amount over seconds (one chain's average rate; chains' rates add up as [`Cell::Sum`]).
+    Rate(f64, f64),
 }
 
 impl Cell {
     fn combine(&mut self, other: Cell) {
         match (self, other) {
             (Cell::Sum(a), Cell::Sum(b)) => *a += b,
-            (Cell::Set(a), Cell::Set(b)) => union(a, &b),
+            (Cell::Set(a, x), Cell::Set(b, y)) => {
+                union(a, &b);
+                *x += y;
+            }
             (Cell::Max(a), Cell::Max(b)) => *a = a.max(b),
             (Cell::Mean(s, n), Cell::Mean(s2, n2)) => {
                 *s += s2;
                 *n += n2;
+            }
+            (Cell::Rate(a, s), Cell::Rate(b, t)) => {
+                *a += b;
+                *s += t;
             }
             _ => unreachable!("one metric, one kind of cell"),
         }
@@ -342,7 +278,7 @@ impl Cell {
     fn value(&self) -> f64 {
         match self {
             Cell::Sum(v) | Cell::Max(v) => *v,
-            Cell::Set(b) => count(b) as f64,
+            Cell::Set(b, extra) => count(b) as f64 + extra,
             Cell::Mean(s, n) => {
                 if *n == 0 {
                     0.0
@@ -350,12 +286,101 @@ impl Cell {
                     *s as f64 / *n as f64
                 }
             }
+            Cell::Rate(a, s) => {
+                if *s > 0.0 {
+                    a / s
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+
+    /// One chain's cell of a bucket from its history (`self`) and from its blocks (`blocks`):
+    /// as [`Cell::combine`], but a distinct count is the larger of the two (the history's
+    /// addresses are the pool's, as the blocks' are), not their sum.
+    fn combine_within_chain(&mut self, blocks: Cell) {
+        match (self, blocks) {
+            (Cell::Set(a, x), Cell::Set(b, y)) => {
+                union(a, &b);
+                *x = (*x + y - count(a) as f64).max(y);
+            }
+            (me, other) => me.combine(other),
+        }
+    }
+
+    /// The cell as it adds up over chains: a rate becomes its value.
+    fn across_chains(self) -> Cell {
+        match self {
+            Cell::Rate(..) => Cell::Sum(self.value()),
+            other => other,
         }
     }
 }
 
-/// One chain's cells of `metric`, oldest first.
-fn chain_cells(buckets: &[Bucket], metric: Metric) -> Vec<(i64, Cell)> {
+/// A distinct-address cell of the history: no block's set, `extra` addresses.
+fn counted(extra: f64) -> Cell {
+    Cell::Set(Box::new([0; WORDS]), extra)
+}
+
+/// Running totals of a chain's history, which its blocks' cumulative series continue.
+#[derive(Debug, Clone, Copy, Default)]
+struct Totals {
+    txs: f64,
+    contracts: f64,
+    addresses: f64,
+    deployers: f64,
+}
+
+/// One chain's history cells of `metric` (oldest first, the bucket of the first block last), and
+/// the running totals through its first block. A cumulative metric's cells stop before the
+/// bucket of the first block (whose cell the blocks give, on top of the totals).
+fn past_cells(
+    world: &DataWorld,
+    chain: &Chain,
+    metric: Metric,
+    interval: Interval,
+    window: (Option<i64>, Option<i64>),
+) -> (Vec<(i64, Cell)>, Totals) {
+    let seed = world.seed();
+    let first_ms = world.block_timestamp_ms(chain, 0);
+    let mut totals = Totals::default();
+    let mut out = Vec::new();
+    let last_start = interval.floor(first_ms.div_euclid(1000));
+    for b in past::past_buckets(seed, chain, interval, first_ms, metric, window) {
+        totals.txs += b.txs;
+        totals.contracts += b.contracts;
+        totals.addresses += b.new_addresses(seed, chain);
+        totals.deployers += (b.deployers() * 0.5).round();
+        let cell = match metric {
+            Metric::ActiveAddresses => counted(b.active(seed, chain)),
+            Metric::ActiveSenders => counted(b.senders(seed, chain)),
+            Metric::CumulativeTxCount => Cell::Sum(totals.txs),
+            Metric::CumulativeAddresses => counted(totals.addresses),
+            Metric::CumulativeContracts => Cell::Sum(totals.contracts),
+            Metric::CumulativeDeployers => counted(totals.deployers),
+            Metric::Contracts => Cell::Sum(b.contracts),
+            Metric::Deployers => counted(b.deployers()),
+            Metric::GasUsed => Cell::Sum(b.gas),
+            Metric::TxCount => Cell::Sum(b.txs),
+            Metric::AvgGps => Cell::Rate(b.gas, b.seconds as f64),
+            Metric::MaxGps => Cell::Max(b.max_gps),
+            Metric::AvgTps => Cell::Rate(b.txs, b.seconds as f64),
+            Metric::MaxTps => Cell::Max(b.max_tps),
+            Metric::AvgGasPrice => Cell::Mean(b.price_sum as u128, b.txs as u64),
+            Metric::MaxGasPrice => Cell::Max(b.price_max),
+            Metric::FeesPaid => Cell::Sum(b.fees),
+        };
+        if !(metric.cumulative() && b.start == last_start) {
+            out.push((b.start, cell));
+        }
+    }
+    (out, totals)
+}
+
+/// One chain's cells of `metric` from its blocks, oldest first; cumulative series continue the
+/// history's `totals`.
+fn chain_cells(buckets: &[Bucket], metric: Metric, totals: Totals) -> Vec<(i64, Cell)> {
     let mut out = Vec::with_capacity(buckets.len());
     let mut cum_txs = 0u64;
     let mut cum_contracts = 0u64;
@@ -371,21 +396,20 @@ fn chain_cells(buckets: &[Bucket], metric: Metric) -> Vec<(i64, Cell)> {
             (Some(from), Some(to)) if to > from => (to - from) as f64 / 1000.0,
             _ => 0.0,
         };
-        let per_s = |x: f64| if span_s > 0.0 { x / span_s } else { 0.0 };
         let cell = match metric {
-            Metric::ActiveAddresses => Cell::Set(Box::new(b.active)),
-            Metric::ActiveSenders => Cell::Set(Box::new(b.senders)),
-            Metric::CumulativeTxCount => Cell::Sum(cum_txs as f64),
-            Metric::CumulativeAddresses => Cell::Set(Box::new(cum_active)),
-            Metric::CumulativeContracts => Cell::Sum(cum_contracts as f64),
-            Metric::CumulativeDeployers => Cell::Set(Box::new(cum_deployers)),
+            Metric::ActiveAddresses => Cell::Set(Box::new(b.active), 0.0),
+            Metric::ActiveSenders => Cell::Set(Box::new(b.senders), 0.0),
+            Metric::CumulativeTxCount => Cell::Sum(totals.txs + cum_txs as f64),
+            Metric::CumulativeAddresses => Cell::Set(Box::new(cum_active), totals.addresses),
+            Metric::CumulativeContracts => Cell::Sum(totals.contracts + cum_contracts as f64),
+            Metric::CumulativeDeployers => Cell::Set(Box::new(cum_deployers), totals.deployers),
             Metric::Contracts => Cell::Sum(b.contracts as f64),
-            Metric::Deployers => Cell::Set(Box::new(b.deployers)),
+            Metric::Deployers => Cell::Set(Box::new(b.deployers), 0.0),
             Metric::GasUsed => Cell::Sum(b.gas as f64),
             Metric::TxCount => Cell::Sum(b.txs as f64),
-            Metric::AvgGps => Cell::Sum(per_s(b.gas as f64)),
+            Metric::AvgGps => Cell::Rate(b.gas as f64, span_s),
             Metric::MaxGps => Cell::Max(b.max_gps),
-            Metric::AvgTps => Cell::Sum(per_s(b.txs as f64)),
+            Metric::AvgTps => Cell::Rate(b.txs as f64, span_s),
             Metric::MaxTps => Cell::Max(b.max_tps),
             Metric::AvgGasPrice => Cell::Mean(b.price_sum, b.txs),
             Metric::MaxGasPrice => Cell::Max(b.price_max as f64),
@@ -423,14 +447,29 @@ impl std::fmt::Display for SeriesError {
 }
 
 /// The full series of `metric` for `selector` at `interval`: `(bucket start, Unix seconds;
-/// value)`, **oldest first** (the HTTP endpoint serves it newest first). Values are exactly what
+/// value)`, **oldest first** (the HTTP endpoint serves it newest first), from the launch of the
+/// oldest chain selected to the world's now. Values are exactly what
 /// `/v2/chains/{chainId}/metrics/{metric}` answers. The first call for a chain walks its blocks
-/// (about 0.1–0.3 s per 100,000 blocks); later calls use the cache.
+/// (about 0.1–0.3 s per 100,000 blocks); later calls use the cache, and the history before the
+/// blocks costs only its own buckets.
 pub fn metric_series(
     world: &DataWorld,
     selector: ChainSelector,
     metric: Metric,
     interval: Interval,
+) -> Result<Vec<(i64, f64)>, SeriesError> {
+    metric_series_in(world, selector, metric, interval, (None, None))
+}
+
+/// [`metric_series`] restricted to the buckets whose start `t` satisfies `start <= t < end`
+/// (either bound optional): only those buckets of the history are built (a cumulative series
+/// still sums from each chain's launch).
+pub fn metric_series_in(
+    world: &DataWorld,
+    selector: ChainSelector,
+    metric: Metric,
+    interval: Interval,
+    window: (Option<i64>, Option<i64>),
 ) -> Result<Vec<(i64, f64)>, SeriesError> {
     if metric.day_only() && interval != Interval::Day {
         return Err(SeriesError::DayOnly(metric, interval));
@@ -441,14 +480,54 @@ pub fn metric_series(
             return Err(SeriesError::UnknownChain(id));
         }
     }
+    // The pages of one series ask for it again: the last few series are kept.
+    type Key = (String, ChainSelector, Metric, Interval, (Option<i64>, Option<i64>));
+    type Kept = Vec<(Key, Arc<Vec<(i64, f64)>>)>;
+    static RECENT: Mutex<Kept> = Mutex::new(Vec::new());
+    let key: Key = (world.name(), selector, metric, interval, window);
+    if let Some((_, hit)) = RECENT.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+        return Ok(hit.as_ref().clone());
+    }
+    let series = compute(world, &selected, metric, interval, window);
+    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if recent.len() >= 16 {
+        recent.remove(0);
+    }
+    recent.push((key, Arc::new(series.clone())));
+    Ok(series)
+}
+
+/// The series of `metric` over the `selected` chains (see [`metric_series_in`]).
+fn compute(
+    world: &DataWorld,
+    selected: &[&'static Chain],
+    metric: Metric,
+    interval: Interval,
+    window: (Option<i64>, Option<i64>),
+) -> Vec<(i64, f64)> {
+    let inside = |t: i64| window.0.is_none_or(|s| t >= s) && window.1.is_none_or(|e| t < e);
     // Build the chains' hour buckets in parallel the first time.
     let per_chain: Vec<Arc<Vec<Bucket>>> = std::thread::scope(|s| {
         let handles: Vec<_> = selected.iter().map(|c| s.spawn(move || buckets(world, c, interval))).collect();
         handles.into_iter().map(|h| h.join().expect("metrics computation panicked")).collect()
     });
     let mut merged: BTreeMap<i64, Cell> = BTreeMap::new();
-    for b in &per_chain {
-        for (ts, cell) in chain_cells(b, metric) {
+    for (chain, blocks) in selected.iter().zip(&per_chain) {
+        let (past, totals) = past_cells(world, chain, metric, interval, window);
+        let mut cells: BTreeMap<i64, Cell> = past.into_iter().collect();
+        for (ts, cell) in chain_cells(blocks, metric, totals) {
+            if !inside(ts) {
+                continue;
+            }
+            match cells.get_mut(&ts) {
+                Some(existing) => existing.combine_within_chain(cell),
+                None => {
+                    cells.insert(ts, cell);
+                }
+            }
+        }
+        for (ts, cell) in cells.into_iter().filter(|(t, _)| inside(*t)) {
+            let cell = cell.across_chains();
             match merged.get_mut(&ts) {
                 Some(existing) => existing.combine(cell),
                 None => {
@@ -457,7 +536,7 @@ pub fn metric_series(
             }
         }
     }
-    Ok(merged.into_iter().map(|(ts, c)| (ts, c.value())).collect())
+    merged.into_iter().map(|(ts, c)| (ts, c.value())).collect()
 }
 
 #[cfg(test)]

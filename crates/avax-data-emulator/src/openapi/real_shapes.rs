@@ -34,7 +34,7 @@ pub(crate) fn apply(request: &Request, body: &mut Value) {
 }
 
 /// The P-Chain's record, as the hosted service answers it on Mainnet and Fuji.
-fn p_chain_blockchain() -> Value {
+pub(crate) fn p_chain_blockchain() -> Value {
     json!({
         "createBlockTimestamp": 1_599_696_000,
         "createBlockNumber": "-1",

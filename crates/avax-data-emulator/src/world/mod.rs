@@ -8,7 +8,9 @@
 //! - **Chains** ([`chains`]) are fixed (not seed dependent): the C-chain on mainnet (`43114`) and
 //!   fuji (`43113`) plus three L1s per network with their own tokens and features.
 //! - **Blocks** `0..blocks_per_chain` of each chain. The tip (block `blocks_per_chain - 1`) of every
-//!   chain is just before [`WORLD_NOW_MS`] (2026-01-01T00:00:00Z, the world's "now"); block `n` is
+//!   chain is just before [`WORLD_NOW_MS`] (2026-01-01T00:00:00Z, the world's "now"), except the
+//!   C-Chain's when the `C/block` index is longer ([`DataWorld::with_c_span`]: then the index's
+//!   last block is); block `n` is
 //!   at `anchor + n * gap + jitter(n)` with `0 <= jitter < gap - 1000` ms, so `blockTimestamp`
 //!   (seconds) strictly increases. `blockHash` is keccak256 of the block's coreth header and
 //!   `parentHash` the hash of block `n - 1` (zero hash for block 0): every block is a real coreth
@@ -18,6 +20,8 @@
 //!   `gasUsed` = the sum of their gas, `feesSpent` = sum of `gas_used * gas_price`, `gasCost` =
 //!   `feesSpent / gasUsed` (average effective gas price, 0 for an empty block),
 //!   `cumulativeTransactions` = txCount of blocks `0..=n` (prefix sums cached per 256 blocks).
+//! - **History** before the blocks ([`history`]): each chain's activity from its launch, hour by
+//!   hour, for the metric series.
 //! - **Addresses**: one shared pool ([`pool_address`], seed independent); each chain uses its first
 //!   [`Chain::address_pool`] entries. Senders are skewed towards low pool indices (repeat senders).
 
@@ -32,6 +36,7 @@ use avax_data_core::index::cb58;
 
 pub mod cchain;
 pub mod erc20;
+pub mod history;
 pub mod icm;
 pub mod rewards;
 mod tx_index;
@@ -580,6 +585,8 @@ const CHUNK: u64 = 256;
 pub struct DataWorld {
     seed: u64,
     blocks_per_chain: u64,
+    /// Blocks of the C-Chain's (43114) timeline: its block `c_span - 1` is just before now.
+    c_span: u64,
     /// Per chain: `checkpoints[k]` = transactions in blocks `0..k*CHUNK`.
     checkpoints: Vec<Mutex<Vec<u64>>>,
     pool_index: HashMap<String, u64>,
@@ -599,14 +606,25 @@ impl std::fmt::Debug for DataWorld {
 impl DataWorld {
     /// The world of `seed` with blocks `0..blocks_per_chain` on every chain (at least 1).
     pub fn new(seed: u64, blocks_per_chain: u64) -> DataWorld {
+        DataWorld::with_c_span(seed, blocks_per_chain, blocks_per_chain)
+    }
+
+    /// [`DataWorld::new`] with the C-Chain's (43114) timeline `c_span` blocks long (at least
+    /// `blocks_per_chain`): its block `c_span - 1` is just before now, so the Data API's
+    /// C-Chain ends `c_span - blocks_per_chain` blocks earlier (the `C/block` index of that
+    /// length, [`crate::formats::Source`], ends at now).
+    pub fn with_c_span(seed: u64, blocks_per_chain: u64, c_span: u64) -> DataWorld {
         let blocks_per_chain = blocks_per_chain.max(1);
+        let c_span = c_span.max(blocks_per_chain);
+        let span = |c: &Chain| if c.evm_chain_id == 43114 { c_span } else { blocks_per_chain };
         let max_pool = chains().iter().map(|c| c.address_pool).max().unwrap_or(0);
         let mut world = DataWorld {
             seed,
             blocks_per_chain,
+            c_span,
             checkpoints: chains().iter().map(|_| Mutex::new(vec![0])).collect(),
             pool_index: (0..max_pool).map(|i| (pool_address(i), i)).collect(),
-            evm: chains().iter().map(|c| cchain::EvmChain::shared(seed, blocks_per_chain, c)).collect(),
+            evm: chains().iter().map(|c| cchain::EvmChain::shared(seed, span(c), c)).collect(),
             messages: Vec::new(),
             rewards: Vec::new(),
             tx_index: tx_index::TxIndex::new(),
@@ -630,6 +648,12 @@ impl DataWorld {
         chains()
     }
 
+    /// Blocks of the C-Chain's timeline (the `C/block` index's length at start, or
+    /// [`DataWorld::blocks_per_chain`] if larger).
+    pub fn c_span(&self) -> u64 {
+        self.c_span
+    }
+
     /// The newest block number of every chain.
     pub fn tip(&self) -> u64 {
         self.blocks_per_chain - 1
@@ -644,18 +668,31 @@ impl DataWorld {
     /// `seed{seed}-blocks{blocks_per_chain}`. Two emulators of one name serve the same Data and
     /// Metrics answers; the cache keys their entries by it.
     pub fn name(&self) -> String {
-        format!("seed{}-blocks{}", self.seed, self.blocks_per_chain)
+        if self.c_span == self.blocks_per_chain {
+            format!("seed{}-blocks{}", self.seed, self.blocks_per_chain)
+        } else {
+            format!("seed{}-blocks{}-c{}", self.seed, self.blocks_per_chain, self.c_span)
+        }
     }
 
-    /// What the world spans, Unix ms: from the earliest first block of any chain to the
-    /// world's "now" ([`WORLD_NOW_MS`]); every block, message and metric bucket lies inside.
+    /// What the world spans, Unix ms: from the earliest launch of any chain
+    /// ([`history::launch_s`], where the metric series begin) to the world's "now"
+    /// ([`WORLD_NOW_MS`]); every block, message and metric bucket lies inside.
     pub fn span_ms(&self) -> (i64, i64) {
-        let first = chains().iter().map(|c| self.anchor_ms(c)).min().unwrap_or(WORLD_NOW_MS);
+        let first = chains().iter().map(|c| history::launch_s(c) * 1000).min().unwrap_or(WORLD_NOW_MS);
+        (first, WORLD_NOW_MS)
+    }
+
+    /// What the blocks of the world span, Unix ms: from the earliest first block of any chain to
+    /// the world's "now"; Data API lists of blocks and transactions hold nothing before it.
+    pub fn blocks_span_ms(&self) -> (i64, i64) {
+        let first = chains().iter().map(|c| self.block_timestamp_ms(c, 0)).min().unwrap_or(WORLD_NOW_MS);
         (first, WORLD_NOW_MS)
     }
 
     fn anchor_ms(&self, chain: &Chain) -> i64 {
-        WORLD_NOW_MS - self.blocks_per_chain as i64 * chain.block_gap_ms
+        let span = if chain.evm_chain_id == 43114 { self.c_span } else { self.blocks_per_chain };
+        WORLD_NOW_MS - span as i64 * chain.block_gap_ms
     }
 
     /// Timestamp of block `number` of `chain`, Unix ms; strictly increasing in whole seconds.
@@ -724,7 +761,7 @@ impl DataWorld {
     pub fn block_number_by_hash(&self, chain: &Chain, hash: &str) -> Option<u64> {
         let hex = hash.strip_prefix("0x").or_else(|| hash.strip_prefix("0X"))?;
         let bytes: [u8; 32] = hex::decode(hex).ok()?.try_into().ok()?;
-        self.evm[chain.index].number_by_hash(&bytes)
+        self.evm[chain.index].number_by_hash(&bytes).filter(|&n| n < self.blocks_per_chain)
     }
 
     /// Transactions in blocks `0..=number` of `chain`.

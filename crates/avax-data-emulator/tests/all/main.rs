@@ -5,3 +5,4 @@ mod emulator_data_api;
 mod emulator_faults;
 mod emulator_index;
 mod emulator_metrics_api;
+mod world36_clock;
