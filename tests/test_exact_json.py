@@ -201,6 +201,7 @@ def frame_value(v: Any) -> Any:
     return int(v) if isinstance(v, Decimal) else v
 
 
+@pytest.mark.timeout(900)  # 300 examples, each a client and a page: past 300 s on a loaded machine
 @settings(max_examples=300, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(page=st.lists(items(), min_size=1, max_size=4), ascii_only=st.booleans())
