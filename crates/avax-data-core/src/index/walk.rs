@@ -62,8 +62,8 @@ fn to_batches(
 }
 
 /// Record batches of containers held as columns, decoded in `mode`, with the index that
-/// follows each. Up to `concurrency` answers are decoded at once, each in a task of its own (the
-/// runtime's workers share the work), and handed on in order. Dropping the stream (a consumer
+/// follows each. Up to `concurrency` answers are decoded at once, each on a blocking thread of
+/// the runtime (so its workers keep fetching), and handed on in order. Dropping the stream (a consumer
 /// gone, Ctrl-C) stops the decoding within one container's work.
 fn decoded_batches(
     path: IndexPath,
@@ -76,7 +76,12 @@ fn decoded_batches(
             Spawned::stoppable(|stop| async move {
                 let piece = piece?;
                 let next = piece.indexes().last().map_or(0, |i| i.saturating_add(1));
-                Ok((next, decode_columns_until(path, piece, mode, &stop)?))
+                // On a blocking thread: the runtime's workers keep fetching meanwhile.
+                let decode = move || decode_columns_until(path, piece, mode, &stop);
+                let batch = tokio::task::spawn_blocking(decode)
+                    .await
+                    .map_err(|e| Error::Internal(format!("a decoding task failed: {e}")))??;
+                Ok((next, batch))
             })
         })
         .buffered(concurrency.max(1))
