@@ -55,6 +55,10 @@ def test_iteration_batches_and_parquet_hand_out_the_same_columns(cblock, full, t
     path = tmp_path / "picked.parquet"
     assert cblock.range(0, N, decode=True, columns=PICK).write_parquet(path) == N
     assert pl.read_parquet(path).equals(want)
+    done = cblock.range(0, N, decode=True, columns=["number", "tx_count"]).write_dataset(tmp_path / "ds", chunk=100)
+    assert done["rows_written"] == N and done["partitions_written"] == 3
+    got = pl.read_parquet(tmp_path / "ds" / "**" / "*.parquet").sort("number")
+    assert got.columns == ["number", "tx_count"] and got.equals(full.select("number", "tx_count").sort("number"))
 
 
 def test_a_resumed_walk_keeps_its_selection(cblock, full):
@@ -113,6 +117,6 @@ def test_bad_selections_are_refused_before_any_request(columns, start, end):
 
 def test_a_decode_override_is_checked_against_the_selection(cblock):
     rng = cblock.range(0, 10, decode=True, columns=["number"])
-    with pytest.raises(ad.InvalidParameterError, match='invalid columns="number": one of id, timestamp, index, bytes'):
+    with pytest.raises(ad.InvalidParameterError, match='invalid columns="number": one of id, bytes, timestamp, index, encoding$'):
         rng.to_polars(decode=False)
     assert rng.to_polars(decode="strict")["number"].len() == 10
