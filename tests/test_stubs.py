@@ -175,7 +175,7 @@ def test_signatures_and_docstrings_come_from_the_module() -> None:
     from avax_data import _native
 
     text = (ROOT / "python" / "avax_data" / "_native.pyi").read_text()
-    assert _native.Chain.range.__text_signature__ == "($self, start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None)"
+    assert _native.Chain.range.__text_signature__ == "($self, start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None, columns=None)"
     assert "        start: int = 0,\n        stop: int | None = None,\n        *,\n        count: int | None = None,\n" in text
     first_line = _native.Chain.index_of.__doc__.strip().splitlines()[0]
     assert f'    def index_of(self, id: str) -> int:\n        """{first_line}' in text

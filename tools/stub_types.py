@@ -46,6 +46,7 @@ PARAMS: dict[str, str] = {
     "chain_id": "str",
     "chunk": "int",
     "client": "object",
+    "columns": "Sequence[str] | str | None",
     "compression": "Compression",
     "compute_units_per_minute": "int | None",
     "concurrency": "int | None",

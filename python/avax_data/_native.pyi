@@ -242,6 +242,7 @@ class Chain:
         concurrency: int | None = None,
         batch_size: int = 1024,
         decode: Decode = None,
+        columns: Sequence[str] | str | None = None,
     ) -> Range:
         """A lazy walk over ``[start, stop)``, as Python's ``range(start, stop)``, or to the tip."""
     def follow(
@@ -1181,6 +1182,7 @@ class AsyncChain:
         concurrency: int | None = None,
         batch_size: int = 1024,
         decode: Decode = None,
+        columns: Sequence[str] | str | None = None,
     ) -> AsyncRange:
         """A lazy walk over ``[start, stop)``, as Python's ``range(start, stop)``, or to the tip."""
     def follow(

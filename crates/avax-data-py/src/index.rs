@@ -327,6 +327,14 @@ twins! {
         ///         ``True``, and each transaction of ``transactions`` carries ``from``, its sender
         ///         recovered from its signature (spread over the cores; see
         ///         :func:`avax_data.transactions`).
+        ///     columns: keyword-only, the columns handed out (a list of str, or a comma-separated
+        ///         str), in that order; default ``None``: all. A list-of-structs column is named
+        ///         whole or by field: ``"transactions.to"`` keeps the ``transactions`` list with
+        ///         only ``to``. Every consumer of the range (``for``, ``batches()``,
+        ///         ``to_polars()``, ``write_parquet()``, ``write_dataset()``) hands out these
+        ///         columns; on ``C/block``, a hash no column asks for is not computed (neither
+        ///         ``hash`` nor ``inner_id``: no block hash; no ``transactions`` whole nor
+        ///         ``transactions.hash``: no transaction hash).
         ///
         /// Returns:
         ///     Range: the lazy walk (:class:`AsyncRange` on the async client).
@@ -334,8 +342,10 @@ twins! {
         /// Raises:
         ///     InvalidParameterError: a negative or non-int ``start``/``stop``/``count``, a
         ///         ``stop`` below ``start``, both ``stop`` and ``count``, ``start + count`` past
-        ///         2**64 - 1, ``concurrency``/``batch_size`` out of range, a bad ``decode``
-        ///         (raised here, before any request; errors of the node come from the consumers).
+        ///         2**64 - 1, ``concurrency``/``batch_size`` out of range, a bad ``decode``, an
+        ///         empty ``columns``, a column the frame does not have (the message lists those it
+        ///         has) or one named twice (raised here, before any request; errors of the node
+        ///         come from the consumers).
         ///
         /// Example:
         ///     >>> xtx = ad.IndexClient(emu.url).chain("X/tx")
@@ -350,6 +360,12 @@ twins! {
         ///     350
         ///     >>> xtx.range(0, 3, decode=True).to_polars()["tx_type"].to_list()
         ///     ['ExportTx', 'CreateAssetTx', 'BaseTx']
+        ///     >>> xtx.range(0, 3, decode=True, columns=["index", "tx_type"]).to_polars().columns
+        ///     ['index', 'tx_type']
+        ///     >>> xtx.range(0, 3, decode=True, columns=["index", "tx_typ"])
+        ///     Traceback (most recent call last):
+        ///     ...
+        ///     avax_data.exceptions.InvalidParameterError: invalid columns="tx_typ": one of id, timestamp, index, tx_id, tx_type, network_id, blockchain_id, memo_len, credential_count, consumed, produced, source_chain, destination_chain, asset_name, asset_symbol, denomination, operation_count, decode_error, bytes (did you mean 'tx_type'?)
         ///     >>> xtx.range(500, 100)
         ///     Traceback (most recent call last):
         ///     ...
@@ -365,7 +381,8 @@ twins! {
         ///     10
         ///     >>> "ended at index 1000" in str(caught[-1].message), rng.end
         ///     (True, 1000)
-        #[pyo3(signature = (start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None))]
+        #[pyo3(signature = (start=0, stop=None, *, count=None, concurrency=None, batch_size=1024, decode=None, columns=None))]
+        #[allow(clippy::too_many_arguments)]
         fn range(
             &self,
             #[pyo3(from_py_with = super::args::start)] start: u64,
@@ -374,9 +391,12 @@ twins! {
             concurrency: Option<&Bound<'_, PyAny>>,
             #[pyo3(from_py_with = super::args::batch_size)] batch_size: u64,
             decode: Option<&Bound<'_, PyAny>>,
+            columns: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<RangeOf> {
             let decode = decode_for(&self.chain, decode)?;
-            Ok(RangeOf { walk: range_walk(&self.chain, start, stop, count, concurrency, batch_size, decode)? })
+            let walk = range_walk(&self.chain, start, stop, count, concurrency, batch_size, decode)?;
+            let columns = columns.filter(|c| !c.is_none()).map(|c| super::args::list_arg(Some(c), "columns")).transpose()?;
+            Ok(RangeOf { walk: walk.with_columns(columns.as_deref()).map_err(crate::errors::to_py)? })
         }
 
         /// An endless iterator of the containers accepted from ``start`` on, as they come.

@@ -119,8 +119,13 @@ const ROWS_PER_GIL_HOLD: usize = 128;
 /// Ctrl-C during the conversion (Python code runs it, so its signal handler may raise there)
 /// ends the feed before the batch, and its exception reaches the caller unchanged.
 pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
-    Box::new(move |(_, batch): Batch| {
-        let after = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1));
+    Box::new(move |(next, batch): Batch| {
+        let mut after: Vec<u64> = batch_indices(&batch).into_iter().map(|i| i.saturating_add(1)).collect();
+        if after.len() != batch.num_rows() {
+            // Columns selected without `index`: a walk's batch holds consecutive indexes up to `next`.
+            let first = next.saturating_sub(batch.num_rows() as u64);
+            after = (1..=batch.num_rows() as u64).map(|k| first + k).collect();
+        }
         let mut rows = Vec::with_capacity(batch.num_rows());
         for offset in (0..batch.num_rows()).step_by(ROWS_PER_GIL_HOLD) {
             // On a runtime thread (async iteration), not once the interpreter exits (see `exit`):
@@ -137,7 +142,7 @@ pub fn decoded_rows(schema: SchemaRef) -> Split<Batch, Py<PyAny>> {
                 })
             })?);
         }
-        Ok(after.zip(rows).collect())
+        Ok(after.into_iter().zip(rows).collect())
     })
 }
 

@@ -67,6 +67,23 @@ pub struct CTx {
     pub authorization_count: Option<u32>,
 }
 
+/// Which keccak256 hashes a block's decode computes. A walk whose columns need neither the
+/// block hash nor the transactions' hashes skips them (as reth and alloy compute a
+/// transaction's hash lazily); a hash not computed is left all zero and its column is not
+/// handed out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hashes {
+    /// The block hash (`hash`, and the envelope's `inner_id` of C/block).
+    pub block: bool,
+    /// Each transaction's hash (`transactions.hash`).
+    pub transactions: bool,
+}
+
+impl Hashes {
+    /// Every hash: what a full decode computes.
+    pub const ALL: Hashes = Hashes { block: true, transactions: true };
+}
+
 /// keccak256 of `data` (CRYPTOGAMS assembly on x86_64 and aarch64, through `keccak-asm`).
 pub fn keccak256(data: &[u8]) -> [u8; 32] {
     Keccak256::digest(data).into()
@@ -88,22 +105,27 @@ pub fn decode_header_only(bytes: &[u8]) -> Result<CBlock, DecodeError> {
     let mut top = Items::new(bytes, 0);
     let header = top.item("header")?;
     top.finish("header")?;
-    decode_header(&header)
+    decode_header(&header, true)
 }
 
 /// Decodes a coreth block.
 pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
+    decode_block_with(bytes, Hashes::ALL)
+}
+
+/// Decodes a coreth block, computing the hashes `hashes` asks for (the others stay zero).
+pub fn decode_block_with(bytes: &[u8], hashes: Hashes) -> Result<CBlock, DecodeError> {
     let mut top = Items::new(bytes, 0);
     let mut block = top.list("block")?;
     top.finish("block")?;
     let header = block.item("header")?;
-    let mut out = decode_header(&header)?;
+    let mut out = decode_header(&header, hashes.block)?;
     let txs = block.item("transactions")?;
     // Room for the usual count at once (a transaction takes 100 bytes or more; fewer is fine).
     out.transactions.reserve(txs.payload.len() / 100);
     let mut txs = txs.as_list("transactions")?;
     while let Some(item) = txs.next_item("transaction")? {
-        let tx = decode_tx(&item).map_err(|e| {
+        let tx = decode_tx_with(&item, hashes.transactions).map_err(|e| {
             DecodeError::new(e.offset, format!("transaction {}: {}", out.transactions.len(), e.message))
         })?;
         out.transactions.push(tx);
@@ -121,10 +143,10 @@ pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
     Ok(out)
 }
 
-fn decode_header(header: &Item<'_>) -> Result<CBlock, DecodeError> {
+fn decode_header(header: &Item<'_>, hash: bool) -> Result<CBlock, DecodeError> {
     let (fields, count) = header::decode_header(header)?;
     Ok(CBlock {
-        hash: keccak256(header.raw),
+        hash: if hash { keccak256(header.raw) } else { [0; 32] },
         header: fields,
         header_fields: count,
         transactions: Vec::new(),
@@ -172,8 +194,13 @@ fn gas_to_value_input(f: &mut Items<'_>, tx: &mut CTx) -> Result<(), DecodeError
 
 /// Decodes one transaction item of a block body.
 pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
+    decode_tx_with(item, true)
+}
+
+/// Decodes one transaction item of a block body; its hash only when `hash` (else zero).
+pub fn decode_tx_with(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
     if item.is_list {
-        return decode_legacy(item);
+        return decode_legacy(item, hash);
     }
     let Some((&tx_type, body)) = item.payload.split_first() else {
         return Err(DecodeError::new(item.offset, "empty typed transaction"));
@@ -185,7 +212,8 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
     let mut top = Items::new(body, base);
     let mut f = top.list("typed transaction")?;
     top.finish("typed transaction")?;
-    let mut tx = CTx { hash: keccak256(item.payload), tx_type, ..CTx::default() };
+    let hash = if hash { keccak256(item.payload) } else { [0; 32] };
+    let mut tx = CTx { hash, tx_type, ..CTx::default() };
     tx.chain_id = Some(f.u64("chainId")?);
     tx.nonce = f.u64("nonce")?;
     if tx_type == 1 {
@@ -210,9 +238,10 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
     Ok(tx)
 }
 
-fn decode_legacy(item: &Item<'_>) -> Result<CTx, DecodeError> {
+fn decode_legacy(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
     let mut f = item.as_list("legacy transaction")?;
-    let mut tx = CTx { hash: keccak256(item.raw), ..CTx::default() };
+    let hash = if hash { keccak256(item.raw) } else { [0; 32] };
+    let mut tx = CTx { hash, ..CTx::default() };
     tx.nonce = f.u64("nonce")?;
     tx.gas_price = Some(f.u128("gasPrice")?);
     gas_to_value_input(&mut f, &mut tx)?;

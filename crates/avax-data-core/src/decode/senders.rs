@@ -16,13 +16,19 @@
 //! Recovery is bitcoin-core's libsecp256k1 (through the `secp256k1` crate): about one point
 //! multiplication per transaction, 4-5x faster than RustCrypto's k256, which also re-verifies
 //! the signature it recovered from (`benches/senders_recover.rs`). Even so it dominates the
-//! cost, so [`senders_of_blocks`] spreads whole blocks over the cores with `std::thread::scope`.
+//! cost, so [`senders_of_blocks`] spreads whole blocks over the cores with `std::thread::scope`, the
+//! threads taking a few blocks at a time from a shared counter. The signing payload is hashed where
+//! it lies in the block (its list header written on the stack), and a transaction's own hash is
+//! computed only to name it in an error.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use alloy_rlp::Encodable;
 use secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
 use secp256k1::{Message, Secp256k1, VerifyOnly};
+
+use keccak_asm::{Digest, Keccak256};
 
 use super::cchain::keccak256;
 use super::rlp::{Item, Items};
@@ -71,79 +77,105 @@ fn word(item: &Item<'_>, what: &str) -> Result<[u8; 32], DecodeError> {
     Ok(out)
 }
 
-/// Appends an RLP list header for a payload of `len` bytes.
-fn list_header(len: usize, out: &mut Vec<u8>) {
-    alloy_rlp::Header { list: true, payload_length: len }.encode(out);
+/// The RLP list header of a payload of `len` bytes, written on the stack: its bytes and length.
+fn list_header(len: usize) -> ([u8; 9], usize) {
+    let mut out = [0u8; 9];
+    if len < 56 {
+        out[0] = 0xc0 + len as u8;
+        return (out, 1);
+    }
+    let be = (len as u64).to_be_bytes();
+    let skip = be.iter().take_while(|b| **b == 0).count();
+    out[0] = 0xf7 + (8 - skip) as u8;
+    out[1..1 + 8 - skip].copy_from_slice(&be[skip..]);
+    (out, 1 + 8 - skip)
 }
 
 /// The fields of an RLP list item, all of them.
 fn fields<'a>(items: &mut Items<'a>, what: &str) -> Result<Vec<Item<'a>>, DecodeError> {
-    let mut out = Vec::with_capacity(12);
+    let mut out = Vec::with_capacity(14);
     while let Some(item) = items.next_item(what)? {
         out.push(item);
     }
     Ok(out)
 }
 
+/// keccak256 of `prefix ‖ list header ‖ body ‖ suffix`, where `body` is the list's payload (the
+/// unsigned fields lie side by side at the start of the transaction's own list, so they are
+/// hashed where they are: no copy of the transaction's bytes).
+fn signing_hash(prefix: &[u8], body: &[u8], suffix: &[u8]) -> [u8; 32] {
+    let (header, header_len) = list_header(body.len() + suffix.len());
+    let mut hasher = Keccak256::new();
+    hasher.update(prefix);
+    hasher.update(&header[..header_len]);
+    hasher.update(body);
+    hasher.update(suffix);
+    hasher.finalize().into()
+}
+
+/// The bytes `fields` take at the start of their list (they are contiguous there).
+fn span(fields: &[Item<'_>]) -> usize {
+    fields.iter().map(|i| i.raw.len()).sum()
+}
+
 /// The signing hash and signature values of one transaction item of a block body (a legacy
 /// tx's list, or the RLP string around a typed tx's `type ‖ payload`).
 pub fn signed_parts(item: &Item<'_>) -> Result<SignedParts, DecodeError> {
-    let mut payload = Vec::with_capacity(item.raw.len());
-    let (r, s, y_parity) = if item.is_list {
+    if item.is_list {
         let f = fields(&mut item.as_list("legacy transaction")?, "legacy transaction field")?;
         if f.len() != 9 {
             return Err(DecodeError::new(item.offset, format!("legacy transaction: {} fields, 9 expected", f.len())));
         }
         let v = f[6].as_uint("v", 16)?;
-        let body_len: usize = f[..6].iter().map(|i| i.raw.len()).sum();
-        let (extra, parity) = match v {
-            27 | 28 => (Vec::new(), (v - 27) as u8),
+        // `[chainId, 0, 0]` for EIP-155: at most 9 bytes of chain id and two empty strings.
+        let mut extra = [0u8; 11];
+        let (extra_len, y_parity) = match v {
+            27 | 28 => (0, (v - 27) as u8),
             v if v >= 35 => {
                 let chain_id = u64::try_from((v - 35) / 2)
                     .map_err(|_| DecodeError::new(f[6].offset, format!("v {v}: chain id above 2^64")))?;
-                let mut extra = Vec::with_capacity(11);
-                chain_id.encode(&mut extra);
-                extra.extend_from_slice(&[0x80, 0x80]);
-                (extra, ((v - 35) % 2) as u8)
+                let mut rest = &mut extra[..];
+                chain_id.encode(&mut rest);
+                let written = 11 - rest.len();
+                extra[written..written + 2].copy_from_slice(&[0x80, 0x80]);
+                (written + 2, ((v - 35) % 2) as u8)
             }
             v => {
                 return Err(DecodeError::new(f[6].offset, format!("v {v}: expected 27, 28 or chainId*2+35/36")));
             }
         };
-        list_header(body_len + extra.len(), &mut payload);
-        f[..6].iter().for_each(|i| payload.extend_from_slice(i.raw));
-        payload.extend_from_slice(&extra);
-        (word(&f[7], "r")?, word(&f[8], "s")?, parity)
-    } else {
-        let Some((&tx_type, body)) = item.payload.split_first() else {
-            return Err(DecodeError::new(item.offset, "empty typed transaction"));
-        };
-        if !(1..=4).contains(&tx_type) {
-            return Err(DecodeError::new(item.offset, format!("unknown transaction type {tx_type}")));
-        }
-        let mut top = Items::new(body, item.payload_offset() + 1);
-        let mut list = top.list("typed transaction")?;
-        top.finish("typed transaction")?;
-        let f = fields(&mut list, "typed transaction field")?;
-        if f.len() < 4 {
-            return Err(DecodeError::new(item.offset, format!("typed transaction: only {} fields", f.len())));
-        }
-        let unsigned = &f[..f.len() - 3];
-        let parity = f[f.len() - 3].as_uint("yParity", 1)?;
-        if parity > 1 {
-            return Err(DecodeError::new(f[f.len() - 3].offset, format!("yParity {parity}: expected 0 or 1")));
-        }
-        payload.push(tx_type);
-        list_header(unsigned.iter().map(|i| i.raw.len()).sum(), &mut payload);
-        unsigned.iter().for_each(|i| payload.extend_from_slice(i.raw));
+        let body = &item.payload[..span(&f[..6])];
         return Ok(SignedParts {
-            signing_hash: keccak256(&payload),
-            y_parity: parity as u8,
-            r: word(&f[f.len() - 2], "r")?,
-            s: word(&f[f.len() - 1], "s")?,
+            signing_hash: signing_hash(&[], body, &extra[..extra_len]),
+            y_parity,
+            r: word(&f[7], "r")?,
+            s: word(&f[8], "s")?,
         });
+    }
+    let Some((&tx_type, body)) = item.payload.split_first() else {
+        return Err(DecodeError::new(item.offset, "empty typed transaction"));
     };
-    Ok(SignedParts { signing_hash: keccak256(&payload), y_parity, r, s })
+    if !(1..=4).contains(&tx_type) {
+        return Err(DecodeError::new(item.offset, format!("unknown transaction type {tx_type}")));
+    }
+    let mut top = Items::new(body, item.payload_offset() + 1);
+    let list = top.item("typed transaction")?;
+    top.finish("typed transaction")?;
+    let f = fields(&mut list.as_list("typed transaction")?, "typed transaction field")?;
+    if f.len() < 4 {
+        return Err(DecodeError::new(item.offset, format!("typed transaction: only {} fields", f.len())));
+    }
+    let unsigned = &f[..f.len() - 3];
+    let parity = f[f.len() - 3].as_uint("yParity", 1)?;
+    if parity > 1 {
+        return Err(DecodeError::new(f[f.len() - 3].offset, format!("yParity {parity}: expected 0 or 1")));
+    }
+    Ok(SignedParts {
+        signing_hash: signing_hash(&[tx_type], &list.payload[..span(unsigned)], &[]),
+        y_parity: parity as u8,
+        r: word(&f[f.len() - 2], "r")?,
+        s: word(&f[f.len() - 1], "s")?,
+    })
 }
 
 /// The address of an uncompressed secp256k1 public key (`0x04 ‖ x ‖ y`): the last 20 bytes of
@@ -174,9 +206,12 @@ pub fn recover(parts: &SignedParts) -> Result<[u8; 20], String> {
 }
 
 /// The sender of one transaction item; errors name the transaction by its index and hash.
+/// The transaction's hash is computed only for an error's message.
 pub fn sender(item: &Item<'_>, index: usize) -> Result<[u8; 20], DecodeError> {
-    let hash = if item.is_list { keccak256(item.raw) } else { keccak256(item.payload) };
-    let name = |e: &str| format!("transaction {index} (0x{}): invalid signature: {e}", hex::encode(hash));
+    let name = |e: &str| {
+        let hash = if item.is_list { keccak256(item.raw) } else { keccak256(item.payload) };
+        format!("transaction {index} (0x{}): invalid signature: {e}", hex::encode(hash))
+    };
     let parts = signed_parts(item).map_err(|e| DecodeError::new(e.offset, name(&e.message)))?;
     recover(&parts).map_err(|e| DecodeError::new(item.offset, name(&e)))
 }
@@ -223,21 +258,45 @@ pub fn senders_of_containers_until(containers: &[&[u8]], threads: usize, stop: &
 /// The senders of one block, or why it has none.
 pub type Senders = Result<Vec<[u8; 20]>, DecodeError>;
 
+/// Blocks a thread of [`spread`] takes at a time: few enough that the threads finish together
+/// (blocks differ in size), enough that taking them costs nothing next to their recovery.
+const BLOCKS_PER_TAKE: usize = 4;
+
+/// `each` of every item on up to `threads` threads (0: one per core), in order. The threads
+/// take the next few items from a shared counter until none are left (so a thread that got
+/// small blocks takes more), and check `stop` before each item: `None` once it was requested.
 fn spread(items: &[&[u8]], threads: usize, each: fn(&[u8]) -> Senders, stop: &Stop) -> Option<Vec<Senders>> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if threads == 0 { cores } else { threads }.clamp(1, items.len().max(1));
-    let part =
-        |part: &[&[u8]]| part.iter().map(|b| (!stop.is_requested()).then(|| each(b))).collect::<Option<Vec<_>>>();
+    let threads = if threads == 0 { cores } else { threads }.clamp(1, items.len().div_ceil(BLOCKS_PER_TAKE).max(1));
     if threads == 1 {
-        return part(items);
+        return items.iter().map(|b| (!stop.is_requested()).then(|| each(b))).collect();
     }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items.chunks(chunk).map(|items| scope.spawn(move || part(items))).collect();
-        let parts: Vec<Option<Vec<Senders>>> =
-            handles.into_iter().map(|h| h.join().expect("sender recovery does not panic")).collect();
-        parts.into_iter().collect::<Option<Vec<_>>>().map(|parts| parts.into_iter().flatten().collect())
-    })
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done: Vec<(usize, Senders)> = Vec::new();
+        loop {
+            let first = next.fetch_add(BLOCKS_PER_TAKE, Ordering::Relaxed);
+            if first >= items.len() {
+                return Some(done);
+            }
+            for (k, block) in items.iter().enumerate().skip(first).take(BLOCKS_PER_TAKE) {
+                if stop.is_requested() {
+                    return None;
+                }
+                done.push((k, each(block)));
+            }
+        }
+    };
+    let parts: Vec<Option<Vec<(usize, Senders)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        handles.into_iter().map(|h| h.join().expect("sender recovery does not panic")).collect()
+    });
+    let mut slots: Vec<Option<Senders>> = Vec::with_capacity(items.len());
+    slots.resize_with(items.len(), || None);
+    for (k, senders) in parts.into_iter().collect::<Option<Vec<_>>>()?.into_iter().flatten() {
+        slots[k] = Some(senders);
+    }
+    slots.into_iter().collect()
 }
 
 #[cfg(test)]

@@ -319,3 +319,63 @@ fn libsecp256k1_and_k256_agree_on_signed_and_arbitrary_signatures() {
     assert_eq!(signed, 64);
     assert!(agreed_ok > 10 && agreed_err > 10, "{agreed_ok} recovered, {agreed_err} refused by both");
 }
+
+/// The signing payload hashed in place (its list header written on the stack) is the one the
+/// signer hashed after copying it: short and long list headers (a 300-byte call data takes two
+/// length bytes), a chain id of eight bytes, and every type.
+#[test]
+fn signing_hashes_in_place_equal_those_of_the_copied_payload() {
+    let key = SigningKey::from_slice(&[9; 32]).unwrap();
+    let long_input = |t: Option<u8>| {
+        let mut f = unsigned_fields(t, 1);
+        vec![0x5au8; 300].as_slice().encode(&mut f);
+        f
+    };
+    let cases: Vec<(Option<u8>, Option<u64>, Vec<u8>)> = vec![
+        (None, None, unsigned_fields(None, 0)),
+        (None, Some(1), unsigned_fields(None, 0)),
+        (None, Some(u64::MAX / 4), unsigned_fields(None, 7)),
+        (None, Some(43114), long_input(None)),
+        (Some(1), None, long_input(Some(1))),
+        (Some(2), None, unsigned_fields(Some(2), 3)),
+    ];
+    for (t, chain, unsigned) in cases {
+        let unsigned = if t.is_none() && unsigned.len() > 200 {
+            // Legacy: six fields only (the long call data replaces the short one).
+            let mut f = Vec::new();
+            let mut items = Items::new(&unsigned, 0);
+            for _ in 0..5 {
+                f.extend_from_slice(items.item("field").unwrap().raw);
+            }
+            items.item("short input").unwrap();
+            f.extend_from_slice(items.item("long input").unwrap().raw);
+            f
+        } else {
+            unsigned
+        };
+        let tx = sign(&key, t, chain, &unsigned);
+        assert_eq!(sender(&item(&tx), 0).unwrap(), key_of(&key), "{t:?} {chain:?} {} bytes", unsigned.len());
+    }
+}
+
+/// Blocks of very different sizes over 2 and 3 threads: every block's senders in the blocks'
+/// order, each block once.
+#[test]
+fn uneven_blocks_over_threads_keep_their_order() {
+    let keys: Vec<SigningKey> = (1u8..=3).map(|i| SigningKey::from_slice(&[i; 32]).unwrap()).collect();
+    let mut blocks = Vec::new();
+    let mut expected = Vec::new();
+    for b in 0..37u64 {
+        let n = [0usize, 1, 9, 2][b as usize % 4];
+        let key = &keys[b as usize % 3];
+        let txs: Vec<Vec<u8>> =
+            (0..n).map(|k| sign(key, Some(2), None, &unsigned_fields(Some(2), b * 10 + k as u64))).collect();
+        expected.push(vec![key_of(key); n]);
+        blocks.push(block(&txs));
+    }
+    let refs: Vec<&[u8]> = blocks.iter().map(Vec::as_slice).collect();
+    for threads in [2, 3] {
+        let got: Vec<Vec<[u8; 20]>> = senders_of_blocks(&refs, threads).into_iter().map(Result::unwrap).collect();
+        assert_eq!(got, expected, "threads={threads}");
+    }
+}

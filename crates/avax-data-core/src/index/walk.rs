@@ -22,13 +22,14 @@ use super::feed::{IndexFeed, Split};
 use super::range::{after_tip, follow, walk_resuming, RangeMemory};
 use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
-use crate::arrow::decoded::{decode_columns_until, decode_containers, decoded_schema_for, DecodeMode};
+use crate::arrow::decoded::{decode_columns_with, decode_containers, decoded_schema_for, DecodeMode, Selection};
 use crate::arrow::parquet_export::Drained;
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, Wait, WalkReader,
 };
 use crate::dataset::manifest::Origin;
 use crate::dataset::{self, Dataset, DatasetSummary};
+use crate::decode::cchain::Hashes;
 use crate::error::{Error, Result};
 use crate::paging::{Prefetch, Spawned};
 use crate::stop::Stop;
@@ -62,12 +63,13 @@ fn to_batches(
 }
 
 /// Record batches of containers held as columns, decoded in `mode`, with the index that
-/// follows each. Up to `concurrency` answers are decoded at once, each in a task of its own (the
-/// runtime's workers share the work), and handed on in order. Dropping the stream (a consumer
+/// follows each. Up to `concurrency` answers are decoded at once, each on a blocking thread of
+/// the runtime (so its workers keep fetching), and handed on in order. Dropping the stream (a consumer
 /// gone, Ctrl-C) stops the decoding within one container's work.
 fn decoded_batches(
     path: IndexPath,
     mode: DecodeMode,
+    hashes: Hashes,
     columns: impl Stream<Item = Result<ContainerColumns>> + Send + 'static,
     concurrency: usize,
 ) -> impl Stream<Item = Result<Batch>> + Send + 'static {
@@ -76,7 +78,12 @@ fn decoded_batches(
             Spawned::stoppable(|stop| async move {
                 let piece = piece?;
                 let next = piece.indexes().last().map_or(0, |i| i.saturating_add(1));
-                Ok((next, decode_columns_until(path, piece, mode, &stop)?))
+                // On a blocking thread: the runtime's workers keep fetching meanwhile.
+                let decode = move || decode_columns_with(path, piece, mode, hashes, &stop);
+                let batch = tokio::task::spawn_blocking(decode)
+                    .await
+                    .map_err(|e| Error::Internal(format!("a decoding task failed: {e}")))??;
+                Ok((next, batch))
             })
         })
         .buffered(concurrency.max(1))
@@ -105,6 +112,8 @@ pub struct RangeWalk {
     /// The range as created (`start`, `end`, calls in flight, containers per call).
     range: RangeSpec,
     decode: Option<DecodeMode>,
+    /// The columns handed out (`columns=`), `None`: all of them.
+    columns: Option<Arc<Selection>>,
     schema: SchemaRef,
     cursor: Cursor,
     /// What the walks of this range learned: the end the first one read, the containers known to exist.
@@ -120,14 +129,28 @@ impl RangeWalk {
         let range =
             RangeSpec { concurrency: range.concurrency.max(1), chunk: range.chunk.clamp(1, MAX_RANGE), ..range };
         let cursor = Cursor::new(range.start);
-        Ok(RangeWalk { chain, range, decode, schema, cursor, memory: RangeMemory::default() })
+        Ok(RangeWalk { chain, range, decode, columns: None, schema, cursor, memory: RangeMemory::default() })
+    }
+
+    /// The same walk (sharing its position) handing out only the columns `names` (`None`: all),
+    /// checked against its frame ([`Selection::new`]) before any request.
+    pub fn with_columns(&self, names: Option<&[String]>) -> Result<Self> {
+        let full = walk_schema(self.chain.path(), self.decode)?;
+        let columns = names.map(|names| Selection::new(&full, names)).transpose()?.map(Arc::new);
+        let schema = columns.as_ref().map_or(full, |c| c.schema());
+        Ok(RangeWalk { columns, schema, ..self.clone() })
+    }
+
+    /// The columns handed out, as given (`None`: all of them).
+    pub fn columns(&self) -> Option<&[String]> {
+        self.columns.as_ref().map(|c| c.names())
     }
 
     /// The same walk (sharing its position), decoded as `decode` says; `None` keeps the setting.
     pub fn with_decode(&self, decode: Option<Option<DecodeMode>>) -> Result<Self> {
         match decode {
             None => Ok(self.clone()),
-            Some(decode) => Ok(RangeWalk { decode, schema: walk_schema(self.chain.path(), decode)?, ..self.clone() }),
+            Some(decode) => RangeWalk { decode, ..self.clone() }.with_columns(self.columns()),
         }
     }
 
@@ -324,14 +347,22 @@ impl RangeWalk {
     /// The rest of the walk as record batches, each with the index after it (the position is
     /// not moved: consumers do that). Each answer is decoded into columns (no allocation per
     /// container); decoded walks decode those on the runtime's workers.
+    /// With a column selection, only its columns are handed out, and the C-chain hashes it
+    /// does not hand out are not computed.
     pub fn batches(&self) -> impl Stream<Item = Result<Batch>> + Send + 'static {
-        match self.decode {
+        let columns = self.columns.clone();
+        let hashes = columns.as_ref().map_or(Hashes::ALL, |c| c.hashes());
+        let batches = match self.decode {
             Some(mode) => {
-                decoded_batches(self.chain.path(), mode, self.pieces::<ContainerColumns>(), self.range.concurrency)
-                    .left_stream()
+                let pieces = self.pieces::<ContainerColumns>();
+                decoded_batches(self.chain.path(), mode, hashes, pieces, self.range.concurrency).left_stream()
             }
             None => columns_batches(self.pieces::<ContainerColumns>()).right_stream(),
-        }
+        };
+        batches.map(move |item| match (&columns, item) {
+            (Some(columns), Ok((next, batch))) => Ok((next, columns.project(&batch)?)),
+            (_, item) => item,
+        })
     }
 
     fn prefetch<T: Send + 'static>(&self, stream: impl Stream<Item = Result<T>> + Send + 'static) -> Prefetch<T> {

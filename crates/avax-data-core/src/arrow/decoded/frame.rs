@@ -199,6 +199,19 @@ pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
     decode_block_container(bytes, &C_BLOCKS)
 }
 
+/// [`decode_c_container`] computing only the hashes `hashes` asks for.
+pub fn decode_c_container_with(bytes: &[u8], hashes: cchain::Hashes) -> Decoded<cchain::CBlock> {
+    use cchain::{decode_block_with as with, Hashes as H};
+    let decode: fn(&[u8]) -> std::result::Result<cchain::CBlock, DecodeError> =
+        match (hashes.block, hashes.transactions) {
+            (true, true) => return decode_c_container(bytes),
+            (true, false) => |b| with(b, H { block: true, transactions: false }),
+            (false, true) => |b| with(b, H { block: false, transactions: true }),
+            (false, false) => |b| with(b, H { block: false, transactions: false }),
+        };
+    decode_block_container(bytes, &InnerBlock { decode, ..C_BLOCKS })
+}
+
 /// Splits a P/block container into its envelope (or the pre-fork marker) and its platformvm block.
 pub fn decode_p_container(bytes: &[u8]) -> Decoded<pchain::PBlock> {
     decode_block_container(bytes, &P_BLOCKS)
@@ -215,7 +228,7 @@ fn time_error(offset: usize) -> DecodeError {
 
 /// The inner columns of one index.
 enum InnerColumns {
-    C(Box<CBlockColumns>),
+    C(Box<CBlockColumns>, cchain::Hashes),
     P(Box<PBlockColumns>),
     XBlock(Box<XBlockColumns>),
     XTx(Box<XTxColumns>),
@@ -225,7 +238,7 @@ impl InnerColumns {
     /// Builders for `n` rows of `bytes` container bytes in all.
     fn new(path: IndexPath, n: usize, bytes: usize) -> Self {
         match path {
-            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::for_bytes(n, bytes))),
+            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::for_bytes(n, bytes)), cchain::Hashes::ALL),
             IndexPath::PBlock => InnerColumns::P(Box::new(PBlockColumns::with_capacity(n))),
             IndexPath::XBlock => InnerColumns::XBlock(Box::new(XBlockColumns::with_capacity(n))),
             _ => InnerColumns::XTx(Box::new(XTxColumns::with_capacity(n))),
@@ -248,7 +261,7 @@ impl InnerColumns {
             }
         }
         match self {
-            InnerColumns::C(c) => put(c.as_mut(), decode_c_container(bytes)),
+            InnerColumns::C(c, hashes) => put(c.as_mut(), decode_c_container_with(bytes, *hashes)),
             InnerColumns::P(c) => put(c.as_mut(), decode_p_container(bytes)),
             InnerColumns::XBlock(c) => put(c.as_mut(), decode_x_container(bytes)),
             InnerColumns::XTx(c) => put(c.as_mut(), Decoded { envelope: None, inner: xchain::decode_tx(bytes) }),
@@ -257,7 +270,7 @@ impl InnerColumns {
 
     fn finish(&mut self) -> Vec<ArrayRef> {
         match self {
-            InnerColumns::C(c) => c.finish(),
+            InnerColumns::C(c, _) => c.finish(),
             InnerColumns::P(c) => c.finish(),
             InnerColumns::XBlock(c) => c.finish(),
             InnerColumns::XTx(c) => c.finish(),
@@ -284,6 +297,14 @@ impl TypedColumns {
             inner: InnerColumns::new(path, n, bytes),
             errors: StringViewBuilder::with_capacity(n),
         }
+    }
+
+    /// Computes only the hashes `hashes` asks for (C/block; other indexes have none to skip).
+    pub(super) fn with_hashes(mut self, hashes: cchain::Hashes) -> Self {
+        if let InnerColumns::C(_, h) = &mut self.inner {
+            *h = hashes;
+        }
+        self
     }
 
     /// Lets the envelope's `proposervm_parent_id` refer to the node's id texts in `ids`

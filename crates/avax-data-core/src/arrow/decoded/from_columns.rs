@@ -10,6 +10,7 @@ use arrow_buffer::Buffer;
 use super::envelope::SharedId;
 use super::frame::{check_mode, decoded_schema, finish_batch, DecodeMode, TypedColumns};
 use crate::arrow::containers::{bytes_view, id_view};
+use crate::decode::cchain::Hashes;
 use crate::error::Result;
 use crate::index::columns::ColumnParts;
 use crate::index::{ContainerColumns, IndexPath};
@@ -31,6 +32,19 @@ pub fn decode_columns_until(
     mode: DecodeMode,
     stop: &Stop,
 ) -> Result<RecordBatch> {
+    decode_columns_with(path, columns, mode, Hashes::ALL, stop)
+}
+
+/// [`decode_columns_until`] computing only the C-chain hashes `hashes` asks for: a hash not
+/// computed leaves its column (`hash`, `inner_id`, the transactions' `hash`) meaningless, for
+/// a [`super::Selection`] without them to drop.
+pub fn decode_columns_with(
+    path: IndexPath,
+    columns: ContainerColumns,
+    mode: DecodeMode,
+    hashes: Hashes,
+    stop: &Stop,
+) -> Result<RecordBatch> {
     check_mode(path, mode)?;
     let schema = decoded_schema(path)?;
     let ColumnParts { blocks, spans, ids, id_spans, raw_ids, timestamps_ns, indexes } = columns.into_parts();
@@ -38,7 +52,7 @@ pub fn decode_columns_until(
     let blocks: Vec<Buffer> = blocks.into_iter().map(Buffer::from_vec).collect();
     let ids = Buffer::from_vec(ids.into_bytes());
     let total = spans.iter().map(|s| s.len as usize).sum();
-    let mut typed = TypedColumns::new(path, mode, n, total);
+    let mut typed = TypedColumns::new(path, mode, n, total).with_hashes(hashes);
     typed.share_ids(ids.clone());
     let id_text = |k: usize| {
         let (start, len) = id_spans[k];

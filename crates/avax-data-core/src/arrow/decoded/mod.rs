@@ -34,6 +34,9 @@ pub mod frame;
 pub mod from_columns;
 pub mod hex_column;
 pub mod pchain;
+pub mod select;
+#[cfg(test)]
+mod select_tests;
 pub mod senders;
 #[cfg(test)]
 mod senders_tests;
@@ -43,4 +46,5 @@ pub use frame::{
     bytes_schema, check_decodable, check_mode, decode_bytes, decode_bytes_until, decode_containers, decoded_schema,
     decoded_schema_for, DecodeMode,
 };
-pub use from_columns::{decode_columns, decode_columns_until};
+pub use from_columns::{decode_columns, decode_columns_until, decode_columns_with};
+pub use select::Selection;
