@@ -293,7 +293,8 @@ client_twins! {
         ///
         /// Returns:
         ///     Pager: the points; frames of the ``metric_value`` schema (``timestamp``
-        ///     Datetime("ns", "UTC"), ``value`` Float64).
+        ///     Datetime("ns", "UTC"), ``value`` Float64, ``extra`` String: the JSON object of
+        ///     a point's fields the document does not name, null when there are none).
         ///
         /// Raises:
         ///     InvalidParameterError: an unknown metric, an interval the metric does not take,
