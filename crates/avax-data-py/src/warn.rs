@@ -41,9 +41,17 @@ impl<'py, T: IntoPyObject<'py>> IntoPyObject<'py> for Warned<T> {
 /// raised at the `Caller` found when the stream was asked for, it names the user's
 /// `pl.DataFrame(rng)` line, as every other consumer's warning does.
 pub struct Caller {
-    /// `(filename, lineno, module, registry)` for `warnings.warn_explicit`, or `None` where no
-    /// Python frame called (the warning is then raised where it is shown).
-    at: Option<(Py<PyAny>, Py<PyAny>, Py<PyAny>, Py<PyAny>)>,
+    /// The caller's line, or `None` where no Python frame called (the warning is then raised
+    /// where it is shown).
+    at: Option<Site>,
+}
+
+/// A line of Python code as `warnings.warn_explicit` takes it.
+struct Site {
+    filename: Py<PyAny>,
+    lineno: Py<PyAny>,
+    module: Py<PyAny>,
+    registry: Py<PyAny>,
 }
 
 /// The directories whose frames are not the user's: the standard library, the installed
@@ -82,17 +90,22 @@ impl Caller {
         let registry = globals.call_method1("setdefault", ("__warningregistry__", pyo3::types::PyDict::new(py)))?;
         let module = globals.call_method1("get", ("__name__", "<unknown>"))?;
         let filename = frame.getattr("f_code")?.getattr("co_filename")?;
-        let at = (filename.unbind(), frame.getattr("f_lineno")?.unbind(), module.unbind(), registry.unbind());
+        let at = Site {
+            filename: filename.unbind(),
+            lineno: frame.getattr("f_lineno")?.unbind(),
+            module: module.unbind(),
+            registry: registry.unbind(),
+        };
         Ok(Caller { at: Some(at) })
     }
 
     /// Shows `notice` as a `UserWarning` at the caller's line (with the filters and the
     /// once-per-line registry of that module, as `warnings.warn` would).
     pub fn warn(&self, py: Python<'_>, notice: &str) -> PyResult<()> {
-        let Some((filename, lineno, module, registry)) = &self.at else {
+        let Some(at) = &self.at else {
             return user_warning(py, Some(notice.to_string()));
         };
-        let args = (notice, py.get_type::<PyUserWarning>(), filename, lineno, module, registry);
+        let args = (notice, py.get_type::<PyUserWarning>(), &at.filename, &at.lineno, &at.module, &at.registry);
         py.import("warnings")?.call_method1("warn_explicit", args).map(drop)
     }
 

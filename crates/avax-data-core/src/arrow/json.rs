@@ -285,7 +285,8 @@ pub fn rfc3339_ns(v: &Scalar) -> Option<i64> {
 }
 
 /// The smallest magnitude [`unix_time_ns_of`] reads as milliseconds: 10^11 seconds is the year
-/// 5138, 10^11 milliseconds 1973-03-03, so every time from 1973 to 5138 reads right in either unit.
+/// 5138, 10^11 milliseconds 1973-03-03, so every time from 1973 to 2262 (the end of what
+/// nanoseconds in an `i64` hold) reads right in either unit.
 pub const MILLIS_FROM: u64 = 100_000_000_000;
 
 /// Nanoseconds since the epoch of a Unix time in seconds or milliseconds, told apart by size:
@@ -417,11 +418,14 @@ mod strict_tests {
         let at = 1_715_621_587_i64; // 2024-05-13T17:33:07Z
         assert_eq!(int(at), Some(at * 1_000_000_000));
         assert_eq!(int(at * 1000 + 726), Some(at * 1_000_000_000 + 726_000_000));
-        assert_eq!(int(99_999_999_999), Some(99_999_999_999 * 1_000_000_000), "the year 5138 in seconds");
+        // The largest count read as seconds is past what nanoseconds hold (2262): refused, not misread.
+        assert_eq!(int(99_999_999_999), None, "the year 5138 in seconds");
+        assert_eq!(int(9_000_000_000), Some(9_000_000_000 * 1_000_000_000), "2255-03-14 in seconds");
         assert_eq!(int(100_000_000_000), Some(100_000_000_000 * 1_000_000), "1973-03-03 in milliseconds");
         assert_eq!(int(0), Some(0));
-        let float = unix_time_ns_of(&Scalar::Number(Number::Float(1_715_621_587_726.5)));
-        assert_eq!(float, Some(1_715_621_587_726_500_000));
+        let float = |f: f64| unix_time_ns_of(&Scalar::Number(Number::Float(f)));
+        assert_eq!(float(1_715_621_587.5), Some(at * 1_000_000_000 + 500_000_000));
+        assert_eq!(float(1_715_621_587_000.0), Some(at * 1_000_000_000));
         assert_eq!(unix_time_ns_of(&Scalar::Text(Cow::Borrowed("1715621587"))), Some(at * 1_000_000_000));
         assert_eq!(unix_time_ns_of(&Scalar::Text(Cow::Borrowed("soon"))), None);
         assert_eq!(unix_time_ns_of(&Scalar::Other), None);

@@ -98,7 +98,7 @@ fn is_timestamp_name(name: &str) -> bool {
 /// A moment named as an event's time (`createdAt`, `updatedAt`) whose documents give no unit: a
 /// time all the same, read as seconds or milliseconds by its size ([`Kind::TsUnix`]).
 fn is_moment_name(name: &str) -> bool {
-    name.len() > 2 && name.ends_with("At") && name[..name.len() - 2].bytes().all(|b| b.is_ascii_alphabetic())
+    name.strip_suffix("At").is_some_and(|stem| !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
 fn string_kind(name: &str, schema: &Value) -> Kind {
