@@ -72,10 +72,16 @@ def _integer_name(name: str) -> bool:
     return name in INTEGER_NAMES or name.endswith(INTEGER_SUFFIXES)
 
 
+def _moment(name: str) -> bool:
+    return len(name) > 2 and name.endswith("At") and name[:-2].isalpha()
+
+
 def _number(name: str, schema: dict[str, Any]) -> Any:
     """A JSON ``number``: timestamps, fractions, amounts, then integers by name or example."""
     ex = _examples(schema)
     if name == "timestamp" or name.endswith(("Timestamp", "TimestampMilliseconds")):
+        return TS
+    if _moment(name):  # `createdAt`: no unit given, seconds or milliseconds by size
         return TS
     if name == "value" or any(p in name for p in FLOAT_PARTS):
         return pl.Float64
@@ -260,7 +266,8 @@ class Maker:
             return max(-(2**63), schema.get("minimum", -(2**63))) if full else 0
         if t == "number":
             if kind == TS:
-                return 1709251198 if not name.endswith("Milliseconds") else 1709251198123
+                millis = name.endswith("Milliseconds") or (_moment(name) and full)
+                return 1709251198123 if millis else 1709251198
             if kind == pl.UInt64:
                 return 2**63 + 5 if full else 18.0  # an integer sent as a float is read as the integer
             if kind == pl.Int64:
@@ -446,7 +453,8 @@ def unknowns(kind: Any, v: Any, path: str = "") -> dict[str, Any]:
 def _ts(v: Any, kind: Any, name: str) -> dt.datetime:
     if isinstance(v, str):
         return dt.datetime.fromisoformat(v.replace("Z", "+00:00"))
-    seconds = v / 1000 if name.endswith("Milliseconds") else v
+    millis = name.endswith("Milliseconds") or (_moment(name) and abs(v) >= 10**11)
+    seconds = v / 1000 if millis else v
     return dt.datetime.fromtimestamp(seconds, dt.timezone.utc)
 
 

@@ -191,7 +191,8 @@ def test_series_items_frames_and_the_request_sent(m: ad.MetricsClient, service: 
     assert path == "/v2/chains/43114/metrics/txCount"
     assert q["timeInterval"] == "hour" and q["startTimestamp"] == str(T0 + 86400) and q["endTimestamp"] == str(T0 + 4 * 86400)
     df = m.metric("43114", "txCount", interval="day", start=T0, end=T0 + 10 * 86400, concurrency=1).to_polars()
-    assert df.schema == pl.Schema({"timestamp": pl.Datetime("ns", "UTC"), "value": pl.Float64})
+    assert df.schema == pl.Schema({"timestamp": pl.Datetime("ns", "UTC"), "value": pl.Float64, "extra": pl.String})
+    assert df["extra"].null_count() == df.height  # the emulator's points name no other field
     assert df.height == 10 and df["timestamp"].is_sorted(descending=True)
 
 

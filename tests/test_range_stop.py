@@ -5,6 +5,7 @@ both are refused together, and a walk that meets the tip before its stop ends th
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import warnings
 from pathlib import Path
@@ -188,3 +189,60 @@ def test_a_dataset_past_the_tip_holds_what_exists_and_a_rerun_completes_it(tmp_p
         assert again == {"partitions_written": 2, "partitions_skipped": 2, "rows_written": 200, "rows_skipped": 200}
         frame = pl.scan_parquet(f"{out}/**/*.parquet", hive_partitioning=True).collect()
         assert sorted(frame["index"].to_list()) == list(range(400))
+
+
+def test_an_arrow_reader_of_a_range_past_the_tip_warns_at_the_callers_line(xtx: ad.Chain) -> None:
+    """The edges3435 case: ``pl.DataFrame(rng)`` reads the range through ``__arrow_c_stream__`` (from
+    polars' own code); it ends at the tip with the same warning as every other consumer, shown
+    at this file's line, not polars'."""
+    rng = xtx.range(N - 4, N + 50)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+        frame = pl.DataFrame(rng)
+    assert frame["index"].to_list() == list(range(N - 4, N))
+    (text,) = tip_warnings(caught)
+    assert f"ended at index {N} (next_index={N}; the range asked for up to {N + 50}" in text
+    (warned,) = [w for w in caught if "reached the tip" in str(w.message)]
+    assert (warned.filename, warned.lineno) == (__file__, line)
+    assert (rng.end, rng.next_index) == (N, N)
+    # the Arrow stream of its batches() iterator ends the same way
+    rest = xtx.range(N - 6, N + 1, batch_size=2).batches()
+    first = next(rest)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tail = pl.DataFrame(rest)
+    assert first["index"].to_list() + tail["index"].to_list() == list(range(N - 6, N))
+    assert len(tip_warnings(caught)) == 1 and caught[0].filename == __file__
+
+
+def test_an_arrow_reader_that_ends_at_its_stop_does_not_warn(xtx: ad.Chain) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pl.DataFrame(xtx.range(N - 4, N)).height == 4
+        assert pl.DataFrame(xtx.range(0, 10).batches()).height == 10
+
+
+def test_a_reader_whose_warning_is_made_an_error_ends_with_it(xtx: ad.Chain) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(Exception, match="reached the tip before its end"):
+            pl.DataFrame(xtx.range(N - 2, N + 2))
+
+
+def test_the_async_for_tip_warning_names_the_loops_line(emu: ad.Emulator) -> None:
+    async def main() -> tuple[list[int], list[warnings.WarningMessage], int]:
+        async with ad.AsyncIndexClient(emu.url) as node:
+            rng = node.chain("X/tx").range(N - 3, N + 7)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                seen = []
+                line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+                async for c in rng:
+                    seen.append(c["index"])
+            return seen, caught, line
+
+    seen, caught, line = asyncio.run(main())
+    assert seen == [N - 3, N - 2, N - 1]
+    (warned,) = [w for w in caught if "reached the tip" in str(w.message)]
+    assert (warned.filename, warned.lineno) == (__file__, line), (warned.filename, warned.lineno)

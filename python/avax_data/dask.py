@@ -367,7 +367,7 @@ def read_window(spec: WindowSpec) -> pd.DataFrame:
 
     Example:
         >>> list(add.read_window(add.WindowSpec(emu.url, "43114", "txCount", "day", 0, 2**31)).columns)
-        ['timestamp', 'value']
+        ['timestamp', 'value', 'extra']
     """
     import pandas as pd
 

@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString};
 
 use avax_data_core::arrow::json::{
-    bad, decimal_digits, decimal_of, f64_of, i64_of, rfc3339_ns, timestamp_ns, u256_of, u64_of, Col, Kind, Scalar,
+    bad, decimal_digits, decimal_of, f64_of, i64_of, rfc3339_ns, u256_of, u64_of, unix_reader, Col, Kind, Scalar,
     DECIMAL_38, RFC3339_TIME, U256_RANGE, U64_RANGE, UNIX_TIME,
 };
 use avax_data_core::error::Error;
@@ -221,10 +221,12 @@ fn json_to_py<'py>(py: Python<'py>, field: &str, value: &Exact, kind: Option<Kin
             Some(n) => Ok(n.into_pyobject(py)?.into_any()),
             None => Err(decode_error(field, avax_data_core::exact::shown(&value.to_string()), "an integer")),
         },
-        (Some(Kind::TsSec | Kind::TsMs), v) => match timestamp_ns(v, matches!(kind, Some(Kind::TsMs))) {
-            Some(ns) => utc_datetime(py, ns),
-            None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), UNIX_TIME)),
-        },
+        (Some(k @ (Kind::TsSec | Kind::TsMs | Kind::TsUnix)), v) => {
+            match unix_reader(k).and_then(|read| read(&Scalar::of_exact(v))) {
+                Some(ns) => utc_datetime(py, ns),
+                None => Err(decode_error(field, avax_data_core::exact::shown(&v.to_string()), UNIX_TIME)),
+            }
+        }
         // A typed float field is a `float` when the float holds the integer exactly (as its
         // column); an integer no float holds stays the exact `int` (its frame refuses it).
         (Some(Kind::Float | Kind::U256Float), Exact::Int(_) | Exact::UInt(_) | Exact::BigInt(_)) => {

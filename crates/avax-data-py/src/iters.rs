@@ -242,7 +242,11 @@ fn stream_of<'py, B: BatchSource>(
             step.0.next_batch().await
         }))
     };
-    arrow_stream(py, avax_data_core::arrow::WalkReader::new(schema, Box::new(next)), requested_schema)
+    // It ends as the iterator would: a range cut at the tip warns, at the line asking for it.
+    let (caller, resume) = (super::warn::Caller::here(py)?, iter.resume().clone());
+    let reader =
+        avax_data_core::arrow::WalkReader::new(schema, Box::new(next)).at_end(caller.at_end(move || resume.notice()));
+    arrow_stream(py, reader, requested_schema)
 }
 
 /// A pager's items, as dicts typed by the resource's columns.

@@ -202,7 +202,7 @@ client_twins! {
         ///     >>> done = metrics.write_dataset(out, "43114", "txCount", interval="day", start=0, end=2**31)
         ///     >>> frame = pl.read_parquet(f"{out}/**/*.parquet", hive_partitioning=True)
         ///     >>> frame.height == done["rows_written"], frame.columns
-        ///     (True, ['timestamp', 'value', 'chain', 'month'])
+        ///     (True, ['timestamp', 'value', 'extra', 'chain', 'month'])
         #[pyo3(signature = (path, chain_id, metric, *, interval, start, end=None, compression="snappy", row_group_size=65536, progress=None))]
         #[allow(clippy::too_many_arguments)]
         fn write_dataset<'py>(
@@ -293,7 +293,8 @@ client_twins! {
         ///
         /// Returns:
         ///     Pager: the points; frames of the ``metric_value`` schema (``timestamp``
-        ///     Datetime("ns", "UTC"), ``value`` Float64).
+        ///     Datetime("ns", "UTC"), ``value`` Float64, ``extra`` String: the JSON object of
+        ///     a point's fields the document does not name, null when there are none).
         ///
         /// Raises:
         ///     InvalidParameterError: an unknown metric, an interval the metric does not take,

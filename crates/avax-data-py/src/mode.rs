@@ -186,6 +186,10 @@ impl<S: Step> super::ready::Deliver for Iter<S> {
         }
     }
 
+    fn notice(&self) -> Option<String> {
+        self.resume.notice()
+    }
+
     fn fill<'py>(&self, py: Python<'py>) -> PyAnyResult<'py> {
         let this = self.clone();
         awaitable(py, async move {
@@ -205,11 +209,8 @@ impl<S: Step> super::ready::Deliver for Iter<S> {
                 None | Some(Ok(false)) => {
                     step.close();
                     end(&this);
-                    // A walk past the tip says where it ended (raised from the runtime's thread,
-                    // so Python shows it at `sys:1`: docs/known-limits.md).
-                    if let Some(notice) = this.resume.notice() {
-                        Python::attach(|py| super::warn::user_warning(py, Some(notice)))?;
-                    }
+                    // A walk past the tip says where it ended: not here, on the runtime's thread
+                    // (Python would show it at `sys:1`), but in the awaiting task ([`Deliver::notice`]).
                     Ok(false)
                 }
             }

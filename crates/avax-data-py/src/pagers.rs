@@ -56,6 +56,15 @@ fn warn_start(py: Python<'_>, pager: &ResourcePager) -> PyResult<()> {
     warn_before(py, pager, false)
 }
 
+/// A pager's Arrow stream ends, as its frames do, with why it found nothing (when the service
+/// can tell), shown at the line that asked for the stream.
+impl super::walk_twins::StreamReader for ResourcePager {
+    fn stream_reader(&self, py: Python<'_>) -> PyResult<avax_data_core::arrow::WalkReader> {
+        let (caller, pager) = (super::warn::Caller::here(py)?, self.pager.clone());
+        Ok(self.reader(crate::interrupt::stream_wait).at_end(caller.at_end(move || pager.empty_notice())))
+    }
+}
+
 /// [`warn_start`] of a consumer that may be `bounded` by a limit of its own.
 fn warn_before(py: Python<'_>, pager: &ResourcePager, bounded: bool) -> PyResult<()> {
     super::warn::user_warning(py, pager.pager.spent())?;

@@ -62,6 +62,11 @@ pub trait Deliver: Send + Sync {
     /// An asyncio awaitable of the runtime fetching until an item is at hand, handing out
     /// nothing: `True`, or `False` at the end.
     fn fill<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+    /// What the walk says when it ends (a range cut at the tip names where it ended), shown
+    /// by the awaiting task, so the warning names the line of its `async for`.
+    fn notice(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The step of an async iterator that had to wait: ``await`` it for the next item.
@@ -115,6 +120,8 @@ impl Next {
                         self.waiting = None;
                         let more: bool = done.value(py).getattr(pyo3::intern!(py, "value"))?.extract()?;
                         if !more {
+                            // Raised in the awaiting task: Python shows it at its `async for` line.
+                            super::warn::user_warning(py, self.steps.notice())?;
                             return Err(PyStopAsyncIteration::new_err(()));
                         }
                     }

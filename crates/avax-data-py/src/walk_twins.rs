@@ -60,6 +60,13 @@ impl<'py> WriteCall<'py> {
     }
 }
 
+/// The rest of a walk as the Arrow reader of its `__arrow_c_stream__`, with what the walk says
+/// when a consumer of it ends (a range cut at the tip warns at the caller's line).
+pub trait StreamReader {
+    /// The reader, made in the call of `__arrow_c_stream__`.
+    fn stream_reader(&self, py: Python<'_>) -> PyResult<avax_data_core::arrow::WalkReader>;
+}
+
 /// Stamps a walk class and its async twin through [`twins!`](crate::mode::twins) (`classes`
 /// holds their docstrings and aliases as `twins!` takes them); the state is one walk, `$field`.
 /// Besides the `shared` methods given, both get:
@@ -69,7 +76,7 @@ impl<'py> WriteCall<'py> {
 ///   `frames(...)` declares and calling `$collect::<M>(frame, &self.$field, $arg)` with the
 ///   [`FrameCall`] of the method;
 /// - `__arrow_c_stream__`: `$warn(py, &self.$field)` (the warnings a consumer gives before it
-///   starts), then the walk's `reader()`;
+///   starts), then the walk's [`StreamReader::stream_reader`];
 /// - `restart` (`self.$field.restart()`), `__repr__` and `_repr_html_` (of `$fields`, the
 ///   walk's shown fields);
 /// - `__iter__` / `__aiter__`: `self.items(py, ...)` with the arguments of `iter = items(...)`;
@@ -161,7 +168,8 @@ macro_rules! walk_twins {
                     requested_schema: Option<::pyo3::Bound<'py, ::pyo3::PyAny>>,
                 ) -> ::pyo3::PyResult<::pyo3::Bound<'py, ::pyo3::PyAny>> {
                     $warn(py, &self.$field)?;
-                    $crate::convert::arrow_stream(py, self.$field.reader($crate::interrupt::stream_wait), requested_schema)
+                    let reader = $crate::walk_twins::StreamReader::stream_reader(&self.$field, py)?;
+                    $crate::convert::arrow_stream(py, reader, requested_schema)
                 }
 
                 $(#[doc = $restart_doc])*

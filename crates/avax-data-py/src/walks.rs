@@ -108,6 +108,15 @@ fn warn_start(py: Python<'_>, walk: &RangeWalk) -> PyResult<()> {
     super::warn::user_warning(py, walk.plan().over_daily_budget())
 }
 
+/// A range's Arrow stream ends, as every consumer of the range does, with the warning of a walk
+/// cut at the tip, shown at the line that asked for the stream.
+impl super::walk_twins::StreamReader for RangeWalk {
+    fn stream_reader(&self, py: Python<'_>) -> PyResult<avax_data_core::arrow::WalkReader> {
+        let caller = super::warn::Caller::here(py)?;
+        Ok(self.reader_noticing(crate::interrupt::stream_wait, move |text| caller.show(&text)))
+    }
+}
+
 /// A consumer of the rest of `walk` (decoded as `decode` says) stepping with what `step` makes
 /// of it, with its progress bar; errors carry the walk's position.
 fn consumer<S: Step>(

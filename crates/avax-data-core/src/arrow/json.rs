@@ -41,6 +41,9 @@ pub enum Kind {
     TsSec,
     /// Unix milliseconds.
     TsMs,
+    /// A Unix time whose unit the documents do not give (`createdAt` of the webhook answers):
+    /// seconds or milliseconds, told apart by size ([`unix_time_ns_of`]).
+    TsUnix,
     /// An array of strings.
     StrList,
     /// An object.
@@ -83,7 +86,7 @@ pub fn data_type(kind: Kind) -> DataType {
         U256 => DataType::Utf8View,
         U64Str => DataType::UInt64,
         Dec => DataType::Decimal128(38, 0),
-        TsSec | TsMs | TsText => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
+        TsSec | TsMs | TsUnix | TsText => DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into())),
         StrList => DataType::List(Arc::new(Field::new("item", DataType::Utf8View, true))),
         Struct(cols) => DataType::Struct(fields(cols)),
         StructList(cols) => DataType::List(Arc::new(Field::new("item", DataType::Struct(fields(cols)), true))),
@@ -281,6 +284,42 @@ pub fn rfc3339_ns(v: &Scalar) -> Option<i64> {
     chrono::DateTime::parse_from_rfc3339(text.trim()).ok()?.timestamp_nanos_opt()
 }
 
+/// The smallest magnitude [`unix_time_ns_of`] reads as milliseconds: 10^11 seconds is the year
+/// 5138, 10^11 milliseconds 1973-03-03, so every time from 1973 to 2262 (the end of what
+/// nanoseconds in an `i64` hold) reads right in either unit.
+pub const MILLIS_FROM: u64 = 100_000_000_000;
+
+/// Nanoseconds since the epoch of a Unix time in seconds or milliseconds, told apart by size:
+/// a magnitude of [`MILLIS_FROM`] or more is milliseconds. For a field whose documents do not
+/// give its unit; `None` as [`timestamp_ns_of`].
+pub fn unix_time_ns_of(v: &Scalar) -> Option<i64> {
+    let ms = match v {
+        Scalar::Number(Number::Int(i)) => i.unsigned_abs() >= MILLIS_FROM,
+        Scalar::Number(Number::Float(f)) => f.abs() >= MILLIS_FROM as f64,
+        Scalar::Text(s) => s.trim().parse::<i64>().ok()?.unsigned_abs() >= MILLIS_FROM,
+        Scalar::Number(_) | Scalar::Other => return None,
+    };
+    timestamp_ns_of(v, ms)
+}
+
+/// How a Unix-time kind reads a scalar as nanoseconds (`None` for any other kind): the one
+/// reading of frames and dicts.
+pub fn unix_reader(kind: Kind) -> Option<fn(&Scalar) -> Option<i64>> {
+    fn seconds(v: &Scalar) -> Option<i64> {
+        timestamp_ns_of(v, false)
+    }
+    fn millis(v: &Scalar) -> Option<i64> {
+        timestamp_ns_of(v, true)
+    }
+    let read: fn(&Scalar) -> Option<i64> = match kind {
+        TsSec => seconds,
+        TsMs => millis,
+        TsUnix => unix_time_ns_of,
+        _ => return None,
+    };
+    Some(read)
+}
+
 /// [`timestamp_ns`] of a scalar.
 pub fn timestamp_ns_of(v: &Scalar, ms: bool) -> Option<i64> {
     let unit: i64 = if ms { 1_000_000 } else { 1_000_000_000 };
@@ -368,6 +407,30 @@ mod strict_tests {
         assert_eq!(u64_of(&big("18446744073709551616")), None);
         assert_eq!(decimal_of(&big(&forty)), None);
         assert_eq!(decimal_of(&big(&format!("-{}", "9".repeat(38)))), Some(-"9".repeat(38).parse::<i128>().unwrap()));
+    }
+
+    #[test]
+    fn a_time_of_no_stated_unit_reads_as_seconds_or_milliseconds_by_size() {
+        use super::{unix_time_ns_of, Scalar};
+        use crate::exact::Number;
+        use std::borrow::Cow;
+        let int = |i: i64| unix_time_ns_of(&Scalar::Number(Number::Int(i)));
+        let at = 1_715_621_587_i64; // 2024-05-13T17:33:07Z
+        assert_eq!(int(at), Some(at * 1_000_000_000));
+        assert_eq!(int(at * 1000 + 726), Some(at * 1_000_000_000 + 726_000_000));
+        // The largest count read as seconds is past what nanoseconds hold (2262): refused, not misread.
+        assert_eq!(int(99_999_999_999), None, "the year 5138 in seconds");
+        assert_eq!(int(9_000_000_000), Some(9_000_000_000 * 1_000_000_000), "2255-03-14 in seconds");
+        assert_eq!(int(100_000_000_000), Some(100_000_000_000 * 1_000_000), "1973-03-03 in milliseconds");
+        assert_eq!(int(0), Some(0));
+        let float = |f: f64| unix_time_ns_of(&Scalar::Number(Number::Float(f)));
+        assert_eq!(float(1_715_621_587.5), Some(at * 1_000_000_000 + 500_000_000));
+        assert_eq!(float(1_715_621_587_000.0), Some(at * 1_000_000_000));
+        assert_eq!(unix_time_ns_of(&Scalar::Text(Cow::Borrowed("1715621587"))), Some(at * 1_000_000_000));
+        assert_eq!(unix_time_ns_of(&Scalar::Text(Cow::Borrowed("soon"))), None);
+        assert_eq!(unix_time_ns_of(&Scalar::Other), None);
+        // Past what nanoseconds hold, in either unit: refused, never saturated.
+        assert_eq!(int(i64::MAX / 10), None);
     }
 
     #[test]

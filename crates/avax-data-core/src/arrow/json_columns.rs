@@ -21,8 +21,8 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json::{
-    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, timestamp_ns_of, u256_f64_of, u256_of, u64_of, Col,
-    Kind, Scalar, DECIMAL_38, RFC3339_TIME, U256_RANGE, U64_RANGE, UNIX_TIME,
+    bad, data_type, decimal_of, f64_of, fields, i64_of, rfc3339_ns, u256_f64_of, u256_of, u64_of, unix_reader,
+    unix_time_ns_of, Col, Kind, Scalar, DECIMAL_38, RFC3339_TIME, U256_RANGE, U64_RANGE, UNIX_TIME,
 };
 use crate::exact::{self, Exact, ExactError};
 use crate::paging::item::{read_with, Key};
@@ -145,7 +145,8 @@ enum Column {
     U256(StringViewBuilder),
     /// The nearest float of a uint256.
     U256Float(Float64Builder),
-    Ts(TimestampNanosecondBuilder, bool),
+    /// Unix times, read by their kind's reading ([`super::json::unix_reader`]).
+    Ts(TimestampNanosecondBuilder, fn(&Scalar) -> Option<i64>),
     /// RFC 3339 text times.
     TsText(TimestampNanosecondBuilder),
     /// JSON text as sent.
@@ -343,9 +344,9 @@ impl Column {
             Kind::Dec => Column::Dec(Decimal128Builder::with_capacity(n)),
             Kind::U256 => Column::U256(StringViewBuilder::with_capacity(n)),
             Kind::U256Float => Column::U256Float(Float64Builder::with_capacity(n)),
-            Kind::TsSec | Kind::TsMs => Column::Ts(
+            Kind::TsSec | Kind::TsMs | Kind::TsUnix => Column::Ts(
                 TimestampNanosecondBuilder::with_capacity(n).with_timezone("UTC"),
-                matches!(kind, Kind::TsMs),
+                unix_reader(kind).unwrap_or(unix_time_ns_of),
             ),
             Kind::Struct(cols) => Column::Struct(Box::new(ObjectColumns::new(cols, n)), Vec::with_capacity(n)),
             Kind::StrList => {
@@ -395,9 +396,9 @@ impl Column {
             },
             // Its `U256` column has refused what no float can read.
             Column::U256Float(b) => b.append_option(typed(name, raw, u256_f64_of, U256_RANGE)?),
-            Column::Ts(b, ms) => {
-                let ms = *ms;
-                b.append_option(typed(name, raw, |s| timestamp_ns_of(s, ms), UNIX_TIME)?)
+            Column::Ts(b, read) => {
+                let read = *read;
+                b.append_option(typed(name, raw, read, UNIX_TIME)?)
             }
             Column::TsText(b) => b.append_option(typed(name, raw, rfc3339_ns, RFC3339_TIME)?),
             Column::Json(b) => b.append_option(raw.map(RawValue::get)),

@@ -17,7 +17,7 @@ pub fn label(kind: Kind) -> String {
         Kind::Dec => "Decimal(38, 0)".into(),
         Kind::U256 => "String (uint256)".into(),
         Kind::U256Float => "Float64 (uint256)".into(),
-        Kind::TsSec | Kind::TsMs | Kind::TsText => "Datetime(ns, UTC)".into(),
+        Kind::TsSec | Kind::TsMs | Kind::TsUnix | Kind::TsText => "Datetime(ns, UTC)".into(),
         Kind::StrList => "List(String)".into(),
         Kind::Struct(cols) => format!("Struct({} fields)", cols.len()),
         Kind::StructList(cols) => format!("List(Struct({} fields))", cols.len()),

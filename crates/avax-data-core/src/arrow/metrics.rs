@@ -3,10 +3,10 @@
 
 use super::json::{Col, Kind::*, EXTRA};
 
-/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64). The series of
-/// `metric()` keeps these two columns (its sharded walks, datasets and cache rely on them): no
-/// `extra` (docs/known-limits.md).
-pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float)];
+/// Metrics API `MetricsValue`: `timestamp` (Unix seconds -> UTC), `value` (Float64), then `extra`
+/// as on every list frame: a field of a point the document does not name is kept there (the
+/// sharded walks and the cache hold the points as sent, so it survives both).
+pub const METRIC_VALUE: &[Col] = &[Col("timestamp", TsSec), Col("value", Float), EXTRA];
 
 /// Metrics API supported chain.
 pub const METRICS_CHAIN: &[Col] = &[
@@ -49,6 +49,13 @@ mod tests {
         assert_eq!((ts.value(0), ts.value(1)), (1_704_067_200_000_000_000, 1_704_063_600_000_000_000));
         let v = batch.column(1).as_primitive::<Float64Type>();
         assert_eq!((v.value(0), v.value(1)), (12.0, 1.5));
+        assert!(batch.column(2).is_null(0) && batch.column(2).is_null(1));
+        // A field the document does not name is kept in `extra`, as on every list frame.
+        let odd = json!({"timestamp": 1_704_067_200, "value": 3, "unit": "tx", "meta": {"partial": true}});
+        let batch = to_batch(Resource::MetricValue, &[odd]).unwrap();
+        let extra = batch.column_by_name("extra").unwrap().as_string_view();
+        let kept: serde_json::Value = serde_json::from_str(extra.value(0)).unwrap();
+        assert_eq!(kept, json!({"/unit": "tx", "/meta": {"partial": true}}));
         let chain = json!({"evmChainId": 43114, "chainName": "c_chain", "blockchainId": "b", "subnetId": "s", "network": "mainnet"});
         assert_eq!(to_batch(Resource::MetricsChain, &[chain]).unwrap().num_columns(), 6);
         let row = json!({"srcBlockchainId": "a", "lastHour": 1, "allTime": 9});

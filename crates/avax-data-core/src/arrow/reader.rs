@@ -26,17 +26,39 @@ pub fn block_on_runtime(fut: BatchFuture<'_>) -> Result<Option<RecordBatch>> {
     crate::runtime::runtime().block_on(fut)
 }
 
+/// What a reader does once, when its stream ends after the last batch (not after an error): an
+/// error it returns is the stream's last item.
+pub type AtEnd = Box<dyn FnOnce() -> Result<()> + Send>;
+
 /// A reader over batches that `next` produces; errors and panics become Arrow errors.
 pub struct WalkReader {
     schema: SchemaRef,
     next: NextBatch,
     done: bool,
+    at_end: Option<AtEnd>,
 }
 
 impl WalkReader {
     /// A reader of `schema`'s batches pulled from `next`.
     pub fn new(schema: SchemaRef, next: NextBatch) -> Self {
-        WalkReader { schema, next, done: false }
+        WalkReader { schema, next, done: false, at_end: None }
+    }
+
+    /// This reader, calling `at_end` once its stream ends after the last batch (a range says
+    /// there that it ended at the tip, as every other consumer of it does).
+    pub fn at_end(self, at_end: AtEnd) -> Self {
+        WalkReader { at_end: Some(at_end), ..self }
+    }
+}
+
+/// An error or a panic of the reader's code as the stream's Arrow error.
+fn arrow_error(pulled: std::thread::Result<Result<()>>) -> Option<ArrowError> {
+    match pulled {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(ArrowError::ExternalError(Box::new(e))),
+        Err(panic) => {
+            Some(ArrowError::ExternalError(format!("reading a walk panicked: {}", panic_message(&*panic)).into()))
+        }
     }
 }
 
@@ -50,11 +72,13 @@ impl Iterator for WalkReader {
         let pulled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.next)()));
         let out = match pulled {
             Ok(Ok(Some(batch))) => return Some(Ok(batch)),
-            Ok(Ok(None)) => None,
-            Ok(Err(e)) => Some(Err(ArrowError::ExternalError(Box::new(e)))),
-            Err(panic) => Some(Err(ArrowError::ExternalError(
-                format!("reading a walk panicked: {}", panic_message(&*panic)).into(),
-            ))),
+            Ok(Ok(None)) => {
+                let at_end = self.at_end.take();
+                let ended = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| at_end.map_or(Ok(()), |f| f())));
+                arrow_error(ended).map(Err)
+            }
+            Ok(Err(e)) => arrow_error(Ok(Err(e))).map(Err),
+            Err(panic) => arrow_error(Err(panic)).map(Err),
         };
         // After the end or an error the stream is over: the position stays after the last batch.
         self.done = true;
@@ -92,6 +116,44 @@ mod tests {
         assert_eq!(got.len(), 3);
         assert!(got[0].is_ok() && got[1].is_ok());
         assert!(got[2].as_ref().unwrap_err().to_string().contains("the client is closed"), "{:?}", got[2]);
+    }
+
+    #[test]
+    fn at_end_runs_once_after_the_last_batch_and_never_after_an_error() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Arc;
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = |calls: &Arc<AtomicUsize>| -> AtEnd {
+            let calls = calls.clone();
+            Box::new(move || {
+                calls.fetch_add(1, Ordering::SeqCst);
+                Ok(())
+            })
+        };
+        let mut left = 2;
+        let reader = WalkReader::new(
+            container_schema(),
+            Box::new(move || {
+                left -= 1;
+                Ok((left >= 0).then(|| containers_to_batch(&[])))
+            }),
+        )
+        .at_end(counted(&calls));
+        assert_eq!(reader.map(|b| b.unwrap().num_rows()).collect::<Vec<_>>(), vec![0, 0]);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // A stream that ends with an error does not end at its end.
+        let failed = WalkReader::new(container_schema(), Box::new(|| Err(Error::Closed))).at_end(counted(&calls));
+        assert_eq!(failed.count(), 1);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // What the end says when it fails (or panics) is the stream's last item, once.
+        let mut refused =
+            WalkReader::new(container_schema(), Box::new(|| Ok(None))).at_end(Box::new(|| Err(Error::Closed)));
+        assert!(refused.next().unwrap().unwrap_err().to_string().contains("the client is closed"));
+        assert!(refused.next().is_none());
+        let mut panics =
+            WalkReader::new(container_schema(), Box::new(|| Ok(None))).at_end(Box::new(|| panic!("at end")));
+        assert!(panics.next().unwrap().unwrap_err().to_string().contains("at end"));
+        assert!(panics.next().is_none());
     }
 
     #[test]

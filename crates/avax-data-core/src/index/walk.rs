@@ -393,6 +393,18 @@ impl RangeWalk {
         WalkReader::new(self.schema(), Box::new(move || wait(Box::pin(feed.next()))))
     }
 
+    /// [`RangeWalk::reader`] that, when its stream ends at the tip before the range's end, hands
+    /// the walk's [`RangeWalk::tip_notice`] to `notice` (the bindings show it as a warning, as
+    /// every other consumer of a range does); an error `notice` returns ends the stream.
+    pub fn reader_noticing(
+        &self,
+        wait: Wait,
+        notice: impl FnOnce(String) -> Result<()> + Send + 'static,
+    ) -> WalkReader {
+        let walk = self.clone();
+        self.reader(wait).at_end(Box::new(move || walk.tip_notice().map_or(Ok(()), notice)))
+    }
+
     /// The rest of the walk, all or nothing: the position moves once, when every batch is in;
     /// after an error it is where the call began.
     pub async fn collect(&self, mut on_rows: impl FnMut(u64) + Send) -> Result<Vec<RecordBatch>> {

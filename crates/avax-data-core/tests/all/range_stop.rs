@@ -84,3 +84,39 @@ async fn a_walk_that_stops_at_the_tip_exactly_or_to_the_tip_is_not_cut() {
     assert_eq!(rows(&to_tip).await.len(), 20);
     assert_eq!((to_tip.end_reached(), to_tip.tip_notice()), (Some(30), None));
 }
+
+/// The edges3435 case: an Arrow reader of a range follows the same rule as every other
+/// consumer: cut at the tip, its stream ends there and hands the notice out once; a reader
+/// that ends at the stop hands out none.
+#[test]
+fn an_arrow_reader_of_a_range_cut_at_the_tip_hands_out_the_notice_once() {
+    use std::sync::{Arc, Mutex};
+    let rt = avax_data_core::runtime::runtime();
+    let emu = rt.block_on(emulator(60));
+    let noticed: Arc<Mutex<Vec<String>>> = Arc::default();
+    let read = |walk: &RangeWalk| -> Vec<u64> {
+        let noticed = noticed.clone();
+        let reader = walk.reader_noticing(avax_data_core::arrow::block_on_runtime, move |text| {
+            noticed.lock().unwrap().push(text);
+            Ok(())
+        });
+        let column = |b: arrow_array::RecordBatch| {
+            let index = b.column_by_name("index").unwrap().clone();
+            index.as_any().downcast_ref::<arrow_array::UInt64Array>().unwrap().values().to_vec()
+        };
+        reader.flat_map(|b| column(b.unwrap())).collect()
+    };
+    let cut = range(&emu, 50, Some(100), None).unwrap();
+    assert_eq!(read(&cut), (50..60).collect::<Vec<_>>());
+    let texts = noticed.lock().unwrap().clone();
+    assert_eq!(texts.len(), 1, "{texts:?}");
+    assert!(texts[0].contains("ended at index 60") && texts[0].contains("up to 100"), "{}", texts[0]);
+    assert_eq!(read(&range(&emu, 10, Some(20), None).unwrap()), (10..20).collect::<Vec<_>>());
+    assert_eq!(noticed.lock().unwrap().len(), 1, "a reader that ends at its stop says nothing");
+    // What the notice's consumer refuses (a warning filter set to "error") ends the stream as an error.
+    let refusing = range(&emu, 55, Some(70), None)
+        .unwrap()
+        .reader_noticing(avax_data_core::arrow::block_on_runtime, |_| Err(avax_data_core::error::Error::Closed));
+    let items: Vec<_> = refusing.collect();
+    assert!(items.last().unwrap().as_ref().is_err() && items[..items.len() - 1].iter().all(Result::is_ok));
+}

@@ -196,7 +196,11 @@ impl<'a> Gen<'a> {
         let example = first_example(s).and_then(Value::as_f64);
         let min = s.get("minimum").and_then(Value::as_f64);
         let max = s.get("maximum").and_then(Value::as_f64);
-        let x: f64 = if lower.contains("timestamp") || lower.ends_with("time") {
+        let x: f64 = if name.len() > 2 && name.ends_with("At") {
+            // `createdAt` (no unit in the documents): milliseconds, as a JavaScript service's
+            // `Date.now()`; the client reads seconds or milliseconds by size.
+            self.timestamp_ms() as f64
+        } else if lower.contains("timestamp") || lower.ends_with("time") {
             let ms = self.timestamp_ms();
             if lower.contains("milli") || example.is_some_and(|e| e > 1e12) {
                 ms as f64

@@ -8,6 +8,7 @@
 //! | `string` of decimal digits (its example is digits, or a known amount name) | `Dec` (Decimal(38, 0)) |
 //! | `integer` with `minimum >= 0` / other `integer` | `U64Str` (UInt64) / `Int` (Int64) |
 //! | `number` named `timestamp`, `*Timestamp` / `*TimestampMilliseconds` | `TsSec` / `TsMs` (Datetime) |
+//! | `number` named `*At` (`createdAt`: no unit given) | `TsUnix` (Datetime; seconds or milliseconds by size) |
 //! | other `number` | `Float` (Float64) |
 //! | `boolean` | `Bool` |
 //! | `enum` | its type (unknown values kept) |
@@ -92,6 +93,12 @@ fn examples(schema: &Value) -> Vec<&Value> {
 
 fn is_timestamp_name(name: &str) -> bool {
     name == "timestamp" || name.ends_with("Timestamp")
+}
+
+/// A moment named as an event's time (`createdAt`, `updatedAt`) whose documents give no unit: a
+/// time all the same, read as seconds or milliseconds by its size ([`Kind::TsUnix`]).
+fn is_moment_name(name: &str) -> bool {
+    name.strip_suffix("At").is_some_and(|stem| !stem.is_empty() && stem.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
 fn string_kind(name: &str, schema: &Value) -> Kind {
@@ -194,6 +201,8 @@ fn number_kind(name: &str, schema: &Value) -> Kind {
         Kind::TsSec
     } else if name.ends_with("TimestampMilliseconds") {
         Kind::TsMs
+    } else if is_moment_name(name) {
+        Kind::TsUnix
     } else if float_name(name) {
         Kind::Float
     } else if name == "chainId" {
@@ -439,6 +448,17 @@ mod tests {
         assert_eq!(col(cols, "blockHash"), DataType::Utf8View);
         assert_eq!(col(cols, "txCount"), DataType::UInt64);
         assert_eq!(cols.last().map(|c| c.0), Some("extra"));
+    }
+
+    #[test]
+    fn a_webhook_created_at_is_a_time_like_every_timestamp() {
+        let ts = DataType::Timestamp(TimeUnit::Nanosecond, Some("UTC".into()));
+        for id in ["listWebhooks", "getWebhook"] {
+            let op = operation(id).unwrap();
+            let cols = op.item_columns().or_else(|| op.answer_columns()).unwrap();
+            assert_eq!(col(cols, "createdAt"), ts, "{id}");
+            assert!(matches!(cols.iter().find(|c| c.0 == "createdAt").unwrap().1, Kind::TsUnix), "{id}");
+        }
     }
 
     #[test]
