@@ -319,13 +319,7 @@ impl Pager {
         items_read: u64,
         handed_out: &[[String; 2]],
     ) -> Result<()> {
-        if let PageKey::Shard(_) = self.source.first() {
-            return Err(Error::invalid(
-                "page_token",
-                token.as_deref().unwrap_or("None"),
-                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
-            ));
-        }
+        self.check_token_paged(token.as_deref())?;
         if offset as u64 > items_read {
             return Err(Error::invalid(
                 "page_offset",
@@ -358,13 +352,7 @@ impl Pager {
         items_read: u64,
         handed_out: &[[String; 2]],
     ) -> Result<()> {
-        if let PageKey::Shard(_) = self.source.first() {
-            return Err(Error::invalid(
-                "page_token",
-                token.as_deref().unwrap_or("None"),
-                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
-            ));
-        }
+        self.check_token_paged(token.as_deref())?;
         if self.identity.is_none() || handed_out.is_empty() {
             return Err(Error::invalid(
                 "boundary",
@@ -380,6 +368,19 @@ impl Pager {
         seen.seek_last();
         self.move_to(Position { at, offset, items_read, exhausted: false, boundary }, seen);
         Ok(())
+    }
+
+    /// Refuses (before any request) a resume at the page of `token` for a walk cut into
+    /// shards, which has no token.
+    fn check_token_paged(&self, token: Option<&str>) -> Result<()> {
+        match self.source.first() {
+            PageKey::Shard(_) => Err(Error::invalid(
+                "page_token",
+                token.unwrap_or("None"),
+                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
+            )),
+            PageKey::Token(_) => Ok(()),
+        }
     }
 
     /// Puts the walk at `position` with `seen` remembered, superseding every consumer.
