@@ -1,11 +1,13 @@
 """Hostile servers for tests, in front of the emulator: a Data API list whose head grows while it
-is walked (page tokens by key or by offset), and a load balancer over two Index nodes, one
-lagging, that answers the tip from either. Each runs in a thread of the test process."""
+is walked (page tokens by key or by offset), the same list behind a load balancer over two
+replicas, one lagging, and a load balancer over two Index nodes, one lagging, that answers the
+tip from either. Each runs in a thread of the test process."""
 
 from __future__ import annotations
 
 import json
 import threading
+import uuid
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -73,6 +75,56 @@ class GrowingList:
         return {self.field: rows, **({"nextPageToken": nxt} if more else {})}
 
 
+class LaggingReplicas:
+    """``route`` served by two replicas of a newest-first list behind a load balancer: the
+    ``fresh`` one has the oldest ``shown`` of ``items`` out, the ``stale`` one ``lag`` fewer (it
+    has not seen the newest yet). ``order`` says which answers each request in turn (``"f"``,
+    ``"s"``, cycled). Page tokens (``tokens``): ``"issued"``, an id that the replica answering
+    keeps with the offset of the next page, as the emulator's and a service's are (the other
+    replica answers it 400 as unknown), or ``"offset"``, a position in the list as the replica
+    answering has it. ``catch_up()`` brings the stale replica level: the same list, every token."""
+
+    def __init__(self, route: str, field: str, items: list[dict[str, Any]], shown: int, lag: int, tokens: str,
+                 order: str = "fs"):
+        self.route, self.field, self.items, self.shown, self.lag, self.tokens = route, field, items, shown, lag, tokens
+        self.order = order
+        self.issued: dict[str, tuple[str, int]] = {}
+        self.requests = 0
+        self.caught_up = False
+        self.lock = threading.Lock()
+
+    def catch_up(self) -> None:
+        with self.lock:
+            self.caught_up = True
+
+    def page(self, query: dict[str, str]) -> dict[str, Any] | tuple[int, dict[str, Any]]:
+        """The page ``query`` asks for, as the replica whose turn it is answers it (a status and
+        a body for a 400)."""
+        size = int(query.get("pageSize", "10"))
+        token = query.get("pageToken")
+        with self.lock:
+            replica = self.order[self.requests % len(self.order)]
+            self.requests += 1
+            shown = self.shown if replica == "f" or self.caught_up else self.shown - self.lag
+            now = self.items[len(self.items) - shown:]
+            if token is None:
+                at = 0
+            elif self.tokens == "offset":
+                at = int(token)
+            else:
+                mine = self.issued.get(token)
+                if mine is None or (mine[0] != replica and not self.caught_up):
+                    return 400, {"statusCode": 400, "message": f"Invalid pageToken: {token} is unknown"}
+                at = mine[1]
+            rows = now[at:at + size]
+            more = at + size < len(now)
+            nxt = str(at + size)
+            if self.tokens == "issued":
+                nxt = str(uuid.uuid4())
+                self.issued[nxt] = (replica, at + size)
+        return {self.field: rows, **({"nextPageToken": nxt} if more else {})}
+
+
 class LaggingBalancer:
     """An Index RPC behind a load balancer: containers come from ``ahead``; the tip
     (``index.getLastAccepted``) from ``behind`` only (``alternate=False``) or from each node in
@@ -92,7 +144,8 @@ class LaggingBalancer:
 
 
 @contextmanager
-def serve(upstream: str, lists: Sequence[GrowingList] = (), balancer: LaggingBalancer | None = None) -> Iterator[str]:
+def serve(upstream: str, lists: Sequence[GrowingList | LaggingReplicas] = (),
+          balancer: LaggingBalancer | None = None) -> Iterator[str]:
     """A server in a thread: the routes of ``lists`` answered by them, Index RPC posts by
     ``balancer``, everything else passed to ``upstream``. Yields its URL."""
     by_route = {g.route: g for g in lists}
@@ -124,6 +177,8 @@ def serve(upstream: str, lists: Sequence[GrowingList] = (), balancer: LaggingBal
                 page = by_route[parsed.path].page(query)
                 if page is None:
                     self.reply(503, json.dumps({"statusCode": 503, "message": "unavailable"}).encode())
+                elif isinstance(page, tuple):
+                    self.reply(page[0], json.dumps(page[1]).encode())
                 else:
                     self.reply(200, json.dumps(page).encode())
             else:

@@ -845,7 +845,7 @@ class Pager:
     @property
     def resume_state(self) -> dict[str, Any]:
         """Where the walk stands, to resume it in another process: a dict of ``next_page_token``, ``page_offset``,
-        ``items_read`` and ``handed_out``."""
+        ``items_read``, ``handed_out`` and, once an item of a list with an identity was handed out, ``boundary``."""
     def resume(self, state: Mapping[str, Any]) -> None:
         """Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list), superseding its
         consumers: the next one continues where that walk stopped."""
@@ -1699,7 +1699,7 @@ class AsyncPager:
     @property
     def resume_state(self) -> dict[str, Any]:
         """Where the walk stands, to resume it in another process: a dict of ``next_page_token``, ``page_offset``,
-        ``items_read`` and ``handed_out``."""
+        ``items_read``, ``handed_out`` and, once an item of a list with an identity was handed out, ``boundary``."""
     def resume(self, state: Mapping[str, Any]) -> None:
         """Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list), superseding its
         consumers: the next one continues where that walk stopped."""

@@ -605,14 +605,17 @@ walk_twins! {
         }
 
         /// Where the walk stands, to resume it in another process: a dict of
-        /// ``next_page_token``, ``page_offset``, ``items_read`` and ``handed_out``.
+        /// ``next_page_token``, ``page_offset``, ``items_read``, ``handed_out`` and, once an
+        /// item of a list with an identity was handed out, ``boundary``.
         ///
         /// ``handed_out`` holds the identities of the last items handed out (up to 1,000; the
         /// raw JSON texts of each item's id and key fields, e.g. ``blockHash`` and
-        /// ``blockNumber``; empty for a list without an identity). Save the dict (it is plain
-        /// JSON) and pass it to :meth:`resume` of a new pager of the same list: if the list
-        /// grew on its head meanwhile, the items it pushed down are dropped, not handed out
-        /// twice. An exhausted pager's state walks again from the first page, past every item.
+        /// ``blockNumber``; empty for a list without an identity); ``boundary`` the page token
+        /// and place in its page of the last of them. Save the dict (it is plain JSON) and pass
+        /// it to :meth:`resume` of a new pager of the same list: it walks from that item's page
+        /// past that item, so however much the list grew on its head meanwhile nothing is
+        /// handed out twice or left out. An exhausted pager's state walks again from the first
+        /// page, past every item.
         ///
         /// Example:
         ///     >>> import json
@@ -638,10 +641,15 @@ walk_twins! {
         /// Moves this pager to a state :attr:`resume_state` gave (of a walk of the same list),
         /// superseding its consumers: the next one continues where that walk stopped.
         ///
-        /// The identities in the state are remembered as handed out, so a list that grew on its
-        /// head in between drops the items it pushed down (as within one walk). A state without
-        /// ``handed_out`` resumes from its position alone. ``items_read`` carries on, so
-        /// ``limit=`` counts the items of both walks.
+        /// With a ``boundary``, the walk seeks the last item handed out from where it stood and
+        /// continues right after it, however much the list grew on its head in between; a list
+        /// that never reaches it (a replica behind a load balancer answered, or the list lost
+        /// items) raises ``DecodeError`` naming it, with nothing handed out. Without one, the
+        /// identities in the state are remembered as handed out, so the items a growth of up to
+        /// 1,000 pushed down are dropped; a state without ``handed_out`` resumes from its
+        /// position alone. ``items_read`` carries on, so ``limit=`` counts the items of both
+        /// walks. A state with a ``boundary`` leaves ``next_page_token`` at the page of that
+        /// last item until the walk moves on.
         ///
         /// Args:
         ///     state: the dict of :attr:`resume_state` (or of an export's checkpoint).
@@ -656,8 +664,10 @@ walk_twins! {
         ///     >>> _ = pager.to_polars(limit=12)
         ///     >>> later = data.blocks("43114", page_size=10)
         ///     >>> later.resume(pager.resume_state)
-        ///     >>> later.items_read, later.next_page_token == pager.next_page_token
-        ///     (12, True)
+        ///     >>> later.items_read
+        ///     12
+        ///     >>> later.to_polars(limit=3).equals(pager.to_polars(limit=3))
+        ///     True
         fn resume(&self, py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<()> {
             let text: String = match py.import("json")?.call_method1("dumps", (state,)) {
                 Ok(text) => text.extract()?,

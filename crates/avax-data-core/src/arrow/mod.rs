@@ -13,6 +13,7 @@ pub mod labels;
 pub mod metrics;
 pub mod parquet_export;
 pub mod parquet_sink;
+pub mod parquet_slices;
 pub mod reader;
 pub mod resource;
 

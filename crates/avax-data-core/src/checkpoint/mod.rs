@@ -21,6 +21,7 @@
 //! - `position` is where the walk continues: `next_index` (with `end`, and `first` for a
 //!   follower) for an index walk; `next_page_token`, `page_offset`, `items_read` and
 //!   `handed_out` (the identities of the last items written, optional: older checkpoints lack it)
+//!   and `boundary` (where the last of them stood, optional likewise)
 //!   for a Data or Metrics API pager (the position [`crate::paging`] walks already keep).
 //! - `output` is `{"parts": [...]}` for Parquet (one part file per chunk in `OUT.parts/`, each
 //!   with its rows, size and sha256) or `{"bytes": N}` for CSV and NDJSON appended to `OUT` (the
@@ -46,7 +47,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::dataset::durable::save_json;
 pub use crate::dataset::manifest::Origin;
 use crate::error::{Error, Result};
-use crate::paging::Pager;
+use crate::paging::{PageKey, Pager};
 
 pub use export::ExportCheckpoint;
 pub use report::{verify_checkpoint, CheckpointReport};
@@ -145,6 +146,23 @@ pub struct PagePosition {
     /// items as arrived on the list's head in between).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handed_out: Option<Vec<[String; 2]>>,
+    /// Where the last item written stood (its page's token and its place in that page:
+    /// [`crate::paging::Position::boundary`]): a resume walks from there past that item (the
+    /// last of `handed_out`), exact however much the list grew on its head meanwhile. Absent in
+    /// a checkpoint written before it was kept, or before any item: the resume then goes by
+    /// the position and `handed_out` alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Boundary>,
+}
+
+/// Where the last item a pager handed out stood.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Boundary {
+    /// The token of its page (`null`: the first page).
+    pub page_token: Option<String>,
+    /// Its place in that page.
+    pub page_offset: u64,
 }
 
 impl PagePosition {
@@ -158,7 +176,14 @@ impl PagePosition {
             (None, true) => at.items_read,
             _ => at.offset as u64,
         };
-        PagePosition { next_page_token, page_offset, items_read: at.items_read, handed_out: Some(pager.handed_out()) }
+        let handed_out = pager.handed_out();
+        let boundary = match &at.boundary {
+            Some((PageKey::Token(token), offset)) if !handed_out.is_empty() => {
+                Some(Boundary { page_token: token.clone(), page_offset: *offset as u64 })
+            }
+            _ => None,
+        };
+        PagePosition { next_page_token, page_offset, items_read: at.items_read, handed_out: Some(handed_out), boundary }
     }
 
     /// A resume state given as JSON text (the object [`PagePosition::of_pager`] writes); anything
@@ -187,7 +212,15 @@ impl PagePosition {
         let offset = usize::try_from(self.page_offset)
             .map_err(|_| Error::invalid("page_offset", self.page_offset, "a number of items this machine can count"))?;
         let handed = self.handed_out.as_deref().unwrap_or_default();
-        pager.resume_at(self.next_page_token.clone(), offset, self.items_read, handed)
+        match &self.boundary {
+            Some(b) if !handed.is_empty() && pager.identity().is_some() => {
+                let at = usize::try_from(b.page_offset).map_err(|_| {
+                    Error::invalid("page_offset", b.page_offset, "a number of items this machine can count")
+                })?;
+                pager.resume_after(b.page_token.clone(), at, self.items_read, handed)
+            }
+            _ => pager.resume_at(self.next_page_token.clone(), offset, self.items_read, handed),
+        }
     }
 }
 

@@ -28,6 +28,7 @@ fn pages(items: u64) -> Position {
         page_offset: items % 20,
         items_read: items,
         handed_out: None,
+        boundary: None,
     })
 }
 
@@ -165,7 +166,13 @@ fn positions_read_back_as_the_walks_wrote_them() {
     assert_eq!(text, r#"{"next_index":3,"end":9}"#);
     assert!(serde_json::from_str::<Position>(r#"{"next_index": 1, "end": 2, "extra": 0}"#).is_err());
     assert!(Position::Index(IndexPosition { next_index: 10, first: None, end: Some(9) }).check().is_err());
-    let p = Position::Pages(PagePosition { next_page_token: None, page_offset: 0, items_read: 40, handed_out: None });
+    let p = Position::Pages(PagePosition {
+        next_page_token: None,
+        page_offset: 0,
+        items_read: 40,
+        handed_out: None,
+        boundary: None,
+    });
     assert_eq!(p.describe(), "item 40 (walked again from the first page)");
 }
 

@@ -24,6 +24,7 @@ use super::RangePiece;
 use super::{ChainClient, Container, ContainerColumns, FollowSpec, IndexPath, RangeSpec, MAX_RANGE};
 use crate::arrow::decoded::{decode_columns_with, decode_containers, decoded_schema_for, DecodeMode, Selection};
 use crate::arrow::parquet_export::Drained;
+use crate::arrow::parquet_slices::{write_in_slices, Pace, Sliced};
 use crate::arrow::{
     columns_to_batch, container_schema, containers_to_batch, ParquetExport, ParquetOptions, Target, Wait, WalkReader,
 };
@@ -449,12 +450,18 @@ impl ParquetExport for RangeWalk {
         stop: &Stop,
         mut write: impl FnMut(&RecordBatch) -> Result<()> + Send,
     ) -> Result<Drained> {
-        let mut stream = std::pin::pin!(self.batches());
+        let (mut stream, mut pace) = (std::pin::pin!(self.batches()), Pace::default());
         loop {
             let Some(item) = stop.unless(stream.next()).await else { return Ok(Drained::Stopped) };
             let Some(item) = item else { return Ok(Drained::Complete) };
             let (after, batch) = item?;
-            write_then_advance(lease, after, || write(&batch))?;
+            // In slices: a stop waits for one slice's encoding, and the position then stands
+            // right after the rows of the batch the file took.
+            lease.check().map_err(|_| Error::Superseded)?;
+            let passed = |rows: usize| lease.advance(index_after(&batch, rows, after)).map_err(|_| Error::Superseded);
+            if let Sliced::Stopped { .. } = write_in_slices(&batch, stop, &mut pace, &mut write, passed).await? {
+                return Ok(Drained::Stopped);
+            }
         }
     }
 
@@ -560,11 +567,20 @@ fn behind_note(end: u64, held: u64) -> String {
     )
 }
 
-/// Writes through `write` and moves `lease` to `after`, if the lease is still current.
-fn write_then_advance(lease: &Lease, after: u64, write: impl FnOnce() -> Result<()>) -> Result<()> {
-    lease.check().map_err(|_| Error::Superseded)?;
-    write()?;
-    lease.advance(after).map_err(|_| Error::Superseded)
+/// The index after the first `rows` rows of `batch`, a batch of the walk whose last row is
+/// followed by `after`: one past the `index` of its row `rows - 1` (every index walk's batch
+/// has that column; without it, `after` less the rows left, the indexes of a batch being
+/// consecutive).
+fn index_after(batch: &RecordBatch, rows: usize, after: u64) -> u64 {
+    use arrow_array::{cast::AsArray, types::UInt64Type};
+    if rows >= batch.num_rows() {
+        return after;
+    }
+    let index = batch.column_by_name("index").and_then(|c| c.as_primitive_opt::<UInt64Type>());
+    match (rows.checked_sub(1), index) {
+        (Some(last), Some(index)) => index.value(last).saturating_add(1),
+        _ => after.saturating_sub((batch.num_rows() - rows) as u64),
+    }
 }
 
 /// Where a follower stands: the next index to hand out, once known.

@@ -106,6 +106,11 @@ pub struct Position {
     pub items_read: u64,
     /// The walk handed out its last item.
     pub exhausted: bool,
+    /// Where the last item handed out stands: its page and its place in it (`None` before the
+    /// first). While a resumed walk seeks that item ([`Pager::resume_after`]), where the seek
+    /// began. A later walk resumes from here, past that item, however the list's head grew in
+    /// between.
+    pub boundary: Option<(PageKey, usize)>,
 }
 
 impl Position {
@@ -126,16 +131,28 @@ impl Position {
     fn after(&self, page: &Fetched, skip: usize, taken: usize) -> Position {
         let items_read = self.items_read + taken as u64;
         let end = skip + taken;
-        if end >= page.items.len() {
-            match &page.next {
-                Some(next) => {
-                    Position { at: next.clone(), offset: end - page.items.len(), items_read, exhausted: false }
-                }
-                None => Position { at: page.at.clone(), offset: end, items_read, exhausted: true },
-            }
-        } else {
-            Position { at: page.at.clone(), offset: end, items_read, exhausted: false }
+        let boundary = match taken {
+            0 => self.boundary.clone(),
+            _ => Some((page.at.clone(), end - 1)),
+        };
+        let (at, offset, exhausted) = match &page.next {
+            Some(next) if end >= page.items.len() => (next.clone(), end - page.items.len(), false),
+            None if end >= page.items.len() => (page.at.clone(), end, true),
+            _ => (page.at.clone(), end, false),
+        };
+        Position { at, offset, items_read, exhausted, boundary }
+    }
+
+    /// The position past the leading items `screened` found in `page` (read on from `skip`,
+    /// where its first item to hand out stands): a seek that found its item makes that item the
+    /// boundary. While a seek is on, the boundary stays where the seek began, so a state saved
+    /// meanwhile seeks again from there.
+    fn passed(&self, page: &Fetched, skip: usize, screened: &Screened) -> Position {
+        let mut to = self.after(page, skip, 0);
+        if let Some(at) = screened.found {
+            to.boundary = Some((page.at.clone(), at));
         }
+        to
     }
 }
 
@@ -175,7 +192,7 @@ struct Lease(u64);
 impl Pager {
     /// A walk of `source` handing out at most `limit` items, keeping `depth` pages fetched ahead.
     pub fn new(source: Arc<dyn PageSource>, limit: Option<u64>, depth: usize) -> Self {
-        let position = Position { at: source.first(), offset: 0, items_read: 0, exhausted: false };
+        let position = Position { at: source.first(), offset: 0, items_read: 0, exhausted: false, boundary: None };
         Pager {
             source,
             limit,
@@ -214,7 +231,7 @@ impl Pager {
     /// Screens `page` from item `from` against `seen` (nothing to do without an identity): the
     /// leading repeats are said in the log; an item served twice is a decode error naming it.
     fn screen(&self, page: &Fetched, from: usize, seen: &Seen) -> Result<Screened> {
-        let Some(identity) = self.identity else { return Ok(Screened { leading: 0, ids: Vec::new() }) };
+        let Some(identity) = self.identity else { return Ok(Screened::none()) };
         let screened = seen.screen(identity, &page.items, from).map_err(|twice| Error::Decode {
             message: format!(
                 "the list serves {} {} twice (again at item {} of a page, after items not seen before)",
@@ -223,7 +240,29 @@ impl Pager {
             url: self.source.describe(),
             body: String::new(),
         })?;
-        if screened.leading > 0 {
+        if screened.seeking && page.next.is_none() {
+            // The list ended before the item the earlier walk stopped after: it is gone from the
+            // list, or this answer comes from a replica behind the one that served that walk.
+            return Err(Error::Decode {
+                message: format!(
+                    "the resumed walk did not find the item its earlier walk stopped after ({} {}) before the list \
+                     ended: the list lost items, or a replica behind the one that served the earlier walk answered \
+                     (a load balancer); nothing was handed out, so resume again from the same state",
+                    self.identity.map_or("item", |i| i.id),
+                    seen.sought().unwrap_or_default()
+                ),
+                url: self.source.describe(),
+                body: String::new(),
+            });
+        }
+        if let Some(at) = screened.found {
+            log::info!(
+                "{}: the resumed walk found the item its earlier walk stopped after at item {at} of a page, {} item(s) \
+                 past where it stood (new items arrived on the list's head meanwhile): those were passed",
+                self.source.describe(),
+                screened.leading
+            );
+        } else if screened.leading > 0 && !screened.seeking {
             log::warn!(
                 "{}: a page began with {} item(s) the walk already had (new items arrived on the list's head and \
                  pushed it down): dropped, not handed out twice",
@@ -237,7 +276,7 @@ impl Pager {
     /// Screens `page` from `from` against the items handed out so far.
     fn screen_shared(&self, page: &Fetched, from: usize) -> Result<Screened> {
         if self.identity.is_none() {
-            return Ok(Screened { leading: 0, ids: Vec::new() });
+            return Ok(Screened::none());
         }
         let seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
         self.screen(page, from, &seen)
@@ -280,13 +319,7 @@ impl Pager {
         items_read: u64,
         handed_out: &[[String; 2]],
     ) -> Result<()> {
-        if let PageKey::Shard(_) = self.source.first() {
-            return Err(Error::invalid(
-                "page_token",
-                token.as_deref().unwrap_or("None"),
-                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
-            ));
-        }
+        self.check_token_paged(token.as_deref())?;
         if offset as u64 > items_read {
             return Err(Error::invalid(
                 "page_offset",
@@ -294,15 +327,81 @@ impl Pager {
                 format!("at most items_read ({items_read}): the items passed on the page are among those read"),
             ));
         }
+        self.move_to(Position { at: PageKey::Token(token), offset, items_read, exhausted: false, boundary: None }, {
+            let mut seen = Seen::default();
+            if self.identity.is_some() {
+                seen.restore(handed_out);
+            }
+            seen
+        });
+        Ok(())
+    }
+
+    /// Moves the walk to where the last item an earlier walk of the same list handed out
+    /// stood (the page of `token`, `offset` items into it: [`Position::boundary`]), to continue
+    /// right after that item: the walk passes every item up to the last identity of
+    /// `handed_out`, however many items arrived on the list's head in between and pushed it
+    /// down. The list ending before that item is an [`Error::Decode`] naming it (the list lost
+    /// items, or a replica behind the one that served the earlier walk answered), with nothing
+    /// handed out. Refused (before any request) for a list without an identity, or with no
+    /// identity handed out: there is nothing to seek.
+    pub fn resume_after(
+        &self,
+        token: Option<String>,
+        offset: usize,
+        items_read: u64,
+        handed_out: &[[String; 2]],
+    ) -> Result<()> {
+        self.check_token_paged(token.as_deref())?;
+        if self.identity.is_none() || handed_out.is_empty() {
+            return Err(Error::invalid(
+                "boundary",
+                format!("{token:?} at {offset}"),
+                "a boundary of a walk that handed out items with an identity (this list has none, or the state \
+                 holds no handed_out)",
+            ));
+        }
+        let at = PageKey::Token(token);
+        let boundary = Some((at.clone(), offset));
+        let mut seen = Seen::default();
+        seen.restore(handed_out);
+        seen.seek_last();
+        self.move_to(Position { at, offset, items_read, exhausted: false, boundary }, seen);
+        Ok(())
+    }
+
+    /// Refuses (before any request) a resume at the page of `token` for a walk cut into
+    /// shards, which has no token.
+    fn check_token_paged(&self, token: Option<&str>) -> Result<()> {
+        match self.source.first() {
+            PageKey::Shard(_) => Err(Error::invalid(
+                "page_token",
+                token.unwrap_or("None"),
+                "a resume state of a token-paged walk (this walk is cut into windows: resume it by time)",
+            )),
+            PageKey::Token(_) => Ok(()),
+        }
+    }
+
+    /// Puts the walk at `position` with `seen` remembered, superseding every consumer.
+    fn move_to(&self, to: Position, seen: Seen) {
         let mut position = self.position.lock().unwrap_or_else(|p| p.into_inner());
         self.generation.fetch_add(1, Ordering::SeqCst);
-        *position = Position { at: PageKey::Token(token), offset, items_read, exhausted: false };
-        let mut seen = Seen::default();
-        if self.identity.is_some() {
-            seen.restore(handed_out);
-        }
+        *position = to;
         *self.seen.lock().unwrap_or_else(|p| p.into_inner()) = seen;
-        Ok(())
+    }
+
+    /// After a seek failed (the list ended first): the position goes back where the seek began
+    /// (its boundary), so the next consumer seeks again from there rather than from where this
+    /// one gave up, past items a list made whole again still holds before the one sought.
+    fn back_to_seek_start(&self, lease: Lease) {
+        if !self.seen.lock().unwrap_or_else(|p| p.into_inner()).seeking() {
+            return;
+        }
+        let at = self.position();
+        if let Some((page, offset)) = at.boundary.clone() {
+            let _ = self.advance(lease, Position { at: page, offset, exhausted: false, ..at });
+        }
     }
 
     /// Where the walk stands.
@@ -522,7 +621,13 @@ impl Pager {
             let skip = position.offset + screened.leading;
             let cap_left = cap.map(|c| c.saturating_sub(position.items_read - start.items_read));
             let taken = take_count(&page, skip, self.room(&position, cap_left));
-            let next = position.after(&page, skip, taken);
+            let next = match taken {
+                0 => position.passed(&page, skip, &screened),
+                _ => position.after(&page, skip, taken),
+            };
+            if screened.found.is_some() {
+                seen.end_seek();
+            }
             if taken > 0 {
                 seen.remember(screened.ids.get(skip..skip + taken).unwrap_or_default());
                 out.push(convert(page.items.drain(skip..skip + taken).collect())?);
@@ -688,13 +793,17 @@ impl PagerCursor {
             Ok(screened) => screened,
             Err(e) => {
                 self.failed = true;
+                self.pager.back_to_seek_start(self.lease);
                 return Err(e);
             }
         };
         let next = position.offset + screened.leading;
         self.dropped += screened.leading;
         if next >= page.items.len() || screened.leading > 0 {
-            self.pager.advance(self.lease, position.after(&page, next, 0))?;
+            self.pager.advance(self.lease, position.passed(&page, next, &screened))?;
+        }
+        if screened.found.is_some() {
+            self.pager.seen.lock().unwrap_or_else(|p| p.into_inner()).end_seek();
         }
         if next >= page.items.len() {
             return Ok(None);

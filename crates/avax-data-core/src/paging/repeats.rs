@@ -180,6 +180,9 @@ pub struct Seen {
     set: Set<Stored>,
     /// Hashes the identities (keyed at random: a hostile service cannot aim at collisions).
     state: RandomState,
+    /// A resumed walk looking for the last item its earlier walk handed out ([`Seen::seek`]):
+    /// every item up to it is passed, however far the list's growth pushed it down.
+    seek: Option<Stored>,
 }
 
 /// What one [`Seen::remember`] changed: the identities it added and those it pushed out.
@@ -197,6 +200,18 @@ pub struct Screened {
     /// The identity of each item of the page (`None` before where it is read on, and for an item
     /// without an id), to remember once handed out.
     pub ids: Vec<Option<Stored>>,
+    /// Where in the page the item a seek looked for stands (it and everything before it are
+    /// counted in `leading`): the seek ends with this page ([`Seen::end_seek`]).
+    pub found: Option<usize>,
+    /// A seek was on and the item it looks for is not in this page (the page is leading whole).
+    pub seeking: bool,
+}
+
+impl Screened {
+    /// Nothing leading, nothing to remember: the screen of a walk without an identity.
+    pub fn none() -> Screened {
+        Screened { leading: 0, ids: Vec::new(), found: None, seeking: false }
+    }
 }
 
 /// An item served twice: its position in the page and its id field's text.
@@ -212,8 +227,28 @@ impl Seen {
     /// Screens `items` from `from` by `identity`: the leading items already handed out are
     /// repeats; an item handed out before, or given twice in the page, after an item that was
     /// not, is [`Twice`]. An item without an id is never a repeat.
+    ///
+    /// While a seek is on ([`Seen::seek`]), every item up to the one sought, that one included,
+    /// is leading (a page without it is leading whole), and the rest is screened as above.
     pub fn screen(&self, identity: Identity, items: &[JsonItem], from: usize) -> Result<Screened, Twice> {
         let from = from.min(items.len());
+        let Some(sought) = &self.seek else { return self.screen_from(identity, items, from) };
+        let target = sought.parts();
+        let at = items[from..].iter().position(|item| identity.of(item, &self.state).is_some_and(|p| p == target));
+        let Some(at) = at.map(|at| from + at) else {
+            return Ok(Screened {
+                leading: items.len() - from,
+                ids: vec![None; items.len()],
+                found: None,
+                seeking: true,
+            });
+        };
+        let rest = self.screen_from(identity, items, at + 1)?;
+        Ok(Screened { leading: at + 1 - from + rest.leading, ids: rest.ids, found: Some(at), seeking: false })
+    }
+
+    /// [`Seen::screen`] without a seek.
+    fn screen_from(&self, identity: Identity, items: &[JsonItem], from: usize) -> Result<Screened, Twice> {
         let parts: Vec<Option<Parts<'_>>> = items[from..].iter().map(|item| identity.of(item, &self.state)).collect();
         let handed = |p: &Option<Parts<'_>>| p.as_ref().is_some_and(|p| self.set.contains(p as &dyn AsParts));
         let leading = parts.iter().take_while(|p| handed(p)).count();
@@ -227,7 +262,30 @@ impl Seen {
         let mut ids = vec![None; from + leading];
         let mut buffer = String::new();
         ids.extend(parts.into_iter().skip(leading).map(|p| p.map(|p| Stored::new(p, &mut buffer))));
-        Ok(Screened { leading, ids })
+        Ok(Screened { leading, ids, found: None, seeking: false })
+    }
+
+    /// Starts a seek of the last identity remembered (the last item an earlier walk handed out,
+    /// restored by [`Seen::restore`]): the pages screened from now on pass every item up to it,
+    /// so a walk resumed where that item stood continues right after it however many items
+    /// arrived on the list's head in between. Nothing to seek: no seek.
+    pub fn seek_last(&mut self) {
+        self.seek = self.order.back().cloned();
+    }
+
+    /// Whether a seek is on.
+    pub fn seeking(&self) -> bool {
+        self.seek.is_some()
+    }
+
+    /// The item sought, as the raw JSON text of its id field (for messages).
+    pub fn sought(&self) -> Option<String> {
+        self.seek.as_ref().map(|s| s.parts().id.to_string())
+    }
+
+    /// The item sought was found (a page screened said where): the seek is over.
+    pub fn end_seek(&mut self) {
+        self.seek = None;
     }
 
     /// Remembers the items handed out (forgetting the oldest beyond [`REMEMBERED`]); what

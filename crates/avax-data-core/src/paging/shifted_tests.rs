@@ -235,3 +235,90 @@ fn a_walk_resumed_in_a_new_pager_from_a_saved_state_drops_the_repeats_exactly() 
     let err = p.resume_at(Some("o10".into()), 11, 10, &[]).unwrap_err().to_string();
     assert!(err.contains("page_offset") && err.contains("11"), "{err}");
 }
+
+/// A newest-first list of 20,000 blocks with `shown` out, growing only when a test says so,
+/// served in pages of 100 (the Data API's largest).
+fn still_list(shown: u64) -> Arc<Growing> {
+    Arc::new(Growing {
+        total: 20_000,
+        shown: Mutex::new(shown),
+        grow: 0,
+        page_size: 100,
+        again: None,
+        served: Mutex::new(0),
+    })
+}
+
+/// The first `n` items of `pager`, fetched when asked for, and its resume state as a checkpoint
+/// keeps it (JSON text).
+fn first_items(rt: &tokio::runtime::Runtime, pager: &Pager, n: usize) -> (Vec<JsonItem>, String) {
+    let got = rt.block_on(async {
+        let mut cursor = pager.cursor_in_step();
+        let mut out = Vec::new();
+        for _ in 0..n {
+            out.push(cursor.next_item().await.unwrap().unwrap());
+        }
+        out
+    });
+    let state = crate::checkpoint::PagePosition::of_pager(pager);
+    (got, serde_json::to_string(&state).unwrap())
+}
+
+#[test]
+fn a_walk_resumed_from_its_state_is_exact_however_much_the_list_grew_meanwhile() {
+    let rt = runtime();
+    // stopped mid-page and at a page's end; the list grew by nothing, by less than the
+    // identities kept (1,000), by more (5,000), by more than the walk had read (12,000)
+    for stop in [1_537, 1_500, 40] {
+        for grown in [0, 999, 5_000, 12_000] {
+            let list = still_list(7_000);
+            let first = pager(&list, Some(BLOCKS), None);
+            let (mut got, state) = first_items(&rt, &first, stop);
+            assert!(state.contains("\"boundary\""), "{state}");
+            *list.shown.lock().unwrap() += grown;
+            let resumed = pager(&list, Some(BLOCKS), None);
+            crate::checkpoint::PagePosition::from_json(&state).unwrap().resume(&resumed).unwrap();
+            got.extend(rt.block_on(resumed.collect(None, Ok)).unwrap().concat());
+            assert_eq!(numbers(&got), still(7_000), "stopped after {stop}, grown by {grown}");
+            assert_eq!(resumed.position().items_read, 7_000);
+            // and a second resume of the resumed walk (now at its end) hands out nothing more
+            let again = crate::checkpoint::PagePosition::of_pager(&resumed);
+            *list.shown.lock().unwrap() += 300;
+            let third = pager(&list, Some(BLOCKS), None);
+            again.resume(&third).unwrap();
+            assert!(rt.block_on(third.collect(None, Ok)).unwrap().concat().is_empty(), "{stop}/{grown}");
+        }
+    }
+}
+
+#[test]
+fn a_resume_served_a_list_behind_the_one_its_state_came_from_is_an_error_naming_the_item() {
+    // A replica that lags (its list lacks the newest items) serves the resumed walk: the item
+    // the earlier walk stopped after is never reached. An error naming it, nothing handed out,
+    // and the same state resumes exactly once the list is whole again.
+    let rt = runtime();
+    let list = still_list(7_000);
+    let first = pager(&list, Some(BLOCKS), None);
+    let (mut got, state) = first_items(&rt, &first, 2_345);
+    *list.shown.lock().unwrap() -= 600;
+    let resumed = pager(&list, Some(BLOCKS), None);
+    let position = crate::checkpoint::PagePosition::from_json(&state).unwrap();
+    position.resume(&resumed).unwrap();
+    let err = rt.block_on(resumed.collect(None, Ok)).unwrap_err();
+    assert!(matches!(err, Error::Decode { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(text.contains("did not find the item its earlier walk stopped after (blockHash \"0x"), "{text}");
+    assert!(text.contains("a replica behind"), "{text}");
+    assert_eq!(resumed.position().items_read, 2_345, "nothing handed out");
+    *list.shown.lock().unwrap() += 600 + 40;
+    let later = pager(&list, Some(BLOCKS), None);
+    position.resume(&later).unwrap();
+    got.extend(rt.block_on(later.collect(None, Ok)).unwrap().concat());
+    assert_eq!(numbers(&got), still(7_000));
+    // a boundary without identities, or of a list without one, is refused before any request
+    let p = pager(&still_list(10), None, None);
+    let err = p.resume_after(None, 3, 4, &[["\"0x1\"".into(), "\"1\"".into()]]).unwrap_err().to_string();
+    assert!(err.contains("boundary"), "{err}");
+    let p = pager(&still_list(10), Some(BLOCKS), None);
+    assert!(p.resume_after(None, 3, 4, &[]).unwrap_err().to_string().contains("boundary"));
+}
