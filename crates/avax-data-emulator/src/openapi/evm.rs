@@ -23,6 +23,7 @@ use super::{respond_with, Request};
 use crate::data_api::blocks::block_number;
 use crate::data_api::errors::{self, Answer};
 use crate::world::erc20::{Erc20Transfer, Token};
+use crate::world::nft::Erc721Transfer;
 use crate::world::{base_fee, Chain, DataWorld, Tx};
 
 /// A position in the newest-first walk: transaction `index` of block `number` is the next one.
@@ -196,7 +197,7 @@ fn add_transfers(details: &mut Value, chain: &Chain, tx: &Tx) {
         details["erc20Transfers"] = json!([transfer_details(t)]);
     }
     if let Some(t) = &tx.nft {
-        details["erc721Transfers"] = json!([super::erc721::transfer_details(chain, t)]);
+        details["erc721Transfers"] = json!([erc721_transfer_details(chain, t)]);
     }
     if let Some(contract) = &tx.contract_address {
         details["internalTransactions"] = json!([{
@@ -257,5 +258,30 @@ pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
         "logIndex": t.log_index,
         "value": t.value(),
         "erc20Token": token_json(t.token),
+    })
+}
+
+/// `Erc721TransferDetails`: the transfer inside a transaction's details.
+pub(super) fn erc721_transfer_details(chain: &Chain, t: &Erc721Transfer) -> Value {
+    json!({
+        "from": { "address": t.from() },
+        "to": { "address": t.to },
+        "logIndex": t.log_index,
+        "erc721Token": erc721_token_json(chain, t),
+    })
+}
+
+/// `Erc721Token`: the collection and the token, its metadata indexed.
+fn erc721_token_json(chain: &Chain, t: &Erc721Transfer) -> Value {
+    let (_, name, symbol, _) = crate::world::nft::contracts(chain).swap_remove(0);
+    json!({
+        "address": t.contract,
+        "name": name,
+        "symbol": symbol,
+        "ercType": "ERC-721",
+        "tokenId": t.token_id.to_string(),
+        "tokenUri": t.token_uri(),
+        "metadata": { "indexStatus": "INDEXED", "name": format!("{name} #{}", t.token_id), "symbol": symbol },
+        "ownerAddress": t.to,
     })
 }
