@@ -533,7 +533,7 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
                 amount: c.amount,
                 log_index: next_log(),
             });
-            let collection = nft::collection_address(chain).filter(|_| f.mint);
+            let collection = f.mint.then(|| nft::collection_address(chain)).flatten();
             let minted = collection.clone().map(|contract| Erc721Transfer {
                 contract,
                 to: pool_address(f.from),
