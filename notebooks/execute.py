@@ -25,8 +25,8 @@ from traitlets import default
 HERE = Path(__file__).resolve().parent
 
 #: The notebooks, in reading order, with the least number of charts (PNG outputs) each must show.
-NOTEBOOKS = {"index.ipynb": 2, "data_api.ipynb": 4, "metrics.ipynb": 2, "wallet_activity.ipynb": 2,
-             "ERC20_token_transfers.ipynb": 2}
+NOTEBOOKS = {"index.ipynb": 2, "data_api.ipynb": 4, "metrics.ipynb": 3, "wallet_activity.ipynb": 2,
+             "ERC20_token_transfers.ipynb": 3}
 
 
 class _ThisPythonKernelManager(KernelManager):

@@ -186,22 +186,27 @@ def balance(url: str, address: str, block: int) -> int:
 
 def test_a_native_balance_follows_from_the_transactions(emu: Any) -> None:
     """Block by block, the balance moves by what the address received, minus what it sent and the
-    fees it paid, in that block's transactions."""
+    fees it paid, in that block's transactions (a failed one moves no value; its fee is paid)."""
     genesis = 10**9 * 10**18
+
+    def moved(tx: dict[str, Any]) -> int:
+        return int(tx["value"]) if tx["txStatus"] == "1" else 0
+
     txs = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listNative", "transactions",
                 limit=10_000, pageSize=100)
     latest = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative")["nativeTokenBalance"]
     assert int(latest["balance"]) == balance(emu.url, ADDRESS, 399)
     total = genesis
+    assert {tx["txStatus"] for tx in txs} == {"0", "1"}, "the address has failed transactions too"
     for tx in txs:
         if tx["to"]["address"] == ADDRESS:
-            total += int(tx["value"])
+            total += moved(tx)
         if tx["from"]["address"] == ADDRESS:
-            total -= int(tx["value"]) + int(tx["gasUsed"]) * int(tx["gasPrice"])
+            total -= moved(tx) + int(tx["gasUsed"]) * int(tx["gasPrice"])
     assert balance(emu.url, ADDRESS, 399) == total != genesis
     for number in sorted({int(t["blockNumber"]) for t in txs} - {0})[:5]:
-        delta = sum((int(t["value"]) if t["to"]["address"] == ADDRESS else 0)
-                    - ((int(t["value"]) + int(t["gasUsed"]) * int(t["gasPrice"])) if t["from"]["address"] == ADDRESS
+        delta = sum((moved(t) if t["to"]["address"] == ADDRESS else 0)
+                    - ((moved(t) + int(t["gasUsed"]) * int(t["gasPrice"])) if t["from"]["address"] == ADDRESS
                        else 0)
                     for t in txs if int(t["blockNumber"]) == number)
         assert balance(emu.url, ADDRESS, number) - balance(emu.url, ADDRESS, number - 1) == delta
@@ -210,11 +215,14 @@ def test_a_native_balance_follows_from_the_transactions(emu: Any) -> None:
     assert (status, body["message"]) == (404, f"Block 400 not found on chain {CHAIN}")
 
 
-# The world's ERC-20 tokens on the Mainnet C-chain (avax-data-emulator's world/erc20.rs).
+# The world's ERC-20 tokens on the Mainnet C-chain (avax-data-emulator's world/erc20.rs), the spam
+# token last.
 TOKENS = {"0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30": ("eUSDC", 6),
           "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b31": ("eWAVAX", 18),
-          "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b33": ("eUSDT", 6)}
+          "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b33": ("eUSDT", 6),
+          "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b3f": ("AIRDROP", 18)}
 USDC = "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30"
+SPAM = "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b3f"
 
 
 @pytest.fixture(scope="module")
@@ -229,10 +237,12 @@ def token_transfers(url: str, token: str, **query: Any) -> list[dict[str, Any]]:
 
 
 def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(emu: Any, world_txs: Any) -> None:
+    failed = [t for t in world_txs if t["to"]["address"] in TOKENS and t["txStatus"] == "0"]
+    assert failed, "some calls to the tokens failed: they emit no Transfer"
     for token, (symbol, decimals) in TOKENS.items():
         transfers = token_transfers(emu.url, token)
-        calls = [t for t in world_txs if t["to"]["address"] == token]
-        assert len(transfers) > 20
+        calls = [t for t in world_txs if t["to"]["address"] == token and t["txStatus"] == "1"]
+        assert len(transfers) > (5 if symbol == "AIRDROP" else 20)
         assert [t["txHash"] for t in transfers] == [c["txHash"] for c in calls], "one transfer per call, same order"
         assert all(c["value"] == "0" for c in calls), "a transfer call moves no native value"
         for t, c in zip(transfers, calls):
@@ -249,10 +259,15 @@ def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(e
         assert {k: inner[k] for k in ("from", "to", "logIndex", "value")} == {
             k: t[k] for k in ("from", "to", "logIndex", "value")}
         assert full["nativeTransaction"]["to"]["address"] == USDC
-    # a block's log indexes count its transfers, whatever the token
-    number = token_transfers(emu.url, USDC)[0]["blockNumber"]
-    in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=number)]
-    assert sorted(t["logIndex"] for t in in_block) == list(range(len(in_block)))
+    # a block's log indexes count its logs: its transfers, whatever the token, and its NFT mints
+    collection = emu.world["shapes"]["nft_collection"]["address"]
+    for number in {t["blockNumber"] for t in token_transfers(emu.url, USDC)[:10]}:
+        in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=number)]
+        block = [t for t in world_txs if t["blockNumber"] == number]
+        mints = [t for t in block if t["to"]["address"] == collection]
+        minted = [ok(emu.url, f"/v1/chains/{CHAIN}/transactions/{t['txHash']}")["erc721Transfers"][0]["logIndex"]
+                  for t in mints]
+        assert sorted([t["logIndex"] for t in in_block] + minted) == list(range(len(in_block) + len(mints)))
     # a contract that is no token of the world has no transfers
     assert ok(emu.url, f"/v1/chains/{CHAIN}/tokens/0x{'ab' * 20}/transfers") == {"transfers": []}
 
@@ -294,9 +309,13 @@ def erc20_balances(url: str, address: str, **query: Any) -> dict[str, int]:
 
 
 def test_erc20_balances_follow_from_the_transfers(emu: Any) -> None:
-    mine = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listErc20", "transactions",
-                 limit=100_000, pageSize=100)
+    every = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listErc20", "transactions",
+                  limit=100_000, pageSize=100)
+    mine = [t for t in every if t["erc20Token"]["address"] != SPAM]
+    assert len(mine) < len(every), "the address also meets the spam token"
     for token, (_, decimals) in TOKENS.items():
+        if token == SPAM:
+            continue
         total = 10**9 * 10**decimals
         for t in mine:
             if t["erc20Token"]["address"] == token:
@@ -313,6 +332,10 @@ def test_erc20_balances_follow_from_the_transfers(emu: Any) -> None:
     native = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:getNative")["nativeTokenBalance"]
     assert body["nativeTokenBalance"] == native
     assert [b["symbol"] for b in body["erc20TokenBalances"]] == ["eUSDC", "eWAVAX", "eUSDT"]
+    # the spam token's transfers move nothing: listed only on request, balance 0, malicious
+    assert erc20_balances(emu.url, ADDRESS, filterSpamTokens="false")[SPAM] == 0
+    listed = ok(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:listErc20", filterSpamTokens="false")
+    assert [b["tokenReputation"] for b in listed["erc20TokenBalances"]] == ["Benign"] * 3 + ["Malicious"]
     assert list(erc20_balances(emu.url, ADDRESS, contractAddresses=USDC.upper().replace("0X", "0x"))) == [USDC]
     assert erc20_balances(emu.url, "0x" + "ab" * 20) == {}
     status, body = get(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/balances:listErc20", blockNumber=400)

@@ -1,7 +1,8 @@
 //! [`summary`]: what an emulator's world holds, as one JSON object (the Python `emu.world`): the
 //! world's now, each index path's containers and the times of its first and last one, each EVM
 //! chain's launch, blocks and their times, and named things to use in examples and tests
-//! (addresses, tokens, validators, subnets).
+//! (addresses, tokens, validators, subnets, and the shapes of the C-Chain: its busiest address,
+//! spam token, NFT collection, newest failed transaction and newest deployment).
 
 use avax_data_core::index::IndexPath;
 use serde_json::{json, Value};
@@ -9,8 +10,8 @@ use serde_json::{json, Value};
 use crate::formats::{self, Source};
 use crate::timefmt::rfc3339_nano;
 use crate::world::rewards::{node_id, p_address};
+use crate::world::{chain, nft, pool_address, DataWorld, Tx, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID};
 use crate::world::{erc20, history, known_owner_addresses, Network, PRIMARY_NETWORK_SUBNET_ID, WORLD_NOW_MS};
-use crate::world::{DataWorld, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID};
 
 /// How many validators and P-addresses per network the summary names.
 const NAMED: u64 = 3;
@@ -56,7 +57,7 @@ pub fn summary(source: Source, data: &DataWorld, counts: &[(IndexPath, u64)]) ->
         .iter()
         .map(|t| {
             json!({"evm_chain_id": t.evm_chain_id, "address": t.address, "symbol": t.symbol,
-                   "name": t.name, "decimals": t.decimals})
+                   "name": t.name, "decimals": t.decimals, "spam": t.spam})
         })
         .collect();
     let per_network = |f: &dyn Fn(Network, u64) -> String| -> Value {
@@ -79,10 +80,47 @@ pub fn summary(source: Source, data: &DataWorld, counts: &[(IndexPath, u64)]) ->
         "tokens": tokens,
         "validators": per_network(&node_id),
         "p_addresses": per_network(&|n: Network, i: u64| format!("P-{}", p_address(n, i))),
+        "shapes": shapes(data),
         "subnets": {
             "primary_network": PRIMARY_NETWORK_SUBNET_ID,
             "l1s": data.chains().iter().filter(|c| c.subnet_id != PRIMARY_NETWORK_SUBNET_ID)
                 .map(|c| json!({"name": c.name, "subnet_id": c.subnet_id})).collect::<Vec<_>>(),
         },
+    })
+}
+
+/// The newest transaction of the Mainnet C-Chain's blocks that `pick` accepts, as
+/// `{block, hash, index, from}` plus what `extra` adds; `null` if none.
+fn newest(data: &DataWorld, pick: impl Fn(&Tx) -> bool, extra: impl Fn(&Tx) -> Value) -> Value {
+    let c = chain(43114).expect("the world has a C-Chain");
+    for n in (0..data.blocks_per_chain()).rev() {
+        let txs = data.transactions(c, n).unwrap_or_default();
+        if let Some(tx) = txs.iter().rev().find(|t| pick(t)) {
+            let mut out = json!({"block": n, "hash": tx.hash, "index": tx.index, "from": tx.from});
+            if let (Some(map), Value::Object(more)) = (out.as_object_mut(), extra(tx)) {
+                map.extend(more);
+            }
+            return out;
+        }
+    }
+    Value::Null
+}
+
+/// The C-Chain's shapes a data scientist meets, named for examples and tests.
+fn shapes(data: &DataWorld) -> Value {
+    let c = chain(43114).expect("the world has a C-Chain");
+    let spam = &erc20::TOKENS[erc20::SPAM_TOKEN];
+    let (address, name, symbol, _) = nft::contracts(c).swap_remove(0);
+    json!({
+        "evm_chain_id": c.evm_chain_id,
+        "busiest_address": pool_address(0),
+        "spam_token": {"address": spam.address, "symbol": spam.symbol, "name": spam.name,
+                       "value": erc20::SPAM_VALUE},
+        "nft_collection": {"address": address, "name": name, "symbol": symbol, "erc_type": "ERC-721"},
+        "failed_tx": newest(data, |t| t.failed, |_| json!({})),
+        "deployment": newest(data, |t| t.contract_address.is_some(),
+                             |t| json!({"contract_address": t.contract_address})),
+        "nft_mint": newest(data, |t| t.nft.is_some(),
+                           |t| json!({"token_id": t.nft.as_ref().map(|m| m.token_id.to_string())})),
     })
 }

@@ -1,6 +1,9 @@
 //! NFTs: `GET /v1/chains/{chainId}/addresses/{address}/balances:listCollectibles`.
 //!
-//! Every `nftIndexing` chain has four contracts ([`contracts`]: two ERC-721, two ERC-1155).
+//! Every `nftIndexing` chain has four contracts ([`contracts`]: two ERC-721, two ERC-1155); the
+//! first is the world's collection, minted by its transactions ([`crate::world::nft`]): the
+//! tokens an address minted in blocks `0..=tip` follow its pre-minted ones (ids above
+//! [`nft::MINTED_BASE`], indexed, `metadataLastUpdatedTimestamp` = the mint's block time).
 //! Pool address `i` (see [`crate::world::pool_address`]) owns a deterministic set of items per
 //! contract: entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
 //! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
@@ -18,7 +21,8 @@ use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::DataApiState;
-use crate::world::{derive, digest, hex0x, range, Chain, DataWorld, Feature, WORLD_NOW_MS};
+use crate::world::nft::{self, contracts};
+use crate::world::{base_fee, derive, range, tx_count, tx_facts, Chain, DataWorld, WORLD_NOW_MS};
 
 /// One NFT holding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,27 +42,6 @@ pub struct Collectible {
     pub index_status: &'static str,
     /// Unix seconds.
     pub metadata_updated: i64,
-}
-
-/// The NFT contracts of `chain` (none without `nftIndexing`): (address, name, symbol, ercType).
-pub fn contracts(chain: &Chain) -> Vec<(String, String, String, &'static str)> {
-    if !chain.has(Feature::NftIndexing) {
-        return Vec::new();
-    }
-    let kinds = [
-        ("Punks", "PUNK", "ERC-721"),
-        ("Items", "ITEM", "ERC-1155"),
-        ("Lands", "LAND", "ERC-721"),
-        ("Badges", "BADGE", "ERC-1155"),
-    ];
-    kinds
-        .iter()
-        .enumerate()
-        .map(|(j, (name, symbol, erc))| {
-            let address = hex0x(&digest("avax-data nft contract", &[chain.evm_chain_id, j as u64])[..20]);
-            (address, format!("{} {name}", chain.name), format!("{}{symbol}", &chain.token_symbol[..1]), *erc)
-        })
-        .collect()
 }
 
 const STATUSES: [&str; 6] = [
@@ -86,24 +69,49 @@ impl DataWorld {
                 _ => (d(0, 2) % 8).saturating_sub(4),
             };
             let erc1155 = erc == "ERC-1155";
+            // One item of this contract: (token id, ERC-1155 balance, index status, metadata time).
+            let item = |(token_id, balance, index_status, metadata_updated)| Collectible {
+                evm_chain_id: chain.evm_chain_id,
+                contract: contract.clone(),
+                name: name.clone(),
+                symbol: symbol.clone(),
+                erc_type: erc,
+                token_id,
+                token_uri: nft::token_uri(&contract, token_id),
+                owner: owner.clone(),
+                balance,
+                index_status,
+                metadata_updated,
+            };
             for k in 0..count {
                 let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
                 let x = d(k + 1, 3);
                 let index_status =
                     if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
-                out.push(Collectible {
-                    evm_chain_id: chain.evm_chain_id,
-                    contract: contract.clone(),
-                    name: name.clone(),
-                    symbol: symbol.clone(),
-                    erc_type: erc,
-                    token_id,
-                    token_uri: format!("ipfs://bafybeig{}/{token_id}.json", &contract[2..14]),
-                    owner: owner.clone(),
-                    balance: erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128),
-                    index_status,
-                    metadata_updated: WORLD_NOW_MS / 1000 - (d(k + 1, 5) % (90 * 86_400)) as i64,
-                });
+                let balance = erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128);
+                let updated = WORLD_NOW_MS / 1000 - (d(k + 1, 5) % (90 * 86_400)) as i64;
+                out.push(item((token_id, balance, index_status, updated)));
+            }
+            if j == 0 {
+                out.extend(self.minted(chain, i).into_iter().map(|(id, block_s)| item((id, None, "INDEXED", block_s))));
+            }
+        }
+        out
+    }
+
+    /// The tokens of `chain`'s collection pool address `i` minted in blocks `0..=tip`, with the
+    /// block time (s) of each mint, by token id.
+    fn minted(&self, chain: &Chain, i: u64) -> Vec<(u128, i64)> {
+        let seed = self.seed();
+        let mut out = Vec::new();
+        for n in 0..self.blocks_per_chain() {
+            for k in 0..tx_count(seed, chain, n) {
+                if nft::mint_at(seed, chain, n, k) {
+                    let f = tx_facts(seed, chain, n, k, base_fee(seed, chain, n));
+                    if f.mint && f.from == i {
+                        out.push((nft::minted_token_id(n, k), self.block_timestamp_ms(chain, n).div_euclid(1000)));
+                    }
+                }
             }
         }
         out
@@ -202,7 +210,8 @@ mod tests {
         for id in [43114, 4337, 43113, 173750] {
             let c = chain(id).unwrap();
             let first = w.collectibles(c, &known_owner_addresses()[0]);
-            assert_eq!(first.len(), 160);
+            let minted = first.iter().filter(|i| i.token_id > nft::MINTED_BASE).count();
+            assert_eq!(first.len() - minted, 160, "40 pre-minted items per contract");
             assert!(first.iter().any(|i| i.balance.is_some()) && first.iter().any(|i| i.balance.is_none()));
             assert!(first.iter().any(|i| i.index_status != "INDEXED"));
             for a in known_owner_addresses() {
@@ -211,9 +220,31 @@ mod tests {
             assert!(w.collectibles(c, "0x000000000000000000000000000000000000dead").is_empty());
         }
         assert!(w.collectibles(chain(53935).unwrap(), &pool_address(0)).is_empty());
-        assert_eq!(
-            w.collectibles(chain(43114).unwrap(), &pool_address(7)),
-            DataWorld::new(4, 99).collectibles(chain(43114).unwrap(), &pool_address(7))
-        );
+        let pre_minted = |w: &DataWorld| -> Vec<Collectible> {
+            let held = w.collectibles(chain(43114).unwrap(), &pool_address(7));
+            held.into_iter().filter(|i| i.token_id <= nft::MINTED_BASE).collect()
+        };
+        assert_eq!(pre_minted(&w), pre_minted(&DataWorld::new(4, 99)), "pre-minted items do not depend on the blocks");
+    }
+
+    #[test]
+    fn a_minter_holds_every_token_it_minted() {
+        let w = DataWorld::new(2, 1_500);
+        let c = chain(43114).unwrap();
+        let mut mints = 0;
+        for n in 0..w.blocks_per_chain() {
+            for tx in w.transactions(c, n).unwrap() {
+                let Some(t) = &tx.nft else { continue };
+                mints += 1;
+                assert_eq!((t.to.as_str(), tx.to.as_deref()), (tx.from.as_str(), Some(t.contract.as_str())));
+                let held = w.collectibles(c, &tx.from);
+                let item = held.iter().find(|i| i.token_id == t.token_id).expect("the minter holds it");
+                assert_eq!((item.contract.as_str(), item.erc_type), (t.contract.as_str(), "ERC-721"));
+                if mints > 20 {
+                    return;
+                }
+            }
+        }
+        panic!("only {mints} mints in 1,500 blocks");
     }
 }

@@ -1,7 +1,8 @@
 //! `getNativeBalance` follows from the world's transfers: every address of a chain's pool starts
 //! with [`GENESIS_TOKENS`] whole tokens at genesis, then gains the value of every transaction it
 //! receives and pays the value and the fee (`gasUsed * gasPrice`) of every transaction it sends,
-//! in blocks `0..=blockNumber` (the tip by default). An address outside the pool holds nothing.
+//! in blocks `0..=blockNumber` (the tip by default); a failed transaction moves no value, its
+//! sender pays its fee all the same. An address outside the pool holds nothing.
 
 use serde_json::json;
 
@@ -20,11 +21,12 @@ pub(crate) fn native_balance(world: &DataWorld, chain: &Chain, index: u64, upto:
         let base = base_fee(seed, chain, n);
         for k in 0..tx_count(seed, chain, n) {
             let f = tx_facts(seed, chain, n, k, base);
+            let value = if f.failed { 0 } else { f.value };
             if f.to == Some(index) {
-                balance += f.value;
+                balance += value;
             }
             if f.from == index {
-                balance = balance.saturating_sub(f.value + u128::from(f.gas_used) * f.gas_price);
+                balance = balance.saturating_sub(value + u128::from(f.gas_used) * f.gas_price);
             }
         }
     }
@@ -95,11 +97,12 @@ mod tests {
             let mut delta = 0i128;
             for tx in world.transactions(c, n).unwrap() {
                 let me = crate::world::pool_address(0);
+                let value = if tx.failed { 0 } else { tx.value as i128 };
                 if tx.to.as_deref() == Some(me.as_str()) {
-                    delta += tx.value as i128;
+                    delta += value;
                 }
                 if tx.from == me {
-                    delta -= (tx.value + tx.fee()) as i128;
+                    delta -= value + tx.fee() as i128;
                 }
             }
             moved |= delta != 0;

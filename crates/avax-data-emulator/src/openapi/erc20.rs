@@ -7,7 +7,9 @@
 //! - `listTransfers`: the transfers of one token contract, newest first (a contract that is no
 //!   token of the world has none);
 //! - `listErc20Balances`: the address's balance of every token of the chain after `blockNumber`
-//!   (the tip by default; `contractAddresses` keeps the listed ones), with its native balance.
+//!   (the tip by default; `contractAddresses` keeps the listed ones), with its native balance;
+//!   the spam token (balance 0, `tokenReputation` `Malicious`) only with `filterSpamTokens=false`
+//!   (the service's default is `true`).
 
 use serde_json::{json, Value};
 
@@ -76,9 +78,11 @@ fn balances(request: &Request, chain: &Chain, address: &str) -> Answer {
         .map(|v| v.split(',').map(|a| a.trim().to_ascii_lowercase()).filter(|a| !a.is_empty()).collect())
         .unwrap_or_default();
     let index = world.pool_index(address).filter(|&i| i < chain.address_pool);
+    let keep_spam = request.params.get("filterSpamTokens").is_some_and(|v| v.trim() == "false");
     let tokens: Vec<&Token> = match index {
         Some(_) => tokens_of(chain.evm_chain_id)
             .into_iter()
+            .filter(|t| keep_spam || !t.spam)
             .filter(|t| wanted.is_empty() || wanted.iter().any(|w| w == t.address))
             .collect(),
         None => Vec::new(),
@@ -91,7 +95,7 @@ fn balances(request: &Request, chain: &Chain, address: &str) -> Answer {
             let mut item = token_json(t);
             item["chainId"] = Value::from(chain.evm_chain_id.to_string());
             item["balance"] = Value::from(index.map_or(0, |i| world.erc20_balance(chain, t, i, upto)).to_string());
-            item["tokenReputation"] = Value::from("Benign");
+            item["tokenReputation"] = Value::from(t.reputation());
             item
         })
         .collect();

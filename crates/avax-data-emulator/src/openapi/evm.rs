@@ -12,7 +12,10 @@
 //! - `getTransaction`: by hash (a lookup table per chain, built on first use); 404 when unknown.
 //!
 //! `listTransactions` and `getTransaction` list the ERC-20 transfer a transaction makes
-//! (`erc20Transfers`, [`super::erc20`]).
+//! (`erc20Transfers`, [`super::erc20`]), the ERC-721 token it mints (`erc721Transfers`,
+//! [`crate::world::nft`]) and, for a deployment, the `CREATE` of its contract
+//! (`internalTransactions`, `to` = the created contract). A failed transaction has `txStatus`
+//! `"0"`. A deployment's `to` (which the schema requires) is the zero address.
 
 use serde_json::{json, Map, Value};
 
@@ -20,6 +23,7 @@ use super::{respond_with, Request};
 use crate::data_api::blocks::block_number;
 use crate::data_api::errors::{self, Answer};
 use crate::world::erc20::{Erc20Transfer, Token};
+use crate::world::nft::Erc721Transfer;
 use crate::world::{base_fee, Chain, DataWorld, Tx};
 
 /// A position in the newest-first walk: transaction `index` of block `number` is the next one.
@@ -174,9 +178,7 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
         t.insert("decimals".to_string(), Value::from(chain.token_decimals));
     }
     let mut details = json!({ "nativeTransaction": native, "networkTokenDetails": token });
-    if let Some(t) = &tx.erc20 {
-        details["erc20Transfers"] = json!([transfer_details(t)]);
-    }
+    add_transfers(&mut details, chain, tx);
     details
 }
 
@@ -184,10 +186,30 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
 /// transfer it makes, if any.
 fn details(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
     let mut details = json!({ "nativeTransaction": native(request, chain, number, tx) });
+    add_transfers(&mut details, chain, tx);
+    details
+}
+
+/// The ERC-20 transfer, the minted ERC-721 token and the contract creation of `tx`, each under
+/// its key of `TransactionDetails` when the transaction has one.
+fn add_transfers(details: &mut Value, chain: &Chain, tx: &Tx) {
     if let Some(t) = &tx.erc20 {
         details["erc20Transfers"] = json!([transfer_details(t)]);
     }
-    details
+    if let Some(t) = &tx.nft {
+        details["erc721Transfers"] = json!([erc721_transfer_details(chain, t)]);
+    }
+    if let Some(contract) = &tx.contract_address {
+        details["internalTransactions"] = json!([{
+            "from": { "address": tx.from },
+            "to": { "address": contract },
+            "internalTxType": "CREATE",
+            "value": tx.value.to_string(),
+            "isReverted": false,
+            "gasUsed": tx.gas_used.to_string(),
+            "gasLimit": tx.gas_used.to_string(),
+        }]);
+    }
 }
 
 fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx: &Tx) {
@@ -203,7 +225,7 @@ fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx:
         ("chainId", Value::from(chain.evm_chain_id.to_string())),
         ("blockIndex", Value::from(tx.index)),
         ("txHash", Value::from(tx.hash.clone())),
-        ("txStatus", Value::from("1")),
+        ("txStatus", Value::from(if tx.failed { "0" } else { "1" })),
         ("gasLimit", Value::from(tx.gas_used.to_string())),
         ("gasUsed", Value::from(tx.gas_used.to_string())),
         ("gasPrice", Value::from(tx.gas_price.to_string())),
@@ -234,7 +256,32 @@ pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
         "from": { "address": t.from },
         "to": { "address": t.to },
         "logIndex": t.log_index,
-        "value": t.amount.to_string(),
+        "value": t.value(),
         "erc20Token": token_json(t.token),
+    })
+}
+
+/// `Erc721TransferDetails`: the transfer inside a transaction's details.
+pub(super) fn erc721_transfer_details(chain: &Chain, t: &Erc721Transfer) -> Value {
+    json!({
+        "from": { "address": t.from() },
+        "to": { "address": t.to },
+        "logIndex": t.log_index,
+        "erc721Token": erc721_token_json(chain, t),
+    })
+}
+
+/// `Erc721Token`: the collection and the token, its metadata indexed.
+fn erc721_token_json(chain: &Chain, t: &Erc721Transfer) -> Value {
+    let (_, name, symbol, _) = crate::world::nft::contracts(chain).swap_remove(0);
+    json!({
+        "address": t.contract,
+        "name": name,
+        "symbol": symbol,
+        "ercType": "ERC-721",
+        "tokenId": t.token_id.to_string(),
+        "tokenUri": t.token_uri(),
+        "metadata": { "indexStatus": "INDEXED", "name": format!("{name} #{}", t.token_id), "symbol": symbol },
+        "ownerAddress": t.to,
     })
 }

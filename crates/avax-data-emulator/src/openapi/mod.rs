@@ -12,7 +12,8 @@
 //!   validators and delegators (`listValidators`, `getSingleValidatorDetails`, `listDelegators`:
 //!   the world's stakes, [`staking`]); `getNativeBalance` follows from the world's transfers
 //!   ([`balances`]); the ERC-20 transfers and balances (`listErc20Transactions`, `listTransfers`,
-//!   `listErc20Balances`) are the world's token transfers ([`erc20`]);
+//!   `listErc20Balances`) are the world's token transfers ([`erc20`]), the ERC-721 transfers
+//!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]);
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
@@ -23,6 +24,7 @@
 mod balances;
 mod checks;
 mod erc20;
+mod erc721;
 mod evm;
 mod generate;
 pub(crate) mod real_shapes;
@@ -193,6 +195,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "listValidators" | "getSingleValidatorDetails" | "listDelegators" => staking::answer(&request),
         "getNativeBalance" => balances::answer(&request),
         "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
+        "listErc721Transactions" => erc721::answer(&request),
         _ => generated(&request),
     }
 }

@@ -14,7 +14,10 @@
 //!   roots;
 //! - a transaction's nonce and input data (contract creations carry init code, about half of the
 //!   calls a 4-byte selector and one word, an ERC-20 call its `transfer(to, amount)` input,
-//!   [`super::erc20`]); gas limit = gas used. Every transaction is signed by
+//!   [`super::erc20`], a mint the `mint()` selector, [`super::nft`]); gas limit = gas used. A
+//!   failed transaction is in its block like any other (its status is a receipt's, which a
+//!   `C/block` container does not hold); a deployment has no `to`, and the contract it creates is
+//!   at [`created_address`] of its sender and nonce. Every transaction is signed by
 //!   its sender's pool key ([`crate::formats::evm_keys`]): the `from` the Data API reports is the address
 //!   a client recovers from v/r/s.
 //!
@@ -50,7 +53,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::world::{
-    base_fee, block_timestamp_ms, derive, pool_address_bytes, range, tx_count, tx_facts, Chain, TxFacts,
+    base_fee, block_timestamp_ms, derive, pool_address_bytes, purpose, range, tx_count, tx_facts, Chain, TxFacts,
     C_CHAIN_MAINNET_ID,
 };
 use avax_data_core::index::cb58;
@@ -98,14 +101,6 @@ pub fn upgrade_at(height: u64) -> Upgrade {
 /// coreth's `BlackholeAddr`, the coinbase of every C-chain block.
 pub const COINBASE: [u8; 20] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
-const P_NONCE: u64 = 0x6e6f_6e63;
-const P_INPUT: u64 = 0x696e_7075;
-const P_TYPE: u64 = 0x7479_7065;
-const P_ROOT: u64 = 0x726f_6f74;
-const P_EXTRA: u64 = 0x6578_7472;
-const P_SIGNED: u64 = 0x7369_676e;
-const P_ACCEPT: u64 = 0x6163_6370;
-
 /// 32 pseudo-random bytes for `(seed, chain, a, purpose)`.
 fn word(seed: u64, chain: u64, a: u64, purpose: u64) -> [u8; 32] {
     let mut out = [0u8; 32];
@@ -115,31 +110,55 @@ fn word(seed: u64, chain: u64, a: u64, purpose: u64) -> [u8; 32] {
     out
 }
 
+/// The nonce of transaction `k` of block `number` of `chain`.
+pub fn tx_nonce(seed: u64, chain: &Chain, number: u64, k: u32) -> u64 {
+    let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
+    derive(seed, chain.evm_chain_id, key, purpose::NONCE) % 100_000
+}
+
+/// The address of the contract `sender` creates with `nonce`: `keccak256(rlp([sender,
+/// nonce]))[12..]`, as the EVM derives it.
+pub fn created_address(sender: &[u8; 20], nonce: u64) -> [u8; 20] {
+    use alloy_rlp::Encodable;
+    let mut payload = Vec::with_capacity(30);
+    sender[..].encode(&mut payload);
+    nonce.encode(&mut payload);
+    let mut rlp = Vec::with_capacity(32);
+    alloy_rlp::Header { list: true, payload_length: payload.len() }.encode(&mut rlp);
+    rlp.extend_from_slice(&payload);
+    let mut out = [0u8; 20];
+    out.copy_from_slice(&coreth::keccak256(&rlp)[12..]);
+    out
+}
+
 /// Transaction `k` of block `number` in coreth form, from its Data API facts `f`.
 pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> Tx {
     let id = chain.evm_chain_id;
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, id, key, p);
-    let to = f.erc20.map(|c| c.token.address_bytes()).or_else(|| f.to.map(pool_address_bytes));
+    let collection = f.mint.then(|| super::nft::collection_bytes(chain));
+    let to = f.erc20.map(|c| c.token.address_bytes()).or(collection).or_else(|| f.to.map(pool_address_bytes));
     let mut data = Vec::new();
     if let Some(call) = &f.erc20 {
         data = super::erc20::call_data(call, pool_address_bytes(call.to));
+    } else if f.mint {
+        data.extend_from_slice(&super::nft::MINT_SELECTOR);
     } else if f.contract_creation {
         data.extend_from_slice(&[0x60, 0x80, 0x60, 0x40, 0x52]);
-        let len = range(d(P_INPUT), 40, 400) as usize;
+        let len = range(d(purpose::INPUT), 40, 400) as usize;
         while data.len() < len {
-            data.extend_from_slice(&d(P_INPUT ^ data.len() as u64).to_be_bytes());
+            data.extend_from_slice(&d(purpose::INPUT ^ data.len() as u64).to_be_bytes());
         }
         data.truncate(len);
-    } else if d(P_INPUT) % 2 == 0 {
-        data.extend_from_slice(&(d(P_INPUT ^ 1) as u32).to_be_bytes());
+    } else if d(purpose::INPUT) % 2 == 0 {
+        data.extend_from_slice(&(d(purpose::INPUT ^ 1) as u32).to_be_bytes());
         data.extend_from_slice(&[0u8; 12]);
-        data.extend_from_slice(&pool_address_bytes(d(P_INPUT ^ 2) % chain.address_pool));
+        data.extend_from_slice(&pool_address_bytes(d(purpose::INPUT ^ 2) % chain.address_pool));
     }
-    let nonce = d(P_NONCE) % 100_000;
+    let nonce = tx_nonce(seed, chain, number, k);
     // Signed below by the sender's pool key; `v` starts as the EIP-155 base for the chain.
     let unsigned = Signature { v: 0, r: [0; 32], s: [0; 32] };
-    let mut tx = if number < AP3_HEIGHT || d(P_TYPE) % 10 == 0 {
+    let mut tx = if number < AP3_HEIGHT || d(purpose::TYPE) % 10 == 0 {
         let sig = Signature { v: id * 2 + 35, ..unsigned };
         Tx::Legacy { nonce, gas_price: f.gas_price, gas: f.gas_used, to, value: f.value, data, sig }
     } else {
@@ -200,16 +219,17 @@ impl EvmBlocks {
             Upgrade::Granite => 3,
             _ => 10,
         };
-        let extra =
-            (0..extra_words).flat_map(|i| (derive(seed, id, number, P_EXTRA ^ (i << 40)) >> 8).to_be_bytes()).collect();
-        let tx_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, P_ROOT ^ 1) };
-        let receipt_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, P_ROOT ^ 2) };
+        let extra = (0..extra_words)
+            .flat_map(|i| (derive(seed, id, number, purpose::EXTRA ^ (i << 40)) >> 8).to_be_bytes())
+            .collect();
+        let tx_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, purpose::ROOT ^ 1) };
+        let receipt_root = if count == 0 { EMPTY_ROOT } else { word(seed, id, number, purpose::ROOT ^ 2) };
         let since = |u: Upgrade| upgrade >= u;
         Header {
             parent_hash: parent,
             uncle_hash: EMPTY_UNCLE_HASH,
             coinbase: COINBASE,
-            state_root: word(seed, id, number, P_ROOT),
+            state_root: word(seed, id, number, purpose::ROOT),
             transactions_root: tx_root,
             receipts_root: receipt_root,
             logs_bloom: [0; 256],
@@ -225,13 +245,13 @@ impl EvmBlocks {
             base_fee: since(Upgrade::ApricotPhase3).then_some(base),
             ext_data_gas_used: since(Upgrade::ApricotPhase4).then_some(0),
             block_gas_cost: since(Upgrade::ApricotPhase4)
-                .then(|| (derive(seed, id, number, P_EXTRA) % 20 * 10_000) as u128),
+                .then(|| (derive(seed, id, number, purpose::EXTRA) % 20 * 10_000) as u128),
             blob_gas_used: since(Upgrade::Etna).then_some(0),
             excess_blob_gas: since(Upgrade::Etna).then_some(0),
             parent_beacon_root: since(Upgrade::Etna).then_some([0; 32]),
             time_milliseconds: since(Upgrade::Granite).then_some(ms as u64),
             min_delay_excess: since(Upgrade::Granite)
-                .then(|| 7_970_000 + derive(seed, id, number, P_EXTRA ^ 1) % 1_000),
+                .then(|| 7_970_000 + derive(seed, id, number, purpose::EXTRA ^ 1) % 1_000),
         }
     }
     /// The transactions of block `number` in coreth form.
@@ -251,7 +271,7 @@ impl EvmBlocks {
     }
     /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
     pub fn is_signed(&self, h: u64) -> bool {
-        !derive(self.seed, self.chain.evm_chain_id, h, P_SIGNED).is_multiple_of(8)
+        !derive(self.seed, self.chain.evm_chain_id, h, purpose::SIGNED).is_multiple_of(8)
     }
     /// The P-chain height a post-fork envelope at `h` names.
     pub fn p_chain_height(&self, h: u64) -> u64 {
@@ -275,7 +295,7 @@ impl EvmBlocks {
     pub fn accepted_ns(&self, h: u64) -> i64 {
         let ms = self.timestamp_ms(h);
         let rest_ns = (1000 - ms.rem_euclid(1000)) as u64 * 1_000_000;
-        ms * 1_000_000 + (derive(self.seed, self.chain.evm_chain_id, h, P_ACCEPT) % rest_ns) as i64
+        ms * 1_000_000 + (derive(self.seed, self.chain.evm_chain_id, h, purpose::ACCEPT) % rest_ns) as i64
     }
 }
 
@@ -542,6 +562,14 @@ mod tests {
             prev_id = id;
         }
         assert!(signed > 300 && unsigned > 20 && granite == 200, "{signed} {unsigned} {granite}");
+    }
+
+    #[test]
+    fn a_created_contract_is_at_the_evm_address_of_sender_and_nonce() {
+        let sender: [u8; 20] = hex::decode("6ac7ea33f8831ea9dcc53393aaa88b25a785dbf0").unwrap().try_into().unwrap();
+        assert_eq!(hex::encode(created_address(&sender, 0)), "cd234a471b72ba2f1ccf0a70fcaba648a5eecd8d");
+        assert_eq!(hex::encode(created_address(&sender, 1)), "343c43a37d37dff08ae8c4a11544c718abb4fcf8");
+        assert_ne!(created_address(&sender, 70_000), created_address(&sender, 70_001));
     }
 
     #[test]

@@ -8,9 +8,15 @@
 //! block's earlier transfers). So an address's ERC-20 transfers, a token's transfers and the
 //! transactions of the world's blocks are the same facts. Every address of a chain's pool holds
 //! [`GENESIS_UNITS`] whole tokens of each of the chain's tokens at genesis; its balance after a
-//! block follows from the transfers up to it ([`super::DataWorld::erc20_balance`]).
+//! block follows from the transfers up to it ([`super::DataWorld::erc20_balance`]); a failed
+//! transaction's call emits no log and moves nothing.
+//!
+//! **The spam token** ([`SPAM_TOKEN`], on Mainnet's C-Chain): one in twenty transfer calls goes to
+//! it, and each of its `Transfer` logs carries 2^256-1 ([`SPAM_VALUE`], the whole `uint256`
+//! range), as airdropped scam tokens do: its contract emits the logs without moving any balance,
+//! so nobody holds it ([`Token::genesis_balance`] 0) and its `tokenReputation` is `Malicious`.
 
-use super::{derive, range, P_TX};
+use super::{derive, range, zipf, P_TX};
 
 /// Whole tokens each pool address holds of every token of its chain at genesis (enough that no
 /// address ever runs dry).
@@ -32,6 +38,8 @@ pub struct Token {
     pub symbol: &'static str,
     /// `decimals()`.
     pub decimals: u32,
+    /// Whether it is the spam token (transfers of 2^256-1 that move no balance).
+    pub spam: bool,
 }
 
 impl Token {
@@ -42,20 +50,41 @@ impl Token {
         out
     }
 
-    /// The balance (smallest units) every pool address of the chain starts with.
+    /// The balance (smallest units) every pool address of the chain starts with (0 of the spam
+    /// token).
     pub fn genesis_balance(&self) -> u128 {
-        GENESIS_UNITS * 10u128.pow(self.decimals)
+        if self.spam {
+            0
+        } else {
+            GENESIS_UNITS * 10u128.pow(self.decimals)
+        }
+    }
+
+    /// The Data API's `tokenReputation`: `Malicious` for the spam token, else `Benign`.
+    pub fn reputation(&self) -> &'static str {
+        if self.spam {
+            "Malicious"
+        } else {
+            "Benign"
+        }
     }
 }
 
+/// The value every transfer of the spam token carries: 2^256-1, in decimal.
+pub const SPAM_VALUE: &str = "115792089237316195423570985008687907853269984665640564039457584007913129639935";
+
+/// The spam token: its position in [`TOKENS`].
+pub const SPAM_TOKEN: usize = 4;
+
 /// Every token of the world (fixed, not seed dependent).
-pub static TOKENS: [Token; 4] = [
+pub static TOKENS: [Token; 5] = [
     Token {
         evm_chain_id: 43114,
         address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b30",
         name: "Emulated USD Coin",
         symbol: "eUSDC",
         decimals: 6,
+        spam: false,
     },
     Token {
         evm_chain_id: 43114,
@@ -63,6 +92,7 @@ pub static TOKENS: [Token; 4] = [
         name: "Emulated Wrapped AVAX",
         symbol: "eWAVAX",
         decimals: 18,
+        spam: false,
     },
     Token {
         evm_chain_id: 43114,
@@ -70,6 +100,7 @@ pub static TOKENS: [Token; 4] = [
         name: "Emulated Tether USD",
         symbol: "eUSDT",
         decimals: 6,
+        spam: false,
     },
     Token {
         evm_chain_id: 43113,
@@ -77,6 +108,15 @@ pub static TOKENS: [Token; 4] = [
         name: "Emulated Test Dollar",
         symbol: "eTUSD",
         decimals: 6,
+        spam: false,
+    },
+    Token {
+        evm_chain_id: 43114,
+        address: "0x5e1c0e5e2d1a4b7f9c3e8d6a0b2f4c6e8a0d1b3f",
+        name: "Claim Your Airdrop At emulator.invalid",
+        symbol: "AIRDROP",
+        decimals: 18,
+        spam: true,
     },
 ];
 
@@ -97,24 +137,34 @@ pub struct Erc20Call {
     pub token: &'static Token,
     /// The recipient's index in the shared address pool.
     pub to: u64,
-    /// Amount in the token's smallest units (0.01 to 20,000 whole tokens).
+    /// Amount in the token's smallest units (0.01 to 20,000 whole tokens); 0 for the spam token,
+    /// whose call says [`SPAM_VALUE`] and moves nothing.
     pub amount: u128,
 }
 
 const P_ERC20: u64 = 0x0065_7263_3230;
 
 /// Whether transaction `k` of block `number` of the chain `evm_chain_id` (a pool of `pool`
-/// addresses) is a transfer call, and the call: about one in five, on a chain with tokens.
+/// addresses) is a transfer call, and the call: about one in five, on a chain with tokens; one
+/// call in twenty goes to the chain's spam token if it has one. The recipient is a Zipf-like
+/// pick of the pool ([`super::zipf`]).
 pub fn erc20_call(seed: u64, evm_chain_id: u64, pool: u64, number: u64, k: u32) -> Option<Erc20Call> {
-    let tokens = tokens_of(evm_chain_id);
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, evm_chain_id, key, P_TX ^ P_ERC20 ^ (p << 32));
-    if tokens.is_empty() || d(1) % 5 != 0 {
+    // Four transactions in five make no call: decided before the token lists are built.
+    if d(1) % 5 != 0 {
         return None;
     }
-    let token = tokens[(d(2) % tokens.len() as u64) as usize];
-    let to = range(d(3), 0, pool - 1);
-    let amount = range(d(4), 1, 2_000_000) as u128 * 10u128.pow(token.decimals) / 100;
+    let (spam, real): (Vec<&Token>, Vec<&Token>) = tokens_of(evm_chain_id).into_iter().partition(|t| t.spam);
+    if real.is_empty() {
+        return None;
+    }
+    let token = match spam.first() {
+        Some(&s) if d(5).is_multiple_of(20) => s,
+        _ => real[(d(2) % real.len() as u64) as usize],
+    };
+    let to = zipf(d(3), pool);
+    let amount = if token.spam { 0 } else { range(d(4), 1, 2_000_000) as u128 * 10u128.pow(token.decimals) / 100 };
     Some(Erc20Call { token, to, amount })
 }
 
@@ -125,8 +175,12 @@ pub fn call_data(call: &Erc20Call, recipient: [u8; 20]) -> Vec<u8> {
     data.extend_from_slice(&TRANSFER_SELECTOR);
     data.extend_from_slice(&[0u8; 12]);
     data.extend_from_slice(&recipient);
-    data.extend_from_slice(&[0u8; 16]);
-    data.extend_from_slice(&call.amount.to_be_bytes());
+    if call.token.spam {
+        data.extend_from_slice(&[0xff; 32]);
+    } else {
+        data.extend_from_slice(&[0u8; 16]);
+        data.extend_from_slice(&call.amount.to_be_bytes());
+    }
     data
 }
 
@@ -139,10 +193,22 @@ pub struct Erc20Transfer {
     pub from: String,
     /// The recipient.
     pub to: String,
-    /// Smallest units.
+    /// Smallest units moved (0 for the spam token: see [`Erc20Transfer::value`]).
     pub amount: u128,
     /// Position of the `Transfer` log in the block.
     pub log_index: u32,
+}
+
+impl Erc20Transfer {
+    /// The value the `Transfer` log carries, in decimal: the amount, or [`SPAM_VALUE`] for the
+    /// spam token.
+    pub fn value(&self) -> String {
+        if self.token.spam {
+            SPAM_VALUE.to_string()
+        } else {
+            self.amount.to_string()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -161,8 +227,15 @@ mod tests {
         assert_eq!(&data[..4], &TRANSFER_SELECTOR);
         assert_eq!(&data[16..36], &[7u8; 20]);
         assert_eq!(&data[66..], &[1, 2]);
-        let calls = (0..2_000).filter_map(|n| erc20_call(5, 43114, 200, n, 0)).count();
-        assert!((300..500).contains(&calls), "{calls}");
+        let calls: Vec<Erc20Call> = (0..4_000).filter_map(|n| erc20_call(5, 43114, 200, n, 0)).collect();
+        assert!((600..1_000).contains(&calls.len()), "{}", calls.len());
+        let spam: Vec<&Erc20Call> = calls.iter().filter(|c| c.token.spam).collect();
+        assert!((10..80).contains(&spam.len()), "{}", spam.len());
+        assert!(spam.iter().all(|c| c.amount == 0 && std::ptr::eq(c.token, &TOKENS[SPAM_TOKEN])));
+        let max = call_data(spam[0], [7u8; 20]);
+        assert_eq!(&max[36..], &[0xff; 32], "the spam call says 2^256-1");
+        assert_eq!(SPAM_VALUE.parse::<f64>().unwrap(), 2f64.powi(256));
+        assert_eq!(TOKENS[SPAM_TOKEN].genesis_balance(), 0);
         assert!((0..500).all(|n| erc20_call(5, 1, 200, n, 0).is_none()), "a chain without tokens has no calls");
     }
 }

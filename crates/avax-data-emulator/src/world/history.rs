@@ -17,15 +17,10 @@
 //! hour of a burst day). Distinct addresses are not additive: [`distinct`] gives the active
 //! addresses of a bucket of any length, growing with the trend, below the bucket's transactions.
 
-use super::{derive, unit, Chain, WORLD_NOW_MS};
+use super::{derive, purpose, unit, Chain, WORLD_NOW_MS};
 
 const HOUR: i64 = 3_600;
 const DAY: i64 = 86_400;
-const P_NOISE: u64 = 0x6e6f_6973;
-const P_BURST: u64 = 0x6275_7273;
-const P_SPIKE: u64 = 0x7370_696b;
-const P_DISTINCT: u64 = 0x6469_7374;
-const P_GAS: u64 = 0x0067_6173;
 /// Mean gas of a transaction in the history.
 pub const GAS_PER_TX: f64 = 100_000.0;
 /// Share of transactions that create a contract (as in the blocks: 3%).
@@ -87,7 +82,7 @@ pub fn daily(t: i64) -> f64 {
 /// The burst factor of the day holding `t`: 1, or 1.8 to 4 on a burst day.
 pub fn burst(seed: u64, chain: &Chain, t: i64) -> f64 {
     let day = t.div_euclid(DAY) as u64;
-    let d = derive(seed, chain.evm_chain_id, day, P_BURST);
+    let d = derive(seed, chain.evm_chain_id, day, purpose::BURST);
     if d % 100 < 4 {
         1.8 + 2.2 * unit(d.rotate_left(20))
     } else {
@@ -110,12 +105,12 @@ pub fn base_price(chain: &Chain) -> f64 {
 /// The hour starting at `hour` (Unix seconds on the hour) of `chain`.
 pub fn hour(seed: u64, chain: &Chain, hour: i64) -> HourFacts {
     let h = hour as u64;
-    let noise = 0.85 + 0.3 * unit(derive(seed, chain.evm_chain_id, h, P_NOISE));
+    let noise = 0.85 + 0.3 * unit(derive(seed, chain.evm_chain_id, h, purpose::NOISE));
     let burst = burst(seed, chain, hour);
     let level = trend(chain, hour) * weekly(hour) * daily(hour) * burst * noise;
     let txs = (base_rate(chain) * level).round();
-    let gas = (txs * GAS_PER_TX * (0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, h, P_GAS)))).round();
-    let s = derive(seed, chain.evm_chain_id, h, P_SPIKE);
+    let gas = (txs * GAS_PER_TX * (0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, h, purpose::GAS)))).round();
+    let s = derive(seed, chain.evm_chain_id, h, purpose::SPIKE);
     let spike = if burst > 1.0 || s % 1000 < 15 { 2.0 + 6.0 * unit(s.rotate_left(32)) } else { 1.0 };
     let price = (base_price(chain) * spike).round();
     HourFacts {
@@ -150,7 +145,7 @@ fn modelled_distinct(seed: u64, chain: &Chain, start: i64, seconds: i64) -> f64 
     let reach = 1.0 + 0.3 * (seconds as f64 / HOUR as f64).log(24.0).clamp(0.0, 3.0);
     let rhythm = if seconds <= HOUR { daily(start) * weekly(start) } else { weekly(mid) };
     let x = (trend(chain, mid) / 1.08).min(1.0);
-    let noise = 0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, start as u64 ^ seconds as u64, P_DISTINCT));
+    let noise = 0.9 + 0.2 * unit(derive(seed, chain.evm_chain_id, start as u64 ^ seconds as u64, purpose::DISTINCT));
     (chain.address_pool as f64 * (0.2 + 0.5 * x) * reach * rhythm * noise).round()
 }
 

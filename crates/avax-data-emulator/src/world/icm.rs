@@ -165,11 +165,15 @@ pub fn generate(world: &DataWorld) -> Vec<IcmMessage> {
             let (src, dst) = (tele[s], tele[t]);
             // The first block at or after a random one that has a transaction.
             let mut block = d(3) % world.blocks_per_chain();
-            let mut txs = block_transactions(seed, src.evm_chain_id, block);
+            // A message leaves from a transaction that succeeded.
+            let succeeded = |block: u64| -> Vec<_> {
+                block_transactions(seed, src.evm_chain_id, block).into_iter().filter(|t| !t.failed).collect()
+            };
+            let mut txs = succeeded(block);
             let mut tries = 0;
             while txs.is_empty() && tries < world.blocks_per_chain() {
                 block = (block + 1) % world.blocks_per_chain();
-                txs = block_transactions(seed, src.evm_chain_id, block);
+                txs = succeeded(block);
                 tries += 1;
             }
             let Some(tx) = txs.get((d(4) % txs.len().max(1) as u64) as usize).cloned() else { continue };

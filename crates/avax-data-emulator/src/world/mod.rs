@@ -23,7 +23,12 @@
 //! - **History** before the blocks ([`history`]): each chain's activity from its launch, hour by
 //!   hour, for the metric series.
 //! - **Addresses**: one shared pool ([`pool_address`], seed independent); each chain uses its first
-//!   [`Chain::address_pool`] entries. Senders are skewed towards low pool indices (repeat senders).
+//!   [`Chain::address_pool`] entries. Senders and recipients are a Zipf-like draw ([`zipf`]): pool
+//!   entry 0 takes part in about a tenth of a chain's transactions, entry 500 in one in 3,500, so a
+//!   window of a few thousand transactions holds a few busy addresses and many one-time ones.
+//! - **Shapes** a data scientist meets: failed transactions ([`TxFacts::failed`], `txStatus` 0),
+//!   contract deployments (no `to`, [`Tx::contract_address`]), a spam ERC-20 token whose transfers
+//!   carry 2^256-1 ([`erc20`]) and an NFT collection minted by the world's transactions ([`nft`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -38,11 +43,14 @@ pub mod cchain;
 pub mod erc20;
 pub mod history;
 pub mod icm;
+pub mod nft;
+mod purpose;
 pub mod rewards;
 mod tx_index;
 
 use erc20::{Erc20Call, Erc20Transfer};
 use icm::IcmMessage;
+use nft::Erc721Transfer;
 use rewards::PendingReward;
 
 /// The world's "now": 2026-01-01T00:00:00Z in Unix milliseconds. Every chain's tip block, the
@@ -376,6 +384,13 @@ pub fn known_owner_addresses() -> Vec<String> {
     (0..4).map(pool_address).collect()
 }
 
+/// Zipf-like pick in `0..n` (log-uniform: `P(i) = ln((i + 2) / (i + 1)) / ln(n + 1)`, the
+/// exponent-1 power law): a few indices very often, most rarely.
+pub(crate) fn zipf(x: u64, n: u64) -> u64 {
+    let i = ((n as f64 + 1.0).powf(unit(x)) - 1.0) as u64;
+    i.min(n.saturating_sub(1))
+}
+
 /// Skewed pick in `0..n`: low indices much more often (repeat senders).
 pub(crate) fn skewed(x: u64, n: u64) -> u64 {
     let u = unit(x);
@@ -415,8 +430,16 @@ pub struct Tx {
     pub gas_price: u128,
     /// Native value transferred, wei (some exceed 2^64).
     pub value: u128,
-    /// The ERC-20 transfer this transaction makes (a `transfer` call to a token contract).
+    /// The ERC-20 transfer this transaction makes (a `transfer` call to a token contract; `None`
+    /// when the call failed: a failed transaction emits no log).
     pub erc20: Option<Erc20Transfer>,
+    /// The ERC-721 token this transaction mints ([`nft`]).
+    pub nft: Option<Erc721Transfer>,
+    /// Whether the transaction failed (receipt status 0: it pays its gas, moves no value and
+    /// emits no log).
+    pub failed: bool,
+    /// The contract a deployment creates: `keccak256(rlp([from, nonce]))[12..]`.
+    pub contract_address: Option<String>,
 }
 
 impl Tx {
@@ -444,6 +467,12 @@ pub struct TxFacts {
     pub value: u128,
     /// The `transfer(to, amount)` call this transaction makes to a token contract ([`erc20`]).
     pub erc20: Option<Erc20Call>,
+    /// Whether the transaction is a `mint()` of the chain's NFT collection ([`nft`]); its `to`
+    /// is `None` (the collection contract).
+    pub mint: bool,
+    /// Whether it failed (status 0): about one in forty of the calls that are neither a contract
+    /// creation nor a mint. A failed transaction pays its gas but moves no value and no token.
+    pub failed: bool,
 }
 
 /// The facts of transaction `k` of block `number` of `chain` (see [`block_transactions`]).
@@ -451,9 +480,9 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
     let pool = chain.address_pool;
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, chain.evm_chain_id, key, P_TX ^ (p << 32));
-    let from = skewed(d(1), pool);
+    let from = zipf(d(1), pool);
     let contract_creation = d(2) % 100 < 3;
-    let to = (!contract_creation).then(|| range(d(3), 0, pool - 1));
+    let to = (!contract_creation).then(|| zipf(d(3), pool));
     let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
     let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
@@ -462,17 +491,22 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
         _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
     };
     let erc20 = if contract_creation { None } else { erc20::erc20_call(seed, chain.evm_chain_id, pool, number, k) };
-    let (to, value, gas_used) = match erc20 {
-        Some(_) => (None, 0, range(d(11), 34_000, 65_000)),
-        None => (to, value, gas_used),
+    let mint = !contract_creation && erc20.is_none() && nft::mint_at(seed, chain, number, k);
+    let (to, value, gas_used) = match (erc20, mint) {
+        (Some(_), _) => (None, 0, range(d(11), 34_000, 65_000)),
+        (None, true) => (None, 0, range(d(11), 80_000, 160_000)),
+        (None, false) => (to, value, gas_used),
     };
-    TxFacts { from, to, contract_creation, gas_used, priority, gas_price: base_fee + priority, value, erc20 }
+    let failed = !contract_creation && !mint && d(12).is_multiple_of(40);
+    let gas_price = base_fee + priority;
+    TxFacts { from, to, contract_creation, gas_used, priority, gas_price, value, erc20, mint, failed }
 }
 
 /// The transactions of block `number` of the chain with `evm_chain_id` (empty for an unknown
-/// chain), deterministic in `(seed, chain, number)`: tx `k`'s sender is a skewed pick from the
-/// chain's address pool, 3% are contract creations (`to` = `None`), gas 21,000–300,000, gas
-/// price = the block's base fee + 0–2 gwei. The hash is keccak256 of the transaction's coreth
+/// chain), deterministic in `(seed, chain, number)`: tx `k`'s sender and recipient are Zipf-like
+/// picks from the chain's address pool ([`zipf`]), 3% are contract creations (`to` = `None`, with
+/// their contract's address), about 2.5% of the others fail, gas 21,000–300,000, gas price = the
+/// block's base fee + 0–2 gwei. The hash is keccak256 of the transaction's coreth
 /// encoding ([`cchain::coreth_tx`]), exactly as in the block's RLP.
 /// Does not check `number` against the tip.
 pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> {
@@ -488,26 +522,41 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
             let f = tx_facts(seed, chain, number, k, base);
             enc.clear();
             cchain::coreth_tx(seed, chain, number, k, &f).encode(&mut enc);
-            let erc20 = f.erc20.map(|c| {
+            let mut next_log = || {
                 logs += 1;
-                Erc20Transfer {
-                    token: c.token,
-                    from: pool_address(f.from),
-                    to: pool_address(c.to),
-                    amount: c.amount,
-                    log_index: logs - 1,
-                }
+                logs - 1
+            };
+            let erc20 = f.erc20.filter(|_| !f.failed).map(|c| Erc20Transfer {
+                token: c.token,
+                from: pool_address(f.from),
+                to: pool_address(c.to),
+                amount: c.amount,
+                log_index: next_log(),
+            });
+            let collection = f.mint.then(|| nft::collection_address(chain)).flatten();
+            let minted = collection.clone().map(|contract| Erc721Transfer {
+                contract,
+                to: pool_address(f.from),
+                token_id: nft::minted_token_id(number, k),
+                log_index: next_log(),
+            });
+            let contract_address = f.contract_creation.then(|| {
+                let nonce = cchain::tx_nonce(seed, chain, number, k);
+                hex0x(&cchain::created_address(&pool_address_bytes(f.from), nonce))
             });
             Tx {
                 hash: hex0x(&coreth::keccak256(&enc)),
                 index: k,
                 from: pool_address(f.from),
-                to: f.erc20.map(|c| c.token.address.to_string()).or_else(|| f.to.map(pool_address)),
+                to: f.erc20.map(|c| c.token.address.to_string()).or(collection).or_else(|| f.to.map(pool_address)),
                 contract_creation: f.contract_creation,
                 gas_used: f.gas_used,
                 gas_price: f.gas_price,
                 value: f.value,
                 erc20,
+                nft: minted,
+                failed: f.failed,
+                contract_address,
             }
         })
         .collect()
@@ -723,9 +772,11 @@ impl DataWorld {
 
     /// The balance (smallest units) of `token` held by pool address `index` after block `upto`
     /// (at most the tip): the genesis allocation, plus every transfer it received, minus every
-    /// transfer it sent, in blocks `0..=upto`. An address outside the chain's pool holds nothing.
+    /// transfer it sent, in blocks `0..=upto` (a failed transaction moves nothing). An address
+    /// outside the chain's pool holds nothing, and nobody holds the spam token (its transfers are
+    /// logs its contract emits without moving a balance, [`erc20`]).
     pub fn erc20_balance(&self, chain: &Chain, token: &erc20::Token, index: u64, upto: u64) -> u128 {
-        if index >= chain.address_pool || token.evm_chain_id != chain.evm_chain_id {
+        if index >= chain.address_pool || token.evm_chain_id != chain.evm_chain_id || token.spam {
             return 0;
         }
         let mut balance = token.genesis_balance();
@@ -733,7 +784,7 @@ impl DataWorld {
             let base = base_fee(self.seed, chain, n);
             for k in 0..tx_count(self.seed, chain, n) {
                 let f = tx_facts(self.seed, chain, n, k, base);
-                let Some(call) = f.erc20.filter(|c| std::ptr::eq(c.token, token)) else { continue };
+                let Some(call) = f.erc20.filter(|c| !f.failed && std::ptr::eq(c.token, token)) else { continue };
                 if call.to == index {
                     balance += call.amount;
                 }

@@ -239,9 +239,11 @@ async fn collectibles_of_known_owners() {
     let owner = &known_owner_addresses()[0];
     let path = format!("/v1/chains/43114/addresses/{owner}/balances:listCollectibles");
     let (items, pages) = all_pages(&emu, &with(&path, "pageSize=50"), "collectibleBalances").await;
-    assert_eq!((items.len(), pages), (160, 4));
+    // 40 pre-minted items of each of the 4 contracts, then the tokens it minted in the blocks.
     let c = world::chain(43114).unwrap();
-    assert_eq!(items.len(), emu.data_world().collectibles(c, owner).len());
+    let held = emu.data_world().collectibles(c, owner).len();
+    assert!(held > 160, "{held}");
+    assert_eq!((items.len(), pages), (held, held.div_ceil(50)));
     let mut seen = HashSet::new();
     let mut statuses = HashSet::new();
     for item in &items {
@@ -264,12 +266,12 @@ async fn collectibles_of_known_owners() {
         assert!(seen.insert((s(item, "address").to_string(), s(item, "tokenId").to_string())));
     }
     assert!(statuses.contains("INDEXED") && statuses.len() >= 3, "{statuses:?}");
-    assert_eq!(ok(&emu, &with(&path, "pageSize=500")).await["collectibleBalances"].as_array().unwrap().len(), 160);
+    assert_eq!(ok(&emu, &with(&path, "pageSize=500")).await["collectibleBalances"].as_array().unwrap().len(), held);
 
     let contract = s(&items[0], "address").to_string();
     let (only, _) =
         all_pages(&emu, &with(&path, &format!("contractAddress={contract}&pageSize=7")), "collectibleBalances").await;
-    assert_eq!(only.len(), 40);
+    assert_eq!(only.len(), held - 120, "the collection: 40 pre-minted items and the mints");
     assert!(only.iter().all(|i| i["address"] == contract.as_str()));
 
     for other in &known_owner_addresses()[1..] {

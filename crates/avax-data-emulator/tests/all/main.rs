@@ -6,3 +6,4 @@ mod emulator_faults;
 mod emulator_index;
 mod emulator_metrics_api;
 mod world36_clock;
+mod world36_shapes;

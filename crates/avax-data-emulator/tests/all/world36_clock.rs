@@ -184,9 +184,10 @@ fn where_the_world_holds_blocks_the_hours_are_what_the_blocks_hold() {
         let e = by_hour.entry(Interval::Hour.floor(b.timestamp())).or_default();
         e.0 += f64::from(b.tx_count);
         e.1 += b.gas_used as f64;
-        // Active: senders and the pool recipients (an ERC-20 call's `to` is the token contract).
+        // Active: senders and the pool recipients (the contract an ERC-20 call or a mint calls,
+        // failed or not, is not counted).
         for t in world.transactions(c, n).unwrap() {
-            if let (Some(to), None) = (&t.to, &t.erc20) {
+            if let Some(to) = t.to.as_ref().filter(|a| world.pool_index(a).is_some()) {
                 e.2.insert(to.clone());
             }
             e.2.insert(t.from);
