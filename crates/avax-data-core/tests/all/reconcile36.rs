@@ -66,9 +66,9 @@ async fn reconcile36_the_wrong_index_is_refused_before_any_request() {
     let emu = emulator(10, 10).await;
     let index = IndexClient::new(&emu.url(), IndexClientOptions::default()).unwrap().chain(IndexPath::PBlock);
     let data = DataClient::new(Some(&emu.url()), DataClientOptions::default()).unwrap();
-    let err = Reconcile::new(index.clone(), data.clone(), Chain::C, "mainnet", 0, 5).unwrap_err();
+    let err = Reconcile::new(index.clone(), data.clone(), Chain::C, "mainnet", 0, 5).err().unwrap();
     assert_eq!(err.to_string(), "invalid index=\"P/block\": the C/block index of chain C");
-    let err = Reconcile::new(index, data, Chain::P, "devnet", 0, 5).unwrap_err();
+    let err = Reconcile::new(index, data, Chain::P, "devnet", 0, 5).err().unwrap();
     assert!(err.to_string().starts_with("invalid network=\"devnet\""), "{err}");
     assert_eq!(emu.request_count(), 0);
 }
