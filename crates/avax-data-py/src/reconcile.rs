@@ -95,6 +95,7 @@ fn plan(
 ///     (0, 10)
 #[pyfunction]
 #[pyo3(signature = (node, data, chain, start, stop, network, progress = None))]
+#[allow(clippy::too_many_arguments)] // the Python signature's arguments, as every pyfunction takes them
 pub fn reconcile<'py>(
     py: Python<'py>,
     node: &Bound<'py, PyAny>,
@@ -122,6 +123,7 @@ pub fn reconcile<'py>(
 ///     (0, 10)
 #[pyfunction]
 #[pyo3(signature = (node, data, chain, start, stop, network, progress = None))]
+#[allow(clippy::too_many_arguments)] // as `reconcile`
 pub fn reconcile_async<'py>(
     py: Python<'py>,
     node: &Bound<'py, PyAny>,
