@@ -182,6 +182,12 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "_verify_checkpoint": {"path": "str | os.PathLike[str]", "return": "dict[str, Any]"},
         "_export_plan": {"rng": "Range", "reads_tip": "bool", "held": "int", "return": "Plan"},
         "_chain_identity": {"chain": "Chain", "return": "str | None"},
+        "reconcile": {"node": "IndexClient | AsyncIndexClient", "data": "DataClient | AsyncDataClient",
+                      "chain": "str", "stop": "int", "network": "Network",
+                      "return": "tuple[pl.DataFrame, dict[str, int]]"},
+        "reconcile_async": {"node": "IndexClient | AsyncIndexClient", "data": "DataClient | AsyncDataClient",
+                            "chain": "str", "stop": "int", "network": "Network",
+                            "return": "Coroutine[Any, Any, tuple[pl.DataFrame, dict[str, int]]]"},
     }),
     ("Index RPC client", {
         "IndexClient": Class(

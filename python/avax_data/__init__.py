@@ -85,6 +85,7 @@ _endpoints.install(_endpoints.METRICS_METHODS, MetricsClient, AsyncMetricsClient
 from .decode import decode_container, decode_frame, transactions
 from .types import Compression, Container, Decode, DecodedRow, RateLimitInfo, TimeArg
 from .retry import RetryPolicy
+from .reconciliation import Reconciliation, reconcile, reconcile_async
 
 
 __version__: str = _native.__version__
@@ -133,6 +134,10 @@ __all__ = [
     "decode_container",
     "decode_frame",
     "transactions",
+    # Reconcile: the index against the Data API
+    "reconcile",
+    "reconcile_async",
+    "Reconciliation",
     # Datasets
     "verify_dataset",
     # The on-disk cache (avax-data cache info / clear)

@@ -42,6 +42,8 @@ __all__ = [
     "_verify_checkpoint",
     "_export_plan",
     "_chain_identity",
+    "reconcile",
+    "reconcile_async",
     "IndexClient",
     "Chain",
     "Range",
@@ -146,6 +148,28 @@ def _export_plan(rng: Range, reads_tip: bool, held: int) -> Plan:
 
 def _chain_identity(chain: Chain) -> str | None:
     """The id of ``chain``'s container 0 (the network's identity), read once per client; ``None`` for an empty index."""
+
+def reconcile(
+    node: IndexClient | AsyncIndexClient,
+    data: DataClient | AsyncDataClient,
+    chain: str,
+    start: int,
+    stop: int,
+    network: Network,
+    progress: Progress = None,
+) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Compares a node's index with the Data API over heights ``range(start, stop)`` (blocking)."""
+
+def reconcile_async(
+    node: IndexClient | AsyncIndexClient,
+    data: DataClient | AsyncDataClient,
+    chain: str,
+    start: int,
+    stop: int,
+    network: Network,
+    progress: Progress = None,
+) -> Coroutine[Any, Any, tuple[pl.DataFrame, dict[str, int]]]:
+    """Compares a node's index with the Data API over heights ``range(start, stop)`` (awaitable)."""
 
 # ---- Index RPC client ----
 

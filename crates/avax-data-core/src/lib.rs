@@ -24,6 +24,7 @@ pub mod metrics;
 mod named;
 pub mod paging;
 pub mod plan;
+pub mod reconcile;
 pub mod rest;
 pub mod runtime;
 pub mod settings;

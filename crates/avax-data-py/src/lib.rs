@@ -25,6 +25,7 @@ mod pagers;
 mod plan;
 mod progress;
 mod ready;
+mod reconcile;
 mod senders;
 mod settings;
 mod show;
@@ -81,6 +82,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
             inputs::unix_seconds, windows::month_windows,
             datasets::complete_partitions, datasets::merge_dataset, datasets::verify_dataset,
             checkpoint::_verify_checkpoint, export_reads::_export_plan, export_reads::_chain_identity,
+            reconcile::reconcile, reconcile::reconcile_async,
         ]
     }
     // Not added to the module: only `atexit` calls it.

@@ -17,6 +17,7 @@ from .export import Interrupted, Resumable
 from .index_cmd import add_index_commands, add_walk_command
 from .metrics_cmd import add_metrics_commands
 from .parser import HelpFormatter, Parser
+from .reconcile_cmd import add_reconcile_command
 from .serve import add_emulator_command
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -27,11 +28,13 @@ _EXAMPLES = """examples:
   avax-data index follow --chain P/block -o - | jq .id
   avax-data data blocks 43114 --limit 10000 -o blocks.csv --resume
   avax-data metrics series 43114 txCount --interval day --start 2024-01-01 --end 2024-04-01 -o tx.parquet
+  avax-data reconcile --emulator --chain C --start 0 --stop 1000 -o diff.parquet
   avax-data dataset verify x_tx/
   avax-data cache info ~/.cache/avax-data
   avax-data emulator --port 9650
 
-exit codes: 0 done, 1 the output could not be written (or dataset verify found damage), 2 bad usage,
+exit codes: 0 done, 1 the output could not be written (or dataset verify found damage, or reconcile
+differences), 2 bad usage,
 3 service error, 130 interrupted
 """
 
@@ -43,6 +46,7 @@ COMMANDS: dict[str, Callable[[argparse._SubParsersAction[Parser]], None]] = {
     "data": add_data_commands,
     "metrics": add_metrics_commands,
     "walk": add_walk_command,
+    "reconcile": add_reconcile_command,
     "dataset": add_dataset_commands,
     "cache": add_cache_commands,
     "emulator": add_emulator_command,

@@ -17,6 +17,7 @@ mod range_faults;
 mod range_properties;
 mod range_stop;
 mod rate_limits;
+mod reconcile36;
 mod scripted;
 mod transport;
 mod transport_hardening;
