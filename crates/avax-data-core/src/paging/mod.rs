@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::stop::Stop;
 
 pub mod ahead;
+pub mod block_shards;
 pub mod item;
 pub mod pager;
 pub mod repeats;
@@ -32,6 +33,21 @@ where
     Fut: Future<Output = Result<T>>,
 {
     stream::iter(chunks).map(fetch).buffered(concurrency.max(1))
+}
+
+/// Ends `pages` once they hold `want` items (`None`: never), dropping what is still in flight.
+pub fn until_enough(
+    pages: impl futures::Stream<Item = Result<Fetched>> + Send + 'static,
+    want: Option<u64>,
+) -> impl futures::Stream<Item = Result<Fetched>> + Send + 'static {
+    stream::unfold((Box::pin(pages), 0u64), move |(mut pages, got)| async move {
+        if want.is_some_and(|w| got >= w) {
+            return None;
+        }
+        let page = pages.next().await?;
+        let got = got + page.as_ref().map_or(0, |p| p.items.len() as u64);
+        Some((page, (pages, got)))
+    })
 }
 
 /// A spawned task whose result is awaited like a future; dropping it aborts the task (so a
