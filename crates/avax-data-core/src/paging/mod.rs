@@ -71,6 +71,13 @@ impl<T: Send + 'static> Spawned<T> {
     }
 }
 
+impl<T> Spawned<T> {
+    /// Whether the task has ended (its result waits to be awaited).
+    pub fn is_finished(&self) -> bool {
+        self.task.is_finished()
+    }
+}
+
 impl<T> Future for Spawned<Result<T>> {
     type Output = Result<T>;
     fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {

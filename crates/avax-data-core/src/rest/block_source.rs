@@ -18,7 +18,9 @@ use futures::StreamExt;
 use super::{Paged, RestClient};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
-use crate::paging::block_shards::{block_of, check_concurrency, default_concurrency, split, Next, ShardKey};
+use crate::paging::block_shards::{
+    block_of, check_concurrency, default_concurrency, split, Next, ShardKey, PIECES_PER_CALL,
+};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::pager::{ResourcePager, TokenSource};
 
@@ -161,6 +163,34 @@ struct Walk {
     failed: bool,
 }
 
+/// How often a walk waiting for its head shard starts the next shards when others ended.
+const RESTART_EVERY: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Starts the shards of `queue` in order while fewer than `concurrency` are fetching (`head`: one
+/// more, walking, is not in the queue), at most `concurrency` x [`PIECES_PER_CALL`] ahead (a shard
+/// that ended early keeps its pages until its turn); the first shard of the queue always starts
+/// when no head walks.
+fn start_shards(
+    queue: &mut VecDeque<Slot>,
+    head: bool,
+    concurrency: usize,
+    mut spawn: impl FnMut(&ShardKey) -> Spawned<Result<Walked>>,
+) {
+    let fetching = |slot: &Slot| slot.task.as_ref().is_some_and(|task| !task.is_finished());
+    let mut running = queue.iter().filter(|slot| fetching(slot)).count() + usize::from(head);
+    let ahead = concurrency * PIECES_PER_CALL as usize;
+    for (n, slot) in queue.iter_mut().enumerate().take(ahead) {
+        if slot.task.is_some() {
+            continue;
+        }
+        if (head || n > 0) && running >= concurrency {
+            break;
+        }
+        slot.task = Some(spawn(&slot.key));
+        running += 1;
+    }
+}
+
 impl PageSource for BlockShardSource {
     fn first(&self) -> PageKey {
         match &self.resumed {
@@ -200,25 +230,25 @@ impl PageSource for BlockShardSource {
                     if walk.failed {
                         return None;
                     }
-                    // The head always walks; the shards after it, in order, while fewer than
-                    // `concurrency` walk (after a split the pieces wait for the shards already out).
-                    let mut running = walk.queue.iter().filter(|slot| slot.task.is_some()).count();
-                    for (n, slot) in walk.queue.iter_mut().enumerate() {
-                        if slot.task.is_some() {
-                            continue;
-                        }
-                        if n > 0 && running >= concurrency {
-                            break;
-                        }
-                        let keys = (root.clone(), slot.key.clone());
-                        let shard = walk_shard(client.clone(), paged.clone(), keys, page_size, concurrency);
-                        slot.task = Some(Spawned::new(shard));
-                        running += 1;
-                    }
+                    let start = |queue: &mut VecDeque<Slot>, head: bool| {
+                        let keys = |key: &ShardKey| (root.clone(), key.clone());
+                        start_shards(queue, head, concurrency, |key| {
+                            Spawned::new(walk_shard(client.clone(), paged.clone(), keys(key), page_size, concurrency))
+                        })
+                    };
+                    start(&mut walk.queue, false);
                     let mut head = walk.queue.pop_front()?;
-                    let outcome = match head.task.take() {
-                        Some(task) => task.await,
-                        None => Err(Error::Internal("a shard was awaited before it was started".into())),
+                    let Some(mut task) = head.task.take() else {
+                        walk.failed = true;
+                        return Some((Err(Error::Internal("a shard was awaited before it was started".into())), walk));
+                    };
+                    // While the head walks, the shards after it that end free their calls for
+                    // the next ones (looked at every RESTART_EVERY).
+                    let outcome = loop {
+                        match tokio::time::timeout(RESTART_EVERY, &mut task).await {
+                            Ok(outcome) => break outcome,
+                            Err(_) => start(&mut walk.queue, true),
+                        }
                     };
                     let walked = match outcome {
                         Ok(walked) => walked,
