@@ -35,7 +35,7 @@ const P_BUSY_HASH: u64 = 0x6275_7379_6861;
 pub fn transfers_in(seed: u64, blocks: u64, number: u64) -> u32 {
     let base = BUSY_TRANSFERS.div_ceil(blocks.max(1));
     let x = derive(seed, BUSY_CHAIN, number, P_BUSY);
-    let dense = if (x >> 40) % DENSE_EVERY == 0 { 10 * base } else { 0 };
+    let dense = if (x >> 40).is_multiple_of(DENSE_EVERY) { 10 * base } else { 0 };
     (base + x % (base + 1) + dense).min(u64::from(u32::MAX)) as u32
 }
 
@@ -68,7 +68,7 @@ pub fn transfer(seed: u64, number: u64, index: u32) -> BusyTransfer {
     let x = derive(seed, number, u64::from(index), P_BUSY);
     let other = parties[(x % COUNTERPARTIES) as usize].clone();
     let busy = BUSY_ADDRESS.to_string();
-    let (from, to) = if index % 2 == 0 { (busy, other) } else { (other, busy) };
+    let (from, to) = if index.is_multiple_of(2) { (busy, other) } else { (other, busy) };
     BusyTransfer { tx_hash: hex0x(&hash), from, to, amount: 1 + (x >> 8) % 1_000_000_000, log_index: index }
 }
 
