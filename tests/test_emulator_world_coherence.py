@@ -101,8 +101,8 @@ def test_an_addresss_transactions_are_transactions_of_the_worlds_blocks(emu: Any
 def test_block_bounds_filter_an_addresss_transactions(emu: Any) -> None:
     txs = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listNative", "transactions",
                 limit=1_000, pageSize=100, startBlock=100, endBlock=150)
-    assert txs and all(100 <= int(t["blockNumber"]) <= 150 for t in txs)
-    expected = [t for n in range(150, 99, -1) for t in reversed(block_txs(emu.url, n))
+    assert txs and all(100 <= int(t["blockNumber"]) < 150 for t in txs), "endBlock is exclusive"
+    expected = [t for n in range(149, 99, -1) for t in reversed(block_txs(emu.url, n))
                 if ADDRESS in (t["from"]["address"], t["to"]["address"])]
     assert txs == expected
 
@@ -262,7 +262,7 @@ def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(e
     # a block's log indexes count its logs: its transfers, whatever the token, and its NFT mints
     collection = emu.world["shapes"]["nft_collection"]["address"]
     for number in {t["blockNumber"] for t in token_transfers(emu.url, USDC)[:10]}:
-        in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=number)]
+        in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=int(number) + 1)]
         block = [t for t in world_txs if t["blockNumber"] == number]
         mints = [t for t in block if t["to"]["address"] == collection]
         minted = [ok(emu.url, f"/v1/chains/{CHAIN}/transactions/{t['txHash']}")["erc721Transfers"][0]["logIndex"]
@@ -275,7 +275,7 @@ def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(e
 def test_block_bounds_filter_a_tokens_transfers(emu: Any) -> None:
     every = token_transfers(emu.url, USDC)
     window = token_transfers(emu.url, USDC, startBlock=100, endBlock=250)
-    assert window and window == [t for t in every if 100 <= int(t["blockNumber"]) <= 250]
+    assert window and window == [t for t in every if 100 <= int(t["blockNumber"]) < 250], "endBlock is exclusive"
     times = [t["blockTimestamp"] for t in every]
     assert times == sorted(times, reverse=True)
 

@@ -10,7 +10,8 @@ stubs from).
 
 Names: the operationId without a leading ``get``/``list``, in snake_case, unless ``NAMES`` says
 otherwise. Required path parameters are positional (in the path's order); every other parameter
-is keyword-only; lists also take ``page_token=`` and ``limit=``.
+is keyword-only; lists also take ``page_token=`` and ``limit=``, and the lists with a block range
+``concurrency=`` (walked in block shards side by side).
 
 It also writes the table of every operation in docs/guides/endpoints.md (between its markers).
 
@@ -145,6 +146,8 @@ def signature(op: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], int
         parts.append(f"{p['py_name']}: {py_type(p)}" + ("" if p["required"] else " | None = None"))
     if op["is_list"]:
         parts += ["page_token: str | None = None", "limit: int | None = None"]
+    if op.get("block_ranged"):
+        parts.append("concurrency: int | None = None")
     for p in keyword:
         if p.get("deprecated_name"):
             parts.append(f"{p['deprecated_name']}: {py_type(p)} | None = None")
@@ -190,7 +193,12 @@ def docstring(op: dict[str, Any]) -> str:
                                    subsequent_indent="        ", break_on_hyphens=False)
         if op["is_list"]:
             lines += ["    page_token: start from this saved token (a pager's ``next_page_token``).",
-                      "    limit: most items handed out in total; default ``None``: all.", ""]
+                      "    limit: most items handed out in total; default ``None``: all."]
+            if op.get("block_ranged"):
+                lines += ["    concurrency: block shards walked side by side, an int in [1, 64]; default ``None``:",
+                          "        what the client's compute-unit budget fills (``1``, a ``limit`` or",
+                          "        ``sort_order='asc'``: the service's pages in sequence)."]
+            lines.append("")
         else:
             lines.append("")
     if op["is_list"]:
@@ -341,6 +349,7 @@ def entry(op: dict[str, Any], name: str) -> dict[str, Any]:
         "keyword": [[p["py_name"], py_type(p), bool(p["required"])] for p in keyword],
         "deprecated": [[p["deprecated_name"], p["py_name"]] for p in keyword if p.get("deprecated_name")],
         "is_list": bool(op["is_list"]),
+        "block_ranged": bool(op.get("block_ranged")),
         "doc": docstring(op) + "\n",
     }
 

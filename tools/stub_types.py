@@ -351,6 +351,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
                 "second_url": "str",
                 "advance_clock": {"return": "None"},
                 "set_rate_limit": {"rate_limit": "tuple[int, float] | None", "return": "None"},
+                "set_compute_budget": {"units_per_minute": "int | None", "return": "None"},
+                "compute_budget_use": {"return": "dict[str, Any]"},
                 "set_data_api_require_key": {"return": "None"},
                 "set_data_api_refused_keys": {"return": "None"},
                 "url": "str",

@@ -499,6 +499,7 @@ class DataClient:
         arguments: Mapping[str, Any],
         page_token: str | None = None,
         limit: int | None = None,
+        concurrency: int | None = None,
     ) -> Pager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.
@@ -525,17 +526,17 @@ class DataClient:
         """List ERC-20 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20``)."""
     def erc721_balances(self, chain_id: str | int, address: str, *, page_size: int | None = None, contract_address: str | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
         """List ERC-721 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721``)."""
-    def transactions(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def transactions(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions``)."""
-    def erc1155_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def erc1155_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List ERC-1155 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155``)."""
-    def erc20_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def erc20_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List ERC-20 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc20``)."""
-    def erc721_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def erc721_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List ERC-721 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc721``)."""
-    def internal_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def internal_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List internal transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listInternals``)."""
-    def native_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def native_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List native transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative``)."""
     def block_transactions(self, chain_id: str | int, block_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
         """List transactions for a block (``GET /v1/chains/{chainId}/blocks/{blockId}/transactions``)."""
@@ -547,7 +548,7 @@ class DataClient:
         """List tokens (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens``)."""
     def nft_token(self, chain_id: str | int, address: str, token_id: str) -> dict[str, Any]:
         """Get token details (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}``)."""
-    def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List ERC transfers (``GET /v1/chains/{chainId}/tokens/{address}/transfers``)."""
     def chain_transactions(self, chain_id: str | int, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
         """List latest transactions (``GET /v1/chains/{chainId}/transactions``)."""
@@ -625,7 +626,7 @@ class DataClient:
         """List adresses by EVM activity webhooks (``GET /v1/webhooks/{id}/addresses``)."""
     def shared_secret(self) -> dict[str, Any]:
         """Get a shared secret (``GET /v1/webhooks:getSharedSecret``)."""
-    def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> Pager:
+    def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> Pager:
         """List transactions v2 (``GET /v2/chains/{chainId}/addresses/{address}/transactions``)."""
     # ---- end of the generated endpoint methods ----
 
@@ -734,6 +735,7 @@ class MetricsClient:
         arguments: Mapping[str, Any],
         page_token: str | None = None,
         limit: int | None = None,
+        concurrency: int | None = None,
     ) -> Pager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.
@@ -1037,6 +1039,11 @@ class Emulator:
         """Data API: move the emulator's clock forward (page tokens expire after 24 h of it)."""
     def set_rate_limit(self, rate_limit: tuple[int, float] | None = None) -> None:
         """Data API: set or remove the rate limit of each API key."""
+    def set_compute_budget(self, units_per_minute: int | None = None) -> None:
+        """Data API: enforce a tier's compute-unit budget per minute, or remove it."""
+    def compute_budget_use(self) -> dict[str, Any]:
+        """Data API: the compute-unit budget in force, the units it charged and the requests it refused with 429
+        since it was set (:meth:`set_compute_budget`)."""
     def set_data_api_require_key(self, require: bool) -> None:
         """Data API: answer 401 to requests without an API key (``True``), or serve them (``False``)."""
     def set_data_api_refused_keys(self, keys: Sequence[str]) -> None:
@@ -1437,6 +1444,7 @@ class AsyncDataClient:
         arguments: Mapping[str, Any],
         page_token: str | None = None,
         limit: int | None = None,
+        concurrency: int | None = None,
     ) -> AsyncPager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.
@@ -1463,17 +1471,17 @@ class AsyncDataClient:
         """List ERC-20 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc20``)."""
     def erc721_balances(self, chain_id: str | int, address: str, *, page_size: int | None = None, contract_address: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List ERC-721 balances (``GET /v1/chains/{chainId}/addresses/{address}/balances:listErc721``)."""
-    def transactions(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def transactions(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions``)."""
-    def erc1155_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def erc1155_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List ERC-1155 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc1155``)."""
-    def erc20_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def erc20_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List ERC-20 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc20``)."""
-    def erc721_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def erc721_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List ERC-721 transfers (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listErc721``)."""
-    def internal_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def internal_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List internal transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listInternals``)."""
-    def native_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def native_transactions(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List native transactions (``GET /v1/chains/{chainId}/addresses/{address}/transactions:listNative``)."""
     def block_transactions(self, chain_id: str | int, block_id: str, *, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List transactions for a block (``GET /v1/chains/{chainId}/blocks/{blockId}/transactions``)."""
@@ -1485,7 +1493,7 @@ class AsyncDataClient:
         """List tokens (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens``)."""
     def nft_token(self, chain_id: str | int, address: str, token_id: str) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get token details (``GET /v1/chains/{chainId}/nfts/collections/{address}/tokens/{tokenId}``)."""
-    def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def token_transfers(self, chain_id: str | int, address: str, *, start_block: float | None = None, end_block: float | None = None, page_size: int | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List ERC transfers (``GET /v1/chains/{chainId}/tokens/{address}/transfers``)."""
     def chain_transactions(self, chain_id: str | int, *, page_size: int | None = None, status: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
         """List latest transactions (``GET /v1/chains/{chainId}/transactions``)."""
@@ -1563,7 +1571,7 @@ class AsyncDataClient:
         """List adresses by EVM activity webhooks (``GET /v1/webhooks/{id}/addresses``)."""
     def shared_secret(self) -> Coroutine[Any, Any, dict[str, Any]]:
         """Get a shared secret (``GET /v1/webhooks:getSharedSecret``)."""
-    def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None) -> AsyncPager:
+    def transactions_v2(self, chain_id: str | int, address: str, *, page_size: int | None = None, start_block: float | None = None, end_block: float | None = None, filter_spam_tokens: bool | None = None, sort_order: str | None = None, page_token: str | None = None, limit: int | None = None, concurrency: int | None = None) -> AsyncPager:
         """List transactions v2 (``GET /v2/chains/{chainId}/addresses/{address}/transactions``)."""
     # ---- end of the generated endpoint methods ----
 
@@ -1670,6 +1678,7 @@ class AsyncMetricsClient:
         arguments: Mapping[str, Any],
         page_token: str | None = None,
         limit: int | None = None,
+        concurrency: int | None = None,
     ) -> AsyncPager:
         """Calls the list operation ``operation_id`` of the service with ``arguments`` (Python parameter names),
         checked against the OpenAPI document before any request; the generated endpoint methods (e.g.

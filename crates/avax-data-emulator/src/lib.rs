@@ -212,6 +212,19 @@ impl Emulator {
         self.state.data.set_rate_limit(policy);
     }
 
+    /// Enforces a tier's compute-unit budget on the Data API (`units_per_minute`, e.g. 20,000 for
+    /// the pro tier, 6,000 unauthenticated: [`avax_data_core::plan::ServiceTier`]), each request
+    /// charged its operation's weight per API key ([`data_api::budget`]); `None` lifts it. Restarts
+    /// the counts of [`Emulator::compute_budget_use`].
+    pub fn set_compute_budget(&self, units_per_minute: Option<u32>) {
+        self.state.data.set_compute_budget(units_per_minute);
+    }
+
+    /// The compute-unit budget in force, the units spent under it and the requests it refused.
+    pub fn compute_budget_use(&self) -> data_api::BudgetUse {
+        self.state.data.compute_budget_use()
+    }
+
     /// Whether Data API requests without a key get 401.
     pub fn set_data_api_require_key(&self, require: bool) {
         self.state.data.set_require_key(require);

@@ -1,8 +1,9 @@
 //! [`summary`]: what an emulator's world holds, as one JSON object (the Python `emu.world`): the
 //! world's now, each index path's containers and the times of its first and last one, each EVM
 //! chain's launch, blocks and their times, and named things to use in examples and tests
-//! (addresses, tokens, validators, subnets, and the shapes of the C-Chain: its busiest address,
-//! spam token, NFT collection, newest failed transaction and newest deployment).
+//! (addresses, the busy address of [`busy`], tokens, validators, subnets, and the shapes of the
+//! C-Chain: its busiest address, spam token, NFT collection, newest failed transaction and newest
+//! deployment).
 
 use avax_data_core::index::IndexPath;
 use serde_json::{json, Value};
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 use crate::formats::{self, Source};
 use crate::timefmt::rfc3339_nano;
 use crate::world::rewards::{node_id, p_address};
-use crate::world::{chain, nft, pool_address, DataWorld, Tx, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID};
+use crate::world::{busy, chain, nft, pool_address, DataWorld, Tx, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID};
 use crate::world::{erc20, history, known_owner_addresses, Network, PRIMARY_NETWORK_SUBNET_ID, WORLD_NOW_MS};
 
 /// How many validators and P-addresses per network the summary names.
@@ -77,6 +78,8 @@ pub fn summary(source: Source, data: &DataWorld, counts: &[(IndexPath, u64)]) ->
         "chains": chains,
         "c_chain_ids": {"mainnet": C_CHAIN_MAINNET_ID, "fuji": C_CHAIN_FUJI_ID},
         "addresses": known_owner_addresses(),
+        "busy_address": {"address": busy::BUSY_ADDRESS, "evm_chain_id": busy::BUSY_CHAIN,
+                         "erc20_transfers": busy::total_transfers(data.seed(), data.blocks_per_chain())},
         "tokens": tokens,
         "validators": per_network(&node_id),
         "p_addresses": per_network(&|n: Network, i: u64| format!("P-{}", p_address(n, i))),

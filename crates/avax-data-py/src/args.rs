@@ -516,6 +516,8 @@ macro_rules! client_twins {
                 ///     arguments: dict of Python parameter names to values (``None`` = not given).
                 ///     page_token: start from this saved token.
                 ///     limit: most items handed out in total; default ``None``: all.
+                ///     concurrency: block shards walked side by side for a list with a block
+                ///         range (an int in [1, 64]; default ``None``: what the client's budget fills).
                 ///
                 /// Returns:
                 ///     Pager: the items, typed by the operation's schema.
@@ -523,15 +525,16 @@ macro_rules! client_twins {
                 /// Raises:
                 ///     InvalidParameterError: an unknown operation or a bad argument, before any request.
                 ///     AuthenticationError: the operation needs an API key and none is set.
-                #[pyo3(signature = (operation_id, arguments, page_token=None, limit=None))]
+                #[pyo3(signature = (operation_id, arguments, page_token=None, limit=None, concurrency=None))]
                 fn _call_list(
                     &self,
                     operation_id: &str,
                     arguments: &Bound<'_, pyo3::types::PyDict>,
                     page_token: Option<&Bound<'_, PyAny>>,
                     limit: Option<&Bound<'_, PyAny>>,
+                    concurrency: Option<&Bound<'_, PyAny>>,
                 ) -> PyResult<PagerOf> {
-                    let pager = $crate::endpoint_calls::list::<$Client>(&self.client, operation_id, arguments, page_token, limit)?;
+                    let pager = $crate::endpoint_calls::list::<$Client>(&self.client, operation_id, arguments, page_token, limit, concurrency)?;
                     Ok(PagerOf { pager })
                 }
 

@@ -204,6 +204,57 @@ impl PyEmulator {
         Ok(())
     }
 
+    /// Data API: enforce a tier's compute-unit budget per minute, or remove it.
+    ///
+    /// Every Data API request is charged its operation's weight (a list page costs 20) from a
+    /// bucket per API key (one shared by the requests without a key) that drains at
+    /// ``units_per_minute / 60`` units a second and holds a tenth of a minute's units; a request
+    /// that would overflow it gets 429 with ``retry-after`` and the ``ratelimit-*`` headers.
+    /// A client keeping to the budget (``compute_units_per_minute=``) is never refused. Restarts
+    /// the counts of :meth:`compute_budget_use`.
+    ///
+    /// Args:
+    ///     units_per_minute: e.g. 20,000 (the pro tier) or 6,000 (unauthenticated); ``None``
+    ///         (default) removes it.
+    ///
+    /// Raises:
+    ///     InvalidParameterError: a budget that is not an int in [1, 4294967295].
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator() as local:
+    ///     ...     local.set_compute_budget(6_000)
+    ///     ...     data = ad.DataClient(local.url, compute_units_per_minute=6_000)
+    ///     ...     busy = local.world["busy_address"]["address"]
+    ///     ...     rows = data.erc20_transfers(43114, busy, start_block=9_990).to_polars().height
+    ///     ...     usage = local.compute_budget_use()
+    ///     ...     print(rows > 100, usage["units_per_minute"], usage["spent"] % 20, usage["refused"])
+    ///     True 6000 0 0
+    #[pyo3(signature = (units_per_minute=None))]
+    fn set_compute_budget(&self, units_per_minute: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let units = args::opt_bounded(units_per_minute, "units_per_minute", 1, u64::from(u32::MAX))?;
+        self.emulator.set_compute_budget(units.map(|u| u as u32));
+        Ok(())
+    }
+
+    /// Data API: the compute-unit budget in force, the units it charged and the requests it
+    /// refused with 429 since it was set (:meth:`set_compute_budget`).
+    ///
+    /// Returns:
+    ///     dict: ``units_per_minute`` (``None``: no budget), ``spent`` and ``refused``.
+    ///
+    /// Example:
+    ///     >>> with ad.Emulator() as local:
+    ///     ...     local.compute_budget_use()
+    ///     {'units_per_minute': None, 'spent': 0, 'refused': 0}
+    fn compute_budget_use<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let usage = self.emulator.compute_budget_use();
+        let out = PyDict::new(py);
+        out.set_item("units_per_minute", usage.units_per_minute)?;
+        out.set_item("spent", usage.spent)?;
+        out.set_item("refused", usage.refused)?;
+        Ok(out)
+    }
+
     /// Data API: answer 401 to requests without an API key (``True``), or serve them (``False``).
     ///
     /// Args:

@@ -12,6 +12,7 @@ use super::mode::{Call, Mode, PyAnyResult};
 use avax_data_core::arrow::Resource;
 use avax_data_core::data::{DataClient, ResourcePager};
 use avax_data_core::metrics::MetricsClient;
+use avax_data_core::rest::block_source::list_pager;
 use avax_data_core::rest::openapi::{prepare, Credentials, Operation, Request, Service};
 use avax_data_core::rest::RestClient;
 
@@ -57,18 +58,23 @@ fn prepared<C: ServiceClient>(
 }
 
 /// `_call_list`: a pager over the list operation `operation_id`, from `page_token`, handing out
-/// at most `limit` items.
+/// at most `limit` items; a block-ranged list is walked in `concurrency` shards side by side
+/// (the core's [`list_pager`] decides).
 pub fn list<C: ServiceClient>(
     client: &C,
     operation_id: &str,
     arguments: &Bound<'_, PyDict>,
     page_token: Option<&Bound<'_, PyAny>>,
     limit: Option<&Bound<'_, PyAny>>,
+    concurrency: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ResourcePager> {
+    let max = avax_data_core::settings::MAX_CONCURRENCY as u64;
+    let concurrency = super::args::opt_bounded(concurrency, "concurrency", 1, max)?.map(|c| c as i64);
     let (op, request) = prepared(client, operation_id, arguments, true)?;
     let paged = request.paged().map_err(crate::errors::to_py)?;
     let (page_token, limit) = (super::args::page_token_arg(page_token)?, super::args::limit_arg(limit)?);
-    ResourcePager::tokens(client, paged, Resource::of_operation(op), page_token, limit).map_err(crate::errors::to_py)
+    list_pager(client, op.id, paged, Resource::of_operation(op), page_token, limit, concurrency)
+        .map_err(crate::errors::to_py)
 }
 
 /// `_call_object`: the answer of the object operation `operation_id`, run in mode `M` as a

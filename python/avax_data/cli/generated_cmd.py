@@ -67,6 +67,10 @@ def add_generated_commands(
             parser = add_command(actions, name, parents=[client], help=doc, description=description,
                                  examples=examples + " -o out.parquet")
             page_options(parser, int(size or 100))
+            if op.get("block_ranged"):
+                parser.add_argument("--concurrency", type=argtypes.positive_int, default=None, metavar="N",
+                                    help="block shards walked side by side, 1 to 64 (default: what the client's "
+                                         "compute-unit budget fills; 1: the service's pages in sequence)")
             add_export_options(parser, default_stem=method)
             parser.set_defaults(handler=on_list or run_generated_list)
         else:
@@ -126,6 +130,8 @@ def run_generated_list(args: argparse.Namespace) -> int:
     walk = {"endpoint": args.endpoint, "args": values, **options, "limit": args.limit,
             "emulator": embedded_identity(args)}
     export = export_from_args(args, f"{args.service} {args.endpoint}", walk, args.endpoint.replace("-", "_"))
+    if getattr(args, "concurrency", None) is not None:
+        options["concurrency"] = args.concurrency  # the same rows whatever it is: not part of the walk
     with open_client(args, args.service) as client:
         call = getattr(client, method)
 

@@ -10,7 +10,7 @@ use super::client::{plan_shards, point_time, MetricQuery, MetricsClient, Shard};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
 use crate::exact::Exact;
-use crate::paging::{ordered_chunks, Fetched, JsonItem, PageKey, PageSource, Spawned};
+use crate::paging::{ordered_chunks, until_enough, Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::{ResourcePager, TokenSource};
 
 /// The shards of a sharded walk, in the order their items are handed out.
@@ -127,21 +127,6 @@ impl PageSource for ShardSource {
         };
         Some((walk, budget))
     }
-}
-
-/// Ends `pages` once they hold `want` items (`None`: never), dropping what is still in flight.
-fn until_enough(
-    pages: impl futures::Stream<Item = Result<Fetched>> + Send + 'static,
-    want: Option<u64>,
-) -> impl futures::Stream<Item = Result<Fetched>> + Send + 'static {
-    stream::unfold((Box::pin(pages), 0u64), move |(mut pages, got)| async move {
-        if want.is_some_and(|w| got >= w) {
-            return None;
-        }
-        let page = pages.next().await?;
-        let got = got + page.as_ref().map_or(0, |p| p.items.len() as u64);
-        Some((page, (pages, got)))
-    })
 }
 
 /// A metric series pager. Sharded (side by side, `concurrency` shards in flight) when the

@@ -30,7 +30,7 @@ impl JsonItem {
     }
 
     /// An item holding a copy of `text`.
-    fn from_text(text: String) -> Self {
+    pub(crate) fn from_text(text: String) -> Self {
         JsonItem(Bytes::from(text))
     }
 

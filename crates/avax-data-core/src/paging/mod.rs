@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::stop::Stop;
 
 pub mod ahead;
+pub mod block_shards;
 pub mod item;
 pub mod pager;
 pub mod repeats;
@@ -34,6 +35,21 @@ where
     stream::iter(chunks).map(fetch).buffered(concurrency.max(1))
 }
 
+/// Ends `pages` once they hold `want` items (`None`: never), dropping what is still in flight.
+pub fn until_enough(
+    pages: impl futures::Stream<Item = Result<Fetched>> + Send + 'static,
+    want: Option<u64>,
+) -> impl futures::Stream<Item = Result<Fetched>> + Send + 'static {
+    stream::unfold((Box::pin(pages), 0u64), move |(mut pages, got)| async move {
+        if want.is_some_and(|w| got >= w) {
+            return None;
+        }
+        let page = pages.next().await?;
+        let got = got + page.as_ref().map_or(0, |p| p.items.len() as u64);
+        Some((page, (pages, got)))
+    })
+}
+
 /// A spawned task whose result is awaited like a future; dropping it aborts the task (so a
 /// cancelled walk cancels its requests) and requests its [`Stop`] (so CPU work that cannot be
 /// aborted mid-poll ends at its next check). Lets chunk fetches and decoding run on all workers.
@@ -52,6 +68,13 @@ impl<T: Send + 'static> Spawned<T> {
     pub fn stoppable<F: Future<Output = T> + Send + 'static>(make: impl FnOnce(Stop) -> F) -> Self {
         let stop = Stop::new();
         Spawned { task: tokio::spawn(make(stop.clone())), stop }
+    }
+}
+
+impl<T> Spawned<T> {
+    /// Whether the task has ended (its result waits to be awaited).
+    pub fn is_finished(&self) -> bool {
+        self.task.is_finished()
     }
 }
 

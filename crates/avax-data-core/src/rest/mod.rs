@@ -4,6 +4,7 @@
 //! pagers over those lists ([`pager`]). [`crate::data::DataClient`] and
 //! [`crate::metrics::MetricsClient`] each own one and add their endpoints.
 
+pub mod block_source;
 pub mod client;
 pub mod json;
 pub mod openapi;

@@ -1,6 +1,7 @@
 //! The integration tests of the core, in one test binary (one link instead of one per file):
 //! the clients, walks, transport, decoders and datasets against the emulator and scripted servers.
 
+mod block_shards;
 mod data_batches;
 mod dataset;
 mod decode_fuzz_c;

@@ -3,7 +3,8 @@
 //! - The key is read from `x-glacier-api-key`, else `x-data-api-key` (an empty value counts as
 //!   none).
 //! - No key: 401 when keys are required, else served without any `ratelimit-*` header and never
-//!   limited (the policy is per key).
+//!   limited by the per-key policy (the compute-unit budget of [`super::budget`], when set, meters
+//!   keyless requests in one bucket of their own).
 //! - A refused key: 403.
 //! - With a policy `{limit, window}`: fixed windows per key on the real clock, starting at the
 //!   key's first request. Every keyed answer carries `ratelimit-policy: {limit};w={window secs}`,
@@ -43,6 +44,8 @@ pub(crate) struct AuthState {
     refused: Mutex<HashSet<String>>,
     policy: Mutex<Option<RateLimit>>,
     windows: Mutex<HashMap<String, Window>>,
+    /// The tier's compute-unit budget ([`super::budget`]), checked before the per-key limit.
+    pub(crate) budget: super::budget::Meter,
 }
 
 /// The outcome of counting one keyed request.
@@ -58,6 +61,7 @@ impl AuthState {
             refused: Mutex::new(refused.iter().cloned().collect()),
             policy: Mutex::new(policy),
             windows: Mutex::new(HashMap::new()),
+            budget: super::budget::Meter::default(),
         }
     }
 
@@ -133,7 +137,7 @@ pub(crate) async fn guard(State(state): State<Arc<DataApiState>>, request: Reque
         if auth.require_key.load(Ordering::Acquire) {
             return unauthorized();
         }
-        return next.run(request).await;
+        return metered(auth, None, request, next).await;
     };
     if auth.refused.lock().unwrap_or_else(|e| e.into_inner()).contains(&key) {
         return errors::error(
@@ -141,11 +145,11 @@ pub(crate) async fn guard(State(state): State<Arc<DataApiState>>, request: Reque
             Value::from("This API key is not allowed to access this resource"),
         );
     }
-    let Some(policy) = auth.policy() else { return next.run(request).await };
+    let Some(policy) = auth.policy() else { return metered(auth, Some(&key), request, next).await };
     let policy_text = format!("{};w={}", policy.limit, window_secs(policy.window));
     match auth.count(&key, policy) {
         Count::Allowed { remaining } => {
-            let mut response = next.run(request).await;
+            let mut response = metered(auth, Some(&key), request, next).await;
             let headers = response.headers_mut();
             set(headers, "ratelimit-policy", policy_text);
             set(headers, "ratelimit-limit", policy.limit.to_string());
@@ -165,6 +169,42 @@ pub(crate) async fn guard(State(state): State<Arc<DataApiState>>, request: Reque
             set(headers, "ratelimit-remaining", "0".to_string());
             set(headers, "ratelimit-reset", reset_secs.to_string());
             set(headers, "retry-after", reset_secs.to_string());
+            response
+        }
+    }
+}
+
+/// The route's answer, charged to `key`'s bucket of the compute-unit budget when one is set
+/// ([`super::budget`]): 429 with the service's body and headers when the bucket is full.
+async fn metered(auth: &AuthState, key: Option<&str>, request: Request, next: Next) -> Response {
+    let weight = avax_data_core::transport::weights::weight(request.method().as_str(), request.uri().path());
+    let Some(units) = auth.budget.units_per_minute() else { return next.run(request).await };
+    let policy_text = format!("{units};w=60");
+    match auth.budget.charge(key, weight, Instant::now()) {
+        None => next.run(request).await,
+        Some(super::budget::Charge::Served { remaining }) => {
+            let mut response = next.run(request).await;
+            let headers = response.headers_mut();
+            set(headers, "ratelimit-policy", policy_text);
+            set(headers, "ratelimit-limit", units.to_string());
+            set(headers, "ratelimit-remaining", remaining.to_string());
+            if remaining == 0 {
+                set(headers, "ratelimit-reset", "1".to_string());
+            }
+            response
+        }
+        Some(super::budget::Charge::Refused { retry_secs }) => {
+            let message = format!(
+                "Rate limit exceeded: {units} compute units per 60 seconds (this request costs {weight}); retry in \
+                 {retry_secs} seconds"
+            );
+            let mut response = errors::error(StatusCode::TOO_MANY_REQUESTS, Value::from(message));
+            let headers = response.headers_mut();
+            set(headers, "ratelimit-policy", policy_text);
+            set(headers, "ratelimit-limit", units.to_string());
+            set(headers, "ratelimit-remaining", "0".to_string());
+            set(headers, "ratelimit-reset", retry_secs.to_string());
+            set(headers, "retry-after", retry_secs.to_string());
             response
         }
     }

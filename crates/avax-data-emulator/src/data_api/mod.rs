@@ -6,7 +6,7 @@
 //! (interchain messages) serve the world's; `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
-//! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits.
+//! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
 
 // Handlers return `Result<_, Response>` to hand the error answer straight back.
 #![allow(clippy::result_large_err)]
@@ -14,6 +14,7 @@
 pub(crate) mod auth;
 pub(crate) mod blockchains;
 pub(crate) mod blocks;
+pub mod budget;
 pub(crate) mod chains;
 pub mod collectibles;
 pub(crate) mod errors;
@@ -37,6 +38,7 @@ pub use crate::world::{
     Feature, Network, Tx,
 };
 pub use auth::RateLimit;
+pub use budget::BudgetUse;
 pub use collectibles::Collectible;
 pub use paging::TOKEN_LIFETIME;
 pub use vertices::Vertex;
@@ -75,6 +77,14 @@ impl DataApiState {
 
     pub(crate) fn set_rate_limit(&self, policy: Option<RateLimit>) {
         self.auth.set_rate_limit(policy);
+    }
+
+    pub(crate) fn set_compute_budget(&self, units_per_minute: Option<u32>) {
+        self.auth.budget.set(units_per_minute);
+    }
+
+    pub(crate) fn compute_budget_use(&self) -> BudgetUse {
+        self.auth.budget.usage()
     }
 
     pub(crate) fn set_require_key(&self, require: bool) {

@@ -3,7 +3,7 @@
 //! with the transactions operations ([`super::evm`]) and with the blocks.
 //!
 //! - `listErc20Transactions`: the transfers an address sent or received, newest first
-//!   (`startBlock`/`endBlock` bound the block numbers);
+//!   (`startBlock`, inclusive, and `endBlock`, exclusive, bound the block numbers);
 //! - `listTransfers`: the transfers of one token contract, newest first (a contract that is no
 //!   token of the world has none);
 //! - `listErc20Balances`: the address's balance of every token of the chain after `blockNumber`
@@ -17,6 +17,7 @@ use super::balances::native_token_balance;
 use super::evm::{page_answer, token_json, transfer_details, walk_newest_first};
 use super::{respond_with, Request};
 use crate::data_api::errors::{self, Answer};
+use crate::world::busy::{BUSY_ADDRESS, BUSY_CHAIN};
 use crate::world::erc20::{find_token, tokens_of, Erc20Transfer, Token};
 use crate::world::Chain;
 
@@ -35,6 +36,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
                 Some(transfer(request, chain, number, &tx.hash, t))
             })
         }
+        _ if address == BUSY_ADDRESS && chain.evm_chain_id == BUSY_CHAIN => super::busy::answer(request, chain),
         _ => {
             let world = &request.state.world;
             if world.pool_index(&address).is_none_or(|i| i >= chain.address_pool) {

@@ -1,5 +1,5 @@
 //! `listErc721Transactions`: the ERC-721 transfers an address sent or received, newest first
-//! (`startBlock`/`endBlock` bound the block numbers): the mints of the world's NFT collection
+//! (`startBlock`, inclusive, and `endBlock`, exclusive, bound the block numbers): the mints of the world's NFT collection
 //! ([`crate::world::nft`]), so they agree with the address's transactions and collectibles.
 
 use serde_json::Value;

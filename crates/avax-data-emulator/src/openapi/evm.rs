@@ -7,7 +7,7 @@
 //! - `listLatestTransactions`: newest first (blocks from the tip down, each block's transactions
 //!   from the last);
 //! - `listTransactions` / `listNativeTransactions`: the same order, only those sent or received by
-//!   the address (`startBlock`/`endBlock` bound the block numbers);
+//!   the address (`startBlock`, inclusive, and `endBlock`, exclusive, bound the block numbers);
 //! - `getTransactionsForBlock`: the block's transactions in block order;
 //! - `getTransaction`: by hash (a lookup table per chain, built on first use); 404 when unknown.
 //!
@@ -91,7 +91,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
 }
 
 /// One page of the world's transactions of `chain`, newest first (blocks from the request's
-/// `endBlock` or the tip down to its `startBlock`, each block's transactions from the last),
+/// `endBlock - 1` or the tip down to its `startBlock`, each block's transactions from the last),
 /// resuming at the page token's position: the items `keep` makes of the transactions it keeps,
 /// under `key`.
 pub(super) fn walk_newest_first(
@@ -134,13 +134,19 @@ pub(super) fn walk_newest_first(
     Ok(page_answer(request, key, page, token))
 }
 
-/// The block numbers `startBlock..=endBlock` asks for, within the world.
+/// The block numbers `startBlock..endBlock` asks for, within the world, as the lowest and the
+/// highest: `startBlock` is inclusive and `endBlock` exclusive, as the service's document says
+/// (`spec/ground-truth.md`); an `endBlock` of 0 or at most `startBlock` asks for none (a low
+/// above the high).
 pub(super) fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
     let read =
         |name: &str| request.params.get(name).and_then(|v| v.trim().parse::<f64>().ok()).map(|x| x.max(0.0) as u64);
     let low = read("startBlock").unwrap_or(0);
-    let high = read("endBlock").unwrap_or(u64::MAX).min(world.tip());
-    (low, high)
+    match read("endBlock") {
+        Some(0) => (1, 0),
+        Some(end) => (low, (end - 1).min(world.tip())),
+        None => (low, world.tip()),
+    }
 }
 
 pub(super) fn page_answer(

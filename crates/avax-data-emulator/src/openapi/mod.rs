@@ -22,6 +22,7 @@
 #![allow(clippy::result_large_err)]
 
 mod balances;
+mod busy;
 mod checks;
 mod erc20;
 mod erc721;

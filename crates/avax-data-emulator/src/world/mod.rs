@@ -39,6 +39,7 @@ use sha2::{Digest, Sha256};
 use crate::formats::coreth;
 use avax_data_core::index::cb58;
 
+pub mod busy;
 pub mod cchain;
 pub mod erc20;
 pub mod history;
