@@ -37,7 +37,8 @@ def test_total_is_mainnet_plus_testnet_hour_by_hour(metrics: ad.MetricsClient) -
     }
     total = series["total"]
     assert total.height >= 2
-    assert total.schema == pl.Schema({"timestamp": pl.Datetime("ns", "UTC"), "value": pl.Float64})
+    assert total.schema == pl.Schema({"timestamp": pl.Datetime("ns", "UTC"), "value": pl.Float64, "extra": pl.String})
+    assert total["extra"].null_count() == total.height  # the emulator's points name every field
     parts = series["mainnet"].join(series["testnet"], on="timestamp", how="full", coalesce=True, suffix="_testnet")
     summed = parts.select("timestamp", (pl.col("value").fill_null(0) + pl.col("value_testnet").fill_null(0)).alias("sum"))
     both = total.join(summed, on="timestamp", how="full", coalesce=True)

@@ -142,7 +142,8 @@ mod tests {
             assert_eq!(out, Sliced::Whole);
             assert_eq!(values(&got), (0..n).collect::<Vec<_>>(), "{n} rows by {step}");
             assert!(got.iter().all(|b| b.num_rows() <= step.max(1)), "{n} rows by {step}");
-            assert_eq!(marks.last().copied(), Some(n as usize));
+            // an empty batch writes nothing and moves no position
+            assert_eq!(marks.last().copied(), (n > 0).then_some(n as usize), "{n} rows by {step}");
             assert!(marks.windows(2).all(|w| w[0] < w[1]), "{marks:?}");
         }
     }
