@@ -38,6 +38,9 @@ pub mod cchain;
 pub mod erc20;
 pub mod history;
 pub mod icm;
+pub mod p_txs;
+pub mod p_utxos;
+pub mod px_blocks;
 pub mod rewards;
 mod tx_index;
 
@@ -630,7 +633,10 @@ impl DataWorld {
             tx_index: tx_index::TxIndex::new(),
         };
         world.messages = icm::generate(&world);
-        world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
+        world.rewards = Network::ALL
+            .iter()
+            .map(|&n| (n, crate::formats::stakes::with_p_chain_tx_hashes(seed, n, rewards::generate(seed, n))))
+            .collect();
         world
     }
 
