@@ -115,5 +115,7 @@ pub(crate) async fn by_node(
     params.finish()?;
     let (network, asked) = (network.expect("checked"), asked.expect("checked"));
     px_chain(&data, network, asked)?;
+    let fingerprint = params.fingerprint(&format!("pblocks/{}/{}/{node_id}", network.as_str(), asked.name()));
+    paging::start(&data, &params, &fingerprint)?;
     Ok(errors::ok(json!({"blocks": [], "chainInfo": chain_info(network, asked)})))
 }
