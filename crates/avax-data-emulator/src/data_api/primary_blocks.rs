@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::{path_network, Params};
-use super::primary_chain::{chain_info, resolve, PrimaryChain};
+use super::primary_chain::{chain_info, resolve, seconds, PrimaryChain};
 use super::DataApiState;
 use crate::world::px_blocks::{PxChain, PxKind};
 use crate::world::Network;
@@ -38,18 +38,6 @@ fn px_chain(state: &DataApiState, network: Network, chain: PrimaryChain) -> Resu
     PxChain::of(state.world.seed(), network, kind, span).map(|c| (c, kind)).ok_or_else(|| {
         errors::bad_request(format!("The emulator's world has no X-Chain blocks on {}", network.as_str()))
     })
-}
-
-/// An optional Unix-seconds query parameter.
-fn seconds(params: &mut Params, name: &str) -> Option<i64> {
-    let text = params.get(name)?.to_string();
-    match text.trim().parse::<i64>() {
-        Ok(v) if v >= 0 => Some(v),
-        _ => {
-            params.problem(format!("{name} must be a number conforming to the specified constraints"));
-            None
-        }
-    }
 }
 
 pub(crate) async fn list(

@@ -16,31 +16,12 @@ use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::paging;
-use super::params::{path_network, Params};
-use super::primary_chain::{chain_info, resolve, PrimaryChain};
+use super::params::Params;
+use super::primary_chain::{chain_info, p_chain, p_chain_request, seconds, PrimaryChain};
 use super::DataApiState;
 use crate::world::p_txs::{block_txs, tx_height, PTxFacts};
-use crate::world::px_blocks::{PxChain, PxKind};
-use crate::world::Network;
 use avax_data_core::decode::pchain::tx_type_name;
 use avax_data_core::index::cb58;
-
-/// The P-chain of `network`.
-fn p_chain(state: &DataApiState, network: Network) -> PxChain {
-    PxChain::of(state.world.seed(), network, PxKind::P, state.px_span(network, PxKind::P)).expect("both networks")
-}
-
-/// An optional Unix-seconds query parameter.
-fn seconds(params: &mut Params, name: &str) -> Option<i64> {
-    let text = params.get(name)?.to_string();
-    match text.trim().parse::<i64>() {
-        Ok(v) if v >= 0 => Some(v),
-        _ => {
-            params.problem(format!("{name} must be a number conforming to the specified constraints"));
-            None
-        }
-    }
-}
 
 /// A comma-separated list parameter.
 fn list_of(params: &Params, name: &str) -> Vec<String> {
@@ -59,11 +40,8 @@ pub(crate) async fn list(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
-    let net = path_network(&mut params, &network);
-    let asked = resolve(&mut params, net, &blockchain_id);
-    if asked.is_some_and(|c| c != PrimaryChain::P) {
-        return Ok(crate::openapi::answer("listLatestPrimaryNetworkTransactions", &data, &uri, &headers));
-    }
+    let op = "listLatestPrimaryNetworkTransactions";
+    let net = p_chain_request(op, &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
     let size = params.page_size(100);
     let (start_s, end_s) = (seconds(&mut params, "startTimestamp"), seconds(&mut params, "endTimestamp"));
     let ascending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("asc");
@@ -118,11 +96,7 @@ pub(crate) async fn get_one(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
-    let net = path_network(&mut params, &network);
-    let asked = resolve(&mut params, net, &blockchain_id);
-    if asked.is_some_and(|c| c != PrimaryChain::P) {
-        return Ok(crate::openapi::answer("getTxByHash", &data, &uri, &headers));
-    }
+    let net = p_chain_request("getTxByHash", &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
     params.finish()?;
     let network = net.expect("checked");
     let not_found = || errors::not_found(format!("Transaction {tx_hash} not found on p-chain"));

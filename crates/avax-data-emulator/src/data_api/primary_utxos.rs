@@ -18,12 +18,11 @@ use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::paging;
-use super::params::{path_network, Params};
-use super::primary_chain::{chain_info, resolve, PrimaryChain};
+use super::params::Params;
+use super::primary_chain::{chain_info, p_chain, p_chain_request, PrimaryChain};
 use super::DataApiState;
 use crate::world::p_txs::{asset_amount, avax_id};
 use crate::world::p_utxos::utxos_of;
-use crate::world::px_blocks::{PxChain, PxKind};
 use crate::world::Network;
 
 /// The `addresses` query parameter: bech32 P-addresses of `network` (`P-` optional); a problem
@@ -43,10 +42,6 @@ fn addresses(params: &mut Params, network: Option<Network>) -> Vec<String> {
     list
 }
 
-fn p_chain(state: &DataApiState, network: Network) -> PxChain {
-    PxChain::of(state.world.seed(), network, PxKind::P, state.px_span(network, PxKind::P)).expect("both networks")
-}
-
 fn amount(u: &Value) -> u128 {
     u["amount"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0)
 }
@@ -58,11 +53,8 @@ pub(crate) async fn utxos(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
-    let net = path_network(&mut params, &network);
-    let asked = resolve(&mut params, net, &blockchain_id);
-    if asked.is_some_and(|c| c != PrimaryChain::P) {
-        return Ok(crate::openapi::answer("getUtxosByAddresses", &data, &uri, &headers));
-    }
+    let asked = (network.as_str(), blockchain_id.as_str());
+    let net = p_chain_request("getUtxosByAddresses", &data, asked, (&uri, &headers), &mut params)?;
     let size = params.page_size(100);
     let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
     let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
@@ -101,11 +93,8 @@ pub(crate) async fn balances(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
-    let net = path_network(&mut params, &network);
-    let asked = resolve(&mut params, net, &blockchain_id);
-    if asked.is_some_and(|c| c != PrimaryChain::P) {
-        return Ok(crate::openapi::answer("getBalancesByAddresses", &data, &uri, &headers));
-    }
+    let asked = (network.as_str(), blockchain_id.as_str());
+    let net = p_chain_request("getBalancesByAddresses", &data, asked, (&uri, &headers), &mut params)?;
     let owners = addresses(&mut params, net);
     let until = params.get("blockTimestamp").map(str::to_string).map(|t| {
         t.trim().parse::<i64>().unwrap_or_else(|_| {
