@@ -70,7 +70,11 @@ impl DataApiState {
         rate_limit: Option<RateLimit>,
     ) -> DataApiState {
         DataApiState {
-            world: DataWorld::with_c_span(seed, blocks_per_chain, c_span),
+            world: {
+                let mut world = DataWorld::with_c_span(seed, blocks_per_chain, c_span);
+                world.map_pending_rewards(|n, r| crate::formats::pchain::with_p_chain_tx_hashes(seed, n, r));
+                world
+            },
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
@@ -84,8 +88,8 @@ impl DataApiState {
     }
 
     /// Heights of the primary-network chain `kind` of `network` (Fuji's: the shortest span).
-    pub(crate) fn px_span(&self, network: Network, kind: crate::world::px_blocks::PxKind) -> u64 {
-        use crate::world::px_blocks::PxKind;
+    pub(crate) fn px_span(&self, network: Network, kind: crate::formats::px_blocks::PxKind) -> u64 {
+        use crate::formats::px_blocks::PxKind;
         match (network, kind) {
             (Network::Mainnet, PxKind::P) => self.px_spans[0],
             (Network::Mainnet, PxKind::X) => self.px_spans[1],

@@ -1,5 +1,5 @@
 //! The P- and X-chain blocks of the primary network, from the containers the Index RPC serves
-//! ([`crate::world::px_blocks`]):
+//! ([`crate::formats::px_blocks`]):
 //! - `GET /v1/networks/{network}/blockchains/{blockchainId}/blocks`: newest first from the block
 //!   just before the world's now, within `startTimestamp`/`endTimestamp` (Unix seconds,
 //!   inclusive), with `chainInfo` naming the chain asked.
@@ -21,7 +21,7 @@ use super::paging;
 use super::params::{path_network, Params};
 use super::primary_chain::{chain_info, resolve, seconds, PrimaryChain};
 use super::DataApiState;
-use crate::world::px_blocks::{PxChain, PxKind};
+use crate::formats::px_blocks::{PxChain, PxKind};
 use crate::world::Network;
 use avax_data_core::index::cb58;
 

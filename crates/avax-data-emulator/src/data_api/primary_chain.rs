@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::params::{path_network, Params};
 use super::DataApiState;
-use crate::world::px_blocks::{PxChain, PxKind};
+use crate::formats::px_blocks::{PxChain, PxKind};
 use crate::world::{Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, PRIMARY_NETWORK_SUBNET_ID};
 
 /// One of the primary network's three chains.

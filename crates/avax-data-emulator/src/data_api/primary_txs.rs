@@ -1,4 +1,4 @@
-//! The P-chain's transactions, from the `P/block` containers ([`crate::world::p_txs`]):
+//! The P-chain's transactions, from the `P/block` containers ([`crate::formats::p_txs`]):
 //! - `GET /v1/networks/{network}/blockchains/{blockchainId}/transactions`: newest first
 //!   (`sortOrder=asc`: oldest first), within `startTimestamp`/`endTimestamp` (Unix seconds,
 //!   inclusive), of the `txTypes` asked, paying one of `addresses` (bech32, `P-` optional);
@@ -19,7 +19,7 @@ use super::paging;
 use super::params::Params;
 use super::primary_chain::{chain_info, p_chain, p_chain_request, seconds, PrimaryChain};
 use super::DataApiState;
-use crate::world::p_txs::{block_txs, tx_height, PTxFacts};
+use crate::formats::p_txs::{block_txs, tx_height, PTxFacts};
 use avax_data_core::decode::pchain::tx_type_name;
 use avax_data_core::index::cb58;
 

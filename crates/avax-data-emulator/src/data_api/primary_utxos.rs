@@ -1,5 +1,5 @@
 //! The P-chain UTXOs and balances of addresses, from the P-chain's txs
-//! ([`crate::world::p_utxos`]):
+//! ([`crate::formats::p_utxos`]):
 //! - `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos?addresses=...`: the UTXOs the
 //!   addresses hold (bech32, `P-` optional), by `sortBy` (`timestamp` by default, or `amount`) in
 //!   `sortOrder` (`asc` by default), at least `minUtxoAmount` nAVAX; all are unspent.
@@ -21,8 +21,8 @@ use super::paging;
 use super::params::Params;
 use super::primary_chain::{chain_info, p_chain, p_chain_request, PrimaryChain};
 use super::DataApiState;
-use crate::world::p_txs::{asset_amount, avax_id};
-use crate::world::p_utxos::utxos_of;
+use crate::formats::p_txs::{asset_amount, avax_id};
+use crate::formats::p_utxos::utxos_of;
 use crate::world::Network;
 
 /// The `addresses` query parameter: bech32 P-addresses of `network` (`P-` optional); a problem

@@ -268,6 +268,26 @@ pub fn stake_tx_id(seed: u64, network: Network, s: &Stake) -> [u8; 32] {
     codec::tx_id(&stake_tx(seed, network, s, true).bytes())
 }
 
+/// `rewards` of `network` (the world of `seed`) with each `txHash` the id of its stake's tx on
+/// the emulated P-chain ([`stake_tx_id`]), so the pending rewards, validators and
+/// delegators name the tx the P-chain index and the Data API's P-chain transactions hold.
+pub fn with_p_chain_tx_hashes(
+    seed: u64,
+    network: Network,
+    mut rewards: Vec<crate::world::rewards::PendingReward>,
+) -> Vec<crate::world::rewards::PendingReward> {
+    let ids: std::collections::HashMap<String, String> = stakes::stakes_cached(seed, network)
+        .iter()
+        .map(|s| (s.data_api_tx_hash.clone(), cb58::encode(&stake_tx_id(seed, network, s))))
+        .collect();
+    for r in &mut rewards {
+        if let Some(id) = ids.get(&r.tx_hash) {
+            r.tx_hash = id.clone();
+        }
+    }
+    rewards
+}
+
 fn id_of(text: &str) -> [u8; 32] {
     cb58::decode_id(text).expect("constant ids are cb58")
 }

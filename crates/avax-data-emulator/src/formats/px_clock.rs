@@ -20,6 +20,8 @@ use crate::world::{derive, Network, WORLD_NOW_MS};
 /// Shortest timeline of the P- and X-chain indexes, heights: an index started shorter holds the
 /// first containers of this span (a node behind), one started longer ends just before now too.
 pub const MIN_SPAN: u64 = crate::defaults::CONTAINERS;
+/// First height in a proposervm envelope (`P/block`).
+pub const P_FORK_HEIGHT: u64 = 100;
 /// Heights between two stake slots of the served `P/block` chain.
 pub const STAKE_SPACING: u64 = 8;
 /// Heights after the last stake slot of the served `P/block` chain.
@@ -76,8 +78,8 @@ impl PTimeline {
                 anchors.push((h, ns));
             }
         };
-        push(super::pxchains::P_FORK_HEIGHT, FORK_S * SEC);
-        push(cfg.banff_height.max(super::pxchains::P_FORK_HEIGHT + 1), BANFF_S * SEC);
+        push(P_FORK_HEIGHT, FORK_S * SEC);
+        push(cfg.banff_height.max(P_FORK_HEIGHT + 1), BANFF_S * SEC);
         let mut previous_start = None;
         let mut tie = 0;
         for (k, stake) in stakes_cached(seed, cfg.network).iter().enumerate() {

@@ -27,8 +27,7 @@ use super::stakes::stakes_cached;
 use super::xchain;
 use crate::world::{derive, Network, WORLD_NOW_MS};
 
-/// First height in a proposervm envelope (`P/block`).
-pub const P_FORK_HEIGHT: u64 = 100;
+pub use super::px_clock::P_FORK_HEIGHT;
 /// First Granite envelope (both chains).
 pub const GRANITE_HEIGHT: u64 = 4_096;
 /// Blocks per Granite epoch.

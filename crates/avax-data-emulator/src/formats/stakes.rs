@@ -34,7 +34,7 @@ pub struct Stake {
     /// A delegation rather than a validator.
     pub delegation: bool,
     /// The stake's id in [`rewards::generate`] (CB58); the Data API names the stake by its
-    /// P-chain tx id instead ([`with_p_chain_tx_hashes`]).
+    /// P-chain tx id instead ([`super::pchain::with_p_chain_tx_hashes`]).
     pub data_api_tx_hash: String,
 }
 
@@ -105,26 +105,6 @@ pub fn stakes(seed: u64, network: Network) -> Vec<Stake> {
     }
     out.sort_by_key(|s| s.start);
     out
-}
-
-/// `rewards` of `network` (the world of `seed`) with each `txHash` the id of its stake's tx on
-/// the emulated P-chain ([`super::pchain::stake_tx_id`]), so the pending rewards, validators and
-/// delegators name the tx the P-chain index and the Data API's P-chain transactions hold.
-pub fn with_p_chain_tx_hashes(
-    seed: u64,
-    network: Network,
-    mut rewards: Vec<rewards::PendingReward>,
-) -> Vec<rewards::PendingReward> {
-    let ids: std::collections::HashMap<String, String> = stakes_cached(seed, network)
-        .iter()
-        .map(|s| (s.data_api_tx_hash.clone(), cb58::encode(&super::pchain::stake_tx_id(seed, network, s))))
-        .collect();
-    for r in &mut rewards {
-        if let Some(id) = ids.get(&r.tx_hash) {
-            r.tx_hash = id.clone();
-        }
-    }
-    rewards
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn the_validators_and_delegators_served_are_the_stakes_of_the_p_chain() {
         for network in Network::ALL {
-            let served = stakes::with_p_chain_tx_hashes(4, network, rewards::generate(4, network));
+            let served = crate::formats::pchain::with_p_chain_tx_hashes(4, network, rewards::generate(4, network));
             let chain_stakes = stakes::stakes(4, network);
             let id = |s: &stakes::Stake| cb58::encode(&crate::formats::pchain::stake_tx_id(4, network, s));
             for r in served.iter().filter(|r| r.reward_type != RewardType::ValidatorFee) {

@@ -38,9 +38,6 @@ pub mod cchain;
 pub mod erc20;
 pub mod history;
 pub mod icm;
-pub mod p_txs;
-pub mod p_utxos;
-pub mod px_blocks;
 pub mod rewards;
 mod tx_index;
 
@@ -633,10 +630,7 @@ impl DataWorld {
             tx_index: tx_index::TxIndex::new(),
         };
         world.messages = icm::generate(&world);
-        world.rewards = Network::ALL
-            .iter()
-            .map(|&n| (n, crate::formats::stakes::with_p_chain_tx_hashes(seed, n, rewards::generate(seed, n))))
-            .collect();
+        world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
         world
     }
 
@@ -819,6 +813,14 @@ impl DataWorld {
 
     /// Every pending reward of `network`, in generation order (validators, then their
     /// delegations).
+    /// Replaces the pending rewards of each network by `f(network, rewards)` (the emulator names
+    /// each stake by its P-Chain tx id, which the world's module cannot build).
+    pub fn map_pending_rewards(&mut self, f: impl Fn(Network, Vec<PendingReward>) -> Vec<PendingReward>) {
+        for (network, rewards) in &mut self.rewards {
+            *rewards = f(*network, std::mem::take(rewards));
+        }
+    }
+
     pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
         self.rewards.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
     }

@@ -14,9 +14,9 @@ use avax_data_core::index::cb58;
 use serde_json::{json, Value};
 
 use super::px_blocks::{PerChain, PxBlock, PxChain};
-use super::rewards::avax_asset_id;
-use super::{Network, PRIMARY_NETWORK_SUBNET_ID};
-use crate::formats::pxchains::P_FORK_HEIGHT;
+use super::pxchains::P_FORK_HEIGHT;
+use crate::world::rewards::avax_asset_id;
+use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 
 /// The P-chain's blockchain id (32 zero bytes).
 const P_CHAIN_ID: &str = "11111111111111111111111111111111LpoYY";

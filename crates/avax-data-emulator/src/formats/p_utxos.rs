@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::p_txs::{block_txs, PTxFacts};
 use super::px_blocks::{PerChain, PxChain};
-use super::Network;
+use crate::world::Network;
 
 /// `(height, tx index in its block)` of every tx paying an address, oldest first.
 type Payers = HashMap<String, Vec<(u64, usize)>>;

@@ -11,9 +11,9 @@ use avax_data_core::decode::{pchain as pdecode, proposervm as penv, xchain as xd
 use avax_data_core::index::cb58;
 use serde_json::{json, Value};
 
-use super::Network;
-use crate::formats::enveloped::EnvelopedChain;
-use crate::formats::pxchains::{self, PBlocks, XBlocks, P_FORK_HEIGHT};
+use super::enveloped::EnvelopedChain;
+use super::pxchains::{self, PBlocks, XBlocks, P_FORK_HEIGHT};
+use crate::world::Network;
 
 /// Which primary-network chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
