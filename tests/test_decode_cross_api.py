@@ -79,23 +79,41 @@ def test_hourly_tx_counts_of_the_metrics_api_equal_the_decoded_counts(world: ad.
     assert joined["value"][0] > joined["decoded"][0], "the history before the first block counts in its hour"
 
 
-def test_p_chain_staking_txs_are_the_data_api_stakes(world: ad.Emulator) -> None:
-    with ad.IndexClient(world.url) as node:
-        blocks = node.chain("P/block").range(0, 600, decode="strict").to_polars()
-    assert set(blocks["block_kind"].to_list()) >= {"pre_fork", "stateless", "option"}
-    txs = blocks.select("height", "txs").explode("txs").drop_nulls("txs").unnest("txs")
-    stakes = txs.filter(pl.col("tx_type").is_in(STAKING))
-    assert stakes.height >= 10 and set(stakes["tx_type"].to_list()) == set(STAKING)
-    with ad.DataClient(base_url=world.url) as data:
-        rewards = data.pending_rewards("mainnet", node_ids=sorted(set(stakes["node_id"].to_list())),
-                                       page_size=100).to_polars()
+def test_p_chain_staking_txs_are_the_data_api_stakes() -> None:
+    # The stakes start in 2025, after Durango: each is an AddPermissionless*Tx in the P block
+    # accepted in the second it starts, among the last blocks of the P/block span (which ends at
+    # the world's now when the index holds at least the default span).
+    with ad.Emulator(seed=3, data_blocks_per_chain=BLOCKS) as world, ad.IndexClient(world.url) as node:
+        chain = node.chain("P/block")
+        blocks = chain.range(0, chain.last_accepted()["index"] + 1, decode="strict").to_polars()
+        with ad.DataClient(base_url=world.url) as data:
+            txs = blocks.select("height", "block_time", "txs").explode("txs").drop_nulls("txs").unnest("txs")
+            stakes = txs.filter(pl.col("tx_type").is_in(STAKING))
+            rewards = data.pending_rewards("mainnet", node_ids=sorted(set(stakes["node_id"].to_list())),
+                                           page_size=100).to_polars()
+    assert set(blocks["block_kind"].to_list()) == {"pre_fork", "stateless", "option", "granite"}
+    assert stakes.height >= 10
+    assert set(stakes["tx_type"].to_list()) == {"AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx"}
+    assert stakes["block_time"].to_list() == stakes["start_time"].to_list(), "accepted in the second it starts"
+    assert stakes["start_time"].is_sorted()
     key = ["nodeId", "startTimestamp", "endTimestamp"]
-    api = rewards.select(*key, pl.col("amountStaked").cast(pl.UInt64).alias("weight"))
+    api = rewards.select(*key, pl.col("amountStaked").cast(pl.UInt64).alias("weight"), "txHash")
     ours = stakes.select(pl.col("node_id").alias("nodeId"), pl.col("start_time").alias("startTimestamp"),
-                         pl.col("end_time").alias("endTimestamp"), "weight")
-    missing = ours.join(api, on=[*key, "weight"], how="anti")
+                         pl.col("end_time").alias("endTimestamp"), "weight", pl.col("tx_id").alias("txHash"))
+    missing = ours.join(api, on=[*key, "weight", "txHash"], how="anti")
     assert missing.height == 0, missing
-    assert ours.join(api, on=[*key, "weight"], how="semi").height == ours.height
+    assert ours.join(api, on=[*key, "weight", "txHash"], how="semi").height == ours.height
+
+
+def test_a_p_index_shorter_than_the_span_is_a_node_behind_the_stakes(world: ad.Emulator) -> None:
+    with ad.IndexClient(world.url) as node, ad.DataClient(base_url=world.url) as data:
+        blocks = node.chain("P/block").range(0, BLOCKS, decode="strict").to_polars()
+        nodes = world.world["validators"]["mainnet"]
+        first_stake = min(r["startTimestamp"] for r in data.pending_rewards("mainnet", node_ids=nodes, page_size=100))
+    assert blocks.height == BLOCKS and set(blocks["block_kind"].to_list()) == {"pre_fork", "stateless", "option"}
+    txs = blocks.select("txs").explode("txs").drop_nulls("txs").unnest("txs")
+    assert txs.filter(pl.col("tx_type").is_in(STAKING)).height == 0
+    assert blocks["timestamp"].max() < first_stake, "its last block is accepted before the first stake starts"
 
 
 @pytest.mark.parametrize("path", ["C/block", "P/block", "X/block", "X/tx"])

@@ -599,8 +599,8 @@ def test_the_frame_has_the_documented_columns_types_and_values(server, clients, 
 
 def test_every_generated_method_reads_the_emulators_answers() -> None:
     """The emulator's answers fit the frames and dicts of every generated method (called with the
-    documents' example arguments; a block and a transaction of the emulator's world where the
-    operation names one), e.g. a decimal amount the emulator made up is digits."""
+    documents' example arguments; a block, a transaction and a P-address of the emulator's world
+    where the operation names one), e.g. a decimal amount the emulator made up is digits."""
     from avax_data import _endpoints
 
     table = {o["operation_id"]: o for o in ad._native.openapi_operations()}
@@ -608,8 +608,15 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
             ad.DataClient(emu.url, api_key="k") as data, ad.MetricsClient(emu.url) as metrics:
         block = next(b for b in data.blocks("43114") if b["txCount"] > 0)
         tx = next(iter(data.block_transactions("43114", block["blockHash"])))
+        p_block = next(iter(data.primary_network_blocks("mainnet", "p-chain")))
+        p_tx = next(iter(data.primary_network_transactions("mainnet", "p-chain")))
+        holder = emu.world["p_addresses"]["mainnet"][:1]  # holds P-chain UTXOs (the world's stake owner)
         world = {"getTransactionsForBlock": {"block_id": block["blockHash"]},
-                 "getTransaction": {"tx_hash": tx["txHash"]}}
+                 "getTransaction": {"tx_hash": tx["txHash"]},
+                 "getBlockById": {"block_id": p_block["blockHash"]},
+                 "getTxByHash": {"tx_hash": p_tx["txHash"]},
+                 "getUtxosByAddresses": {"addresses": holder},
+                 "getBalancesByAddresses": {"addresses": holder}}
         clients = {"data": data, "metrics": metrics}
         read = []
         for (service, method), (op_id, positional, _keywords, is_list) in _endpoints.SPECS.items():

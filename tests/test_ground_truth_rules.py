@@ -24,7 +24,6 @@ from _helpers import GetRequest, GetServer
 
 UTC = dt.timezone.utc
 P_CHAIN_ID = "11111111111111111111111111111111LpoYY"
-ADDRESS = "avax1h2ccj9f5ay5acl6tyn9mwmw32p8wref8vl8ctg"  # a real Mainnet address (fixture data_chain_ids_mainnet.json)
 REAL = Path(__file__).parent / "fixtures" / "real"
 HOUR = 3600
 CONSUMING = ("consumingTxHash", "consumingBlockNumber", "consumingBlockTimestamp")
@@ -53,11 +52,24 @@ def get(emu: ad.Emulator, target: str) -> Any:
         return json.loads(answer.read())
 
 
+def world_address(emu: ad.Emulator) -> str:
+    """A Mainnet P-address of the world that holds P-chain UTXOs (a stake's owner), bech32 without ``P-``."""
+    return emu.world["p_addresses"]["mainnet"][0].removeprefix("P-")
+
+
+def utxo_owners(emu: ad.Emulator) -> list[str]:
+    """The world's stake owners, then the owners of the latest P-chain txs' outputs that are not staked."""
+    owners = [a.removeprefix("P-") for a in emu.world["p_addresses"]["mainnet"]]
+    txs = get(emu, "/v1/networks/mainnet/blockchains/p-chain/transactions?pageSize=100")["transactions"]
+    change = sorted({a for tx in txs for u in tx["emittedUtxos"] if u["staked"] is False for a in u["addresses"]})
+    assert change, "the latest P-chain txs pay outputs that are not staked"
+    return [*owners, *change[:5]]
+
+
 def utxo_pages(emu: ad.Emulator, chain: str, pages: int = 8) -> list[dict[str, Any]]:
-    """The UTXOs of ``pages`` addresses' first pages on ``chain`` (generated: each address its own)."""
+    """The UTXOs of ``pages`` of the world's addresses' first pages on ``chain`` (each address holds its own)."""
     items: list[dict[str, Any]] = []
-    addresses = [ADDRESS, "avax1qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq", *(f"avax1{c * 38}" for c in "pzry9x8gf2tv"[: pages - 2])]
-    for address in addresses:
+    for address in utxo_owners(emu)[:pages]:
         items += get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={address}&pageSize=100")["utxos"]
     return items
 
@@ -98,7 +110,11 @@ def test_emulator_p_chain_utxos_send_their_locktime_and_staked_ones_no_consuming
     assert staked and unstaked, "the pages hold staked and other UTXOs"
     assert all("platformLocktime" in u and isinstance(u["platformLocktime"], int) for u in items)
     assert not [u for u in staked if any(k in u for k in CONSUMING)]
-    assert any(k in u for u in unstaked for k in CONSUMING), "spent UTXOs that are not staked keep theirs"
+    # The world never spends its own P-chain outputs (docs/guides/emulator.md): none carries the
+    # consuming fields. That a spent one that is not staked keeps them is held on a served answer
+    # (test_client_reads_a_staked_utxo_without_consuming_fields).
+    assert not [u for u in unstaked if any(k in u for k in CONSUMING)]
+    assert {u["utxoType"] for u in staked} == {"STAKE"} and {u["utxoType"] for u in unstaked} == {"TRANSFER"}
 
 
 def metric_window(emu: ad.Emulator) -> tuple[str, int]:
@@ -152,44 +168,55 @@ def replay(body: Any) -> GetServer:
 
 
 def test_client_reads_the_output_index_as_each_chain_sends_it(emu: ad.Emulator) -> None:
+    address = world_address(emu)
     with ad.DataClient(base_url=emu.url) as data:
         for chain in ("x-chain", "p-chain"):
-            raw = get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={ADDRESS}&pageSize=100")["utxos"]
-            rows = list(data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)))
+            raw = get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={address}&pageSize=100")["utxos"]
+            rows = list(data.utxos("mainnet", chain, addresses=[address], page_size=100, limit=len(raw)))
             assert [r["outputIndex"] for r in rows] == [int(u["outputIndex"]) for u in raw]
             assert {type(u["outputIndex"]) for u in raw} == {str if chain == "x-chain" else int}  # as sent
             assert {type(r["outputIndex"]) for r in rows} == {TYPES[f"{chain} outputIndex dict"]}
-            frame = data.utxos("mainnet", chain, addresses=[ADDRESS], page_size=100, limit=len(raw)).to_polars()
+            frame = data.utxos("mainnet", chain, addresses=[address], page_size=100, limit=len(raw)).to_polars()
             assert frame.schema["outputIndex"] == TYPES["utxo outputIndex frame"]
             assert frame["outputIndex"].to_list() == [int(u["outputIndex"]) for u in raw]
 
 
 def test_client_keeps_a_zero_platform_locktime(emu: ad.Emulator) -> None:
-    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={ADDRESS}&pageSize=100")
+    address = world_address(emu)
+    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={address}&pageSize=100")
     page = copy.deepcopy(page)
     for utxo in page["utxos"]:
         utxo["platformLocktime"] = 0
     with replay(page) as server, ad.DataClient(base_url=server.url) as data:
-        rows = list(data.utxos("mainnet", "p-chain", addresses=[ADDRESS]))
-        frame = data.utxos("mainnet", "p-chain", addresses=[ADDRESS]).to_polars()
+        rows = list(data.utxos("mainnet", "p-chain", addresses=[address]))
+        frame = data.utxos("mainnet", "p-chain", addresses=[address]).to_polars()
     assert rows and all("platformLocktime" in r and r["platformLocktime"] == 0 for r in rows)
     assert frame.schema["platformLocktime"] == TYPES["platformLocktime frame"]
     assert frame["platformLocktime"].to_list() == [0] * len(rows) and frame["platformLocktime"].null_count() == 0
 
 
 def test_client_reads_a_staked_utxo_without_consuming_fields(emu: ad.Emulator) -> None:
-    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={ADDRESS}&pageSize=100")
+    address = world_address(emu)
+    page = get(emu, f"/v1/networks/mainnet/blockchains/p-chain/utxos?addresses={address}&pageSize=100")
     page = copy.deepcopy(page)
-    staked = page["utxos"][0]
+    assert len(page["utxos"]) >= 2, "the world's stake owner holds several UTXOs"
+    staked, spent = page["utxos"][0], page["utxos"][1]
     staked["staked"] = True
     for field in CONSUMING:
         staked.pop(field, None)
+    # A spent UTXO that is not staked keeps its consuming fields (the world spends none: edited in).
+    spent.update(staked=False, utxoType="TRANSFER", consumingTxHash="2bocwH8haadK2qKBXUNdSnPUtPx1MHNAp4XiXQqvzfTiaSzYiE")
+    spent.update(consumingBlockNumber="9001", consumingBlockTimestamp=1767000000)
     with replay(page) as server, ad.DataClient(base_url=server.url) as data:
-        rows = list(data.utxos("mainnet", "p-chain", addresses=[ADDRESS]))
-        frame = data.utxos("mainnet", "p-chain", addresses=[ADDRESS]).to_polars()
+        rows = list(data.utxos("mainnet", "p-chain", addresses=[address]))
+        frame = data.utxos("mainnet", "p-chain", addresses=[address]).to_polars()
     assert rows[0]["staked"] is True and not set(CONSUMING) & set(rows[0])
     assert frame.row(0, named=True)["staked"] is True
     assert all(frame[field][0] is None for field in CONSUMING)
+    assert rows[1]["staked"] is False
+    assert rows[1]["consumingTxHash"] == spent["consumingTxHash"] and rows[1]["consumingBlockNumber"] == 9001
+    assert rows[1]["consumingBlockTimestamp"] == dt.datetime.fromtimestamp(1767000000, UTC)
+    assert frame.row(1, named=True)["consumingTxHash"] == spent["consumingTxHash"]
 
 
 def test_client_reads_an_older_block_without_chain_id(emu: ad.Emulator) -> None:

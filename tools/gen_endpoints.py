@@ -257,6 +257,12 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
     "getTransaction": (['block = next(b for b in data.blocks("43114") if b["txCount"] > 0)',
                         'tx = next(iter(data.block_transactions("43114", block["blockHash"])))'],
                        {"tx_hash": 'tx["txHash"]'}),
+    "getBlockById": (['block = next(iter(data.primary_network_blocks("mainnet", "p-chain")))'],
+                     {"block_id": 'block["blockHash"]'}),
+    "getTxByHash": (['tx = next(iter(data.primary_network_transactions("mainnet", "p-chain")))'],
+                    {"tx_hash": 'tx["txHash"]'}),
+    "getUtxosByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
+    "getBalancesByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
 }
 
 
@@ -272,7 +278,7 @@ def example(op: dict[str, Any], name: str) -> list[str]:
     args = []
     for i, (py, _) in enumerate(passed):
         p = by_py[py]
-        if i >= n_positional and not p["required"]:
+        if i >= n_positional and not p["required"] and py not in world:
             continue
         value = world.get(py) or repr(_example_value(service, doc_params[p["name"]]))
         args.append(value if i < n_positional else f"{py}={value}")

@@ -45,7 +45,7 @@ class Container(TypedDict):
         >>> list(c) == list(ad.Container.__annotations__)
         True
         >>> c["index"], c["encoding"], c["timestamp"].isoformat()
-        (0, 'hex', '2020-09-21T00:02:01.463371+00:00')
+        (0, 'hex', '2020-09-21T00:00:00+00:00')
     """
 
     id: str

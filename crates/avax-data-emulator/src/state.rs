@@ -39,6 +39,8 @@ pub(crate) struct EmulatorState {
     latency_ns: AtomicU64,
     requests: AtomicU64,
     id_indexes: [IdIndex; 5],
+    /// Initial counts of `P/block`, `X/block` and `X/tx`: their timelines end just before now.
+    px_spans: [u64; 3],
     /// The Data API's world, page tokens, clock, keys and rate limits (the Metrics API serves
     /// the same world and tokens); its routers hold this `Arc`.
     pub(crate) data: Arc<DataApiState>,
@@ -50,6 +52,8 @@ impl EmulatorState {
     pub(crate) fn new(config: &EmulatorConfig) -> Self {
         let base_counts =
             IndexPath::ALL.map(|p| AtomicU64::new(config.containers.get(&p).copied().unwrap_or(config.default_count)));
+        let px_spans = [IndexPath::PBlock, IndexPath::XBlock, IndexPath::XTx]
+            .map(|p| config.containers.get(&p).copied().unwrap_or(config.default_count));
         let tip_rate = if config.tip_rate.is_finite() && config.tip_rate > 0.0 { config.tip_rate } else { 0.0 };
         EmulatorState {
             seed: config.seed,
@@ -61,13 +65,17 @@ impl EmulatorState {
             latency_ns: AtomicU64::new(duration_ns(config.latency)),
             requests: AtomicU64::new(0),
             id_indexes: Default::default(),
-            data: Arc::new(DataApiState::new(
-                config.seed,
-                world_blocks(config),
-                config.data_api_require_key,
-                &config.data_api_refused_keys,
-                config.rate_limit,
-            )),
+            px_spans,
+            data: Arc::new(
+                DataApiState::new(
+                    config.seed,
+                    world_blocks(config),
+                    config.data_api_require_key,
+                    &config.data_api_refused_keys,
+                    config.rate_limit,
+                )
+                .with_px_spans([px_spans[0], px_spans[1]]),
+            ),
             faults: FaultState::new(config.faults.clone()),
         }
     }
@@ -105,7 +113,7 @@ impl EmulatorState {
 
     /// What the index's containers are generated from.
     pub(crate) fn source(&self) -> Source {
-        Source::new(self.seed, self.data.world.c_span())
+        Source::new(self.seed, self.data.world.c_span()).with_px_spans(self.px_spans)
     }
 
     pub(crate) fn index_enabled(&self) -> bool {

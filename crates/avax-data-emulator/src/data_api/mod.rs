@@ -3,7 +3,9 @@
 //!
 //! One small file per job: `collectibles.rs` (NFTs) and `vertices.rs` (X-chain vertices) each
 //! hold their part of the world and its route; `rewards.rs` (pending rewards) and `icm.rs`
-//! (interchain messages) serve the world's; `chains.rs`,
+//! (interchain messages) serve the world's; `primary_blocks.rs` the P- and X-chain blocks of
+//! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
+//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
@@ -22,6 +24,10 @@ mod health;
 mod icm;
 pub(crate) mod paging;
 pub(crate) mod params;
+mod primary_blocks;
+pub(crate) mod primary_chain;
+mod primary_txs;
+mod primary_utxos;
 mod rewards;
 pub mod vertices;
 
@@ -49,6 +55,9 @@ pub(crate) struct DataApiState {
     pub(crate) clock: paging::Clock,
     pub(crate) tokens: paging::TokenStore,
     pub(crate) auth: auth::AuthState,
+    /// Heights of the Mainnet `[P/block, X/block]` timelines (the indexes' initial counts, at
+    /// least [`crate::formats::px_clock::MIN_SPAN`]): the primary network's blocks up to now.
+    pub(crate) px_spans: [u64; 2],
 }
 
 impl DataApiState {
@@ -63,10 +72,30 @@ impl DataApiState {
         rate_limit: Option<RateLimit>,
     ) -> DataApiState {
         DataApiState {
-            world: DataWorld::with_c_span(seed, blocks_per_chain, c_span),
+            world: {
+                let mut world = DataWorld::with_c_span(seed, blocks_per_chain, c_span);
+                world.map_pending_rewards(|n, r| crate::formats::pchain::with_p_chain_tx_hashes(seed, n, r));
+                world
+            },
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
+            px_spans: [crate::formats::px_clock::MIN_SPAN; 2],
+        }
+    }
+
+    /// This state with the Mainnet P- and X-chain timelines of `[P/block, X/block]` heights.
+    pub(crate) fn with_px_spans(self, spans: [u64; 2]) -> DataApiState {
+        DataApiState { px_spans: spans.map(|n| n.max(crate::formats::px_clock::MIN_SPAN)), ..self }
+    }
+
+    /// Heights of the primary-network chain `kind` of `network` (Fuji's: the shortest span).
+    pub(crate) fn px_span(&self, network: Network, kind: crate::formats::px_blocks::PxKind) -> u64 {
+        use crate::formats::px_blocks::PxKind;
+        match (network, kind) {
+            (Network::Mainnet, PxKind::P) => self.px_spans[0],
+            (Network::Mainnet, PxKind::X) => self.px_spans[1],
+            (Network::Fuji, _) => crate::formats::px_clock::MIN_SPAN,
         }
     }
 
@@ -121,6 +150,34 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(
         .route("/v1/icm/messages", get(icm::list).fallback(errors::cannot))
         .route("/v1/networks/{network}/blockchains", get(blockchains::list).fallback(errors::cannot))
         .route("/v1/networks/{network}/blockchains/{blockchain_id}", get(blockchains::get_one).fallback(errors::cannot))
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/blocks",
+            get(primary_blocks::list).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/blocks/{block_id}",
+            get(primary_blocks::get_one).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/nodes/{node_id}/blocks",
+            get(primary_blocks::by_node).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/transactions",
+            get(primary_txs::list).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/transactions/{tx_hash}",
+            get(primary_txs::get_one).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/utxos",
+            get(primary_utxos::utxos).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/balances",
+            get(primary_utxos::balances).fallback(errors::cannot),
+        )
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
     by_hand
         .merge(more)

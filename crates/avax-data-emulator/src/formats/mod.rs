@@ -9,16 +9,22 @@
 //! - `P/block`, `X/block`, `X/tx`: platformvm blocks, AVM standard blocks and AVM txs
 //!   ([`pxchains`]), the blocks raw before the fork and enveloped after.
 //! - `X/vtx`: random bytes with sha256 ids, for good.
+//!
+//! The P- and X-chain indexes end just before the world's now ([`px_clock`]).
 
 pub mod avax_codec;
 pub mod chain_cache;
 pub mod coreth;
 pub mod enveloped;
 pub mod evm_keys;
+pub mod p_txs;
+pub mod p_utxos;
 pub mod pchain;
 pub mod proposer_sign;
 pub mod proposervm;
 pub mod ptx;
+pub mod px_blocks;
+pub mod px_clock;
 pub mod pxchains;
 pub mod random;
 pub mod served;
@@ -52,18 +58,39 @@ pub(crate) const fn hex_array<const N: usize>(text: &str) -> [u8; N] {
     }
 }
 
-/// What a container depends on besides its path and index: the seed, and the Data API's blocks
-/// per chain (the C-chain's block times, hence its hashes, depend on it).
+/// What a container depends on besides its path and index: the seed, the Data API's blocks
+/// per chain (the C-chain's block times, hence its hashes, depend on it) and the spans of the
+/// P- and X-chain timelines (`P/block`, `X/block`, `X/tx`: each ends just before now).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Source {
     pub seed: u64,
     pub data_blocks_per_chain: u64,
+    /// `[P/block, X/block, X/tx]` heights of the timelines, each at least [`px_clock::MIN_SPAN`].
+    pub px_spans: [u64; 3],
 }
 
 impl Source {
-    /// `data_blocks_per_chain` as the Data API world clamps it (at least 1).
+    /// `data_blocks_per_chain` as the Data API world clamps it (at least 1); the P- and X-chain
+    /// timelines of the default length ([`px_clock::MIN_SPAN`]).
     pub fn new(seed: u64, data_blocks_per_chain: u64) -> Source {
-        Source { seed, data_blocks_per_chain: data_blocks_per_chain.max(1) }
+        let span = px_clock::MIN_SPAN;
+        Source { seed, data_blocks_per_chain: data_blocks_per_chain.max(1), px_spans: [span; 3] }
+    }
+
+    /// This source with the P- and X-chain timelines spanning the indexes' initial counts
+    /// `[P/block, X/block, X/tx]` (at least [`px_clock::MIN_SPAN`] each).
+    pub fn with_px_spans(self, counts: [u64; 3]) -> Source {
+        Source { px_spans: counts.map(|n| n.max(px_clock::MIN_SPAN)), ..self }
+    }
+
+    /// The emulated Mainnet P-chain (`P/block`) of this world.
+    pub fn p_chain(&self) -> Arc<enveloped::EnvelopedChain<pxchains::PBlocks>> {
+        pxchains::p_chain(self.seed, crate::world::Network::Mainnet, self.px_spans[0])
+    }
+
+    /// The emulated X-chain (`X/block`) of this world.
+    pub fn x_chain(&self) -> Arc<enveloped::EnvelopedChain<pxchains::XBlocks>> {
+        pxchains::x_chain(self.seed, self.px_spans[1])
     }
 
     /// The emulated C-chain (43114) of this world.
@@ -77,8 +104,8 @@ impl Source {
 pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
     match path {
         IndexPath::CBlock => source.c_chain().c_block(index, buf),
-        IndexPath::PBlock => pxchains::p_chain(source.seed).container(index, buf),
-        IndexPath::XBlock => pxchains::x_chain(source.seed).container(index, buf),
+        IndexPath::PBlock => source.p_chain().container(index, buf),
+        IndexPath::XBlock => source.x_chain().container(index, buf),
         IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
         IndexPath::XVtx => random::raw_id(source.seed, path, index, buf),
     }
@@ -90,8 +117,8 @@ pub fn fill(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [
 pub fn served(source: Source, path: IndexPath, index: u64) -> Option<served::Served> {
     match path {
         IndexPath::CBlock => Some(source.c_chain().c_block_served(index)),
-        IndexPath::PBlock => Some(pxchains::p_chain(source.seed).served(index)),
-        IndexPath::XBlock => Some(pxchains::x_chain(source.seed).served(index)),
+        IndexPath::PBlock => Some(source.p_chain().served(index)),
+        IndexPath::XBlock => Some(source.x_chain().served(index)),
         IndexPath::XTx | IndexPath::XVtx => None,
     }
 }
@@ -102,8 +129,8 @@ pub fn served(source: Source, path: IndexPath, index: u64) -> Option<served::Ser
 pub fn starts_cheaply(source: Source, path: IndexPath, index: u64) -> bool {
     match path {
         IndexPath::CBlock => source.c_chain().c_block_starts_cheaply(index),
-        IndexPath::PBlock => pxchains::p_chain(source.seed).starts_cheaply(index),
-        IndexPath::XBlock => pxchains::x_chain(source.seed).starts_cheaply(index),
+        IndexPath::PBlock => source.p_chain().starts_cheaply(index),
+        IndexPath::XBlock => source.x_chain().starts_cheaply(index),
         IndexPath::XTx | IndexPath::XVtx => true,
     }
 }
@@ -113,8 +140,8 @@ pub fn starts_cheaply(source: Source, path: IndexPath, index: u64) -> bool {
 pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) -> [u8; 32] {
     match path {
         IndexPath::CBlock => source.c_chain().index_state(index).1,
-        IndexPath::PBlock => pxchains::p_chain(source.seed).ids(index).1,
-        IndexPath::XBlock => pxchains::x_chain(source.seed).ids(index).1,
+        IndexPath::PBlock => source.p_chain().ids(index).1,
+        IndexPath::XBlock => source.x_chain().ids(index).1,
         IndexPath::XTx => pxchains::x_tx(source.seed, index, buf),
         IndexPath::XVtx => random::raw_id(source.seed, path, index, buf),
     }
@@ -124,9 +151,10 @@ pub fn raw_id(source: Source, path: IndexPath, index: u64, buf: &mut Vec<u8>) ->
 pub fn timestamp_ns(source: Source, path: IndexPath, index: u64) -> i64 {
     match path {
         IndexPath::CBlock => source.c_chain().accepted_ns(index),
-        IndexPath::PBlock => pxchains::p_accepted_ns(source.seed, index),
-        IndexPath::XBlock => pxchains::x_accepted_ns(source.seed, index),
-        IndexPath::XTx | IndexPath::XVtx => random::timestamp_ns(source.seed, path, index),
+        IndexPath::PBlock => source.p_chain().inner().clock().accepted_ns(index),
+        IndexPath::XBlock => pxchains::x_accepted_ns(source.seed, source.px_spans[1], index),
+        IndexPath::XTx => pxchains::x_tx_accepted_ns(source.seed, source.px_spans[2], index),
+        IndexPath::XVtx => random::timestamp_ns(source.seed, path, index),
     }
 }
 

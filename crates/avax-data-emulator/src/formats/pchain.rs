@@ -227,7 +227,7 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
     let txs: Vec<PTx> = match kind {
         PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
         PKind::ApricotProposal => vec![match &stake {
-            Some(s) => g.apricot_stake(s),
+            Some(s) => stake_tx(seed, cfg.network, s, false),
             None => g.apricot_proposal(),
         }],
         PKind::BanffProposal => vec![g.reward_validator()],
@@ -236,7 +236,7 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
         PKind::BanffStandard => {
             let mut txs: Vec<PTx> = (0..g.rng.range(1, 3)).map(|_| g.banff_decision()).collect();
             if let Some(s) = &stake {
-                txs.insert(0, g.banff_stake(s));
+                txs.insert(0, stake_tx(seed, cfg.network, s, true));
             }
             txs
         }
@@ -245,6 +245,47 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
     let tx_ids = bytes_of.iter().map(|t| codec::tx_id(t)).collect();
     let bytes = encode_block(kind, &parent_id, height, time_unix_s, &bytes_of);
     PInnerBlock { id: codec::sha256(&bytes), bytes, kind, tx_ids }
+}
+
+/// The signed staking tx of stake `s` (AddPermissionlessValidator/Delegator when `banff`, else
+/// AddValidator/AddDelegator). Its fields besides the stake's come from a generator seeded by
+/// the stake alone, so its id does not depend on the block that carries it: the Data API's
+/// `txHash` of the stake ([`stake_tx_id`]).
+pub fn stake_tx(seed: u64, network: Network, s: &Stake, banff: bool) -> PTx {
+    let cfg = PChainConfig { network, ..Default::default() };
+    let mut g = Gen::new(seed, 0, s.start, &cfg);
+    let node = u64::from_le_bytes(s.node_id[..8].try_into().expect("8 bytes"));
+    g.rng = Rng::new("avax-data p stake tx", &[seed, network as u64, s.start, node, s.weight, u64::from(s.delegation)]);
+    if banff {
+        g.banff_stake(s)
+    } else {
+        g.apricot_stake(s)
+    }
+}
+
+/// The id of stake `s`'s tx as the served P-chain carries it (Banff form, [`stake_tx`]).
+pub fn stake_tx_id(seed: u64, network: Network, s: &Stake) -> [u8; 32] {
+    codec::tx_id(&stake_tx(seed, network, s, true).bytes())
+}
+
+/// `rewards` of `network` (the world of `seed`) with each `txHash` the id of its stake's tx on
+/// the emulated P-chain ([`stake_tx_id`]), so the pending rewards, validators and
+/// delegators name the tx the P-chain index and the Data API's P-chain transactions hold.
+pub fn with_p_chain_tx_hashes(
+    seed: u64,
+    network: Network,
+    mut rewards: Vec<crate::world::rewards::PendingReward>,
+) -> Vec<crate::world::rewards::PendingReward> {
+    let ids: std::collections::HashMap<String, String> = stakes::stakes_cached(seed, network)
+        .iter()
+        .map(|s| (s.data_api_tx_hash.clone(), cb58::encode(&stake_tx_id(seed, network, s))))
+        .collect();
+    for r in &mut rewards {
+        if let Some(id) = ids.get(&r.tx_hash) {
+            r.tx_hash = id.clone();
+        }
+    }
+    rewards
 }
 
 fn id_of(text: &str) -> [u8; 32] {

@@ -10,10 +10,11 @@
 //! | `X/block` | all | envelopes around StandardBlocks (all linear X-chain blocks post-date the fork) |
 //! | `X/tx` | all | standalone signed AVM txs, id = sha256(bytes) |
 //!
-//! Block times: the P-chain runs from Mainnet genesis (2020-09-21) to the proposervm fork
-//! (2021-09-22 21:00 UTC) over its first 100 heights, to Banff (2022-10-18 16:00 UTC) by height
-//! 250, then a block every 2 s; the X-chain from Cortina (2023-04-25 15:00 UTC), a block every
-//! 2 s. The node's acceptance timestamp is the block time plus a jitter inside that second.
+//! Block times: on the world's one clock ([`super::px_clock`]): the P-chain from Mainnet genesis
+//! (2020-09-21) to the proposervm fork (2021-09-22 21:00 UTC) over its first 100 heights, to
+//! Banff (2022-10-18 16:00 UTC) by height 250, then to now, each stake's block accepted in the
+//! second the stake starts; the X-chain from Cortina (2023-04-25 15:00 UTC) to now; `X/tx` from
+//! Mainnet genesis to Cortina (where a node's `X/tx` index stops). The node's acceptance timestamp lies in the block's second.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -21,45 +22,23 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::enveloped::{EnvelopedChain, InnerChain};
 use super::pchain::{self, PChainConfig};
 use super::proposervm::{Epoch, Kind};
+use super::px_clock::{self, PTimeline, CORTINA_S, GENESIS_S};
+use super::stakes::stakes_cached;
 use super::xchain;
-use crate::world::derive;
+use crate::world::{derive, Network, WORLD_NOW_MS};
 
-/// First height in a proposervm envelope (`P/block`).
-pub const P_FORK_HEIGHT: u64 = 100;
+pub use super::px_clock::P_FORK_HEIGHT;
 /// First Granite envelope (both chains).
 pub const GRANITE_HEIGHT: u64 = 4_096;
 /// Blocks per Granite epoch.
 pub const EPOCH_BLOCKS: u64 = 128;
 
-const GENESIS_S: i64 = 1_600_646_400; // 2020-09-21T00:00:00Z
-const FORK_S: i64 = 1_632_344_400; // 2021-09-22T21:00:00Z
-const BANFF_S: i64 = 1_666_108_800; // 2022-10-18T16:00:00Z
-const CORTINA_S: i64 = 1_682_434_800; // 2023-04-25T15:00:00Z
-const STEP_S: i64 = 2;
-const P_ACCEPT: u64 = 0x7061_6363;
-const X_ACCEPT: u64 = 0x7861_6363;
+const X_TAG: u64 = 0x7861_6363;
+const XTX_TAG: u64 = 0x7874_7863;
 
-/// Block time of `P/block` height `h`, Unix seconds (strictly increasing).
-pub fn p_time(h: u64, cfg: &PChainConfig) -> i64 {
-    let h = i64::try_from(h).unwrap_or(i64::MAX);
-    let (fork, banff) = (P_FORK_HEIGHT as i64, cfg.banff_height.max(P_FORK_HEIGHT + 1) as i64);
-    if h < fork {
-        GENESIS_S + h * ((FORK_S - GENESIS_S) / fork)
-    } else if h < banff {
-        FORK_S + (h - fork) * ((BANFF_S - FORK_S) / (banff - fork))
-    } else {
-        BANFF_S.saturating_add((h - banff).saturating_mul(STEP_S))
-    }
-}
-
-/// Block time of `X/block` height `h`, Unix seconds.
-pub fn x_time(h: u64) -> i64 {
-    CORTINA_S.saturating_add(i64::try_from(h).unwrap_or(i64::MAX).saturating_mul(STEP_S))
-}
-
-/// Acceptance time in ns: the block time plus a jitter inside that second.
-fn accepted(seed: u64, tag: u64, h: u64, time_s: i64) -> i64 {
-    time_s.saturating_mul(1_000_000_000).saturating_add((derive(seed, tag, h, 0) % 1_000_000_000) as i64)
+/// Block time of `X/block` height `h` of a chain spanning `span` heights, Unix seconds.
+pub fn x_time(seed: u64, span: u64, h: u64) -> i64 {
+    x_accepted_ns(seed, span, h).div_euclid(1_000_000_000)
 }
 
 fn granite_or_stateless(h: u64, p_chain_height: impl Fn(u64) -> u64, time: impl Fn(u64) -> i64) -> Kind {
@@ -76,11 +55,24 @@ fn granite_or_stateless(h: u64, p_chain_height: impl Fn(u64) -> u64, time: impl 
 pub struct PBlocks {
     seed: u64,
     cfg: PChainConfig,
+    clock: PTimeline,
+}
+
+impl PBlocks {
+    /// Where the eras and stakes sit on this chain.
+    pub fn config(&self) -> &PChainConfig {
+        &self.cfg
+    }
+
+    /// This chain's timeline.
+    pub fn clock(&self) -> &PTimeline {
+        &self.clock
+    }
 }
 
 impl InnerChain for PBlocks {
     fn inner_block(&self, height: u64, parent: &[u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
-        let time = u64::try_from(p_time(height, &self.cfg)).unwrap_or(0);
+        let time = u64::try_from(self.clock.time_s(height)).unwrap_or(0);
         let block = pchain::inner_block(self.seed, height, *parent, time, &self.cfg);
         out.extend_from_slice(&block.bytes);
         block.id
@@ -95,12 +87,12 @@ impl InnerChain for PBlocks {
     }
 
     fn envelope(&self, h: u64) -> (Kind, i64, u64, bool) {
-        let time = p_time(h, &self.cfg);
+        let time = self.clock.time_s(h);
         if pchain::kind_at(self.seed, h, &self.cfg).is_option() {
             return (Kind::Option, time, 0, false);
         }
         let p_height = |h: u64| h.saturating_sub(1);
-        let kind = granite_or_stateless(h, p_height, |h| p_time(h, &self.cfg));
+        let kind = granite_or_stateless(h, p_height, |h| self.clock.time_s(h));
         (kind, time, p_height(h), !derive(self.seed, 0x50, h, 1).is_multiple_of(8))
     }
 }
@@ -109,11 +101,12 @@ impl InnerChain for PBlocks {
 #[derive(Debug, Clone)]
 pub struct XBlocks {
     seed: u64,
+    span: u64,
 }
 
 impl InnerChain for XBlocks {
     fn inner_block(&self, height: u64, parent: &[u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
-        let time = u64::try_from(x_time(height)).unwrap_or(0);
+        let time = u64::try_from(x_time(self.seed, self.span, height)).unwrap_or(0);
         let block = xchain::standard_block(self.seed, height, *parent, time);
         out.extend_from_slice(&block.bytes);
         block.id
@@ -129,8 +122,9 @@ impl InnerChain for XBlocks {
 
     fn envelope(&self, h: u64) -> (Kind, i64, u64, bool) {
         let p_height = |h: u64| 9_000_000 + h / 2;
-        let kind = granite_or_stateless(h, p_height, x_time);
-        (kind, x_time(h), p_height(h), !derive(self.seed, 0x58, h, 1).is_multiple_of(8))
+        let time = |h: u64| x_time(self.seed, self.span, h);
+        let kind = granite_or_stateless(h, p_height, time);
+        (kind, time(h), p_height(h), !derive(self.seed, 0x58, h, 1).is_multiple_of(8))
     }
 }
 
@@ -139,30 +133,45 @@ pub fn xchain_id() -> [u8; 32] {
     avax_data_core::index::cb58::decode_id("2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM").expect("a valid id")
 }
 
-/// The shared `P/block` chain of `seed` (ids cached once per process).
-pub fn p_chain(seed: u64) -> Arc<EnvelopedChain<PBlocks>> {
-    static REGISTRY: OnceLock<Mutex<HashMap<u64, Arc<EnvelopedChain<PBlocks>>>>> = OnceLock::new();
+/// The shared P-chain of `network` in the world of `seed` whose timeline spans `span` heights
+/// (at least [`px_clock::MIN_SPAN`]; ids cached once per process). The Mainnet one is the
+/// `P/block` index.
+pub fn p_chain(seed: u64, network: Network, span: u64) -> Arc<EnvelopedChain<PBlocks>> {
+    type Key = (u64, Network, u64);
+    static REGISTRY: OnceLock<Mutex<HashMap<Key, Arc<EnvelopedChain<PBlocks>>>>> = OnceLock::new();
+    let span = span.max(px_clock::MIN_SPAN);
     let mut map = REGISTRY.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(seed)
-        .or_insert_with(|| Arc::new(EnvelopedChain::new(PBlocks { seed, cfg: PChainConfig::default() })))
+    map.entry((seed, network, span))
+        .or_insert_with(|| {
+            let cfg = px_clock::served_config(network, span, stakes_cached(seed, network).len());
+            let clock = PTimeline::new(seed, &cfg, span);
+            Arc::new(EnvelopedChain::new(PBlocks { seed, cfg, clock }))
+        })
         .clone()
 }
 
-/// The shared `X/block` chain of `seed`.
-pub fn x_chain(seed: u64) -> Arc<EnvelopedChain<XBlocks>> {
-    static REGISTRY: OnceLock<Mutex<HashMap<u64, Arc<EnvelopedChain<XBlocks>>>>> = OnceLock::new();
+/// The shared `X/block` chain of `seed` whose timeline spans `span` heights.
+pub fn x_chain(seed: u64, span: u64) -> Arc<EnvelopedChain<XBlocks>> {
+    type Registry = Mutex<HashMap<(u64, u64), Arc<EnvelopedChain<XBlocks>>>>;
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    let span = span.max(px_clock::MIN_SPAN);
     let mut map = REGISTRY.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(seed).or_insert_with(|| Arc::new(EnvelopedChain::new(XBlocks { seed }))).clone()
+    map.entry((seed, span)).or_insert_with(|| Arc::new(EnvelopedChain::new(XBlocks { seed, span }))).clone()
 }
 
-/// Acceptance time of `P/block` container `h`, Unix ns.
-pub fn p_accepted_ns(seed: u64, h: u64) -> i64 {
-    accepted(seed, P_ACCEPT, h, p_time(h, &PChainConfig::default()))
+/// Acceptance time of `P/block` container `h` (the Mainnet P-chain spanning `span`), Unix ns.
+pub fn p_accepted_ns(seed: u64, span: u64, h: u64) -> i64 {
+    p_chain(seed, Network::Mainnet, span).inner().clock().accepted_ns(h)
 }
 
-/// Acceptance time of `X/block` container `h`, Unix ns.
-pub fn x_accepted_ns(seed: u64, h: u64) -> i64 {
-    accepted(seed, X_ACCEPT, h, x_time(h))
+/// Acceptance time of `X/block` container `h` (a chain spanning `span`), Unix ns.
+pub fn x_accepted_ns(seed: u64, span: u64, h: u64) -> i64 {
+    px_clock::linear_ns(seed, X_TAG, (CORTINA_S, WORLD_NOW_MS / 1000), span, h)
+}
+
+/// Acceptance time of `X/tx` container `h` (an index spanning `span`, genesis to Cortina), Unix ns.
+pub fn x_tx_accepted_ns(seed: u64, span: u64, h: u64) -> i64 {
+    px_clock::linear_ns(seed, XTX_TAG, (GENESIS_S, CORTINA_S), span, h)
 }
 
 /// Writes `X/tx` container `index` (a pre-Cortina AVM tx) into `buf`; returns its id.
@@ -180,7 +189,7 @@ mod tests {
 
     #[test]
     fn p_blocks_are_raw_then_enveloped_with_chained_ids_decodable_and_in_time_order() {
-        let chain = p_chain(5);
+        let chain = p_chain(5, Network::Mainnet, px_clock::MIN_SPAN);
         let mut buf = Vec::new();
         let (mut prev_id, mut prev_inner, mut kinds) = ([0u8; 32], [0u8; 32], std::collections::BTreeSet::new());
         for h in 0..400 {
@@ -205,21 +214,22 @@ mod tests {
             assert_eq!((block.height, block.parent_id), (h, prev_inner));
             prev_id = id;
             prev_inner = block.block_id;
-            assert!(p_accepted_ns(5, h + 1) > p_accepted_ns(5, h));
+            let span = px_clock::MIN_SPAN;
+            assert!(p_accepted_ns(5, span, h + 1) > p_accepted_ns(5, span, h));
         }
         assert_eq!(kinds.into_iter().collect::<Vec<_>>(), vec!["option", "stateless"]);
     }
 
     #[test]
     fn x_blocks_and_txs_decode_with_their_ids() {
-        let chain = x_chain(5);
+        let chain = x_chain(5, px_clock::MIN_SPAN);
         let mut buf = Vec::new();
         for h in [0u64, 1, 2, 4_095, 4_096, 4_300] {
             let id = chain.container(h, &mut buf);
             let env = penv::parse(&buf).unwrap();
             assert_eq!(id, cb58::sha256(&buf[..env.id_len]));
             let block = xdecode::decode_block(env.inner).unwrap();
-            assert_eq!((block.height, block.time as i64), (h, x_time(h)));
+            assert_eq!((block.height, block.time as i64), (h, x_time(5, px_clock::MIN_SPAN, h)));
             assert_eq!(env.kind == penv::EnvelopeKind::Granite, h >= GRANITE_HEIGHT);
         }
         for i in 0..200 {

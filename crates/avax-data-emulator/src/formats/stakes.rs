@@ -33,7 +33,8 @@ pub struct Stake {
     pub reward_addresses: Vec<[u8; 20]>,
     /// A delegation rather than a validator.
     pub delegation: bool,
-    /// The Data API's `txHash` for this stake (CB58; not the tx ID of the emulated P-chain tx).
+    /// The stake's id in [`rewards::generate`] (CB58); the Data API names the stake by its
+    /// P-chain tx id instead ([`super::pchain::with_p_chain_tx_hashes`]).
     pub data_api_tx_hash: String,
 }
 
@@ -78,8 +79,9 @@ pub fn stakes_cached(seed: u64, network: Network) -> Arc<Vec<Stake>> {
     fresh
 }
 
-/// Every stake of `network` in the world of `seed`, in the Data API's generation order
-/// (each validator, then its delegations).
+/// Every stake of `network` in the world of `seed`, in the order their txs were accepted on
+/// the P-chain: by start time (ties in the Data API's generation order: each validator, then its
+/// delegations).
 pub fn stakes(seed: u64, network: Network) -> Vec<Stake> {
     let mut out: Vec<Stake> = Vec::new();
     for r in rewards::generate(seed, network) {
@@ -101,6 +103,7 @@ pub fn stakes(seed: u64, network: Network) -> Vec<Stake> {
             data_api_tx_hash: r.tx_hash,
         });
     }
+    out.sort_by_key(|s| s.start);
     out
 }
 
@@ -126,6 +129,7 @@ mod tests {
             assert_eq!(s.iter().filter(|x| !x.delegation).count() as u64, rewards::node_count(network));
             assert_eq!(s, stakes(4, network));
             assert_eq!(*stakes_cached(4, network), s);
+            assert!(s.windows(2).all(|w| w[0].start <= w[1].start), "in start order");
         }
     }
 }

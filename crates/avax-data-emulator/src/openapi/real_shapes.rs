@@ -5,7 +5,9 @@
 //!   service's fixed record: `createBlockNumber` `"-1"`, `vmId` `"platformvm"`, created at the
 //!   network's genesis (2020-09-10 00:00:00 UTC), no `evmChainId` nor `genesisData`;
 //! - a P-chain UTXO always carries `platformLocktime` (`0` is sent, not left out), and a staked
-//!   one (`staked: true`) carries none of the `consuming*` fields.
+//!   one (`staked: true`) carries none of the `consuming*` fields;
+//! - `chainInfo` names the chain asked (`p-chain`, `x-chain` or `c-chain`, by alias or id) and
+//!   the network of the path.
 //!
 //! Only shapes: the values of the world stay the generator's.
 
@@ -30,6 +32,17 @@ pub(crate) fn apply(request: &Request, body: &mut Value) {
             }
         }
         _ => {}
+    }
+    chain_info(request, body);
+}
+
+/// Sets `chainInfo` (where the answer has one) to the chain and network the request names.
+fn chain_info(request: &Request, body: &mut Value) {
+    use crate::data_api::primary_chain::{chain_info, PrimaryChain};
+    let Some(network) = crate::world::Network::parse(request.path("network")) else { return };
+    let Some(chain) = PrimaryChain::parse(network, request.path("blockchainId")) else { return };
+    if let Some(info) = body.get_mut("chainInfo") {
+        *info = chain_info(network, chain);
     }
 }
 

@@ -129,14 +129,16 @@ mod tests {
     use crate::formats::stakes;
     use crate::world::rewards::{self, RewardType};
     use crate::world::Network;
+    use avax_data_core::index::cb58;
 
     #[test]
     fn the_validators_and_delegators_served_are_the_stakes_of_the_p_chain() {
         for network in Network::ALL {
-            let served = rewards::generate(4, network);
+            let served = crate::formats::pchain::with_p_chain_tx_hashes(4, network, rewards::generate(4, network));
             let chain_stakes = stakes::stakes(4, network);
+            let id = |s: &stakes::Stake| cb58::encode(&crate::formats::pchain::stake_tx_id(4, network, s));
             for r in served.iter().filter(|r| r.reward_type != RewardType::ValidatorFee) {
-                let stake = chain_stakes.iter().find(|s| s.data_api_tx_hash == r.tx_hash);
+                let stake = chain_stakes.iter().find(|s| id(s) == r.tx_hash);
                 let stake = stake.unwrap_or_else(|| panic!("{} is not a staking tx of the P-chain", r.tx_hash));
                 assert_eq!(stake.delegation, r.reward_type == RewardType::Delegator);
                 assert_eq!((stake.start, stake.end, stake.weight), (r.start as u64, r.end as u64, r.amount_staked));

@@ -865,6 +865,14 @@ impl DataWorld {
 
     /// Every pending reward of `network`, in generation order (validators, then their
     /// delegations).
+    /// Replaces the pending rewards of each network by `f(network, rewards)` (the emulator names
+    /// each stake by its P-Chain tx id, which the world's module cannot build).
+    pub fn map_pending_rewards(&mut self, f: impl Fn(Network, Vec<PendingReward>) -> Vec<PendingReward>) {
+        for (network, rewards) in &mut self.rewards {
+            *rewards = f(*network, std::mem::take(rewards));
+        }
+    }
+
     pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
         self.rewards.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
     }

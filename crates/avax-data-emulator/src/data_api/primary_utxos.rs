@@ -1,0 +1,134 @@
+//! The P-chain UTXOs and balances of addresses, from the P-chain's txs
+//! ([`crate::formats::p_utxos`]):
+//! - `GET /v1/networks/{network}/blockchains/{blockchainId}/utxos?addresses=...`: the UTXOs the
+//!   addresses hold (bech32, `P-` optional), by `sortBy` (`timestamp` by default, or `amount`) in
+//!   `sortOrder` (`asc` by default), at least `minUtxoAmount` nAVAX; all are unspent.
+//! - `GET .../balances?addresses=...`: their sum, `unlockedUnstaked` (transferable outputs) and
+//!   `lockedStaked` (the stake outputs: every stake of the world is active at now), with the UTXO
+//!   counts; `blockTimestamp` (Unix seconds) counts only the UTXOs created by then.
+//!
+//! The X- and C-Chain's UTXOs are not in the world yet: those requests get the generated answer
+//! (`openapi/`), with the `chainInfo` of the chain asked.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, Uri};
+use serde_json::{json, Value};
+
+use super::errors::{self, Answer};
+use super::paging;
+use super::params::Params;
+use super::primary_chain::{chain_info, p_chain, p_chain_request, PrimaryChain};
+use super::DataApiState;
+use crate::formats::p_txs::{asset_amount, avax_id};
+use crate::formats::p_utxos::utxos_of;
+use crate::world::Network;
+
+/// The `addresses` query parameter: bech32 P-addresses of `network` (`P-` optional); a problem
+/// when absent or when one is not of the network.
+fn addresses(params: &mut Params, network: Option<Network>) -> Vec<String> {
+    let Some(network) = network else { return Vec::new() };
+    let list: Vec<String> = params
+        .get("addresses")
+        .map_or_else(Vec::new, |v| v.split(',').map(|a| a.trim().trim_start_matches("P-").to_string()).collect());
+    if list.is_empty() {
+        params.problem("addresses must be a comma separated list of P-Chain addresses".to_string());
+    }
+    let prefix = format!("{}1", network.hrp());
+    if let Some(bad) = list.iter().find(|a| !a.starts_with(&prefix)) {
+        params.problem(format!("addresses: {bad:?} is no {} P-Chain address ({prefix}...)", network.as_str()));
+    }
+    list
+}
+
+fn amount(u: &Value) -> u128 {
+    u["amount"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0)
+}
+
+pub(crate) async fn utxos(
+    State(data): State<Arc<DataApiState>>,
+    Path((network, blockchain_id)): Path<(String, String)>,
+    uri: Uri,
+    headers: HeaderMap,
+    mut params: Params,
+) -> Answer {
+    let asked = (network.as_str(), blockchain_id.as_str());
+    let net = p_chain_request("getUtxosByAddresses", &data, asked, (&uri, &headers), &mut params)?;
+    let size = params.page_size(100);
+    let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
+    let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
+    let min = match params.get("minUtxoAmount").map(str::to_string) {
+        None => 0,
+        Some(text) => text.trim().parse::<f64>().ok().filter(|v| *v >= 0.0).map_or_else(
+            || {
+                params.problem("minUtxoAmount must not be less than 0".to_string());
+                0
+            },
+            |v| v.ceil() as u128,
+        ),
+    };
+    let owners = addresses(&mut params, net);
+    params.finish()?;
+    let network = net.expect("checked");
+    let mut items: Vec<Value> =
+        utxos_of(&p_chain(&data, network), network, &owners).into_iter().filter(|u| amount(u) >= min).collect();
+    if by_amount {
+        items.sort_by_key(amount);
+    }
+    if descending {
+        items.reverse();
+    }
+    let fingerprint = params.fingerprint(&format!("putxos/{}", network.as_str()));
+    let start = paging::start(&data, &params, &fingerprint)?;
+    let (page, next) = paging::slice(&data, &items, start, size, &fingerprint);
+    let body = json!({"utxos": page, "chainInfo": chain_info(network, PrimaryChain::P)});
+    paging::with_next(body, next)
+}
+
+pub(crate) async fn balances(
+    State(data): State<Arc<DataApiState>>,
+    Path((network, blockchain_id)): Path<(String, String)>,
+    uri: Uri,
+    headers: HeaderMap,
+    mut params: Params,
+) -> Answer {
+    let asked = (network.as_str(), blockchain_id.as_str());
+    let net = p_chain_request("getBalancesByAddresses", &data, asked, (&uri, &headers), &mut params)?;
+    let owners = addresses(&mut params, net);
+    let until = params.get("blockTimestamp").map(str::to_string).map(|t| {
+        t.trim().parse::<i64>().unwrap_or_else(|_| {
+            params.problem("blockTimestamp must be an integer number".to_string());
+            i64::MAX
+        })
+    });
+    params.finish()?;
+    let network = net.expect("checked");
+    let mut all = utxos_of(&p_chain(&data, network), network, &owners);
+    if let Some(t) = until {
+        all.retain(|u| u["blockTimestamp"].as_i64().is_some_and(|b| b <= t));
+    }
+    let sum = |staked: bool| {
+        let mine: Vec<&Value> = all.iter().filter(|u| u["staked"].as_bool() == Some(staked)).collect();
+        if mine.is_empty() {
+            return json!([]);
+        }
+        let mut a = asset_amount(network, &avax_id(network), mine.iter().map(|u| amount(u)).sum());
+        a["utxoCount"] = json!(mine.len());
+        json!([a])
+    };
+    let body = json!({
+        "balances": {
+            "unlockedUnstaked": sum(false),
+            "unlockedStaked": [],
+            "lockedPlatform": [],
+            "lockedStakeable": [],
+            "lockedStaked": sum(true),
+            "pendingStaked": [],
+            "atomicMemoryUnlocked": [],
+            "atomicMemoryLocked": [],
+        },
+        "chainInfo": chain_info(network, PrimaryChain::P),
+    });
+    Ok(errors::ok(body))
+}
