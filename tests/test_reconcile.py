@@ -273,9 +273,7 @@ def test_progress_counts_every_height(emu: ad.Emulator) -> None:
     assert bar.done == 300
 
 
-@pytest.mark.xfail(strict=True, reason="the emulator's primary-network blocks (/v1/networks/{network}/blockchains/"
-                   "{p-chain,x-chain}/blocks/{height}) still come from the schema generator, not from the P/X index "
-                   "containers (issue 36 section 3, px36); this flips to passing when they do")
+# The Data API's P- and X-Chain blocks are the index containers (issue 36, section 3).
 @pytest.mark.parametrize("chain", ["P", "X"])
 def test_primary_network_chains_agree_with_their_index(chain: str) -> None:
     with ad.Emulator(containers=200) as emulator:
