@@ -282,6 +282,31 @@ def test_primary_network_chains_agree_with_their_index(chain: str) -> None:
         assert result.summary["blocks_compared"] == 100
 
 
+def test_a_p_chain_block_altered_by_the_data_api_is_found_field_by_field() -> None:
+    path = "/v1/networks/mainnet/blockchains/p-chain/blocks/40"
+    dropped: list[str] = []
+
+    def rewrite(at: str, status: int, body: Any) -> tuple[int, Any]:
+        if at == path:
+            body["blockHash"] = "2" * 49
+            dropped.append(body["transactions"][0])
+            body["transactions"] = body["transactions"][1:]
+        return status, body
+
+    with ad.Emulator(containers=200) as emulator:
+        with urllib.request.urlopen(emulator.url + path) as answer:
+            real = json.load(answer)["blockHash"]
+        result = run(emulator, rewrite, chain="P", start=30, stop=50)
+    assert rows(result) == [
+        {"kind": "different", "chain": "P", "height": 40, "id": real, "field": "blockHash",
+         "index_value": real, "data_value": "2" * 49},
+        {"kind": "missing", "chain": "P", "height": 40, "id": dropped[0], "field": "transaction",
+         "index_value": dropped[0], "data_value": None},
+    ]
+    assert (result.summary["blocks_compared"], result.summary["missing"], result.summary["different"]) == (20, 1, 1)
+    assert result.summary["index_transactions"] == result.summary["data_transactions"] + 1
+
+
 def test_the_command_exits_0_when_the_services_agree(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "diff.parquet"
     result = cli(capsys, "reconcile", "--emulator", "--emulator-containers", "300", "--emulator-data-blocks", "300",
