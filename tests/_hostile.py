@@ -189,7 +189,14 @@ def serve(upstream: str, lists: Sequence[GrowingList | LaggingReplicas] = (),
             target = balancer.target(body) if balancer else upstream
             self.relay(target + self.path, body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with serving(Handler) as url:
+        yield url
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on a loopback port in a thread, for the ``with`` block: its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ import pytest
 
 import avax_data as ad
 from _cli import cli
+from _hostile import serving
 
 SCHEMA = {
     "kind": pl.String, "chain": pl.String, "height": pl.UInt64, "id": pl.String, "field": pl.String,
@@ -56,14 +56,8 @@ def data_proxy(upstream: str, rewrite: Rewrite) -> Iterator[str]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serving(Handler) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
