@@ -30,6 +30,8 @@ pub mod random;
 pub mod served;
 pub mod stakes;
 pub mod test_key;
+pub mod x_index;
+pub mod x_txs;
 pub mod xchain;
 
 #[cfg(test)]

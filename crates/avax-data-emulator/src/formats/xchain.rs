@@ -109,12 +109,19 @@ pub fn dag_tx(seed: u64, index: u64) -> Vec<u8> {
 
 /// The X-chain StandardBlock at `height` in the world of `seed`, with 1–5 txs.
 pub fn standard_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64) -> XInnerBlock {
-    let mut g = XGen::new(Rng::new("avax-data x block", &[seed, height]));
-    let n = g.rng.range(1, 5);
-    let txs: Vec<Vec<u8>> = (0..n).map(|_| g.tx().bytes()).collect();
+    let txs = standard_block_txs(seed, height);
     let tx_ids = txs.iter().map(|t| codec::tx_id(t)).collect();
     let bytes = encode_standard_block(&parent_id, height, time_unix_s, &txs);
     XInnerBlock { id: codec::sha256(&bytes), bytes, tx_ids }
+}
+
+/// The txs (block form: no codec version) of the X-chain StandardBlock at `height` in the world
+/// of `seed`: they depend on neither its parent nor its time, so an index of the chain's txs is
+/// built without walking its id chain.
+pub fn standard_block_txs(seed: u64, height: u64) -> Vec<Vec<u8>> {
+    let mut g = XGen::new(Rng::new("avax-data x block", &[seed, height]));
+    let n = g.rng.range(1, 5);
+    (0..n).map(|_| g.tx().bytes()).collect()
 }
 
 const ASSET_NAMES: [(&str, &str, u8); 6] = [
