@@ -74,7 +74,7 @@ impl EmulatorState {
                     &config.data_api_refused_keys,
                     config.rate_limit,
                 )
-                .with_px_spans([px_spans[0], px_spans[1]]),
+                .with_px_spans(px_spans),
             ),
             faults: FaultState::new(config.faults.clone()),
         }

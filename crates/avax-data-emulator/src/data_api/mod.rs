@@ -5,7 +5,9 @@
 //! hold their part of the world and its route; `rewards.rs` (pending rewards) and `icm.rs`
 //! (interchain messages) serve the world's; `primary_blocks.rs` the P- and X-chain blocks of
 //! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
-//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `chains.rs`,
+//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `xchain_*.rs` the
+//! X-Chain's transactions, UTXOs, balances, assets, vertices by hash or height, and where
+//! addresses appear (with the C-Chain's atomic side); `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
@@ -30,6 +32,12 @@ mod primary_txs;
 mod primary_utxos;
 mod rewards;
 pub mod vertices;
+mod xchain_activity;
+mod xchain_assets;
+pub(crate) mod xchain_params;
+mod xchain_txs;
+mod xchain_utxos;
+mod xchain_vertices;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -55,9 +63,9 @@ pub(crate) struct DataApiState {
     pub(crate) clock: paging::Clock,
     pub(crate) tokens: paging::TokenStore,
     pub(crate) auth: auth::AuthState,
-    /// Heights of the Mainnet `[P/block, X/block]` timelines (the indexes' initial counts, at
-    /// least [`crate::formats::px_clock::MIN_SPAN`]): the primary network's blocks up to now.
-    pub(crate) px_spans: [u64; 2],
+    /// Heights of the Mainnet `[P/block, X/block, X/tx]` timelines (the indexes' initial counts,
+    /// at least [`crate::formats::px_clock::MIN_SPAN`]): the primary network's blocks up to now.
+    pub(crate) px_spans: [u64; 3],
 }
 
 impl DataApiState {
@@ -80,12 +88,12 @@ impl DataApiState {
             clock: paging::Clock::new(),
             tokens: paging::TokenStore::new(seed),
             auth: auth::AuthState::new(require_key, refused_keys, rate_limit),
-            px_spans: [crate::formats::px_clock::MIN_SPAN; 2],
+            px_spans: [crate::formats::px_clock::MIN_SPAN; 3],
         }
     }
 
-    /// This state with the Mainnet P- and X-chain timelines of `[P/block, X/block]` heights.
-    pub(crate) fn with_px_spans(self, spans: [u64; 2]) -> DataApiState {
+    /// This state with the Mainnet P- and X-chain timelines of `[P/block, X/block, X/tx]` heights.
+    pub(crate) fn with_px_spans(self, spans: [u64; 3]) -> DataApiState {
         DataApiState { px_spans: spans.map(|n| n.max(crate::formats::px_clock::MIN_SPAN)), ..self }
     }
 
@@ -97,6 +105,14 @@ impl DataApiState {
             (Network::Mainnet, PxKind::X) => self.px_spans[1],
             (Network::Fuji, _) => crate::formats::px_clock::MIN_SPAN,
         }
+    }
+
+    /// The world's X-chain of `network` (the Mainnet one: `X/tx`, then `X/block`; Fuji's is not
+    /// emulated).
+    pub(crate) fn x_world(&self, network: Network) -> Option<crate::formats::x_txs::XWorld> {
+        let seed = self.world.seed();
+        (network == Network::Mainnet)
+            .then(|| crate::formats::x_txs::XWorld::new(seed, [self.px_spans[1], self.px_spans[2]]))
     }
 
     /// Moves the emulator clock (page-token expiry) forward.
@@ -177,6 +193,31 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/balances",
             get(primary_utxos::balances).fallback(errors::cannot),
+        )
+        // The X-Chain from the X world (xchain_*.rs).
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/assets/{asset_id}",
+            get(xchain_assets::details).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/assets/{asset_id}/transactions",
+            get(xchain_assets::transactions).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/vertices/{vertex_hash}",
+            get(xchain_vertices::by_hash).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/vertices:listByHeight",
+            get(xchain_vertices::by_height).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/blockchains/{blockchain_id}/lastActivityTimestampByAddresses",
+            get(xchain_activity::last_activity).fallback(errors::cannot),
+        )
+        .route(
+            "/v1/networks/{network}/addresses:listChainIds",
+            get(xchain_activity::chain_ids).fallback(errors::cannot),
         )
         .route("/v1/health-check", get(health::check).fallback(errors::cannot));
     by_hand

@@ -5,8 +5,7 @@
 //!   `chainInfo` names the chain asked.
 //! - `GET .../transactions/{txHash}`: one by its CB58 tx id (404 when no block holds it).
 //!
-//! The X- and C-Chain's transactions are not in the world yet: those requests get the
-//! document-generated answer (`openapi/`), with the `chainInfo` of the chain asked.
+//! The X- and C-Chain's requests are answered by [`super::xchain_txs`].
 
 use std::sync::Arc;
 
@@ -40,6 +39,9 @@ pub(crate) async fn list(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
+    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
+        return super::xchain_txs::list(&data, asked, params);
+    }
     let op = "listLatestPrimaryNetworkTransactions";
     let net = p_chain_request(op, &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
     let size = params.page_size(100);
@@ -96,6 +98,9 @@ pub(crate) async fn get_one(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
+    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
+        return super::xchain_txs::get_one(&data, asked, &tx_hash, params);
+    }
     let net = p_chain_request("getTxByHash", &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
     params.finish()?;
     let network = net.expect("checked");

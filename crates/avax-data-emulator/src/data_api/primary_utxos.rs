@@ -7,8 +7,7 @@
 //!   `lockedStaked` (the stake outputs: every stake of the world is active at now), with the UTXO
 //!   counts; `blockTimestamp` (Unix seconds) counts only the UTXOs created by then.
 //!
-//! The X- and C-Chain's UTXOs are not in the world yet: those requests get the generated answer
-//! (`openapi/`), with the `chainInfo` of the chain asked.
+//! The X- and C-Chain's requests are answered by [`super::xchain_utxos`].
 
 use std::sync::Arc;
 
@@ -53,6 +52,9 @@ pub(crate) async fn utxos(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
+    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
+        return super::xchain_utxos::utxos(&data, asked, params);
+    }
     let asked = (network.as_str(), blockchain_id.as_str());
     let net = p_chain_request("getUtxosByAddresses", &data, asked, (&uri, &headers), &mut params)?;
     let size = params.page_size(100);
@@ -93,6 +95,9 @@ pub(crate) async fn balances(
     headers: HeaderMap,
     mut params: Params,
 ) -> Answer {
+    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
+        return super::xchain_utxos::balances(&data, asked, params);
+    }
     let asked = (network.as_str(), blockchain_id.as_str());
     let net = p_chain_request("getBalancesByAddresses", &data, asked, (&uri, &headers), &mut params)?;
     let owners = addresses(&mut params, net);

@@ -1,6 +1,6 @@
 //! Every GET operation of the two vendored OpenAPI documents, served from the documents.
 //!
-//! The 25 operations written by hand (`data_api/`, `metrics_api/`, [`SERVED_BY_HAND`]) keep
+//! The operations written by hand (`data_api/`, `metrics_api/`, [`SERVED_BY_HAND`]) keep
 //! their routes; every other GET operation gets a route here, on the router of its service (so
 //! the Data API's key and rate-limit guard and the fault layer cover it):
 //!
@@ -74,6 +74,13 @@ pub(crate) const SERVED_BY_HAND: &[&str] = &[
     "getTxByHash",
     "getUtxosByAddresses",
     "getBalancesByAddresses",
+    // The X-Chain from the X world (data_api/xchain_*.rs).
+    "getAssetDetails",
+    "listAssetTransactions",
+    "getVertexByHash",
+    "getVertexByHeight",
+    "getLastActivityTimestampByAddresses",
+    "getChainIdsForAddresses",
 ];
 
 /// The answer of operation `op_id` as this module serves it (checks, world data, else

@@ -8,3 +8,4 @@ mod emulator_metrics_api;
 mod px36_primary;
 mod world36_clock;
 mod world36_shapes;
+mod xchain36;

@@ -1,0 +1,128 @@
+//! What the X-Chain routes share ([`super::xchain_txs`], [`super::xchain_utxos`],
+//! [`super::xchain_assets`], [`super::xchain_activity`]): the `addresses` parameter read as
+//! bech32 addresses of the network asked (checksum checked, chain prefix optional), the
+//! `txTypes` names of the document, the X- and C-Chain request a P-Chain route hands over.
+
+use serde_json::{json, Value};
+
+use super::params::Params;
+use super::primary_chain::{chain_info, PrimaryChain};
+use crate::world::Network;
+
+/// The document's `PrimaryNetworkTxType` values (`UNKNOWN` aside): what `txTypes` may name.
+pub(crate) const TX_TYPES: &[&str] = &[
+    "AddValidatorTx",
+    "AddSubnetValidatorTx",
+    "AddDelegatorTx",
+    "CreateChainTx",
+    "CreateSubnetTx",
+    "ImportTx",
+    "ExportTx",
+    "AdvanceTimeTx",
+    "RewardValidatorTx",
+    "RemoveSubnetValidatorTx",
+    "TransformSubnetTx",
+    "AddPermissionlessValidatorTx",
+    "AddPermissionlessDelegatorTx",
+    "BaseTx",
+    "TransferSubnetOwnershipTx",
+    "ConvertSubnetToL1Tx",
+    "RegisterL1ValidatorTx",
+    "SetL1ValidatorWeightTx",
+    "DisableL1ValidatorTx",
+    "IncreaseL1ValidatorBalanceTx",
+    "CreateAssetTx",
+    "OperationTx",
+];
+
+/// The X- or C-Chain a primary-network route's `(network, blockchainId)` names, when the network
+/// is valid (the P-Chain, an invalid network or an unknown chain stay with the P-Chain route,
+/// which checks and answers them).
+pub(crate) fn x_or_c(network: &str, blockchain_id: &str) -> Option<(Network, PrimaryChain)> {
+    let net = Network::parse(network)?;
+    PrimaryChain::parse(net, blockchain_id).filter(|c| *c != PrimaryChain::P).map(|c| (net, c))
+}
+
+/// One address of `network` as its 20-byte short id: bech32 with the network's prefix (`avax`,
+/// `fuji`), a chain prefix (`X-`, `P-`, `C-`) optional; `None` when it is not one.
+pub(crate) fn short_id(network: Network, text: &str) -> Option<[u8; 20]> {
+    let bare = ["X-", "P-", "C-"].iter().find_map(|p| text.strip_prefix(p)).unwrap_or(text);
+    let (hrp, data) = bech32::decode(bare).ok()?;
+    if hrp.as_str() != network.hrp() {
+        return None;
+    }
+    data.try_into().ok()
+}
+
+/// The `addresses` parameter as short ids, in the order given, each once; a problem when one is
+/// not an address of `network`, or when none is given and `required`.
+pub(crate) fn addresses(params: &mut Params, network: Option<Network>, required: bool) -> Vec<[u8; 20]> {
+    let Some(network) = network else { return Vec::new() };
+    let texts: Vec<String> = params
+        .get("addresses")
+        .map_or_else(Vec::new, |v| v.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect());
+    if texts.is_empty() && required {
+        params.problem("addresses must be a comma separated list of X-Chain or P-Chain addresses".to_string());
+    }
+    let mut out: Vec<[u8; 20]> = Vec::new();
+    for text in texts {
+        match short_id(network, &text) {
+            Some(id) if !out.contains(&id) => out.push(id),
+            Some(_) => {}
+            None => params.problem(format!(
+                "addresses: {text:?} is no {} address (bech32 {}1..., X-, P- or C- prefix optional)",
+                network.as_str(),
+                network.hrp()
+            )),
+        }
+    }
+    out
+}
+
+/// The `txTypes` parameter: a problem naming a value that is not a `PrimaryNetworkTxType`.
+pub(crate) fn tx_types(params: &mut Params) -> Vec<String> {
+    let types: Vec<String> =
+        params.get("txTypes").map_or_else(Vec::new, |v| v.split(',').map(|s| s.trim().to_string()).collect());
+    if let Some(bad) = types.iter().find(|t| !TX_TYPES.contains(&t.as_str())) {
+        params.problem(format!(
+            "txTypes {bad:?} is no primary network transaction type; one of: {}",
+            TX_TYPES.join(", ")
+        ));
+    }
+    types
+}
+
+/// An answer `{field: [], chainInfo}`: a list the world holds nothing of.
+pub(crate) fn empty_list(field: &str, network: Network, chain: PrimaryChain) -> Value {
+    json!({ field: [], "chainInfo": chain_info(network, chain) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::p_txs::p_address_of;
+
+    #[test]
+    fn addresses_are_checked_bech32_of_the_network() {
+        let short = [7u8; 20];
+        let text = p_address_of(Network::Mainnet, &short);
+        for form in [text.clone(), format!("X-{text}"), format!("P-{text}"), format!("C-{text}")] {
+            assert_eq!(short_id(Network::Mainnet, &form), Some(short), "{form}");
+        }
+        assert_eq!(short_id(Network::Fuji, &text), None, "another network's prefix");
+        let mut typo = text.clone().into_bytes();
+        let last = typo.len() - 1;
+        typo[last] = if typo[last] == b'q' { b'p' } else { b'q' };
+        assert_eq!(short_id(Network::Mainnet, std::str::from_utf8(&typo).unwrap()), None, "a bad checksum");
+        let query = format!("addresses={text},{text},nope");
+        let mut params = Params::parse(Some(query.as_str()));
+        assert_eq!(addresses(&mut params, Some(Network::Mainnet), true), vec![short]);
+        assert!(params.finish().is_err());
+        let mut none = Params::parse(None);
+        assert!(addresses(&mut none, Some(Network::Mainnet), true).is_empty());
+        assert!(none.finish().is_err());
+        assert_eq!(x_or_c("mainnet", "x-chain"), Some((Network::Mainnet, PrimaryChain::X)));
+        assert_eq!(x_or_c("mainnet", "p-chain"), None);
+        assert_eq!(x_or_c("nope", "x-chain"), None);
+    }
+}
