@@ -66,10 +66,19 @@ def utxo_owners(emu: ad.Emulator) -> list[str]:
     return [*owners, *change[:5]]
 
 
+def x_utxo_owners(emu: ad.Emulator) -> list[str]:
+    """The owners of the X-Chain-held outputs of the latest X-Chain txs (the X world pays them)."""
+    txs = get(emu, "/v1/networks/mainnet/blockchains/x-chain/transactions?pageSize=20")["transactions"]
+    held = [u for tx in txs for u in tx["emittedUtxos"] if u["consumedOnChainId"] == u["createdOnChainId"]]
+    owners = sorted({u["addresses"][0] for u in held})
+    assert owners, "the latest X-Chain txs pay outputs held on the X-Chain"
+    return owners
+
+
 def utxo_pages(emu: ad.Emulator, chain: str, pages: int = 8) -> list[dict[str, Any]]:
     """The UTXOs of ``pages`` of the world's addresses' first pages on ``chain`` (each address holds its own)."""
     items: list[dict[str, Any]] = []
-    for address in utxo_owners(emu)[:pages]:
+    for address in (x_utxo_owners(emu) if chain == "x-chain" else utxo_owners(emu))[:pages]:
         items += get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={address}&pageSize=100")["utxos"]
     return items
 
@@ -168,9 +177,9 @@ def replay(body: Any) -> GetServer:
 
 
 def test_client_reads_the_output_index_as_each_chain_sends_it(emu: ad.Emulator) -> None:
-    address = world_address(emu)
     with ad.DataClient(base_url=emu.url) as data:
         for chain in ("x-chain", "p-chain"):
+            address = x_utxo_owners(emu)[0] if chain == "x-chain" else world_address(emu)
             raw = get(emu, f"/v1/networks/mainnet/blockchains/{chain}/utxos?addresses={address}&pageSize=100")["utxos"]
             rows = list(data.utxos("mainnet", chain, addresses=[address], page_size=100, limit=len(raw)))
             assert [r["outputIndex"] for r in rows] == [int(u["outputIndex"]) for u in raw]

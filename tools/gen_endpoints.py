@@ -263,6 +263,11 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
                     {"tx_hash": 'tx["txHash"]'}),
     "getUtxosByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
     "getBalancesByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
+    "getLastActivityTimestampByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
+    "getVertexByHash": (['vertex = next(iter(data.vertices("mainnet", "x-chain")))'],
+                        {"vertex_hash": 'vertex["vertexHash"]'}),
+    "getAssetDetails": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
+    "listAssetTransactions": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
 }
 
 
