@@ -60,16 +60,7 @@ pub(crate) async fn utxos(
     let size = params.page_size(100);
     let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
     let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
-    let min = match params.get("minUtxoAmount").map(str::to_string) {
-        None => 0,
-        Some(text) => text.trim().parse::<f64>().ok().filter(|v| *v >= 0.0).map_or_else(
-            || {
-                params.problem("minUtxoAmount must not be less than 0".to_string());
-                0
-            },
-            |v| v.ceil() as u128,
-        ),
-    };
+    let min = super::xchain_params::min_utxo_amount(&mut params);
     let owners = addresses(&mut params, net);
     params.finish()?;
     let network = net.expect("checked");

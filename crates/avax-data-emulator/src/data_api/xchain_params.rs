@@ -92,6 +92,18 @@ pub(crate) fn tx_types(params: &mut Params) -> Vec<String> {
     types
 }
 
+/// `minUtxoAmount` (nAVAX, inclusive; 0 when absent): a problem when not a number >= 0.
+pub(crate) fn min_utxo_amount(params: &mut Params) -> u128 {
+    let Some(text) = params.get("minUtxoAmount").map(str::to_string) else { return 0 };
+    match text.trim().parse::<f64>().ok().filter(|v| *v >= 0.0) {
+        Some(v) => v.ceil() as u128,
+        None => {
+            params.problem("minUtxoAmount must not be less than 0".to_string());
+            0
+        }
+    }
+}
+
 /// An answer `{field: [], chainInfo}`: a list the world holds nothing of.
 pub(crate) fn empty_list(field: &str, network: Network, chain: PrimaryChain) -> Value {
     json!({ field: [], "chainInfo": chain_info(network, chain) })

@@ -84,24 +84,42 @@ pub(crate) fn x_page(
     let fingerprint = params.fingerprint(&format!("xtxs/{route}/{}", network.as_str()));
     let start = paging::start(data, params, &fingerprint)?;
     let rare_asset = filter.asset.filter(|a| *a != avax_id(network));
-    let (out, next) = if !filter.addresses.is_empty() || rare_asset.is_some() {
-        indexed_page(data, (network, &world), (lo, hi), (start, size, ascending), (&filter, &fingerprint))
-    } else {
-        walked_page(data, (network, &world), (lo, hi), (start, size, ascending), (&filter, &fingerprint))
+    let ask = PageAsk {
+        data,
+        network,
+        world: &world,
+        lo,
+        hi,
+        start,
+        size,
+        ascending,
+        filter: &filter,
+        fingerprint: &fingerprint,
     };
+    let (out, next) =
+        if !filter.addresses.is_empty() || rare_asset.is_some() { indexed_page(&ask) } else { walked_page(&ask) };
     let body = json!({"transactions": out, "chainInfo": chain_info(network, PrimaryChain::X)});
     paging::with_next(body, next)
 }
 
+/// One page asked of the units `lo..hi` of `world`: from position `start`, `size` txs at most.
+struct PageAsk<'a> {
+    data: &'a DataApiState,
+    network: Network,
+    world: &'a XWorld,
+    lo: u64,
+    hi: u64,
+    start: u128,
+    size: usize,
+    ascending: bool,
+    filter: &'a TxFilter,
+    fingerprint: &'a str,
+}
+
 /// Walks the units from one end of `lo..hi`; a position is (units passed) << 16 | txs taken of
 /// the next.
-fn walked_page(
-    data: &DataApiState,
-    (network, world): (Network, &XWorld),
-    (lo, hi): (u64, u64),
-    (start, size, ascending): (u128, usize, bool),
-    (filter, fingerprint): (&TxFilter, &str),
-) -> (Vec<Value>, Option<String>) {
+fn walked_page(ask: &PageAsk<'_>) -> (Vec<Value>, Option<String>) {
+    let PageAsk { data, network, world, lo, hi, start, size, ascending, filter, fingerprint } = *ask;
     let (mut passed, mut taken) = ((start >> 16) as u64, (start & 0xffff) as usize);
     let total = hi.saturating_sub(lo);
     let mut out: Vec<Value> = Vec::with_capacity(size);
@@ -130,13 +148,8 @@ fn walked_page(
 
 /// The txs the index names for the filter's addresses or asset, in `lo..hi`, kept by the
 /// filter, in order; a position is an offset into that list.
-fn indexed_page(
-    data: &DataApiState,
-    (network, world): (Network, &XWorld),
-    (lo, hi): (u64, u64),
-    (start, size, ascending): (u128, usize, bool),
-    (filter, fingerprint): (&TxFilter, &str),
-) -> (Vec<Value>, Option<String>) {
+fn indexed_page(ask: &PageAsk<'_>) -> (Vec<Value>, Option<String>) {
+    let PageAsk { data, network, world, lo, hi, start, size, ascending, filter, fingerprint } = *ask;
     let index = x_index(world);
     let mut named: Vec<TxPos> = filter.addresses.iter().filter_map(|a| index.paid.get(a)).flatten().copied().collect();
     if let Some(asset) = filter.asset.filter(|a| *a != avax_id(network)) {

@@ -20,7 +20,7 @@ use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::primary_chain::{chain_info, PrimaryChain};
-use super::xchain_params::addresses;
+use super::xchain_params::{addresses, min_utxo_amount};
 use super::DataApiState;
 use crate::formats::x_index::x_index;
 use crate::formats::x_txs::{c_chain_raw, outputs, x_chain_raw, XTxFacts, XWorld};
@@ -71,16 +71,7 @@ pub(crate) fn utxos(data: &Arc<DataApiState>, (network, chain): (Network, Primar
     let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
     let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
     params.one_of("includeSpent", &["true", "false"]);
-    let min = match params.get("minUtxoAmount").map(str::to_string) {
-        None => 0,
-        Some(text) => text.trim().parse::<f64>().ok().filter(|v| *v >= 0.0).map_or_else(
-            || {
-                params.problem("minUtxoAmount must not be less than 0".to_string());
-                0
-            },
-            |v| v.ceil() as u128,
-        ),
-    };
+    let min = min_utxo_amount(&mut params);
     let asset = params.get("assetId").map(str::to_string);
     let owners = addresses(&mut params, Some(network), true);
     params.finish()?;

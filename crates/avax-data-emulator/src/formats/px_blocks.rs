@@ -115,16 +115,7 @@ impl PxChain {
 
     /// The first height whose block time is at or after `time_s` (`span()` if none).
     pub fn first_at_or_after(&self, time_s: i64) -> u64 {
-        let (mut lo, mut hi) = (0, self.span());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.timestamp_s(mid) < time_s {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        super::px_clock::first_at_or_after(self.span(), time_s, |h| self.timestamp_s(h))
     }
 
     fn container(&self, h: u64) -> (Vec<u8>, [u8; 32], [u8; 32]) {

@@ -132,6 +132,21 @@ fn between(seed: u64, tag: u64, (h0, t0): (u64, i64), (h1, t1): (u64, i64), h: u
     base + (derive(seed, tag, h, JITTER) % (gap / 2).max(1)) as i64
 }
 
+/// The first of heights `0..span` whose time (`time_s`, never decreasing) is at or after
+/// `at_s`; `span` if none.
+pub fn first_at_or_after(span: u64, at_s: i64, time_s: impl Fn(u64) -> i64) -> u64 {
+    let (mut lo, mut hi) = (0, span);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if time_s(mid) < at_s {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Acceptance time of container `h` of a chain whose `span` containers share the time from
 /// `first_s` to `end_s` (at most now) evenly (container 0 at `first_s`, container `span - 1`
 /// before `end_s`), Unix ns; strictly increasing; past the span, after now. `tag` tells the

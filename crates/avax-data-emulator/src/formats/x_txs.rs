@@ -86,16 +86,7 @@ impl XWorld {
 
     /// The first unit at or after `time_s` (`units()` if none).
     pub fn first_at_or_after(&self, time_s: i64) -> u64 {
-        let (mut lo, mut hi) = (0, self.units());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.time_s(mid) < time_s {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
+        super::px_clock::first_at_or_after(self.units(), time_s, |u| self.time_s(u))
     }
 
     /// Where the txs of unit `u` sit.
