@@ -616,7 +616,11 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
                  "getBlockById": {"block_id": p_block["blockHash"]},
                  "getTxByHash": {"tx_hash": p_tx["txHash"]},
                  "getUtxosByAddresses": {"addresses": holder},
-                 "getBalancesByAddresses": {"addresses": holder}}
+                 "getBalancesByAddresses": {"addresses": holder},
+                 # The X world's assets and vertices (the documents' examples name none of them).
+                 "getAssetDetails": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
+                 "listAssetTransactions": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
+                 "getVertexByHash": {"vertex_hash": next(iter(data.vertices("mainnet", "x-chain")))["vertexHash"]}}
         clients = {"data": data, "metrics": metrics}
         read = []
         for (service, method), (op_id, positional, _keywords, is_list) in _endpoints.SPECS.items():
