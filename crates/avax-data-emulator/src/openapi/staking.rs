@@ -22,13 +22,7 @@ use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 pub(crate) fn answer(request: &Request) -> Answer {
     let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
     let rewards = request.state.world.pending_rewards(network);
-    let list = |name: &str| -> Vec<String> {
-        request
-            .params
-            .get(name)
-            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
-            .unwrap_or_default()
-    };
+    let list = |name: &str| request.params.list(name);
     let mut nodes = list("nodeIds");
     if request.op.id == "getSingleValidatorDetails" {
         nodes = vec![request.path("nodeId").to_string()];
