@@ -5,7 +5,10 @@
 //! hold their part of the world and its route; `rewards.rs` (pending rewards) and `icm.rs`
 //! (interchain messages) serve the world's; `primary_blocks.rs` the P- and X-chain blocks of
 //! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
-//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `chains.rs`,
+//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); the `pnet_*.rs` files
+//! answer the P-Chain and network operations the document router hands them (`openapi/`):
+//! active staking txs, historical rewards, network details, subnets and L1 validators, the AVAX
+//! supply, ICM messages by id and by address; `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
@@ -24,6 +27,12 @@ mod health;
 mod icm;
 pub(crate) mod paging;
 pub(crate) mod params;
+pub(crate) mod pnet_icm;
+pub(crate) mod pnet_network;
+pub(crate) mod pnet_rewards;
+pub(crate) mod pnet_staking;
+pub(crate) mod pnet_subnets;
+pub(crate) mod pnet_supply;
 mod primary_blocks;
 pub(crate) mod primary_chain;
 mod primary_txs;
