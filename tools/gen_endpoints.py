@@ -263,6 +263,7 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
                     {"tx_hash": 'tx["txHash"]'}),
     "getUtxosByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
     "getBalancesByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
+    "getIcmMessage": (['message = next(iter(data.icm_messages()))'], {"message_id": 'message["messageId"]'}),
 }
 
 
