@@ -114,6 +114,18 @@ impl Params {
     }
 }
 
+pub(crate) const NETWORKS: &[&str] = &["mainnet", "fuji", "testnet"];
+pub(crate) const FEATURES: &[&str] = &["nftIndexing", "webhooks", "teleporter"];
+
+/// A path `network` parameter: a problem when invalid.
+pub(crate) fn path_network(params: &mut Params, network: &str) -> Option<Network> {
+    let parsed = Network::parse(network);
+    if parsed.is_none() {
+        params.problem(format!("network must be one of the following values: {}", NETWORKS.join(", ")));
+    }
+    parsed
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,16 +138,4 @@ mod tests {
         assert!(params.list("absent").is_empty());
         assert_eq!(params.list("one"), ["x"]);
     }
-}
-
-pub(crate) const NETWORKS: &[&str] = &["mainnet", "fuji", "testnet"];
-pub(crate) const FEATURES: &[&str] = &["nftIndexing", "webhooks", "teleporter"];
-
-/// A path `network` parameter: a problem when invalid.
-pub(crate) fn path_network(params: &mut Params, network: &str) -> Option<Network> {
-    let parsed = Network::parse(network);
-    if parsed.is_none() {
-        params.problem(format!("network must be one of the following values: {}", NETWORKS.join(", ")));
-    }
-    parsed
 }

@@ -24,7 +24,7 @@ use crate::world::Network;
 /// The AvalancheGo version a validator runs: one node in eight is a release behind.
 pub(crate) fn avalanchego_version(node_id: &str) -> &'static str {
     let sum: u32 = node_id.bytes().map(u32::from).sum();
-    if sum % 8 == 0 {
+    if sum.is_multiple_of(8) {
         "avalanchego/1.13.5"
     } else {
         "avalanchego/1.14.0"

@@ -62,7 +62,7 @@ impl Supply {
     }
 
     /// As the Data API's `AvaxSupplyResponse`.
-    pub(crate) fn to_json(&self) -> Value {
+    pub(crate) fn to_json(self) -> Value {
         json!({
             "circulatingSupply": avax(self.circulating()),
             "totalSupply": avax(self.total()),
