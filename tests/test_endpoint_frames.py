@@ -611,6 +611,7 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
         p_block = next(iter(data.primary_network_blocks("mainnet", "p-chain")))
         p_tx = next(iter(data.primary_network_transactions("mainnet", "p-chain")))
         holder = emu.world["p_addresses"]["mainnet"][:1]  # holds P-chain UTXOs (the world's stake owner)
+        message = next(iter(data.icm_messages()))  # getIcmMessage answers the world's messages only
         world = {"getTransactionsForBlock": {"block_id": block["blockHash"]},
                  "getTransaction": {"tx_hash": tx["txHash"]},
                  "getBlockById": {"block_id": p_block["blockHash"]},
@@ -620,7 +621,8 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
                  # The X world's assets and vertices (the documents' examples name none of them).
                  "getAssetDetails": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
                  "listAssetTransactions": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
-                 "getVertexByHash": {"vertex_hash": next(iter(data.vertices("mainnet", "x-chain")))["vertexHash"]}}
+                 "getVertexByHash": {"vertex_hash": next(iter(data.vertices("mainnet", "x-chain")))["vertexHash"]},
+                 "getIcmMessage": {"message_id": message["messageId"]}}
         clients = {"data": data, "metrics": metrics}
         read = []
         for (service, method), (op_id, positional, _keywords, is_list) in _endpoints.SPECS.items():

@@ -268,6 +268,7 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
                         {"vertex_hash": 'vertex["vertexHash"]'}),
     "getAssetDetails": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
     "listAssetTransactions": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
+    "getIcmMessage": (['message = next(iter(data.icm_messages()))'], {"message_id": 'message["messageId"]'}),
 }
 
 

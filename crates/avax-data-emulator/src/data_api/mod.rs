@@ -7,7 +7,10 @@
 //! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
 //! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `xchain_*.rs` the
 //! X-Chain's transactions, UTXOs, balances, assets, vertices by hash or height, and where
-//! addresses appear (with the C-Chain's atomic side); `chains.rs`,
+//! addresses appear (with the C-Chain's atomic side); the `pnet_*.rs` files
+//! answer the P-Chain and network operations the document router hands them (`openapi/`):
+//! active staking txs, historical rewards, network details, subnets and L1 validators, the AVAX
+//! supply, ICM messages by id and by address; `chains.rs`,
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
@@ -26,6 +29,12 @@ mod health;
 mod icm;
 pub(crate) mod paging;
 pub(crate) mod params;
+pub(crate) mod pnet_icm;
+pub(crate) mod pnet_network;
+pub(crate) mod pnet_rewards;
+pub(crate) mod pnet_staking;
+pub(crate) mod pnet_subnets;
+pub(crate) mod pnet_supply;
 mod primary_blocks;
 pub(crate) mod primary_chain;
 mod primary_txs;

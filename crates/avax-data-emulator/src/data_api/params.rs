@@ -37,6 +37,13 @@ impl Params {
         self.values.get(name).map(String::as_str).filter(|v| !v.is_empty())
     }
 
+    /// A comma-separated list parameter: its items trimmed, empty ones dropped (none when absent).
+    pub(crate) fn list(&self, name: &str) -> Vec<String> {
+        self.get(name).map_or_else(Vec::new, |v| {
+            v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+        })
+    }
+
     /// Records a failed check.
     pub(crate) fn problem(&mut self, message: String) {
         self.problems.push(message);
@@ -117,4 +124,18 @@ pub(crate) fn path_network(params: &mut Params, network: &str) -> Option<Network
         params.problem(format!("network must be one of the following values: {}", NETWORKS.join(", ")));
     }
     parsed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_parameter_is_its_trimmed_non_empty_items() {
+        let params = Params::parse(Some("addresses=%20a%20,,b,&txTypes=&one=x"));
+        assert_eq!(params.list("addresses"), ["a", "b"]);
+        assert!(params.list("txTypes").is_empty(), "an empty value is no item");
+        assert!(params.list("absent").is_empty());
+        assert_eq!(params.list("one"), ["x"]);
+    }
 }

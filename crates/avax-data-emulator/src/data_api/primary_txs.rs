@@ -22,11 +22,6 @@ use crate::formats::p_txs::{block_txs, tx_height, PTxFacts};
 use avax_data_core::decode::pchain::tx_type_name;
 use avax_data_core::index::cb58;
 
-/// A comma-separated list parameter.
-fn list_of(params: &Params, name: &str) -> Vec<String> {
-    params.get(name).map_or_else(Vec::new, |v| v.split(',').map(|s| s.trim().to_string()).collect())
-}
-
 /// The P-chain tx type names (`PChainTransactionType`, `UNKNOWN` aside).
 fn p_tx_types() -> Vec<&'static str> {
     (0..64).filter_map(tx_type_name).collect()
@@ -47,13 +42,13 @@ pub(crate) async fn list(
     let size = params.page_size(100);
     let (start_s, end_s) = (seconds(&mut params, "startTimestamp"), seconds(&mut params, "endTimestamp"));
     let ascending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("asc");
-    let types = list_of(&params, "txTypes");
+    let types = params.list("txTypes");
     let known = p_tx_types();
     if let Some(bad) = types.iter().find(|t| !known.contains(&t.as_str())) {
         params.problem(format!("txTypes {bad:?} is no P-Chain transaction type; one of: {}", known.join(", ")));
     }
     let addresses: Vec<String> =
-        list_of(&params, "addresses").into_iter().map(|a| a.strip_prefix("P-").unwrap_or(&a).to_string()).collect();
+        params.list("addresses").into_iter().map(|a| a.strip_prefix("P-").unwrap_or(&a).to_string()).collect();
     params.finish()?;
     let network = net.expect("checked");
     let chain = p_chain(&data, network);

@@ -28,9 +28,8 @@ use crate::world::Network;
 /// when absent or when one is not of the network.
 fn addresses(params: &mut Params, network: Option<Network>) -> Vec<String> {
     let Some(network) = network else { return Vec::new() };
-    let list: Vec<String> = params
-        .get("addresses")
-        .map_or_else(Vec::new, |v| v.split(',').map(|a| a.trim().trim_start_matches("P-").to_string()).collect());
+    let list: Vec<String> =
+        params.list("addresses").into_iter().map(|a| a.trim_start_matches("P-").to_string()).collect();
     if list.is_empty() {
         params.problem("addresses must be a comma separated list of P-Chain addresses".to_string());
     }

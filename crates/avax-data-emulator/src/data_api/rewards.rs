@@ -8,15 +8,41 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
+use axum::response::Response;
 
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::{path_network, Params};
 use super::DataApiState;
 use crate::world::rewards::PendingReward;
+use crate::world::Network;
 
-fn split(text: Option<&str>) -> Vec<String> {
-    text.unwrap_or("").split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+/// The `addresses` query parameter: P-addresses of `network` (`P-` or `X-` optional, given
+/// back bare); a 400 naming the first that is none.
+pub(crate) fn p_addresses(params: &Params, network: Network) -> Result<Vec<String>, Response> {
+    let mut wanted = Vec::new();
+    for a in params.list("addresses") {
+        let bare = a.strip_prefix("P-").or_else(|| a.strip_prefix("X-")).unwrap_or(&a);
+        if !bare.starts_with(&format!("{}1", network.hrp())) || bare.len() < 10 {
+            return Err(errors::bad_request(format!(
+                "Invalid address {a}: expected an address starting with {hrp}1, P-{hrp}1 or X-{hrp}1",
+                hrp = network.hrp()
+            )));
+        }
+        wanted.push(bare.to_string());
+    }
+    Ok(wanted)
+}
+
+/// The reward lists' filters: `(addresses, nodeIds)` ([`p_addresses`]; a node id must read
+/// `NodeID-...`, else a 400 naming it).
+pub(crate) fn reward_filters(params: &Params, network: Network) -> Result<(Vec<String>, Vec<String>), Response> {
+    let addresses = p_addresses(params, network)?;
+    let node_ids = params.list("nodeIds");
+    if let Some(bad) = node_ids.iter().find(|n| !n.starts_with("NodeID-")) {
+        return Err(errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-...")));
+    }
+    Ok((addresses, node_ids))
 }
 
 pub(crate) async fn list_pending(
@@ -29,24 +55,9 @@ pub(crate) async fn list_pending(
     let order = params.one_of("sortOrder", &["asc", "desc"]);
     params.finish()?;
     let network = network_parsed.expect("checked");
-    let addresses = split(params.get("addresses"));
-    let node_ids = split(params.get("nodeIds"));
-    if addresses.is_empty() && node_ids.is_empty() {
+    let (wanted, node_ids) = reward_filters(&params, network)?;
+    if wanted.is_empty() && node_ids.is_empty() {
         return Err(errors::bad_request("One of addresses or nodeIds is required"));
-    }
-    let mut wanted = Vec::new();
-    for a in &addresses {
-        let bare = a.strip_prefix("P-").or_else(|| a.strip_prefix("X-")).unwrap_or(a);
-        if !bare.starts_with(&format!("{}1", network.hrp())) || bare.len() < 10 {
-            return Err(errors::bad_request(format!(
-                "Invalid address {a}: expected an address starting with {hrp}1, P-{hrp}1 or X-{hrp}1",
-                hrp = network.hrp()
-            )));
-        }
-        wanted.push(bare.to_string());
-    }
-    if let Some(bad) = node_ids.iter().find(|n| !n.starts_with("NodeID-")) {
-        return Err(errors::bad_request(format!("Invalid nodeId {bad}: expected NodeID-...")));
     }
     let fingerprint = params.fingerprint(&format!("rewards/{}", network.as_str()));
     let start = paging::start(&data, &params, &fingerprint)?;

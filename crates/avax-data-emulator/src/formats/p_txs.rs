@@ -79,6 +79,61 @@ fn input_amount(input: &Input) -> (u64, Option<u64>) {
     }
 }
 
+/// A tx's outputs in UTXO order, each with whether it is staked: the BaseTx outputs, then its
+/// export or stake outputs.
+pub fn tx_outputs(tx: &PTx) -> Vec<(&TransferableOutput, bool)> {
+    let mut out: Vec<(&TransferableOutput, bool)> =
+        tx.base.iter().flat_map(|b| b.outputs.iter()).map(|o| (o, false)).collect();
+    match &tx.body {
+        PTxBody::Atomic(Atomic::Export { outputs, .. }) => out.extend(outputs.iter().map(|o| (o, false))),
+        PTxBody::AddValidator { stake, .. }
+        | PTxBody::AddDelegator { stake, .. }
+        | PTxBody::AddPermissionlessValidator { stake, .. }
+        | PTxBody::AddPermissionlessDelegator { stake, .. } => out.extend(stake.iter().map(|o| (o, true))),
+        _ => {}
+    }
+    out
+}
+
+/// A tx's inputs: the BaseTx inputs, then its import inputs.
+fn tx_inputs(tx: &PTx) -> Vec<&TransferableInput> {
+    let mut out: Vec<&TransferableInput> = tx.base.iter().flat_map(|b| b.inputs.iter()).collect();
+    if let PTxBody::Atomic(Atomic::Import { inputs, .. }) = &tx.body {
+        out.extend(inputs.iter());
+    }
+    out
+}
+
+/// The nAVAX a tx moves: `(consumed, value, staked)`, its inputs' amounts, its unstaked and its
+/// staked outputs' amounts. What it burned is `consumed - value - staked` ([`tx_burned`]).
+pub fn tx_amounts(tx: &PTx) -> (u128, u128, u128) {
+    let consumed = tx_inputs(tx).iter().map(|i| u128::from(input_amount(&i.input).0)).sum();
+    let (mut value, mut staked) = (0u128, 0u128);
+    for (o, is_staked) in tx_outputs(tx) {
+        if let Some((amount, ..)) = owned(&o.output) {
+            *(if is_staked { &mut staked } else { &mut value }) += u128::from(amount);
+        }
+    }
+    (consumed, value, staked)
+}
+
+/// The nAVAX a tx burned: what its inputs consumed beyond its outputs (its fee).
+pub fn tx_burned(tx: &PTx) -> u128 {
+    let (consumed, value, staked) = tx_amounts(tx);
+    consumed.saturating_sub(value + staked)
+}
+
+/// The nAVAX of a tx's outputs still locked at Unix second `now` (a platform or stakeable
+/// locktime after it).
+pub fn tx_locked(tx: &PTx, now: u64) -> u128 {
+    tx_outputs(tx)
+        .iter()
+        .filter_map(|(o, _)| owned(&o.output))
+        .filter(|(_, _, locktime, stakeable)| *locktime > now || stakeable.is_some_and(|l| l > now))
+        .map(|(amount, ..)| u128::from(amount))
+        .sum()
+}
+
 /// The facts of one P-chain tx in its block.
 pub struct PTxFacts<'a> {
     pub network: Network,
@@ -90,25 +145,11 @@ impl PTxFacts<'_> {
     /// `(outputs in UTXO order, whether staked)`: the BaseTx outputs, then export and stake
     /// outputs.
     pub fn outputs(&self) -> Vec<(&TransferableOutput, bool)> {
-        let mut out: Vec<(&TransferableOutput, bool)> =
-            self.tx.base.iter().flat_map(|b| b.outputs.iter()).map(|o| (o, false)).collect();
-        match &self.tx.body {
-            PTxBody::Atomic(Atomic::Export { outputs, .. }) => out.extend(outputs.iter().map(|o| (o, false))),
-            PTxBody::AddValidator { stake, .. }
-            | PTxBody::AddDelegator { stake, .. }
-            | PTxBody::AddPermissionlessValidator { stake, .. }
-            | PTxBody::AddPermissionlessDelegator { stake, .. } => out.extend(stake.iter().map(|o| (o, true))),
-            _ => {}
-        }
-        out
+        tx_outputs(self.tx)
     }
 
     fn inputs(&self) -> Vec<&TransferableInput> {
-        let mut out: Vec<&TransferableInput> = self.tx.base.iter().flat_map(|b| b.inputs.iter()).collect();
-        if let PTxBody::Atomic(Atomic::Import { inputs, .. }) = &self.tx.body {
-            out.extend(inputs.iter());
-        }
-        out
+        tx_inputs(self.tx)
     }
 
     /// The outputs as the Data API's `PChainUtxo`s (unspent).
@@ -189,21 +230,11 @@ impl PTxFacts<'_> {
         out
     }
 
-    fn amounts(&self, pick: impl Fn(bool) -> bool) -> u128 {
-        self.outputs()
-            .iter()
-            .filter(|(_, s)| pick(*s))
-            .filter_map(|(o, _)| owned(&o.output))
-            .map(|o| u128::from(o.0))
-            .sum()
-    }
-
     /// As the Data API's `PChainTransaction`.
     pub fn to_json(&self) -> Value {
         let avax = avax_id(self.network);
-        let consumed: u128 = self.inputs().iter().map(|i| u128::from(input_amount(&i.input).0)).sum();
-        let (value, staked) = (self.amounts(|s| !s), self.amounts(|s| s));
-        let burned = consumed.saturating_sub(value + staked);
+        let (_, value, staked) = tx_amounts(self.tx);
+        let burned = tx_burned(self.tx);
         let list =
             |amount: u128| if amount == 0 { json!([]) } else { json!([asset_amount(self.network, &avax, amount)]) };
         let mut v = json!({

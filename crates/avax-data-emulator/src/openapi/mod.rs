@@ -14,6 +14,9 @@
 //!   ([`balances`]); the ERC-20 transfers and balances (`listErc20Transactions`, `listTransfers`,
 //!   `listErc20Balances`) are the world's token transfers ([`erc20`]), the ERC-721 transfers
 //!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]);
+//! - the P-Chain and network operations (active staking txs, historical rewards, network
+//!   details, subnets, L1 validators, the AVAX supply, ICM messages by id and by address) are
+//!   the world's, answered by `data_api/pnet_*.rs` after these checks;
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
@@ -222,6 +225,15 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "getNativeBalance" => balances::answer(&request),
         "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
         "listErc721Transactions" => erc721::answer(&request),
+        "listActivePrimaryNetworkStakingTransactions" => crate::data_api::pnet_staking::answer(&request),
+        "listHistoricalPrimaryNetworkRewards" => crate::data_api::pnet_rewards::answer(&request),
+        "getNetworkDetails" => crate::data_api::pnet_network::answer(&request),
+        "listSubnets" => crate::data_api::pnet_subnets::list(&request),
+        "getSubnetById" => crate::data_api::pnet_subnets::by_id(&request),
+        "listL1Validators" => crate::data_api::pnet_subnets::l1_validators(&request),
+        "getAvaxSupply" => crate::data_api::pnet_supply::answer(&request),
+        "getIcmMessage" => crate::data_api::pnet_icm::by_id(&request),
+        "listIcmMessagesByAddress" => crate::data_api::pnet_icm::by_address(&request),
         _ => generated(&request),
     }
 }

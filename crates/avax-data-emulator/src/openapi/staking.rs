@@ -22,13 +22,7 @@ use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 pub(crate) fn answer(request: &Request) -> Answer {
     let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
     let rewards = request.state.world.pending_rewards(network);
-    let list = |name: &str| -> Vec<String> {
-        request
-            .params
-            .get(name)
-            .map(|v| v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
-            .unwrap_or_default()
-    };
+    let list = |name: &str| request.params.list(name);
     let mut nodes = list("nodeIds");
     if request.op.id == "getSingleValidatorDetails" {
         nodes = vec![request.path("nodeId").to_string()];
@@ -99,6 +93,7 @@ fn validator(request: &Request, all: &[PendingReward], r: &PendingReward) -> Val
             }),
         ),
         ("validationStatus", Value::from("active")),
+        ("avalancheGoVersion", Value::from(crate::data_api::pnet_network::avalanchego_version(&r.node_id))),
     ];
     if let Some(obj) = v.as_object_mut() {
         for (key, fact) in facts {

@@ -133,9 +133,13 @@ const P_STAKE: u64 = 0x0073_7461_6b65;
 const DAY: i64 = 86_400;
 const NANO: u64 = 1_000_000_000;
 
+/// The yearly reward of a stake, percent of its amount (the pending-rewards rule: a stake earns
+/// this share of its amount per 365 days of its period).
+pub const ANNUAL_REWARD_RATE_PERCENT: u128 = 8;
+
 fn reward(amount: u64, start: i64, end: i64, share: f64) -> u64 {
     let years = (end - start) as f64 / (365.0 * DAY as f64);
-    (amount as f64 * 0.08 * years * share) as u64
+    (amount as f64 * (ANNUAL_REWARD_RATE_PERCENT as f64 / 100.0) * years * share) as u64
 }
 
 fn progress(start: i64, end: i64) -> f64 {

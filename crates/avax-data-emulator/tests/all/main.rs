@@ -5,6 +5,7 @@ mod emulator_data_api;
 mod emulator_faults;
 mod emulator_index;
 mod emulator_metrics_api;
+mod pnet36;
 mod px36_primary;
 mod world36_clock;
 mod world36_shapes;
