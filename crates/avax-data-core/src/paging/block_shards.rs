@@ -19,8 +19,7 @@
 //! - Items come out in the list's order (newest first): shards and pieces are walked from the
 //!   highest blocks down, each item in exactly one shard.
 
-pub use super::shard_axis::Axis;
-use super::JsonItem;
+pub use super::shard_axis::{block_of, Axis};
 use crate::error::{Error, Result};
 
 /// What a resume token of a sharded walk starts with.
@@ -112,26 +111,6 @@ impl ShardKey {
     pub fn at(&self, token: Option<String>) -> ShardKey {
         ShardKey { token, ..self.clone() }
     }
-}
-
-/// The block number of an item of a block-ranged list: its `blockNumber` (text or number), else
-/// that of its `nativeTransaction` (`listTransactions`).
-pub fn block_of(item: &JsonItem) -> Option<u64> {
-    let [top, native] = item.fields(["blockNumber", "nativeTransaction"]);
-    top.and_then(number).or_else(|| {
-        let native = native?;
-        let [inner] = super::scan::top_fields(native, ["blockNumber"])?;
-        inner.and_then(number)
-    })
-}
-
-/// A block number or a second given as raw JSON: a whole number, or one as text.
-pub(crate) fn number(raw: &str) -> Option<u64> {
-    let raw = raw.trim();
-    let text = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw).trim();
-    text.parse::<u64>()
-        .ok()
-        .or_else(|| text.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
 }
 
 /// A ranged walk's axis and bounds: its first shard and the request's own start and end.

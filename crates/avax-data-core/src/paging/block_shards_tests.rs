@@ -1,4 +1,5 @@
 use super::*;
+use crate::paging::JsonItem;
 
 fn key(low: u64, high: Option<u64>, planned: u64) -> ShardKey {
     ShardKey { low, high, planned, token: None }

@@ -1,5 +1,5 @@
 //! What a ranged list of the hosted services is cut along when it is walked in shards
-//! ([`super::block_shards`]): blocks (`startBlock`/`endBlock`) or seconds
+//! (`paging::block_shards`): blocks (`startBlock`/`endBlock`) or seconds
 //! (`startTimestamp`/`endTimestamp`), which lists take which, where an item stands on the axis,
 //! and how far back a walk without a start goes ([`Axis::earliest`]).
 //!
@@ -137,7 +137,7 @@ impl Axis {
     /// Where `item` stands on the axis: its block, or its second.
     pub fn position(self, item: &JsonItem) -> Option<u64> {
         match self {
-            Axis::Blocks => super::block_shards::block_of(item),
+            Axis::Blocks => block_of(item),
             Axis::Seconds { .. } => second_of(item),
         }
     }
@@ -147,7 +147,27 @@ impl Axis {
 /// (Unix seconds, a number or text).
 pub fn second_of(item: &JsonItem) -> Option<u64> {
     let [block, own] = item.fields(["blockTimestamp", "timestamp"]);
-    block.and_then(super::block_shards::number).or_else(|| own.and_then(super::block_shards::number))
+    block.and_then(number).or_else(|| own.and_then(number))
+}
+
+/// The block number of an item of a block-ranged list: its `blockNumber` (text or number), else
+/// that of its `nativeTransaction` (`listTransactions`).
+pub fn block_of(item: &JsonItem) -> Option<u64> {
+    let [top, native] = item.fields(["blockNumber", "nativeTransaction"]);
+    top.and_then(number).or_else(|| {
+        let native = native?;
+        let [inner] = super::scan::top_fields(native, ["blockNumber"])?;
+        inner.and_then(number)
+    })
+}
+
+/// A block number or a second given as raw JSON: a whole number, or one as text.
+fn number(raw: &str) -> Option<u64> {
+    let raw = raw.trim();
+    let text = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw).trim();
+    text.parse::<u64>()
+        .ok()
+        .or_else(|| text.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
 }
 
 #[cfg(test)]
