@@ -11,7 +11,7 @@ stubs from).
 Names: the operationId without a leading ``get``/``list``, in snake_case, unless ``NAMES`` says
 otherwise. Required path parameters are positional (in the path's order); every other parameter
 is keyword-only; lists also take ``page_token=`` and ``limit=``, and the lists with a block range
-``concurrency=`` (walked in block shards side by side).
+or a time window ``concurrency=`` (walked in block or time shards side by side).
 
 It also writes the table of every operation in docs/guides/endpoints.md (between its markers).
 
@@ -146,7 +146,7 @@ def signature(op: dict[str, Any]) -> tuple[list[str], list[tuple[str, str]], int
         parts.append(f"{p['py_name']}: {py_type(p)}" + ("" if p["required"] else " | None = None"))
     if op["is_list"]:
         parts += ["page_token: str | None = None", "limit: int | None = None"]
-    if op.get("block_ranged"):
+    if op.get("block_ranged") or op.get("time_windowed"):
         parts.append("concurrency: int | None = None")
     for p in keyword:
         if p.get("deprecated_name"):
@@ -194,8 +194,9 @@ def docstring(op: dict[str, Any]) -> str:
         if op["is_list"]:
             lines += ["    page_token: start from this saved token (a pager's ``next_page_token``).",
                       "    limit: most items handed out in total; default ``None``: all."]
-            if op.get("block_ranged"):
-                lines += ["    concurrency: block shards walked side by side, an int in [1, 64]; default ``None``:",
+            if op.get("block_ranged") or op.get("time_windowed"):
+                kind = "block" if op.get("block_ranged") else "time"
+                lines += [f"    concurrency: {kind} shards walked side by side, an int in [1, 64]; default ``None``:",
                           "        what the client's compute-unit budget fills (``1``, a ``limit`` or",
                           "        ``sort_order='asc'``: the service's pages in sequence)."]
             lines.append("")
@@ -362,6 +363,7 @@ def entry(op: dict[str, Any], name: str) -> dict[str, Any]:
         "deprecated": [[p["deprecated_name"], p["py_name"]] for p in keyword if p.get("deprecated_name")],
         "is_list": bool(op["is_list"]),
         "block_ranged": bool(op.get("block_ranged")),
+        "time_windowed": bool(op.get("time_windowed")),
         "doc": docstring(op) + "\n",
     }
 

@@ -33,7 +33,7 @@ def _source(entry: dict[str, Any]) -> str:
                for name, kind, required in entry["keyword"]]
     if entry["is_list"]:
         keyword += ["page_token: str | None = None", "limit: int | None = None"]
-    if entry.get("block_ranged"):
+    if entry.get("block_ranged") or entry.get("time_windowed"):
         keyword.append("concurrency: int | None = None")
     deprecated = entry.get("deprecated", [])
     keyword += [f"{old}: Any = None" for old, _ in deprecated]
@@ -42,7 +42,7 @@ def _source(entry: dict[str, Any]) -> str:
     renames = "".join(f"    {new} = _renamed({entry['name']!r}, {old!r}, {old}, {new!r}, {new})\n"
                       for old, new in deprecated)
     if entry["is_list"]:
-        shards = ", concurrency" if entry.get("block_ranged") else ""
+        shards = ", concurrency" if entry.get("block_ranged") or entry.get("time_windowed") else ""
         result, call = "Pager", f"self._call_list({entry['operation']!r}, {arguments}, page_token, limit{shards})"
     else:
         result, call = "dict[str, Any]", f"self._call_object({entry['operation']!r}, {arguments})"

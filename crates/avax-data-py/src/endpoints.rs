@@ -131,6 +131,7 @@ pub fn openapi_operations(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("is_list", op.is_list())?;
         d.set_item("token_paged", op.token_paged)?;
         d.set_item("block_ranged", avax_data_core::rest::block_source::BLOCK_RANGED.contains(&op.id))?;
+        d.set_item("time_windowed", avax_data_core::rest::block_source::TIME_WINDOWED.contains(&op.id))?;
         d.set_item("identity", avax_data_core::rest::openapi::list_identity(op.id).map(|i| (i.id, i.key)))?;
         d.set_item("weight", op.weight())?;
         d.set_item("needs_api_key", op.needs_api_key)?;

@@ -67,9 +67,10 @@ def add_generated_commands(
             parser = add_command(actions, name, parents=[client], help=doc, description=description,
                                  examples=examples + " -o out.parquet")
             page_options(parser, int(size or 100))
-            if op.get("block_ranged"):
+            if op.get("block_ranged") or op.get("time_windowed"):
+                kind = "block" if op.get("block_ranged") else "time"
                 parser.add_argument("--concurrency", type=argtypes.positive_int, default=None, metavar="N",
-                                    help="block shards walked side by side, 1 to 64 (default: what the client's "
+                                    help=f"{kind} shards walked side by side, 1 to 64 (default: what the client's "
                                          "compute-unit budget fills; 1: the service's pages in sequence)")
             add_export_options(parser, default_stem=method)
             parser.set_defaults(handler=on_list or run_generated_list)

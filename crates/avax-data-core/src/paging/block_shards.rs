@@ -1,12 +1,15 @@
-//! The rules of a walk of a block-ranged list (an address's transactions or transfers) cut into
-//! shards of blocks walked side by side: where a shard stands (its [`ShardKey`], which is also
-//! the walk's resume token), which of a page's items a shard keeps, and when and how a shard
-//! splits ([`split`]). Pure: the walk that sends the requests is [`crate::rest::block_source`].
+//! The rules of a walk of a ranged list (an address's transactions or transfers by blocks, the
+//! primary network's transactions or a metric's points by seconds: [`super::shard_axis`]) cut
+//! into shards walked side by side: where a shard stands (its [`ShardKey`], which is also the
+//! walk's resume token), what a shard asks ([`Range::ask`]), which of a page's items it keeps,
+//! and when and how a shard splits ([`split`]). Pure: the walk that sends the requests is
+//! [`crate::rest::block_source`]. The positions below are blocks or seconds alike.
 //!
 //! - The service's `startBlock` is inclusive and its `endBlock` exclusive (`spec/ground-truth.md`);
 //!   a shard of blocks `low..=high` asks `startBlock=low&endBlock=high+1` and, at the edges the
 //!   walk cut, keeps only the items of its blocks ([`ShardKey::keeps`]), so the shards are
-//!   disjoint even if the service counted `endBlock` in.
+//!   disjoint even if the service counted `endBlock` in. A shard of seconds asks one second
+//!   past each edge the walk cut (the documents leave the window's ends open) and keeps its own.
 //! - A shard starts as one request. When a page comes back with a next token and the items on it
 //!   say many more pages lie below it, the rest of the shard is cut into pieces walked side by
 //!   side: the page keeps its items above its last block `b`, and the pieces cover `low..=b`
@@ -16,7 +19,7 @@
 //! - Items come out in the list's order (newest first): shards and pieces are walked from the
 //!   highest blocks down, each item in exactly one shard.
 
-use super::JsonItem;
+pub use super::shard_axis::{block_of, Axis};
 use crate::error::{Error, Result};
 
 /// What a resume token of a sharded walk starts with.
@@ -34,7 +37,8 @@ pub use crate::settings::MAX_CONCURRENCY;
 /// pages in this many seconds, so a page taking up to this long still keeps the budget spent.
 pub const COVERED_PAGE_SECONDS: f64 = 0.5;
 
-/// Compute units of one page of a block-ranged list.
+/// Compute units of one page of a block-ranged list (the time-windowed lists of the primary
+/// network weigh up to 100: [`default_concurrency`] takes the list's own).
 pub const PAGE_UNITS: f64 = 20.0;
 
 /// Where one shard of blocks stands.
@@ -88,11 +92,6 @@ impl ShardKey {
         Some(parsed.ok_or_else(bad))
     }
 
-    /// `startBlock` and `endBlock` (exclusive) of the shard's requests.
-    pub fn bounds(&self) -> (u64, Option<u64>) {
-        (self.low, self.high.map(|h| h.saturating_add(1)))
-    }
-
     /// Whether an item of block `block` belongs to this shard of the walk whose first shard is
     /// `root`: only the edges the walk cut filter (an item past one belongs to the shard beyond
     /// it); at the walk's own bounds the items are kept as the service sent them, as the
@@ -114,24 +113,49 @@ impl ShardKey {
     }
 }
 
-/// The block number of an item of a block-ranged list: its `blockNumber` (text or number), else
-/// that of its `nativeTransaction` (`listTransactions`).
-pub fn block_of(item: &JsonItem) -> Option<u64> {
-    let [top, native] = item.fields(["blockNumber", "nativeTransaction"]);
-    top.and_then(number).or_else(|| {
-        let native = native?;
-        let [inner] = super::scan::top_fields(native, ["blockNumber"])?;
-        inner.and_then(number)
-    })
+/// A ranged walk's axis and bounds: its first shard and the request's own start and end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Range {
+    /// What the walk cuts.
+    pub axis: Axis,
+    /// The walk's first shard (all of its range, from the request's bounds).
+    pub root: ShardKey,
+    /// The request's own start and end parameters, sent at the walk's own edges.
+    pub asked: (Option<u64>, Option<u64>),
 }
 
-/// A block number given as raw JSON: a whole number, or one as text.
-fn number(raw: &str) -> Option<u64> {
-    let raw = raw.trim();
-    let text = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw).trim();
-    text.parse::<u64>()
-        .ok()
-        .or_else(|| text.parse::<f64>().ok().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
+impl Range {
+    /// The range of a request with `start` and `end` (its parameters, as numbers) on `axis`;
+    /// `None` when it holds no position (`endBlock` at most `startBlock`, `endTimestamp` before
+    /// `startTimestamp`), which the sequential walk answers. Without a start it reaches down to
+    /// the axis's earliest position, without an end up to the newest item.
+    pub fn new(axis: Axis, start: Option<u64>, end: Option<u64>) -> Option<Range> {
+        let low = start.unwrap_or_else(|| axis.earliest());
+        let high = match end {
+            Some(e) if axis.end_counted() => Some(e),
+            Some(e) => Some(e.checked_sub(1)?),
+            None => None,
+        };
+        if high.is_some_and(|h| h < low) {
+            return None;
+        }
+        // `startBlock` was always sent (0 without one); a window's start only when given.
+        let start = if axis.end_counted() { start } else { Some(low) };
+        Some(Range { axis, root: ShardKey { low, high, planned: 0, token: None }, asked: (start, end) })
+    }
+
+    /// The start and end parameters of `key`'s requests: the request's own at the walk's edges,
+    /// else the shard's bounds (the end past its highest position), reaching [`Axis::reach`]
+    /// past them.
+    pub fn ask(&self, key: &ShardKey) -> (Option<u64>, Option<u64>) {
+        let start = if key.low <= self.root.low { self.asked.0 } else { Some(key.low - self.axis.reach()) };
+        let end = match key.high {
+            None => None,
+            Some(h) if Some(h) == self.root.high => self.asked.1,
+            Some(h) => Some(h.saturating_add(1)),
+        };
+        (start, end)
+    }
 }
 
 /// What becomes of a page of a shard.
@@ -189,11 +213,13 @@ pub fn split(
 }
 
 /// The default `concurrency=` of a client spending `units_per_minute` compute units a minute
-/// (its `compute_units_per_minute`, else its tier's budget) with a `rate_limit` of requests a
-/// second, if any: the calls a budget fills when each page takes up to
-/// [`COVERED_PAGE_SECONDS`] (pro's 20,000 units a minute: 9; unauthenticated 6,000: 3), at least 2.
-pub fn default_concurrency(units_per_minute: u64, rate_limit: Option<f64>) -> usize {
-    let pages_per_second = (units_per_minute as f64 / 60.0 / PAGE_UNITS).min(rate_limit.unwrap_or(f64::INFINITY));
+/// (its `compute_units_per_minute`, else its tier's budget) on pages of `page_units` each (the
+/// list's weight, [`PAGE_UNITS`] for the block-ranged lists) with a `rate_limit` of requests a
+/// second, if any: the calls a budget fills when each page takes up to [`COVERED_PAGE_SECONDS`]
+/// (pro's 20,000 units a minute at 20 a page: 9; unauthenticated 6,000: 3), at least 2.
+pub fn default_concurrency(units_per_minute: u64, page_units: f64, rate_limit: Option<f64>) -> usize {
+    let pages_per_second =
+        (units_per_minute as f64 / 60.0 / page_units.max(1.0)).min(rate_limit.unwrap_or(f64::INFINITY));
     ((pages_per_second * COVERED_PAGE_SECONDS).ceil() as usize).clamp(2, MAX_CONCURRENCY)
 }
 

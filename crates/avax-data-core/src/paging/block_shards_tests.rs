@@ -1,4 +1,5 @@
 use super::*;
+use crate::paging::JsonItem;
 
 fn key(low: u64, high: Option<u64>, planned: u64) -> ShardKey {
     ShardKey { low, high, planned, token: None }
@@ -21,10 +22,12 @@ fn a_key_is_its_own_resume_token_and_other_texts_are_not_keys() {
 #[test]
 fn a_shard_asks_its_end_exclusive_and_keeps_only_its_blocks() {
     let (root, k) = (key(0, None, 0), key(10, Some(19), 0));
-    assert_eq!(k.bounds(), (10, Some(20)));
+    let open = Range::new(Axis::Blocks, None, None).unwrap();
+    assert_eq!(open.root, root);
+    assert_eq!(open.ask(&k), (Some(10), Some(20)));
     assert!(k.keeps(Some(10), &root) && k.keeps(Some(19), &root) && !k.keeps(Some(20), &root));
     assert!(!k.keeps(Some(9), &root) && k.keeps(None, &root));
-    assert_eq!(root.bounds(), (0, None));
+    assert_eq!(open.ask(&root), (Some(0), None));
     // at the walk's own bounds the service's items are kept as sent (as the sequential walk does)
     let bounded = key(10, Some(19), 0);
     assert!(bounded.keeps(Some(5), &bounded) && bounded.keeps(Some(25), &bounded));
@@ -99,10 +102,13 @@ fn a_split_never_cuts_more_pieces_than_blocks() {
 
 #[test]
 fn the_default_concurrency_fills_the_tier_budget_at_half_a_second_a_page() {
-    assert_eq!(default_concurrency(20_000, None), 9);
-    assert_eq!(default_concurrency(6_000, None), 3);
-    assert_eq!(default_concurrency(20_000, Some(2.0)), 2);
-    assert_eq!(default_concurrency(10_000_000, None), MAX_CONCURRENCY);
+    assert_eq!(default_concurrency(20_000, PAGE_UNITS, None), 9);
+    assert_eq!(default_concurrency(6_000, PAGE_UNITS, None), 3);
+    assert_eq!(default_concurrency(20_000, PAGE_UNITS, Some(2.0)), 2);
+    assert_eq!(default_concurrency(10_000_000, PAGE_UNITS, None), MAX_CONCURRENCY);
+    // a list of 100 units a page (the primary network's transactions): pro fills 2 calls, not 9
+    assert_eq!(default_concurrency(20_000, 100.0, None), 2);
+    assert_eq!(default_concurrency(60_000, 100.0, None), 5);
 }
 
 #[test]
@@ -113,4 +119,34 @@ fn concurrency_is_checked_with_a_message_naming_what_is_allowed() {
         let err = check_concurrency(bad).unwrap_err().to_string();
         assert_eq!(err, format!("invalid concurrency={bad}: an int in [1, 64]"));
     }
+}
+
+#[test]
+fn an_empty_range_is_none_and_a_bounded_one_asks_its_own_ends_at_its_edges() {
+    assert_eq!(Range::new(Axis::Blocks, Some(100), Some(100)), None);
+    assert_eq!(Range::new(Axis::Blocks, None, Some(0)), None);
+    let blocks = Range::new(Axis::Blocks, Some(100), Some(200)).unwrap();
+    assert_eq!(blocks.root, key(100, Some(199), 0));
+    assert_eq!(blocks.ask(&blocks.root), (Some(100), Some(200)));
+    assert_eq!(blocks.ask(&key(150, Some(199), 0)), (Some(150), Some(200)));
+    assert_eq!(blocks.ask(&key(100, Some(149), 0)), (Some(100), Some(150)));
+}
+
+#[test]
+fn a_window_counts_its_end_in_and_a_cut_edge_asks_one_second_past_it() {
+    let seconds = Axis::Seconds { earliest: 1_000 };
+    // a window of one second is no empty one; an end before the start is
+    assert_eq!(Range::new(seconds, Some(5_000), Some(5_000)).unwrap().root, key(5_000, Some(5_000), 0));
+    assert_eq!(Range::new(seconds, Some(5_000), Some(4_999)), None);
+    let open = Range::new(seconds, None, None).unwrap();
+    assert_eq!(open.root, key(1_000, None, 0), "down to the operation's earliest second");
+    assert_eq!(open.ask(&open.root), (None, None), "no bound the request did not give");
+    // a piece of seconds 2000..=2999 asks 1999..=3000 and keeps 2000..=2999
+    let piece = key(2_000, Some(2_999), 0);
+    assert_eq!(open.ask(&piece), (Some(1_999), Some(3_000)));
+    assert!(!piece.keeps(Some(1_999), &open.root) && piece.keeps(Some(2_000), &open.root));
+    assert!(piece.keeps(Some(2_999), &open.root) && !piece.keeps(Some(3_000), &open.root));
+    let window = Range::new(seconds, Some(2_000), Some(9_000)).unwrap();
+    assert_eq!(window.ask(&key(2_000, Some(4_000), 0)), (Some(2_000), Some(4_001)));
+    assert_eq!(window.ask(&key(4_001, Some(9_000), 0)), (Some(4_000), Some(9_000)));
 }

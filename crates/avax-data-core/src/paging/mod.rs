@@ -16,6 +16,7 @@ pub mod item;
 pub mod pager;
 pub mod repeats;
 mod scan;
+pub mod shard_axis;
 pub use ahead::Ahead;
 pub use item::JsonItem;
 pub use pager::{Fetched, Mark, PageKey, PageSource, Pager, PagerCursor, Position};

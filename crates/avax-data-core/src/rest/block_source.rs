@@ -1,8 +1,10 @@
-//! A block-ranged list of the Data API (an address's transactions and transfers, a token's
-//! transfers: [`BLOCK_RANGED`]) walked in shards of blocks side by side, by the rules of
-//! [`crate::paging::block_shards`]: up to `concurrency` shards in flight, each a task walking its
-//! pages in sequence on the client's transport (so every shard shares its rate limiter and
-//! compute-unit budget), their items handed out in the list's order, newest first.
+//! A ranged list of the Data or Metrics API walked in shards side by side, by the rules of
+//! [`crate::paging::block_shards`]: shards of blocks (an address's transactions and transfers, a
+//! token's transfers: [`BLOCK_RANGED`]) or of seconds (the primary network's transactions and
+//! blocks, an asset's transactions, ICM and staking metrics: [`TIME_WINDOWED`]). Up to
+//! `concurrency` shards in flight, each a task walking its pages in sequence on the client's
+//! transport (so every shard shares its rate limiter and compute-unit budget), their items
+//! handed out in the list's order, newest first.
 //!
 //! The walk's position is the page it stands on ([`ShardKey`], encoded as its page token), so a
 //! checkpoint or `resume_state` holds it like a service's token; a resume continues that shard
@@ -19,67 +21,64 @@ use super::{Paged, RestClient};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
 use crate::paging::block_shards::{
-    block_of, check_concurrency, default_concurrency, split, Next, ShardKey, PIECES_PER_CALL,
+    check_concurrency, default_concurrency, split, Axis, Next, Range, ShardKey, PIECES_PER_CALL,
 };
+pub use crate::paging::shard_axis::{BLOCK_RANGED, TIME_WINDOWED, UNCUT_WINDOWS};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::pager::{ResourcePager, TokenSource};
-
-/// The list operations that take a block range (`startBlock` inclusive, `endBlock` exclusive).
-pub const BLOCK_RANGED: [&str; 8] = [
-    "listTransactions",
-    "listTransactionsV2",
-    "listNativeTransactions",
-    "listErc20Transactions",
-    "listErc721Transactions",
-    "listErc1155Transactions",
-    "listInternalTransactions",
-    "listTransfers",
-];
 
 /// The service's page size when a request names none.
 const SERVICE_PAGE_SIZE: u64 = 10;
 
-/// A block-ranged list walked in shards.
+/// A ranged list walked in shards.
 pub struct BlockShardSource {
     client: RestClient,
-    /// The request less its `startBlock` and `endBlock`.
+    /// The request less its start and end.
     paged: Arc<Paged>,
-    /// The walk's first shard (its blocks from the request's bounds).
-    root: ShardKey,
+    /// The walk's axis, first shard (its positions from the request's bounds) and bounds.
+    range: Arc<Range>,
     page_size: u64,
     concurrency: usize,
     /// Where a resumed walk starts (`None`: at the root).
     resumed: Option<ShardKey>,
 }
 
-/// A number parameter of the request (`startBlock=100` or `100.0`), as a block number.
+/// A number parameter of the request (`startBlock=100` or `100.0`), as a whole number.
 fn block_param(paged: &Paged, name: &str) -> Option<u64> {
     let text = paged.query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.trim())?;
     text.parse::<u64>().ok().or_else(|| text.parse::<f64>().ok().filter(|f| *f >= 0.0).map(|f| f.floor() as u64))
 }
 
 impl BlockShardSource {
-    /// The walk of `paged` (a [`BLOCK_RANGED`] list) from `resumed` with `concurrency` shards in
-    /// flight; `None` when its range holds no block (`endBlock` at most `startBlock`), which the
-    /// sequential walk answers.
-    fn new(client: &RestClient, paged: Paged, concurrency: usize, resumed: Option<ShardKey>) -> Option<Self> {
-        let low = block_param(&paged, "startBlock").unwrap_or(0);
-        let end = block_param(&paged, "endBlock");
-        if end.is_some_and(|e| e <= low) {
-            return None;
-        }
+    /// The walk of `paged` (a list cut along `axis`) from `resumed` with `concurrency` shards in
+    /// flight; `None` when its range holds no position ([`Range::new`]), which the sequential
+    /// walk answers.
+    fn new(
+        client: &RestClient,
+        (paged, axis): (Paged, Axis),
+        concurrency: usize,
+        resumed: Option<ShardKey>,
+    ) -> Option<Self> {
+        let [start, end] = axis.params();
+        let range = Range::new(axis, block_param(&paged, start), block_param(&paged, end))?;
         let page_size = block_param(&paged, "pageSize").unwrap_or(SERVICE_PAGE_SIZE).max(1);
         let mut paged = paged;
-        paged.query.retain(|(k, _)| *k != "startBlock" && *k != "endBlock");
-        let root = ShardKey { low, high: end.map(|e| e - 1), planned: 0, token: None };
-        Some(BlockShardSource { client: client.clone(), paged: Arc::new(paged), root, page_size, concurrency, resumed })
+        paged.query.retain(|(k, _)| *k != start && *k != end);
+        Some(BlockShardSource {
+            client: client.clone(),
+            paged: Arc::new(paged),
+            range: Arc::new(range),
+            page_size,
+            concurrency,
+            resumed,
+        })
     }
 
     /// `key` when its blocks lie in the walk's range (a resume token of this walk), else an error
     /// naming it.
     fn within(&self, key: ShardKey) -> Result<ShardKey> {
-        let inside = key.low >= self.root.low
-            && match (self.root.high, key.high) {
+        let inside = key.low >= self.range.root.low
+            && match (self.range.root.high, key.high) {
                 (None, _) => true,
                 (Some(top), Some(high)) => high <= top,
                 (Some(_), None) => false,
@@ -91,8 +90,9 @@ impl BlockShardSource {
             "page_token",
             &key.encode(),
             format!(
-                "a resume token of a walk of blocks {} and on (this walk's range): resume a walk of the same list",
-                self.root.low
+                "a resume token of a walk of {} {} and on (this walk's range): resume a walk of the same list",
+                self.range.axis.noun(),
+                self.range.root.low
             ),
         ))
     }
@@ -115,22 +115,25 @@ struct Walked {
 async fn walk_shard(
     client: RestClient,
     paged: Arc<Paged>,
-    (root, key): (ShardKey, ShardKey),
+    (range, key): (Arc<Range>, ShardKey),
     page_size: u64,
     concurrency: usize,
 ) -> Result<Walked> {
+    let (axis, root) = (range.axis, &range.root);
     let mut at = key;
     let mut pages = Vec::new();
     loop {
         let mut request = (*paged).clone();
-        let (start, end) = at.bounds();
-        request.query.push(("startBlock", start.to_string()));
-        if let Some(end) = end {
-            request.query.push(("endBlock", end.to_string()));
+        let (start, end) = range.ask(&at);
+        for (name, value) in axis.params().into_iter().zip([start, end]) {
+            if let Some(value) = value {
+                request.query.push((name, value.to_string()));
+            }
         }
         let page = client.page(&request, at.token.as_deref()).await?;
-        let mut items: Vec<JsonItem> = page.items.into_iter().filter(|item| at.keeps(block_of(item), &root)).collect();
-        let blocks: Vec<Option<u64>> = items.iter().map(block_of).collect();
+        let mut items: Vec<JsonItem> =
+            page.items.into_iter().filter(|item| at.keeps(axis.position(item), root)).collect();
+        let blocks: Vec<Option<u64>> = items.iter().map(|item| axis.position(item)).collect();
         match split(&at, &blocks, page.next_page_token, page_size, concurrency) {
             Next::End => {
                 pages.push((items, at, None));
@@ -194,14 +197,14 @@ fn start_shards(
 impl PageSource for BlockShardSource {
     fn first(&self) -> PageKey {
         match &self.resumed {
-            Some(key) => Self::page_key(&self.root, key),
+            Some(key) => Self::page_key(&self.range.root, key),
             None => PageKey::Token(None),
         }
     }
 
     fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>> {
         let start = match from {
-            PageKey::Token(None) => Ok(self.root.clone()),
+            PageKey::Token(None) => Ok(self.range.root.clone()),
             PageKey::Token(Some(text)) => ShardKey::decode(&text).unwrap_or_else(|| {
                 Err(Error::invalid_text("page_token", &text, "a page token of a sharded walk (avax-shard:1:...); a service's token resumes a walk made with concurrency=1"))
             }),
@@ -212,16 +215,17 @@ impl PageSource for BlockShardSource {
             Err(err) => return stream::once(async move { Err(err) }).boxed(),
         };
         let mut queue = VecDeque::from([Slot { key: start.clone(), task: None }]);
-        if start.low > self.root.low {
+        if start.low > self.range.root.low {
             // The blocks below the shard it resumes are planned again.
-            let rest = ShardKey { low: self.root.low, high: Some(start.low - 1), planned: 0, token: None };
+            let rest = ShardKey { low: self.range.root.low, high: Some(start.low - 1), planned: 0, token: None };
             queue.push_back(Slot { key: rest, task: None });
         }
-        let (client, paged, root) = (self.client.clone(), self.paged.clone(), self.root.clone());
+        let (client, paged, root, range) =
+            (self.client.clone(), self.paged.clone(), self.range.root.clone(), self.range.clone());
         let (page_size, concurrency) = (self.page_size, self.concurrency);
         let walk = Walk { queue, ready: VecDeque::new(), failed: false };
         let pages = stream::unfold(walk, move |mut walk| {
-            let (client, paged, root) = (client.clone(), paged.clone(), root.clone());
+            let (client, paged, root, range) = (client.clone(), paged.clone(), root.clone(), range.clone());
             async move {
                 loop {
                     if let Some(page) = walk.ready.pop_front() {
@@ -231,7 +235,7 @@ impl PageSource for BlockShardSource {
                         return None;
                     }
                     let start = |queue: &mut VecDeque<Slot>, head: bool| {
-                        let keys = |key: &ShardKey| (root.clone(), key.clone());
+                        let keys = |key: &ShardKey| (range.clone(), key.clone());
                         start_shards(queue, head, concurrency, |key| {
                             Spawned::new(walk_shard(client.clone(), paged.clone(), keys(key), page_size, concurrency))
                         })
@@ -283,40 +287,42 @@ impl PageSource for BlockShardSource {
         let (config, headers) = (self.client.transport_config(), self.client.rate_limit());
         let budget = crate::plan::sources::rest_budget(config, headers.as_ref(), self.client.base_url());
         let mut walk = crate::plan::shapes::token_list(&self.paged.path, self.page_size, limit, None);
-        let blocks = match self.root.high {
-            Some(high) => format!("blocks {}..={high}", self.root.low),
-            None => format!("blocks {} up to the newest item", self.root.low),
+        let noun = self.range.axis.noun();
+        let blocks = match self.range.root.high {
+            Some(high) => format!("{noun} {}..={high}", self.range.root.low),
+            None => format!("{noun} {} up to the newest item", self.range.root.low),
         };
         walk.operation = format!("GET {} ({blocks} in shards, up to {} in flight)", self.paged.path, self.concurrency);
         walk.unknown.push(format!(
             "the shards: planned from the pages as they come (a page with many more pages below it cuts the \
-             blocks below into up to {} pieces; an empty shard costs one request, a dense one is cut again)",
+             {noun} below into up to {} pieces; an empty shard costs one request, a dense one is cut again)",
             self.concurrency as u64 * crate::paging::block_shards::PIECES_PER_CALL
         ));
         Some((walk, budget))
     }
 }
 
-/// The `concurrency` a sharded walk of `client` takes by default: what its compute-unit budget
-/// (its own `compute_units_per_minute` when lower than its tier's, or the service's `ratelimit-*`
-/// figure) and `rate_limit` fill ([`default_concurrency`]).
-pub fn client_concurrency(client: &RestClient) -> usize {
+/// The `concurrency` a sharded walk of `client` over pages of `page_units` compute units takes by
+/// default: what its compute-unit budget (its own `compute_units_per_minute` when lower than its
+/// tier's, or the service's `ratelimit-*` figure) and `rate_limit` fill ([`default_concurrency`]).
+pub fn client_concurrency(client: &RestClient, page_units: u32) -> usize {
     let (config, headers) = (client.transport_config(), client.rate_limit());
     let budget = crate::plan::sources::rest_budget(config, headers.as_ref(), client.base_url());
     let mut units = budget.units_per_minute().0;
     if let Some(own) = config.compute_units_per_minute {
         units = units.min(u64::from(own));
     }
-    default_concurrency(units, config.rate_limit)
+    default_concurrency(units, f64::from(page_units), config.rate_limit)
 }
 
 /// A pager over the list `operation_id` (`paged`, with `page_token` and `limit` as given):
-/// walked in block shards when the operation is [`BLOCK_RANGED`], no `limit` is given (a limited
-/// walk asks for no more items than it hands out, so it pages in sequence), the order is the
-/// service's newest first (no `sortOrder=asc`), the range holds a block, and `concurrency` (the
-/// default: [`client_concurrency`]) is more than 1; a page token of a sharded walk resumes one.
-/// Otherwise (a service's page token among them) the service's pages in sequence. `concurrency` given for a list without a block
-/// range is refused, before any request.
+/// walked in shards when the operation is [`BLOCK_RANGED`] or [`TIME_WINDOWED`] ([`Axis::of`]),
+/// no `limit` is given (a limited walk asks for no more items than it hands out, so it pages in
+/// sequence), the order is the service's newest first (no `sortOrder=asc`), the range holds a
+/// position, and `concurrency` (the default: [`client_concurrency`]) is more than 1; a page token
+/// of a sharded walk resumes one. Otherwise (a service's page token among them) the service's
+/// pages in sequence. `concurrency` given for a list that is not cut is refused, before any
+/// request.
 pub fn list_pager(
     client: &RestClient,
     operation_id: &str,
@@ -326,20 +332,22 @@ pub fn list_pager(
     limit: Option<u64>,
     concurrency: Option<i64>,
 ) -> Result<ResourcePager> {
-    let ranged = BLOCK_RANGED.contains(&operation_id);
+    let axis = Axis::of(operation_id);
     let concurrency = match concurrency {
-        Some(c) if !ranged => {
-            return Err(Error::invalid(
-                "concurrency",
-                c,
-                format!(
-                    "None: {operation_id} takes no block range to cut into shards (the lists that do: {})",
-                    BLOCK_RANGED.join(", ")
+        Some(c) if axis.is_none() => {
+            let why = match UNCUT_WINDOWS.iter().find(|(op, _)| *op == operation_id) {
+                Some((_, why)) => format!("None: {operation_id} is walked in sequence, {why}"),
+                None => format!(
+                    "None: {operation_id} takes no block range nor time window to cut into shards (the lists \
+                     that do: {}, {})",
+                    BLOCK_RANGED.join(", "),
+                    TIME_WINDOWED.join(", ")
                 ),
-            ))
+            };
+            return Err(Error::invalid("concurrency", c, why));
         }
         Some(c) => check_concurrency(c)?,
-        None => client_concurrency(client),
+        None => client_concurrency(client, crate::rest::openapi::operation(operation_id).map_or(20, |op| op.weight())),
     };
     let resumed = match page_token.as_deref().map(ShardKey::decode) {
         Some(Some(key)) => Some(key?),
@@ -348,10 +356,9 @@ pub fn list_pager(
     let ascending = paged.query.iter().any(|(k, v)| *k == "sortOrder" && v.eq_ignore_ascii_case("asc"));
     let url = format!("{}{}", client.base_url(), paged.path);
     // A service's own page token continues its walk in sequence.
-    let sharded =
-        ranged && limit.is_none() && !ascending && (resumed.is_some() || (page_token.is_none() && concurrency > 1));
-    if sharded {
-        if let Some(source) = BlockShardSource::new(client, paged.clone(), concurrency, resumed.clone()) {
+    let sharded = limit.is_none() && !ascending && (resumed.is_some() || (page_token.is_none() && concurrency > 1));
+    if let Some(axis) = axis.filter(|_| sharded) {
+        if let Some(source) = BlockShardSource::new(client, (paged.clone(), axis), concurrency, resumed.clone()) {
             return Ok(ResourcePager::new(Arc::new(source), resource, limit, url));
         }
     }
@@ -383,17 +390,18 @@ mod tests {
         let client = RestClient::new("http://127.0.0.1:9", Default::default()).unwrap();
         let source = BlockShardSource::new(
             &client,
-            paged(&[("startBlock", "100"), ("endBlock", "200.0"), ("pageSize", "50")]),
+            (paged(&[("startBlock", "100"), ("endBlock", "200.0"), ("pageSize", "50")]), Axis::Blocks),
             4,
             None,
         )
         .unwrap();
-        assert_eq!(source.root, ShardKey { low: 100, high: Some(199), planned: 0, token: None });
+        assert_eq!(source.range.root, ShardKey { low: 100, high: Some(199), planned: 0, token: None });
         assert_eq!(source.page_size, 50);
         assert!(source.paged.query.iter().all(|(k, _)| *k == "pageSize"), "the bounds are each shard's own");
-        assert!(BlockShardSource::new(&client, paged(&[("startBlock", "100"), ("endBlock", "100")]), 4, None).is_none());
-        let open = BlockShardSource::new(&client, paged(&[]), 4, None).unwrap();
-        assert_eq!((open.root.low, open.root.high, open.page_size), (0, None, 10));
+        let empty = paged(&[("startBlock", "100"), ("endBlock", "100")]);
+        assert!(BlockShardSource::new(&client, (empty, Axis::Blocks), 4, None).is_none());
+        let open = BlockShardSource::new(&client, (paged(&[]), Axis::Blocks), 4, None).unwrap();
+        assert_eq!((open.range.root.low, open.range.root.high, open.page_size), (0, None, 10));
     }
 
     #[test]
@@ -401,6 +409,13 @@ mod tests {
         let client = RestClient::new("http://127.0.0.1:9", Default::default()).unwrap();
         let err = list_pager(&client, "listChains", paged(&[]), Resource::Block, None, None, Some(4)).unwrap_err();
         assert!(err.to_string().starts_with("invalid concurrency=4: None: listChains takes no block range"), "{err}");
+        let err = list_pager(&client, "getValidatorsByDateRange", paged(&[]), Resource::Block, None, None, Some(2))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("getValidatorsByDateRange is walked in sequence, its items (validators' addresses)"),
+            "{err}"
+        );
         let err =
             list_pager(&client, "listErc20Transactions", paged(&[]), Resource::Block, None, None, Some(0)).unwrap_err();
         assert_eq!(err.to_string(), "invalid concurrency=0: an int in [1, 64]");

@@ -105,18 +105,30 @@ async fn a_walk_resumed_from_a_position_inside_a_shard_hands_out_the_rest_exactl
     let whole = rows(&pager(&client, paged(BUSY_ADDRESS, &range), None, 4)).await;
     for pages in [1usize, 7, 40] {
         let first = pager(&client, paged(BUSY_ADDRESS, &range), None, 4);
-        let mut cursor = first.pager.cursor();
-        let mut got = 0usize;
-        for _ in 0..pages {
-            got += cursor.next_page_with(|_| Ok(())).await.unwrap().unwrap();
-        }
-        let at = first.position();
-        let token = at.next_page_token().expect("a sharded walk's position is a token").to_string();
-        assert!(token.starts_with("avax-shard:1:"), "{token}");
-        let resumed = pager(&client, paged(BUSY_ADDRESS, &range), Some(token), 4);
-        resumed.pager.resume_at(at.next_page_token().map(str::to_string), at.offset, at.items_read, &[]).unwrap();
+        let again = |token| pager(&client, paged(BUSY_ADDRESS, &range), Some(token), 4);
+        let (got, resumed) = resumed_after(&first, pages, again).await;
         let rest = rows(&resumed).await;
-        assert_eq!(got as u64, at.items_read);
         assert_eq!(rest, whole[got..].to_vec(), "resumed after {pages} pages");
     }
+}
+
+/// Reads `pages` pages of the sharded walk `first`, then resumes the pager `again` makes from
+/// the token of its position there: the items read and the resumed pager.
+pub(crate) async fn resumed_after(
+    first: &ResourcePager,
+    pages: usize,
+    again: impl FnOnce(String) -> ResourcePager,
+) -> (usize, ResourcePager) {
+    let mut cursor = first.pager.cursor();
+    let mut got = 0usize;
+    for _ in 0..pages {
+        got += cursor.next_page_with(|_| Ok(())).await.unwrap().unwrap();
+    }
+    let at = first.position();
+    let token = at.next_page_token().expect("a sharded walk's position is a token").to_string();
+    assert!(token.starts_with("avax-shard:1:"), "{token}");
+    let resumed = again(token);
+    resumed.pager.resume_at(at.next_page_token().map(str::to_string), at.offset, at.items_read, &[]).unwrap();
+    assert_eq!(got as u64, at.items_read);
+    (got, resumed)
 }

@@ -20,5 +20,6 @@ mod range_stop;
 mod rate_limits;
 mod reconcile36;
 mod scripted;
+mod time_shards;
 mod transport;
 mod transport_hardening;

@@ -10,8 +10,10 @@
 //!   pending at now), and the series only grows as the stakes begin.
 //! - `subnetId`: the primary network's (the default); another subnet has no stakes in the world:
 //!   an empty list.
-//! - `startTimestamp` / `endTimestamp` (Unix seconds, `start <= t < end`), `pageSize` 1..=2160
-//!   (default 100), `pageToken`: as the chain metrics ([`super::metrics`]). Newest first.
+//! - `startTimestamp` / `endTimestamp` (Unix seconds, both counted in: the points with
+//!   `startTimestamp <= t <= endTimestamp`, as the hosted Metrics API's `endTimestamp`,
+//!   `spec/ground-truth.md`), `pageSize` 1..=2160 (default 100), `pageToken`: as the chain
+//!   metrics ([`super::metrics`]). Newest first.
 
 use std::sync::Arc;
 
