@@ -94,34 +94,33 @@ impl Header {
 }
 
 /// Reads a header (the RLP list of its fields) into `out` (every field overwritten, its
-/// `extra` buffer reused); returns its field count (16, 17, 19, 22, 24 ...).
+/// `extra` buffer reused; `out` is unspecified after an error); returns its field count (16, 17, 19, 22, 24 ...).
 pub(super) fn decode_header_into(header: &Item<'_>, out: &mut Header) -> Result<u8, DecodeError> {
     let mut h = header.as_list("header")?;
-    out.parent_hash = h.fixed("parentHash")?;
-    out.uncle_hash = h.fixed("uncleHash")?;
-    out.coinbase = h.fixed("coinbase")?;
-    out.state_root = h.fixed("root")?;
-    out.transactions_root = h.fixed("txHash")?;
-    out.receipts_root = h.fixed("receiptHash")?;
-    out.logs_bloom = h.fixed("bloom")?;
-    out.difficulty = h.u128("difficulty")?;
-    out.number = h.u64("number")?;
-    out.gas_limit = h.u64("gasLimit")?;
-    out.gas_used = h.u64("gasUsed")?;
-    out.time = h.u64("time")?;
-    out.extra.clear();
-    out.extra.extend_from_slice(h.bytes("extra")?);
-    out.mix_digest = h.fixed("mixDigest")?;
-    out.nonce = h.fixed("nonce")?;
-    out.ext_data_hash = h.fixed("extDataHash")?;
-    out.base_fee = None;
-    out.ext_data_gas_used = None;
-    out.block_gas_cost = None;
-    out.blob_gas_used = None;
-    out.excess_blob_gas = None;
-    out.parent_beacon_root = None;
-    out.time_milliseconds = None;
-    out.min_delay_excess = None;
+    let mut extra = std::mem::take(&mut out.extra);
+    extra.clear();
+    *out = Header {
+        parent_hash: h.fixed("parentHash")?,
+        uncle_hash: h.fixed("uncleHash")?,
+        coinbase: h.fixed("coinbase")?,
+        state_root: h.fixed("root")?,
+        transactions_root: h.fixed("txHash")?,
+        receipts_root: h.fixed("receiptHash")?,
+        logs_bloom: h.fixed("bloom")?,
+        difficulty: h.u128("difficulty")?,
+        number: h.u64("number")?,
+        gas_limit: h.u64("gasLimit")?,
+        gas_used: h.u64("gasUsed")?,
+        time: h.u64("time")?,
+        extra: {
+            extra.extend_from_slice(h.bytes("extra")?);
+            extra
+        },
+        mix_digest: h.fixed("mixDigest")?,
+        nonce: h.fixed("nonce")?,
+        ext_data_hash: h.fixed("extDataHash")?,
+        ..Header::empty()
+    };
     let mut field = 16usize;
     while let Some(item) = h.next_item("header field")? {
         if field >= MAX_HEADER_FIELDS {
