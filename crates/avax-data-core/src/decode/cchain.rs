@@ -115,20 +115,52 @@ pub fn decode_block(bytes: &[u8]) -> Result<CBlock, DecodeError> {
 
 /// Decodes a coreth block, computing the hashes `hashes` asks for (the others stay zero).
 pub fn decode_block_with(bytes: &[u8], hashes: Hashes) -> Result<CBlock, DecodeError> {
+    let mut out = CBlock::empty();
+    decode_block_into(bytes, hashes, &mut out)?;
+    Ok(out)
+}
+
+impl CBlock {
+    /// A block with no transactions and a zero header: the scratch space [`decode_block_into`]
+    /// fills.
+    pub fn empty() -> Self {
+        CBlock {
+            hash: [0; 32],
+            header: Header::empty(),
+            header_fields: 0,
+            transactions: Vec::new(),
+            uncle_count: 0,
+            version: None,
+            ext_data_size: None,
+        }
+    }
+}
+
+/// [`decode_block_with`] into `out`, whose buffers (the transactions, the header's extra data)
+/// are reused: a walk decodes each block of a batch into the same one, so a block costs no
+/// allocation and no copy of its transactions. Every field of `out` is overwritten; after an
+/// error its content is unspecified.
+pub fn decode_block_into(bytes: &[u8], hashes: Hashes, out: &mut CBlock) -> Result<(), DecodeError> {
     let mut top = Items::new(bytes, 0);
     let mut block = top.list("block")?;
     top.finish("block")?;
     let header = block.item("header")?;
-    let mut out = decode_header(&header, hashes.block)?;
+    out.header_fields = header::decode_header_into(&header, &mut out.header)?;
+    out.hash = if hashes.block { keccak256(header.raw) } else { [0; 32] };
+    out.uncle_count = 0;
+    out.version = None;
+    out.ext_data_size = None;
+    out.transactions.clear();
     let txs = block.item("transactions")?;
     // Room for the usual count at once (a transaction takes 100 bytes or more; fewer is fine).
     out.transactions.reserve(txs.payload.len() / 100);
     let mut txs = txs.as_list("transactions")?;
     while let Some(item) = txs.next_item("transaction")? {
-        let tx = decode_tx_with(&item, hashes.transactions).map_err(|e| {
-            DecodeError::new(e.offset, format!("transaction {}: {}", out.transactions.len(), e.message))
-        })?;
-        out.transactions.push(tx);
+        let position = out.transactions.len();
+        out.transactions.push(CTx::default());
+        let tx = out.transactions.last_mut().expect("just pushed");
+        decode_tx_into(&item, hashes.transactions, tx)
+            .map_err(|e| DecodeError::new(e.offset, format!("transaction {position}: {}", e.message)))?;
     }
     let mut uncles = block.list("uncles")?;
     while uncles.next_item("uncle")?.is_some() {
@@ -140,20 +172,14 @@ pub fn decode_block_with(bytes: &[u8], hashes: Hashes) -> Result<CBlock, DecodeE
         out.ext_data_size = Some(ext.len() as u32);
     }
     block.finish("block")?;
-    Ok(out)
+    Ok(())
 }
 
 fn decode_header(header: &Item<'_>, hash: bool) -> Result<CBlock, DecodeError> {
-    let (fields, count) = header::decode_header(header)?;
-    Ok(CBlock {
-        hash: if hash { keccak256(header.raw) } else { [0; 32] },
-        header: fields,
-        header_fields: count,
-        transactions: Vec::new(),
-        uncle_count: 0,
-        version: None,
-        ext_data_size: None,
-    })
+    let mut out = CBlock::empty();
+    out.header_fields = header::decode_header_into(header, &mut out.header)?;
+    out.hash = if hash { keccak256(header.raw) } else { [0; 32] };
+    Ok(out)
 }
 
 fn count_items(item: &Item<'_>, what: &str) -> Result<u32, DecodeError> {
@@ -199,8 +225,16 @@ pub fn decode_tx(item: &Item<'_>) -> Result<CTx, DecodeError> {
 
 /// Decodes one transaction item of a block body; its hash only when `hash` (else zero).
 pub fn decode_tx_with(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
+    let mut tx = CTx::default();
+    decode_tx_into(item, hash, &mut tx)?;
+    Ok(tx)
+}
+
+/// [`decode_tx_with`] into `tx`, which must be [`CTx::default`] (every field it leaves alone
+/// keeps its default).
+fn decode_tx_into(item: &Item<'_>, hash: bool, tx: &mut CTx) -> Result<(), DecodeError> {
     if item.is_list {
-        return decode_legacy(item, hash);
+        return decode_legacy(item, hash, tx);
     }
     let Some((&tx_type, body)) = item.payload.split_first() else {
         return Err(DecodeError::new(item.offset, "empty typed transaction"));
@@ -212,8 +246,10 @@ pub fn decode_tx_with(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
     let mut top = Items::new(body, base);
     let mut f = top.list("typed transaction")?;
     top.finish("typed transaction")?;
-    let hash = if hash { keccak256(item.payload) } else { [0; 32] };
-    let mut tx = CTx { hash, tx_type, ..CTx::default() };
+    if hash {
+        tx.hash = keccak256(item.payload);
+    }
+    tx.tx_type = tx_type;
     tx.chain_id = Some(f.u64("chainId")?);
     tx.nonce = f.u64("nonce")?;
     if tx_type == 1 {
@@ -222,7 +258,7 @@ pub fn decode_tx_with(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
         tx.max_priority_fee_per_gas = Some(f.u128("maxPriorityFeePerGas")?);
         tx.max_fee_per_gas = Some(f.u128("maxFeePerGas")?);
     }
-    gas_to_value_input(&mut f, &mut tx)?;
+    gas_to_value_input(&mut f, tx)?;
     tx.access_list_len = Some(count_items(&f.item("accessList")?, "accessList")?);
     if tx_type == 3 {
         tx.max_fee_per_blob_gas = Some(f.u128("maxFeePerBlobGas")?);
@@ -234,21 +270,20 @@ pub fn decode_tx_with(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
     f.u64("yParity")?;
     f.bytes("r")?;
     f.bytes("s")?;
-    f.finish("typed transaction")?;
-    Ok(tx)
+    f.finish("typed transaction")
 }
 
-fn decode_legacy(item: &Item<'_>, hash: bool) -> Result<CTx, DecodeError> {
+fn decode_legacy(item: &Item<'_>, hash: bool, tx: &mut CTx) -> Result<(), DecodeError> {
     let mut f = item.as_list("legacy transaction")?;
-    let hash = if hash { keccak256(item.raw) } else { [0; 32] };
-    let mut tx = CTx { hash, ..CTx::default() };
+    if hash {
+        tx.hash = keccak256(item.raw);
+    }
     tx.nonce = f.u64("nonce")?;
     tx.gas_price = Some(f.u128("gasPrice")?);
-    gas_to_value_input(&mut f, &mut tx)?;
+    gas_to_value_input(&mut f, tx)?;
     let v = f.u128("v")?;
     tx.chain_id = if v >= 35 { u64::try_from((v - 35) / 2).ok() } else { None };
     f.bytes("r")?;
     f.bytes("s")?;
-    f.finish("legacy transaction")?;
-    Ok(tx)
+    f.finish("legacy transaction")
 }

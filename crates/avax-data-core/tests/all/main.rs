@@ -4,6 +4,7 @@
 mod block_shards;
 mod data_batches;
 mod dataset;
+mod decode_frame_c;
 mod decode_fuzz_c;
 mod decode_px_vectors;
 mod decode_vectors_c;

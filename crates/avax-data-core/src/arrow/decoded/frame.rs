@@ -149,9 +149,6 @@ struct InnerBlock<B> {
     may_collide: bool,
 }
 
-const C_BLOCKS: InnerBlock<cchain::CBlock> =
-    InnerBlock { decode: cchain::decode_block, id: |b| b.hash, times_fit, may_collide: false };
-
 const P_BLOCKS: InnerBlock<pchain::PBlock> = InnerBlock {
     decode: pchain::decode_block,
     id: |b| b.block_id,
@@ -196,20 +193,41 @@ fn decode_block_container<B>(bytes: &[u8], how: &InnerBlock<B>) -> Decoded<B> {
 
 /// Splits a C/block container into its envelope (or the pre-fork marker) and its coreth block.
 pub fn decode_c_container(bytes: &[u8]) -> Decoded<cchain::CBlock> {
-    decode_block_container(bytes, &C_BLOCKS)
+    decode_c_container_with(bytes, cchain::Hashes::ALL)
 }
 
 /// [`decode_c_container`] computing only the hashes `hashes` asks for.
 pub fn decode_c_container_with(bytes: &[u8], hashes: cchain::Hashes) -> Decoded<cchain::CBlock> {
-    use cchain::{decode_block_with as with, Hashes as H};
-    let decode: fn(&[u8]) -> std::result::Result<cchain::CBlock, DecodeError> =
-        match (hashes.block, hashes.transactions) {
-            (true, true) => return decode_c_container(bytes),
-            (true, false) => |b| with(b, H { block: true, transactions: false }),
-            (false, true) => |b| with(b, H { block: false, transactions: true }),
-            (false, false) => |b| with(b, H { block: false, transactions: false }),
-        };
-    decode_block_container(bytes, &InnerBlock { decode, ..C_BLOCKS })
+    let mut block = cchain::CBlock::empty();
+    let (envelope, inner) = decode_c_container_into(bytes, hashes, &mut block);
+    Decoded { envelope, inner: inner.map(|()| block) }
+}
+
+/// [`decode_c_container_with`] into `block` (its buffers reused, as
+/// [`cchain::decode_block_into`]): the rules of [`decode_block_container`] for C/block, whose
+/// raw blocks never look like an envelope. `block` holds the decoded block when the result is
+/// `Ok`.
+fn decode_c_container_into(
+    bytes: &[u8],
+    hashes: cchain::Hashes,
+    block: &mut cchain::CBlock,
+) -> (Option<EnvelopeRow>, std::result::Result<(), DecodeError>) {
+    let (envelope, inner) = match proposervm::parse(bytes) {
+        Ok(env) => match cchain::decode_block_into(env.inner, hashes, block) {
+            Ok(()) => (Some(EnvelopeRow::of(&env, Some(block.hash))), Ok(())),
+            Err(e) => (Some(EnvelopeRow::of(&env, None)), Err(e.shifted(env.inner_offset))),
+        },
+        Err(_) => match cchain::decode_block_into(bytes, hashes, block) {
+            Ok(()) => (Some(EnvelopeRow::pre_fork(block.hash)), Ok(())),
+            Err(e) => (None, Err(e)),
+        },
+    };
+    let fits = envelope.as_ref().is_none_or(EnvelopeRow::times_fit) && (inner.is_err() || times_fit(block));
+    if fits {
+        (envelope, inner)
+    } else {
+        (None, Err(time_error(0)))
+    }
 }
 
 /// Splits a P/block container into its envelope (or the pre-fork marker) and its platformvm block.
@@ -228,7 +246,8 @@ fn time_error(offset: usize) -> DecodeError {
 
 /// The inner columns of one index.
 enum InnerColumns {
-    C(Box<CBlockColumns>, cchain::Hashes),
+    /// The columns, the hashes computed, and the block each container is decoded into.
+    C(Box<CBlockColumns>, cchain::Hashes, Box<cchain::CBlock>),
     P(Box<PBlockColumns>),
     XBlock(Box<XBlockColumns>),
     XTx(Box<XTxColumns>),
@@ -238,7 +257,11 @@ impl InnerColumns {
     /// Builders for `n` rows of `bytes` container bytes in all.
     fn new(path: IndexPath, n: usize, bytes: usize) -> Self {
         match path {
-            IndexPath::CBlock => InnerColumns::C(Box::new(CBlockColumns::for_bytes(n, bytes)), cchain::Hashes::ALL),
+            IndexPath::CBlock => InnerColumns::C(
+                Box::new(CBlockColumns::for_bytes(n, bytes)),
+                cchain::Hashes::ALL,
+                Box::new(cchain::CBlock::empty()),
+            ),
             IndexPath::PBlock => InnerColumns::P(Box::new(PBlockColumns::with_capacity(n))),
             IndexPath::XBlock => InnerColumns::XBlock(Box::new(XBlockColumns::with_capacity(n))),
             _ => InnerColumns::XTx(Box::new(XTxColumns::with_capacity(n))),
@@ -261,7 +284,11 @@ impl InnerColumns {
             }
         }
         match self {
-            InnerColumns::C(c, hashes) => put(c.as_mut(), decode_c_container_with(bytes, *hashes)),
+            InnerColumns::C(c, hashes, block) => {
+                let (envelope, inner) = decode_c_container_into(bytes, *hashes, block);
+                c.append(inner.is_ok().then_some(&**block));
+                (envelope, inner.err())
+            }
             InnerColumns::P(c) => put(c.as_mut(), decode_p_container(bytes)),
             InnerColumns::XBlock(c) => put(c.as_mut(), decode_x_container(bytes)),
             InnerColumns::XTx(c) => put(c.as_mut(), Decoded { envelope: None, inner: xchain::decode_tx(bytes) }),
@@ -270,7 +297,7 @@ impl InnerColumns {
 
     fn finish(&mut self) -> Vec<ArrayRef> {
         match self {
-            InnerColumns::C(c, _) => c.finish(),
+            InnerColumns::C(c, ..) => c.finish(),
             InnerColumns::P(c) => c.finish(),
             InnerColumns::XBlock(c) => c.finish(),
             InnerColumns::XTx(c) => c.finish(),
@@ -301,7 +328,7 @@ impl TypedColumns {
 
     /// Computes only the hashes `hashes` asks for (C/block; other indexes have none to skip).
     pub(super) fn with_hashes(mut self, hashes: cchain::Hashes) -> Self {
-        if let InnerColumns::C(_, h) = &mut self.inner {
+        if let InnerColumns::C(_, h, _) = &mut self.inner {
             *h = hashes;
         }
         self
@@ -364,6 +391,17 @@ impl TypedColumns {
 
 /// Decodes containers of `path` into one record batch of [`decoded_schema_for`] `mode`.
 pub fn decode_containers(path: IndexPath, containers: &[Container], mode: DecodeMode) -> Result<RecordBatch> {
+    decode_containers_with(path, containers, mode, cchain::Hashes::ALL)
+}
+
+/// [`decode_containers`] computing only the C-chain hashes `hashes` asks for (as
+/// [`super::decode_columns_with`]).
+pub fn decode_containers_with(
+    path: IndexPath,
+    containers: &[Container],
+    mode: DecodeMode,
+    hashes: cchain::Hashes,
+) -> Result<RecordBatch> {
     check_mode(path, mode)?;
     let schema = decoded_schema(path)?;
     let n = containers.len();
@@ -371,7 +409,8 @@ pub fn decode_containers(path: IndexPath, containers: &[Container], mode: Decode
     let mut timestamp = timestamp_builder(n);
     let mut index = UInt64Builder::with_capacity(n);
     let mut bytes = BinaryViewBuilder::with_capacity(n);
-    let mut typed = TypedColumns::new(path, mode, n, containers.iter().map(|c| c.bytes.len()).sum());
+    let total = containers.iter().map(|c| c.bytes.len()).sum();
+    let mut typed = TypedColumns::new(path, mode, n, total).with_hashes(hashes);
     for c in containers {
         id.append_value(&c.id);
         timestamp.append_value(c.timestamp_ns);

@@ -1,8 +1,7 @@
 //! Text columns of `0x` + hex of fixed-width values (hashes, addresses): each text is written
 //! straight into the column's data buffer (no stack copy, no builder block bookkeeping, no
-//! UTF-8 check of text that is ASCII hex by construction), its view made once.
+//! UTF-8 check of text that is ASCII hex by construction), its view made once, inline.
 
-use arrow_array::builder::make_view;
 use arrow_array::StringViewArray;
 use arrow_buffer::{Buffer, NullBufferBuilder, ScalarBuffer};
 
@@ -52,7 +51,7 @@ impl<const N: usize> HexColumn<N> {
         hex::encode_to_slice(value, &mut text[2..]).expect("two digits a byte fit");
         let block = u32::try_from(self.blocks.len()).expect("fewer than 2^32 data buffers");
         let offset = u32::try_from(start).expect("a data buffer stays under 2^31 bytes");
-        self.views.push(make_view(text, block, offset));
+        self.views.push(long_view(text, block, offset));
         self.nulls.append_non_null();
     }
 
@@ -79,11 +78,33 @@ impl<const N: usize> HexColumn<N> {
     }
 }
 
+/// The view of a text longer than 12 bytes stored at `offset` of data buffer `block`: its length,
+/// its first four bytes, the buffer and the offset, as the Arrow format lays out a view that does
+/// not hold its text. Arrow's `make_view` makes the same, but is never inlined (an out-of-line call
+/// per text took 3-4% of a decoded walk's CPU); a text here is always 42 or 66 bytes.
+#[inline]
+fn long_view(text: &[u8], block: u32, offset: u32) -> u128 {
+    debug_assert!(text.len() > 12, "a text of {} bytes is held in its view", text.len());
+    let prefix = u32::from_le_bytes(text[..4].try_into().expect("longer than 12 bytes"));
+    u128::from(text.len() as u32) | (u128::from(prefix) << 32) | (u128::from(block) << 64) | (u128::from(offset) << 96)
+}
+
 #[cfg(test)]
 mod tests {
+    use arrow_array::builder::make_view;
     use arrow_array::Array;
 
     use super::*;
+
+    #[test]
+    fn long_views_are_those_arrow_makes() {
+        let text = b"0xabcdef0123456789abcdef0123456789abcdef01";
+        for (block, offset) in [(0, 0), (1, 66), (7, u32::MAX - 42), (u32::MAX, 123_456)] {
+            assert_eq!(long_view(text, block, offset), make_view(text, block, offset), "{block} {offset}");
+        }
+        let hash = [b'f'; 66];
+        assert_eq!(long_view(&hash, 3, 9), make_view(&hash, 3, 9));
+    }
 
     #[test]
     fn texts_nulls_and_views_are_those_of_a_valid_string_view_column() {

@@ -43,8 +43,8 @@ mod senders_tests;
 pub mod xchain;
 
 pub use frame::{
-    bytes_schema, check_decodable, check_mode, decode_bytes, decode_bytes_until, decode_containers, decoded_schema,
-    decoded_schema_for, DecodeMode,
+    bytes_schema, check_decodable, check_mode, decode_bytes, decode_bytes_until, decode_containers,
+    decode_containers_with, decoded_schema, decoded_schema_for, DecodeMode,
 };
 pub use from_columns::{decode_columns, decode_columns_until, decode_columns_with};
 pub use select::Selection;

@@ -61,11 +61,45 @@ pub struct Header {
     pub min_delay_excess: Option<u64>,
 }
 
-/// Reads a header (the RLP list of its fields); returns it with its field count (16, 17, 19,
-/// 22, 24 ...).
-pub(super) fn decode_header(header: &Item<'_>) -> Result<(Header, u8), DecodeError> {
+impl Header {
+    /// A header of zeros and no optional field: the scratch space [`decode_header_into`] fills.
+    pub fn empty() -> Self {
+        Header {
+            parent_hash: [0; 32],
+            uncle_hash: [0; 32],
+            coinbase: [0; 20],
+            state_root: [0; 32],
+            transactions_root: [0; 32],
+            receipts_root: [0; 32],
+            logs_bloom: [0; 256],
+            difficulty: 0,
+            number: 0,
+            gas_limit: 0,
+            gas_used: 0,
+            time: 0,
+            extra: Vec::new(),
+            mix_digest: [0; 32],
+            nonce: [0; 8],
+            ext_data_hash: [0; 32],
+            base_fee: None,
+            ext_data_gas_used: None,
+            block_gas_cost: None,
+            blob_gas_used: None,
+            excess_blob_gas: None,
+            parent_beacon_root: None,
+            time_milliseconds: None,
+            min_delay_excess: None,
+        }
+    }
+}
+
+/// Reads a header (the RLP list of its fields) into `out` (every field overwritten, its
+/// `extra` buffer reused; `out` is unspecified after an error); returns its field count (16, 17, 19, 22, 24 ...).
+pub(super) fn decode_header_into(header: &Item<'_>, out: &mut Header) -> Result<u8, DecodeError> {
     let mut h = header.as_list("header")?;
-    let mut out = Header {
+    let mut extra = std::mem::take(&mut out.extra);
+    extra.clear();
+    *out = Header {
         parent_hash: h.fixed("parentHash")?,
         uncle_hash: h.fixed("uncleHash")?,
         coinbase: h.fixed("coinbase")?,
@@ -78,18 +112,14 @@ pub(super) fn decode_header(header: &Item<'_>) -> Result<(Header, u8), DecodeErr
         gas_limit: h.u64("gasLimit")?,
         gas_used: h.u64("gasUsed")?,
         time: h.u64("time")?,
-        extra: h.bytes("extra")?.to_vec(),
+        extra: {
+            extra.extend_from_slice(h.bytes("extra")?);
+            extra
+        },
         mix_digest: h.fixed("mixDigest")?,
         nonce: h.fixed("nonce")?,
         ext_data_hash: h.fixed("extDataHash")?,
-        base_fee: None,
-        ext_data_gas_used: None,
-        block_gas_cost: None,
-        blob_gas_used: None,
-        excess_blob_gas: None,
-        parent_beacon_root: None,
-        time_milliseconds: None,
-        min_delay_excess: None,
+        ..Header::empty()
     };
     let mut field = 16usize;
     while let Some(item) = h.next_item("header field")? {
@@ -124,5 +154,5 @@ pub(super) fn decode_header(header: &Item<'_>) -> Result<(Header, u8), DecodeErr
         }
         field += 1;
     }
-    Ok((out, field as u8))
+    Ok(field as u8)
 }
