@@ -26,7 +26,7 @@ import pytest
 
 import avax_data as ad
 from _cli import cli, one_error_line
-from _helpers import signal_child
+from _helpers import signal_child, tiny_tmpfs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signals, /dev/full, tmpfs")
 
@@ -139,13 +139,7 @@ def test_ctrl_c_stops_the_command_with_130_and_writes_nothing(emu: ad.Emulator, 
 @pytest.fixture
 def full_disk(tmp_path: Path) -> Iterator[Path]:
     """A 256 KiB tmpfs filled to the last byte by ``filler`` (skipped where no tmpfs can be mounted)."""
-    mount = tmp_path / "full"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
-    try:
+    with tiny_tmpfs(tmp_path / "full") as mount:
         with open(mount / "filler", "wb", buffering=0) as filler:
             try:
                 while filler.write(b"\0" * 4096):
@@ -153,8 +147,6 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
             except OSError as full:
                 assert full.errno == errno.ENOSPC
         yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv", ".ndjson"])
