@@ -414,3 +414,19 @@ def signal_child(script: str, *, after: float = 1.0, timeout: float = 120) -> tu
             proc.kill()
             proc.wait()
     return sent, out, err, proc.returncode
+
+
+@contextlib.contextmanager
+def tiny_tmpfs(mount: Path, size: str = "256k") -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted on the new directory ``mount`` for the ``with`` block: a disk
+    that fills up (``ENOSPC`` from the kernel). Skips the test where this process may not mount
+    one (root in a container can)."""
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)

@@ -275,3 +275,23 @@ def test_a_walk_of_several_full_chunks_is_cached_whole(tmp_path: Path) -> None:
         again, sent = walk(node, emu, 0, 1100)
         assert (again, sent) == (first, 0)
         assert [c["index"] for c in again] == list(range(1100))
+
+
+def test_cache_info_and_cache_clear_default_to_the_clients_cache(emu: ad.Emulator, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # A user's first call is `ad.cache_info()`: the cache the clients use when not told.
+    monkeypatch.setenv("AVAX_DATA_CACHE", str(tmp_path))
+    with ad.IndexClient(emu.url) as node:
+        walk(node, emu, 0, 7)
+    assert ad.cache_info()["dir"] == str(tmp_path) and ad.cache_info(None)["entries"] == 7
+    assert ad.cache_clear()["entries"] == 7 and ad.cache_info(tmp_path)["entries"] == 0
+    monkeypatch.delenv("AVAX_DATA_CACHE")
+    for call in (ad.cache_info, ad.cache_clear):
+        with pytest.raises(ad.InvalidParameterError) as unset:
+            call()
+        assert unset.value.param == "dir"
+        assert str(unset.value) == ("invalid dir=None: a directory path (str or os.PathLike); None means "
+                                    "$AVAX_DATA_CACHE, which is not set")
+        with pytest.raises(ad.InvalidParameterError) as wrong:
+            call(5)
+        assert wrong.value.param == "dir" and "invalid dir=5: a directory path" in str(wrong.value)

@@ -29,7 +29,8 @@ from test_emulator_openapi import BY_ID, DOCS, EXTRA_QUERY, _example, _resolve, 
 DECIMAL_NAMES = {"amount", "amountStaked", "amountDelegated", "totalAmountStaked", "messageNonce",
                  "receivedMessageNonce", "gasUsed", "gasSpent", "gasLimit", "gasCost", "gasPrice", "feesSpent",
                  "baseFee", "baseFeePerGas", "maxFeePerGas", "maxPriorityFeePerGas", "value", "balance",
-                 "delegationCapacity"}
+                 "delegationCapacity", "grossReward", "netReward", "estimatedGrossReward", "estimatedNetReward",
+                 "estimatedReward", "validationRewardAmount", "delegationRewardAmount"}
 # uint256 fields (exact decimal text) and the amounts among them (a Float64 companion follows).
 U256_NAMES = {"value", "balance", "tokenId"}
 U256_AMOUNTS = {"value", "balance"}

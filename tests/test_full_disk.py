@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import errno
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
+from _helpers import tiny_tmpfs
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full and tmpfs")
 
@@ -33,16 +33,8 @@ def world() -> Iterator[ad.Emulator]:
 
 @pytest.fixture
 def tiny_disk(tmp_path: Path) -> Iterator[Path]:
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.strip()}")
-    try:
+    with tiny_tmpfs(tmp_path / "tiny") as mount:
         yield mount
-    finally:
-        subprocess.run(["umount", str(mount)], check=False)
 
 
 def _walks(emu: ad.Emulator) -> dict[str, tuple[object, str, str]]:

@@ -236,8 +236,9 @@ def test_every_client_names_its_url_base_url(cls: type, local: ad.Emulator) -> N
             assert client.url == client.base_url
         with pytest.raises(ad.InvalidParameterError, match=r"only one of base_url= and url="):
             cls(base_url=local.url, url=local.url)
-    else:
-        with pytest.raises(TypeError):
+    else:  # refused, naming the right name (pyo3's own TypeError only said `url` was unexpected)
+        name = cls.__name__
+        with pytest.raises(TypeError, match=rf"^{name}\(\) takes the service URL as base_url= \(or first\), not url=$"):
             cls(url=local.url)
     if cls.__name__.startswith("Async"):
         async def close() -> None:

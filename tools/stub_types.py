@@ -174,8 +174,8 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
         "month_windows": {"end": "int", "return": "list[tuple[int, int, int, int]]"},
         "complete_partitions": {"path": "str | os.PathLike[str]", "return": "list[tuple[int, int, int, int]]"},
         "merge_dataset": {"path": "str | os.PathLike[str]", "return": "dict[str, int]"},
-        "cache_info": {"return": "dict[str, Any]"},
-        "cache_clear": {"return": "dict[str, Any]"},
+        "cache_info": {"dir": "str | os.PathLike[str] | None", "return": "dict[str, Any]"},
+        "cache_clear": {"dir": "str | os.PathLike[str] | None", "return": "dict[str, Any]"},
         "cache_default_dir": {"return": "str | None"},
         "verify_dataset": {"return": "dict[str, Any]"},
         "unix_seconds": {"value": "TimeArg", "param": "str", "return": "int"},
@@ -232,7 +232,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
     ("Data API client", {
         "DataClient": Class(
             members={
-                "__new__": {"return": "DataClient"},
+                "__new__": {"url": "None", "return": "DataClient"},  # url= refused, naming base_url=
                 "base_url": "str",
                 "_repr_html_": {"return": "str"},
                 "rate_limit": "RateLimitInfo | None",
@@ -255,7 +255,7 @@ SECTIONS: list[tuple[str | None, dict[str, object]]] = [
     ("Metrics API client", {
         "MetricsClient": Class(
             members={
-                "__new__": {"return": "MetricsClient"},
+                "__new__": {"url": "None", "return": "MetricsClient"},  # url= refused, naming base_url=
                 "_repr_html_": {"return": "str"},
                 "base_url": "str",
                 "metric": {"chain_id": "str | int", "start": "TimeArg | None", "return": "Pager"},

@@ -116,12 +116,12 @@ def complete_partitions(path: str | os.PathLike[str]) -> list[tuple[int, int, in
 def merge_dataset(path: str | os.PathLike[str], staged: Sequence[str | os.PathLike[str]]) -> dict[str, int]:
     """Move the partitions of staged datasets into one dataset directory and its manifest."""
 
-def cache_info(dir: str | os.PathLike[str]) -> dict[str, Any]:
+def cache_info(dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """What a cache directory holds: ``{"dir", "entries", "bytes", "kinds": {kind: {"entries", "bytes"}},
     "default_max_bytes"}`` with the kinds ``index``, ``metrics`` and ``data``; the bound is each client's
     ``cache_max_bytes=`` (``default_max_bytes`` when not given)."""
 
-def cache_clear(dir: str | os.PathLike[str]) -> dict[str, Any]:
+def cache_clear(dir: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Deletes every entry of a cache directory (under its lock, so no other process evicts meanwhile); returns what
     was deleted, as :func:`cache_info` shows it. Only the cache's own entries (and its stale temporary files) are
     deleted: any other file is left alone."""
@@ -386,6 +386,7 @@ class DataClient:
         cls,
         base_url: str | None = None,
         *,
+        url: None = None,
         api_key: str | None = None,
         cache: str | os.PathLike[str] | Literal[False] | None = ...,
         cache_max_bytes: int | None = None,
@@ -640,6 +641,7 @@ class MetricsClient:
         cls,
         base_url: str | None = None,
         *,
+        url: None = None,
         cache: str | os.PathLike[str] | Literal[False] | None = ...,
         cache_max_bytes: int | None = None,
         timeout: float = 30.0,
@@ -1331,6 +1333,7 @@ class AsyncDataClient:
         cls,
         base_url: str | None = None,
         *,
+        url: None = None,
         api_key: str | None = None,
         cache: str | os.PathLike[str] | Literal[False] | None = ...,
         cache_max_bytes: int | None = None,
@@ -1583,6 +1586,7 @@ class AsyncMetricsClient:
         cls,
         base_url: str | None = None,
         *,
+        url: None = None,
         cache: str | os.PathLike[str] | Literal[False] | None = ...,
         cache_max_bytes: int | None = None,
         timeout: float = 30.0,

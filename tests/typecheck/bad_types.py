@@ -30,6 +30,8 @@ def bad_arguments(data: ad.DataClient, emu: ad.Emulator) -> None:
     data.erc20_balances(43114, "0xabc", filter_spam_tokens="yes")  # wrong
     ad.IndexClient("http://127.0.0.1:9650", 4)  # wrong
     ad.MetricsClient(timeout="30")  # wrong
+    ad.DataClient(url="http://127.0.0.1:9650")  # wrong
+    ad.MetricsClient(url="http://127.0.0.1:9650")  # wrong
     emu.advance("X/tx", n=2)
     emu.request_log(with_status=True)[0][2]
     emu.request_log()[0][2]  # wrong

@@ -81,5 +81,12 @@ def emulator() -> int:
         return emu.request_count() + len(emu.fault_counts())
 
 
+
+def cache() -> int:
+    everything: int = ad.cache_info()["entries"]  # $AVAX_DATA_CACHE
+    cleared: int = ad.cache_clear("/tmp/avax-cache")["entries"]
+    return everything + cleared
+
+
 if __name__ == "__main__":
     asyncio.run(async_walks("http://127.0.0.1:9650"))

@@ -340,6 +340,17 @@ pub fn service_url(class: &str, base_url: Option<String>, url: Option<String>) -
     }
 }
 
+/// Refuses `url=` on a client that never took it (the Data and Metrics clients), naming the one
+/// name every client takes, where pyo3 would only say the keyword is unexpected.
+pub fn refuse_url(class: &str, url: Option<String>) -> PyResult<()> {
+    match url {
+        None => Ok(()),
+        Some(_) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{class}() takes the service URL as base_url= (or first), not url="
+        ))),
+    }
+}
+
 /// Warns that `class.url` is deprecated (its name is `base_url`, as on every client).
 pub fn deprecated_url_getter(py: Python<'_>, class: &str) -> PyResult<()> {
     crate::warn::deprecation_warning(

@@ -79,12 +79,13 @@ fn info_dict<'py>(py: Python<'py>, dir: &std::path::Path, info: &Info) -> PyResu
 ///
 /// Args:
 ///     dir: the cache directory (str or os.PathLike); a directory that does not exist, or an
-///         empty one, holds nothing.
+///         empty one, holds nothing. Default ``None``: the clients' default cache,
+///         ``$AVAX_DATA_CACHE``.
 ///
 /// Raises:
 ///     InvalidParameterError: ``dir`` is not a cache directory: it holds other files and no
 ///         cache marker (``.avax-data-cache``), another user owns it, or a newer avax-data
-///         marked it.
+///         marked it; or it is left out and ``$AVAX_DATA_CACHE`` is not set.
 ///
 /// Example:
 ///     >>> import tempfile
@@ -92,8 +93,9 @@ fn info_dict<'py>(py: Python<'py>, dir: &std::path::Path, info: &Info) -> PyResu
 ///     >>> info["entries"], info["bytes"], sorted(info["kinds"])
 ///     (0, 0, ['data', 'index', 'metrics'])
 #[pyfunction]
-pub fn cache_info<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let dir = super::args::dir_path(dir)?;
+#[pyo3(signature = (dir = None))]
+pub fn cache_info<'py>(py: Python<'py>, dir: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    let dir = cache_dir(dir)?;
     let info = py.detach(|| avax_data_core::cache::info(&dir)).map_err(super::errors::to_py)?;
     info_dict(py, &dir, &info)
 }
@@ -103,22 +105,41 @@ pub fn cache_info<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bou
 /// entries (and its stale temporary files) are deleted: any other file is left alone.
 ///
 /// Args:
-///     dir: the cache directory (str or os.PathLike), which must exist.
+///     dir: the cache directory (str or os.PathLike), which must exist. Default ``None``: the
+///         clients' default cache, ``$AVAX_DATA_CACHE``.
 ///
 /// Raises:
 ///     InvalidParameterError: ``dir`` is not an existing directory, or not a cache directory
 ///         (other files and no cache marker, another user's, or marked by a newer avax-data);
-///         nothing in it is deleted then.
+///         nothing in it is deleted then. Or it is left out and ``$AVAX_DATA_CACHE`` is not set.
 ///
 /// Example:
 ///     >>> import tempfile
 ///     >>> ad.cache_clear(tempfile.mkdtemp())["entries"]
 ///     0
 #[pyfunction]
-pub fn cache_clear<'py>(py: Python<'py>, dir: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-    let dir = super::args::dir_path(dir)?;
+#[pyo3(signature = (dir = None))]
+pub fn cache_clear<'py>(py: Python<'py>, dir: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyDict>> {
+    let dir = cache_dir(dir)?;
     let info = py.detach(|| avax_data_core::cache::clear(&dir)).map_err(super::errors::to_py)?;
     info_dict(py, &dir, &info)
+}
+
+/// `dir=` of [`cache_info`] and [`cache_clear`]: a directory path, or (`None`, left out) the
+/// cache the clients use when not told, `$AVAX_DATA_CACHE` (the core's rule).
+fn cache_dir(dir: Option<&Bound<'_, PyAny>>) -> PyResult<PathBuf> {
+    match dir.filter(|d| !d.is_none()) {
+        Some(d) => super::args::dir_path(d).map_err(|_| {
+            invalid("dir", shown(d), "a directory path (str or os.PathLike), or None for $AVAX_DATA_CACHE")
+        }),
+        None => CacheChoice::FromEnv.dir().ok_or_else(|| {
+            invalid(
+                "dir",
+                "None",
+                "a directory path (str or os.PathLike); None means $AVAX_DATA_CACHE, which is not set",
+            )
+        }),
+    }
 }
 
 /// The cache directory clients use when not told (``$AVAX_DATA_CACHE``), or ``None``.

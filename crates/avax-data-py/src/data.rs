@@ -91,6 +91,8 @@ client_twins! {
     ///         ``AVAX_DATA_API_URL``, then ``https://data-api.avax.network``; a URL ending in
     ///         ``/v1`` is taken as the root. A string that is not a URL is refused (without
     ///         being shown: it may be a key).
+    ///     url: not a name of this client's URL: refused with a ``TypeError`` that names
+    ///         ``base_url=`` (only :class:`IndexClient` takes ``url=``, its deprecated old name).
     ///     api_key: the API key (str), keyword-only, optional: a key gives higher rate limits.
     ///         Default ``None``: the ``AVAX_DATA_API_KEY`` environment variable, else no key. It
     ///         is sent under both ``x-glacier-api-key`` and ``x-data-api-key`` and never shown in
@@ -144,12 +146,15 @@ client_twins! {
     ///     ('Avalanche (C-Chain)', [499, 498, 497], 5)
     async PyAsyncDataClient("AsyncDataClient") { PagerOf = PyAsyncPager }
     state { client: DataClient }
-    new (base_url = None, *, api_key = None, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
+    new (base_url = None, *, url = None, api_key = None, cache = avax_data_core::cache::CacheChoice::FromEnv,
+        cache_max_bytes = None,) (
         base_url: Option<String> = super::args::base_url,
+        url: Option<String> = super::args::url,
         api_key: Option<String> = super::args::api_key,
         cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
         cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
+        super::args::refuse_url(CLASS_NAME, url)?;
         let cache = super::cache::open(&cache, cache_max_bytes)?;
         Ok(Self { client: build_client(api_key, base_url, cache, transport)? })
     }

@@ -105,6 +105,8 @@ client_twins! {
     ///         (every other option is keyword-only). Default ``None``:
     ///         ``AVAX_METRICS_API_URL``, then ``https://metrics.avax.network``; a URL ending in
     ///         ``/v2`` is taken as the root.
+    ///     url: not a name of this client's URL: refused with a ``TypeError`` that names
+    ///         ``base_url=`` (only :class:`IndexClient` takes ``url=``, its deprecated old name).
     ///     cache: a directory (str or ``os.PathLike``) caching the closed buckets of metric
     ///         series on disk (a window's open last bucket is always fetched); ``False`` or
     ///         ``None``: no cache. Left out: the ``AVAX_DATA_CACHE`` environment variable, else no
@@ -152,11 +154,13 @@ client_twins! {
     ///     ([982.0, 808.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
-    new (base_url = None, *, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
+    new (base_url = None, *, url = None, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (
         base_url: Option<String> = super::args::base_url,
+        url: Option<String> = super::args::url,
         cache: avax_data_core::cache::CacheChoice = super::cache::cache_arg,
         cache_max_bytes: Option<u64> = super::cache::max_bytes_arg,
     ) |transport| {
+        super::args::refuse_url(CLASS_NAME, url)?;
         let cache = super::cache::open(&cache, cache_max_bytes)?;
         Ok(Self { client: build_client(base_url, cache, transport)? })
     }

@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DryRun:
         return EXIT_OK
     except Interrupted as stop:
-        hint = " (run the same command with --resume to continue)" if stop.state else ""
+        hint = " (run the same command with --resume to continue)" if stop.state else \
+            (f" ({stop.note})" if stop.note else "")
         print_error(f"interrupted{hint}")
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:

@@ -116,11 +116,13 @@ class ExportResult:
 
 
 class Interrupted(Exception):
-    """Ctrl-C during an export (exit 130); ``state`` names the state file to resume from."""
+    """Ctrl-C during an export (exit 130); ``state`` names the state file to resume from, else
+    ``note`` (if any) says what was left."""
 
-    def __init__(self, state: str | None) -> None:
+    def __init__(self, state: str | None, note: str | None = None) -> None:
         super().__init__("interrupted")
         self.state = state
+        self.note = note
 
 
 class Resumable(Exception):

@@ -8,14 +8,18 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from .client import SERVICES, client_kwargs, client_parent
 from .embedded import start_embedded
 from .errors import EXIT_OK, EXIT_USAGE, CliError
+from .export import Interrupted
 from .formats import FORMATS, STDOUT, for_csv, resolve_format
 from .parser import Command, add_commands
+from .sinks import durable_replace
 
 __all__ = ["add_reconcile_command", "EXIT_DIFFERENCES", "summary_line"]
 
@@ -91,6 +95,9 @@ def run_reconcile(args: argparse.Namespace) -> int:
                 _native.DataClient(data_url, api_key=args.api_key, **kwargs) as data:
             differences, summary = reconcile(node, data, args.chain, start=args.start, stop=args.stop,
                                              network=args.network, progress=progress or None)
+    except KeyboardInterrupt:
+        raise Interrupted(None, "nothing written: the differences are written once the whole range is "
+                                "compared") from None
     finally:
         if emulator is not None:
             emulator.close()
@@ -101,12 +108,46 @@ def run_reconcile(args: argparse.Namespace) -> int:
 
 
 def _write(differences: Any, out: str, fmt: str) -> None:
-    """The differences to ``out`` in ``fmt`` (NDJSON on stdout for ``-``)."""
+    """The differences to ``out`` in ``fmt`` (NDJSON on stdout for ``-``).
+
+    A file is written whole or not at all: to ``OUT.tmp`` beside it, then fsynced and renamed
+    to ``OUT`` (a full disk or a Ctrl-C during the write leaves no ``OUT``, and no ``OUT.tmp``;
+    a file already at ``OUT`` stays as it was). A path that is not a regular file (``/dev/stdout``,
+    a pipe) is written to directly."""
     if out == STDOUT:
         for row in differences.iter_rows(named=True):
             sys.stdout.write(json.dumps(row) + "\n")
         sys.stdout.flush()
-    elif fmt == "parquet":
+        return
+    path = Path(out)
+    direct = path.exists() and not path.is_file()
+    tmp = path if direct else path.with_name(path.name + ".tmp")
+    try:
+        _write_file(differences, str(tmp), fmt)
+        if not direct:
+            durable_replace(tmp, path)
+    except BaseException as failure:
+        if not direct:
+            tmp.unlink(missing_ok=True)
+        code = _os_error_code(failure)
+        if code is None:
+            raise
+        raise OSError(code, os.strerror(code), out) from failure
+
+
+def _os_error_code(failure: BaseException) -> int | None:
+    """The errno of a write that failed in the system: an ``OSError``'s own, or the one polars
+    states in its message (``... (os error 28)``: its Parquet writer raises ``ComputeError``, its
+    CSV and NDJSON writers an ``OSError`` without ``errno``); ``None`` for anything else."""
+    if isinstance(failure, OSError) and failure.errno is not None:
+        return failure.errno
+    found = re.search(r"\(os error (\d+)\)", str(failure))
+    return int(found.group(1)) if found else None
+
+
+def _write_file(differences: Any, out: str, fmt: str) -> None:
+    """The differences written to the path ``out`` in ``fmt``, by polars."""
+    if fmt == "parquet":
         differences.write_parquet(out)
     elif fmt == "csv":
         for_csv(differences).write_csv(out)

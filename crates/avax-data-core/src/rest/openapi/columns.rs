@@ -51,6 +51,15 @@ pub const DECIMAL_NAMES: &[&str] = &[
     "value",
     "balance",
     "delegationCapacity",
+    // Staking rewards, nAVAX as the staked amounts beside them (issue 34's "delegators'
+    // `grossReward` a string" while `amountDelegated` was a decimal).
+    "grossReward",
+    "netReward",
+    "estimatedGrossReward",
+    "estimatedNetReward",
+    "estimatedReward",
+    "validationRewardAmount",
+    "delegationRewardAmount",
 ];
 
 /// How deep the rule follows nested objects before keeping the rest as JSON text.
@@ -527,6 +536,8 @@ mod tests {
             ("value", json!({"type": "string", "examples": ["10000000000000000000"]}), DataType::Utf8View),
             ("tokenId", json!({"type": "string"}), DataType::Utf8View),
             ("amount", json!({"type": "string"}), DataType::Decimal128(38, 0)),
+            ("grossReward", json!({"type": "string"}), DataType::Decimal128(38, 0)),
+            ("validationRewardAmount", json!({"type": "string"}), DataType::Decimal128(38, 0)),
             ("value", json!({"type": "number", "example": "42.42"}), DataType::Float64),
         ] {
             assert_eq!(k(name, schema), want, "{name}");
