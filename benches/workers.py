@@ -306,8 +306,51 @@ def startup(spec: dict[str, Any]) -> dict[str, Any]:
     return {"import_s": t1 - t0, "first_request_s": t2 - t1}
 
 
+def world(spec: dict[str, Any]) -> dict[str, Any]:
+    """The default world built in a fresh process (the package imported first, not timed):
+    ``ad.Emulator()`` started, then ``emu.world`` (if the build has it) and the first answer of
+    each service: a Data API page of C-Chain blocks, the ``C/block`` index's last container and
+    a day of hourly ``txCount``. Wall seconds of each step and of all of them."""
+    import urllib.request
+
+    import avax_data as ad
+
+    def get(url: str) -> None:
+        with urllib.request.urlopen(url, timeout=600) as answer:
+            answer.read()
+
+    def post(url: str, body: dict[str, Any]) -> None:
+        request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=600) as answer:
+            answer.read()
+
+    times: dict[str, float] = {}
+    began = time.perf_counter()
+
+    def step(name: str, run: Callable[[], object]) -> None:
+        t = time.perf_counter()
+        run()
+        times[name] = time.perf_counter() - t
+
+    emu: Any = None
+
+    def start() -> None:
+        nonlocal emu
+        emu = ad.Emulator()
+
+    step("start_s", start)
+    step("world_s", lambda: getattr(emu, "world", None))
+    step("data_s", lambda: get(emu.url + "/v1/chains/43114/blocks?pageSize=10"))
+    last = {"jsonrpc": "2.0", "id": 1, "method": "index.getLastAccepted", "params": {"encoding": "hex"}}
+    step("index_s", lambda: post(emu.url + "/ext/index/C/block", last))
+    step("metrics_s", lambda: get(emu.url + "/v2/chains/43114/metrics/txCount?timeInterval=hour&pageSize=24"))
+    times["total_s"] = time.perf_counter() - began
+    emu.close()
+    return times
+
+
 TASKS = {"index": index, "data": data, "endpoint": endpoint, "prefetch": prefetch, "metrics": metrics, "parquet": parquet,
-         "iterate": iterate, "startup": startup}
+         "iterate": iterate, "startup": startup, "world": world}
 
 if __name__ == "__main__":
     task, spec = sys.argv[1], json.loads(sys.argv[2])

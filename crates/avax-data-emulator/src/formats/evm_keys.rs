@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use k256::elliptic_curve::ops::Reduce;
+use k256::elliptic_curve::ops::{MulByGenerator, Reduce};
 use k256::elliptic_curve::point::AffineCoordinates;
 use k256::elliptic_curve::scalar::IsHigh;
 use k256::elliptic_curve::sec1::ToEncodedPoint;
@@ -54,13 +54,14 @@ fn scalar(label: &str, i: u64) -> Scalar {
 }
 
 impl PoolKey {
-    /// The key of pool entry `i` (two point multiplications).
+    /// The key of pool entry `i` (two multiplications of the generator, through k256's
+    /// precomputed tables: the world's first 1,024 keys are made when the emulator starts).
     pub fn derive(i: u64) -> PoolKey {
         let secret = scalar("avax-data evm key", i);
-        let public = (ProjectivePoint::GENERATOR * secret).to_affine().to_encoded_point(false);
+        let public = ProjectivePoint::mul_by_generator(&secret).to_affine().to_encoded_point(false);
         let address = keccak256(&public.as_bytes()[1..])[12..].try_into().expect("20 bytes");
         let k = scalar("avax-data evm nonce", i);
-        let point = (ProjectivePoint::GENERATOR * k).to_affine();
+        let point = ProjectivePoint::mul_by_generator(&k).to_affine();
         let x: [u8; 32] = point.x().into();
         let r = <Scalar as Reduce<U256>>::reduce_bytes(&x.into());
         let k_inv = k.invert().expect("a non-zero nonce");

@@ -48,11 +48,13 @@ pub mod nft;
 mod purpose;
 pub mod rewards;
 mod tx_index;
+mod zipf_table;
 
 use erc20::{Erc20Call, Erc20Transfer};
 use icm::IcmMessage;
 use nft::Erc721Transfer;
 use rewards::PendingReward;
+pub(crate) use zipf_table::zipf;
 
 /// The world's "now": 2026-01-01T00:00:00Z in Unix milliseconds. Every chain's tip block, the
 /// newest X-chain vertex and the newest ICM message are just before it; pending rewards are
@@ -385,13 +387,6 @@ pub fn known_owner_addresses() -> Vec<String> {
     (0..4).map(pool_address).collect()
 }
 
-/// Zipf-like pick in `0..n` (log-uniform: `P(i) = ln((i + 2) / (i + 1)) / ln(n + 1)`, the
-/// exponent-1 power law): a few indices very often, most rarely.
-pub(crate) fn zipf(x: u64, n: u64) -> u64 {
-    let i = ((n as f64 + 1.0).powf(unit(x)) - 1.0) as u64;
-    i.min(n.saturating_sub(1))
-}
-
 /// Skewed pick in `0..n`: low indices much more often (repeat senders).
 pub(crate) fn skewed(x: u64, n: u64) -> u64 {
     let u = unit(x);
@@ -483,7 +478,6 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
     let d = |p: u64| derive(seed, chain.evm_chain_id, key, P_TX ^ (p << 32));
     let from = zipf(d(1), pool);
     let contract_creation = d(2) % 100 < 3;
-    let to = (!contract_creation).then(|| zipf(d(3), pool));
     let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
     let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
@@ -496,7 +490,8 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
     let (to, value, gas_used) = match (erc20, mint) {
         (Some(_), _) => (None, 0, range(d(11), 34_000, 65_000)),
         (None, true) => (None, 0, range(d(11), 80_000, 160_000)),
-        (None, false) => (to, value, gas_used),
+        // The pool recipient is drawn only where it is the recipient.
+        (None, false) => ((!contract_creation).then(|| zipf(d(3), pool)), value, gas_used),
     };
     let failed = !contract_creation && !mint && d(12).is_multiple_of(40);
     let gas_price = base_fee + priority;
