@@ -88,6 +88,11 @@ def _output(utxo: dict[str, Any]) -> bytes:
     return cb58_decode(asset["assetId"]) + head + b"".join(owners)
 
 
+def utxo_bytes(utxo: dict[str, Any]) -> bytes:
+    """The bytes of a UTXO (codec version, creating tx id, output index, asset, output)."""
+    return struct.pack(">H", 0) + cb58_decode(utxo["creationTxHash"]) + struct.pack(">I", int(utxo["outputIndex"])) + _output(utxo)
+
+
 def _spent_order(utxo: dict[str, Any]) -> tuple[bytes, int]:
     return cb58_decode(utxo["creationTxHash"]), int(utxo["outputIndex"])
 

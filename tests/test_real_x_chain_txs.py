@@ -11,6 +11,7 @@ creating transaction and index, each signer's address from its public key; and t
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from typing import Any
 
@@ -18,7 +19,7 @@ import polars as pl
 import pytest
 
 import avax_data as ad
-from _avax_tx import address_of_key, utxo_id, x_tx_id
+from _avax_tx import address_of_key, utxo_bytes, utxo_id, x_tx_id
 from test_real_answers import recorded, same, serve
 
 UTC = dt.timezone.utc
@@ -195,3 +196,21 @@ def test_x_chain_transactions_replay_exactly_as_frames(kind: str) -> None:
     assert {f.name: f.dtype for f in inner.fields if f.name in UTXO_TYPES} == UTXO_TYPES
     # A native amount of 9 decimals is exact in Decimal(38, 0).
     assert row["emittedUtxos"][0]["asset"]["amount"] == int(record["emittedUtxos"][0]["asset"]["amount"])
+
+
+def test_an_output_that_sends_its_bytes_still_reads() -> None:
+    # The document names `utxoBytes` (text: "The bytes of the UTXO"); these records leave it out.
+    # Adversarial: the base record with its first output's bytes added, as hex text. A walk must
+    # not fail on it (it read as an integer before) and keeps the text in dicts and frames.
+    record = copy.deepcopy(body("base"))
+    output = record["emittedUtxos"][0]
+    output["utxoBytes"] = "0x" + utxo_bytes(output).hex()
+    rows, frame, _ = replay(record)
+    assert rows[0]["emittedUtxos"][0]["utxoBytes"] == output["utxoBytes"]
+    assert frame.row(0, named=True)["emittedUtxos"][0]["utxoBytes"] == output["utxoBytes"]
+    assert frame.row(0, named=True)["extra"] is None, "a named field, not an extra one"
+    with serve({"/v1/networks/fuji/blockchains/x-chain/utxos": {"utxos": [output]}}) as server, \
+            ad.DataClient(base_url=server.url) as data:
+        utxo_frame = data.utxos("fuji", "x-chain", addresses=[WALLET]).to_polars()
+    assert utxo_frame.schema["utxoBytes"] == pl.String()
+    assert utxo_frame["utxoBytes"].to_list() == [output["utxoBytes"]]
