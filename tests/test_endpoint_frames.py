@@ -36,8 +36,9 @@ U256_NAMES = {"value", "balance", "tokenId"}
 U256_AMOUNTS = {"value", "balance"}
 # Integers that may be negative (Int64).
 SIGNED_NAMES = {"createBlockNumber", "createBlockIndex", "balanceChange"}
-INTEGER_SUFFIXES = ("Block", "BlockNumber", "blockNumber", "Height", "height", "Index", "Count", "ecimals", "Bytes",
-                    "Requests", "ocktime", "Code", "Validators", "AccruedFees", "Balance")
+# A size in bytes is a count (`blockSizeBytes`); a field of bytes (`utxoBytes`, hex text) is not.
+INTEGER_SUFFIXES = ("Block", "BlockNumber", "blockNumber", "Height", "height", "Index", "Count", "ecimals",
+                    "SizeBytes", "Requests", "ocktime", "Code", "Validators", "AccruedFees", "Balance")
 INTEGER_NAMES = {"txType", "threshold", "weight", "denomination", "groupId", "evmChainId", "apiCreditsConsumed",
                  "apiCreditsUsed", "apiCreditsWasted", "totalAddresses", "totalCount", "totalHolders", "totalTokens",
                  "cumulativeTransactions"}

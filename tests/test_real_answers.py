@@ -56,7 +56,8 @@ def same(got: Any, wire: Any, where: str = "$", *, frame: bool = False) -> None:
     Objects have the same keys (in a frame's struct, keys the answer did not send are null);
     lists the same items in the same order. A wire string is kept as it is, or read as the exact
     ``int``/``Decimal`` it spells; a wire number is equal in value (an integral float only when
-    exact) or, under a ``...Timestamp`` name, the UTC ``datetime`` of those Unix seconds.
+    exact) or, under a ``...Timestamp`` or ``timestamp`` name, the UTC ``datetime`` of those Unix
+    seconds.
     """
     if isinstance(wire, dict):
         assert isinstance(got, dict), (where, got)
@@ -79,7 +80,7 @@ def same(got: Any, wire: Any, where: str = "$", *, frame: bool = False) -> None:
         else:
             assert got == wire, (where, got, wire)
     elif isinstance(got, dt.datetime):
-        assert re.sub(r"\[\d+\]$", "", where).endswith("Timestamp"), (where, got)
+        assert re.sub(r"\[\d+\]$", "", where).lower().endswith("timestamp"), (where, got)
         assert got == EPOCH + dt.timedelta(seconds=wire), (where, got, wire)
     else:
         assert isinstance(got, (int, float)) and not isinstance(got, bool), (where, got)
@@ -272,4 +273,6 @@ def test_every_fixture_has_its_provenance_and_an_entry_in_the_index() -> None:
         assert {"repository", "path", "commit", "request", "operation", "method", "kind", "trimmed"} <= set(provenance)
         assert len(provenance["commit"]) == 40 and all(c in "0123456789abcdef" for c in provenance["commit"])
         assert isinstance(provenance["trimmed"], bool) and body
+        # A body that is one item of a list says where it sits and why it is judged real.
+        assert "part" not in provenance or (provenance["part"].endswith("[]") and provenance["evidence"])
         assert f"`{name}`" in readme, f"{name} is not in the README's index"

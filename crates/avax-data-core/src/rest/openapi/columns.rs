@@ -152,7 +152,8 @@ pub const SIGNED_NAMES: &[&str] = &["createBlockNumber", "createBlockIndex", "ba
 
 /// Names of integer concepts the documents type as `number` (or a digit string) without an
 /// integer example: block numbers and heights, indexes, counts, decimals, transaction types,
-/// sizes, locktimes, thresholds (`UInt64`).
+/// sizes, locktimes, thresholds (`UInt64`). A size in bytes ends in `SizeBytes`; a field that
+/// holds bytes (`utxoBytes`, their text) is no integer.
 pub fn integer_name(name: &str) -> bool {
     const SUFFIXES: &[&str] = &[
         "Block",
@@ -163,7 +164,7 @@ pub fn integer_name(name: &str) -> bool {
         "Index",
         "Count",
         "ecimals",
-        "Bytes",
+        "SizeBytes",
         "Requests",
         "ocktime",
         "Code",
@@ -486,6 +487,20 @@ mod tests {
     }
 
     #[test]
+    fn a_utxo_s_bytes_are_text_and_a_block_s_size_a_count() {
+        // `utxoBytes` is the document's string of the UTXO's bytes: a hex text must not fail a walk.
+        let utxos = operation("getUtxosByAddresses").unwrap().item_columns().unwrap();
+        assert_eq!(col(utxos, "utxoBytes"), DataType::Utf8View);
+        let txs = operation("listLatestPrimaryNetworkTransactions").unwrap().item_columns().unwrap();
+        let DataType::List(item) = col(txs, "emittedUtxos") else { panic!("emittedUtxos is no list") };
+        let DataType::Struct(fields) = item.data_type() else { panic!("an output is no struct") };
+        let bytes = fields.iter().find(|f| f.name() == "utxoBytes").expect("a utxoBytes field");
+        assert_eq!(bytes.data_type(), &DataType::Utf8View);
+        let blocks = operation("listLatestPrimaryNetworkBlocks").unwrap().item_columns().unwrap();
+        assert_eq!(col(blocks, "blockSizeBytes"), DataType::UInt64);
+    }
+
+    #[test]
     fn every_list_operation_has_item_columns_and_every_type_is_an_arrow_type() {
         for op in operations() {
             if op.is_list() {
@@ -538,6 +553,8 @@ mod tests {
             ("amount", json!({"type": "string"}), DataType::Decimal128(38, 0)),
             ("grossReward", json!({"type": "string"}), DataType::Decimal128(38, 0)),
             ("validationRewardAmount", json!({"type": "string"}), DataType::Decimal128(38, 0)),
+            ("blockSizeBytes", json!({"type": "number"}), DataType::UInt64),
+            ("utxoBytes", json!({"type": "string"}), DataType::Utf8View),
             ("value", json!({"type": "number", "example": "42.42"}), DataType::Float64),
         ] {
             assert_eq!(k(name, schema), want, "{name}");
