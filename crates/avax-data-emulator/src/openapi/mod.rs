@@ -21,12 +21,12 @@
 // Handlers return `Result<_, Response>` to hand the error answer straight back.
 #![allow(clippy::result_large_err)]
 
-mod balances;
+pub(crate) mod balances;
 mod busy;
 mod checks;
 mod erc20;
 mod erc721;
-mod evm;
+pub(crate) mod evm;
 mod generate;
 pub(crate) mod real_shapes;
 mod staking;
@@ -215,6 +215,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "getNativeBalance" => balances::answer(&request),
         "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
         "listErc721Transactions" => erc721::answer(&request),
+        id if crate::data_api::evm_ops::serves(id) => crate::data_api::evm_ops::answer(&request),
         _ => generated(&request),
     }
 }
@@ -274,7 +275,7 @@ fn generated(request: &Request) -> Answer {
 }
 
 /// The operation's success status with `body`.
-fn respond_with(op: &Operation, body: Value) -> Response {
+pub(crate) fn respond_with(op: &Operation, body: Value) -> Response {
     let status = StatusCode::from_u16(op.status).unwrap_or(StatusCode::OK);
     errors::json_response(status, &body)
 }
