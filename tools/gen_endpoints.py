@@ -263,6 +263,10 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
                     {"tx_hash": 'tx["txHash"]'}),
     "getUtxosByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
     "getBalancesByAddresses": ([], {"addresses": 'emu.world["p_addresses"]["mainnet"][:1]'}),
+    "getDeploymentTransaction": ([], {"address": 'emu.world["shapes"]["deployment"]["contract_address"]'}),
+    "listTokens": ([], {"address": 'emu.world["shapes"]["nft_collection"]["address"]'}),
+    "getTokenDetails": ([], {"address": 'emu.world["shapes"]["nft_collection"]["address"]',
+                             "token_id": 'emu.world["shapes"]["nft_mint"]["token_id"]'}),
 }
 
 
