@@ -616,7 +616,11 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
                  "getBlockById": {"block_id": p_block["blockHash"]},
                  "getTxByHash": {"tx_hash": p_tx["txHash"]},
                  "getUtxosByAddresses": {"addresses": holder},
-                 "getBalancesByAddresses": {"addresses": holder}}
+                 "getBalancesByAddresses": {"addresses": holder},
+                 # The world's deployed contract and minted NFT (these answer from the world).
+                 "getDeploymentTransaction": {"address": emu.world["shapes"]["deployment"]["contract_address"]},
+                 "getTokenDetails": {"address": emu.world["shapes"]["nft_collection"]["address"],
+                                     "token_id": emu.world["shapes"]["nft_mint"]["token_id"]}}
         clients = {"data": data, "metrics": metrics}
         read = []
         for (service, method), (op_id, positional, _keywords, is_list) in _endpoints.SPECS.items():

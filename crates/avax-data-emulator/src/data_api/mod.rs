@@ -9,9 +9,6 @@
 //! `blocks.rs` and `health.rs` serve the rest; `params.rs` checks query parameters
 //! (class-validator style 400s), `paging.rs` issues and resolves UUID page tokens on the emulator
 //! clock, `errors.rs` writes the service's bodies, `auth.rs` checks keys and applies rate limits, `budget.rs` a tier's compute units per minute.
-//! The `evm_*.rs` files answer the EVM operations of the document's routes that the world's
-//! chains answer (NFT tokens and balances, contracts and deployments, transactions V2, across
-//! chains; `evm_ops.rs` lists them).
 
 // Handlers return `Result<_, Response>` to hand the error answer straight back.
 #![allow(clippy::result_large_err)]
@@ -23,12 +20,6 @@ pub mod budget;
 pub(crate) mod chains;
 pub mod collectibles;
 pub(crate) mod errors;
-mod evm_all_chains;
-mod evm_contracts;
-mod evm_nft_balances;
-mod evm_nfts;
-pub(crate) mod evm_ops;
-mod evm_tx_v2;
 mod health;
 mod icm;
 pub(crate) mod paging;

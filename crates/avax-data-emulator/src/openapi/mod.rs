@@ -13,7 +13,8 @@
 //!   the world's stakes, [`staking`]); `getNativeBalance` follows from the world's transfers
 //!   ([`balances`]); the ERC-20 transfers and balances (`listErc20Transactions`, `listTransfers`,
 //!   `listErc20Balances`) are the world's token transfers ([`erc20`]), the ERC-721 transfers
-//!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]);
+//!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]); the NFT, contract
+//!   and cross-chain EVM operations of `evm_ops.rs` (`evm_*.rs`) answer from the world too;
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
@@ -27,6 +28,13 @@ mod checks;
 mod erc20;
 mod erc721;
 pub(crate) mod evm;
+mod evm_all_chains;
+mod evm_contracts;
+mod evm_nft_balances;
+mod evm_nfts;
+mod evm_ops;
+mod evm_params;
+mod evm_tx_v2;
 mod generate;
 pub(crate) mod real_shapes;
 mod staking;
@@ -215,7 +223,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "getNativeBalance" => balances::answer(&request),
         "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
         "listErc721Transactions" => erc721::answer(&request),
-        id if crate::data_api::evm_ops::serves(id) => crate::data_api::evm_ops::answer(&request),
+        id if evm_ops::serves(id) => evm_ops::answer(&request),
         _ => generated(&request),
     }
 }

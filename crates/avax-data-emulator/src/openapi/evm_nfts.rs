@@ -8,10 +8,10 @@
 
 use serde_json::Value;
 
-use super::collectibles::{Collectible, NftContract};
-use super::errors::{self, Answer};
-use super::evm_ops::{address_param, chain_of};
-use super::paging;
+use super::evm_params::{address_param, chain_of};
+use crate::data_api::collectibles::{Collectible, NftContract};
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::paging;
 use crate::openapi::evm::page_answer;
 use crate::openapi::{respond_with, Request};
 use crate::world::nft::{contracts, MINTED_BASE};

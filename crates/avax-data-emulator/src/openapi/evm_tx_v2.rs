@@ -10,8 +10,8 @@
 
 use serde_json::{json, Value};
 
-use super::errors::Answer;
-use super::evm_ops::{address_param, chain_of};
+use super::evm_params::{address_param, chain_of};
+use crate::data_api::errors::Answer;
 use crate::openapi::evm::{create_details, erc721_transfer_details, native, page_answer, transfer_details, walk};
 use crate::openapi::Request;
 use crate::world::erc20::{find_token, Erc20Transfer};

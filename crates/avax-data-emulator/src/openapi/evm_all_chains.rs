@@ -13,8 +13,8 @@
 
 use serde_json::{json, Value};
 
-use super::errors::Answer;
-use super::evm_ops::address_param;
+use super::evm_params::address_param;
+use crate::data_api::errors::Answer;
 use crate::openapi::evm::{native, page_answer};
 use crate::openapi::{respond_with, Request};
 use crate::world::busy::{BUSY_ADDRESS, BUSY_CHAIN};

@@ -17,11 +17,8 @@
 //! from the document (400 in the service's body) and a `chainId` the world does not have is a 404
 //! before they run.
 
-use axum::response::Response;
-
-use super::errors::{self, Answer};
+use crate::data_api::errors::Answer;
 use crate::openapi::Request;
-use crate::world::Chain;
 
 /// The operations this module answers.
 const OPERATIONS: [&str; 12] = [
@@ -54,33 +51,5 @@ pub(crate) fn answer(request: &Request) -> Answer {
         "listTransactionsV2" => super::evm_tx_v2::answer(request),
         "listAddressChains" | "listLatestTransactionsAllChains" => super::evm_all_chains::answer(request),
         _ => super::evm_contracts::answer(request),
-    }
-}
-
-/// The request's chain (the EVM routes all name one).
-pub(crate) fn chain_of(request: &Request) -> Result<&'static Chain, Response> {
-    request.chain.ok_or_else(|| errors::bad_request("chainId is required"))
-}
-
-/// Path parameter `name` as a lowercase EVM address, or the service's 400 naming it and the value.
-pub(crate) fn address_param(request: &Request, name: &str) -> Result<String, Response> {
-    let text = request.path(name);
-    if super::collectibles::is_address(text) {
-        Ok(text.to_ascii_lowercase())
-    } else {
-        Err(errors::validation_failed(vec![format!(
-            "{name} must be an Ethereum address (0x followed by 40 hex digits), got {text:?}"
-        )]))
-    }
-}
-
-/// The optional `contractAddress` filter, lowercase; a 400 naming it when it is no address.
-pub(crate) fn contract_filter(request: &Request) -> Result<Option<String>, Response> {
-    match request.params.get("contractAddress") {
-        None => Ok(None),
-        Some(text) if super::collectibles::is_address(text.trim()) => Ok(Some(text.trim().to_ascii_lowercase())),
-        Some(text) => Err(errors::validation_failed(vec![format!(
-            "contractAddress must be an Ethereum address (0x followed by 40 hex digits), got {text:?}"
-        )])),
     }
 }

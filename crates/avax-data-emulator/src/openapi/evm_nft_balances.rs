@@ -10,9 +10,9 @@
 
 use serde_json::json;
 
-use super::errors::Answer;
-use super::evm_ops::{address_param, chain_of, contract_filter};
-use super::paging;
+use super::evm_params::{address_param, chain_of, contract_filter};
+use crate::data_api::errors::Answer;
+use crate::data_api::paging;
 use crate::openapi::balances::{block_number_param, native_token_balance};
 use crate::openapi::evm::page_answer;
 use crate::openapi::{respond_with, Request};

@@ -16,9 +16,9 @@
 
 use serde_json::{json, Value};
 
-use super::errors::{self, Answer};
-use super::evm_ops::{address_param, chain_of};
-use super::paging;
+use super::evm_params::{address_param, chain_of};
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::paging;
 use crate::openapi::evm::{block_bounds, full_transaction, page_answer};
 use crate::openapi::{respond_with, Request};
 use crate::world::erc20::find_token;
