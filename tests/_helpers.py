@@ -430,3 +430,37 @@ def tiny_tmpfs(mount: Path, size: str = "256k") -> Iterator[Path]:
         yield mount
     finally:
         subprocess.run(["umount", str(mount)], check=False)
+
+
+def api_get(url: str, path: str, **query: Any) -> tuple[int, Any]:
+    """(status, JSON body) of ``GET url+path?query`` (an HTTP error's body too)."""
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    target = url + path + ("?" + urllib.parse.urlencode(query) if query else "")
+    try:
+        with urllib.request.urlopen(target, timeout=60) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def api_ok(url: str, path: str, **query: Any) -> Any:
+    """The JSON body of ``GET url+path?query``, which must answer 200."""
+    status, body = api_get(url, path, **query)
+    assert status == 200, (path, query, body)
+    return body
+
+
+def api_pages(url: str, path: str, key: str, *, limit: int = 1_000_000, **query: Any) -> list[Any]:
+    """Items of a token-paged list under ``key``, at most ``limit`` (whole pages)."""
+    items: list[Any] = []
+    token = None
+    while len(items) < limit:
+        body = api_ok(url, path, **query, **({"pageToken": token} if token else {}))
+        items.extend(body[key])
+        token = body.get("nextPageToken")
+        if not token:
+            break
+    return items

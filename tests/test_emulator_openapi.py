@@ -203,6 +203,13 @@ def world_ids(emu: Any) -> dict[str, str]:
     status, validators = get(emu.url, "/v1/networks/mainnet/validators", {"validationStatus": "active"})
     if status == 200 and validators.get("validators"):
         ids["nodeId"] = validators["validators"][0]["nodeId"]
+    status, deployed = get(emu.url, f"/v1/chains/43114/contracts/{WORLD_ADDRESS}/deployments")
+    if status == 200 and deployed.get("contracts"):
+        ids["contract"] = deployed["contracts"][0]["address"]
+    status, nfts = get(emu.url, f"/v1/chains/43114/addresses/{WORLD_ADDRESS}/balances:listErc721")
+    if status == 200 and nfts.get("erc721TokenBalances"):
+        ids["collection"] = nfts["erc721TokenBalances"][0]["address"]
+        ids["tokenId"] = nfts["erc721TokenBalances"][0]["tokenId"]
     return ids
 
 
@@ -211,6 +218,13 @@ def world_ids(emu: Any) -> dict[str, str]:
 def _world_path_value(op_id: str, name: str, ids: dict[str, str]) -> str | None:
     if name == "chainId" and not op_id.startswith("getMetricsBy"):
         return "43114"
+    # The world's NFT collection and one of its tokens; a contract one of its deployments created.
+    if name == "address" and op_id in {"listTokens", "getTokenDetails"}:
+        return ids.get("collection")
+    if name == "tokenId" and op_id == "getTokenDetails":
+        return ids.get("tokenId")
+    if name == "address" and op_id == "getDeploymentTransaction":
+        return ids.get("contract")
     if name == "address" and op_id not in {"listTokens", "getTokenDetails", "listIcmMessagesByAddress"}:
         return WORLD_ADDRESS
     if name == "blockId" and op_id in {"getBlock", "getTransactionsForBlock"}:
@@ -426,7 +440,7 @@ def test_every_operation_answers_validly_in_other_worlds(world_ids: dict[str, st
             status, body = get(other.url, path, query)
             if status == 404 and op_id in {"getBlock", "getTransaction", "getTransactionsForBlock",
                                             "getBlockById", "getTxByHash", "getVertexByHash",
-                                            "getIcmMessage"}:
+                                            "getIcmMessage", "getDeploymentTransaction"}:
                 continue
             assert status == int(_success(BY_ID[op_id][2])[0]), (op_id, status, body)
             if _success(BY_ID[op_id][2])[1] is not None:

@@ -7,48 +7,18 @@ the world's transactions, with balances that follow from them."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.parse
-import urllib.request
 from typing import Any
 
 import pytest
 
 import avax_data as ad
+from _helpers import api_get as get
+from _helpers import api_ok as ok
+from _helpers import api_pages as pages
 
 # Pool address 0 of the world: the most frequent sender on every chain.
 ADDRESS = "0x6a2474f3e677ce65e495508043237ea93738a031"
 CHAIN = "43114"
-
-
-def get(url: str, path: str, **query: Any) -> tuple[int, Any]:
-    """(status, JSON body) of ``GET url+path?query``."""
-    target = url + path + ("?" + urllib.parse.urlencode(query) if query else "")
-    try:
-        with urllib.request.urlopen(target, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
-def ok(url: str, path: str, **query: Any) -> Any:
-    status, body = get(url, path, **query)
-    assert status == 200, (path, query, body)
-    return body
-
-
-def pages(url: str, path: str, key: str, *, limit: int, **query: Any) -> list[Any]:
-    """Items of a token-paged list, at most ``limit`` (whole pages)."""
-    items: list[Any] = []
-    token = None
-    while len(items) < limit:
-        body = ok(url, path, **query, **({"pageToken": token} if token else {}))
-        items.extend(body[key])
-        token = body.get("nextPageToken")
-        if not token:
-            break
-    return items
 
 
 @pytest.fixture(scope="module")

@@ -624,7 +624,11 @@ def test_every_generated_method_reads_the_emulators_answers() -> None:
                  "getAssetDetails": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
                  "listAssetTransactions": {"asset_id": "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"},
                  "getVertexByHash": {"vertex_hash": next(iter(data.vertices("mainnet", "x-chain")))["vertexHash"]},
-                 "getIcmMessage": {"message_id": message["messageId"]}}
+                 "getIcmMessage": {"message_id": message["messageId"]},
+                 # The world's deployed contract and minted NFT (these answer from the world).
+                 "getDeploymentTransaction": {"address": emu.world["shapes"]["deployment"]["contract_address"]},
+                 "getTokenDetails": {"address": emu.world["shapes"]["nft_collection"]["address"],
+                                     "token_id": emu.world["shapes"]["nft_mint"]["token_id"]}}
         clients = {"data": data, "metrics": metrics}
         read = []
         for (service, method), (op_id, positional, _keywords, is_list) in _endpoints.SPECS.items():

@@ -270,6 +270,10 @@ WORLD_EXAMPLES: dict[str, tuple[list[str], dict[str, str]]] = {
     "getAssetDetails": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
     "listAssetTransactions": ([], {"asset_id": '"FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z"'}),
     "getIcmMessage": (['message = next(iter(data.icm_messages()))'], {"message_id": 'message["messageId"]'}),
+    "getDeploymentTransaction": ([], {"address": 'emu.world["shapes"]["deployment"]["contract_address"]'}),
+    "listTokens": ([], {"address": 'emu.world["shapes"]["nft_collection"]["address"]'}),
+    "getTokenDetails": ([], {"address": 'emu.world["shapes"]["nft_collection"]["address"]',
+                             "token_id": 'emu.world["shapes"]["nft_mint"]["token_id"]'}),
 }
 
 

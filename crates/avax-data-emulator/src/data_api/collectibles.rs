@@ -9,7 +9,9 @@
 //! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
 //! empty list, not an error). Items are listed by contract, then token id. Metadata `indexStatus`
 //! is `INDEXED` for most items, else one of six other values of the OpenAPI enum; only indexed
-//! items carry the descriptive metadata fields.
+//! items carry the descriptive metadata fields. An ERC-1155 token's metadata is the token's (the
+//! same for every holder). The minted tokens come from the chain's mint table
+//! ([`DataWorld::mints`], built on first use), not from a scan of the blocks per answer.
 
 use std::sync::Arc;
 
@@ -22,7 +24,7 @@ use super::paging;
 use super::params::Params;
 use super::DataApiState;
 use crate::world::nft::{self, contracts};
-use crate::world::{base_fee, derive, range, tx_count, tx_facts, Chain, DataWorld, WORLD_NOW_MS};
+use crate::world::{derive, range, Chain, DataWorld, WORLD_NOW_MS};
 
 /// One NFT holding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,64 +56,60 @@ const STATUSES: [&str; 6] = [
 ];
 const P_NFT: u64 = 0x006e_6674;
 
+/// One NFT contract of a chain: (address, name, symbol, ercType), as [`contracts`] lists them.
+pub type NftContract = (String, String, String, &'static str);
+
 impl DataWorld {
     /// The NFTs `owner` (any case) holds on `chain`, by contract then token id.
     pub fn collectibles(&self, chain: &Chain, owner: &str) -> Vec<Collectible> {
         let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else { return Vec::new() };
-        let owner = crate::world::pool_address(i);
-        let seed = self.seed();
-        let mut out = Vec::new();
-        for (j, (contract, name, symbol, erc)) in contracts(chain).into_iter().enumerate() {
-            let d = |k: u64, p: u64| derive(seed, chain.evm_chain_id, i * 1_000_003 + j as u64 * 1_009 + k, P_NFT + p);
-            let count = match i {
-                0 => 40,
-                1..=3 => range(d(0, 1), 5, 14),
-                _ => (d(0, 2) % 8).saturating_sub(4),
-            };
-            let erc1155 = erc == "ERC-1155";
-            // One item of this contract: (token id, ERC-1155 balance, index status, metadata time).
-            let item = |(token_id, balance, index_status, metadata_updated)| Collectible {
-                evm_chain_id: chain.evm_chain_id,
-                contract: contract.clone(),
-                name: name.clone(),
-                symbol: symbol.clone(),
-                erc_type: erc,
-                token_id,
-                token_uri: nft::token_uri(&contract, token_id),
-                owner: owner.clone(),
-                balance,
-                index_status,
-                metadata_updated,
-            };
-            for k in 0..count {
-                let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
-                let x = d(k + 1, 3);
-                let index_status =
-                    if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
-                let balance = erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128);
-                let updated = WORLD_NOW_MS / 1000 - (d(k + 1, 5) % (90 * 86_400)) as i64;
-                out.push(item((token_id, balance, index_status, updated)));
-            }
-            if j == 0 {
-                out.extend(self.minted(chain, i).into_iter().map(|(id, block_s)| item((id, None, "INDEXED", block_s))));
-            }
-        }
-        out
+        contracts(chain).iter().enumerate().flat_map(|(j, contract)| self.holdings(chain, i, j, contract)).collect()
     }
 
-    /// The tokens of `chain`'s collection pool address `i` minted in blocks `0..=tip`, with the
-    /// block time (s) of each mint, by token id.
-    fn minted(&self, chain: &Chain, i: u64) -> Vec<(u128, i64)> {
+    /// The items of contract `j` (`contract`, the `j`th of [`contracts`]) that pool address `i`
+    /// holds, by token id: its pre-minted ones, then (the collection, `j` = 0) the tokens it
+    /// minted in blocks `0..=tip`, looked up in the chain's mint table ([`DataWorld::mints`],
+    /// built once), so an answer does not grow with the chain.
+    pub fn holdings(&self, chain: &Chain, i: u64, j: usize, contract: &NftContract) -> Vec<Collectible> {
+        let (address, name, symbol, erc) = (&contract.0, &contract.1, &contract.2, contract.3);
         let seed = self.seed();
+        let id = chain.evm_chain_id;
+        let d = |k: u64, p: u64| derive(seed, id, i * 1_000_003 + j as u64 * 1_009 + k, P_NFT + p);
+        let count = match i {
+            0 => 40,
+            1..=3 => range(d(0, 1), 5, 14),
+            _ => (d(0, 2) % 8).saturating_sub(4),
+        };
+        let erc1155 = erc == "ERC-1155";
+        // One item of this contract: (token id, ERC-1155 balance, index status, metadata time).
+        let item = |(token_id, balance, index_status, metadata_updated)| Collectible {
+            evm_chain_id: id,
+            contract: address.clone(),
+            name: name.clone(),
+            symbol: symbol.clone(),
+            erc_type: erc,
+            token_id,
+            token_uri: nft::token_uri(address, token_id),
+            owner: crate::world::pool_address(i),
+            balance,
+            index_status,
+            metadata_updated,
+        };
         let mut out = Vec::new();
-        for n in 0..self.blocks_per_chain() {
-            for k in 0..tx_count(seed, chain, n) {
-                if nft::mint_at(seed, chain, n, k) {
-                    let f = tx_facts(seed, chain, n, k, base_fee(seed, chain, n));
-                    if f.mint && f.from == i {
-                        out.push((nft::minted_token_id(n, k), self.block_timestamp_ms(chain, n).div_euclid(1000)));
-                    }
-                }
+        for k in 0..count {
+            let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
+            // An ERC-1155 token's metadata is the token's, whoever holds it.
+            let m = |p: u64| if erc1155 { derive(seed, id, j as u64 * 1_009 + k + 1, P_NFT + p) } else { d(k + 1, p) };
+            let x = m(3);
+            let index_status = if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
+            let balance = erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128);
+            let updated = WORLD_NOW_MS / 1000 - (m(5) % (90 * 86_400)) as i64;
+            out.push(item((token_id, balance, index_status, updated)));
+        }
+        if j == 0 {
+            for mint in self.mints(chain).of(i) {
+                let block_s = self.block_timestamp_ms(chain, mint.number).div_euclid(1000);
+                out.push(item((mint.token_id, None, "INDEXED", block_s)));
             }
         }
         out
@@ -168,7 +166,7 @@ impl Collectible {
     }
 }
 
-fn is_address(text: &str) -> bool {
+pub(crate) fn is_address(text: &str) -> bool {
     text.len() == 42
         && (text.starts_with("0x") || text.starts_with("0X"))
         && text[2..].bytes().all(|b| b.is_ascii_hexdigit())

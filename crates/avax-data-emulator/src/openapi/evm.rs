@@ -94,25 +94,40 @@ pub(crate) fn answer(request: &Request) -> Answer {
 /// `endBlock - 1` or the tip down to its `startBlock`, each block's transactions from the last),
 /// resuming at the page token's position: the items `keep` makes of the transactions it keeps,
 /// under `key`.
-pub(super) fn walk_newest_first(
+pub(crate) fn walk_newest_first(
     request: &Request,
     chain: &Chain,
     key: &str,
+    keep: impl FnMut(u64, &Tx) -> Option<Value>,
+) -> Answer {
+    walk(request, chain, key, false, keep)
+}
+
+/// [`walk_newest_first`], or oldest first when `ascending` (blocks from `startBlock` up to the
+/// request's `endBlock - 1` or the tip, each block's transactions from the first).
+pub(crate) fn walk(
+    request: &Request,
+    chain: &Chain,
+    key: &str,
+    ascending: bool,
     mut keep: impl FnMut(u64, &Tx) -> Option<Value>,
 ) -> Answer {
     let world = &request.state.world;
     let (low, high) = block_bounds(request, world);
-    let start = Cursor::decode(request.start()?).unwrap_or(Cursor { number: high, index: u32::MAX });
+    let first = if ascending { Cursor { number: low, index: 0 } } else { Cursor { number: high, index: u32::MAX } };
+    let start = Cursor::decode(request.start()?).unwrap_or(first);
     let mut page = Vec::with_capacity(request.size);
     let mut next = None;
-    let mut number = start.number.min(high);
-    'walk: loop {
-        if number < low {
-            break;
-        }
+    let mut number = if ascending { start.number.max(low) } else { start.number.min(high) };
+    'walk: while (low..=high).contains(&number) {
         let txs = world.transactions(chain, number).unwrap_or_default();
-        let top = if number == start.number { start.index } else { u32::MAX };
-        for tx in txs.iter().rev().filter(|t| t.index <= top) {
+        let at_start = number == start.number;
+        let order: Box<dyn Iterator<Item = &Tx> + '_> = if ascending {
+            Box::new(txs.iter().filter(move |t| !at_start || t.index >= start.index))
+        } else {
+            Box::new(txs.iter().rev().filter(move |t| !at_start || t.index <= start.index))
+        };
+        for tx in order {
             if page.len() == request.size {
                 next = Some(Cursor { number, index: tx.index });
                 break 'walk;
@@ -121,12 +136,10 @@ pub(super) fn walk_newest_first(
                 page.push(item);
             }
         }
-        if number == 0 {
-            break;
-        }
-        number -= 1;
-        if page.len() == request.size && number >= low {
-            next = Some(Cursor { number, index: u32::MAX });
+        let Some(after) = (if ascending { number.checked_add(1) } else { number.checked_sub(1) }) else { break };
+        number = after;
+        if page.len() == request.size && (low..=high).contains(&number) {
+            next = Some(if ascending { Cursor { number, index: 0 } } else { Cursor { number, index: u32::MAX } });
             break;
         }
     }
@@ -138,7 +151,7 @@ pub(super) fn walk_newest_first(
 /// highest: `startBlock` is inclusive and `endBlock` exclusive, as the service's document says
 /// (`spec/ground-truth.md`); an `endBlock` of 0 or at most `startBlock` asks for none (a low
 /// above the high).
-pub(super) fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
+pub(crate) fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
     let read =
         |name: &str| request.params.get(name).and_then(|v| v.trim().parse::<f64>().ok()).map(|x| x.max(0.0) as u64);
     let low = read("startBlock").unwrap_or(0);
@@ -149,7 +162,7 @@ pub(super) fn block_bounds(request: &Request, world: &DataWorld) -> (u64, u64) {
     }
 }
 
-pub(super) fn page_answer(
+pub(crate) fn page_answer(
     request: &Request,
     key: &str,
     page: Vec<Value>,
@@ -164,14 +177,14 @@ pub(super) fn page_answer(
 }
 
 /// The world's facts of `tx` (in block `number`) over a schema-generated `NativeTransaction`.
-fn native(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+pub(crate) fn native(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
     let salt = u64::from_str_radix(&tx.hash[2..18], 16).unwrap_or(0);
     let mut value = request.component("NativeTransaction", salt);
     overlay(&mut value, request, chain, number, tx);
     value
 }
 
-fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+pub(crate) fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
     let salt = u64::from_str_radix(&tx.hash[2..18], 16).unwrap_or(0);
     let mut native = request.component("FullNativeTransactionDetails", salt);
     overlay(&mut native, request, chain, number, tx);
@@ -190,7 +203,7 @@ fn full_transaction(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> V
 
 /// The `TransactionDetails` of `tx` (`listTransactions`): its native transaction and the ERC-20
 /// transfer it makes, if any.
-fn details(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
+pub(crate) fn details(request: &Request, chain: &Chain, number: u64, tx: &Tx) -> Value {
     let mut details = json!({ "nativeTransaction": native(request, chain, number, tx) });
     add_transfers(&mut details, chain, tx);
     details
@@ -205,17 +218,24 @@ fn add_transfers(details: &mut Value, chain: &Chain, tx: &Tx) {
     if let Some(t) = &tx.nft {
         details["erc721Transfers"] = json!([erc721_transfer_details(chain, t)]);
     }
-    if let Some(contract) = &tx.contract_address {
-        details["internalTransactions"] = json!([{
-            "from": { "address": tx.from },
-            "to": { "address": contract },
-            "internalTxType": "CREATE",
-            "value": tx.value.to_string(),
-            "isReverted": false,
-            "gasUsed": tx.gas_used.to_string(),
-            "gasLimit": tx.gas_used.to_string(),
-        }]);
+    if let Some(created) = create_details(tx) {
+        details["internalTransactions"] = json!([created]);
     }
+}
+
+/// `InternalTransactionDetails` of the `CREATE` a deployment makes (`None` for another
+/// transaction): from the deployer to the created contract, with the transaction's value and gas.
+pub(crate) fn create_details(tx: &Tx) -> Option<Value> {
+    let contract = tx.contract_address.as_ref()?;
+    Some(json!({
+        "from": { "address": tx.from },
+        "to": { "address": contract },
+        "internalTxType": "CREATE",
+        "value": tx.value.to_string(),
+        "isReverted": false,
+        "gasUsed": tx.gas_used.to_string(),
+        "gasLimit": tx.gas_used.to_string(),
+    }))
 }
 
 fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx: &Tx) {
@@ -245,7 +265,7 @@ fn overlay(value: &mut Value, request: &Request, chain: &Chain, number: u64, tx:
 }
 
 /// `Erc20Token`: the token's contract and metadata.
-pub(super) fn token_json(token: &Token) -> Value {
+pub(crate) fn token_json(token: &Token) -> Value {
     json!({
         "address": token.address,
         "name": token.name,
@@ -257,7 +277,7 @@ pub(super) fn token_json(token: &Token) -> Value {
 }
 
 /// `Erc20TransferDetails`: the transfer inside a transaction's details.
-pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
+pub(crate) fn transfer_details(t: &Erc20Transfer) -> Value {
     json!({
         "from": { "address": t.from },
         "to": { "address": t.to },
@@ -268,7 +288,7 @@ pub(super) fn transfer_details(t: &Erc20Transfer) -> Value {
 }
 
 /// `Erc721TransferDetails`: the transfer inside a transaction's details.
-pub(super) fn erc721_transfer_details(chain: &Chain, t: &Erc721Transfer) -> Value {
+pub(crate) fn erc721_transfer_details(chain: &Chain, t: &Erc721Transfer) -> Value {
     json!({
         "from": { "address": t.from() },
         "to": { "address": t.to },

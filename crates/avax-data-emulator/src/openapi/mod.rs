@@ -17,6 +17,8 @@
 //! - the P-Chain and network operations (active staking txs, historical rewards, network
 //!   details, subnets, L1 validators, the AVAX supply, ICM messages by id and by address) are
 //!   the world's, answered by `data_api/pnet_*.rs` after these checks;
+//!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]); the NFT, contract
+//!   and cross-chain EVM operations of `evm_ops.rs` (`evm_*.rs`) answer from the world too;
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
 //!   world's seed, the operation, its path values and its filters; lists hold 3 to 25 items,
 //!   paged with the Data API's UUID tokens.
@@ -24,12 +26,19 @@
 // Handlers return `Result<_, Response>` to hand the error answer straight back.
 #![allow(clippy::result_large_err)]
 
-mod balances;
+pub(crate) mod balances;
 mod busy;
 mod checks;
 mod erc20;
 mod erc721;
-mod evm;
+pub(crate) mod evm;
+mod evm_all_chains;
+mod evm_contracts;
+mod evm_nft_balances;
+mod evm_nfts;
+mod evm_ops;
+mod evm_params;
+mod evm_tx_v2;
 mod generate;
 pub(crate) mod real_shapes;
 mod staking;
@@ -234,6 +243,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "getAvaxSupply" => crate::data_api::pnet_supply::answer(&request),
         "getIcmMessage" => crate::data_api::pnet_icm::by_id(&request),
         "listIcmMessagesByAddress" => crate::data_api::pnet_icm::by_address(&request),
+        id if evm_ops::serves(id) => evm_ops::answer(&request),
         _ => generated(&request),
     }
 }
@@ -293,7 +303,7 @@ fn generated(request: &Request) -> Answer {
 }
 
 /// The operation's success status with `body`.
-fn respond_with(op: &Operation, body: Value) -> Response {
+pub(crate) fn respond_with(op: &Operation, body: Value) -> Response {
     let status = StatusCode::from_u16(op.status).unwrap_or(StatusCode::OK);
     errors::json_response(status, &body)
 }

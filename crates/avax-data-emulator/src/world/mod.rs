@@ -42,6 +42,7 @@ use avax_data_core::index::cb58;
 pub mod busy;
 pub mod cchain;
 pub mod erc20;
+pub mod evm_index;
 pub mod history;
 pub mod icm;
 pub mod nft;
@@ -640,6 +641,8 @@ pub struct DataWorld {
     messages: Vec<IcmMessage>,
     rewards: Vec<(Network, Vec<PendingReward>)>,
     tx_index: tx_index::TxIndex,
+    /// The mints, deployments and active addresses of each chain, built on first use.
+    evm_index: evm_index::EvmIndex,
 }
 
 impl std::fmt::Debug for DataWorld {
@@ -673,6 +676,7 @@ impl DataWorld {
             messages: Vec::new(),
             rewards: Vec::new(),
             tx_index: tx_index::TxIndex::new(),
+            evm_index: evm_index::EvmIndex::new(),
         };
         world.messages = icm::generate(&world);
         world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
