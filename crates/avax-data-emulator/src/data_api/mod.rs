@@ -7,7 +7,7 @@
 //! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
 //! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `xchain_*.rs` the
 //! X-Chain's transactions, UTXOs, balances, assets, vertices by hash or height, and where
-//! addresses appear (with the C-Chain's atomic side); the `pnet_*.rs` files
+//! addresses appear (with the C-Chain's atomic side); the `openapi/pnet_*.rs` files
 //! answer the P-Chain and network operations the document router hands them (`openapi/`):
 //! active staking txs, historical rewards, network details, subnets and L1 validators, the AVAX
 //! supply, ICM messages by id and by address; `chains.rs`,
@@ -29,17 +29,11 @@ mod health;
 mod icm;
 pub(crate) mod paging;
 pub(crate) mod params;
-pub(crate) mod pnet_icm;
-pub(crate) mod pnet_network;
-pub(crate) mod pnet_rewards;
-pub(crate) mod pnet_staking;
-pub(crate) mod pnet_subnets;
-pub(crate) mod pnet_supply;
 mod primary_blocks;
 pub(crate) mod primary_chain;
 mod primary_txs;
 mod primary_utxos;
-mod rewards;
+pub(crate) mod rewards;
 pub mod vertices;
 mod xchain_activity;
 mod xchain_assets;

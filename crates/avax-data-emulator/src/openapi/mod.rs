@@ -16,7 +16,7 @@
 //!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]);
 //! - the P-Chain and network operations (active staking txs, historical rewards, network
 //!   details, subnets, L1 validators, the AVAX supply, ICM messages by id and by address) are
-//!   the world's, answered by `data_api/pnet_*.rs` after these checks;
+//!   the world's, answered by `pnet_*.rs` after these checks;
 //!   (`listErc721Transactions`) the mints of its NFT collection ([`erc721`]); the NFT, contract
 //!   and cross-chain EVM operations of `evm_ops.rs` (`evm_*.rs`) answer from the world too;
 //! - every other answer is generated from the response schema ([`generate`]), deterministic in the
@@ -40,6 +40,12 @@ mod evm_ops;
 mod evm_params;
 mod evm_tx_v2;
 mod generate;
+mod pnet_icm;
+pub(crate) mod pnet_network;
+mod pnet_rewards;
+mod pnet_staking;
+mod pnet_subnets;
+mod pnet_supply;
 pub(crate) mod real_shapes;
 mod staking;
 
@@ -234,15 +240,15 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         "getNativeBalance" => balances::answer(&request),
         "listErc20Transactions" | "listTransfers" | "listErc20Balances" => erc20::answer(&request),
         "listErc721Transactions" => erc721::answer(&request),
-        "listActivePrimaryNetworkStakingTransactions" => crate::data_api::pnet_staking::answer(&request),
-        "listHistoricalPrimaryNetworkRewards" => crate::data_api::pnet_rewards::answer(&request),
-        "getNetworkDetails" => crate::data_api::pnet_network::answer(&request),
-        "listSubnets" => crate::data_api::pnet_subnets::list(&request),
-        "getSubnetById" => crate::data_api::pnet_subnets::by_id(&request),
-        "listL1Validators" => crate::data_api::pnet_subnets::l1_validators(&request),
-        "getAvaxSupply" => crate::data_api::pnet_supply::answer(&request),
-        "getIcmMessage" => crate::data_api::pnet_icm::by_id(&request),
-        "listIcmMessagesByAddress" => crate::data_api::pnet_icm::by_address(&request),
+        "listActivePrimaryNetworkStakingTransactions" => pnet_staking::answer(&request),
+        "listHistoricalPrimaryNetworkRewards" => pnet_rewards::answer(&request),
+        "getNetworkDetails" => pnet_network::answer(&request),
+        "listSubnets" => pnet_subnets::list(&request),
+        "getSubnetById" => pnet_subnets::by_id(&request),
+        "listL1Validators" => pnet_subnets::l1_validators(&request),
+        "getAvaxSupply" => pnet_supply::answer(&request),
+        "getIcmMessage" => pnet_icm::by_id(&request),
+        "listIcmMessagesByAddress" => pnet_icm::by_address(&request),
         id if evm_ops::serves(id) => evm_ops::answer(&request),
         _ => generated(&request),
     }

@@ -93,7 +93,7 @@ fn validator(request: &Request, all: &[PendingReward], r: &PendingReward) -> Val
             }),
         ),
         ("validationStatus", Value::from("active")),
-        ("avalancheGoVersion", Value::from(crate::data_api::pnet_network::avalanchego_version(&r.node_id))),
+        ("avalancheGoVersion", Value::from(super::pnet_network::avalanchego_version(&r.node_id))),
     ];
     if let Some(obj) = v.as_object_mut() {
         for (key, fact) in facts {

@@ -13,15 +13,15 @@
 
 use serde_json::{json, Value};
 
-use super::errors::Answer;
-use super::paging;
-use super::primary_chain::{chain_info, p_chain, PrimaryChain};
-use super::rewards::p_addresses;
+use super::Request;
+use crate::data_api::errors::Answer;
+use crate::data_api::paging;
+use crate::data_api::primary_chain::{chain_info, p_chain, PrimaryChain};
+use crate::data_api::rewards::p_addresses;
 use crate::formats::p_txs::{block_txs, PTxFacts};
 use crate::formats::pchain::{stake_height, stake_tx_id};
 use crate::formats::px_blocks::PxChain;
 use crate::formats::stakes::stakes_cached;
-use crate::openapi::Request;
 use crate::world::{Network, WORLD_NOW_MS};
 
 /// The staking tx (as `PChainTransaction` JSON) of every stake active at now on `chain` (the

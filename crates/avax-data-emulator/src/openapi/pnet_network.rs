@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::errors::{self, Answer};
 use super::pnet_supply::{decimal, supply};
-use crate::openapi::Request;
+use super::Request;
+use crate::data_api::errors::{self, Answer};
 use crate::world::rewards::{PendingReward, RewardType, ANNUAL_REWARD_RATE_PERCENT};
 use crate::world::Network;
 

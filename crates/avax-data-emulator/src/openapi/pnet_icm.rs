@@ -7,9 +7,9 @@
 //!   EVM address sent (`from`) or is sent to (`to`), any case, newest first as the list,
 //!   `network` filters; an address that is no `0x` + 40 hex digits is a 400 naming it.
 
-use super::errors::{self, Answer};
-use super::paging;
-use crate::openapi::Request;
+use super::Request;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::paging;
 use crate::world::icm::IcmMessage;
 use crate::world::Network;
 

@@ -17,11 +17,11 @@
 
 use serde_json::{json, Value};
 
-use super::blockchains::blockchains_of;
-use super::errors::{self, Answer};
-use super::paging;
-use super::primary_chain::p_chain;
-use crate::openapi::Request;
+use super::Request;
+use crate::data_api::blockchains::blockchains_of;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::paging;
+use crate::data_api::primary_chain::p_chain;
 use crate::world::rewards::{p_address, p_address_count};
 use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
 

@@ -9,9 +9,9 @@
 
 use serde_json::json;
 
-use super::errors::{self, Answer};
-use super::rewards::reward_filters;
-use crate::openapi::Request;
+use super::Request;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::rewards::reward_filters;
 use crate::world::Network;
 
 /// `listHistoricalPrimaryNetworkRewards`.

@@ -23,12 +23,12 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{json, Value};
 
-use super::errors::{self, Answer};
-use super::primary_chain::p_chain;
-use super::DataApiState;
+use super::Request;
+use crate::data_api::errors::{self, Answer};
+use crate::data_api::primary_chain::p_chain;
+use crate::data_api::DataApiState;
 use crate::formats::p_txs::{block_txs, tx_burned, tx_locked};
 use crate::formats::px_blocks::PerChain;
-use crate::openapi::Request;
 use crate::world::rewards::RewardType;
 use crate::world::{base_fee, chains, tx_count, tx_facts, Network, CORETH_VM_ID, WORLD_NOW_MS};
 
