@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,8 +32,6 @@ import polars as pl
 from Crypto.Hash import keccak
 
 _BLOCK_INDEXES = ("C/block", "P/block", "X/block")
-_BLOCK_DECIMALS = ("blockMinDelayExcess", "baseFee", "gasUsed", "gasLimit", "gasCost", "feesSpent",
-                   "cumulativeTransactions")
 _BLOCK_COLUMNS = ("chainId", "blockNumber", "blockTimestamp", "blockTimestampMilliseconds", "blockMinDelayExcess",
                   "blockHash", "txCount", "baseFee", "gasUsed", "gasLimit", "gasCost", "parentHash", "feesSpent",
                   "cumulativeTransactions")
@@ -217,7 +216,14 @@ class PurePythonClient:
             "timestamp": (pl.Series([p["timestamp"] for p in items], dtype=pl.Int64) * 1_000_000_000)
             .cast(pl.Datetime("ns", "UTC")),
             "value": pl.Series([p["value"] for p in items], dtype=pl.Float64),
+            "extra": pl.Series([_extra(p, ("timestamp", "value")) for p in items], dtype=pl.String),
         })
+
+
+def _extra(item: dict, named: tuple[str, ...]) -> str | None:
+    """The fields of ``item`` the document does not name, as JSON text (``None`` when there are none)."""
+    rest = {k: v for k, v in item.items() if k not in named}
+    return json.dumps(rest, separators=(",", ":")) if rest else None
 
 
 def blocks_frame(items: list[dict]) -> pl.DataFrame:
@@ -226,18 +232,20 @@ def blocks_frame(items: list[dict]) -> pl.DataFrame:
     for name in _BLOCK_COLUMNS:
         if name not in raw.columns:
             raw = raw.with_columns(pl.lit(None, dtype=pl.String).alias(name))
+    extra = pl.Series("extra", [_extra(item, _BLOCK_COLUMNS) for item in items], dtype=pl.String)
     return raw.select(
         pl.col("chainId").cast(pl.String),
         pl.col("blockNumber").cast(pl.UInt64),
         (pl.col("blockTimestamp").cast(pl.Int64) * 1_000_000_000).cast(pl.Datetime("ns", "UTC")),
         (pl.col("blockTimestampMilliseconds").cast(pl.Int64) * 1_000_000).cast(pl.Datetime("ns", "UTC")),
-        pl.col("blockMinDelayExcess").cast(pl.String).cast(pl.Decimal(38, 0)),
+        pl.col("blockMinDelayExcess").cast(pl.UInt64),
         pl.col("blockHash").cast(pl.String),
-        pl.col("txCount").cast(pl.Int64),
+        pl.col("txCount").cast(pl.UInt64),
         *(pl.col(name).cast(pl.String).cast(pl.Decimal(38, 0)) for name in ("baseFee", "gasUsed", "gasLimit", "gasCost")),
         pl.col("parentHash").cast(pl.String),
-        *(pl.col(name).cast(pl.String).cast(pl.Decimal(38, 0)) for name in ("feesSpent", "cumulativeTransactions")),
-    )
+        pl.col("feesSpent").cast(pl.String).cast(pl.Decimal(38, 0)),
+        pl.col("cumulativeTransactions").cast(pl.UInt64),
+    ).with_columns(extra)
 
 
 def check() -> None:
