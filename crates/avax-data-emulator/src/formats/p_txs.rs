@@ -307,20 +307,24 @@ impl PTxFacts<'_> {
             PTxBody::CreateChain { subnet_id, .. } | PTxBody::TransferSubnetOwnership { subnet_id, .. } => {
                 v["subnetId"] = json!(subnet(subnet_id));
             }
-            PTxBody::Atomic(Atomic::Import { source_chain, .. }) => {
-                v["sourceChain"] = json!(cb58::encode(source_chain));
-                v["destinationChain"] = json!(P_CHAIN_ID);
-            }
-            PTxBody::Atomic(Atomic::Export { destination_chain, .. }) => {
-                v["sourceChain"] = json!(P_CHAIN_ID);
-                v["destinationChain"] = json!(cb58::encode(destination_chain));
-            }
+            PTxBody::Atomic(atomic) => set_atomic_chains(v, atomic, P_CHAIN_ID),
             PTxBody::RewardValidator { staker_tx_id } => {
                 v["stakingTxHash"] = json!(cb58::encode(staker_tx_id));
             }
             _ => {}
         }
     }
+}
+
+/// Sets an atomic tx's `sourceChain` and `destinationChain` (CB58 ids), `own` being the id of
+/// the chain the tx is on: the P- and the X-Chain's ImportTx and ExportTx read alike.
+pub fn set_atomic_chains(v: &mut Value, atomic: &Atomic, own: &str) {
+    let (source, destination) = match atomic {
+        Atomic::Import { source_chain, .. } => (cb58::encode(source_chain), own.to_string()),
+        Atomic::Export { destination_chain, .. } => (own.to_string(), cb58::encode(destination_chain)),
+    };
+    v["sourceChain"] = json!(source);
+    v["destinationChain"] = json!(destination);
 }
 
 /// AVAX's raw asset id on `network`.

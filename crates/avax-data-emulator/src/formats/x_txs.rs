@@ -18,7 +18,7 @@ use avax_data_core::decode::xchain::{self as xdecode, Op, XTx, XTxBody};
 use avax_data_core::index::cb58;
 use serde_json::{json, Value};
 
-use super::p_txs::{avax_id, p_address_of, utxo_id};
+use super::p_txs::{avax_id, p_address_of, set_atomic_chains, utxo_id};
 use super::px_clock::MIN_SPAN;
 use super::{pxchains, xchain};
 use crate::world::{Network, C_CHAIN_MAINNET_ID, X_CHAIN_MAINNET_ID};
@@ -415,14 +415,7 @@ impl XTxFacts<'_> {
             }
         }
         match &self.tx.body {
-            XTxBody::Atomic(Atomic::Import { source_chain, .. }) => {
-                v["sourceChain"] = json!(cb58::encode(source_chain));
-                v["destinationChain"] = json!(X_CHAIN_MAINNET_ID);
-            }
-            XTxBody::Atomic(Atomic::Export { destination_chain, .. }) => {
-                v["sourceChain"] = json!(X_CHAIN_MAINNET_ID);
-                v["destinationChain"] = json!(cb58::encode(destination_chain));
-            }
+            XTxBody::Atomic(atomic) => set_atomic_chains(&mut v, atomic, X_CHAIN_MAINNET_ID),
             XTxBody::CreateAsset { .. } => {
                 v["assetCreated"] = created_asset(self.tx, self.place.timestamp_s()).expect("a CreateAssetTx");
             }
