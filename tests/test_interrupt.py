@@ -100,8 +100,10 @@ CASES: dict[str, tuple[int, float, str, str, str]] = {
         "async def walk():\n    async for row in arng:\n        seen['handed'] += 1",
         "asyncio.run(walk())", "print('async_position', seen['handed'], arng.next_index, flush=True)",
     ),
+    # 12,000 blocks (about 240,000 transactions): a recovery over both cores takes about 4 s on a
+    # quiet machine, so the walk is still going when the signal comes 1 s after `ready`.
     "transactions_senders": (
-        3_000, 0.0, "blocks = node.chain('C/block').range(0, 3_000, decode=True).to_polars()",
+        12_000, 0.0, "blocks = node.chain('C/block').range(0, 12_000, decode=True).to_polars()",
         "ad.transactions(blocks, senders=True)", "",
     ),
     "decoded_write_parquet": (
