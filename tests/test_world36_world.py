@@ -96,3 +96,19 @@ def test_a_year_of_daily_tx_counts_and_staking_in_time_order() -> None:
         assert times == sorted(times, reverse=True) or times == sorted(times)
         values = staking.sort("timestamp")["value"].to_list()
         assert values == sorted(values) and values[-1] == 40
+
+
+@pytest.mark.parametrize("metric", ["activeAddresses", "activeSenders"])
+def test_a_days_distinct_addresses_are_at_least_its_busiest_hours(metric: str) -> None:
+    """An address active in an hour is active on its day: no day counts fewer than one of its hours."""
+    with ad.Emulator(containers=10, data_blocks_per_chain=500) as emu:
+        metrics = ad.MetricsClient(emu.url)
+        window = {"start": dt.date(2025, 11, 1), "end": dt.date(2026, 1, 1)}
+        days = metrics.metric("43114", metric, interval="day", **window).to_polars()
+        hours = metrics.metric("43114", metric, interval="hour", **window).to_polars()
+        by_day: dict[dt.date, float] = {}
+        for t, v in hours.select("timestamp", "value").iter_rows():
+            by_day[t.date()] = max(by_day.get(t.date(), 0.0), v)
+        assert days.height == 61 and len(by_day) == 61
+        short = [(t.date(), v, by_day[t.date()]) for t, v in days.select("timestamp", "value").iter_rows() if v < by_day[t.date()]]
+        assert short == [], f"days counting fewer {metric} than their busiest hour: {short[:5]}"

@@ -127,16 +127,26 @@ pub fn hour(seed: u64, chain: &Chain, hour: i64) -> HourFacts {
 /// bucket's `txs`: the chain's address pool times the trend (0.2 to 0.7 of it at the middle of
 /// the bucket), times a reach that grows with the bucket's length (an hour 1, a day 1.3, a week
 /// about 1.5, a month about 1.6), the weekly and, for an hour, the daily rhythm, and noise; a
-/// bucket longer than a day holds at least the addresses of its busiest day (an address active on
-/// a day is active in its week); never above `txs`.
+/// bucket holds at least the addresses of its busiest part (an address active in an hour is
+/// active in its day, and one active on a day in its week and month): a bucket longer than a day
+/// at least its busiest day's, a bucket longer than an hour at least its busiest hour's; never
+/// above `txs`.
 pub fn distinct(seed: u64, chain: &Chain, start: i64, seconds: i64, txs: f64) -> f64 {
+    nested_distinct(seed, chain, start, seconds).min(txs).max(0.0)
+}
+
+/// [`modelled_distinct`] of the bucket, raised to that of its busiest whole day (for a bucket
+/// longer than a day) or hour (longer than an hour), each of those raised the same way.
+fn nested_distinct(seed: u64, chain: &Chain, start: i64, seconds: i64) -> f64 {
     let own = modelled_distinct(seed, chain, start, seconds);
-    let busiest_day = if seconds > DAY {
-        (0..seconds / DAY).map(|d| modelled_distinct(seed, chain, start + d * DAY, DAY)).fold(0.0, f64::max)
+    let part = if seconds > DAY {
+        DAY
+    } else if seconds > HOUR {
+        HOUR
     } else {
-        0.0
+        return own;
     };
-    own.max(busiest_day).min(txs).max(0.0)
+    (0..seconds / part).map(|k| nested_distinct(seed, chain, start + k * part, part)).fold(own, f64::max)
 }
 
 /// [`distinct`] of the model alone (no cap, no busiest day).
@@ -153,6 +163,21 @@ fn modelled_distinct(seed: u64, chain: &Chain, start: i64, seconds: i64) -> f64 
 mod tests {
     use super::*;
     use crate::world::chain;
+
+    #[test]
+    fn a_day_holds_at_least_the_addresses_of_its_busiest_hour() {
+        let c = chain(43114).unwrap();
+        let first_day = 1_764_547_200; // 2025-12-01
+        for d in 0..30 {
+            let day = first_day + d * DAY;
+            let busiest_hour = (0..24).map(|h| distinct(0, c, day + h * HOUR, HOUR, f64::MAX)).fold(0.0, f64::max);
+            let whole_day = distinct(0, c, day, DAY, f64::MAX);
+            assert!(whole_day >= busiest_hour, "day {day}: {whole_day} < busiest hour {busiest_hour}");
+        }
+        let week = distinct(0, c, first_day, 7 * DAY, f64::MAX);
+        let busiest_day = (0..7).map(|d| distinct(0, c, first_day + d * DAY, DAY, f64::MAX)).fold(0.0, f64::max);
+        assert!(week >= busiest_day, "{week} < {busiest_day}");
+    }
 
     #[test]
     fn the_rhythm_shows_in_the_hours_and_days() {
