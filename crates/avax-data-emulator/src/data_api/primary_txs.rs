@@ -81,7 +81,7 @@ pub(crate) fn get_one(data: &Arc<DataApiState>, net: Option<Network>, tx_hash: &
     params.finish()?;
     let network = net.expect("checked");
     let not_found = || errors::not_found(format!("Transaction {tx_hash} not found on p-chain"));
-    let raw = cb58::decode_id(&tx_hash).map_err(|_| not_found())?;
+    let raw = cb58::decode_id(tx_hash).map_err(|_| not_found())?;
     let chain = p_chain(data, network);
     let h = tx_height(&chain, &raw).ok_or_else(not_found)?;
     let block = chain.block(h).ok_or_else(not_found)?;
