@@ -4,10 +4,12 @@
 //! One small file per job: `collectibles.rs` (NFTs) and `vertices.rs` (X-chain vertices) each
 //! hold their part of the world and its route; `rewards.rs` (pending rewards) and `icm.rs`
 //! (interchain messages) serve the world's; `primary_blocks.rs` the P- and X-chain blocks of
-//! the index, `primary_txs.rs` the P-chain's transactions and `primary_utxos.rs` its UTXOs and
-//! balances (`primary_chain.rs` names the chain a `blockchainId` asks); `xchain_*.rs` the
-//! X-Chain's transactions, UTXOs, balances, assets, vertices by hash or height, and where
-//! addresses appear (with the C-Chain's atomic side); the `openapi/pnet_*.rs` files
+//! the index; `by_chain.rs` hands each request of the routes the P-, X- and C-Chain share
+//! (transactions, UTXOs, balances) to the answer of the chain it asks (`primary_chain.rs` names
+//! the chain a `blockchainId` asks): `primary_txs.rs` the P-chain's transactions and
+//! `primary_utxos.rs` its UTXOs and balances; `xchain_*.rs` the X-Chain's transactions, UTXOs,
+//! balances, assets, vertices by hash or height, and where addresses appear (with the C-Chain's
+//! atomic memory), `catomic_txs.rs` the C-Chain's atomic transactions; the `openapi/pnet_*.rs` files
 //! answer the P-Chain and network operations the document router hands them (`openapi/`):
 //! active staking txs, historical rewards, network details, subnets and L1 validators, the AVAX
 //! supply, ICM messages by id and by address; `chains.rs`,
@@ -22,6 +24,8 @@ pub(crate) mod auth;
 pub(crate) mod blockchains;
 pub(crate) mod blocks;
 pub mod budget;
+mod by_chain;
+mod catomic_txs;
 pub(crate) mod chains;
 pub mod collectibles;
 pub(crate) mod errors;
@@ -181,21 +185,22 @@ pub(crate) fn router<S: Clone + Send + Sync + 'static>(
             "/v1/networks/{network}/blockchains/{blockchain_id}/nodes/{node_id}/blocks",
             get(primary_blocks::by_node).fallback(errors::cannot),
         )
+        // The P-, X- and C-Chain's answers, by the chain the path asks (by_chain.rs).
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/transactions",
-            get(primary_txs::list).fallback(errors::cannot),
+            get(by_chain::transactions).fallback(errors::cannot),
         )
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/transactions/{tx_hash}",
-            get(primary_txs::get_one).fallback(errors::cannot),
+            get(by_chain::transaction).fallback(errors::cannot),
         )
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/utxos",
-            get(primary_utxos::utxos).fallback(errors::cannot),
+            get(by_chain::utxos).fallback(errors::cannot),
         )
         .route(
             "/v1/networks/{network}/blockchains/{blockchain_id}/balances",
-            get(primary_utxos::balances).fallback(errors::cannot),
+            get(by_chain::balances).fallback(errors::cannot),
         )
         // The X-Chain from the X world (xchain_*.rs).
         .route(

@@ -11,9 +11,11 @@ use axum::response::Response;
 use super::errors;
 use crate::world::{Feature, Network};
 
-/// The query parameters of one request (the last value wins for a repeated name).
+/// The query parameters of one request: every value of a repeated name, in the order sent (a
+/// list parameter reads them all, [`Params::list`]; a single-valued one the last,
+/// [`Params::get`]).
 pub(crate) struct Params {
-    values: BTreeMap<String, String>,
+    values: BTreeMap<String, Vec<String>>,
     problems: Vec<String>,
 }
 
@@ -28,19 +30,30 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
 
 impl Params {
     pub(crate) fn parse(raw: Option<&str>) -> Params {
-        let values = url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).into_owned().collect();
+        let mut values: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, value) in url::form_urlencoded::parse(raw.unwrap_or("").as_bytes()).into_owned() {
+            values.entry(name).or_default().push(value);
+        }
         Params { values, problems: Vec::new() }
     }
 
-    /// The value of `name`, `None` when absent or empty.
+    /// The value of `name` (its last when repeated), `None` when absent or empty.
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.values.get(name).map(String::as_str).filter(|v| !v.is_empty())
+        self.values.get(name).and_then(|v| v.last()).map(String::as_str).filter(|v| !v.is_empty())
     }
 
-    /// A comma-separated list parameter: its items trimmed, empty ones dropped (none when absent).
+    /// A list parameter, sent as repeated keys (`txTypes=a&txTypes=b`, the form the OpenAPI
+    /// documents' arrays default to), as comma-separated text (`addresses=a,b`) or both: the
+    /// items of every value in the order sent, trimmed, empty ones dropped (none when absent).
     pub(crate) fn list(&self, name: &str) -> Vec<String> {
-        self.get(name).map_or_else(Vec::new, |v| {
-            v.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()
+        self.values.get(name).map_or_else(Vec::new, |values| {
+            values
+                .iter()
+                .flat_map(|v| v.split(','))
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
         })
     }
 
@@ -105,9 +118,11 @@ impl Params {
     /// page token is tied to, together with the route and its path parameters.
     pub(crate) fn fingerprint(&self, route: &str) -> String {
         let mut out = route.to_string();
-        for (k, v) in &self.values {
-            if k != "pageToken" && k != "pageSize" && !v.is_empty() {
-                out.push_str(&format!("&{k}={v}"));
+        for (k, values) in &self.values {
+            for v in values.iter().filter(|v| !v.is_empty()) {
+                if k != "pageToken" && k != "pageSize" {
+                    out.push_str(&format!("&{k}={v}"));
+                }
             }
         }
         out
@@ -137,5 +152,18 @@ mod tests {
         assert!(params.list("txTypes").is_empty(), "an empty value is no item");
         assert!(params.list("absent").is_empty());
         assert_eq!(params.list("one"), ["x"]);
+    }
+
+    #[test]
+    fn a_repeated_list_parameter_keeps_every_value_in_order() {
+        let params = Params::parse(Some("txTypes=ImportTx&pageSize=5&txTypes=ExportTx,%20BaseTx&txTypes=&pageSize=7"));
+        assert_eq!(params.list("txTypes"), ["ImportTx", "ExportTx", "BaseTx"]);
+        assert_eq!(params.get("txTypes"), None, "a single value is the last sent (here empty)");
+        assert_eq!(params.get("pageSize"), Some("7"));
+        let reordered = Params::parse(Some("txTypes=ExportTx&txTypes=ImportTx"));
+        let (a, b) = (params.fingerprint("r"), reordered.fingerprint("r"));
+        assert_eq!(a, "r&txTypes=ImportTx&txTypes=ExportTx, BaseTx");
+        assert_ne!(a, b, "a page token is tied to every value asked");
+        assert_eq!(Params::parse(Some("txTypes=ImportTx")).fingerprint("r"), "r&txTypes=ImportTx");
     }
 }

@@ -1,13 +1,10 @@
 //! Which primary-network chain a `blockchainId` path value names (its alias or the network's
 //! id of the chain), the `chainInfo` of an answer about it, and what the primary-network routes
-//! share: the world's P-Chain of a network, a P-Chain request (the other chains' requests
-//! handed to the generated answer), Unix-seconds parameters.
+//! share: the world's P-Chain of a network, Unix-seconds parameters.
 
-use axum::http::{HeaderMap, Uri};
-use axum::response::Response;
 use serde_json::{json, Value};
 
-use super::params::{path_network, Params};
+use super::params::Params;
 use super::DataApiState;
 use crate::formats::px_blocks::{PxChain, PxKind};
 use crate::world::{Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, PRIMARY_NETWORK_SUBNET_ID};
@@ -72,24 +69,6 @@ pub(crate) fn chain_info(network: Network, chain: PrimaryChain) -> Value {
 /// The world's P-Chain of `network`.
 pub(crate) fn p_chain(state: &DataApiState, network: Network) -> PxChain {
     PxChain::of(state.world.seed(), network, PxKind::P, state.px_span(network, PxKind::P)).expect("both networks")
-}
-
-/// A request of operation `op_id` on `(network, blockchainId)` that the world answers for the
-/// P-Chain only: its network (`None` when invalid, recorded in `params`), or, when it asks the
-/// X- or C-Chain, the generated answer of the operation (as `Err`, to hand straight back).
-pub(crate) fn p_chain_request(
-    op_id: &str,
-    state: &DataApiState,
-    (network, blockchain_id): (&str, &str),
-    (uri, headers): (&Uri, &HeaderMap),
-    params: &mut Params,
-) -> Result<Option<Network>, Response> {
-    let net = path_network(params, network);
-    let asked = resolve(params, net, blockchain_id);
-    if asked.is_some_and(|c| c != PrimaryChain::P) {
-        return Err(crate::openapi::answer(op_id, state, uri, headers));
-    }
-    Ok(net)
 }
 
 /// An optional Unix-seconds query parameter (a problem when not a whole number >= 0).

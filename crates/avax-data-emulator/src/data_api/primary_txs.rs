@@ -5,20 +5,20 @@
 //!   `chainInfo` names the chain asked.
 //! - `GET .../transactions/{txHash}`: one by its CB58 tx id (404 when no block holds it).
 //!
-//! The X- and C-Chain's requests are answered by [`super::xchain_txs`].
+//! [`super::by_chain`] hands these the P-Chain's requests (and those naming no chain: `network`
+//! `None` when invalid, the problem already recorded in `params`).
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Uri};
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
-use super::primary_chain::{chain_info, p_chain, p_chain_request, seconds, PrimaryChain};
+use super::primary_chain::{chain_info, p_chain, seconds, PrimaryChain};
 use super::DataApiState;
 use crate::formats::p_txs::{block_txs, tx_height, PTxFacts};
+use crate::world::Network;
 use avax_data_core::decode::pchain::tx_type_name;
 use avax_data_core::index::cb58;
 
@@ -27,18 +27,8 @@ fn p_tx_types() -> Vec<&'static str> {
     (0..64).filter_map(tx_type_name).collect()
 }
 
-pub(crate) async fn list(
-    State(data): State<Arc<DataApiState>>,
-    Path((network, blockchain_id)): Path<(String, String)>,
-    uri: Uri,
-    headers: HeaderMap,
-    mut params: Params,
-) -> Answer {
-    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
-        return super::xchain_txs::list(&data, asked, params);
-    }
-    let op = "listLatestPrimaryNetworkTransactions";
-    let net = p_chain_request(op, &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
+/// `listLatestPrimaryNetworkTransactions` on the P-Chain of `net`.
+pub(crate) fn list(data: &Arc<DataApiState>, net: Option<Network>, mut params: Params) -> Answer {
     let size = params.page_size(100);
     let (start_s, end_s) = (seconds(&mut params, "startTimestamp"), seconds(&mut params, "endTimestamp"));
     let ascending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("asc");
@@ -51,12 +41,12 @@ pub(crate) async fn list(
         params.list("addresses").into_iter().map(|a| a.strip_prefix("P-").unwrap_or(&a).to_string()).collect();
     params.finish()?;
     let network = net.expect("checked");
-    let chain = p_chain(&data, network);
+    let chain = p_chain(data, network);
     let lo = start_s.map_or(0, |s| chain.first_at_or_after(s));
     let hi = end_s.map_or(chain.span(), |e| chain.first_at_or_after(e.saturating_add(1)));
     let fingerprint = params.fingerprint(&format!("ptxs/{}", network.as_str()));
     // A position is (blocks passed from the start of the walk) << 16 | txs taken of the next.
-    let start = paging::start(&data, &params, &fingerprint)?;
+    let start = paging::start(data, &params, &fingerprint)?;
     let (mut passed, mut taken) = ((start >> 16) as u64, (start & 0xffff) as usize);
     let total = hi.saturating_sub(lo);
     let mut out: Vec<Value> = Vec::with_capacity(size);
@@ -83,25 +73,16 @@ pub(crate) async fn list(
     }
     let next = (u128::from(passed) << 16) | taken as u128;
     let body = json!({"transactions": out, "chainInfo": chain_info(network, PrimaryChain::P)});
-    paging::with_next(body, paging::next_token(&data, passed < total, &fingerprint, next))
+    paging::with_next(body, paging::next_token(data, passed < total, &fingerprint, next))
 }
 
-pub(crate) async fn get_one(
-    State(data): State<Arc<DataApiState>>,
-    Path((network, blockchain_id, tx_hash)): Path<(String, String, String)>,
-    uri: Uri,
-    headers: HeaderMap,
-    mut params: Params,
-) -> Answer {
-    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
-        return super::xchain_txs::get_one(&data, asked, &tx_hash, params);
-    }
-    let net = p_chain_request("getTxByHash", &data, (&network, &blockchain_id), (&uri, &headers), &mut params)?;
+/// `getTxByHash` on the P-Chain of `net`.
+pub(crate) fn get_one(data: &Arc<DataApiState>, net: Option<Network>, tx_hash: &str, mut params: Params) -> Answer {
     params.finish()?;
     let network = net.expect("checked");
     let not_found = || errors::not_found(format!("Transaction {tx_hash} not found on p-chain"));
-    let raw = cb58::decode_id(&tx_hash).map_err(|_| not_found())?;
-    let chain = p_chain(&data, network);
+    let raw = cb58::decode_id(tx_hash).map_err(|_| not_found())?;
+    let chain = p_chain(data, network);
     let h = tx_height(&chain, &raw).ok_or_else(not_found)?;
     let block = chain.block(h).ok_or_else(not_found)?;
     let txs = block_txs(&chain, h);

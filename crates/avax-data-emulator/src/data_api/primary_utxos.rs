@@ -7,18 +7,17 @@
 //!   `lockedStaked` (the stake outputs: every stake of the world is active at now), with the UTXO
 //!   counts; `blockTimestamp` (Unix seconds) counts only the UTXOs created by then.
 //!
-//! The X- and C-Chain's requests are answered by [`super::xchain_utxos`].
+//! [`super::by_chain`] hands these the P-Chain's requests (and those naming no chain: `network`
+//! `None` when invalid, the problem already recorded in `params`).
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Uri};
 use serde_json::{json, Value};
 
 use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
-use super::primary_chain::{chain_info, p_chain, p_chain_request, PrimaryChain};
+use super::primary_chain::{chain_info, p_chain, PrimaryChain};
 use super::DataApiState;
 use crate::formats::p_txs::{asset_amount, avax_id};
 use crate::formats::p_utxos::utxos_of;
@@ -44,18 +43,8 @@ fn amount(u: &Value) -> u128 {
     u["amount"].as_str().and_then(|a| a.parse().ok()).unwrap_or(0)
 }
 
-pub(crate) async fn utxos(
-    State(data): State<Arc<DataApiState>>,
-    Path((network, blockchain_id)): Path<(String, String)>,
-    uri: Uri,
-    headers: HeaderMap,
-    mut params: Params,
-) -> Answer {
-    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
-        return super::xchain_utxos::utxos(&data, asked, params);
-    }
-    let asked = (network.as_str(), blockchain_id.as_str());
-    let net = p_chain_request("getUtxosByAddresses", &data, asked, (&uri, &headers), &mut params)?;
+/// `getUtxosByAddresses` on the P-Chain of `net`.
+pub(crate) fn utxos(data: &Arc<DataApiState>, net: Option<Network>, mut params: Params) -> Answer {
     let size = params.page_size(100);
     let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
     let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
@@ -64,7 +53,7 @@ pub(crate) async fn utxos(
     params.finish()?;
     let network = net.expect("checked");
     let mut items: Vec<Value> =
-        utxos_of(&p_chain(&data, network), network, &owners).into_iter().filter(|u| amount(u) >= min).collect();
+        utxos_of(&p_chain(data, network), network, &owners).into_iter().filter(|u| amount(u) >= min).collect();
     if by_amount {
         items.sort_by_key(amount);
     }
@@ -72,24 +61,14 @@ pub(crate) async fn utxos(
         items.reverse();
     }
     let fingerprint = params.fingerprint(&format!("putxos/{}", network.as_str()));
-    let start = paging::start(&data, &params, &fingerprint)?;
-    let (page, next) = paging::slice(&data, &items, start, size, &fingerprint);
+    let start = paging::start(data, &params, &fingerprint)?;
+    let (page, next) = paging::slice(data, &items, start, size, &fingerprint);
     let body = json!({"utxos": page, "chainInfo": chain_info(network, PrimaryChain::P)});
     paging::with_next(body, next)
 }
 
-pub(crate) async fn balances(
-    State(data): State<Arc<DataApiState>>,
-    Path((network, blockchain_id)): Path<(String, String)>,
-    uri: Uri,
-    headers: HeaderMap,
-    mut params: Params,
-) -> Answer {
-    if let Some(asked) = super::xchain_params::x_or_c(&network, &blockchain_id) {
-        return super::xchain_utxos::balances(&data, asked, params);
-    }
-    let asked = (network.as_str(), blockchain_id.as_str());
-    let net = p_chain_request("getBalancesByAddresses", &data, asked, (&uri, &headers), &mut params)?;
+/// `getBalancesByAddresses` on the P-Chain of `net`.
+pub(crate) fn balances(data: &Arc<DataApiState>, net: Option<Network>, mut params: Params) -> Answer {
     let owners = addresses(&mut params, net);
     let until = params.get("blockTimestamp").map(str::to_string).map(|t| {
         t.trim().parse::<i64>().unwrap_or_else(|_| {
@@ -99,7 +78,7 @@ pub(crate) async fn balances(
     });
     params.finish()?;
     let network = net.expect("checked");
-    let mut all = utxos_of(&p_chain(&data, network), network, &owners);
+    let mut all = utxos_of(&p_chain(data, network), network, &owners);
     if let Some(t) = until {
         all.retain(|u| u["blockTimestamp"].as_i64().is_some_and(|b| b <= t));
     }

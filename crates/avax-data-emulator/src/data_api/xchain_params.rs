@@ -1,7 +1,7 @@
 //! What the X-Chain routes share ([`super::xchain_txs`], [`super::xchain_utxos`],
 //! [`super::xchain_assets`], [`super::xchain_activity`]): the `addresses` parameter read as
 //! bech32 addresses of the network asked (checksum checked, chain prefix optional), the
-//! `txTypes` names of the document, the X- and C-Chain request a P-Chain route hands over.
+//! `txTypes` names of the document, `minUtxoAmount`, an empty list's answer.
 
 use serde_json::{json, Value};
 
@@ -35,14 +35,6 @@ pub(crate) const TX_TYPES: &[&str] = &[
     "OperationTx",
 ];
 
-/// The X- or C-Chain a primary-network route's `(network, blockchainId)` names, when the network
-/// is valid (the P-Chain, an invalid network or an unknown chain stay with the P-Chain route,
-/// which checks and answers them).
-pub(crate) fn x_or_c(network: &str, blockchain_id: &str) -> Option<(Network, PrimaryChain)> {
-    let net = Network::parse(network)?;
-    PrimaryChain::parse(net, blockchain_id).filter(|c| *c != PrimaryChain::P).map(|c| (net, c))
-}
-
 /// One address of `network` as its 20-byte short id: bech32 with the network's prefix (`avax`,
 /// `fuji`), a chain prefix (`X-`, `P-`, `C-`) optional; `None` when it is not one.
 pub(crate) fn short_id(network: Network, text: &str) -> Option<[u8; 20]> {
@@ -58,9 +50,7 @@ pub(crate) fn short_id(network: Network, text: &str) -> Option<[u8; 20]> {
 /// not an address of `network`, or when none is given and `required`.
 pub(crate) fn addresses(params: &mut Params, network: Option<Network>, required: bool) -> Vec<[u8; 20]> {
     let Some(network) = network else { return Vec::new() };
-    let texts: Vec<String> = params
-        .get("addresses")
-        .map_or_else(Vec::new, |v| v.split(',').map(|a| a.trim().to_string()).filter(|a| !a.is_empty()).collect());
+    let texts = params.list("addresses");
     if texts.is_empty() && required {
         params.problem("addresses must be a comma separated list of X-Chain or P-Chain addresses".to_string());
     }
@@ -81,8 +71,7 @@ pub(crate) fn addresses(params: &mut Params, network: Option<Network>, required:
 
 /// The `txTypes` parameter: a problem naming a value that is not a `PrimaryNetworkTxType`.
 pub(crate) fn tx_types(params: &mut Params) -> Vec<String> {
-    let types: Vec<String> =
-        params.get("txTypes").map_or_else(Vec::new, |v| v.split(',').map(|s| s.trim().to_string()).collect());
+    let types = params.list("txTypes");
     if let Some(bad) = types.iter().find(|t| !TX_TYPES.contains(&t.as_str())) {
         params.problem(format!(
             "txTypes {bad:?} is no primary network transaction type; one of: {}",
@@ -133,8 +122,5 @@ mod tests {
         let mut none = Params::parse(None);
         assert!(addresses(&mut none, Some(Network::Mainnet), true).is_empty());
         assert!(none.finish().is_err());
-        assert_eq!(x_or_c("mainnet", "x-chain"), Some((Network::Mainnet, PrimaryChain::X)));
-        assert_eq!(x_or_c("mainnet", "p-chain"), None);
-        assert_eq!(x_or_c("nope", "x-chain"), None);
     }
 }

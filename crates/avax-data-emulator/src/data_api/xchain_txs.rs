@@ -9,8 +9,8 @@
 //! - `GET .../transactions/{txHash}`: one by its CB58 id (404 when the world holds none).
 //! - `listAssetTransactions` ([`super::xchain_assets`]) is the same list of the txs moving one
 //!   asset.
-//! - The C-Chain: the world's coreth blocks carry no atomic txs, so its list is empty and a
-//!   tx hash is a 404; the Fuji X-Chain is not emulated: an empty list too.
+//! - The Fuji X-Chain is not emulated: an empty list. (The C-Chain's:
+//!   [`super::catomic_txs`].)
 
 use std::sync::Arc;
 
@@ -189,13 +189,10 @@ fn indexed_page(ask: &PageAsk<'_>) -> (Vec<Value>, Option<String>) {
     (out, next)
 }
 
-/// `listLatestPrimaryNetworkTransactions` on the X- or C-Chain.
-pub(crate) fn list(data: &Arc<DataApiState>, (network, chain): (Network, PrimaryChain), mut params: Params) -> Answer {
+/// `listLatestPrimaryNetworkTransactions` on the X-Chain of `network`.
+pub(crate) fn list(data: &Arc<DataApiState>, network: Network, mut params: Params) -> Answer {
     let query = list_query(&mut params, Some(network));
     params.finish()?;
-    if chain == PrimaryChain::C {
-        return Ok(errors::ok(empty_list("transactions", network, chain)));
-    }
     x_page(data, (network, data.x_world(network)), &params, query, "list")
 }
 
@@ -208,18 +205,10 @@ pub(crate) fn x_tx_json(network: Network, world: &XWorld, tx_hash: &str) -> Opti
     Some(XTxFacts { network, place: &place, tx: txs.get(usize::from(k))? }.to_json())
 }
 
-/// `getTxByHash` on the X- or C-Chain.
-pub(crate) fn get_one(
-    data: &Arc<DataApiState>,
-    (network, chain): (Network, PrimaryChain),
-    tx_hash: &str,
-    mut params: Params,
-) -> Answer {
+/// `getTxByHash` on the X-Chain of `network`.
+pub(crate) fn get_one(data: &Arc<DataApiState>, network: Network, tx_hash: &str, mut params: Params) -> Answer {
     params.finish()?;
-    let not_found = || errors::not_found(format!("Transaction {tx_hash} not found on {}", chain.name()));
-    if chain == PrimaryChain::C {
-        return Err(not_found());
-    }
+    let not_found = || errors::not_found(format!("Transaction {tx_hash} not found on {}", PrimaryChain::X.name()));
     let world = data.x_world(network).ok_or_else(not_found)?;
     x_tx_json(network, &world, tx_hash).map(errors::ok).ok_or_else(not_found)
 }

@@ -6,10 +6,10 @@
 use crate::data_api::params::Params;
 use avax_data_core::rest::openapi::{Location, Operation, Param, ParamType};
 
-/// Checks every parameter of `op` (`path` holds the path parameters' values, `query` is the raw
-/// query) and records the problems in `params`; returns the page size (the documented default
-/// when absent).
-pub(crate) fn check(op: &Operation, path: &[(String, String)], query: Option<&str>, params: &mut Params) -> usize {
+/// Checks every parameter of `op` (`path` holds the path parameters' values, `params` the query)
+/// and records the problems in `params`; returns the page size (the documented default when
+/// absent).
+pub(crate) fn check(op: &Operation, path: &[(String, String)], params: &mut Params) -> usize {
     let mut size = op
         .param("pageSize")
         .and_then(|p| p.schema.default)
@@ -19,10 +19,7 @@ pub(crate) fn check(op: &Operation, path: &[(String, String)], query: Option<&st
     for param in &op.params {
         let values: Vec<String> = match param.location {
             Location::Path => path.iter().filter(|(k, _)| k == param.name).map(|(_, v)| v.clone()).collect(),
-            Location::Query if param.schema.array => url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
-                .filter(|(k, v)| k == param.name && !v.is_empty())
-                .flat_map(|(_, v)| v.split(',').map(|s| s.trim().to_string()).collect::<Vec<_>>())
-                .collect(),
+            Location::Query if param.schema.array => params.list(param.name),
             Location::Query => params.get(param.name).map(str::to_string).into_iter().collect(),
         };
         if values.is_empty() {
@@ -112,7 +109,7 @@ mod tests {
         let op = operation(op_id).unwrap();
         let path: Vec<(String, String)> = path.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         let mut params = Params::parse(Some(query));
-        let size = check(op, &path, Some(query), &mut params);
+        let size = check(op, &path, &mut params);
         (size, params.finish().is_ok())
     }
 

@@ -74,11 +74,7 @@ fn transfer(request: &Request, chain: &Chain, number: u64, tx_hash: &str, t: &Er
 fn balances(request: &Request, chain: &Chain, address: &str) -> Answer {
     let world = &request.state.world;
     let upto = super::balances::block_number_param(request)?;
-    let wanted: Vec<String> = request
-        .params
-        .get("contractAddresses")
-        .map(|v| v.split(',').map(|a| a.trim().to_ascii_lowercase()).filter(|a| !a.is_empty()).collect())
-        .unwrap_or_default();
+    let wanted: Vec<String> = request.params.list("contractAddresses").iter().map(|a| a.to_ascii_lowercase()).collect();
     let index = world.pool_index(address).filter(|&i| i < chain.address_pool);
     let keep_spam = request.params.get("filterSpamTokens").is_some_and(|v| v.trim() == "false");
     let tokens: Vec<&Token> = match index {

@@ -2,7 +2,8 @@
 //!
 //! - `listAddressChains`: the chains (as `ChainInfo`, in the world's chain order) on which the
 //!   address took part in a transaction of the world's blocks (sent it, received it or its ERC-20
-//!   tokens: [`crate::world::evm_index::Activity`]), is one of the chain's contracts with
+//!   tokens: [`DataWorld::took_part`], which scans a chain only until the address appears), is
+//!   one of the chain's contracts with
 //!   transactions (an ERC-20 token, the minted NFT collection, a deployed contract) or is the busy
 //!   address (Mainnet C-Chain); an address the world does not know has none (`indexedChains`
 //!   empty). `unindexedChains` is always empty: every chain of the world is indexed.
@@ -37,7 +38,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
 pub(crate) fn took_part(world: &DataWorld, chain: &Chain, address: &str) -> bool {
     let pool = world.pool_index(address).filter(|&i| i < chain.address_pool);
     if let Some(i) = pool {
-        return world.activity(chain).is_active(i);
+        return world.took_part(chain, i);
     }
     (address == BUSY_ADDRESS && chain.evm_chain_id == BUSY_CHAIN)
         || find_token(chain.evm_chain_id, address).is_some()

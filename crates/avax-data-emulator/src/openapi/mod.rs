@@ -101,17 +101,6 @@ pub(crate) const SERVED_BY_HAND: &[&str] = &[
     "getChainIdsForAddresses",
 ];
 
-/// The answer of operation `op_id` as this module serves it (checks, world data, else
-/// generated): what a hand-written route hands the requests the world does not answer.
-pub(crate) fn answer(op_id: &str, state: &DataApiState, uri: &Uri, headers: &HeaderMap) -> Response {
-    let Some(op) = operations().iter().find(|o| o.id == op_id) else {
-        return errors::not_found(format!("Cannot GET {}", uri.path()));
-    };
-    match respond(op, state, uri, headers) {
-        Ok(r) | Err(r) => r,
-    }
-}
-
 /// Adds a route for every operation of `service` not served by hand.
 pub(crate) fn add_routes(mut router: Router<Arc<DataApiState>>, service: Service) -> Router<Arc<DataApiState>> {
     for op in operations().iter().filter(|o| o.service == service && !SERVED_BY_HAND.contains(&o.id)) {
@@ -221,7 +210,7 @@ fn respond(op: &'static Operation, state: &DataApiState, uri: &Uri, headers: &He
         _ => return Err(errors::not_found(format!("Cannot GET {}", uri.path()))),
     };
     let mut params = Params::parse(uri.query());
-    let size = checks::check(op, &path, uri.query(), &mut params);
+    let size = checks::check(op, &path, &mut params);
     params.finish()?;
     let evm_route = op.service == Service::Data
         && (op.path.starts_with("/v1/chains/{chainId}") || op.path.starts_with("/v2/chains/{chainId}"));

@@ -1,14 +1,19 @@
 //! Per-chain tables of the world's EVM transactions that answers look up instead of scanning the
-//! blocks: the mints of the NFT collection ([`Mints`]) and the contract deployments with the
-//! addresses that took part in a transaction ([`Activity`]). Each table is built on its first use
-//! on a chain, once (one pass over the chain's transaction facts, [`super::tx_facts`]: no
-//! encoding, no signing); nothing is built with the world, so building it and serving `C/block`
-//! cost what they did.
+//! blocks: the mints of the NFT collection ([`Mints`]), the contract deployments ([`Activity`])
+//! and the pool addresses that took part in a transaction ([`DataWorld::took_part`]). Each table
+//! is built on its first use on a chain, once: the mints and deployments in one pass over the
+//! draw that decides them, with the facts ([`super::tx_facts`]: no encoding, no signing) of the
+//! transactions it picks; the addresses by a scan of the facts from the first block that goes
+//! only as far as a question needs (the next resumes it). Nothing is built with the world, so
+//! building it and serving `C/block` cost what they did.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
-use super::{base_fee, cchain, chains, hex0x, nft, pool_address_bytes, tx_count, tx_facts, Chain, DataWorld, TxFacts};
+use super::{
+    base_fee, cchain, chains, creates_contract, hex0x, nft, pool_address_bytes, tx_count, tx_facts, Chain, DataWorld,
+    TxFacts,
+};
 use crate::formats::coreth;
 
 /// One `mint()` of the chain's NFT collection.
@@ -62,14 +67,12 @@ impl Mints {
     }
 }
 
-/// The deployments of a chain and the pool addresses that sent or received a transaction (or
-/// the tokens of an ERC-20 transfer) on it.
+/// The contract deployments of a chain.
 #[derive(Debug, Default)]
 pub struct Activity {
     deployments: Vec<Deployment>,
     by_contract: HashMap<String, usize>,
     by_deployer: HashMap<u64, Vec<usize>>,
-    active: HashSet<u64>,
 }
 
 impl Activity {
@@ -87,10 +90,26 @@ impl Activity {
     pub fn deployed_by(&self, deployer: u64) -> impl DoubleEndedIterator<Item = &Deployment> {
         self.by_deployer.get(&deployer).map_or(&[][..], Vec::as_slice).iter().map(|&i| &self.deployments[i])
     }
+}
 
-    /// Whether pool address `index` sent or received a transaction or an ERC-20 transfer.
-    pub fn is_active(&self, index: u64) -> bool {
-        self.active.contains(&index)
+/// The pool addresses seen in a chain's transactions of blocks `0..next`: a bit per address.
+#[derive(Debug, Default)]
+struct Parties {
+    next: u64,
+    seen: Vec<u64>,
+}
+
+impl Parties {
+    fn mark(&mut self, index: u64) {
+        let word = (index / 64) as usize;
+        if self.seen.len() <= word {
+            self.seen.resize(word + 1, 0);
+        }
+        self.seen[word] |= 1 << (index % 64);
+    }
+
+    fn has(&self, index: u64) -> bool {
+        self.seen.get((index / 64) as usize).is_some_and(|w| w & (1 << (index % 64)) != 0)
     }
 }
 
@@ -98,6 +117,7 @@ impl Activity {
 pub(crate) struct EvmIndex {
     mints: Vec<OnceLock<Mints>>,
     activity: Vec<OnceLock<Activity>>,
+    parties: Vec<Mutex<Parties>>,
 }
 
 impl EvmIndex {
@@ -106,6 +126,7 @@ impl EvmIndex {
         EvmIndex {
             mints: chains().iter().map(|_| OnceLock::new()).collect(),
             activity: chains().iter().map(|_| OnceLock::new()).collect(),
+            parties: chains().iter().map(|_| Mutex::new(Parties::default())).collect(),
         }
     }
 }
@@ -143,30 +164,47 @@ impl DataWorld {
         })
     }
 
-    /// The deployments and the active addresses of `chain` in blocks `0..=tip` (built on the
-    /// first call).
+    /// The deployments of `chain` in blocks `0..=tip` (built on the first call, from the facts of
+    /// the transactions [`creates_contract`] picks).
     pub fn activity(&self, chain: &Chain) -> &Activity {
         self.evm_index.activity[chain.index].get_or_init(|| {
             let seed = self.seed();
             let mut out = Activity::default();
             for n in 0..self.blocks_per_chain() {
-                let base = base_fee(seed, chain, n);
-                for k in 0..tx_count(seed, chain, n) {
-                    let f = tx_facts(seed, chain, n, k, base);
-                    out.active.insert(f.from);
-                    out.active.extend(f.to);
-                    out.active.extend(f.erc20.filter(|_| !f.failed).map(|c| c.to));
-                    if f.contract_creation {
-                        let nonce = cchain::tx_nonce(seed, chain, n, k);
-                        let contract = hex0x(&cchain::created_address(&pool_address_bytes(f.from), nonce));
-                        out.by_contract.insert(contract.clone(), out.deployments.len());
-                        out.by_deployer.entry(f.from).or_default().push(out.deployments.len());
-                        out.deployments.push(Deployment { number: n, index: k, deployer: f.from, contract });
-                    }
+                for k in (0..tx_count(seed, chain, n)).filter(|&k| creates_contract(seed, chain, n, k)) {
+                    let f = tx_facts(seed, chain, n, k, base_fee(seed, chain, n));
+                    let nonce = cchain::tx_nonce(seed, chain, n, k);
+                    let contract = hex0x(&cchain::created_address(&pool_address_bytes(f.from), nonce));
+                    out.by_contract.insert(contract.clone(), out.deployments.len());
+                    out.by_deployer.entry(f.from).or_default().push(out.deployments.len());
+                    out.deployments.push(Deployment { number: n, index: k, deployer: f.from, contract });
                 }
             }
             out
         })
+    }
+
+    /// Whether pool address `index` sent or received a transaction of `chain` (or the tokens of
+    /// an ERC-20 transfer that did not fail) in blocks `0..=tip`. The chain's transactions are
+    /// scanned from block 0 until the address is seen (or to the tip), once: a later question
+    /// resumes where the last stopped.
+    pub fn took_part(&self, chain: &Chain, index: u64) -> bool {
+        if index >= chain.address_pool {
+            return false;
+        }
+        let seed = self.seed();
+        let mut parties = self.evm_index.parties[chain.index].lock().unwrap_or_else(PoisonError::into_inner);
+        while !parties.has(index) && parties.next < self.blocks_per_chain() {
+            let n = parties.next;
+            let base = base_fee(seed, chain, n);
+            for k in 0..tx_count(seed, chain, n) {
+                let f = tx_facts(seed, chain, n, k, base);
+                parties.mark(f.from);
+                f.to.into_iter().chain(f.erc20.filter(|_| !f.failed).map(|c| c.to)).for_each(|i| parties.mark(i));
+            }
+            parties.next = n + 1;
+        }
+        parties.has(index)
     }
 }
 
@@ -216,10 +254,12 @@ mod tests {
             assert_eq!((hash.as_str(), f.value, f.gas_used), (tx.hash.as_str(), tx.value, tx.gas_used));
             assert!(activity.deployed_by(d.deployer).any(|x| x == d));
         }
-        for i in 0..c.address_pool {
-            assert_eq!(activity.is_active(i), involved.contains(&pool_address(i)), "pool address {i}");
+        // Each question resumes the scan where the last stopped; the last two are past the pool.
+        for i in 0..c.address_pool + 2 {
+            assert_eq!(w.took_part(c, i), involved.contains(&pool_address(i)), "pool address {i}");
         }
-        assert!(activity.is_active(0));
+        assert!(w.took_part(c, 0));
+        assert!((0..c.address_pool).any(|i| !w.took_part(c, i)), "600 blocks leave some of the pool out");
         assert!(w.mints(chain(53935).unwrap()).all().is_empty(), "DFK has no nftIndexing");
     }
 }

@@ -472,13 +472,23 @@ pub struct TxFacts {
     pub failed: bool,
 }
 
+/// Draw `p` of transaction `k` of block `number` of `chain` (what its facts are made of).
+fn tx_draw(seed: u64, chain: &Chain, number: u64, k: u32, p: u64) -> u64 {
+    derive(seed, chain.evm_chain_id, number.wrapping_mul(1_000).wrapping_add(k as u64), P_TX ^ (p << 32))
+}
+
+/// Whether transaction `k` of block `number` of `chain` creates a contract (3% do): the one draw
+/// [`tx_facts`] decides it by, for a table of the deployments that reads nothing else.
+pub(crate) fn creates_contract(seed: u64, chain: &Chain, number: u64, k: u32) -> bool {
+    tx_draw(seed, chain, number, k, 2) % 100 < 3
+}
+
 /// The facts of transaction `k` of block `number` of `chain` (see [`block_transactions`]).
 pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -> TxFacts {
     let pool = chain.address_pool;
-    let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
-    let d = |p: u64| derive(seed, chain.evm_chain_id, key, P_TX ^ (p << 32));
+    let d = |p: u64| tx_draw(seed, chain, number, k, p);
     let from = zipf(d(1), pool);
-    let contract_creation = d(2) % 100 < 3;
+    let contract_creation = creates_contract(seed, chain, number, k);
     let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
     let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
