@@ -26,11 +26,13 @@ first one's. Each ``--build`` is ``NAME=INTERPRETER``: an interpreter that impor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
@@ -65,6 +67,27 @@ def set_latency(process: subprocess.Popen[str], seconds: float) -> None:
     process.stdin.flush()
     if process.stdout.readline().strip() != "ok":
         raise RuntimeError("the emulator did not take the latency")
+
+
+@contextlib.contextmanager
+def served(python: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """The emulator of the ``python`` build (:func:`serve`) for the ``with`` block, then closed."""
+    process, url = serve(python)
+    try:
+        yield process, url
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=30)
+
+
+def per_item(python: str, task: str, spec: dict[str, Any], what: str) -> tuple[float, float]:
+    """Client CPU µs per item and wall seconds of one ``workers.py task`` walk of ``spec["count"]``
+    items (``what`` names it in the error when the walk gave another count)."""
+    t = run_json([python, str(WORKERS), task, json.dumps(spec)])
+    if t["rows"] != spec["count"]:
+        raise RuntimeError(f"{what}: {t['rows']} rows, not {spec['count']}")
+    return t["cpu_s"] / spec["count"] * 1e6, t["wall_s"]
 
 
 def ordered(builds: list[tuple[str, str]], r: int) -> list[tuple[str, str]]:
@@ -115,51 +138,35 @@ def main() -> None:
         server = dict(builds).get(args.serve or names[-1])
         if server is None:
             parser.error(f"--serve names no build of {names}")
-        process, url = serve(server)
-        try:
+        with served(server) as (_, url):
             print(f"== endpoint ({args.items:,} items by pages of 100, client CPU µs/item)", flush=True)
             for r in range(args.rounds):
                 for name, python in ordered(builds, r):
                     for what in ("blocks", "transactions"):
                         spec = {"url": url, "chain": "43114", "count": args.items, "page_size": 100, "what": what}
-                        t = run_json([python, str(WORKERS), "endpoint", json.dumps(spec)])
-                        if t["rows"] != args.items:
-                            raise RuntimeError(f"{name} {what}: {t['rows']} rows, not {args.items}")
-                        us = t["cpu_s"] / args.items * 1e6
+                        us, _ = per_item(python, "endpoint", spec, f"{name} {what}")
                         record(f"endpoint {what} µs/item", name, us, f"{what} {us:.2f} µs/item")
-        finally:
-            assert process.stdin is not None
-            process.stdin.close()
-            process.wait(timeout=30)
     if "data" in only:
         server = dict(builds).get(args.serve or names[-1])
         if server is None:
             parser.error(f"--serve names no build of {names}")
-        process, url = serve(server)
         contenders = builds + [("pure-python", builds[0][1])]
-        try:
+        with served(server) as (process, url):
             for latency in (float(x) for x in args.latencies.split(",")):
                 set_latency(process, latency)
+                key = f"data {latency * 1e3:.0f} ms µs/block"
                 print(f"== data ({args.items:,} blocks by pages of 100 at {latency * 1e3:.0f} ms, client CPU µs/block)",
                       flush=True)
                 for r in range(args.rounds):
                     for name, python in ordered(contenders, r):
                         who = "pure-python" if name == "pure-python" else "avax-sync"
                         spec = {"url": url, "chain": "43114", "count": args.items, "page_size": 100, "contender": who}
-                        t = run_json([python, str(WORKERS), "data", json.dumps(spec)])
-                        if t["rows"] != args.items:
-                            raise RuntimeError(f"{name} data: {t['rows']} rows, not {args.items}")
-                        us = t["cpu_s"] / args.items * 1e6
-                        record(f"data {latency * 1e3:.0f} ms µs/block", name, us, f"{us:.2f} µs/block, wall {t['wall_s']:.2f} s")
-                key = f"data {latency * 1e3:.0f} ms µs/block"
+                        us, wall = per_item(python, "data", spec, f"{name} data")
+                        record(key, name, us, f"{us:.2f} µs/block, wall {wall:.2f} s")
                 py = statistics.median(runs[(key, "pure-python")])
                 for name in names:
-                    record(f"data {latency * 1e3:.0f} ms pure-Python ÷ build", name, py / statistics.median(runs[(key, name)]),
-                           f"{py / statistics.median(runs[(key, name)]):.2f}x")
-        finally:
-            assert process.stdin is not None
-            process.stdin.close()
-            process.wait(timeout=30)
+                    gain = py / statistics.median(runs[(key, name)])
+                    record(f"data {latency * 1e3:.0f} ms pure-Python ÷ build", name, gain, f"{gain:.2f}x")
     base = names[0]
     print(f"\n| measure | {' | '.join(names)} | " + " | ".join(f"{n} ÷ {base}" for n in names[1:]) + " |")
     print("|---|" + "---:|" * (2 * len(names) - 1))
