@@ -12,6 +12,11 @@ interpreter, the builds' order reversed every other round.
 - ``endpoint``: ``workers.py endpoint`` (``blocks("43114")`` and ``chain_transactions("43114")``
   to a DataFrame, pages of 100, 0 ms): client CPU per item, all builds' clients against one
   emulator (of the ``--serve`` build, default the last), so they read the same bytes.
+- ``data``: ``workers.py data`` (``run.py``'s Data API scenario: ``blocks("43114")`` to a
+  DataFrame with the sync client, pages of 100) at each of ``--latencies``, every build and the
+  pure-Python client (run by the first build's interpreter) alternated against one emulator;
+  client CPU per block and each build's ratio to the pure-Python client, the figure of
+  ``run.py``'s "5x below pure Python" row.
 
 ``--only`` picks some of them. Prints every run, then the medians with each build's ratio to the
 first one's. Each ``--build`` is ``NAME=INTERPRETER``: an interpreter that imports that build of
@@ -21,16 +26,18 @@ first one's. Each ``--build`` is ``NAME=INTERPRETER``: an interpreter that impor
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import subprocess
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 WORKERS = HERE / "workers.py"
-SCENARIOS = ("world", "cblock", "endpoint")
+SCENARIOS = ("world", "cblock", "endpoint", "data")
 
 
 def run_json(command: list[str]) -> dict[str, Any]:
@@ -53,6 +60,36 @@ def serve(python: str) -> tuple[subprocess.Popen[str], str]:
     return process, url
 
 
+def set_latency(process: subprocess.Popen[str], seconds: float) -> None:
+    """Sets the added latency of an emulator started by :func:`serve`."""
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(f"latency {seconds}\n")
+    process.stdin.flush()
+    if process.stdout.readline().strip() != "ok":
+        raise RuntimeError("the emulator did not take the latency")
+
+
+@contextlib.contextmanager
+def served(python: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """The emulator of the ``python`` build (:func:`serve`) for the ``with`` block, then closed."""
+    process, url = serve(python)
+    try:
+        yield process, url
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait(timeout=30)
+
+
+def per_item(python: str, task: str, spec: dict[str, Any], what: str) -> tuple[float, float]:
+    """Client CPU µs per item and wall seconds of one ``workers.py task`` walk of ``spec["count"]``
+    items (``what`` names it in the error when the walk gave another count)."""
+    t = run_json([python, str(WORKERS), task, json.dumps(spec)])
+    if t["rows"] != spec["count"]:
+        raise RuntimeError(f"{what}: {t['rows']} rows, not {spec['count']}")
+    return t["cpu_s"] / spec["count"] * 1e6, t["wall_s"]
+
+
 def ordered(builds: list[tuple[str, str]], r: int) -> list[tuple[str, str]]:
     """The builds in round ``r``'s order (reversed every other round)."""
     return builds if r % 2 == 0 else builds[::-1]
@@ -65,7 +102,8 @@ def main() -> None:
     parser.add_argument("--cblock", type=int, default=20_000, help="containers of the first C/block walk")
     parser.add_argument("--items", type=int, default=20_000, help="items of each Data API walk (at most 20,000)")
     parser.add_argument("--only", default=",".join(SCENARIOS), help=f"comma-separated subset of {','.join(SCENARIOS)}")
-    parser.add_argument("--serve", default=None, help="the build whose emulator serves the endpoint walks")
+    parser.add_argument("--serve", default=None, help="the build whose emulator serves the endpoint and data walks")
+    parser.add_argument("--latencies", default="0,0.02", help="comma-separated added latencies of the data walks, seconds")
     args = parser.parse_args()
     builds = [tuple(b.split("=", 1)) for b in args.build]
     if len(builds) < 2 or any(len(b) != 2 for b in builds):
@@ -100,30 +138,45 @@ def main() -> None:
         server = dict(builds).get(args.serve or names[-1])
         if server is None:
             parser.error(f"--serve names no build of {names}")
-        process, url = serve(server)
-        try:
+        with served(server) as (_, url):
             print(f"== endpoint ({args.items:,} items by pages of 100, client CPU µs/item)", flush=True)
             for r in range(args.rounds):
                 for name, python in ordered(builds, r):
                     for what in ("blocks", "transactions"):
                         spec = {"url": url, "chain": "43114", "count": args.items, "page_size": 100, "what": what}
-                        t = run_json([python, str(WORKERS), "endpoint", json.dumps(spec)])
-                        if t["rows"] != args.items:
-                            raise RuntimeError(f"{name} {what}: {t['rows']} rows, not {args.items}")
-                        us = t["cpu_s"] / args.items * 1e6
+                        us, _ = per_item(python, "endpoint", spec, f"{name} {what}")
                         record(f"endpoint {what} µs/item", name, us, f"{what} {us:.2f} µs/item")
-        finally:
-            assert process.stdin is not None
-            process.stdin.close()
-            process.wait(timeout=30)
+    if "data" in only:
+        server = dict(builds).get(args.serve or names[-1])
+        if server is None:
+            parser.error(f"--serve names no build of {names}")
+        contenders = builds + [("pure-python", builds[0][1])]
+        with served(server) as (process, url):
+            for latency in (float(x) for x in args.latencies.split(",")):
+                set_latency(process, latency)
+                key = f"data {latency * 1e3:.0f} ms µs/block"
+                print(f"== data ({args.items:,} blocks by pages of 100 at {latency * 1e3:.0f} ms, client CPU µs/block)",
+                      flush=True)
+                for r in range(args.rounds):
+                    for name, python in ordered(contenders, r):
+                        who = "pure-python" if name == "pure-python" else "avax-sync"
+                        spec = {"url": url, "chain": "43114", "count": args.items, "page_size": 100, "contender": who}
+                        us, wall = per_item(python, "data", spec, f"{name} data")
+                        record(key, name, us, f"{us:.2f} µs/block, wall {wall:.2f} s")
+                py = statistics.median(runs[(key, "pure-python")])
+                for name in names:
+                    gain = py / statistics.median(runs[(key, name)])
+                    record(f"data {latency * 1e3:.0f} ms pure-Python ÷ build", name, gain, f"{gain:.2f}x")
     base = names[0]
     print(f"\n| measure | {' | '.join(names)} | " + " | ".join(f"{n} ÷ {base}" for n in names[1:]) + " |")
     print("|---|" + "---:|" * (2 * len(names) - 1))
     for what in dict.fromkeys(w for w, _ in runs):
         medians = [statistics.median(runs[(what, n)]) for n in names]
-        cells = [f"{m:,.1f}" if m < 1000 else f"{m:,.0f}" for m in medians]
+        cells = [f"{m:,.2f}" if m < 100 else f"{m:,.1f}" if m < 1000 else f"{m:,.0f}" for m in medians]
         ratios = [f"{m / medians[0]:.3f}" if medians[0] else "-" for m in medians[1:]]
         print(f"| {what} | {' | '.join(cells)} | {' | '.join(ratios)} |")
+    for what in dict.fromkeys(w for w, n in runs if n == "pure-python"):
+        print(f"\n{what}, pure-Python client: {statistics.median(runs[(what, 'pure-python')]):.2f} (median)")
     print("\nruns: " + json.dumps({f"{w} | {n}": [round(v, 2) for v in vs] for (w, n), vs in runs.items()}))
 
 

@@ -31,5 +31,6 @@ pub mod settings;
 pub mod stop;
 pub mod tables;
 pub mod transport;
+pub mod wake_pipe;
 
 pub use error::{Error, Result};

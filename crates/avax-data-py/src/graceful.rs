@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 
 use avax_data_core::stop::{Stop, StopOnDrop};
 
-use super::wait::{block_detached, interrupted};
+use super::signal_watch::SignalWatch;
+use super::wait::block_detached;
 
 /// What a graceful wait saw.
 pub enum Waited<T> {
@@ -43,16 +44,17 @@ where
     F: Future<Output = T> + Send,
     T: Send,
 {
+    let watch = SignalWatch::start(py);
     block_detached(py, async {
         let mut fut = std::pin::pin!(fut);
         let first = tokio::select! {
             value = &mut fut => return Waited::Done(value),
-            interrupt = interrupted() => interrupt,
+            interrupt = watch.interrupted() => interrupt,
         };
         stop.request();
         tokio::select! {
             value = &mut fut => Waited::Interrupted(first, value),
-            again = interrupted() => Waited::Abandoned(again),
+            again = watch.interrupted() => Waited::Abandoned(again),
         }
     })
 }

@@ -29,6 +29,7 @@ mod reconcile;
 mod senders;
 mod settings;
 mod show;
+mod signal_watch;
 mod tables;
 mod target;
 mod wait;

@@ -9,6 +9,8 @@ use pyo3_async_runtimes::generic::{self, ContextExt, Runtime};
 use pyo3_async_runtimes::TaskLocals;
 use tokio::sync::OnceCell;
 
+use super::signal_watch::SignalWatch;
+
 /// Blocks on `fut` with the GIL released. Ctrl-C (or any pending Python signal handler that
 /// raises) cancels the future, dropping its requests, and raises.
 pub fn wait_raw<F, T>(py: Python<'_>, fut: F) -> PyResult<T>
@@ -16,10 +18,11 @@ where
     F: Future<Output = T> + Send,
     T: Send,
 {
+    let watch = SignalWatch::start(py);
     block_detached(py, async {
         tokio::select! {
             value = fut => Ok(value),
-            interrupt = interrupted() => Err(interrupt),
+            interrupt = watch.interrupted() => Err(interrupt),
         }
     })
 }
@@ -32,19 +35,6 @@ where
 {
     let runtime = avax_data_core::runtime::runtime();
     py.detach(|| runtime.block_on(fut))
-}
-
-/// The exception of the first pending signal handler that raises, checked on every tick of the
-/// core's ticking thread (`stop::TICK`, 50 ms): a tokio timer would not fire while every runtime
-/// worker is busy decoding, and Ctrl-C would then come seconds late.
-pub(crate) async fn interrupted() -> PyErr {
-    let mut ticks = avax_data_core::stop::ticks();
-    loop {
-        ticks.tick().await;
-        if let Err(err) = Python::attach(|py| py.check_signals()) {
-            return err;
-        }
-    }
 }
 
 /// The process-wide runtime, as seen by pyo3-async-runtimes (fork-aware, unlike its own).
