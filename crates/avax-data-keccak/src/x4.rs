@@ -37,10 +37,10 @@ impl Path {
     pub fn detect() -> Path {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::arch::is_x86_feature_detected!("avx512vl") && std::arch::is_x86_feature_detected!("avx512f") {
-                return Path::Avx512;
-            }
             if std::arch::is_x86_feature_detected!("avx2") {
+                if std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512vl") {
+                    return Path::Avx512;
+                }
                 return Path::Avx2;
             }
         }
@@ -68,7 +68,7 @@ pub fn keccak256_x4_on(path: Path, messages: [&[u8]; 4]) -> [[u8; 32]; 4] {
     #[cfg(target_arch = "x86_64")]
     if path.available() {
         match path {
-            // SAFETY: the CPU has AVX-512F and AVX-512VL (`available`), all `sponge_avx512` needs.
+            // SAFETY: the CPU has AVX2, AVX-512F and AVX-512VL (`available`), all `sponge_avx512` needs.
             Path::Avx512 => return unsafe { sponge_avx512(messages) },
             // SAFETY: the CPU has AVX2 (`available`), all `sponge_avx2` needs.
             Path::Avx2 => return unsafe { sponge_avx2(messages) },

@@ -100,3 +100,45 @@ fn hashes_not_asked_for_stay_zero_on_every_path() {
         }
     }
 }
+
+#[test]
+fn a_block_failing_after_hashes_were_handed_out_fails_alike_and_leaves_nothing_behind() {
+    // An emulator block whose typed transaction at position 5 or later gets an unknown type:
+    // groups of four were hashed and stored before the failure; the error is the same on every
+    // path, and the next block decoded into the same scratch equals a fresh decode.
+    let (bytes, position, offset) = (0..50)
+        .find_map(|index| {
+            let (c, _) = container(1, IndexPath::CBlock, index, 0);
+            let inner = proposervm::parse(&c.bytes).map_or(c.bytes.as_slice(), |e| e.inner).to_vec();
+            let mut top = Items::new(&inner, 0);
+            let mut block = top.list("block").unwrap();
+            block.item("header").unwrap();
+            let mut txs = block.list("transactions").unwrap();
+            let mut position = 0;
+            while let Some(tx) = txs.next_item("tx").unwrap() {
+                if position >= 5 && !tx.is_list {
+                    let offset = tx.payload_offset();
+                    return Some((inner.clone(), position, offset));
+                }
+                position += 1;
+            }
+            None
+        })
+        .expect("an emulator block with a typed transaction at position 5 or later");
+    let mut broken = bytes.clone();
+    broken[offset] = 9;
+    let (c, _) = container(1, IndexPath::CBlock, 99, 0);
+    let next = proposervm::parse(&c.bytes).map_or(c.bytes.as_slice(), |e| e.inner).to_vec();
+    let fresh = decode_on(&next, Hashes::ALL, Path::Scalar);
+    for path in PATHS {
+        let mut scratch = CBlock::empty();
+        let err = cchain::decode_block_into_on(&broken, Hashes::ALL, &mut scratch, path).unwrap_err();
+        assert!(
+            err.message.starts_with(&format!("transaction {position}: unknown transaction type 9")),
+            "{path:?}: {err}"
+        );
+        cchain::decode_block_into_on(&next, Hashes::ALL, &mut scratch, path).unwrap();
+        assert_eq!(scratch, fresh, "{path:?}");
+        assert_eq!(decode_on(&bytes, Hashes::ALL, path), decode_on(&bytes, Hashes::ALL, Path::Scalar), "{path:?}");
+    }
+}
