@@ -16,19 +16,8 @@ use avax_data_emulator::formats::random::container;
 use avax_data_keccak::{keccak256_x4_on, Batch};
 use std::hint::black_box;
 
-/// CPU seconds this process has used.
-fn cpu_seconds() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to fill.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+mod common;
+use common::{cpu_seconds, median};
 
 /// The messages each block's decode hashes: its header, then its transactions.
 fn messages(count: u64) -> Vec<Vec<Vec<u8>>> {

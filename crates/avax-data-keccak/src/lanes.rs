@@ -53,37 +53,29 @@ impl<const PATH: u8> core::fmt::Debug for Lanes4<PATH> {
     }
 }
 
-impl<const PATH: u8> core::ops::BitXor for Lanes4<PATH> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitxor(self, o: Self) -> Self {
-        // SAFETY: SSE2, present on every x86_64 CPU.
-        unsafe { Lanes4(_mm_xor_si128(self.0, o.0), _mm_xor_si128(self.1, o.1)) }
-    }
+/// A lane-wise operator and its assigning form from one SSE2 instruction.
+macro_rules! lanewise {
+    ($op:ident, $method:ident, $assign_op:ident, $assign:ident, $instruction:ident) => {
+        impl<const PATH: u8> core::ops::$op for Lanes4<PATH> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, o: Self) -> Self {
+                // SAFETY: SSE2, present on every x86_64 CPU.
+                unsafe { Lanes4($instruction(self.0, o.0), $instruction(self.1, o.1)) }
+            }
+        }
+
+        impl<const PATH: u8> core::ops::$assign_op for Lanes4<PATH> {
+            #[inline(always)]
+            fn $assign(&mut self, o: Self) {
+                *self = core::ops::$op::$method(*self, o);
+            }
+        }
+    };
 }
 
-impl<const PATH: u8> core::ops::BitXorAssign for Lanes4<PATH> {
-    #[inline(always)]
-    fn bitxor_assign(&mut self, o: Self) {
-        *self = *self ^ o;
-    }
-}
-
-impl<const PATH: u8> core::ops::BitAnd for Lanes4<PATH> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, o: Self) -> Self {
-        // SAFETY: SSE2, present on every x86_64 CPU.
-        unsafe { Lanes4(_mm_and_si128(self.0, o.0), _mm_and_si128(self.1, o.1)) }
-    }
-}
-
-impl<const PATH: u8> core::ops::BitAndAssign for Lanes4<PATH> {
-    #[inline(always)]
-    fn bitand_assign(&mut self, o: Self) {
-        *self = *self & o;
-    }
-}
+lanewise!(BitXor, bitxor, BitXorAssign, bitxor_assign, _mm_xor_si128);
+lanewise!(BitAnd, bitand, BitAndAssign, bitand_assign, _mm_and_si128);
 
 impl<const PATH: u8> core::ops::Not for Lanes4<PATH> {
     type Output = Self;
