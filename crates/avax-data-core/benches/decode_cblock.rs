@@ -19,7 +19,7 @@ use avax_data_emulator::formats::random::container;
 use std::hint::black_box;
 
 mod common;
-use common::{cpu_seconds, median};
+use common::alternate;
 
 const PIECE: usize = 1024;
 
@@ -75,17 +75,9 @@ fn main() {
             }),
         ),
     ];
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runs.len()];
-    for r in 0..rounds {
-        let order: Vec<usize> = if r % 2 == 0 { (0..runs.len()).collect() } else { (0..runs.len()).rev().collect() };
-        for k in order {
-            let start = cpu_seconds();
-            (runs[k].1)();
-            times[k].push((cpu_seconds() - start) * 1e6 / count as f64);
-        }
-    }
+    let medians = alternate(&runs.iter().map(|(_, run)| run.as_ref()).collect::<Vec<_>>(), rounds);
     println!("{count} C/block containers ({txs} transactions), pieces of {PIECE}, {rounds} rounds (medians)");
     for (k, (name, _)) in runs.iter().enumerate() {
-        println!("  {name:<14} {:7.2} µs of CPU a container", median(times[k].clone()));
+        println!("  {name:<14} {:7.2} µs of CPU a container", medians[k] * 1e6 / count as f64);
     }
 }

@@ -17,7 +17,7 @@ use avax_data_keccak::{keccak256_x4_on, Batch};
 use std::hint::black_box;
 
 mod common;
-use common::{cpu_seconds, median};
+use common::alternate;
 
 /// The messages each block's decode hashes: its header, then its transactions.
 fn messages(count: u64) -> Vec<Vec<Vec<u8>>> {
@@ -81,23 +81,15 @@ fn main() {
             runs.push((format!("{path:?} sorted fours"), Box::new(move || in_fours(path))));
         }
     }
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runs.len()];
-    for r in 0..rounds {
-        let order: Vec<usize> = if r % 2 == 0 { (0..runs.len()).collect() } else { (0..runs.len()).rev().collect() };
-        for k in order {
-            let start = cpu_seconds();
-            (runs[k].1)();
-            times[k].push(cpu_seconds() - start);
-        }
-    }
+    let medians = alternate(&runs.iter().map(|(_, run)| run.as_ref()).collect::<Vec<_>>(), rounds);
     println!(
         "{count} C/block containers: {total} messages (headers and transactions), {:.0} bytes on average, {rounds} rounds (medians); detected path {:?}",
         bytes as f64 / total as f64,
         Path::detect()
     );
-    let base = median(times[0].clone());
+    let base = medians[0];
     for (k, (name, _)) in runs.iter().enumerate() {
-        let t = median(times[k].clone());
+        let t = medians[k];
         println!(
             "  {name:<22} {:7.1} ns a message {:6.2} µs a container  {:.2}x",
             t * 1e9 / total as f64,

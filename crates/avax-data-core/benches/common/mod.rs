@@ -1,4 +1,5 @@
-//! What the decode benches share: the process's CPU time, and medians of rounds.
+//! What the decode benches share: the process's CPU time, and contenders run in alternated
+//! rounds.
 
 /// CPU seconds this process has used (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`: on a shared
 /// machine the wall time counts the other processes too).
@@ -11,7 +12,23 @@ pub fn cpu_seconds() -> f64 {
 }
 
 /// The median of `v` (the upper one of an even count).
-pub fn median(mut v: Vec<f64>) -> f64 {
+fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// Runs each of `runs` once a round for `rounds` rounds, the order reversed every other round
+/// (so neither end always runs on a warm or a cold cache), and gives each one's median CPU
+/// seconds.
+pub fn alternate(runs: &[&dyn Fn()], rounds: usize) -> Vec<f64> {
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runs.len()];
+    for r in 0..rounds {
+        let order: Vec<usize> = if r % 2 == 0 { (0..runs.len()).collect() } else { (0..runs.len()).rev().collect() };
+        for k in order {
+            let start = cpu_seconds();
+            (runs[k])();
+            times[k].push(cpu_seconds() - start);
+        }
+    }
+    times.into_iter().map(median).collect()
 }
