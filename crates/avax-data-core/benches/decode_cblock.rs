@@ -18,21 +18,10 @@ use avax_data_core::index::{Container, IndexPath};
 use avax_data_emulator::formats::random::container;
 use std::hint::black_box;
 
+mod common;
+use common::alternate;
+
 const PIECE: usize = 1024;
-
-/// CPU seconds this process has used.
-fn cpu_seconds() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to fill.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
 
 /// keccak256 of each block header and each transaction: the hashes a full decode computes.
 fn hashes_only(containers: &[Container]) -> usize {
@@ -86,17 +75,9 @@ fn main() {
             }),
         ),
     ];
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runs.len()];
-    for r in 0..rounds {
-        let order: Vec<usize> = if r % 2 == 0 { (0..runs.len()).collect() } else { (0..runs.len()).rev().collect() };
-        for k in order {
-            let start = cpu_seconds();
-            (runs[k].1)();
-            times[k].push((cpu_seconds() - start) * 1e6 / count as f64);
-        }
-    }
+    let medians = alternate(&runs.iter().map(|(_, run)| run.as_ref()).collect::<Vec<_>>(), rounds);
     println!("{count} C/block containers ({txs} transactions), pieces of {PIECE}, {rounds} rounds (medians)");
     for (k, (name, _)) in runs.iter().enumerate() {
-        println!("  {name:<14} {:7.2} µs of CPU a container", median(times[k].clone()));
+        println!("  {name:<14} {:7.2} µs of CPU a container", medians[k] * 1e6 / count as f64);
     }
 }

@@ -14,6 +14,7 @@ mod index_client;
 mod index_node;
 mod input_rules;
 mod invalid_values;
+mod keccak37_paths;
 mod parquet_stop;
 mod range_faults;
 mod range_properties;
