@@ -4,15 +4,18 @@
 //! Schedule ([`kind_at`]): heights below `banff_height` are Apricot blocks (types 0–4), the rest
 //! Banff blocks (29–32, with `time`). About one height in six is a proposal block; the next height
 //! is then its Commit or Abort option (proposervm wraps those in *option* envelopes). Every
-//! `stake_spacing` heights from `first_stake_height` is a stake slot: slot `k` carries stake `k` of
-//! the Data API world ([`stakes::stakes`]) as AddValidatorTx / AddDelegatorTx in an Apricot proposal
+//! `stake_spacing` heights from `first_stake_height` is a stake slot: slot `j` carries event `j`
+//! of the world's stakes ([`super::p_rewards`]). A start carries the stake of the Data API world
+//! ([`stakes::stakes`]) as AddValidatorTx / AddDelegatorTx in an Apricot proposal
 //! block (followed by a Commit), or as AddPermissionlessValidatorTx /
 //! AddPermissionlessDelegatorTx in a Banff standard block, with the world's node ID, start, end,
-//! weight and reward addresses. Other blocks carry Import/Export, CreateSubnet, CreateChain,
+//! weight and reward addresses; an end, the RewardValidatorTx of an ended stake in a proposal
+//! block (followed by a Commit). Other blocks carry Import/Export, CreateSubnet, CreateChain,
 //! subnet validator, TransferSubnetOwnership, BaseTx, AdvanceTime and RewardValidator txs.
 
 use super::avax_codec::{self as codec, Atomic, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
+use super::p_rewards;
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
@@ -131,7 +134,7 @@ fn candidate(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
 
 fn is_proposal(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
     if slot(cfg, height).is_some() {
-        return height < cfg.banff_height;
+        return height < cfg.banff_height || p_rewards::ends_at(seed, cfg, height);
     }
     candidate(seed, cfg, height) && !height.checked_sub(1).is_some_and(|h| candidate(seed, cfg, h))
 }
@@ -161,20 +164,21 @@ pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
     }
 }
 
-/// Height of stake slot `k` (stake `k` of [`stakes::stakes`] lives there).
+/// Height of stake slot `k` (event `k` of [`p_rewards::lifecycle`] lives there).
 pub fn stake_height(cfg: &PChainConfig, k: usize) -> u64 {
     cfg.first_stake_height + k as u64 * cfg.stake_spacing.max(3)
 }
 
-/// The stake slot at `height`, if it is one (slot `k` carries stake `k` when the world has that
-/// many stakes; later slots carry ordinary txs).
+/// The stake slot at `height`, if it is one (slot `k` carries event `k` when the world has that
+/// many; later slots carry ordinary txs).
 pub fn stake_slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
     slot(cfg, height)
 }
 
 /// Every stake of the world with the height of the block that carries it.
 pub fn stake_heights(seed: u64, cfg: &PChainConfig) -> Vec<(u64, Stake)> {
-    stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (stake_height(cfg, k), s)).collect()
+    let start = |k: usize| p_rewards::start_height(seed, cfg, k);
+    stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (start(k), s)).collect()
 }
 
 /// Writes a block: `kind`'s header fields and its txs (block form, no codec versions). For a
@@ -223,14 +227,16 @@ pub fn encode_block(kind: PKind, parent_id: &[u8; 32], height: u64, time_unix_s:
 pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64, cfg: &PChainConfig) -> PInnerBlock {
     let kind = kind_at(seed, height, cfg);
     let mut g = Gen::new(seed, height, time_unix_s, cfg);
-    let stake = slot(cfg, height).and_then(|k| stakes::stakes_cached(seed, cfg.network).get(k).cloned());
+    let stake = p_rewards::started_at(seed, cfg, height);
+    let reward = p_rewards::reward_at(seed, cfg, height);
     let txs: Vec<PTx> = match kind {
         PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
-        PKind::ApricotProposal => vec![match &stake {
-            Some(s) => stake_tx(seed, cfg.network, s, false),
-            None => g.apricot_proposal(),
+        PKind::ApricotProposal => vec![match (&stake, reward) {
+            (Some(s), _) => stake_tx(seed, cfg.network, s, false),
+            (None, Some(r)) => r,
+            (None, None) => g.apricot_proposal(),
         }],
-        PKind::BanffProposal => vec![g.reward_validator()],
+        PKind::BanffProposal => vec![reward.unwrap_or_else(|| g.reward_validator())],
         PKind::ApricotAtomic => vec![g.atomic()],
         PKind::ApricotStandard => (0..g.rng.range(1, 3)).map(|_| g.apricot_decision()).collect(),
         PKind::BanffStandard => {

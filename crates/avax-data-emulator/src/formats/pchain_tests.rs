@@ -167,7 +167,7 @@ fn every_stake_of_the_data_api_is_in_exactly_one_block() {
     for network in Network::ALL {
         let cfg = PChainConfig { network, ..Default::default() };
         let stakes = stake_heights(5, &cfg);
-        let last = stakes.last().unwrap().0;
+        let last = stakes.iter().map(|(h, _)| *h).max().unwrap();
         let mut found: HashMap<ValidatorKey, Vec<Hit>> = HashMap::new();
         for (h, (_, txs, _)) in walk_chain(5, &cfg, 0..last + 3).into_iter().enumerate() {
             for t in txs.iter().filter(|t| [12, 14, 25, 26].contains(&t.type_id)) {
@@ -177,7 +177,7 @@ fn every_stake_of_the_data_api_is_in_exactly_one_block() {
         assert_eq!(found.len(), stakes.len());
         let mut eras = BTreeSet::new();
         for (k, (height, s)) in stakes.iter().enumerate() {
-            assert_eq!(*height, stake_height(&cfg, k));
+            assert_eq!(*height, super::p_rewards::start_height(5, &cfg, k));
             let hits = &found[&(s.node_id, s.start, s.end, s.weight)];
             assert_eq!(hits.len(), 1, "{s:?}");
             let (h, t, addrs) = &hits[0];
@@ -219,17 +219,24 @@ fn schedule_holds_for_tight_and_shifted_configs() {
             assert_eq!(kinds[h].is_option(), kinds[h - 1].is_proposal(), "{cfg:?} height {h}");
             assert!(!(kinds[h].is_proposal() && kinds[h - 1].is_proposal()));
         }
+        let ends = |h: u64| super::p_rewards::ends_at(2, &cfg, h);
         for k in 0..100 {
             let h = stake_height(&cfg, k);
             assert_eq!(super::pchain::stake_slot(&cfg, h), Some(k));
-            let want = if h < banff_height { PKind::ApricotProposal } else { PKind::BanffStandard };
+            let want = match (h < banff_height, ends(h)) {
+                (true, _) => PKind::ApricotProposal,
+                (false, true) => PKind::BanffProposal,
+                (false, false) => PKind::BanffStandard,
+            };
             assert_eq!(kinds[h as usize], want, "{cfg:?} slot {k}");
         }
-        // At spacing 3 only the Apricot stake slots propose (no room for a random proposal pair).
+        // At spacing 3 only the Apricot stake slots and the reward slots propose (no room for a
+        // random proposal pair).
         let proposals = kinds.iter().filter(|k| k.is_proposal()).count();
-        let apricot_slots = (0..3_000u64).filter(|&h| h < banff_height && super::pchain::stake_slot(&cfg, h).is_some());
+        let slots = (0..3_000u64).filter(|&h| super::pchain::stake_slot(&cfg, h).is_some());
+        let proposing_slots = slots.filter(|&h| h < banff_height || ends(h)).count();
         if stake_spacing < 4 {
-            assert_eq!(proposals, apricot_slots.count(), "{cfg:?}");
+            assert_eq!(proposals, proposing_slots, "{cfg:?}");
         } else {
             assert!(proposals > 300, "{cfg:?}: {proposals}");
         }

@@ -7,6 +7,7 @@ mod emulator_index;
 mod emulator_metrics_api;
 mod pnet36;
 mod px36_primary;
+mod stake36;
 mod world36_clock;
 mod world36_shapes;
 mod xchain36;
