@@ -2,7 +2,8 @@
 stakes whose period ended are rewarded by a RewardValidatorTx in a P-Chain proposal block at
 their end (decoded from the ``P/block`` index), the historical rewards list those rewards, the
 validators and delegators lists tell ``completed`` from ``active``, and the staking metrics
-count, day by day, the stakes active that day."""
+count, day by day, the stakes active that day; one subnet is converted to an L1 whose
+validators ``l1_validators`` lists."""
 
 from __future__ import annotations
 
@@ -110,3 +111,21 @@ def test_staking_metrics_count_the_validators_active_each_day(emu: Any, data: An
         assert p["value"] == len(active), day
     values = [p["value"] for p in points]
     assert any(newer < older for newer, older in zip(values, values[1:])), "a count falls after an end"
+
+
+def test_the_l1_conversion_is_a_p_chain_tx_and_its_validators_are_listed(emu: Any, data: Any) -> None:
+    subnets = [s for s in data.subnets("mainnet") if s["isL1"]]
+    assert len(subnets) == 1
+    subnet = subnets[0]
+    tx = data.primary_network_transaction("mainnet", "p-chain", subnet["l1ConversionTransactionHash"])
+    assert tx["txType"] == "ConvertSubnetToL1Tx"
+    row = ad.IndexClient(emu.url).chain("P/block").container(int(tx["blockNumber"]), decode=True)
+    assert subnet["l1ConversionTransactionHash"] in row["tx_ids"]
+    validators = list(data.l1_validators("mainnet", page_size=2))
+    assert len(validators) == 4 and len({v["validationId"] for v in validators}) == 4
+    for v in validators:
+        assert v["subnetId"] == subnet["subnetId"]
+        assert _when(v["creationTimestamp"]) == _when(tx["blockTimestamp"])
+        assert 0 <= int(v["remainingBalance"])
+    one = validators[1]
+    assert list(data.l1_validators("mainnet", l1_validation_id=one["validationId"])) == [one]

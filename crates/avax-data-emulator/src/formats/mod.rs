@@ -17,6 +17,7 @@ pub mod chain_cache;
 pub mod coreth;
 pub mod enveloped;
 pub mod evm_keys;
+pub mod p_l1;
 pub mod p_rewards;
 pub mod p_txs;
 pub mod p_utxos;

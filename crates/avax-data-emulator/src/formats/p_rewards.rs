@@ -1,5 +1,6 @@
 //! The stake lifecycle on the emulated P-Chain: every stake of the world ([`stakes::stakes`])
-//! starts, and the ones whose end is at or before the world's now end, each at its own time.
+//! starts, and the ones whose end is at or before the world's now end, each at its own time (and
+//! the world's L1 conversion, [`super::p_l1`], takes a slot at its time as well).
 //!
 //! The two kinds of event share the stake slots of [`super::pchain`] in time order
 //! ([`Lifecycle::events`]): slot `j` carries event `j`. A start is the stake's staking tx (as
@@ -35,6 +36,8 @@ pub enum StakeEvent {
     End(usize),
     /// Its staking tx is accepted; its period begins.
     Start(usize),
+    /// The world's ConvertSubnetToL1Tx ([`super::p_l1::conversion`]) is accepted.
+    ConvertL1,
 }
 
 /// The starts and ends of a network's stakes, in time order.
@@ -49,9 +52,10 @@ pub struct Lifecycle {
 }
 
 impl Lifecycle {
-    fn new(stakes: Arc<Vec<Stake>>) -> Lifecycle {
+    fn new(stakes: Arc<Vec<Stake>>, conversion: Option<u64>) -> Lifecycle {
         let now = (WORLD_NOW_MS / 1000) as u64;
-        let mut events: Vec<(u64, StakeEvent)> = Vec::with_capacity(stakes.len() * 2);
+        let mut events: Vec<(u64, StakeEvent)> = Vec::with_capacity(stakes.len() * 2 + 1);
+        events.extend(conversion.map(|at| (at, StakeEvent::ConvertL1)));
         for (k, s) in stakes.iter().enumerate() {
             events.push((s.start, StakeEvent::Start(k)));
             if s.end <= now {
@@ -65,6 +69,7 @@ impl Lifecycle {
             match *e {
                 StakeEvent::Start(k) => start_event[k] = j,
                 StakeEvent::End(k) => end_event[k] = Some(j),
+                StakeEvent::ConvertL1 => {}
             }
         }
         Lifecycle { stakes, events, start_event, end_event }
@@ -84,7 +89,8 @@ impl Lifecycle {
 /// The lifecycle of `network`'s stakes in the world of `seed` (kept for the last few worlds).
 pub fn lifecycle(seed: u64, network: Network) -> Arc<Lifecycle> {
     static CACHE: SmallCache<Lifecycle> = Mutex::new(Vec::new());
-    cached(&CACHE, seed, network, || Lifecycle::new(stakes::stakes_cached(seed, network)))
+    let conversion = || super::p_l1::conversion(network).map(|c| c.time);
+    cached(&CACHE, seed, network, || Lifecycle::new(stakes::stakes_cached(seed, network), conversion()))
 }
 
 /// Height of event slot `j` (the chain's stake slot `j`).
@@ -112,7 +118,7 @@ pub fn event_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<StakeEvent
 pub fn started_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<Stake> {
     match event_at(seed, cfg, height)? {
         StakeEvent::Start(k) => lifecycle(seed, cfg.network).stakes.get(k).cloned(),
-        StakeEvent::End(_) => None,
+        StakeEvent::End(_) | StakeEvent::ConvertL1 => None,
     }
 }
 
@@ -143,8 +149,14 @@ pub fn reward_tx_id(staker: [u8; 32]) -> [u8; 32] {
 pub fn reward_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<PTx> {
     match event_at(seed, cfg, height)? {
         StakeEvent::End(k) => Some(reward_tx(staker_tx_id(seed, cfg, k))),
-        StakeEvent::Start(_) => None,
+        StakeEvent::Start(_) | StakeEvent::ConvertL1 => None,
     }
+}
+
+/// The block at `height` carries the world's ConvertSubnetToL1Tx (after the ordinary txs of a Banff
+/// standard block; a slot before Banff carries only ordinary txs).
+pub fn converts_at(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
+    height >= cfg.banff_height && matches!(event_at(seed, cfg, height), Some(StakeEvent::ConvertL1))
 }
 
 /// The output index of the reward UTXO of `kind` that stake `s`'s staking tx (`tx`) holds: after
@@ -175,7 +187,7 @@ mod tests {
             assert!(life.events.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
             let ended = life.stakes.iter().filter(|s| s.end <= now).count();
             assert!(ended > 10 && ended < life.stakes.len(), "{network:?}: {ended} ended");
-            assert_eq!(life.events.len(), life.stakes.len() + ended);
+            assert_eq!(life.events.len(), life.stakes.len() + ended + 1, "and the L1 conversion");
             for (k, s) in life.stakes.iter().enumerate() {
                 assert_eq!(life.events[life.start_slot(k)], (s.start, StakeEvent::Start(k)));
                 match life.end_slot(k) {
@@ -183,7 +195,8 @@ mod tests {
                     None => assert!(s.end > now),
                 }
             }
-            assert_eq!(*lifecycle(6, network), Lifecycle::new(stakes::stakes_cached(6, network)));
+            let conversion = super::super::p_l1::conversion(network).map(|c| c.time);
+            assert_eq!(*lifecycle(6, network), Lifecycle::new(stakes::stakes_cached(6, network), conversion));
         }
     }
 

@@ -244,6 +244,9 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
             if let Some(s) = &stake {
                 txs.insert(0, stake_tx(seed, cfg.network, s, true));
             }
+            if p_rewards::converts_at(seed, cfg, height) {
+                txs.extend(super::p_l1::conversion(cfg.network).map(|c| c.tx));
+            }
             txs
         }
     };

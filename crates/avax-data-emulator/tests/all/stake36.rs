@@ -2,7 +2,7 @@
 //! RewardValidatorTx in a P-Chain proposal block accepted at the end (found by walking the
 //! `P/block` index and decoding it), their rewards are the historical rewards, the validators
 //! and delegators lists tell `completed` from `active`, and the staking metrics fall after an
-//! end.
+//! end; one subnet per network is converted to an L1 whose validators `listL1Validators` lists.
 
 use std::collections::HashMap;
 
@@ -209,4 +209,50 @@ async fn stake36_staking_metrics_count_the_stakes_active_each_day() {
     }
     // Counts fall the day a validation ends.
     assert!(points.windows(2).any(|w| w[0].1 < w[1].1), "newest first: an older day counted more");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stake36_one_subnet_is_converted_to_an_l1_whose_validators_are_listed() {
+    let emu = start(5).await;
+    let (subnets, _) = all_pages(&emu, "/v1/networks/mainnet/subnets", "subnets").await;
+    let l1: Vec<&Value> = subnets.iter().filter(|s| s["isL1"] == true).collect();
+    assert_eq!(l1.len(), 1);
+    let subnet = l1[0]["subnetId"].as_str().unwrap();
+    let manager = &l1[0]["l1ValidatorManagerDetails"];
+    assert!(l1[0]["blockchains"].as_array().unwrap().iter().any(|c| c["blockchainId"] == manager["blockchainId"]));
+    // The conversion tx is a P-Chain tx of the Data API and of a `P/block` container.
+    let hash = l1[0]["l1ConversionTransactionHash"].as_str().unwrap();
+    let tx = ok(&emu, &format!("/v1/networks/mainnet/blockchains/p-chain/transactions/{hash}")).await;
+    assert_eq!(tx["txType"], "ConvertSubnetToL1Tx");
+    let height: u64 = tx["blockNumber"].as_str().unwrap().parse().unwrap();
+    let (container, _) = emu.expected_container(IndexPath::PBlock, height).unwrap();
+    let block = pdecode::decode_block(penv::parse(&container.bytes).unwrap().inner).unwrap();
+    let convert = block.txs.iter().find(|t| cb58::encode(&t.tx_id) == hash).expect("the tx is in its block");
+    let pdecode::PTxBody::ConvertSubnetToL1 { subnet_id, validators, .. } = &convert.body else {
+        panic!("{:?}", convert.body)
+    };
+    assert_eq!(cb58::encode(subnet_id), subnet);
+    let (listed, pages) = all_pages(&emu, "/v1/networks/mainnet/l1Validators?pageSize=3", "validators").await;
+    assert!(pages >= 2);
+    assert_eq!(listed.len(), validators.len());
+    for (i, (v, from_tx)) in listed.iter().zip(validators).enumerate() {
+        assert_eq!(v["subnetId"], subnet);
+        assert_eq!(v["nodeId"], format!("NodeID-{}", cb58::encode(&from_tx.node_id)));
+        assert_eq!(v["weight"].as_u64(), Some(from_tx.weight));
+        let mut bytes = cb58::decode_id(subnet).unwrap().to_vec();
+        bytes.extend_from_slice(&(i as u32).to_be_bytes());
+        assert_eq!(v["validationId"], cb58::encode(&cb58::sha256(&bytes)), "sha256(subnetID ‖ index)");
+        let created = v["creationTimestamp"].as_i64().unwrap();
+        assert_eq!(created, tx["blockTimestamp"].as_i64().unwrap());
+        let paid = (WORLD_NOW_MS / 1000 - created) as u64 * 512;
+        assert_eq!(v["remainingBalance"].as_u64(), Some(from_tx.balance.saturating_sub(paid)));
+    }
+    let one = listed[2]["validationId"].as_str().unwrap();
+    let by_id = ok(&emu, &format!("/v1/networks/mainnet/l1Validators?l1ValidationId={one}")).await;
+    assert_eq!(by_id["validators"], serde_json::json!([listed[2]]));
+    let node = listed[1]["nodeId"].as_str().unwrap();
+    let by_node = ok(&emu, &format!("/v1/networks/mainnet/l1Validators?nodeId={node}")).await;
+    assert_eq!(by_node["validators"], serde_json::json!([listed[1]]));
+    let other = ok(&emu, "/v1/networks/mainnet/l1Validators?subnetId=11111111111111111111111111111111LpoYY").await;
+    assert_eq!(other["validators"], serde_json::json!([]));
 }
