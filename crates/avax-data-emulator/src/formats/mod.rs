@@ -19,6 +19,7 @@ pub mod enveloped;
 pub mod evm_keys;
 pub mod p_l1;
 pub mod p_rewards;
+pub mod p_slots;
 pub mod p_txs;
 pub mod p_utxos;
 pub mod pchain;

@@ -22,7 +22,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::avax_codec as codec;
-use super::pchain::{stake_slot, stake_tx, PChainConfig};
+use super::p_slots::{stake_slot, PChainConfig};
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, cached, SmallCache, Stake};
 use crate::world::rewards::RewardType;
@@ -95,7 +95,7 @@ pub fn lifecycle(seed: u64, network: Network) -> Arc<Lifecycle> {
 
 /// Height of event slot `j` (the chain's stake slot `j`).
 fn slot_height(cfg: &PChainConfig, j: usize) -> u64 {
-    super::pchain::stake_height(cfg, j)
+    super::p_slots::stake_height(cfg, j)
 }
 
 /// Height of the block that carries stake `k`'s staking tx.
@@ -127,14 +127,6 @@ pub fn ends_at(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
     matches!(event_at(seed, cfg, height), Some(StakeEvent::End(_)))
 }
 
-/// The id of stake `k`'s staking tx on the chain of `cfg` (Banff form when its block is a
-/// Banff block, as [`super::pchain::inner_block`] writes it).
-pub fn staker_tx_id(seed: u64, cfg: &PChainConfig, k: usize) -> [u8; 32] {
-    let life = lifecycle(seed, cfg.network);
-    let banff = start_height(seed, cfg, k) >= cfg.banff_height;
-    codec::tx_id(&stake_tx(seed, cfg.network, &life.stakes[k], banff).bytes())
-}
-
 /// The RewardValidatorTx (type 20, unsigned, no credentials) that rewards staking tx `staker`.
 pub fn reward_tx(staker: [u8; 32]) -> PTx {
     p_tx(20, None, PTxBody::RewardValidator { staker_tx_id: staker }, Vec::new())
@@ -143,14 +135,6 @@ pub fn reward_tx(staker: [u8; 32]) -> PTx {
 /// The id of [`reward_tx`]`(staker)`.
 pub fn reward_tx_id(staker: [u8; 32]) -> [u8; 32] {
     codec::tx_id(&reward_tx(staker).bytes())
-}
-
-/// The RewardValidatorTx of the block at `height`, if it rewards a stake.
-pub fn reward_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<PTx> {
-    match event_at(seed, cfg, height)? {
-        StakeEvent::End(k) => Some(reward_tx(staker_tx_id(seed, cfg, k))),
-        StakeEvent::Start(_) | StakeEvent::ConvertL1 => None,
-    }
 }
 
 /// The block at `height` carries the world's ConvertSubnetToL1Tx (after the ordinary txs of a Banff
@@ -177,7 +161,6 @@ pub fn reward_output_index(tx: &PTx, kind: RewardType) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::pchain::{inner_block, kind_at, PKind};
 
     #[test]
     fn every_stake_starts_once_and_the_ended_ones_end_once_in_time_order() {
@@ -198,26 +181,5 @@ mod tests {
             let conversion = super::super::p_l1::conversion(network).map(|c| c.time);
             assert_eq!(*lifecycle(6, network), Lifecycle::new(stakes::stakes_cached(6, network), conversion));
         }
-    }
-
-    #[test]
-    fn an_ended_stake_is_rewarded_by_a_proposal_naming_its_staking_tx_then_committed() {
-        let cfg =
-            PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 300, stake_spacing: 8 };
-        let life = lifecycle(6, cfg.network);
-        let mut rewarded = 0;
-        for k in 0..life.stakes.len() {
-            let Some(h) = end_height(6, &cfg, k) else { continue };
-            assert!(h > start_height(6, &cfg, k));
-            assert_eq!(kind_at(6, h, &cfg), PKind::BanffProposal);
-            assert_eq!(kind_at(6, h + 1, &cfg), PKind::BanffCommit, "a reward is committed");
-            let block = inner_block(6, h, [7; 32], life.stakes[k].end, &cfg);
-            let staker = staker_tx_id(6, &cfg, k);
-            assert_eq!(block.tx_ids, vec![reward_tx_id(staker)]);
-            let starter = inner_block(6, start_height(6, &cfg, k), [7; 32], life.stakes[k].start, &cfg);
-            assert_eq!(starter.tx_ids[0], staker, "the named tx is the stake's");
-            rewarded += 1;
-        }
-        assert!(rewarded > 10);
     }
 }

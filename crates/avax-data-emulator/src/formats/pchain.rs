@@ -16,33 +16,14 @@
 use super::avax_codec::{self as codec, Atomic, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
 use super::p_rewards;
+use super::p_slots::slot;
+pub use super::p_slots::{stake_height, stake_slot, PChainConfig};
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
 use crate::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
 use avax_data_core::decode::pchain_txs::PTxBody;
 use avax_data_core::index::cb58;
-
-/// Where the eras and the stakes sit on the emulated P-chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PChainConfig {
-    /// Network of the txs (network ID, AVAX asset, chain IDs) and of the stakes.
-    pub network: Network,
-    /// First height built as a Banff block.
-    pub banff_height: u64,
-    /// Height of stake slot 0.
-    pub first_stake_height: u64,
-    /// Heights between two stake slots (at least 3).
-    pub stake_spacing: u64,
-}
-
-impl Default for PChainConfig {
-    /// Mainnet, Banff from height 250, a stake every 8 heights from height 50 (both eras get
-    /// stakes on both networks).
-    fn default() -> Self {
-        PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 50, stake_spacing: 8 }
-    }
-}
 
 /// A platformvm block type (the codec type ID is [`PKind::type_id`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -116,12 +97,6 @@ const P_PROPOSAL: u64 = 0x7072_6f70;
 const P_OPTION: u64 = 0x006f_7074;
 const P_ATOMIC: u64 = 0x6174_6f6d;
 
-fn slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
-    let spacing = cfg.stake_spacing.max(3);
-    let d = height.checked_sub(cfg.first_stake_height)?;
-    (d % spacing == 0).then_some((d / spacing) as usize)
-}
-
 fn reserved(cfg: &PChainConfig, height: u64) -> bool {
     slot(cfg, height).is_some() || height.checked_sub(1).is_some_and(|h| slot(cfg, h).is_some())
 }
@@ -162,17 +137,6 @@ pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
     } else {
         PKind::ApricotStandard
     }
-}
-
-/// Height of stake slot `k` (event `k` of [`p_rewards::lifecycle`] lives there).
-pub fn stake_height(cfg: &PChainConfig, k: usize) -> u64 {
-    cfg.first_stake_height + k as u64 * cfg.stake_spacing.max(3)
-}
-
-/// The stake slot at `height`, if it is one (slot `k` carries event `k` when the world has that
-/// many; later slots carry ordinary txs).
-pub fn stake_slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
-    slot(cfg, height)
 }
 
 /// Every stake of the world with the height of the block that carries it.
@@ -228,7 +192,7 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
     let kind = kind_at(seed, height, cfg);
     let mut g = Gen::new(seed, height, time_unix_s, cfg);
     let stake = p_rewards::started_at(seed, cfg, height);
-    let reward = p_rewards::reward_at(seed, cfg, height);
+    let reward = reward_at(seed, cfg, height);
     let txs: Vec<PTx> = match kind {
         PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
         PKind::ApricotProposal => vec![match (&stake, reward) {
@@ -254,6 +218,22 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
     let tx_ids = bytes_of.iter().map(|t| codec::tx_id(t)).collect();
     let bytes = encode_block(kind, &parent_id, height, time_unix_s, &bytes_of);
     PInnerBlock { id: codec::sha256(&bytes), bytes, kind, tx_ids }
+}
+
+/// The id of stake `k`'s staking tx on the chain of `cfg` (Banff form when its block is a
+/// Banff block, as [`super::pchain::inner_block`] writes it).
+pub fn staker_tx_id(seed: u64, cfg: &PChainConfig, k: usize) -> [u8; 32] {
+    let life = p_rewards::lifecycle(seed, cfg.network);
+    let banff = p_rewards::start_height(seed, cfg, k) >= cfg.banff_height;
+    codec::tx_id(&stake_tx(seed, cfg.network, &life.stakes[k], banff).bytes())
+}
+
+/// The RewardValidatorTx of the block at `height`, if it rewards a stake.
+pub fn reward_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<PTx> {
+    match p_rewards::event_at(seed, cfg, height)? {
+        p_rewards::StakeEvent::End(k) => Some(p_rewards::reward_tx(staker_tx_id(seed, cfg, k))),
+        p_rewards::StakeEvent::Start(_) | p_rewards::StakeEvent::ConvertL1 => None,
+    }
 }
 
 /// The signed staking tx of stake `s` (AddPermissionlessValidator/Delegator when `banff`, else

@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::avax_codec::{self as codec, Atomic, Signer, UnsignedTx, Writer};
+use super::p_rewards;
 use super::pchain::{encode_block, inner_block, kind_at, stake_height, stake_heights, PChainConfig, PKind};
 use super::ptx::{p_tx, PTx};
 use super::test_json::{self as tj, vector};
@@ -298,4 +299,24 @@ fn generated_txs_are_what_the_core_decodes() {
             assert_eq!(ids, b.tx_ids, "height {h}");
         }
     }
+}
+
+#[test]
+fn an_ended_stake_is_rewarded_by_a_proposal_naming_its_staking_tx_then_committed() {
+    let cfg = PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 300, stake_spacing: 8 };
+    let life = p_rewards::lifecycle(6, cfg.network);
+    let mut rewarded = 0;
+    for k in 0..life.stakes.len() {
+        let Some(h) = p_rewards::end_height(6, &cfg, k) else { continue };
+        assert!(h > p_rewards::start_height(6, &cfg, k));
+        assert_eq!(kind_at(6, h, &cfg), PKind::BanffProposal);
+        assert_eq!(kind_at(6, h + 1, &cfg), PKind::BanffCommit, "a reward is committed");
+        let block = inner_block(6, h, [7; 32], life.stakes[k].end, &cfg);
+        let staker = super::pchain::staker_tx_id(6, &cfg, k);
+        assert_eq!(block.tx_ids, vec![p_rewards::reward_tx_id(staker)]);
+        let starter = inner_block(6, p_rewards::start_height(6, &cfg, k), [7; 32], life.stakes[k].start, &cfg);
+        assert_eq!(starter.tx_ids[0], staker, "the named tx is the stake's");
+        rewarded += 1;
+    }
+    assert!(rewarded > 10);
 }

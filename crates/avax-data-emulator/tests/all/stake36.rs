@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use avax_data_core::decode::{pchain as pdecode, proposervm as penv};
 use avax_data_core::index::{cb58, IndexPath};
-use avax_data_emulator::formats::p_rewards::{end_height, lifecycle, reward_tx_id, staker_tx_id};
+use avax_data_emulator::formats::p_rewards::{end_height, lifecycle, reward_tx_id};
+use avax_data_emulator::formats::pchain::staker_tx_id;
 use avax_data_emulator::formats::px_clock::MIN_SPAN;
 use avax_data_emulator::formats::pxchains;
 use avax_data_emulator::world::{Network, WORLD_NOW_MS};
