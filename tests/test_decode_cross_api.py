@@ -80,17 +80,20 @@ def test_hourly_tx_counts_of_the_metrics_api_equal_the_decoded_counts(world: ad.
 
 
 def test_p_chain_staking_txs_are_the_data_api_stakes() -> None:
-    # The stakes start in 2025, after Durango: each is an AddPermissionless*Tx in the P block
-    # accepted in the second it starts, among the last blocks of the P/block span (which ends at
-    # the world's now when the index holds at least the default span).
+    # The stakes start after Banff: each is an AddPermissionless*Tx in the P block accepted in the
+    # second it starts (pending at now, or ended and rewarded: historical), among the last blocks
+    # of the P/block span (which ends at the world's now when the index holds the default span).
     with ad.Emulator(seed=3, data_blocks_per_chain=BLOCKS) as world, ad.IndexClient(world.url) as node:
         chain = node.chain("P/block")
         blocks = chain.range(0, chain.last_accepted()["index"] + 1, decode="strict").to_polars()
         with ad.DataClient(base_url=world.url) as data:
             txs = blocks.select("height", "block_time", "txs").explode("txs").drop_nulls("txs").unnest("txs")
             stakes = txs.filter(pl.col("tx_type").is_in(STAKING))
-            rewards = data.pending_rewards("mainnet", node_ids=sorted(set(stakes["node_id"].to_list())),
-                                           page_size=100).to_polars()
+            nodes = sorted(set(stakes["node_id"].to_list()))
+            columns = ["nodeId", "startTimestamp", "endTimestamp", "amountStaked", "txHash"]
+            lists = [data.pending_rewards, data.historical_rewards]
+            frames = [f("mainnet", node_ids=nodes, page_size=100).to_polars() for f in lists]
+            rewards = pl.concat([frame.select(columns) for frame in frames])
     assert set(blocks["block_kind"].to_list()) == {"pre_fork", "stateless", "option", "granite"}
     assert stakes.height >= 10
     assert set(stakes["tx_type"].to_list()) == {"AddPermissionlessValidatorTx", "AddPermissionlessDelegatorTx"}
@@ -109,7 +112,8 @@ def test_a_p_index_shorter_than_the_span_is_a_node_behind_the_stakes(world: ad.E
     with ad.IndexClient(world.url) as node, ad.DataClient(base_url=world.url) as data:
         blocks = node.chain("P/block").range(0, BLOCKS, decode="strict").to_polars()
         nodes = world.world["validators"]["mainnet"]
-        first_stake = min(r["startTimestamp"] for r in data.pending_rewards("mainnet", node_ids=nodes, page_size=100))
+        lists = [data.pending_rewards, data.historical_rewards]
+        first_stake = min(r["startTimestamp"] for f in lists for r in f("mainnet", node_ids=nodes, page_size=100))
     assert blocks.height == BLOCKS and set(blocks["block_kind"].to_list()) == {"pre_fork", "stateless", "option"}
     txs = blocks.select("txs").explode("txs").drop_nulls("txs").unnest("txs")
     assert txs.filter(pl.col("tx_type").is_in(STAKING)).height == 0

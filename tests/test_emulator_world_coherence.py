@@ -112,7 +112,8 @@ def _pending(url: str, network: str, node_ids: list[str]) -> list[dict[str, Any]
 
 @pytest.mark.parametrize("network", ["mainnet", "fuji"])
 def test_validators_and_delegators_are_the_worlds_stakes(emu: Any, network: str) -> None:
-    validators = pages(emu.url, f"/v1/networks/{network}/validators", "validators", limit=10_000, pageSize=100)
+    validators = pages(emu.url, f"/v1/networks/{network}/validators", "validators", limit=10_000, pageSize=100,
+                       validationStatus="active")
     assert validators and all(v["validationStatus"] == "active" for v in validators)
     nodes = [v["nodeId"] for v in validators]
     assert len(set(nodes)) == len(nodes)
@@ -130,17 +131,21 @@ def test_validators_and_delegators_are_the_worlds_stakes(emu: Any, network: str)
         assert v["delegatorCount"] == sum(1 for d in by_type.get("DELEGATOR", []) if d["nodeId"] == v["nodeId"])
     starts = [v["startTimestamp"] for v in validators]
     assert starts == sorted(starts)
-    delegators = pages(emu.url, f"/v1/networks/{network}/delegators", "delegators", limit=10_000, pageSize=100)
+    delegators = pages(emu.url, f"/v1/networks/{network}/delegators", "delegators", limit=10_000, pageSize=100,
+                       delegationStatus="active")
     assert {d["txHash"] for d in delegators} == {r["txHash"] for r in by_type["DELEGATOR"]}
     one = validators[len(validators) // 2]
-    single = ok(emu.url, f"/v1/networks/{network}/validators/{one['nodeId']}")["validators"]
+    single = ok(emu.url, f"/v1/networks/{network}/validators/{one['nodeId']}", validationStatus="active")["validators"]
     assert single == [one]
-    mine = ok(emu.url, f"/v1/networks/{network}/delegators", nodeIds=one["nodeId"], pageSize=100)["delegators"]
+    mine = ok(emu.url, f"/v1/networks/{network}/delegators", nodeIds=one["nodeId"], pageSize=100,
+              delegationStatus="active")["delegators"]
     assert len(mine) == one["delegatorCount"] and all(d["nodeId"] == one["nodeId"] for d in mine)
 
 
 def test_stakes_of_other_statuses_and_sort_order(emu: Any) -> None:
-    assert ok(emu.url, "/v1/networks/mainnet/validators", validationStatus="completed")["validators"] == []
+    assert ok(emu.url, "/v1/networks/mainnet/validators", validationStatus="removed")["validators"] == []
+    done = ok(emu.url, "/v1/networks/mainnet/validators", validationStatus="completed", pageSize=100)["validators"]
+    assert done and all(v["validationStatus"] == "completed" for v in done)
     assert ok(emu.url, "/v1/networks/mainnet/delegators", delegationStatus="pending")["delegators"] == []
     asc = pages(emu.url, "/v1/networks/fuji/validators", "validators", limit=1000, pageSize=100)
     desc = pages(emu.url, "/v1/networks/fuji/validators", "validators", limit=1000, pageSize=100, sortOrder="desc")

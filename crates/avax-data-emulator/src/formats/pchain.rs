@@ -4,42 +4,26 @@
 //! Schedule ([`kind_at`]): heights below `banff_height` are Apricot blocks (types 0–4), the rest
 //! Banff blocks (29–32, with `time`). About one height in six is a proposal block; the next height
 //! is then its Commit or Abort option (proposervm wraps those in *option* envelopes). Every
-//! `stake_spacing` heights from `first_stake_height` is a stake slot: slot `k` carries stake `k` of
-//! the Data API world ([`stakes::stakes`]) as AddValidatorTx / AddDelegatorTx in an Apricot proposal
+//! `stake_spacing` heights from `first_stake_height` is a stake slot: slot `j` carries event `j`
+//! of the world's stakes ([`super::p_rewards`]). A start carries the stake of the Data API world
+//! ([`stakes::stakes`]) as AddValidatorTx / AddDelegatorTx in an Apricot proposal
 //! block (followed by a Commit), or as AddPermissionlessValidatorTx /
 //! AddPermissionlessDelegatorTx in a Banff standard block, with the world's node ID, start, end,
-//! weight and reward addresses. Other blocks carry Import/Export, CreateSubnet, CreateChain,
+//! weight and reward addresses; an end, the RewardValidatorTx of an ended stake in a proposal
+//! block (followed by a Commit). Other blocks carry Import/Export, CreateSubnet, CreateChain,
 //! subnet validator, TransferSubnetOwnership, BaseTx, AdvanceTime and RewardValidator txs.
 
 use super::avax_codec::{self as codec, Atomic, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
+use super::p_rewards;
+use super::p_slots::slot;
+pub use super::p_slots::{stake_height, stake_slot, PChainConfig};
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
 use crate::world::{derive, Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, SUBNET_EVM_VM_ID};
 use avax_data_core::decode::pchain_txs::PTxBody;
 use avax_data_core::index::cb58;
-
-/// Where the eras and the stakes sit on the emulated P-chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PChainConfig {
-    /// Network of the txs (network ID, AVAX asset, chain IDs) and of the stakes.
-    pub network: Network,
-    /// First height built as a Banff block.
-    pub banff_height: u64,
-    /// Height of stake slot 0.
-    pub first_stake_height: u64,
-    /// Heights between two stake slots (at least 3).
-    pub stake_spacing: u64,
-}
-
-impl Default for PChainConfig {
-    /// Mainnet, Banff from height 250, a stake every 8 heights from height 50 (both eras get
-    /// stakes on both networks).
-    fn default() -> Self {
-        PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 50, stake_spacing: 8 }
-    }
-}
 
 /// A platformvm block type (the codec type ID is [`PKind::type_id`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -113,12 +97,6 @@ const P_PROPOSAL: u64 = 0x7072_6f70;
 const P_OPTION: u64 = 0x006f_7074;
 const P_ATOMIC: u64 = 0x6174_6f6d;
 
-fn slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
-    let spacing = cfg.stake_spacing.max(3);
-    let d = height.checked_sub(cfg.first_stake_height)?;
-    (d % spacing == 0).then_some((d / spacing) as usize)
-}
-
 fn reserved(cfg: &PChainConfig, height: u64) -> bool {
     slot(cfg, height).is_some() || height.checked_sub(1).is_some_and(|h| slot(cfg, h).is_some())
 }
@@ -131,7 +109,7 @@ fn candidate(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
 
 fn is_proposal(seed: u64, cfg: &PChainConfig, height: u64) -> bool {
     if slot(cfg, height).is_some() {
-        return height < cfg.banff_height;
+        return height < cfg.banff_height || p_rewards::ends_at(seed, cfg, height);
     }
     candidate(seed, cfg, height) && !height.checked_sub(1).is_some_and(|h| candidate(seed, cfg, h))
 }
@@ -161,20 +139,10 @@ pub fn kind_at(seed: u64, height: u64, cfg: &PChainConfig) -> PKind {
     }
 }
 
-/// Height of stake slot `k` (stake `k` of [`stakes::stakes`] lives there).
-pub fn stake_height(cfg: &PChainConfig, k: usize) -> u64 {
-    cfg.first_stake_height + k as u64 * cfg.stake_spacing.max(3)
-}
-
-/// The stake slot at `height`, if it is one (slot `k` carries stake `k` when the world has that
-/// many stakes; later slots carry ordinary txs).
-pub fn stake_slot(cfg: &PChainConfig, height: u64) -> Option<usize> {
-    slot(cfg, height)
-}
-
 /// Every stake of the world with the height of the block that carries it.
 pub fn stake_heights(seed: u64, cfg: &PChainConfig) -> Vec<(u64, Stake)> {
-    stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (stake_height(cfg, k), s)).collect()
+    let start = |k: usize| p_rewards::start_height(seed, cfg, k);
+    stakes::stakes(seed, cfg.network).into_iter().enumerate().map(|(k, s)| (start(k), s)).collect()
 }
 
 /// Writes a block: `kind`'s header fields and its txs (block form, no codec versions). For a
@@ -223,20 +191,25 @@ pub fn encode_block(kind: PKind, parent_id: &[u8; 32], height: u64, time_unix_s:
 pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64, cfg: &PChainConfig) -> PInnerBlock {
     let kind = kind_at(seed, height, cfg);
     let mut g = Gen::new(seed, height, time_unix_s, cfg);
-    let stake = slot(cfg, height).and_then(|k| stakes::stakes_cached(seed, cfg.network).get(k).cloned());
+    let stake = p_rewards::started_at(seed, cfg, height);
+    let reward = reward_at(seed, cfg, height);
     let txs: Vec<PTx> = match kind {
         PKind::ApricotAbort | PKind::ApricotCommit | PKind::BanffAbort | PKind::BanffCommit => Vec::new(),
-        PKind::ApricotProposal => vec![match &stake {
-            Some(s) => stake_tx(seed, cfg.network, s, false),
-            None => g.apricot_proposal(),
+        PKind::ApricotProposal => vec![match (&stake, reward) {
+            (Some(s), _) => stake_tx(seed, cfg.network, s, false),
+            (None, Some(r)) => r,
+            (None, None) => g.apricot_proposal(),
         }],
-        PKind::BanffProposal => vec![g.reward_validator()],
+        PKind::BanffProposal => vec![reward.unwrap_or_else(|| g.reward_validator())],
         PKind::ApricotAtomic => vec![g.atomic()],
         PKind::ApricotStandard => (0..g.rng.range(1, 3)).map(|_| g.apricot_decision()).collect(),
         PKind::BanffStandard => {
             let mut txs: Vec<PTx> = (0..g.rng.range(1, 3)).map(|_| g.banff_decision()).collect();
             if let Some(s) = &stake {
                 txs.insert(0, stake_tx(seed, cfg.network, s, true));
+            }
+            if p_rewards::converts_at(seed, cfg, height) {
+                txs.extend(super::p_l1::conversion(cfg.network).map(|c| c.tx));
             }
             txs
         }
@@ -245,6 +218,22 @@ pub fn inner_block(seed: u64, height: u64, parent_id: [u8; 32], time_unix_s: u64
     let tx_ids = bytes_of.iter().map(|t| codec::tx_id(t)).collect();
     let bytes = encode_block(kind, &parent_id, height, time_unix_s, &bytes_of);
     PInnerBlock { id: codec::sha256(&bytes), bytes, kind, tx_ids }
+}
+
+/// The id of stake `k`'s staking tx on the chain of `cfg` (Banff form when its block is a
+/// Banff block, as [`super::pchain::inner_block`] writes it).
+pub fn staker_tx_id(seed: u64, cfg: &PChainConfig, k: usize) -> [u8; 32] {
+    let life = p_rewards::lifecycle(seed, cfg.network);
+    let banff = p_rewards::start_height(seed, cfg, k) >= cfg.banff_height;
+    codec::tx_id(&stake_tx(seed, cfg.network, &life.stakes[k], banff).bytes())
+}
+
+/// The RewardValidatorTx of the block at `height`, if it rewards a stake.
+pub fn reward_at(seed: u64, cfg: &PChainConfig, height: u64) -> Option<PTx> {
+    match p_rewards::event_at(seed, cfg, height)? {
+        p_rewards::StakeEvent::End(k) => Some(p_rewards::reward_tx(staker_tx_id(seed, cfg, k))),
+        p_rewards::StakeEvent::Start(_) | p_rewards::StakeEvent::ConvertL1 => None,
+    }
 }
 
 /// The signed staking tx of stake `s` (AddPermissionlessValidator/Delegator when `banff`, else

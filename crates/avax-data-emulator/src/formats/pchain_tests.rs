@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::avax_codec::{self as codec, Atomic, Signer, UnsignedTx, Writer};
+use super::p_rewards;
 use super::pchain::{encode_block, inner_block, kind_at, stake_height, stake_heights, PChainConfig, PKind};
 use super::ptx::{p_tx, PTx};
 use super::test_json::{self as tj, vector};
@@ -167,7 +168,7 @@ fn every_stake_of_the_data_api_is_in_exactly_one_block() {
     for network in Network::ALL {
         let cfg = PChainConfig { network, ..Default::default() };
         let stakes = stake_heights(5, &cfg);
-        let last = stakes.last().unwrap().0;
+        let last = stakes.iter().map(|(h, _)| *h).max().unwrap();
         let mut found: HashMap<ValidatorKey, Vec<Hit>> = HashMap::new();
         for (h, (_, txs, _)) in walk_chain(5, &cfg, 0..last + 3).into_iter().enumerate() {
             for t in txs.iter().filter(|t| [12, 14, 25, 26].contains(&t.type_id)) {
@@ -177,7 +178,7 @@ fn every_stake_of_the_data_api_is_in_exactly_one_block() {
         assert_eq!(found.len(), stakes.len());
         let mut eras = BTreeSet::new();
         for (k, (height, s)) in stakes.iter().enumerate() {
-            assert_eq!(*height, stake_height(&cfg, k));
+            assert_eq!(*height, super::p_rewards::start_height(5, &cfg, k));
             let hits = &found[&(s.node_id, s.start, s.end, s.weight)];
             assert_eq!(hits.len(), 1, "{s:?}");
             let (h, t, addrs) = &hits[0];
@@ -219,17 +220,24 @@ fn schedule_holds_for_tight_and_shifted_configs() {
             assert_eq!(kinds[h].is_option(), kinds[h - 1].is_proposal(), "{cfg:?} height {h}");
             assert!(!(kinds[h].is_proposal() && kinds[h - 1].is_proposal()));
         }
+        let ends = |h: u64| super::p_rewards::ends_at(2, &cfg, h);
         for k in 0..100 {
             let h = stake_height(&cfg, k);
             assert_eq!(super::pchain::stake_slot(&cfg, h), Some(k));
-            let want = if h < banff_height { PKind::ApricotProposal } else { PKind::BanffStandard };
+            let want = match (h < banff_height, ends(h)) {
+                (true, _) => PKind::ApricotProposal,
+                (false, true) => PKind::BanffProposal,
+                (false, false) => PKind::BanffStandard,
+            };
             assert_eq!(kinds[h as usize], want, "{cfg:?} slot {k}");
         }
-        // At spacing 3 only the Apricot stake slots propose (no room for a random proposal pair).
+        // At spacing 3 only the Apricot stake slots and the reward slots propose (no room for a
+        // random proposal pair).
         let proposals = kinds.iter().filter(|k| k.is_proposal()).count();
-        let apricot_slots = (0..3_000u64).filter(|&h| h < banff_height && super::pchain::stake_slot(&cfg, h).is_some());
+        let slots = (0..3_000u64).filter(|&h| super::pchain::stake_slot(&cfg, h).is_some());
+        let proposing_slots = slots.filter(|&h| h < banff_height || ends(h)).count();
         if stake_spacing < 4 {
-            assert_eq!(proposals, apricot_slots.count(), "{cfg:?}");
+            assert_eq!(proposals, proposing_slots, "{cfg:?}");
         } else {
             assert!(proposals > 300, "{cfg:?}: {proposals}");
         }
@@ -291,4 +299,24 @@ fn generated_txs_are_what_the_core_decodes() {
             assert_eq!(ids, b.tx_ids, "height {h}");
         }
     }
+}
+
+#[test]
+fn an_ended_stake_is_rewarded_by_a_proposal_naming_its_staking_tx_then_committed() {
+    let cfg = PChainConfig { network: Network::Mainnet, banff_height: 250, first_stake_height: 300, stake_spacing: 8 };
+    let life = p_rewards::lifecycle(6, cfg.network);
+    let mut rewarded = 0;
+    for k in 0..life.stakes.len() {
+        let Some(h) = p_rewards::end_height(6, &cfg, k) else { continue };
+        assert!(h > p_rewards::start_height(6, &cfg, k));
+        assert_eq!(kind_at(6, h, &cfg), PKind::BanffProposal);
+        assert_eq!(kind_at(6, h + 1, &cfg), PKind::BanffCommit, "a reward is committed");
+        let block = inner_block(6, h, [7; 32], life.stakes[k].end, &cfg);
+        let staker = super::pchain::staker_tx_id(6, &cfg, k);
+        assert_eq!(block.tx_ids, vec![p_rewards::reward_tx_id(staker)]);
+        let starter = inner_block(6, p_rewards::start_height(6, &cfg, k), [7; 32], life.stakes[k].start, &cfg);
+        assert_eq!(starter.tx_ids[0], staker, "the named tx is the stake's");
+        rewarded += 1;
+    }
+    assert!(rewarded > 10);
 }

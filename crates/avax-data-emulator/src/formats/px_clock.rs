@@ -4,17 +4,18 @@
 //!
 //! - `P/block` ([`PTimeline`]): anchored at Mainnet genesis (height 0, 2020-09-21), the
 //!   proposervm fork (height 100, 2021-09-22 21:00 UTC), Banff (`banff_height`, 2022-10-18
-//!   16:00 UTC), each stake slot (the block carrying stake `k`, accepted in the second the stake
-//!   starts) and now (height `span`); the heights between two anchors share the time between
-//!   them evenly, each with a jitter inside its own gap. The stakes of the served chain sit in its
-//!   last [`STAKE_SPACING`]` * stakes + `[`TAIL`] heights, in time order ([`served_config`]).
+//!   16:00 UTC), each stake slot (the block carrying event `j` of the stakes, a start or an end
+//!   ([`super::p_rewards`]), accepted in the second of the event) and now (height `span`); the
+//!   heights between two anchors share the time between them evenly, each with a jitter inside
+//!   its own gap. The events of the served chain sit in its last
+//!   [`STAKE_SPACING`]` * events + `[`TAIL`] heights, in time order ([`served_config`]).
 //! - `X/block` ([`linear_ns`]): evenly from Cortina (2023-04-25 15:00 UTC, the first linear X
 //!   block) to now. `X/tx`: evenly from Mainnet genesis to Cortina, where a node's `X/tx` index
 //!   stops (only the DAG engine fed it; `tests/data/decode/FORMATS.md`), so its span's last
 //!   container is accepted just before Cortina; containers past the span come after now.
 
+use super::p_rewards::lifecycle;
 use super::pchain::{stake_height, PChainConfig};
-use super::stakes::stakes_cached;
 use crate::world::{derive, Network, WORLD_NOW_MS};
 
 /// Shortest timeline of the P- and X-chain indexes, heights: an index started shorter holds the
@@ -47,11 +48,11 @@ fn now_ns() -> i64 {
 }
 
 /// The config of the served P-chain of `network` whose timeline spans `span` heights (at least
-/// [`MIN_SPAN`]): Banff from [`BANFF_HEIGHT`], the `stakes` stake slots [`STAKE_SPACING`] apart,
+/// [`MIN_SPAN`]): Banff from [`BANFF_HEIGHT`], the `events` stake slots [`STAKE_SPACING`] apart,
 /// the last one [`STAKE_SPACING`] + [`TAIL`] heights before the span's end.
-pub fn served_config(network: Network, span: u64, stakes: usize) -> PChainConfig {
+pub fn served_config(network: Network, span: u64, events: usize) -> PChainConfig {
     let span = span.max(MIN_SPAN);
-    let needed = STAKE_SPACING * stakes as u64 + TAIL;
+    let needed = STAKE_SPACING * events as u64 + TAIL;
     let first_stake_height = span.saturating_sub(needed).max(BANFF_HEIGHT + STAKE_SPACING);
     PChainConfig { network, banff_height: BANFF_HEIGHT, first_stake_height, stake_spacing: STAKE_SPACING }
 }
@@ -67,7 +68,7 @@ pub struct PTimeline {
 
 impl PTimeline {
     /// The timeline of the chain of `cfg` in the world of `seed`, `span` heights ending at now;
-    /// stake `k` of the world (in start order) is accepted in its start second.
+    /// the block of stake event `j` (in time order) is accepted in the event's second.
     pub fn new(seed: u64, cfg: &PChainConfig, span: u64) -> PTimeline {
         let span = span.max(MIN_SPAN);
         let mut anchors = vec![(0, GENESIS_S * SEC)];
@@ -80,13 +81,13 @@ impl PTimeline {
         };
         push(P_FORK_HEIGHT, FORK_S * SEC);
         push(cfg.banff_height.max(P_FORK_HEIGHT + 1), BANFF_S * SEC);
-        let mut previous_start = None;
+        let mut previous = None;
         let mut tie = 0;
-        for (k, stake) in stakes_cached(seed, cfg.network).iter().enumerate() {
-            tie = if previous_start == Some(stake.start) { tie + 1 } else { 0 };
-            previous_start = Some(stake.start);
-            let ns = stake.start as i64 * SEC + SEC / 10 + (tie.min(80) as i64) * (SEC / 100);
-            push(stake_height(cfg, k), ns);
+        for (j, &(at, _)) in lifecycle(seed, cfg.network).events.iter().enumerate() {
+            tie = if previous == Some(at) { tie + 1 } else { 0 };
+            previous = Some(at);
+            let ns = at as i64 * SEC + SEC / 10 + (tie.min(80) as i64) * (SEC / 100);
+            push(stake_height(cfg, j), ns);
         }
         anchors.push((span, now_ns()));
         PTimeline { seed, span, anchors }
@@ -163,13 +164,12 @@ pub fn linear_ns(seed: u64, tag: u64, (first_s, end_s): (i64, i64), span: u64, h
 mod tests {
     use super::*;
     use crate::formats::pchain::stake_slot;
-    use crate::formats::stakes::stakes;
 
     #[test]
     fn p_timeline_ends_at_now_through_the_eras_and_the_stakes() {
         for network in Network::ALL {
             for span in [MIN_SPAN, 25_000] {
-                let all = stakes(3, network);
+                let all = lifecycle(3, network).events.clone();
                 let cfg = served_config(network, span, all.len());
                 let t = PTimeline::new(3, &cfg, span);
                 let mut previous = i64::MIN;
@@ -177,8 +177,8 @@ mod tests {
                     let ns = t.accepted_ns(h);
                     assert!(ns > previous, "{network:?} height {h}");
                     previous = ns;
-                    if let Some(k) = stake_slot(&cfg, h).filter(|&k| k < all.len()) {
-                        assert_eq!(t.time_s(h), all[k].start as i64, "stake {k} at height {h}");
+                    if let Some(j) = stake_slot(&cfg, h).filter(|&j| j < all.len()) {
+                        assert_eq!(t.time_s(h), all[j].0 as i64, "stake event {j} at height {h}");
                     }
                 }
                 assert!(t.accepted_ns(span - 1) < now_ns() && t.accepted_ns(span) > now_ns());

@@ -13,17 +13,17 @@
 //! Block times: on the world's one clock ([`super::px_clock`]): the P-chain from Mainnet genesis
 //! (2020-09-21) to the proposervm fork (2021-09-22 21:00 UTC) over its first 100 heights, to
 //! Banff (2022-10-18 16:00 UTC) by height 250, then to now, each stake's block accepted in the
-//! second the stake starts; the X-chain from Cortina (2023-04-25 15:00 UTC) to now; `X/tx` from
+//! second the stake starts (and an ended stake's reward block in the second it ends); the X-chain from Cortina (2023-04-25 15:00 UTC) to now; `X/tx` from
 //! Mainnet genesis to Cortina (where a node's `X/tx` index stops). The node's acceptance timestamp lies in the block's second.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::enveloped::{EnvelopedChain, InnerChain};
+use super::p_rewards::lifecycle;
 use super::pchain::{self, PChainConfig};
 use super::proposervm::{Epoch, Kind};
 use super::px_clock::{self, PTimeline, CORTINA_S, GENESIS_S};
-use super::stakes::stakes_cached;
 use super::xchain;
 use crate::world::{derive, Network, WORLD_NOW_MS};
 
@@ -143,7 +143,7 @@ pub fn p_chain(seed: u64, network: Network, span: u64) -> Arc<EnvelopedChain<PBl
     let mut map = REGISTRY.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     map.entry((seed, network, span))
         .or_insert_with(|| {
-            let cfg = px_clock::served_config(network, span, stakes_cached(seed, network).len());
+            let cfg = px_clock::served_config(network, span, lifecycle(seed, network).events.len());
             let clock = PTimeline::new(seed, &cfg, span);
             Arc::new(EnvelopedChain::new(PBlocks { seed, cfg, clock }))
         })

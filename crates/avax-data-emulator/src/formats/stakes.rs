@@ -18,7 +18,8 @@ const BECH32: &[u8] = b"qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 /// `VALIDATOR_FEE` rewards are 2% of the delegators').
 pub const DELEGATION_SHARES: u32 = 20_000;
 
-/// One staking transaction of the world.
+/// One staking transaction of the world (ended when `end` is at or before the world's now:
+/// [`crate::formats::p_rewards`] rewards it at its end).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stake {
     /// Validator node.
@@ -61,22 +62,30 @@ pub fn address_bytes(address: &str) -> Option<[u8; 20]> {
     Some(out)
 }
 
-/// [`stakes`] behind a small cache (the last few `(seed, network)` pairs), so block builders can
-/// look up one stake per slot cheaply.
-pub fn stakes_cached(seed: u64, network: Network) -> Arc<Vec<Stake>> {
-    type Entry = ((u64, Network), Arc<Vec<Stake>>);
-    static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// The last few values built per `(seed, network)`.
+pub(crate) type SmallCache<T> = Mutex<Vec<((u64, Network), Arc<T>)>>;
+
+/// The value of `(seed, network)` in `cache`, built by `build` (outside the lock) the first time;
+/// the cache keeps the last 8.
+pub(crate) fn cached<T>(cache: &SmallCache<T>, seed: u64, network: Network, build: impl FnOnce() -> T) -> Arc<T> {
     let key = (seed, network);
-    if let Some((_, hit)) = CACHE.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
+    if let Some((_, hit)) = cache.lock().unwrap_or_else(|e| e.into_inner()).iter().find(|(k, _)| *k == key) {
         return hit.clone();
     }
-    let fresh = Arc::new(stakes(seed, network));
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let fresh = Arc::new(build());
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     if cache.len() >= 8 {
         cache.remove(0);
     }
     cache.push((key, fresh.clone()));
     fresh
+}
+
+/// [`stakes`] behind a small cache (the last few `(seed, network)` pairs), so block builders can
+/// look up one stake per slot cheaply.
+pub fn stakes_cached(seed: u64, network: Network) -> Arc<Vec<Stake>> {
+    static CACHE: SmallCache<Vec<Stake>> = Mutex::new(Vec::new());
+    cached(&CACHE, seed, network, || stakes(seed, network))
 }
 
 /// Every stake of `network` in the world of `seed`, in the order their txs were accepted on
@@ -126,7 +135,11 @@ mod tests {
             let s = stakes(4, network);
             let hashes: std::collections::BTreeSet<_> = all.iter().map(|r| r.tx_hash.clone()).collect();
             assert_eq!(s.len(), hashes.len());
-            assert_eq!(s.iter().filter(|x| !x.delegation).count() as u64, rewards::node_count(network));
+            let validators = all.iter().filter(|r| r.reward_type == RewardType::Validator).count();
+            assert_eq!(s.iter().filter(|x| !x.delegation).count(), validators);
+            let now = (crate::world::WORLD_NOW_MS / 1000) as u64;
+            let active = s.iter().filter(|x| !x.delegation && x.start <= now && now < x.end).count();
+            assert_eq!(active as u64, rewards::node_count(network), "one current period per node");
             assert_eq!(s, stakes(4, network));
             assert_eq!(*stakes_cached(4, network), s);
             assert!(s.windows(2).all(|w| w[0].start <= w[1].start), "in start order");

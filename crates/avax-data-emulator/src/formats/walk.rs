@@ -219,6 +219,24 @@ impl<'a> R<'a> {
                 self.owner();
             }
             34 => {}
+            35 => {
+                self.take(32 + 32);
+                let n = self.count();
+                self.take(n);
+                for _ in 0..self.count() {
+                    let n = self.count();
+                    self.take(n);
+                    self.u64();
+                    self.u64();
+                    self.take(48 + 96);
+                    for _ in 0..2 {
+                        self.u32();
+                        let n = self.count();
+                        self.take(20 * n);
+                    }
+                }
+                self.auth();
+            }
             t => panic!("P tx type {t}"),
         }
         self.credentials();

@@ -1,13 +1,13 @@
 //! `GET /v2/networks/{network}/metrics/{metric}`: the primary network's staking metrics, day by
-//! day, from the world's stakes (the stakes `rewards:listPending` lists and the P-chain's staking
-//! transactions carry, [`crate::world::rewards`]).
+//! day, from the world's stakes (the stakes `listValidators` / `listDelegators` list, active or
+//! completed, and the P-chain's staking and reward transactions carry, [`crate::world::rewards`]).
 //!
 //! - `metric`: `validatorCount`, `validatorWeight`, `delegatorCount`, `delegatorWeight` (else 400).
 //! - One point a day at 00:00 UTC, from the day of the earliest stake's start to the last day
 //!   before the world's now. A day's value holds at its **end** (the next midnight, or now):
 //!   the stakes with `start <= t < end` (validators, or delegations), counted or their staked
-//!   nAVAX summed. So the newest point equals what `rewards:listPending` holds (every stake is
-//!   pending at now), and the series only grows as the stakes begin.
+//!   nAVAX summed. So the newest point equals what `rewards:listPending` holds (the stakes
+//!   active at now); the series grows as stakes begin and falls as they end.
 //! - `subnetId`: the primary network's (the default); another subnet has no stakes in the world:
 //!   an empty list.
 //! - `startTimestamp` / `endTimestamp` (Unix seconds, both counted in: the points with
@@ -68,15 +68,14 @@ impl StakingMetric {
 pub fn staking_series(world: &DataWorld, network: Network, metric: StakingMetric) -> Vec<(i64, f64)> {
     let delegation = matches!(metric, StakingMetric::DelegatorCount | StakingMetric::DelegatorWeight);
     let wanted = if delegation { RewardType::Delegator } else { RewardType::Validator };
-    let stakes: Vec<&PendingReward> =
-        world.pending_rewards(network).iter().filter(|r| r.reward_type == wanted).collect();
+    let stakes: Vec<&PendingReward> = world.stake_rewards(network).iter().filter(|r| r.reward_type == wanted).collect();
     let now = WORLD_NOW_MS / 1000;
     let Some(first) = stakes.iter().map(|r| r.start).min() else { return Vec::new() };
     let mut out = Vec::new();
     let mut day = first - first.rem_euclid(DAY);
     while day < now {
         let at = (day + DAY).min(now);
-        let live = stakes.iter().filter(|r| r.start < at && at <= r.end);
+        let live = stakes.iter().filter(|r| r.active_at(at));
         let value = match metric {
             StakingMetric::ValidatorCount | StakingMetric::DelegatorCount => live.count() as f64,
             StakingMetric::ValidatorWeight | StakingMetric::DelegatorWeight => {
@@ -125,11 +124,27 @@ mod tests {
         for network in Network::ALL {
             let count = staking_series(&world, network, StakingMetric::ValidatorCount);
             assert!(count.windows(2).all(|w| w[1].0 == w[0].0 + DAY), "consecutive days, oldest first");
-            assert!(count.windows(2).all(|w| w[1].1 >= w[0].1), "every stake is pending at now: no stake ends");
+            assert!(count.windows(2).any(|w| w[1].1 < w[0].1), "{network:?}: counts fall after an end");
             assert_eq!(count.last().unwrap(), &(WORLD_NOW_MS / 1000 - DAY, node_count(network) as f64));
-            let first = world.pending_rewards(network).iter().map(|r| r.start).min().unwrap();
+            let all = world.stake_rewards(network);
+            let first = all.iter().map(|r| r.start).min().unwrap();
             assert_eq!(count[0].0, first - first.rem_euclid(DAY));
             assert!(count[0].1 >= 1.0, "the first day holds the first stake");
+            // Each day's count is the number of validations active at its end.
+            for &(day, value) in &count {
+                let at = (day + DAY).min(WORLD_NOW_MS / 1000);
+                let active = all.iter().filter(|r| r.reward_type == RewardType::Validator && r.active_at(at)).count();
+                assert_eq!(value, active as f64, "{network:?} day {day}");
+            }
+            // The day after a validation ends holds it no more.
+            let ended = all.iter().find(|r| r.reward_type == RewardType::Validator && r.ended()).unwrap();
+            let day_of = |t: i64| t - t.rem_euclid(DAY);
+            let holds = |t: i64| {
+                all.iter()
+                    .filter(|r| r.reward_type == RewardType::Validator && r.active_at(t))
+                    .any(|r| r.tx_hash == ended.tx_hash)
+            };
+            assert!(holds(day_of(ended.end)) && !holds(day_of(ended.end) + DAY));
             let weight = staking_series(&world, network, StakingMetric::DelegatorWeight);
             let pending: u64 = world
                 .pending_rewards(network)

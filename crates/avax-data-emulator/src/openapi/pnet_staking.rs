@@ -1,8 +1,8 @@
 //! `listActivePrimaryNetworkStakingTransactions`
 //! (`GET /v1/networks/{network}/blockchains/p-chain/transactions:listStaking`): the staking txs of
 //! the stakes active at the world's now, read from the `P/block` containers that carry them
-//! (each stake's AddPermissionlessValidatorTx / AddPermissionlessDelegatorTx in its stake slot,
-//! [`crate::formats::pchain::stake_height`]), as `listLatestPrimaryNetworkTransactions` and
+//! (each stake's AddPermissionlessValidatorTx / AddPermissionlessDelegatorTx in the stake slot of
+//! its start, [`crate::formats::p_rewards::start_height`]), as `listLatestPrimaryNetworkTransactions` and
 //! `getTxByHash` report them.
 //!
 //! Active: the stake's period contains now (`startTimestamp <= now < endTimestamp`) and its block
@@ -18,8 +18,9 @@ use crate::data_api::errors::Answer;
 use crate::data_api::paging;
 use crate::data_api::primary_chain::{chain_info, p_chain, PrimaryChain};
 use crate::data_api::rewards::p_addresses;
+use crate::formats::p_rewards::start_height;
 use crate::formats::p_txs::{block_txs, PTxFacts};
-use crate::formats::pchain::{stake_height, stake_tx_id};
+use crate::formats::pchain::stake_tx_id;
 use crate::formats::px_blocks::PxChain;
 use crate::formats::stakes::stakes_cached;
 use crate::world::{Network, WORLD_NOW_MS};
@@ -32,7 +33,7 @@ pub(crate) fn active_staking_txs(seed: u64, network: Network, chain: &PxChain) -
     let now = (WORLD_NOW_MS / 1000) as u64;
     let mut out = Vec::new();
     for (k, stake) in stakes_cached(seed, network).iter().enumerate() {
-        let h = stake_height(&cfg, k);
+        let h = start_height(seed, &cfg, k);
         if !(stake.start <= now && now < stake.end) || h >= chain.span() {
             continue;
         }

@@ -6,14 +6,16 @@
 //!   exactly the blockchains that name it; created with its oldest blockchain
 //!   (`createBlockTimestamp`, `createBlockIndex` its `createBlockNumber`); oldest first
 //!   (`sortOrder=desc`: newest first), paged (100 by default). A subnet's owner is a P-address of
-//!   the world (threshold 1, no locktime); the primary network has none. No subnet of the world is
-//!   converted to an L1 (`isL1` false): the emulated P-Chain carries no ConvertSubnetToL1Tx.
+//!   the world (threshold 1, no locktime); the primary network has none. The subnet the world's
+//!   ConvertSubnetToL1Tx converts ([`crate::formats::p_l1`]) is an L1 (`isL1` true, its
+//!   `l1ConversionTransactionHash` and `l1ValidatorManagerDetails`); the others are not.
 //! - `getSubnetById` (`GET .../subnets/{subnetId}`): the item of that list; 404
 //!   `Subnet {id} not found` for any other id.
-//! - `listL1Validators` (`GET /v1/networks/{network}/l1Validators`): the validators of the world's
-//!   L1s: none (no subnet is an L1, no RegisterL1ValidatorTx exists), so an empty `validators`
-//!   list whatever the filters, with `blockHeight` the P-Chain's newest height (where a remaining
-//!   balance would be read).
+//! - `listL1Validators` (`GET /v1/networks/{network}/l1Validators`): the initial validators of
+//!   the world's L1 conversion, in the tx's order (no RegisterL1ValidatorTx adds more), with
+//!   `blockHeight` the P-Chain's newest height and each `remainingBalance` read at now.
+//!   Filters: `subnetId`, `nodeId`, `l1ValidationId` (CB58 or hex); `includeInactiveL1Validators`
+//!   changes nothing (a validator whose balance ran out would be inactive; none has); paged.
 
 use serde_json::{json, Value};
 
@@ -22,8 +24,12 @@ use crate::data_api::blockchains::blockchains_of;
 use crate::data_api::errors::{self, Answer};
 use crate::data_api::paging;
 use crate::data_api::primary_chain::p_chain;
+use crate::formats::p_l1::conversion;
+use crate::formats::p_txs::p_address_of;
 use crate::world::rewards::{p_address, p_address_count};
-use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
+use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID, WORLD_NOW_MS};
+use avax_data_core::decode::pchain_txs::L1Owner;
+use avax_data_core::index::cb58;
 
 /// Every subnet of `network`, oldest first (ties by id).
 pub(crate) fn subnets_of(network: Network) -> Vec<Value> {
@@ -59,6 +65,13 @@ pub(crate) fn subnets_of(network: Network) -> Vec<Value> {
             })
         })
         .collect();
+    if let Some(c) = conversion(network) {
+        for subnet in out.iter_mut().filter(|s| s["subnetId"] == c.chain.subnet_id.as_str()) {
+            subnet["isL1"] = json!(true);
+            subnet["l1ConversionTransactionHash"] = json!(cb58::encode(&c.tx_id()));
+            subnet["l1ValidatorManagerDetails"] = json!({"blockchainId": c.chain.blockchain_id, "contractAddress": format!("0x{}", hex::encode(c.manager))});
+        }
+    }
     out.sort_by(|a, b| {
         let key = |v: &Value| (v["createBlockTimestamp"].as_i64(), v["subnetId"].as_str().map(str::to_string));
         key(a).cmp(&key(b))
@@ -90,13 +103,55 @@ pub(crate) fn by_id(request: &Request) -> Answer {
         .ok_or_else(|| errors::not_found(format!("Subnet {id} not found")))
 }
 
-/// `listL1Validators`: the world has no L1 validator.
+/// The initial validators of `network`'s L1 conversion as `L1ValidatorDetailsFull`, their
+/// remaining balances at now.
+pub(crate) fn l1_validators_of(network: Network) -> Vec<Value> {
+    let Some(c) = conversion(network) else { return Vec::new() };
+    let owner = |o: &L1Owner| json!({"addresses": o.addresses.iter().map(|a| p_address_of(network, a)).collect::<Vec<_>>(), "threshold": o.threshold});
+    c.validators()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let id = c.validation_id(i as u32);
+            json!({
+                "validationId": cb58::encode(&id),
+                "validationIdHex": format!("0x{}", hex::encode(id)),
+                "nodeId": format!("NodeID-{}", cb58::encode(&v.node_id)),
+                "subnetId": c.chain.subnet_id,
+                "weight": v.weight,
+                "remainingBalance": c.remaining_balance(v.balance, WORLD_NOW_MS / 1000),
+                "creationTimestamp": c.time,
+                "blsCredentials": {
+                    "publicKey": format!("0x{}", hex::encode(v.public_key)),
+                    "proofOfPossession": format!("0x{}", hex::encode(v.proof_of_possession)),
+                },
+                "remainingBalanceOwner": owner(&v.remaining_balance_owner),
+                "deactivationOwner": owner(&v.deactivation_owner),
+            })
+        })
+        .collect()
+}
+
+/// `listL1Validators`.
 pub(crate) fn l1_validators(request: &Request) -> Answer {
-    // A page token is still checked: none was ever issued for this empty list.
-    request.start()?;
-    let chain = p_chain(request.state, network_of(request));
+    let network = network_of(request);
+    let param = |name: &str| request.params.get(name).map(str::trim).filter(|v| !v.is_empty());
+    let wanted_id = param("l1ValidationId");
+    let items: Vec<Value> = l1_validators_of(network)
+        .into_iter()
+        .filter(|v| param("subnetId").is_none_or(|s| v["subnetId"] == s))
+        .filter(|v| param("nodeId").is_none_or(|n| v["nodeId"] == n))
+        .filter(|v| wanted_id.is_none_or(|id| v["validationId"] == id || v["validationIdHex"] == id.to_lowercase()))
+        .collect();
+    let start = request.start()?.min(items.len() as u128) as usize;
+    let end = (start + request.size).min(items.len());
+    let chain = p_chain(request.state, network);
     let tip = chain.span().saturating_sub(1);
-    Ok(errors::ok(json!({"validators": [], "blockHeight": tip.to_string()})))
+    let mut body = json!({"validators": items[start..end], "blockHeight": tip.to_string()});
+    if let Some(token) = request.next_token(end < items.len(), end as u128) {
+        body["nextPageToken"] = Value::String(token);
+    }
+    Ok(errors::ok(body))
 }
 
 #[cfg(test)]
@@ -123,8 +178,10 @@ mod tests {
                     assert_eq!(c["subnetId"], s["subnetId"]);
                     assert!(chains.contains(c));
                 }
-                assert!(!s["isL1"].as_bool().unwrap());
+                let converted = conversion(network).unwrap();
+                assert_eq!(s["isL1"].as_bool().unwrap(), s["subnetId"] == converted.chain.subnet_id.as_str());
             }
+            assert_eq!(subnets.iter().filter(|s| s["isL1"] == true).count(), 1, "one L1 per network");
             assert!(subnets.len() > 1, "the world's L1s have their own subnets");
             assert!(subnets
                 .windows(2)

@@ -2,8 +2,8 @@
 //! world holds (every amount in nAVAX, answered as AVAX decimal text with up to 9 decimals):
 //!
 //! - `genesisUnlock`: [`GENESIS_UNLOCK_AVAX`] (the Mainnet genesis allocation, 360 M AVAX);
-//! - `totalRewards`: the rewards paid to stakes that ended before now: none, every stake of the
-//!   world is still pending at now (`rewards:listPending`), so 0;
+//! - `totalRewards`: the rewards paid to the stakes that ended before now (the sum of
+//!   `listHistoricalPrimaryNetworkRewards`' `reward` amounts);
 //! - `totalPBurned`: what the `P/block` txs burned, each tx's inputs beyond its outputs (its
 //!   `amountBurned`), summed over every block up to now;
 //! - `totalCBurned`: the C-Chain's base fees, `gasUsed * baseFee` of every transaction of its blocks
@@ -111,7 +111,13 @@ pub(crate) fn supply(state: &DataApiState, network: Network) -> Supply {
         .sum();
     Supply {
         genesis_unlock: GENESIS_UNLOCK_AVAX * NANO,
-        rewards: 0,
+        rewards: state
+            .world
+            .stake_rewards(network)
+            .iter()
+            .filter(|r| r.ended())
+            .map(|r| u128::from(r.estimated_reward))
+            .sum(),
         p_burned,
         c_burned: c_chain_burned_wei(state, network) / NANO,
         x_burned: 0,

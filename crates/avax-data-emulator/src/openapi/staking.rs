@@ -1,27 +1,42 @@
-//! The primary network's validators and delegators are the world's stakes: the pending rewards
-//! of `rewards:listPending` (the same stakes the P-chain index serves as staking transactions,
-//! `formats/stakes.rs`). Every stake is active at the world's now, so `validationStatus` /
-//! `delegationStatus` other than `active` list nothing.
+//! The primary network's validators and delegators are the world's stakes: the rewards of
+//! `rewards:listPending` and `listHistoricalPrimaryNetworkRewards` (the same stakes the P-chain
+//! index serves as staking transactions, `formats/stakes.rs`). A stake is `active` while the
+//! world's now lies in its period and `completed` once its period ended (its reward paid by the
+//! P-Chain's RewardValidatorTx, `formats/p_rewards.rs`); `pending` and `removed` list nothing.
+//! Without `validationStatus` / `delegationStatus` every status is listed.
 //!
-//! - `listValidators`: one `ActiveValidatorDetails` per `VALIDATOR` stake (`nodeIds` filters;
-//!   `sortOrder` by start time, `asc` by default); `getSingleValidatorDetails`: those of one node;
-//! - `listDelegators`: one `ActiveDelegatorDetails` per delegation (`nodeIds` and
-//!   `rewardAddresses` filter).
+//! - `listValidators`: one `ActiveValidatorDetails` or `CompletedValidatorDetails` per
+//!   `VALIDATOR` stake (`nodeIds` filters; `sortOrder` by start time, `asc` by default);
+//!   `getSingleValidatorDetails`: those of one node;
+//! - `listDelegators`: one `ActiveDelegatorDetails` or `CompletedDelegatorDetails` per
+//!   delegation (`nodeIds` and `rewardAddresses` filter).
 //!
-//! Amounts, times, node ids, transaction ids, reward addresses and delegator counts are the
-//! world's; uptime, health and geolocation come from the schema generator.
+//! A validator's delegations are those to its node inside its period. Amounts, times, node ids,
+//! transaction ids, reward addresses, rewards and delegator counts are the world's; an active
+//! validator's uptime, health and geolocation come from the schema generator.
 
 use serde_json::{json, Value};
 
 use super::{respond_with, Request};
 use crate::data_api::errors::Answer;
+use crate::formats::p_rewards::reward_tx_id;
 use crate::formats::stakes::DELEGATION_SHARES;
 use crate::world::rewards::{PendingReward, RewardType};
 use crate::world::{Network, PRIMARY_NETWORK_SUBNET_ID};
+use avax_data_core::index::cb58;
+
+/// `active` or `completed` at the world's now.
+fn status(r: &PendingReward) -> &'static str {
+    if r.ended() {
+        "completed"
+    } else {
+        "active"
+    }
+}
 
 pub(crate) fn answer(request: &Request) -> Answer {
     let network = Network::parse(request.path("network")).unwrap_or(Network::Mainnet);
-    let rewards = request.state.world.pending_rewards(network);
+    let rewards = request.state.world.stake_rewards(network);
     let list = |name: &str| request.params.list(name);
     let mut nodes = list("nodeIds");
     if request.op.id == "getSingleValidatorDetails" {
@@ -30,12 +45,12 @@ pub(crate) fn answer(request: &Request) -> Answer {
     let addresses: Vec<String> =
         list("rewardAddresses").iter().map(|a| a.strip_prefix("P-").unwrap_or(a).to_string()).collect();
     let delegators = request.op.id == "listDelegators";
-    let status = request.params.get(if delegators { "delegationStatus" } else { "validationStatus" });
+    let wanted_status = request.params.get(if delegators { "delegationStatus" } else { "validationStatus" });
     let wanted = if delegators { RewardType::Delegator } else { RewardType::Validator };
     let mut stakes: Vec<&PendingReward> = rewards
         .iter()
         .filter(|r| r.reward_type == wanted)
-        .filter(|_| status.is_none_or(|s| s == "active"))
+        .filter(|r| wanted_status.is_none_or(|s| s == status(r)))
         .filter(|r| nodes.is_empty() || nodes.contains(&r.node_id))
         .filter(|r| addresses.is_empty() || r.addresses.iter().any(|a| addresses.contains(a)))
         .collect();
@@ -61,23 +76,56 @@ fn salt(r: &PendingReward) -> u64 {
     r.start as u64 ^ r.amount_staked
 }
 
+/// The delegation fee as the lists write it (`2.0`).
+fn delegation_fee() -> String {
+    format!("{:.1}", f64::from(DELEGATION_SHARES) / 10_000.0)
+}
+
+/// The RewardValidatorTx id that paid stake `r` (named by its staking tx id).
+fn reward_tx_hash(r: &PendingReward) -> String {
+    cb58::encode(&reward_tx_id(cb58::decode_id(&r.tx_hash).expect("the world's tx hashes are CB58 ids")))
+}
+
 fn validator(request: &Request, all: &[PendingReward], r: &PendingReward) -> Value {
+    let in_period = |d: &&PendingReward| d.node_id == r.node_id && r.start <= d.start && d.end <= r.end;
     let delegations: Vec<&PendingReward> =
-        all.iter().filter(|d| d.node_id == r.node_id && d.reward_type == RewardType::Delegator).collect();
+        all.iter().filter(|d| d.reward_type == RewardType::Delegator).filter(in_period).collect();
     let fees: u64 = all
         .iter()
-        .filter(|d| d.node_id == r.node_id && d.reward_type == RewardType::ValidatorFee)
+        .filter(|d| d.reward_type == RewardType::ValidatorFee)
+        .filter(in_period)
         .map(|d| d.estimated_reward)
         .sum();
     let delegated: u64 = delegations.iter().map(|d| d.amount_staked).sum();
-    let total: u64 = all.iter().filter(|d| d.reward_type != RewardType::ValidatorFee).map(|d| d.amount_staked).sum();
+    if r.ended() {
+        return json!({
+            "txHash": r.tx_hash,
+            "nodeId": r.node_id,
+            "subnetId": PRIMARY_NETWORK_SUBNET_ID,
+            "amountStaked": r.amount_staked.to_string(),
+            "delegationFee": delegation_fee(),
+            "startTimestamp": r.start,
+            "endTimestamp": r.end,
+            "delegatorCount": delegations.len(),
+            "amountDelegated": delegated.to_string(),
+            "rewards": {
+                "validationRewardAmount": r.estimated_reward.to_string(),
+                "delegationRewardAmount": fees.to_string(),
+                "rewardAddresses": r.addresses,
+                "rewardTxHash": reward_tx_hash(r),
+            },
+            "validationStatus": "completed",
+        });
+    }
+    let total: u64 =
+        all.iter().filter(|d| d.reward_type != RewardType::ValidatorFee && !d.ended()).map(|d| d.amount_staked).sum();
     let mut v = request.component("ActiveValidatorDetails", salt(r));
     let facts = [
         ("txHash", Value::from(r.tx_hash.clone())),
         ("nodeId", Value::from(r.node_id.clone())),
         ("subnetId", Value::from(PRIMARY_NETWORK_SUBNET_ID)),
         ("amountStaked", Value::from(r.amount_staked.to_string())),
-        ("delegationFee", Value::from(format!("{:.1}", f64::from(DELEGATION_SHARES) / 10_000.0))),
+        ("delegationFee", Value::from(delegation_fee())),
         ("startTimestamp", Value::from(r.start)),
         ("endTimestamp", Value::from(r.end)),
         ("stakePercentage", Value::from(r.amount_staked as f64 * 100.0 / total.max(1) as f64)),
@@ -105,18 +153,25 @@ fn validator(request: &Request, all: &[PendingReward], r: &PendingReward) -> Val
 
 fn delegator(r: &PendingReward) -> Value {
     let gross = (r.estimated_reward as f64 / 0.98) as u64;
-    json!({
+    let rewards = if r.ended() {
+        [("grossReward", gross), ("netReward", r.estimated_reward)]
+    } else {
+        [("estimatedGrossReward", gross), ("estimatedNetReward", r.estimated_reward)]
+    };
+    let mut v = json!({
         "txHash": r.tx_hash,
         "nodeId": r.node_id,
         "rewardAddresses": r.addresses.iter().map(|a| format!("P-{a}")).collect::<Vec<_>>(),
         "amountDelegated": r.amount_staked.to_string(),
-        "delegationFee": format!("{:.1}", f64::from(DELEGATION_SHARES) / 10_000.0),
+        "delegationFee": delegation_fee(),
         "startTimestamp": r.start,
         "endTimestamp": r.end,
-        "estimatedGrossReward": gross.to_string(),
-        "estimatedNetReward": r.estimated_reward.to_string(),
-        "delegationStatus": "active",
-    })
+        "delegationStatus": status(r),
+    });
+    for (key, amount) in rewards {
+        v[key] = json!(amount.to_string());
+    }
+    v
 }
 
 #[cfg(test)]

@@ -636,6 +636,11 @@ impl Block {
 
 const CHUNK: u64 = 256;
 
+/// The rewards of the stakes not ended at now, per network.
+fn split_pending(all: &[(Network, Vec<PendingReward>)]) -> Vec<(Network, Vec<PendingReward>)> {
+    all.iter().map(|(n, r)| (*n, r.iter().filter(|r| !r.ended()).cloned().collect())).collect()
+}
+
 /// The whole Data API world of one seed: chains, blocks (on demand), ICM messages and stakes
 /// (generated once, a few hundred each).
 pub struct DataWorld {
@@ -649,7 +654,9 @@ pub struct DataWorld {
     /// Per chain (by [`Chain::index`]): its blocks in coreth form and their hash chain.
     evm: Vec<std::sync::Arc<cchain::EvmChain>>,
     messages: Vec<IcmMessage>,
+    /// Per network, the reward of every stake (ended and pending) and of the pending ones.
     rewards: Vec<(Network, Vec<PendingReward>)>,
+    pending: Vec<(Network, Vec<PendingReward>)>,
     tx_index: tx_index::TxIndex,
     /// The mints, deployments and active addresses of each chain, built on first use.
     evm_index: evm_index::EvmIndex,
@@ -685,11 +692,13 @@ impl DataWorld {
             evm: chains().iter().map(|c| cchain::EvmChain::shared(seed, span(c), c)).collect(),
             messages: Vec::new(),
             rewards: Vec::new(),
+            pending: Vec::new(),
             tx_index: tx_index::TxIndex::new(),
             evm_index: evm_index::EvmIndex::new(),
         };
         world.messages = icm::generate(&world);
         world.rewards = Network::ALL.iter().map(|&n| (n, rewards::generate(seed, n))).collect();
+        world.pending = split_pending(&world.rewards);
         world
     }
 
@@ -872,18 +881,25 @@ impl DataWorld {
         &self.messages
     }
 
-    /// Every pending reward of `network`, in generation order (validators, then their
-    /// delegations).
-    /// Replaces the pending rewards of each network by `f(network, rewards)` (the emulator names
-    /// each stake by its P-Chain tx id, which the world's module cannot build).
+    /// Replaces the rewards of each network by `f(network, rewards)` (the emulator names each
+    /// stake by its P-Chain tx id, which the world's module cannot build).
     pub fn map_pending_rewards(&mut self, f: impl Fn(Network, Vec<PendingReward>) -> Vec<PendingReward>) {
         for (network, rewards) in &mut self.rewards {
             *rewards = f(*network, std::mem::take(rewards));
         }
+        self.pending = split_pending(&self.rewards);
     }
 
-    pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
+    /// The reward of every stake of `network`, ended or pending, in generation order
+    /// ([`rewards::generate`]).
+    pub fn stake_rewards(&self, network: Network) -> &[PendingReward] {
         self.rewards.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
+    }
+
+    /// The pending rewards of `network` (the stakes active at now), in generation order
+    /// (validators, then their delegations).
+    pub fn pending_rewards(&self, network: Network) -> &[PendingReward] {
+        self.pending.iter().find(|(n, _)| *n == network).map(|(_, r)| r.as_slice()).unwrap_or(&[])
     }
 }
 

@@ -8,6 +8,7 @@ mod emulator_metrics_api;
 mod pnet36;
 mod px36_primary;
 mod route36;
+mod stake36;
 mod world36_clock;
 mod world36_shapes;
 mod xchain36;

@@ -2,7 +2,7 @@
 //! txs found in the `P/block` containers, network details equal to the validators, delegators
 //! and staking metrics, subnets whose blockchains are the blockchains list's, the AVAX supply
 //! from what the P- and C-Chain burned, ICM messages by id and address equal to the list's items,
-//! and the empty answers (L1 validators, historical rewards) the world implies.
+//! and the world's one L1.
 
 use std::collections::BTreeSet;
 
@@ -97,10 +97,20 @@ async fn pnet36_network_details_equal_the_validators_delegators_and_staking_metr
     let emu = start(5).await;
     for network in ["mainnet", "fuji"] {
         let details = ok(&emu, &format!("/v1/networks/{network}")).await;
-        let validators =
-            all_pages(&emu, &format!("/v1/networks/{network}/validators?pageSize=100"), "validators").await.0;
-        let delegators =
-            all_pages(&emu, &format!("/v1/networks/{network}/delegators?pageSize=100"), "delegators").await.0;
+        let validators = all_pages(
+            &emu,
+            &format!("/v1/networks/{network}/validators?pageSize=100&validationStatus=active"),
+            "validators",
+        )
+        .await
+        .0;
+        let delegators = all_pages(
+            &emu,
+            &format!("/v1/networks/{network}/delegators?pageSize=100&delegationStatus=active"),
+            "delegators",
+        )
+        .await
+        .0;
         let v = &details["validatorDetails"];
         let d = &details["delegatorDetails"];
         assert_eq!(v["validatorCount"].as_u64(), Some(validators.len() as u64));
@@ -165,10 +175,9 @@ async fn pnet36_subnets_hold_the_blockchains_list_and_resolve_by_id() {
     )
     .await;
     assert_eq!(m, "Subnet 2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM not found");
-    // No subnet is an L1: no L1 validator, read at the P-Chain's newest height.
-    assert!(subnets.iter().all(|s| s["isL1"] == false));
+    // One subnet is an L1 (stake36.rs): its validators are read at the P-Chain's newest height.
+    assert_eq!(subnets.iter().filter(|s| s["isL1"] == true).count(), 1);
     let l1 = ok(&emu, "/v1/networks/mainnet/l1Validators").await;
-    assert_eq!(l1["validators"], serde_json::json!([]));
     assert_eq!(l1["blockHeight"], (emu.container_count(IndexPath::PBlock) - 1).to_string());
 }
 
@@ -205,7 +214,10 @@ async fn pnet36_avax_supply_follows_the_genesis_the_stakes_and_the_burned_fees()
     assert!(p_burned > 0);
     assert_eq!(nano(&s["totalPBurned"]), p_burned, "the P-Chain txs' amountBurned");
     assert_eq!(nano(&s["genesisUnlock"]), 360_000_000 * 1_000_000_000);
-    assert_eq!(nano(&s["totalRewards"]), 0, "no stake has ended");
+    let (paid, _) = all_pages(&emu, "/v1/networks/mainnet/rewards?pageSize=100", "historicalRewards").await;
+    assert!(!paid.is_empty());
+    let rewards: u128 = paid.iter().map(|r| text_u128(&r["reward"]["amount"])).sum();
+    assert_eq!(nano(&s["totalRewards"]), rewards, "the rewards of the stakes that ended");
     let burned =
         ["totalPBurned", "totalCBurned", "totalXBurned", "l1ValidatorFees"].iter().map(|k| nano(&s[*k])).sum::<u128>();
     assert!(nano(&s["totalCBurned"]) > 0);
@@ -217,9 +229,12 @@ async fn pnet36_avax_supply_follows_the_genesis_the_stakes_and_the_burned_fees()
     assert_eq!(nano(&s["totalStaked"]), staked);
     assert!(staked < nano(&s["totalSupply"]));
     assert_eq!(s["lastUpdated"], "2026-01-01T00:00:00Z");
-    // No stake ended: no historical reward, whatever the filters; bad filters are a 400.
-    let h = ok(&emu, "/v1/networks/mainnet/rewards?nodeIds=NodeID-JituKJdekYhyy2uuW5vFBtJ5LbzNsXbuE").await;
-    assert_eq!(h, serde_json::json!({"historicalRewards": []}));
+    // A node's historical rewards are the paid ones of that node; bad filters are a 400.
+    let node = paid[0]["nodeId"].as_str().unwrap();
+    let (mine, _) =
+        all_pages(&emu, &format!("/v1/networks/mainnet/rewards?pageSize=7&nodeIds={node}"), "historicalRewards").await;
+    let want: Vec<&Value> = paid.iter().filter(|r| r["nodeId"] == node).collect();
+    assert_eq!(mine.iter().collect::<Vec<_>>(), want);
     let m = error(&emu, "/v1/networks/mainnet/rewards?nodeIds=Node-1", 400, "Bad Request").await;
     assert!(m.as_str().unwrap().contains("Node-1"), "{m}");
 }

@@ -6,7 +6,7 @@
 
 use avax_data_core::decode::{pchain as pdecode, proposervm as penv};
 use avax_data_core::index::{cb58, IndexPath};
-use avax_data_emulator::formats::pchain::stake_height;
+use avax_data_emulator::formats::p_rewards::start_height;
 use avax_data_emulator::formats::px_clock::MIN_SPAN;
 use avax_data_emulator::formats::{pxchains, stakes};
 use avax_data_emulator::world::{Network, WORLD_NOW_MS};
@@ -67,7 +67,7 @@ async fn px36_each_stake_is_a_p_block_accepted_in_the_second_it_starts() {
     let all = stakes::stakes(2, Network::Mainnet);
     assert!(all.len() > 40);
     for (k, stake) in all.iter().enumerate() {
-        let h = stake_height(&cfg, k);
+        let h = start_height(2, &cfg, k);
         let (container, _) = emu.expected_container(IndexPath::PBlock, h).unwrap();
         assert_eq!(container.timestamp_ns.div_euclid(SEC), stake.start as i64, "stake {k} at height {h}");
         let block = p_block_of(&container.bytes, h);
