@@ -33,6 +33,7 @@ pub mod metrics;
 pub mod planned;
 pub mod planned_lists;
 pub mod planned_metrics;
+pub mod ranged;
 pub mod schema_key;
 pub mod verify;
 
@@ -65,6 +66,13 @@ pub struct DatasetSummary {
     pub rows_written: u64,
     /// Rows of the skipped partitions.
     pub rows_skipped: u64,
+}
+
+/// `chunk` checked ([`check_chunk`]), [`DEFAULT_CHUNK`] when not given.
+pub fn chunk_or_default(chunk: Option<u64>) -> Result<u64> {
+    let chunk = chunk.unwrap_or(DEFAULT_CHUNK);
+    check_chunk(chunk)?;
+    Ok(chunk)
 }
 
 /// Checks a partition size: at least one position.
@@ -163,6 +171,12 @@ impl Dataset {
     pub fn set_end(&mut self, end: Option<u64>) -> Result<()> {
         self.manifest.end = end;
         self.manifest.save(&self.dir)
+    }
+
+    /// Records the digest of a ranged list's newest item ([`Manifest::head`]), saved with the next
+    /// [`Dataset::commit`] (its newest partition's: both or neither).
+    pub fn set_head(&mut self, head: Option<String>) {
+        self.manifest.head = head;
     }
 
     /// Whether the partition `value` already holds every position of `[first, next)`, with its
