@@ -255,15 +255,18 @@ impl PageSource for BlockShardSource {
                             return Some((Err(err), walk));
                         }
                     };
+                    // Each position holds the shards queued after it, so a resume continues them:
+                    // a page of this shard those queued before it split (a resume at that page
+                    // splits it again), the page after its last the pieces it split into first.
+                    let queued: Vec<ShardKey> = walk.queue.iter().map(|slot| slot.key.clone()).collect();
+                    let after: Vec<ShardKey> = walked.pieces.iter().chain(&queued).cloned().collect();
                     for piece in walked.pieces.into_iter().rev() {
                         walk.queue.push_front(Slot { key: piece, task: None });
                     }
-                    // Each position holds the shards queued after it, so a resume continues them.
-                    let queued: Vec<ShardKey> = walk.queue.iter().map(|slot| slot.key.clone()).collect();
                     for (items, at, next) in walked.pages {
                         let next = match next {
                             Some(next) => Some(BlockShardSource::page_key(&root, &next, &queued)),
-                            None => queued.first().map(|n| BlockShardSource::page_key(&root, n, &queued[1..])),
+                            None => after.first().map(|n| BlockShardSource::page_key(&root, n, &after[1..])),
                         };
                         walk.ready.push_back(Fetched {
                             items,
