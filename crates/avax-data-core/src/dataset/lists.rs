@@ -130,21 +130,7 @@ pub fn list_walk_key(source: &str, resource: Resource, key: ListKey) -> WalkKey 
         ListKey::Block { chunk } => ("data_list_by_block", chunk),
         ListKey::Month { .. } => ("data_list_by_month", 0),
     };
-    raw_walk_key(kind, source, resource, chunk)
-}
-
-/// The walk key of a dataset of `kind` holding the raw rows of `resource` read from `source`,
-/// `chunk` positions a partition (0: months).
-pub fn raw_walk_key(kind: &str, source: &str, resource: Resource, chunk: u64) -> WalkKey {
-    let schema = resource.schema();
-    WalkKey {
-        kind: kind.into(),
-        source: source.into(),
-        decode: "raw".into(),
-        chunk,
-        schema: super::schema_key::digest(&schema),
-        legacy_schema: Some(super::schema_key::legacy_digest(&schema)),
-    }
+    super::raw_walk_key(kind, source, resource, chunk)
 }
 
 /// Whether [`Cutter::push`] wants more rows.

@@ -110,6 +110,20 @@ pub fn index_walk_key(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, s
     }
 }
 
+/// The walk key of a Data or Metrics API list dataset of `kind` holding the raw rows of
+/// `resource` read from `source`, `chunk` positions a partition (0: months).
+pub fn raw_walk_key(kind: &str, source: &str, resource: crate::arrow::Resource, chunk: u64) -> WalkKey {
+    let schema = resource.schema();
+    WalkKey {
+        kind: kind.into(),
+        source: source.into(),
+        decode: "raw".into(),
+        chunk,
+        schema: schema_key::digest(&schema),
+        legacy_schema: Some(schema_key::legacy_digest(&schema)),
+    }
+}
+
 /// A dataset directory open for writing, its lock held until it is dropped.
 pub struct Dataset {
     dir: PathBuf,

@@ -118,7 +118,7 @@ pub fn ranged_walk_key(source: &str, resource: Resource, key: RangedKey) -> Walk
         RangedKey::Blocks { chunk } => ("data_ranged_by_block", chunk),
         RangedKey::Months => ("data_ranged_by_month", 0),
     };
-    super::lists::raw_walk_key(kind, source, resource, chunk)
+    super::raw_walk_key(kind, source, resource, chunk)
 }
 
 /// The sha256 (hex) of an item's JSON text: what the head check compares.
