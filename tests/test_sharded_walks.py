@@ -96,7 +96,7 @@ def test_a_walk_resumed_inside_a_shard_hands_out_exactly_the_rest(
             if len(head) == 3_333:
                 break
         state = first.resume_state
-        assert state["next_page_token"].startswith("avax-shard:1:") and state["items_read"] == 3_333
+        assert state["next_page_token"].startswith("avax-shard:2:") and state["items_read"] == 3_333
         later = data.erc20_transfers(CHAIN, busy, **RANGE, concurrency=4)
         later.resume(state)
         rest = later.to_polars()

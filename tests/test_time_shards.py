@@ -102,7 +102,7 @@ def test_a_walk_resumed_inside_a_shard_hands_out_exactly_the_rest(
             if len(head) == 777:
                 break
         state = first.resume_state
-        assert state["next_page_token"].startswith("avax-shard:1:") and state["items_read"] == 777
+        assert state["next_page_token"].startswith("avax-shard:2:") and state["items_read"] == 777
         later = data.primary_network_transactions(NET, CHAIN, page_size=PAGE, concurrency=4)
         later.resume(state)
         rest = later.to_polars()

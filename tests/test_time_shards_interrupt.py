@@ -1,7 +1,10 @@
 """Ctrl-C while several time shards are in flight: the ``KeyboardInterrupt`` comes within the
 bound of ``tests/test_interrupt.py``, the rows handed out (or written) are a prefix of the list in
 its order with none repeated, and a resume from the pager's ``resume_state`` completes the walk
-exactly (the same rows as an uninterrupted walk).
+exactly (the same rows as an uninterrupted walk), asking the emulator for no page whose items were
+handed out and planning no shard again: at most the uninterrupted sharded walk's requests less
+the pages handed out (plus the page of the last item handed out, which the resume reads to seek
+past it).
 
 The child process walks the emulator's P-Chain transactions (latency 30 ms a page, 4 shards in
 flight), gets a real SIGINT 1 s in, and checks its own rows against a sequential walk it makes
@@ -44,13 +47,19 @@ state = pager.resume_state
 emu.set_latency(0.0)
 whole = data.primary_network_transactions("mainnet", "p-chain", page_size=25, concurrency=1).to_polars()
 hashes = whole["txHash"].to_list()
+counted = emu.request_count()
+walk().to_polars()
+sharded_requests = emu.request_count() - counted
 later = walk()
 later.resume(state)
+counted = emu.request_count()
 rest = later.to_polars()["txHash"].to_list()
+resume_requests = emu.request_count() - counted
 print("report", json.dumps({{
     "handed": len(handed), "items_read": state["items_read"], "total": len(hashes),
     "prefix": handed == hashes[:len(handed)], "distinct": len(set(handed)) == len(handed),
     "token": state["next_page_token"] or "", "resumed_exact": handed + rest == hashes,
+    "sharded_requests": sharded_requests, "resume_requests": resume_requests,
 }}), flush=True)
 sys.exit(3)
 """
@@ -82,5 +91,8 @@ def test_ctrl_c_with_time_shards_in_flight_stops_promptly_and_resumes_exactly(na
     assert 0 < report["items_read"] < report["total"], report
     assert report["handed"] == report["items_read"], "the position counts exactly the rows handed out"
     assert report["prefix"] and report["distinct"], "a prefix of the list in its order, none repeated"
-    assert report["token"].startswith("avax-shard:1:"), report
+    assert report["token"].startswith("avax-shard:2:"), report
     assert report["resumed_exact"], "the resume completes the walk with the same rows"
+    # Pages hold at most 25 items: the pages handed out whole number at least (items_read - 24) / 25.
+    handed_pages = -(-(report["items_read"] - 24) // 25)
+    assert report["resume_requests"] <= report["sharded_requests"] - handed_pages + 1, report

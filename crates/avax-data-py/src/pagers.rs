@@ -147,7 +147,7 @@ fn to_dataset<'py, M: super::mode::Mode>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (py, options) = (write.py, write.options);
     let chunk = chunk.map(super::args::chunk).transpose()?;
-    avax_data_core::dataset::lists::ListKey::of(pager.resource, chunk).map_err(crate::errors::to_py)?;
+    avax_data_core::dataset::lists::check_dataset(pager, chunk).map_err(crate::errors::to_py)?;
     warn_start(py, pager)?;
     let (owned, bar) = (pager.clone(), pager_bar(py, pager, None, write.progress.as_ref())?);
     let rows = on_rows(&bar);
@@ -471,10 +471,21 @@ walk_twins! {
         /// is ever in two files. A failed walk keeps the partitions it passed: a rerun completes
         /// the dataset.
         ///
+        /// A list with a block range (``erc20_transfers``, ``transactions``, ...) goes by
+        /// block-number chunk of its items' ``blockNumber``, one with a time window
+        /// (``primary_network_transactions``, ...) by the UTC month of their seconds, and the
+        /// dataset holds all of the pager's range (its position is not used): a first request
+        /// reads the range's newest item (the head check), then each partition from there down
+        /// is asked for on its own, up to ``concurrency`` at once, and published when its walk
+        /// ended. The newest partition counts as complete while the list's newest item is the
+        /// one it was written with. A rerun skips what is held without a request (a complete
+        /// dataset costs the head check), and an interrupted run keeps the partitions it
+        /// published.
+        ///
         /// Args:
         ///     path: the dataset directory (str or ``os.PathLike``), created when missing.
         ///     chunk: block numbers per partition, an int >= 1; default ``None``: 100000. Only
-        ///         for blocks (vertices go by month).
+        ///         for blocks and block ranges (vertices and time windows go by month).
         ///     compression, row_group_size: as in :meth:`write_parquet`.
         ///     progress: ``None`` (default), ``True`` or a bar of yours, as in :meth:`pages`.
         ///
@@ -483,8 +494,9 @@ walk_twins! {
         ///     ``rows_skipped`` of this run.
         ///
         /// Raises:
-        ///     InvalidParameterError: a bad argument; a list other than blocks of one chain or
-        ///         vertices (``resource``); ``path`` holding another list's dataset.
+        ///     InvalidParameterError: a bad argument; a list other than blocks of one chain,
+        ///         vertices or a ranged list (``resource``); ``limit=`` on a ranged list;
+        ///         ``path`` holding another list's dataset, or one of another service.
         ///     DecodeError: rows that are not newest first (they fit no partition rule).
         ///     DatasetLockedError: another writer holds ``path`` (at once, before any request).
         ///     AvaxDataError: as listed on :class:`Pager`, with the position (the partitions

@@ -10,16 +10,12 @@ see ``generated_cmd.py``).
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
-import sys
 from typing import Any
 
 from . import argtypes
 from .client import client_parent, open_client
+from .dataset_export import add_dataset_options, run_dataset
 from .embedded import embedded_identity
-from .errors import CliError
-from .dryrun import print_plan
 from .export import add_export_options, export_from_args, run_export
 from .generated_cmd import add_generated_commands, page_options
 from .jsonout import emit_json
@@ -46,16 +42,6 @@ def _list_command(
     add_export_options(parser, default_stem=name.replace("-", "_"))
     parser.set_defaults(handler=run_list, endpoint=name)
     return parser
-
-
-def _dataset_options(parser: argparse.ArgumentParser, layout: str, chunk: bool) -> None:
-    group = parser.add_argument_group("dataset (instead of --out)")
-    group.add_argument("--dataset", default=None, metavar="DIR",
-                       help=f"write a hive-partitioned Parquet dataset {layout} with a manifest; run again to "
-                       "rewrite the newest partitions, add new ones and skip the complete ones")
-    if chunk:
-        group.add_argument("--chunk", type=argtypes.positive_int, default=None, metavar="N",
-                           help="block numbers per partition of --dataset (default 100000)")
 
 
 def _json_command(actions: argparse._SubParsersAction, name: str, **kwargs: Any) -> argparse.ArgumentParser:
@@ -120,7 +106,7 @@ avax-data data blocks 43114 --emulator --limit 1000 -o blocks.parquet
 avax-data data blocks 43114 --limit 100000 -o blocks.csv --resume
 avax-data data blocks 43114 --dataset blocks_43114/ --chunk 100000  # a partitioned dataset; rerun to update""",
     )
-    _dataset_options(blocks, "DIR/block=<first block of the chunk>/part.parquet", chunk=True)
+    add_dataset_options(blocks, "DIR/block=<first block of the chunk>/part.parquet", chunk=True)
     blocks.add_argument("chain_id", metavar="CHAIN_ID", help="EVM chain id or blockchain id")
 
     latest = _list_command(
@@ -158,7 +144,7 @@ avax-data data pending-rewards mainnet --node-ids NodeID-a,NodeID-b --sort-order
 avax-data data vertices mainnet --emulator -o vertices.ndjson
 avax-data data vertices mainnet --dataset vertices/  # DIR/month=<YYYYMM>/part.parquet; rerun to update""",
     )
-    _dataset_options(vertices, "DIR/month=<YYYYMM>/part.parquet (UTC month of vertexTimestamp)", chunk=False)
+    add_dataset_options(vertices, "DIR/month=<YYYYMM>/part.parquet (UTC month of vertexTimestamp)", chunk=False)
     vertices.add_argument("network", metavar="NETWORK", help=_NETWORKS)
     vertices.add_argument("blockchain_id", metavar="BLOCKCHAIN_ID", nargs="?", default="x-chain",
                           help="x-chain or the network's X-chain id (default x-chain)")
@@ -200,7 +186,7 @@ def run_list(args: argparse.Namespace) -> int:
     if args.page_size is not None:
         options["page_size"] = args.page_size
     if getattr(args, "dataset", None) is not None:
-        return _run_dataset(args, method, values, options)
+        return run_dataset(args, "data", method, values, options)
     walk = {"endpoint": args.endpoint, "args": values, **options, "limit": args.limit,
             "emulator": embedded_identity(args)}
     export = export_from_args(args, f"data {args.endpoint}", walk, args.endpoint.replace("-", "_"))
@@ -212,22 +198,6 @@ def run_list(args: argparse.Namespace) -> int:
 
         run_export(export, PagerSource(make_pager, args.limit, base_url=None if args.emulator else client.base_url,
                                        tokens_survive=not args.emulator))
-    return 0
-
-
-def _run_dataset(args: argparse.Namespace, method: str, values: list[Any], options: dict[str, Any]) -> int:
-    """``data blocks|vertices --dataset DIR``: the list as a partitioned dataset; a summary on stdout."""
-    if args.out is not None or args.resume or args.format is not None:
-        raise CliError("--dataset writes a directory: it does not go with --out, --format or --resume",
-                       "a rerun into the same --dataset directory continues it")
-    chunk = {"chunk": args.chunk} if getattr(args, "chunk", None) is not None else {}
-    with open_client(args, "data") as client:
-        pager = getattr(client, method)(*values, **options, limit=args.limit)
-        if args.dry_run:
-            print_plan(args, pager.plan(dataset=args.dataset, **chunk))
-        progress = not args.quiet and sys.stderr.isatty() and importlib.util.find_spec("tqdm") is not None
-        summary = pager.write_dataset(args.dataset, **chunk, progress=progress or None)
-    print(json.dumps({"dataset": str(args.dataset), "endpoint": args.endpoint, **summary}), flush=True)
     return 0
 
 

@@ -2,8 +2,9 @@
 
 ``avax-data data <operation>`` and ``avax-data metrics <operation>`` get one command for every GET
 operation of the service's OpenAPI document that has a generated method (``_endpoints.SPECS``):
-list operations export typed frames like ``blocks`` (``--out``, ``--format``, ``--resume``),
-object operations print JSON. Path parameters are positional, the other parameters are
+list operations export typed frames like ``blocks`` (``--out``, ``--format``, ``--resume``; the
+Data API's lists with a block range or a time window also ``--dataset DIR``), object operations
+print JSON. Path parameters are positional, the other parameters are
 ``--options`` (lists of values comma-separated); the arguments are checked by the core, from the
 document, before any request.
 """
@@ -16,6 +17,7 @@ from typing import Any, Callable
 
 from . import argtypes
 from .client import open_client
+from .dataset_export import add_dataset_options, run_dataset
 from .embedded import embedded_identity
 from .export import add_export_options, export_from_args, run_export
 from .jsonout import emit_json
@@ -73,6 +75,11 @@ def add_generated_commands(
                                     help=f"{kind} shards walked side by side, 1 to 64 (default: what the client's "
                                          "compute-unit budget fills; 1: the service's pages in sequence)")
             add_export_options(parser, default_stem=method)
+            if service == "data" and op.get("block_ranged"):
+                add_dataset_options(parser, "DIR/block=<first block of the chunk>/part.parquet", chunk=True)
+            elif service == "data" and op.get("time_windowed"):
+                add_dataset_options(parser, "DIR/month=<YYYYMM>/part.parquet (UTC month of each item's second)",
+                                    chunk=False)
             parser.set_defaults(handler=on_list or run_generated_list)
         else:
             parser = add_command(actions, name, parents=[client], help=doc, description=description,
@@ -130,9 +137,11 @@ def run_generated_list(args: argparse.Namespace) -> int:
         options["page_size"] = args.page_size
     walk = {"endpoint": args.endpoint, "args": values, **options, "limit": args.limit,
             "emulator": embedded_identity(args)}
-    export = export_from_args(args, f"{args.service} {args.endpoint}", walk, args.endpoint.replace("-", "_"))
     if getattr(args, "concurrency", None) is not None:
         options["concurrency"] = args.concurrency  # the same rows whatever it is: not part of the walk
+    if getattr(args, "dataset", None) is not None:
+        return run_dataset(args, args.service, method, values, options)
+    export = export_from_args(args, f"{args.service} {args.endpoint}", walk, args.endpoint.replace("-", "_"))
     with open_client(args, args.service) as client:
         call = getattr(client, method)
 

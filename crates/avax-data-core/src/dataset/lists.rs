@@ -24,7 +24,7 @@ use std::path::Path;
 
 use super::manifest::{Manifest, Origin, WalkKey};
 use super::metrics::Month;
-use super::{Dataset, DatasetSummary, DEFAULT_CHUNK};
+use super::{Dataset, DatasetSummary};
 use crate::arrow::{ParquetOptions, ParquetSink, Resource, Target};
 use crate::data::ResourcePager;
 use crate::error::{Error, Result};
@@ -52,14 +52,10 @@ pub enum ListKey {
 
 impl ListKey {
     /// The key of a list of `resource`; `chunk` (block numbers per partition, default
-    /// [`DEFAULT_CHUNK`]) only for blocks.
+    /// [`super::DEFAULT_CHUNK`]) only for blocks.
     pub fn of(resource: Resource, chunk: Option<u64>) -> Result<ListKey> {
         match (resource, chunk) {
-            (Resource::Block, chunk) => {
-                let chunk = chunk.unwrap_or(DEFAULT_CHUNK);
-                super::check_chunk(chunk)?;
-                Ok(ListKey::Block { chunk })
-            }
+            (Resource::Block, chunk) => Ok(ListKey::Block { chunk: super::chunk_or_default(chunk)? }),
             (Resource::Vertex, None) => Ok(ListKey::Month { column: "vertexTimestamp" }),
             (Resource::Vertex, Some(chunk)) => Err(Error::invalid(
                 "chunk",
@@ -69,8 +65,9 @@ impl ListKey {
             (other, _) => Err(Error::invalid(
                 "resource",
                 format!("{other:?}"),
-                "a list of blocks (partitioned by block number) or vertices (by month); the other lists \
-                 have no newest-first key to partition by",
+                "a list of blocks (partitioned by block number), vertices (by month), or a list with a block \
+                 range (by block number) or a time window (by month), newest first; the other lists have no \
+                 key to partition by",
             )),
         }
     }
@@ -129,19 +126,11 @@ fn decode(message: String) -> Error {
 
 /// What a list dataset holds: the list's path, its resource's schema and the key.
 pub fn list_walk_key(source: &str, resource: Resource, key: ListKey) -> WalkKey {
-    let schema = resource.schema();
     let (kind, chunk) = match key {
         ListKey::Block { chunk } => ("data_list_by_block", chunk),
         ListKey::Month { .. } => ("data_list_by_month", 0),
     };
-    WalkKey {
-        kind: kind.into(),
-        source: source.into(),
-        decode: "raw".into(),
-        chunk,
-        schema: super::schema_key::digest(&schema),
-        legacy_schema: Some(super::schema_key::legacy_digest(&schema)),
-    }
+    super::raw_walk_key(kind, source, resource, chunk)
 }
 
 /// Whether [`Cutter::push`] wants more rows.
@@ -389,8 +378,19 @@ impl ListKey {
     }
 }
 
+/// Checks, before any request, that a dataset of `pager`'s list can be written with `chunk`: a
+/// list of blocks or vertices ([`ListKey::of`]), or a ranged list ([`super::ranged::check`]).
+pub fn check_dataset(pager: &ResourcePager, chunk: Option<u64>) -> Result<()> {
+    match super::ranged::ranged_list(pager) {
+        Some(list) => super::ranged::check(pager, &list, chunk).map(drop),
+        None => ListKey::of(pager.resource, chunk).map(drop),
+    }
+}
+
 /// Writes the rest of `pager`'s walk into the dataset `dir` ([`Cutter`] says how); `chunk`:
-/// block numbers per partition (blocks only); `now`: when the walk starts (Unix seconds).
+/// block numbers per partition (blocks only); `now`: when the walk starts (Unix seconds). A
+/// ranged list (a block range or a time window) is written by [`super::ranged`] instead: all of
+/// its range, partition by partition.
 pub async fn write_list_dataset(
     pager: &ResourcePager,
     dir: &Path,
@@ -399,6 +399,9 @@ pub async fn write_list_dataset(
     now: i64,
     mut on_rows: impl FnMut(u64) + Send,
 ) -> Result<DatasetSummary> {
+    if let Some(list) = super::ranged::ranged_list(pager) {
+        return super::ranged::write_ranged_dataset(pager, &list, dir, chunk, options, on_rows).await;
+    }
     let key = ListKey::of(pager.resource, chunk)?;
     let at = pager.position();
     let from_head = at.items_read == 0 && at.offset == 0 && at.next_page_token().is_none() && !at.exhausted;

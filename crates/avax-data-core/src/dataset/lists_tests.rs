@@ -173,7 +173,7 @@ fn rows_out_of_order_or_of_several_chains_are_refused() {
 
 #[test]
 fn the_key_follows_the_resource() {
-    assert_eq!(ListKey::of(Resource::Block, None).unwrap(), ListKey::Block { chunk: DEFAULT_CHUNK });
+    assert_eq!(ListKey::of(Resource::Block, None).unwrap(), ListKey::Block { chunk: crate::dataset::DEFAULT_CHUNK });
     assert_eq!(ListKey::of(Resource::Vertex, None).unwrap(), ListKey::Month { column: "vertexTimestamp" });
     for (resource, chunk, param) in [
         (Resource::Vertex, Some(5), "chunk"),

@@ -181,6 +181,10 @@ pub struct Manifest {
     /// walk last reached the end of the list (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<u64>,
+    /// For a ranged list ([`super::ranged`]): the sha256 of the newest item when its newest
+    /// partition was written (that partition is current while the list's head is this item).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
 }
 
 impl Manifest {
@@ -190,7 +194,14 @@ impl Manifest {
     /// one, which its next save records.
     pub fn open(dir: &Path, walk: WalkKey) -> Result<Self> {
         let Some(mut found) = read(dir)? else {
-            return Ok(Manifest { version: MANIFEST_VERSION, walk, origin: None, partitions: Vec::new(), end: None });
+            return Ok(Manifest {
+                version: MANIFEST_VERSION,
+                walk,
+                origin: None,
+                partitions: Vec::new(),
+                end: None,
+                head: None,
+            });
         };
         if !walk.same_walk(&found.walk) {
             let held = describe(&found.walk);

@@ -33,6 +33,7 @@ pub mod metrics;
 pub mod planned;
 pub mod planned_lists;
 pub mod planned_metrics;
+pub mod ranged;
 pub mod schema_key;
 pub mod verify;
 
@@ -67,6 +68,13 @@ pub struct DatasetSummary {
     pub rows_skipped: u64,
 }
 
+/// `chunk` checked ([`check_chunk`]), [`DEFAULT_CHUNK`] when not given.
+pub fn chunk_or_default(chunk: Option<u64>) -> Result<u64> {
+    let chunk = chunk.unwrap_or(DEFAULT_CHUNK);
+    check_chunk(chunk)?;
+    Ok(chunk)
+}
+
 /// Checks a partition size: at least one position.
 pub fn check_chunk(chunk: u64) -> Result<()> {
     if chunk == 0 {
@@ -99,6 +107,20 @@ pub fn index_walk_key(path: IndexPath, decode: Option<DecodeMode>, chunk: u64, s
         chunk,
         schema: schema_key::digest(schema),
         legacy_schema: Some(schema_key::legacy_digest(schema)),
+    }
+}
+
+/// The walk key of a Data or Metrics API list dataset of `kind` holding the raw rows of
+/// `resource` read from `source`, `chunk` positions a partition (0: months).
+pub fn raw_walk_key(kind: &str, source: &str, resource: crate::arrow::Resource, chunk: u64) -> WalkKey {
+    let schema = resource.schema();
+    WalkKey {
+        kind: kind.into(),
+        source: source.into(),
+        decode: "raw".into(),
+        chunk,
+        schema: schema_key::digest(&schema),
+        legacy_schema: Some(schema_key::legacy_digest(&schema)),
     }
 }
 
@@ -163,6 +185,12 @@ impl Dataset {
     pub fn set_end(&mut self, end: Option<u64>) -> Result<()> {
         self.manifest.end = end;
         self.manifest.save(&self.dir)
+    }
+
+    /// Records the digest of a ranged list's newest item ([`Manifest::head`]), saved with the next
+    /// [`Dataset::commit`] (its newest partition's: both or neither).
+    pub fn set_head(&mut self, head: Option<String>) {
+        self.manifest.head = head;
     }
 
     /// Whether the partition `value` already holds every position of `[first, next)`, with its

@@ -20,6 +20,9 @@ use crate::plan::{Plan, Requests};
 /// dataset, or a directory of another walk is the writer's error, before any request. Without a
 /// dataset (or from a saved position) it is the pager's own plan.
 pub fn plan_list_dataset(pager: &ResourcePager, dir: &Path, chunk: Option<u64>) -> Result<Plan> {
+    if let Some(list) = super::ranged::ranged_list(pager) {
+        return super::ranged::plan_ranged_dataset(pager, &list, dir, chunk);
+    }
     let key = ListKey::of(pager.resource, chunk)?;
     let manifest = Manifest::open(dir, list_walk_key(&pager.pager.describe(), pager.resource, key))?;
     let mut plan = pager.pager.plan().ok_or_else(|| Error::Internal("this list cannot be planned".into()))?;

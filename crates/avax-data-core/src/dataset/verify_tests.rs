@@ -121,8 +121,14 @@ fn a_list_partition_whose_manifest_claims_other_rows_than_its_file_is_altered() 
 
 #[test]
 fn spans_that_overlap_or_leave_a_hole_are_reported() {
-    let mut m =
-        Manifest { version: 1, walk: identity("metric_series"), origin: None, partitions: Vec::new(), end: None };
+    let mut m = Manifest {
+        version: 1,
+        walk: identity("metric_series"),
+        origin: None,
+        partitions: Vec::new(),
+        end: None,
+        head: None,
+    };
     for (value, first, next) in [(0, 0, 10), (10, 5, 20), (30, 30, 40), (40, 40, 40), (50, 35, 60)] {
         let (file, _) = crate::dataset::manifest::partition_path(Path::new("/"), "month", value);
         m.partitions.push(Partition {

@@ -22,8 +22,13 @@
 pub use super::shard_axis::{block_of, Axis};
 use crate::error::{Error, Result};
 
-/// What a resume token of a sharded walk starts with.
+/// What a resume token of a sharded walk of the first version starts with: it names the shard
+/// and page only ([`ShardKey::encode`]), so a resume plans the positions below it again.
 pub const SHARD_TOKEN_PREFIX: &str = "avax-shard:1:";
+
+/// What a resume token of a sharded walk starts with ([`Resume::encode`]): the shard and page,
+/// and the shards queued after it, so a resume continues each where the walk left it.
+pub const QUEUED_TOKEN_PREFIX: &str = "avax-shard:2:";
 
 /// A piece is planned at least this many pages long (fewer would spend a partial page per piece).
 pub const MIN_PIECE_PAGES: u64 = 4;
@@ -80,15 +85,8 @@ impl ShardKey {
         else {
             return Some(Err(bad()));
         };
-        let parsed = (|| {
-            let low: u64 = low.parse().ok()?;
-            let high = if high == "-" { None } else { Some(high.parse::<u64>().ok()?) };
-            let planned: u64 = planned.parse().ok()?;
-            if high.is_some_and(|h| h < low) {
-                return None;
-            }
-            Some(ShardKey { low, high, planned, token: (!token.is_empty()).then(|| token.to_string()) })
-        })();
+        let parsed = bounds(low, high, planned)
+            .map(|key| ShardKey { token: (!token.is_empty()).then(|| token.to_string()), ..key });
         Some(parsed.ok_or_else(bad))
     }
 
@@ -111,6 +109,82 @@ impl ShardKey {
     pub fn at(&self, token: Option<String>) -> ShardKey {
         ShardKey { token, ..self.clone() }
     }
+}
+
+/// Where a sharded walk stands: the page of a shard, and the shards queued after it in the
+/// walk's order (`None`: a token of the first version, which did not hold them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resume {
+    /// The shard and its page.
+    pub key: ShardKey,
+    /// The shards after it, highest first, each from its first page.
+    pub queued: Option<Vec<ShardKey>>,
+}
+
+impl Resume {
+    /// The token text ([`QUEUED_TOKEN_PREFIX`], the shard's bounds and plan, the queued shards as
+    /// `LOW.HIGH.PLANNED` joined by `,`, the service's token).
+    pub fn encode(key: &ShardKey, queued: &[ShardKey]) -> String {
+        let high = |h: Option<u64>| h.map_or_else(|| "-".to_string(), |h| h.to_string());
+        let queue: Vec<String> = queued.iter().map(|k| format!("{}.{}.{}", k.low, high(k.high), k.planned)).collect();
+        format!(
+            "{QUEUED_TOKEN_PREFIX}{}:{}:{}:{}:{}",
+            key.low,
+            high(key.high),
+            key.planned,
+            queue.join(","),
+            key.token.as_deref().unwrap_or("")
+        )
+    }
+
+    /// The position `text` encodes (either version), when it is a token of a sharded walk; `None`
+    /// for any other text (a token of the service).
+    pub fn decode(text: &str) -> Option<Result<Resume>> {
+        if text.starts_with(SHARD_TOKEN_PREFIX) {
+            return ShardKey::decode(text).map(|key| key.map(|key| Resume { key, queued: None }));
+        }
+        let rest = text.strip_prefix(QUEUED_TOKEN_PREFIX)?;
+        let bad = || {
+            Error::invalid_text(
+                "page_token",
+                text,
+                "a resume token of a sharded walk as pager.resume_state gives it \
+                 (avax-shard:2:LOW:HIGH:PLANNED:QUEUE:TOKEN)",
+            )
+        };
+        let parsed = (|| {
+            let mut parts = rest.splitn(5, ':');
+            let (low, high, planned, queue, token) =
+                (parts.next()?, parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+            let key = bounds(low, high, planned)?;
+            let queued = match queue {
+                "" => Vec::new(),
+                queue => queue
+                    .split(',')
+                    .map(|one| {
+                        let mut p = one.split('.');
+                        let k = bounds(p.next()?, p.next()?, p.next()?)?;
+                        p.next().is_none().then_some(k)
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            };
+            let key = ShardKey { token: (!token.is_empty()).then(|| token.to_string()), ..key };
+            Some(Resume { key, queued: Some(queued) })
+        })();
+        Some(parsed.ok_or_else(bad))
+    }
+}
+
+/// A shard from its texts: `low`, `high` (`-`: open) and `planned`; `None` when one is not a
+/// number or `high < low`.
+fn bounds(low: &str, high: &str, planned: &str) -> Option<ShardKey> {
+    let low: u64 = low.parse().ok()?;
+    let high = if high == "-" { None } else { Some(high.parse::<u64>().ok()?) };
+    let planned: u64 = planned.parse().ok()?;
+    if high.is_some_and(|h| h < low) {
+        return None;
+    }
+    Some(ShardKey { low, high, planned, token: None })
 }
 
 /// A ranged walk's axis and bounds: its first shard and the request's own start and end.

@@ -150,3 +150,24 @@ fn a_window_counts_its_end_in_and_a_cut_edge_asks_one_second_past_it() {
     assert_eq!(window.ask(&key(2_000, Some(4_000), 0)), (Some(2_000), Some(4_001)));
     assert_eq!(window.ask(&key(4_001, Some(9_000), 0)), (Some(4_000), Some(9_000)));
 }
+
+#[test]
+fn a_position_holds_its_shard_and_the_shards_queued_after_it() {
+    let at = ShardKey { low: 50, high: Some(99), planned: 2, token: Some("t:1".into()) };
+    let queued = [key(40, Some(49), 3), key(0, Some(39), 0)];
+    let text = Resume::encode(&at, &queued);
+    assert_eq!(text, "avax-shard:2:50:99:2:40.49.3,0.39.0:t:1");
+    let back = Resume::decode(&text).unwrap().unwrap();
+    assert_eq!(back, Resume { key: at.clone(), queued: Some(queued.to_vec()) });
+    // nothing queued after the last shard; an open shard
+    let last = Resume::encode(&key(0, None, 0), &[]);
+    assert_eq!(Resume::decode(&last).unwrap().unwrap(), Resume { key: key(0, None, 0), queued: Some(Vec::new()) });
+    // a token of the first version names the shard only
+    let old = Resume::decode("avax-shard:1:7:99:3:abc").unwrap().unwrap();
+    assert_eq!((old.key.low, old.key.token.as_deref(), old.queued), (7, Some("abc"), None));
+    assert!(Resume::decode("eyJ0b2tlbiI6MX0").is_none(), "a token of the service");
+    for bad in ["avax-shard:2:9:3:0::", "avax-shard:2:1:9:0:5.2.0:", "avax-shard:2:1:9:0:1.2:", "avax-shard:2:1:9:0"] {
+        let err = Resume::decode(bad).unwrap().unwrap_err().to_string();
+        assert!(err.contains("page_token") && err.contains(bad), "{err}");
+    }
+}

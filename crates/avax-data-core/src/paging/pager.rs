@@ -68,6 +68,11 @@ pub trait PageSource: Send + Sync {
     fn plan_walk(&self, _limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
         None
     }
+    /// The ranged list this walk reads, when it can be asked for in spans of its block range or
+    /// time window (`rest::ranged_list::RangedList`, for a dataset writer); `None` otherwise.
+    fn ranged(&self) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        None
+    }
 }
 
 /// The notice of a walk of `walk` over `window` (Unix seconds, start inclusive and end
@@ -417,6 +422,11 @@ impl Pager {
     /// What the walk is over (its path).
     pub fn describe(&self) -> String {
         self.source.describe()
+    }
+
+    /// The ranged list the walk reads, if its source is one ([`PageSource::ranged`]).
+    pub fn ranged(&self) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        self.source.ranged()
     }
 
     /// The same walk from its original start, with the same limit and a position of its own

@@ -6,10 +6,13 @@
 //! transport (so every shard shares its rate limiter and compute-unit budget), their items
 //! handed out in the list's order, newest first.
 //!
-//! The walk's position is the page it stands on ([`ShardKey`], encoded as its page token), so a
-//! checkpoint or `resume_state` holds it like a service's token; a resume continues that shard
-//! from that page and plans the blocks below it again (what was fetched ahead and not handed
-//! out is fetched again).
+//! The walk's position is the page it stands on and the shards queued after it ([`Resume`],
+//! encoded as its page token), so a checkpoint or `resume_state` holds it like a service's token;
+//! a resume continues that shard from that page and every queued shard from its first page, as
+//! the walk would have: it plans nothing again and asks for no page whose items were handed out,
+//! but the pages of later shards that were fetched ahead and not handed out are fetched again.
+//! (A token of the first version, `avax-shard:1:`, names the shard only: the positions below it
+//! are planned again.)
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -21,14 +24,12 @@ use super::{Paged, RestClient};
 use crate::arrow::Resource;
 use crate::error::{Error, Result};
 use crate::paging::block_shards::{
-    check_concurrency, default_concurrency, split, Axis, Next, Range, ShardKey, PIECES_PER_CALL,
+    check_concurrency, default_concurrency, split, Axis, Next, Range, Resume, ShardKey, PIECES_PER_CALL,
 };
 pub use crate::paging::shard_axis::{BLOCK_RANGED, TIME_WINDOWED, UNCUT_WINDOWS};
 use crate::paging::{Fetched, JsonItem, PageKey, PageSource, Spawned};
 use crate::rest::pager::{ResourcePager, TokenSource};
-
-/// The service's page size when a request names none.
-const SERVICE_PAGE_SIZE: u64 = 10;
+use crate::rest::ranged_list::RangedList;
 
 /// A ranged list walked in shards.
 pub struct BlockShardSource {
@@ -39,38 +40,25 @@ pub struct BlockShardSource {
     range: Arc<Range>,
     page_size: u64,
     concurrency: usize,
-    /// Where a resumed walk starts (`None`: at the root).
-    resumed: Option<ShardKey>,
-}
-
-/// A number parameter of the request (`startBlock=100` or `100.0`), as a whole number.
-fn block_param(paged: &Paged, name: &str) -> Option<u64> {
-    let text = paged.query.iter().find(|(k, _)| *k == name).map(|(_, v)| v.trim())?;
-    text.parse::<u64>().ok().or_else(|| text.parse::<f64>().ok().filter(|f| *f >= 0.0).map(|f| f.floor() as u64))
+    /// The token a resumed walk starts from (`None`: at the root).
+    resumed: Option<String>,
+    /// The list, for a dataset of it ([`PageSource::ranged`]).
+    list: Arc<RangedList>,
 }
 
 impl BlockShardSource {
-    /// The walk of `paged` (a list cut along `axis`) from `resumed` with `concurrency` shards in
-    /// flight; `None` when its range holds no position ([`Range::new`]), which the sequential
-    /// walk answers.
-    fn new(
-        client: &RestClient,
-        (paged, axis): (Paged, Axis),
-        concurrency: usize,
-        resumed: Option<ShardKey>,
-    ) -> Option<Self> {
-        let [start, end] = axis.params();
-        let range = Range::new(axis, block_param(&paged, start), block_param(&paged, end))?;
-        let page_size = block_param(&paged, "pageSize").unwrap_or(SERVICE_PAGE_SIZE).max(1);
-        let mut paged = paged;
-        paged.query.retain(|(k, _)| *k != start && *k != end);
+    /// The walk of `list` from `resumed` with `concurrency` shards in flight; `None` when its
+    /// range holds no position ([`Range::new`]), which the sequential walk answers.
+    fn new(list: Arc<RangedList>, concurrency: usize, resumed: Option<String>) -> Option<Self> {
+        let range = list.range()?.clone();
         Some(BlockShardSource {
-            client: client.clone(),
-            paged: Arc::new(paged),
+            client: list.client().clone(),
+            paged: Arc::new(list.paged().clone()),
             range: Arc::new(range),
-            page_size,
+            page_size: list.page_size(),
             concurrency,
             resumed,
+            list,
         })
     }
 
@@ -97,10 +85,10 @@ impl BlockShardSource {
         ))
     }
 
-    /// The page key of a position: the root's first page is the walk's first ([`PageKey::Token`]
-    /// of `None`), any other its encoded key.
-    fn page_key(root: &ShardKey, key: &ShardKey) -> PageKey {
-        PageKey::Token((key != root).then(|| key.encode()))
+    /// The page key of a position, `key` with the shards `queued` after it: the root's first
+    /// page is the walk's first ([`PageKey::Token`] of `None`), any other its [`Resume`] token.
+    fn page_key(root: &ShardKey, key: &ShardKey, queued: &[ShardKey]) -> PageKey {
+        PageKey::Token((key != root || !queued.is_empty()).then(|| Resume::encode(key, queued)))
     }
 }
 
@@ -196,29 +184,35 @@ fn start_shards(
 
 impl PageSource for BlockShardSource {
     fn first(&self) -> PageKey {
-        match &self.resumed {
-            Some(key) => Self::page_key(&self.range.root, key),
-            None => PageKey::Token(None),
-        }
+        PageKey::Token(self.resumed.clone())
     }
 
     fn pages(&self, from: PageKey, want: Option<u64>) -> BoxStream<'static, Result<Fetched>> {
         let start = match from {
-            PageKey::Token(None) => Ok(self.range.root.clone()),
-            PageKey::Token(Some(text)) => ShardKey::decode(&text).unwrap_or_else(|| {
-                Err(Error::invalid_text("page_token", &text, "a page token of a sharded walk (avax-shard:1:...); a service's token resumes a walk made with concurrency=1"))
+            PageKey::Token(None) => Ok(Resume { key: self.range.root.clone(), queued: Some(Vec::new()) }),
+            PageKey::Token(Some(text)) => Resume::decode(&text).unwrap_or_else(|| {
+                Err(Error::invalid_text("page_token", &text, "a page token of a sharded walk (avax-shard:2:...); a service's token resumes a walk made with concurrency=1"))
             }),
             PageKey::Shard(n) => Err(Error::Internal(format!("a walk of block shards was asked to start at shard {n}"))),
         };
-        let start = match start.and_then(|key| self.within(key)) {
-            Ok(key) => key,
+        let checked = start.and_then(|at| {
+            let queued = at.queued.map(|q| q.into_iter().map(|k| self.within(k)).collect::<Result<Vec<_>>>());
+            Ok((self.within(at.key)?, queued.transpose()?))
+        });
+        let (start, queued) = match checked {
+            Ok(at) => at,
             Err(err) => return stream::once(async move { Err(err) }).boxed(),
         };
         let mut queue = VecDeque::from([Slot { key: start.clone(), task: None }]);
-        if start.low > self.range.root.low {
-            // The blocks below the shard it resumes are planned again.
-            let rest = ShardKey { low: self.range.root.low, high: Some(start.low - 1), planned: 0, token: None };
-            queue.push_back(Slot { key: rest, task: None });
+        match queued {
+            // The shards queued after it, each from its first page, as the walk had them.
+            Some(queued) => queue.extend(queued.into_iter().map(|key| Slot { key, task: None })),
+            // A token of the first version: the blocks below the shard it resumes are planned again.
+            None if start.low > self.range.root.low => {
+                let rest = ShardKey { low: self.range.root.low, high: Some(start.low - 1), planned: 0, token: None };
+                queue.push_back(Slot { key: rest, task: None });
+            }
+            None => {}
         }
         let (client, paged, root, range) =
             (self.client.clone(), self.paged.clone(), self.range.root.clone(), self.range.clone());
@@ -261,16 +255,23 @@ impl PageSource for BlockShardSource {
                             return Some((Err(err), walk));
                         }
                     };
+                    // Each position holds the shards queued after it, so a resume continues them:
+                    // a page of this shard those queued before it split (a resume at that page
+                    // splits it again), the page after its last the pieces it split into first.
+                    let queued: Vec<ShardKey> = walk.queue.iter().map(|slot| slot.key.clone()).collect();
+                    let after: Vec<ShardKey> = walked.pieces.iter().chain(&queued).cloned().collect();
                     for piece in walked.pieces.into_iter().rev() {
                         walk.queue.push_front(Slot { key: piece, task: None });
                     }
-                    let after = walk.queue.front().map(|slot| slot.key.clone());
                     for (items, at, next) in walked.pages {
-                        let next = next.or_else(|| after.clone());
+                        let next = match next {
+                            Some(next) => Some(BlockShardSource::page_key(&root, &next, &queued)),
+                            None => after.first().map(|n| BlockShardSource::page_key(&root, n, &after[1..])),
+                        };
                         walk.ready.push_back(Fetched {
                             items,
-                            at: BlockShardSource::page_key(&root, &at),
-                            next: next.map(|n| BlockShardSource::page_key(&root, &n)),
+                            at: BlockShardSource::page_key(&root, &at, &queued),
+                            next,
                         });
                     }
                 }
@@ -281,6 +282,10 @@ impl PageSource for BlockShardSource {
 
     fn describe(&self) -> String {
         self.paged.path.clone()
+    }
+
+    fn ranged(&self) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        Some(self.list.clone() as Arc<dyn std::any::Any + Send + Sync>)
     }
 
     fn plan_walk(&self, limit: Option<u64>) -> Option<(crate::plan::Walk, crate::plan::Budget)> {
@@ -349,16 +354,17 @@ pub fn list_pager(
         Some(c) => check_concurrency(c)?,
         None => client_concurrency(client, crate::rest::openapi::operation(operation_id).map_or(20, |op| op.weight())),
     };
-    let resumed = match page_token.as_deref().map(ShardKey::decode) {
-        Some(Some(key)) => Some(key?),
+    let resumed = match page_token.as_deref().map(Resume::decode) {
+        Some(Some(at)) => at.map(|_| page_token.clone())?,
         _ => None,
     };
     let ascending = paged.query.iter().any(|(k, v)| *k == "sortOrder" && v.eq_ignore_ascii_case("asc"));
     let url = format!("{}{}", client.base_url(), paged.path);
+    let list = axis.map(|axis| Arc::new(RangedList::new(client, &paged, axis, concurrency)));
     // A service's own page token continues its walk in sequence.
     let sharded = limit.is_none() && !ascending && (resumed.is_some() || (page_token.is_none() && concurrency > 1));
-    if let Some(axis) = axis.filter(|_| sharded) {
-        if let Some(source) = BlockShardSource::new(client, (paged.clone(), axis), concurrency, resumed.clone()) {
+    if let Some(list) = list.as_ref().filter(|_| sharded) {
+        if let Some(source) = BlockShardSource::new(list.clone(), concurrency, resumed.clone()) {
             return Ok(ResourcePager::new(Arc::new(source), resource, limit, url));
         }
     }
@@ -369,7 +375,7 @@ pub fn list_pager(
             "the token of a sharded walk resumes a walk of the same list without limit= (and concurrency= not 1)",
         ));
     }
-    let source = TokenSource::new(client, paged, page_token)?;
+    let source = TokenSource::new(client, paged, page_token)?.ranged(list.filter(|_| !ascending));
     Ok(ResourcePager::new(Arc::new(source), resource, limit, url))
 }
 
@@ -388,19 +394,15 @@ mod tests {
     #[test]
     fn the_root_shard_is_the_requests_range_with_its_end_exclusive() {
         let client = RestClient::new("http://127.0.0.1:9", Default::default()).unwrap();
-        let source = BlockShardSource::new(
-            &client,
-            (paged(&[("startBlock", "100"), ("endBlock", "200.0"), ("pageSize", "50")]), Axis::Blocks),
-            4,
-            None,
-        )
-        .unwrap();
+        let list = |query: &[(&'static str, &str)]| Arc::new(RangedList::new(&client, &paged(query), Axis::Blocks, 4));
+        let source =
+            BlockShardSource::new(list(&[("startBlock", "100"), ("endBlock", "200.0"), ("pageSize", "50")]), 4, None)
+                .unwrap();
         assert_eq!(source.range.root, ShardKey { low: 100, high: Some(199), planned: 0, token: None });
         assert_eq!(source.page_size, 50);
         assert!(source.paged.query.iter().all(|(k, _)| *k == "pageSize"), "the bounds are each shard's own");
-        let empty = paged(&[("startBlock", "100"), ("endBlock", "100")]);
-        assert!(BlockShardSource::new(&client, (empty, Axis::Blocks), 4, None).is_none());
-        let open = BlockShardSource::new(&client, (paged(&[]), Axis::Blocks), 4, None).unwrap();
+        assert!(BlockShardSource::new(list(&[("startBlock", "100"), ("endBlock", "100")]), 4, None).is_none());
+        let open = BlockShardSource::new(list(&[]), 4, None).unwrap();
         assert_eq!((open.range.root.low, open.range.root.high, open.page_size), (0, None, 10));
     }
 

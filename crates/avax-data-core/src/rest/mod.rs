@@ -9,6 +9,7 @@ pub mod client;
 pub mod json;
 pub mod openapi;
 pub mod pager;
+pub mod ranged_list;
 pub mod raw_page;
 #[cfg(test)]
 pub(crate) mod testing;

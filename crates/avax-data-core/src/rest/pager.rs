@@ -23,13 +23,21 @@ pub struct TokenSource {
     client: RestClient,
     paged: Arc<Paged>,
     first: Option<String>,
+    /// The ranged list it walks in sequence, if it is one ([`PageSource::ranged`]).
+    list: Option<Arc<super::ranged_list::RangedList>>,
 }
 
 impl TokenSource {
     /// The walk of `paged` from `page_token` (checked: a token the service could have issued).
     pub fn new(client: &RestClient, paged: Paged, token: Option<String>) -> Result<Self> {
         let first = token.map(|t| page_token(&t)).transpose()?;
-        Ok(TokenSource { client: client.clone(), paged: Arc::new(paged), first })
+        Ok(TokenSource { client: client.clone(), paged: Arc::new(paged), first, list: None })
+    }
+
+    /// The same walk, of the ranged list `list` (`None`: of none).
+    pub fn ranged(mut self, list: Option<Arc<super::ranged_list::RangedList>>) -> Self {
+        self.list = list;
+        self
     }
 }
 
@@ -51,6 +59,10 @@ impl PageSource for TokenSource {
 
     fn describe(&self) -> String {
         self.paged.path.clone()
+    }
+
+    fn ranged(&self) -> Option<Arc<dyn std::any::Any + Send + Sync>> {
+        self.list.clone().map(|list| list as Arc<dyn std::any::Any + Send + Sync>)
     }
 
     fn empty_notice(&self) -> Option<String> {

@@ -1,7 +1,8 @@
 //! Block-ranged lists walked in shards side by side (`rest::block_source`) against the
 //! emulator's busy address (100,000+ ERC-20 transfers): the same items in the same order as the
 //! sequential walk, each once, the boundaries at shard edges, an empty range for one request, a
-//! resume from a position inside a shard, and the emulator's `endBlock` exclusive.
+//! resume from a position inside a shard (asking for no page it handed out, planning nothing
+//! again), and the emulator's `endBlock` exclusive.
 
 use avax_data_core::arrow::Resource;
 use avax_data_core::data::{DataClient, DataClientOptions, ResourcePager};
@@ -126,9 +127,43 @@ pub(crate) async fn resumed_after(
     }
     let at = first.position();
     let token = at.next_page_token().expect("a sharded walk's position is a token").to_string();
-    assert!(token.starts_with("avax-shard:1:"), "{token}");
+    assert!(token.starts_with("avax-shard:2:"), "{token}");
     let resumed = again(token);
     resumed.pager.resume_at(at.next_page_token().map(str::to_string), at.offset, at.items_read, &[]).unwrap();
     assert_eq!(got as u64, at.items_read);
     (got, resumed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resume_with_shards_in_flight_asks_for_no_page_it_handed_out_and_plans_nothing_again() {
+    let emu = emulator().await;
+    let client = client(&emu);
+    let range = [("startBlock", 8_000), ("endBlock", 9_900)];
+    let before = emu.request_count();
+    let whole = rows(&pager(&client, paged(BUSY_ADDRESS, &range), None, 4)).await;
+    let whole_requests = emu.request_count() - before;
+    for pages in [2usize, 25, 90] {
+        let first = pager(&client, paged(BUSY_ADDRESS, &range), None, 4);
+        let mut cursor = first.pager.cursor();
+        let mut got = 0usize;
+        for _ in 0..pages {
+            got += cursor.next_page_with(|_| Ok(())).await.unwrap().unwrap();
+        }
+        // The stop: the walk is dropped with 4 shards in flight and pages fetched ahead.
+        drop(cursor);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let at = first.position();
+        assert_eq!((at.offset, at.items_read), (0, got as u64), "stopped between pages");
+        let token = at.next_page_token().expect("a position inside the walk").to_string();
+        assert!(token.starts_with("avax-shard:2:"), "{token}");
+        let resumed = pager(&client, paged(BUSY_ADDRESS, &range), Some(token.clone()), 4);
+        resumed.pager.resume_at(Some(token), 0, at.items_read, &[]).unwrap();
+        let before = emu.request_count();
+        let rest = rows(&resumed).await;
+        let resume_requests = emu.request_count() - before;
+        assert_eq!(rest, whole[got..].to_vec(), "resumed after {pages} pages: the rest, each once");
+        // Every page of the walk is one request: the resume asks for exactly the pages not
+        // handed out (those fetched ahead again), and plans no shard again.
+        assert_eq!(resume_requests, whole_requests - pages as u64, "resumed after {pages} pages");
+    }
 }
