@@ -17,6 +17,7 @@ pub mod chain_cache;
 pub mod coreth;
 pub mod enveloped;
 pub mod evm_keys;
+pub mod fees;
 pub mod p_txs;
 pub mod p_utxos;
 pub mod pchain;
@@ -31,9 +32,12 @@ pub mod served;
 pub mod stakes;
 pub mod test_key;
 pub mod x_index;
+pub mod x_spends;
 pub mod x_txs;
 pub mod xchain;
 
+#[cfg(test)]
+mod economy_tests;
 #[cfg(test)]
 mod pchain_tests;
 #[cfg(test)]
