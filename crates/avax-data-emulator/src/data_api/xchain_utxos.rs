@@ -44,8 +44,8 @@ pub(crate) fn held_utxos(
     txs.dedup();
     let mut out = Vec::new();
     for (u, k) in txs {
-        let place = world.place(u);
-        let all = world.txs(u);
+        let place = world.utxo_place(u);
+        let all = world.txs_quick(u);
         let tx = &all[usize::from(k)];
         let facts = XTxFacts { network, world, place: &place, tx };
         for o in outputs(tx) {

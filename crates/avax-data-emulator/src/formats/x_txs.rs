@@ -106,6 +106,17 @@ impl XWorld {
         XPlace::Linear { height, hash, timestamp_s }
     }
 
+    /// The place of unit `u` for the facts of its outputs ([`XTxFacts::utxo`]), which name no
+    /// block: as [`XWorld::place`], but a linear place's `hash` is left empty, so no id chain is
+    /// walked (an address holding outputs across the chain is read in milliseconds).
+    pub fn utxo_place(&self, u: u64) -> XPlace {
+        let timestamp_s = self.time_s(u);
+        match u.checked_sub(self.tx_span) {
+            None => XPlace::Dag { index: u, timestamp_s },
+            Some(height) => XPlace::Linear { height, hash: String::new(), timestamp_s },
+        }
+    }
+
     /// The txs of unit `u`, decoded from the container the index serves.
     pub fn txs(&self, u: u64) -> Vec<XTx> {
         if u < self.tx_span {
