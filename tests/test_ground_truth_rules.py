@@ -226,9 +226,6 @@ def test_the_real_x_chain_records_follow_the_rules_a_changed_one_does_not() -> N
     assert x_tx_violations({**records[2], "memo": "0x00"}, "fuji") == [f"{records[2]['txHash']}: the id does not recompute from the record"]
 
 
-@pytest.mark.xfail(strict=True, reason="the emulator's X-chain transactions are the X world's, but their consumed "
-                   "UTXOs (spent from before the emulated history, owners unknown) carry consumingTxHash and "
-                   "consumingTxTimestamp without credentials (docs/known-limits.md, the X-Chain in the Data API)")
 def test_emulator_x_chain_transactions_follow_the_real_rules(emu: ad.Emulator) -> None:
     txs = get(emu, "/v1/networks/mainnet/blockchains/x-chain/transactions?pageSize=25")["transactions"]
     linear = [t for t in txs if t.get("chainFormat") == "linear"]

@@ -269,7 +269,7 @@ twins! {
     ///     'X/tx'
     ///     >>> c = xtx.container(1)
     ///     >>> c["id"], c["index"], c["encoding"]
-    ///     ('2RZ78rUgF5E8XxHcdgbEieZ3L6w9ByNZJuFqi36qH7TtMWgaRE', 1, 'hex')
+    ///     ('uYQxRgPzrArQYDNq6w8VE2wjRjgL2AnqtEcfrTWovXYt1DPHG', 1, 'hex')
     ///     >>> xtx.range(0, 10).to_polars().height
     ///     10
     sync PyChain("Chain") { RangeOf = PyRange, FollowOf = PyFollow }

@@ -1,8 +1,9 @@
 //! Where addresses appear on the primary network, from the P- and X worlds:
 //! - `GET /v1/networks/{network}/blockchains/{blockchainId}/lastActivityTimestampByAddresses`:
 //!   the newest UTXO one of `addresses` received on the chain asked (the P-Chain's txs, the X
-//!   world's txs, or the X world's exports to the C-Chain); no UTXO of the world is ever spent,
-//!   so `isConsumed` is false. 404 when none of them appears there.
+//!   world's txs, or the X world's exports to the C-Chain); `isConsumed` tells whether a tx of
+//!   the world spent it (only the X-Chain's DAG-era payments are spent). 404 when none of them
+//!   appears there.
 //! - `GET /v1/networks/{network}/addresses:listChainIds`: for each address asked (in the order
 //!   given, without its chain prefix, as the real answer `data_chain_ids_mainnet.json` shows),
 //!   the CB58 ids of the chains it holds a UTXO on, in P, X, C order (empty when none).
@@ -22,14 +23,14 @@ use crate::formats::p_txs::p_address_of;
 use crate::formats::p_utxos::utxos_of;
 use crate::world::{Network, C_CHAIN_FUJI_ID, C_CHAIN_MAINNET_ID, PRIMARY_NETWORK_SUBNET_ID};
 
-/// `(timestamp, block number, tx hash, utxo id)` of each UTXO `owners` hold on `chain` of
+/// `(timestamp, block number, tx hash, utxo id, spent)` of each UTXO `owners` hold on `chain` of
 /// `network` (the P-Chain's `PChainUtxo`s, the X world's `Utxo`s).
 fn held(
     data: &DataApiState,
     network: Network,
     chain: PrimaryChain,
     owners: &[[u8; 20]],
-) -> Vec<(i64, u64, String, String)> {
+) -> Vec<(i64, u64, String, String, bool)> {
     let text = |u: &Value, k: &str| u[k].as_str().unwrap_or_default().to_string();
     match chain {
         PrimaryChain::P => {
@@ -38,7 +39,7 @@ fn held(
                 .iter()
                 .map(|u| {
                     let number = text(u, "blockNumber").parse().unwrap_or(0);
-                    (u["blockTimestamp"].as_i64().unwrap_or(0), number, text(u, "txHash"), text(u, "utxoId"))
+                    (u["blockTimestamp"].as_i64().unwrap_or(0), number, text(u, "txHash"), text(u, "utxoId"), false)
                 })
                 .collect()
         }
@@ -46,7 +47,8 @@ fn held(
             held_utxos(network, &w, chain, owners)
                 .iter()
                 .map(|(number, u)| {
-                    (u["timestamp"].as_i64().unwrap_or(0), *number, text(u, "creationTxHash"), text(u, "utxoId"))
+                    let spent = u.get("consumingTxHash").is_some();
+                    (u["timestamp"].as_i64().unwrap_or(0), *number, text(u, "creationTxHash"), text(u, "utxoId"), spent)
                 })
                 .collect()
         }),
@@ -64,7 +66,7 @@ pub(crate) async fn last_activity(
     params.finish()?;
     let (net, chain) = (net.expect("checked"), chain.expect("checked"));
     let newest = held(&data, net, chain, &owners).into_iter().max();
-    let Some((timestamp, block_number, tx_hash, utxo_id)) = newest else {
+    let Some((timestamp, block_number, tx_hash, utxo_id, spent)) = newest else {
         return Err(errors::not_found(format!("No activity of these addresses on {}", chain.name())));
     };
     Ok(errors::ok(json!({
@@ -72,7 +74,7 @@ pub(crate) async fn last_activity(
         "blockNumber": block_number.to_string(),
         "txHash": tx_hash,
         "utxoId": utxo_id,
-        "isConsumed": false,
+        "isConsumed": spent,
         "chainName": chain.name(),
         "network": net.as_str(),
     })))

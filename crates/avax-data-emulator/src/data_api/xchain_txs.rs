@@ -134,7 +134,7 @@ fn walked_page(ask: &PageAsk<'_>) -> (Vec<Value>, Option<String>) {
             let tx = &txs[taken];
             taken += 1;
             if filter.keeps(network, tx) {
-                out.push(XTxFacts { network, place: &place, tx }.to_json());
+                out.push(XTxFacts { network, world, place: &place, tx }.to_json());
             }
         }
         if taken >= txs.len() {
@@ -183,7 +183,7 @@ fn indexed_page(ask: &PageAsk<'_>) -> (Vec<Value>, Option<String>) {
         .map(|&(u, k)| {
             let place = world.place(u);
             let txs = world.txs(u);
-            XTxFacts { network, place: &place, tx: &txs[usize::from(k)] }.to_json()
+            XTxFacts { network, world, place: &place, tx: &txs[usize::from(k)] }.to_json()
         })
         .collect();
     (out, next)
@@ -202,7 +202,7 @@ pub(crate) fn x_tx_json(network: Network, world: &XWorld, tx_hash: &str) -> Opti
     let (u, k) = *x_index(world).tx_at.get(&raw)?;
     let place = world.place(u);
     let txs = world.txs(u);
-    Some(XTxFacts { network, place: &place, tx: txs.get(usize::from(k))? }.to_json())
+    Some(XTxFacts { network, world, place: &place, tx: txs.get(usize::from(k))? }.to_json())
 }
 
 /// `getTxByHash` on the X-Chain of `network`.

@@ -2,14 +2,16 @@
 //! ([`crate::formats::x_txs`]):
 //! - the X-Chain: the outputs of X txs held on the X-Chain that name one of `addresses` among
 //!   their owners; the C-Chain: the outputs X's ExportTxs sent to the C-Chain (its atomic
-//!   memory: the world's C-Chain never imports them). No tx of the world spends another's
-//!   output, so every one is unspent and `includeSpent=true` adds none.
+//!   memory: the world's C-Chain never imports them). The X-Chain's DAG-era payments are spent
+//!   in the linear era ([`crate::formats::x_spends`]): a spent one carries its spender's
+//!   `consumingTxHash`, `consumingTxTimestamp` and `credentials`, and is listed only with
+//!   `includeSpent=true`.
 //! - `getUtxosByAddresses`: by `sortBy` (`timestamp` by default, or `amount`) in `sortOrder`
 //!   (`asc` by default), at least `minUtxoAmount`, of `assetId` when given; `outputIndex` is
 //!   decimal text (ground truth).
 //! - `getBalancesByAddresses`: per asset their sum and count (X: `unlocked`, every output's
 //!   locktime is 0; C: `atomicMemoryUnlocked`, shared with the X-Chain), only the UTXOs created
-//!   by `blockTimestamp` when given.
+//!   by `blockTimestamp` (now by default) and not spent by then.
 //! - The Fuji X-Chain is not emulated: no UTXOs.
 
 use std::sync::Arc;
@@ -26,8 +28,8 @@ use crate::formats::x_index::x_index;
 use crate::formats::x_txs::{c_chain_raw, outputs, x_chain_raw, XTxFacts, XWorld};
 use crate::world::{Network, X_CHAIN_MAINNET_ID};
 
-/// Every UTXO held on `chain` (the X- or C-Chain) by one of `owners`, oldest first, each once
-/// (the Data API's `Utxo`), with the number of its tx's block (the `X/block` height, or the
+/// Every UTXO held on `chain` (the X- or C-Chain) by one of `owners`, spent or not, oldest
+/// first, each once (the Data API's `Utxo`), with the number of its tx's block (the `X/block` height, or the
 /// `X/tx` index before Cortina).
 pub(crate) fn held_utxos(
     network: Network,
@@ -42,10 +44,10 @@ pub(crate) fn held_utxos(
     txs.dedup();
     let mut out = Vec::new();
     for (u, k) in txs {
-        let place = world.place(u);
-        let all = world.txs(u);
+        let place = world.utxo_place(u);
+        let all = world.txs_quick(u);
         let tx = &all[usize::from(k)];
-        let facts = XTxFacts { network, place: &place, tx };
+        let facts = XTxFacts { network, world, place: &place, tx };
         for o in outputs(tx) {
             if o.held_on == held_on && o.owners.addresses.iter().any(|a| owners.contains(a)) {
                 out.push((place.number(), facts.utxo(&o)));
@@ -70,13 +72,14 @@ pub(crate) fn utxos(data: &Arc<DataApiState>, (network, chain): (Network, Primar
     let size = params.page_size(100);
     let by_amount = params.one_of("sortBy", &["timestamp", "amount"]).as_deref() == Some("amount");
     let descending = params.one_of("sortOrder", &["asc", "desc"]).as_deref() == Some("desc");
-    params.one_of("includeSpent", &["true", "false"]);
+    let include_spent = params.one_of("includeSpent", &["true", "false"]).as_deref() == Some("true");
     let min = min_utxo_amount(&mut params);
     let asset = params.get("assetId").map(str::to_string);
     let owners = addresses(&mut params, Some(network), true);
     params.finish()?;
     let mut items: Vec<Value> = owned(data, network, chain, &owners)
         .into_iter()
+        .filter(|u| include_spent || u.get("consumingTxHash").is_none())
         .filter(|u| amount(u) >= min && asset.as_ref().is_none_or(|a| u["asset"]["assetId"] == a.as_str()))
         .collect();
     if by_amount {
@@ -128,9 +131,11 @@ pub(crate) fn balances(
     });
     params.finish()?;
     let mut all = owned(data, network, chain, &owners);
-    if let Some(t) = until {
-        all.retain(|u| u["timestamp"].as_i64().is_some_and(|b| b <= t));
-    }
+    let t = until.unwrap_or(i64::MAX);
+    all.retain(|u| {
+        let created = u["timestamp"].as_i64().is_some_and(|b| b <= t);
+        created && u["consumingTxTimestamp"].as_i64().is_none_or(|spent| spent > t)
+    });
     let balances = if chain == PrimaryChain::C {
         let shared: Vec<Value> = aggregate(&all)
             .into_iter()

@@ -32,6 +32,8 @@ pub struct PoolKey {
     secret: Scalar,
     /// The key's Ethereum address.
     pub address: [u8; 20],
+    /// The compressed public key (SEC1, 33 bytes): what an X- or P-Chain address hashes.
+    pub compressed: [u8; 33],
     r_bytes: [u8; 32],
     r_y_odd: bool,
     k_inv: Scalar,
@@ -58,8 +60,10 @@ impl PoolKey {
     /// precomputed tables: the world's first 1,024 keys are made when the emulator starts).
     pub fn derive(i: u64) -> PoolKey {
         let secret = scalar("avax-data evm key", i);
-        let public = ProjectivePoint::mul_by_generator(&secret).to_affine().to_encoded_point(false);
+        let affine = ProjectivePoint::mul_by_generator(&secret).to_affine();
+        let public = affine.to_encoded_point(false);
         let address = keccak256(&public.as_bytes()[1..])[12..].try_into().expect("20 bytes");
+        let compressed = affine.to_encoded_point(true).as_bytes().try_into().expect("33 bytes");
         let k = scalar("avax-data evm nonce", i);
         let point = ProjectivePoint::mul_by_generator(&k).to_affine();
         let x: [u8; 32] = point.x().into();
@@ -68,6 +72,7 @@ impl PoolKey {
         PoolKey {
             secret,
             address,
+            compressed,
             r_bytes: r.to_bytes().into(),
             r_y_odd: bool::from(point.y_is_odd()),
             k_inv,
@@ -78,6 +83,12 @@ impl PoolKey {
     /// The secret key's 32 bytes (for tests that sign with a library).
     pub fn secret_bytes(&self) -> [u8; 32] {
         self.secret.to_bytes().into()
+    }
+
+    /// The `r` of every signature of this key (its nonce is fixed): which key signed a
+    /// signature, as recovering its public key would say.
+    pub fn r(&self) -> [u8; 32] {
+        self.r_bytes
     }
 
     /// Signs the 32-byte `hash`: `(y parity, r, s)` with a low `s` (EIP-2).

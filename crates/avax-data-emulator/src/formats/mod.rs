@@ -20,6 +20,7 @@ pub mod evm_keys;
 pub mod p_l1;
 pub mod p_rewards;
 pub mod p_slots;
+pub mod fees;
 pub mod p_txs;
 pub mod p_utxos;
 pub mod pchain;
@@ -34,9 +35,12 @@ pub mod served;
 pub mod stakes;
 pub mod test_key;
 pub mod x_index;
+pub mod x_spends;
 pub mod x_txs;
 pub mod xchain;
 
+#[cfg(test)]
+mod economy_tests;
 #[cfg(test)]
 mod pchain_tests;
 #[cfg(test)]

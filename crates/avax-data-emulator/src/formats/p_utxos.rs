@@ -1,7 +1,8 @@
 //! The P-chain UTXOs an address holds: the outputs of the P-chain's txs ([`super::p_txs`]) that
 //! name it among their owners. The emulated chain never spends its own outputs (its txs' inputs
 //! spend UTXOs from before the emulated history), so every one is unspent. Amounts are those of
-//! the txs: each output at most 9,000 AVAX, all of them together far below the supply.
+//! the txs: each unstaked output at most 10,000 AVAX, a stake its weight (at most 3M AVAX), all
+//! of them together far below the supply.
 
 use std::collections::HashMap;
 use std::sync::Arc;

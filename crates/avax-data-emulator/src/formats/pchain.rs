@@ -18,6 +18,7 @@ use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
 use super::p_rewards;
 use super::p_slots::slot;
 pub use super::p_slots::{stake_height, stake_slot, PChainConfig};
+use super::fees;
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
@@ -334,21 +335,56 @@ impl Gen {
         }
     }
 
-    /// A BaseTx spending `n_in` inputs with `n_out` change outputs; the credentials to match.
-    fn base(&mut self, n_in: u64, n_out: u64) -> (BaseTx, Vec<Credential>) {
-        let mut inputs = Vec::new();
-        for _ in 0..n_in {
-            let amount = self.rng.range(1_000_000, 5_000_000_000_000);
+    /// The fee of a tx of `type_id` with `n_in` inputs and `n_out` outputs at this block's time
+    /// ([`fees::p_fee`]; the gas price is drawn in both eras, so the draws do not shift at Etna).
+    fn fee(&mut self, type_id: u32, n_in: u64, n_out: u64) -> u64 {
+        let gas_price = self.rng.range(1, fees::P_MAX_GAS_PRICE);
+        fees::p_fee(type_id, self.time, n_in, n_out, gas_price)
+    }
+
+    /// `n` inputs of random amounts, the first raised by `covering`; with their sum.
+    fn avax_inputs(&mut self, n: u64, covering: u64) -> (Vec<TransferableInput>, u64) {
+        let (mut inputs, mut total) = (Vec::new(), 0);
+        for k in 0..n {
+            let amount = self.rng.range(1_000_000, 5_000_000_000_000) + if k == 0 { covering } else { 0 };
+            total += amount;
             inputs.push(self.avax_in(amount));
         }
-        let mut outputs = Vec::new();
-        for _ in 0..n_out {
-            let amount = self.rng.range(1_000_000, 900_000_000_000);
-            outputs.push(self.avax_out(amount));
-        }
+        (inputs, total)
+    }
+
+    /// `n` outputs to random owners whose amounts (each at least 1) sum to `total` (`>= n`).
+    fn change(&mut self, total: u64, n: u64) -> Vec<TransferableOutput> {
+        let mut left = total;
+        (0..n)
+            .map(|k| {
+                let amount = if k + 1 == n { left } else { self.rng.range(1, left - (n - 1 - k)) };
+                left -= amount;
+                self.avax_out(amount)
+            })
+            .collect()
+    }
+
+    /// A BaseTx with `inputs` and `outputs`, a memo one time in ten.
+    fn base_of(&mut self, inputs: Vec<TransferableInput>, outputs: Vec<TransferableOutput>) -> BaseTx {
         let memo = if self.rng.chance(1, 10) { b"avax-data".to_vec() } else { Vec::new() };
+        BaseTx { network_id: self.network_id, blockchain_id: [0; 32], outputs, inputs, memo }
+    }
+
+    /// The BaseTx of a tx of `type_id`: `n_in` inputs that pay its fee and `kept` (what its body
+    /// stakes or exports, in `kept_outputs` outputs) and return the rest as `n_out` change
+    /// outputs; the credentials to match.
+    fn base(
+        &mut self,
+        type_id: u32,
+        (n_in, n_out): (u64, u64),
+        (kept, kept_outputs): (u64, u64),
+    ) -> (BaseTx, Vec<Credential>) {
+        let fee = self.fee(type_id, n_in, n_out + kept_outputs);
+        let (inputs, total) = self.avax_inputs(n_in, fee + kept);
+        let outputs = self.change(total - fee - kept, n_out);
         let credentials = (0..n_in).map(|_| self.rng.credential(1)).collect();
-        (BaseTx { network_id: self.network_id, blockchain_id: [0; 32], outputs, inputs, memo }, credentials)
+        (self.base_of(inputs, outputs), credentials)
     }
 
     fn with_auth(&mut self, mut credentials: Vec<Credential>) -> Vec<Credential> {
@@ -358,12 +394,10 @@ impl Gen {
 
     fn stake_parts(
         &mut self,
+        type_id: u32,
         s: &Stake,
     ) -> (BaseTx, Vec<Credential>, Validator, Vec<TransferableOutput>, OutputOwners) {
-        let (mut base, credentials) = self.base(1, 1);
-        if let Some(TransferableInput { input: Input::Transfer { amount, .. }, .. }) = base.inputs.first_mut() {
-            *amount = s.weight + self.rng.range(1_000_000, 50_000_000);
-        }
+        let (base, credentials) = self.base(type_id, (1, 1), (s.weight, 1));
         let owners = OutputOwners { locktime: 0, threshold: 1, addresses: s.reward_addresses.clone() };
         let stake = vec![TransferableOutput {
             asset_id: self.avax,
@@ -374,7 +408,8 @@ impl Gen {
     }
 
     fn apricot_stake(&mut self, s: &Stake) -> PTx {
-        let (base, credentials, validator, stake, rewards_owner) = self.stake_parts(s);
+        let (base, credentials, validator, stake, rewards_owner) =
+            self.stake_parts(if s.delegation { 14 } else { 12 }, s);
         let (type_id, body) = if s.delegation {
             (14, PTxBody::AddDelegator { validator, stake, rewards_owner })
         } else {
@@ -384,7 +419,7 @@ impl Gen {
     }
 
     fn banff_stake(&mut self, s: &Stake) -> PTx {
-        let (base, credentials, validator, stake, owners) = self.stake_parts(s);
+        let (base, credentials, validator, stake, owners) = self.stake_parts(if s.delegation { 26 } else { 25 }, s);
         let (type_id, body) = if s.delegation {
             (26, PTxBody::AddPermissionlessDelegator { validator, subnet_id: [0; 32], stake, rewards_owner: owners })
         } else {
@@ -408,7 +443,7 @@ impl Gen {
     }
 
     fn subnet_validator(&mut self) -> PTx {
-        let (base, credentials) = self.base(1, 1);
+        let (base, credentials) = self.base(13, (1, 1), (0, 0));
         let start = self.time + self.rng.range(60, 86_400);
         let validator = Validator {
             node_id: self.rng.array(),
@@ -431,31 +466,30 @@ impl Gen {
     fn atomic(&mut self) -> PTx {
         let from = if self.rng.chance(1, 2) { self.x_chain } else { self.c_chain };
         if self.rng.chance(1, 2) {
-            let (base, mut credentials) = self.base(0, 1);
+            // The imported inputs pay the fee; the rest is the BaseTx's one output.
             let n = self.rng.range(1, 2);
-            let mut inputs = Vec::new();
-            for _ in 0..n {
-                let amount = self.rng.range(2_000_000, 9_000_000_000_000);
-                inputs.push(self.avax_in(amount));
-            }
-            credentials.extend((0..n).map(|_| self.rng.credential(1)));
+            let fee = self.fee(17, n, 1);
+            let (inputs, total) = self.avax_inputs(n, fee);
+            let outputs = self.change(total - fee, 1);
+            let base = self.base_of(Vec::new(), outputs);
+            let credentials = (0..n).map(|_| self.rng.credential(1)).collect();
             p_tx(17, Some(base), PTxBody::Atomic(Atomic::Import { source_chain: from, inputs }), credentials)
         } else {
-            let (base, credentials) = self.base(1, 1);
             let amount = self.rng.range(1_000_000, 9_000_000_000_000);
+            let (base, credentials) = self.base(18, (1, 1), (amount, 1));
             let outputs = vec![self.avax_out(amount)];
             p_tx(18, Some(base), PTxBody::Atomic(Atomic::Export { destination_chain: from, outputs }), credentials)
         }
     }
 
     fn create_subnet(&mut self) -> PTx {
-        let (base, credentials) = self.base(1, 1);
+        let (base, credentials) = self.base(16, (1, 1), (0, 0));
         let owner = self.owners();
         p_tx(16, Some(base), PTxBody::CreateSubnet { owner }, credentials)
     }
 
     fn create_chain(&mut self) -> PTx {
-        let (base, credentials) = self.base(1, 1);
+        let (base, credentials) = self.base(15, (1, 1), (0, 0));
         let names = ["dexalot", "beam", "dfk", "gunzilla", "shrapnel", "lamina1", "coqnet", "numbers"];
         let chain_name = names[self.rng.range(0, names.len() as u64 - 1) as usize].to_string();
         let genesis = format!(
@@ -487,7 +521,7 @@ impl Gen {
             1 => self.create_chain(),
             2 => self.subnet_validator(),
             3 => {
-                let (base, credentials) = self.base(1, 1);
+                let (base, credentials) = self.base(23, (1, 1), (0, 0));
                 let body = PTxBody::RemoveSubnetValidator {
                     node_id: self.rng.array(),
                     subnet_id: self.rng.array(),
@@ -496,7 +530,7 @@ impl Gen {
                 p_tx(23, Some(base), body, self.with_auth(credentials))
             }
             4 => {
-                let (base, credentials) = self.base(1, 1);
+                let (base, credentials) = self.base(33, (1, 1), (0, 0));
                 let owner = self.owners();
                 let body =
                     PTxBody::TransferSubnetOwnership { subnet_id: self.rng.array(), subnet_auth: vec![0], owner };
@@ -504,7 +538,7 @@ impl Gen {
             }
             5 => {
                 let n_in = self.rng.range(1, 2);
-                let (base, credentials) = self.base(n_in, 2);
+                let (base, credentials) = self.base(34, (n_in, 2), (0, 0));
                 p_tx(34, Some(base), PTxBody::Base, credentials)
             }
             _ => self.atomic(),

@@ -1,13 +1,14 @@
 //! Lookups over the whole Mainnet X-chain of a world ([`super::x_txs::XWorld`]), built once per
 //! chain on the first request that needs one (never when the world is built): where each tx
-//! sits, which txs pay each address, which txs move each asset other than AVAX. The txs are made
+//! sits, which txs pay each address, which txs move each asset other than AVAX, and the AVAX all
+//! of them burned. The txs are made
 //! again from the seed ([`XWorld::txs_quick`]), not read from signed containers.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::p_txs::avax_id;
-use super::x_txs::{inputs, outputs, XWorld};
+use super::x_txs::{inputs, outputs, tx_fee, XWorld};
 use crate::world::Network;
 
 /// A tx's position: `(unit, index of the tx in its unit)`.
@@ -22,6 +23,8 @@ pub struct XIndex {
     pub paid: HashMap<[u8; 20], Vec<TxPos>>,
     /// Asset id (AVAX aside: every tx moves it) -> the txs moving it, oldest first, each once.
     pub assets: HashMap<[u8; 32], Vec<TxPos>>,
+    /// The AVAX every tx up to now burned (their fees), nAVAX.
+    pub burned: u128,
 }
 
 fn push_once(list: &mut Vec<TxPos>, pos: TxPos) {
@@ -38,6 +41,7 @@ impl XIndex {
             for (k, tx) in world.txs_quick(u).iter().enumerate() {
                 let pos = (u, k as u16);
                 index.tx_at.insert(tx.tx_id, pos);
+                index.burned += tx_fee(tx);
                 let outs = outputs(tx);
                 for a in outs.iter().flat_map(|o| o.owners.addresses.iter()) {
                     push_once(index.paid.entry(*a).or_default(), pos);

@@ -8,18 +8,24 @@
 //! A tx's outputs, in UTXO order (output index = position): its BaseTx outputs, then the
 //! exported outputs of an ExportTx (held on the destination chain), the initial outputs of a
 //! CreateAssetTx (of the new asset, whose id is the tx id), the mint and transfer outputs of a
-//! secp256k1fx MintOperation. Its inputs spend UTXOs from before the emulated history (their
-//! owners are unknown: `addresses` is empty), and no tx of the world spends another's output,
-//! so every output is unspent.
+//! secp256k1fx MintOperation. Its AVAX inputs exceed its AVAX outputs by its fee ([`tx_fee`]).
+//! Who spends what is [`super::x_spends`]: an input is held by the key that signed its
+//! credential (`addresses` and `credentials` of a consumed UTXO), and the payment of a DAG-era tx
+//! is spent by the first tx of the `X/block` height of its number, if the world holds that
+//! block by now; every other output is unspent.
 
-use avax_data_core::decode::avax::{Atomic, Input, Output, OutputOwners};
+use avax_data_core::decode::avax::{Atomic, Credential, Input, Output, OutputOwners};
 use avax_data_core::decode::proposervm as penv;
 use avax_data_core::decode::xchain::{self as xdecode, Op, XTx, XTxBody};
 use avax_data_core::index::cb58;
 use serde_json::{json, Value};
 
+use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD};
+use base64::Engine;
+
 use super::p_txs::{avax_id, p_address_of, set_atomic_chains, utxo_id};
 use super::px_clock::MIN_SPAN;
+use super::x_spends;
 use super::{pxchains, xchain};
 use crate::world::{Network, C_CHAIN_MAINNET_ID, X_CHAIN_MAINNET_ID};
 
@@ -98,6 +104,17 @@ impl XWorld {
         let height = u - self.tx_span;
         let hash = cb58::encode(&pxchains::x_chain(self.seed, self.block_span).ids(height).1);
         XPlace::Linear { height, hash, timestamp_s }
+    }
+
+    /// The place of unit `u` for the facts of its outputs ([`XTxFacts::utxo`]), which name no
+    /// block: as [`XWorld::place`], but a linear place's `hash` is left empty, so no id chain is
+    /// walked (an address holding outputs across the chain is read in milliseconds).
+    pub fn utxo_place(&self, u: u64) -> XPlace {
+        let timestamp_s = self.time_s(u);
+        match u.checked_sub(self.tx_span) {
+            None => XPlace::Dag { index: u, timestamp_s },
+            Some(height) => XPlace::Linear { height, hash: String::new(), timestamp_s },
+        }
     }
 
     /// The txs of unit `u`, decoded from the container the index serves.
@@ -278,6 +295,15 @@ pub fn paid_addresses(tx: &XTx) -> Vec<[u8; 20]> {
     out
 }
 
+/// The AVAX `tx` burned: its AVAX inputs beyond its AVAX outputs (exported ones included), nAVAX:
+/// its fee ([`super::fees::x_fee`]).
+pub fn tx_fee(tx: &XTx) -> u128 {
+    let avax = avax_id(Network::Mainnet);
+    let consumed: u128 = inputs(tx).iter().filter(|i| i.asset_id == avax).map(|i| u128::from(i.amount)).sum();
+    let created: u128 = outputs(tx).iter().filter(|o| o.asset_id == avax).map(|o| u128::from(o.amount)).sum();
+    consumed.saturating_sub(created)
+}
+
 /// Whether `tx` moves `asset_id` (an input, an output or an operation of it).
 pub fn moves(tx: &XTx, asset_id: &[u8; 32]) -> bool {
     outputs(tx).iter().any(|o| o.asset_id == *asset_id) || inputs(tx).iter().any(|i| i.asset_id == *asset_id)
@@ -313,11 +339,54 @@ pub fn created_asset(tx: &XTx, created_s: i64) -> Option<Value> {
     }))
 }
 
-/// The facts of one X-chain tx at its place.
+/// The facts of one X-chain tx at its place in `world`.
 pub struct XTxFacts<'a> {
     pub network: Network,
+    pub world: &'a XWorld,
     pub place: &'a XPlace,
     pub tx: &'a XTx,
+}
+
+/// A credential as the Data API's `credentials`: the signer's compressed public key (standard
+/// base64) and each signature (base64 without padding), with the signer's key; empty for a
+/// signature no owner key made.
+fn credential_json(credential: Option<&Credential>) -> (Option<u64>, Vec<Value>) {
+    let Some(c) = credential else { return (None, Vec::new()) };
+    let mut signer = None;
+    let items = c
+        .signatures
+        .iter()
+        .filter_map(|sig| {
+            let key = x_spends::signer_of(sig)?;
+            signer = signer.or(Some(key));
+            Some(json!({
+                "publicKey": STANDARD.encode(x_spends::public_key(key)),
+                "signature": STANDARD_NO_PAD.encode(sig),
+            }))
+        })
+        .collect();
+    (signer, items)
+}
+
+/// The credential of `tx` for input `i` (in [`inputs`] order: a credential per input, then
+/// one per operation).
+fn credential_of(tx: &XTx, i: usize) -> Option<&Credential> {
+    tx.credentials.as_ref()?.get(i)
+}
+
+impl XWorld {
+    /// The tx that spent output `index` of `X/tx` tx `dag` (whose id is `tx_id`) by now, with
+    /// the unit it sits in and the position of that input among its inputs
+    /// ([`super::x_spends`]: the first tx of `X/block` height `dag`).
+    pub fn spender(&self, dag: u64, tx_id: &[u8; 32], index: u32) -> Option<(XTx, u64, usize)> {
+        if dag >= x_spends::SPENDING_HEIGHTS || dag >= self.block_span {
+            return None;
+        }
+        let unit = self.tx_span + dag;
+        let first = self.txs_quick(unit).into_iter().next()?;
+        let at = inputs(&first).iter().position(|i| i.tx_id == *tx_id && i.output_index == index)?;
+        Some((first, unit, at))
+    }
 }
 
 impl XTxFacts<'_> {
@@ -333,8 +402,22 @@ impl XTxFacts<'_> {
         })
     }
 
-    /// Output `o` as the Data API's `Utxo` (unspent).
+    /// Output `o` as the Data API's `Utxo`, with its spender's `consumingTxHash`,
+    /// `consumingTxTimestamp` and `credentials` once a tx of the world spent it.
     pub fn utxo(&self, o: &XOut<'_>) -> Value {
+        let mut u = self.unspent_utxo(o);
+        if let XPlace::Dag { index, .. } = self.place {
+            if let Some((spender, unit, at)) = self.world.spender(*index, &self.tx.tx_id, o.index) {
+                let (_, credentials) = credential_json(credential_of(&spender, at));
+                u["consumingTxHash"] = json!(cb58::encode(&spender.tx_id));
+                u["consumingTxTimestamp"] = json!(self.world.time_s(unit));
+                u["credentials"] = json!(credentials);
+            }
+        }
+        u
+    }
+
+    fn unspent_utxo(&self, o: &XOut<'_>) -> Value {
         json!({
             "addresses": o.owners.addresses.iter().map(|a| p_address_of(self.network, a)).collect::<Vec<_>>(),
             "asset": self.asset_amount(&o.asset_id, u128::from(o.amount)),
@@ -350,14 +433,20 @@ impl XTxFacts<'_> {
         })
     }
 
-    /// The UTXOs it spends, as consumed `Utxo`s (owners unknown).
+    /// The UTXOs it spends, as consumed `Utxo`s: each held by the key that signed its
+    /// credential, with that credential.
     pub fn consumed_utxos(&self) -> Vec<Value> {
         let tx_hash = cb58::encode(&self.tx.tx_id);
         inputs(self.tx)
             .iter()
-            .map(|i| {
+            .enumerate()
+            .map(|(k, i)| {
+                let (signer, credentials) = credential_json(credential_of(self.tx, k));
+                let owners: Vec<String> =
+                    signer.iter().map(|&key| p_address_of(self.network, &x_spends::short_id(key))).collect();
                 json!({
-                    "addresses": [],
+                    "addresses": owners,
+                    "credentials": credentials,
                     "asset": self.asset_amount(&i.asset_id, u128::from(i.amount)),
                     "consumedOnChainId": X_CHAIN_MAINNET_ID,
                     "createdOnChainId": cb58::encode(&i.created_on),

@@ -8,7 +8,8 @@
 //!   `amountBurned`), summed over every block up to now;
 //! - `totalCBurned`: the C-Chain's base fees, `gasUsed * baseFee` of every transaction of its blocks
 //!   up to now (the part of an EIP-1559 fee that is burned), in nAVAX (wei / 10^9, rounded down);
-//! - `totalXBurned`: 0: the `X/block` txs are not read into fees yet (docs/known-limits.md);
+//! - `totalXBurned`: the fees of the X-Chain's txs (`X/tx` and `X/block` up to now), each tx's
+//!   AVAX inputs beyond its AVAX outputs (read from the X-Chain lookups, built on first use);
 //! - `l1ValidatorFees`: 0: the world has no L1 validator (`listL1Validators` is empty);
 //! - `totalStaked`: the stakes active at now (validators' and delegators', as `getNetworkDetails`);
 //! - `totalLocked`: the P-Chain outputs whose platform or stakeable locktime is after now;
@@ -16,7 +17,8 @@
 //!   - l1ValidatorFees`; `circulatingSupply` = `totalSupply - totalLocked`;
 //! - `lastUpdated`: the world's now.
 //!
-//! The P- and C-Chain sums walk every block once per world and are kept.
+//! The P- and C-Chain sums walk every block once per world and are kept; the X-Chain's come with
+//! its lookups.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -29,6 +31,7 @@ use crate::data_api::primary_chain::p_chain;
 use crate::data_api::DataApiState;
 use crate::formats::p_txs::{block_txs, tx_burned, tx_locked};
 use crate::formats::px_blocks::PerChain;
+use crate::formats::x_index::x_index;
 use crate::world::rewards::RewardType;
 use crate::world::{base_fee, chains, tx_count, tx_facts, Network, CORETH_VM_ID, WORLD_NOW_MS};
 
@@ -120,7 +123,7 @@ pub(crate) fn supply(state: &DataApiState, network: Network) -> Supply {
             .sum(),
         p_burned,
         c_burned: c_chain_burned_wei(state, network) / NANO,
-        x_burned: 0,
+        x_burned: state.x_world(network).map_or(0, |w| x_index(&w).burned),
         l1_validator_fees: 0,
         staked,
         locked,
