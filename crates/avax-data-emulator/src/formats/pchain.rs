@@ -15,10 +15,10 @@
 
 use super::avax_codec::{self as codec, Atomic, BaseTx, Input, Output, OutputOwners, Rng, Signer, Validator, Writer};
 use super::avax_codec::{Credential, TransferableInput, TransferableOutput};
+use super::fees;
 use super::p_rewards;
 use super::p_slots::slot;
 pub use super::p_slots::{stake_height, stake_slot, PChainConfig};
-use super::fees;
 use super::ptx::{p_tx, PTx};
 use super::stakes::{self, Stake, DELEGATION_SHARES};
 use crate::world::rewards::avax_asset_id;
