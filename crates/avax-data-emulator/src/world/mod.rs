@@ -349,6 +349,21 @@ pub(crate) fn range(x: u64, lo: u64, hi: u64) -> u64 {
     lo + x % (hi - lo + 1)
 }
 
+/// `10^e` (`e` <= 38) from a table: the world's amounts scale by a token's decimals on every
+/// transaction, where `10u128.pow` costs a few 128-bit multiplications.
+pub(crate) fn pow10(e: u32) -> u128 {
+    const TABLE: [u128; 39] = {
+        let mut table = [1u128; 39];
+        let mut i = 1;
+        while i < 39 {
+            table[i] = table[i - 1] * 10;
+            i += 1;
+        }
+        table
+    };
+    TABLE[e as usize]
+}
+
 /// Uniform in `[0, 1)`.
 pub(crate) fn unit(x: u64) -> f64 {
     (x >> 11) as f64 / (1u64 << 53) as f64
@@ -483,8 +498,8 @@ pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -
     let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
         0..=3 => 0,
-        4..=8 => (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4)),
-        _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
+        4..=8 => (d(8) % 10_000) as u128 * pow10(chain.token_decimals.saturating_sub(4)),
+        _ => (range(d(9), 20, 500) as u128) * pow10(chain.token_decimals) + (d(10) % 1_000_000) as u128,
     };
     let erc20 = if contract_creation { None } else { erc20::erc20_call(seed, chain.evm_chain_id, pool, number, k) };
     let mint = !contract_creation && erc20.is_none() && nft::mint_at(seed, chain, number, k);
@@ -905,6 +920,13 @@ mod tests {
                 "0x9a89ca45db20ce655687f0ef376bb2ab088af0aa",
             ]
         );
+    }
+
+    #[test]
+    fn the_powers_of_ten_table_is_10_pow() {
+        for e in 0..39 {
+            assert_eq!(pow10(e), 10u128.pow(e), "10^{e}");
+        }
     }
 
     #[test]

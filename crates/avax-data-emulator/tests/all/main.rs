@@ -1,6 +1,7 @@
 //! The integration tests of the emulator, in one test binary: each service over real HTTP.
 
 mod common;
+mod cworld36_digest;
 mod emulator_data_api;
 mod emulator_faults;
 mod emulator_index;
