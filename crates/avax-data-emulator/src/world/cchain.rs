@@ -143,12 +143,15 @@ fn coreth_tx_with(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts, mu
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, id, key, p);
     let collection = f.mint.then(|| super::nft::collection_bytes(chain));
-    let to = f.erc20.map(|c| c.token.address_bytes()).or(collection).or_else(|| f.to.map(pool_address_bytes));
+    let items = f.erc1155.map(|_| super::nft::items_bytes(chain));
+    let to = f.erc20.map(|c| c.token.address_bytes()).or(collection).or(items).or_else(|| f.to.map(pool_address_bytes));
     data.clear();
     if let Some(call) = &f.erc20 {
         super::erc20::write_call_data(call, pool_address_bytes(call.to), &mut data);
     } else if f.mint {
         data.extend_from_slice(&super::nft::MINT_SELECTOR);
+    } else if let Some(call) = &f.erc1155 {
+        call.write_call_data(&mut data);
     } else if f.contract_creation {
         data.extend_from_slice(&[0x60, 0x80, 0x60, 0x40, 0x52]);
         let len = range(d(purpose::INPUT), 40, 400) as usize;

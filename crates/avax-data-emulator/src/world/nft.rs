@@ -64,6 +64,11 @@ pub fn collection_bytes(chain: &Chain) -> [u8; 20] {
     cached_contract_bytes(chain, 0)
 }
 
+/// The address of the chain's ERC-1155 collection ([`super::erc1155::ITEMS`]) as 20 bytes.
+pub fn items_bytes(chain: &Chain) -> [u8; 20] {
+    cached_contract_bytes(chain, super::erc1155::ITEMS)
+}
+
 /// [`contract_bytes`] of contract `j` of `chain` (`j` < 4), hashed once per chain for all.
 fn cached_contract_bytes(chain: &Chain, j: usize) -> [u8; 20] {
     static BYTES: OnceLock<Vec<[[u8; 20]; 4]>> = OnceLock::new();

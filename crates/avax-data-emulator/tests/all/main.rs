@@ -2,6 +2,7 @@
 
 mod common;
 mod cworld36_digest;
+mod cworld36_erc1155;
 mod emulator_data_api;
 mod emulator_faults;
 mod emulator_index;
