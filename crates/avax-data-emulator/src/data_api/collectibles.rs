@@ -5,7 +5,8 @@
 //! tokens an address minted in blocks `0..=tip` follow its pre-minted ones (ids above
 //! [`nft::MINTED_BASE`], indexed, `metadataLastUpdatedTimestamp` = the mint's block time).
 //! Pool address `i` (see [`crate::world::pool_address`]) owns a deterministic set of items per
-//! contract: entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
+//! contract but the ERC-1155 collection (whose balances are what the blocks' logs moved,
+//! [`crate::world::erc1155`]): entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
 //! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
 //! empty list, not an error). Items are listed by contract, then token id. Metadata `indexStatus`
 //! is `INDEXED` for most items, else one of six other values of the OpenAPI enum; only indexed

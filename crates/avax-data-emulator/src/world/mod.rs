@@ -28,7 +28,8 @@
 //!   window of a few thousand transactions holds a few busy addresses and many one-time ones.
 //! - **Shapes** a data scientist meets: failed transactions ([`TxFacts::failed`], `txStatus` 0),
 //!   contract deployments (no `to`, [`Tx::contract_address`]), a spam ERC-20 token whose transfers
-//!   carry 2^256-1 ([`erc20`]) and an NFT collection minted by the world's transactions ([`nft`]).
+//!   carry 2^256-1 ([`erc20`]), an NFT collection minted by the world's transactions ([`nft`]) and
+//!   a multi-token collection they mint and resell ([`erc1155`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -397,7 +398,8 @@ pub fn pool_address_bytes(i: u64) -> [u8; 20] {
 }
 
 /// Addresses with a known, non-empty NFT collection on every `nftIndexing` chain (pool entries
-/// 0..4; entry 0 holds 40 items per contract, 160 per chain, enough to page through):
+/// 0..4; entry 0 holds 40 items of each allocated contract, 120 per chain, enough to page through,
+/// plus what the blocks mint it):
 /// `0x6a2474f3e677ce65e495508043237ea93738a031`, `0xdf91d2f275960a7d202c39c48c7c9c923b2d0b6d`,
 /// `0x7d96d2878ed8ea03c37d6a21ed4d7f8dd164ac61`, `0x9a89ca45db20ce655687f0ef376bb2ab088af0aa`.
 /// They are also the most frequent transaction senders.
