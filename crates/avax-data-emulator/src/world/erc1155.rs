@@ -22,7 +22,6 @@
 //! the per-chain ledger ([`Ledger`], built once on first use from the transactions' facts).
 
 use super::{derive, pool_address_bytes, range, zipf, Chain, Feature};
-use crate::formats::hex_array;
 
 /// The position of the collection among a chain's NFT contracts ([`super::nft::contracts`]).
 pub const ITEMS: usize = 1;
@@ -36,11 +35,15 @@ pub const ITEM_IDS: u32 = 24;
 pub const MAX_BATCH: usize = 4;
 
 /// `keccak256("TransferSingle(address,address,address,uint256,uint256)")`.
-pub const TRANSFER_SINGLE_TOPIC: [u8; 32] =
-    hex_array("c3d58168c5ae7397731d063d5bbf3d657854427343f4c083240f7aacaa2d0f62");
+pub const TRANSFER_SINGLE_TOPIC: [u8; 32] = [
+    0xc3, 0xd5, 0x81, 0x68, 0xc5, 0xae, 0x73, 0x97, 0x73, 0x1d, 0x06, 0x3d, 0x5b, 0xbf, 0x3d, 0x65, 0x78, 0x54, 0x42,
+    0x73, 0x43, 0xf4, 0xc0, 0x83, 0x24, 0x0f, 0x7a, 0xac, 0xaa, 0x2d, 0x0f, 0x62,
+];
 /// `keccak256("TransferBatch(address,address,address,uint256[],uint256[])")`.
-pub const TRANSFER_BATCH_TOPIC: [u8; 32] =
-    hex_array("4a39dc06d4c0dbc64b70af90fd698a233a518aa5d07e595d983b8c0526c8f7fb");
+pub const TRANSFER_BATCH_TOPIC: [u8; 32] = [
+    0x4a, 0x39, 0xdc, 0x06, 0xd4, 0xc0, 0xdb, 0xc6, 0x4b, 0x70, 0xaf, 0x90, 0xfd, 0x69, 0x8a, 0x23, 0x3a, 0x51, 0x8a,
+    0xa5, 0xd0, 0x7e, 0x59, 0x5d, 0x98, 0x3b, 0x8c, 0x05, 0x26, 0xc8, 0xf7, 0xfb,
+];
 
 /// `mint(address,uint256,uint256,bytes)`.
 pub const MINT_SELECTOR: [u8; 4] = [0x73, 0x11, 0x33, 0xe9];
