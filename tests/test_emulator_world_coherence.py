@@ -234,15 +234,24 @@ def test_a_tokens_transfers_are_the_calls_to_its_contract_in_the_worlds_blocks(e
         assert {k: inner[k] for k in ("from", "to", "logIndex", "value")} == {
             k: t[k] for k in ("from", "to", "logIndex", "value")}
         assert full["nativeTransaction"]["to"]["address"] == USDC
-    # a block's log indexes count its logs: its transfers, whatever the token, and its NFT mints
+    # a block's log indexes count its logs: its transfers, whatever the token, its NFT mints and
+    # its ERC-1155 logs (one per call, a batch's items share it)
     collection = emu.world["shapes"]["nft_collection"]["address"]
+    owner = emu.world["shapes"]["busiest_address"]
+    items = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{owner}/transactions:listErc1155", "transactions",
+                  pageSize=100)[0]["erc1155Token"]["address"]
     for number in {t["blockNumber"] for t in token_transfers(emu.url, USDC)[:10]}:
         in_block = [t for token in TOKENS for t in token_transfers(emu.url, token, startBlock=number, endBlock=int(number) + 1)]
         block = [t for t in world_txs if t["blockNumber"] == number]
         mints = [t for t in block if t["to"]["address"] == collection]
         minted = [ok(emu.url, f"/v1/chains/{CHAIN}/transactions/{t['txHash']}")["erc721Transfers"][0]["logIndex"]
                   for t in mints]
-        assert sorted([t["logIndex"] for t in in_block] + minted) == list(range(len(in_block) + len(mints)))
+        multi = [t for t in block if t["to"]["address"] == items and t["txStatus"] == "1"]
+        multi_logs = [next(m["logIndex"] for m in pages(
+            emu.url, f"/v1/chains/{CHAIN}/addresses/{t['from']['address']}/transactions:listErc1155", "transactions",
+            pageSize=100, startBlock=number, endBlock=int(number) + 1) if m["txHash"] == t["txHash"]) for t in multi]
+        logs = [t["logIndex"] for t in in_block] + minted + multi_logs
+        assert sorted(logs) == list(range(len(logs)))
     # a contract that is no token of the world has no transfers
     assert ok(emu.url, f"/v1/chains/{CHAIN}/tokens/0x{'ab' * 20}/transfers") == {"transfers": []}
 

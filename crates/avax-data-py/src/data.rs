@@ -380,7 +380,7 @@ client_twins! {
         ///     >>> owner = "0x6a2474f3e677ce65e495508043237ea93738a031"     # 160 NFTs, and its mints
         ///     >>> nfts = data.collectibles("43114", owner).to_polars()
         ///     >>> nfts.height, sorted(nfts["ercType"].unique())
-        ///     (190, ['ERC-1155', 'ERC-721'])
+        ///     (167, ['ERC-1155', 'ERC-721'])
         #[pyo3(signature = (chain_id, address, *, contract_address=None, page_size=None, page_token=None, limit=None))]
         fn collectibles(&self, chain_id, address; contract_address, page_size, page_token, limit) -> PyResult<PagerOf> {
             let chain_id = chain_id_arg(chain_id, "chain_id")?;

@@ -5,7 +5,8 @@
 //! tokens an address minted in blocks `0..=tip` follow its pre-minted ones (ids above
 //! [`nft::MINTED_BASE`], indexed, `metadataLastUpdatedTimestamp` = the mint's block time).
 //! Pool address `i` (see [`crate::world::pool_address`]) owns a deterministic set of items per
-//! contract: entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
+//! contract but the ERC-1155 collection (whose balances are what the blocks' logs moved,
+//! [`crate::world::erc1155`]): entry 0 owns 40 per contract, entries 1..4 own 5..14, the rest 0..3 (half of them
 //! none). Addresses outside the chain's pool, and chains without `nftIndexing`, own nothing (an
 //! empty list, not an error). Items are listed by contract, then token id. Metadata `indexStatus`
 //! is `INDEXED` for most items, else one of six other values of the OpenAPI enum; only indexed
@@ -23,6 +24,7 @@ use super::errors::{self, Answer};
 use super::paging;
 use super::params::Params;
 use super::DataApiState;
+use crate::world::erc1155;
 use crate::world::nft::{self, contracts};
 use crate::world::{derive, range, Chain, DataWorld, WORLD_NOW_MS};
 
@@ -62,27 +64,92 @@ pub type NftContract = (String, String, String, &'static str);
 impl DataWorld {
     /// The NFTs `owner` (any case) holds on `chain`, by contract then token id.
     pub fn collectibles(&self, chain: &Chain, owner: &str) -> Vec<Collectible> {
+        self.collectibles_at(chain, owner, self.tip())
+    }
+
+    /// [`DataWorld::collectibles`] after block `upto`: the ERC-1155 collection's balances
+    /// ([`crate::world::erc1155`]) are those after that block; the other contracts' holdings do
+    /// not depend on it.
+    pub fn collectibles_at(&self, chain: &Chain, owner: &str, upto: u64) -> Vec<Collectible> {
         let Some(i) = self.pool_index(owner).filter(|&i| i < chain.address_pool) else { return Vec::new() };
-        contracts(chain).iter().enumerate().flat_map(|(j, contract)| self.holdings(chain, i, j, contract)).collect()
+        contracts(chain)
+            .iter()
+            .enumerate()
+            .flat_map(|(j, contract)| self.holdings_at(chain, i, j, contract, upto))
+            .collect()
     }
 
     /// The items of contract `j` (`contract`, the `j`th of [`contracts`]) that pool address `i`
     /// holds, by token id: its pre-minted ones, then (the collection, `j` = 0) the tokens it
     /// minted in blocks `0..=tip`, looked up in the chain's mint table ([`DataWorld::mints`],
-    /// built once), so an answer does not grow with the chain.
+    /// built once), so an answer does not grow with the chain. The ERC-1155 collection
+    /// ([`erc1155::ITEMS`]) holds no pre-minted items: its balances are what the blocks' logs
+    /// moved ([`DataWorld::erc1155_ledger`]).
     pub fn holdings(&self, chain: &Chain, i: u64, j: usize, contract: &NftContract) -> Vec<Collectible> {
-        let (address, name, symbol, erc) = (&contract.0, &contract.1, &contract.2, contract.3);
+        self.holdings_at(chain, i, j, contract, self.tip())
+    }
+
+    /// [`DataWorld::holdings`] after block `upto` (the ERC-1155 collection's balances then).
+    pub fn holdings_at(&self, chain: &Chain, i: u64, j: usize, contract: &NftContract, upto: u64) -> Vec<Collectible> {
         let seed = self.seed();
         let id = chain.evm_chain_id;
         let d = |k: u64, p: u64| derive(seed, id, i * 1_000_003 + j as u64 * 1_009 + k, P_NFT + p);
+        let erc1155 = contract.3 == "ERC-1155";
+        let item = |token_id: u128, balance: Option<u128>| self.nft_item(chain, i, j, contract, token_id, balance);
+        if j == erc1155::ITEMS && erc1155 {
+            let balances = self.erc1155_ledger(chain).balances(i, upto);
+            return balances.into_iter().map(|(token, balance)| item(u128::from(token), Some(balance))).collect();
+        }
         let count = match i {
             0 => 40,
             1..=3 => range(d(0, 1), 5, 14),
             _ => (d(0, 2) % 8).saturating_sub(4),
         };
-        let erc1155 = erc == "ERC-1155";
-        // One item of this contract: (token id, ERC-1155 balance, index status, metadata time).
-        let item = |(token_id, balance, index_status, metadata_updated)| Collectible {
+        let mut out: Vec<Collectible> = (0..count)
+            .map(|k| {
+                let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
+                item(token_id, erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128))
+            })
+            .collect();
+        if j == 0 {
+            for mint in self.mints(chain).of(i) {
+                let block_s = self.block_timestamp_ms(chain, mint.number).div_euclid(1000);
+                out.push(Collectible {
+                    index_status: "INDEXED",
+                    metadata_updated: block_s,
+                    ..item(mint.token_id, None)
+                });
+            }
+        }
+        out
+    }
+
+    /// Token `token_id` of contract `j` (`contract`) held by pool address `i` (an ERC-1155
+    /// token's `balance` given): its URI, and metadata drawn per token (an ERC-1155 token's the
+    /// same for every holder) or per holding (an ERC-721 token's).
+    pub fn nft_item(
+        &self,
+        chain: &Chain,
+        i: u64,
+        j: usize,
+        contract: &NftContract,
+        token_id: u128,
+        balance: Option<u128>,
+    ) -> Collectible {
+        let (address, name, symbol, erc) = (&contract.0, &contract.1, &contract.2, contract.3);
+        let (seed, id) = (self.seed(), chain.evm_chain_id);
+        // The k of the token among the holding (pre-minted ERC-721 ids are `i * 10_000 + k + 1`).
+        let k = if erc == "ERC-1155" { token_id as u64 - 1 } else { (token_id as u64 - 1) % 10_000 };
+        let m = |p: u64| {
+            if erc == "ERC-1155" {
+                derive(seed, id, j as u64 * 1_009 + k + 1, P_NFT + p)
+            } else {
+                derive(seed, id, i * 1_000_003 + j as u64 * 1_009 + k + 1, P_NFT + p)
+            }
+        };
+        let x = m(3);
+        let index_status = if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
+        Collectible {
             evm_chain_id: id,
             contract: address.clone(),
             name: name.clone(),
@@ -93,26 +160,8 @@ impl DataWorld {
             owner: crate::world::pool_address(i),
             balance,
             index_status,
-            metadata_updated,
-        };
-        let mut out = Vec::new();
-        for k in 0..count {
-            let token_id = if erc1155 { k as u128 + 1 } else { i as u128 * 10_000 + k as u128 + 1 };
-            // An ERC-1155 token's metadata is the token's, whoever holds it.
-            let m = |p: u64| if erc1155 { derive(seed, id, j as u64 * 1_009 + k + 1, P_NFT + p) } else { d(k + 1, p) };
-            let x = m(3);
-            let index_status = if x % 10 < 7 { "INDEXED" } else { STATUSES[(x / 10 % STATUSES.len() as u64) as usize] };
-            let balance = erc1155.then(|| range(d(k + 1, 4), 1, 1_000) as u128);
-            let updated = WORLD_NOW_MS / 1000 - (m(5) % (90 * 86_400)) as i64;
-            out.push(item((token_id, balance, index_status, updated)));
+            metadata_updated: WORLD_NOW_MS / 1000 - (m(5) % (90 * 86_400)) as i64,
         }
-        if j == 0 {
-            for mint in self.mints(chain).of(i) {
-                let block_s = self.block_timestamp_ms(chain, mint.number).div_euclid(1000);
-                out.push(item((mint.token_id, None, "INDEXED", block_s)));
-            }
-        }
-        out
     }
 }
 
@@ -209,7 +258,8 @@ mod tests {
             let c = chain(id).unwrap();
             let first = w.collectibles(c, &known_owner_addresses()[0]);
             let minted = first.iter().filter(|i| i.token_id > nft::MINTED_BASE).count();
-            assert_eq!(first.len() - minted, 160, "40 pre-minted items per contract");
+            let items = first.iter().filter(|i| i.contract == contracts(c)[erc1155::ITEMS].0).count();
+            assert_eq!(first.len() - minted - items, 120, "40 pre-minted items per allocated contract");
             assert!(first.iter().any(|i| i.balance.is_some()) && first.iter().any(|i| i.balance.is_none()));
             assert!(first.iter().any(|i| i.index_status != "INDEXED"));
             for a in known_owner_addresses() {

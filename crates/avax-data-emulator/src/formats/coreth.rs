@@ -27,14 +27,18 @@ pub fn rlp_list(out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
 }
 
 /// Appends an RLP item (`base` 0xc0: a list, 0x80: a string) whose payload `body` writes: room
-/// for the longest header is left, then the payload is moved up behind the actual header.
+/// for a header of [`GUESS`] bytes is left, and the payload moves only when its header has
+/// another length. A block, its transaction list and its larger transactions (payloads of 256
+/// bytes to 64 KiB) are written in place; the payload of a block used to be moved once for each
+/// list around it.
 fn rlp_wrap(out: &mut Vec<u8>, base: u8, body: impl FnOnce(&mut Vec<u8>)) {
-    const ROOM: usize = 9;
+    /// The header length of a payload of 256 bytes to 64 KiB.
+    const GUESS: usize = 3;
     let start = out.len();
-    out.extend_from_slice(&[0u8; ROOM]);
+    out.extend_from_slice(&[0u8; GUESS]);
     body(out);
-    let len = out.len() - start - ROOM;
-    let mut head = [0u8; ROOM];
+    let len = out.len() - start - GUESS;
+    let mut head = [0u8; 9];
     let head_len = if len < 56 {
         head[0] = base + len as u8;
         1
@@ -45,9 +49,14 @@ fn rlp_wrap(out: &mut Vec<u8>, base: u8, body: impl FnOnce(&mut Vec<u8>)) {
         head[1..1 + 8 - skip].copy_from_slice(&be[skip..]);
         1 + 8 - skip
     };
+    if head_len > GUESS {
+        out.resize(out.len() + head_len - GUESS, 0);
+        out.copy_within(start + GUESS..start + GUESS + len, start + head_len);
+    } else if head_len < GUESS {
+        out.copy_within(start + GUESS.., start + head_len);
+        out.truncate(start + head_len + len);
+    }
     out[start..start + head_len].copy_from_slice(&head[..head_len]);
-    out.copy_within(start + ROOM.., start + head_len);
-    out.truncate(out.len() - (ROOM - head_len));
 }
 
 /// Appends `bytes` as an RLP string.
@@ -435,6 +444,23 @@ mod tests {
             }
         }
         assert!(legacy >= 5 && dynamic >= 1, "{legacy} {dynamic}");
+    }
+
+    /// Items of every header length (1, 2, 3 and 4 bytes, around each boundary), after a prefix
+    /// already in the buffer: the bytes alloy-rlp writes for the same header and payload.
+    #[test]
+    fn wrapped_items_have_the_canonical_header_whatever_their_length() {
+        for len in [0, 1, 55, 56, 57, 255, 256, 257, 4_000, 65_535, 65_536, 70_000] {
+            for (base, list) in [(0xc0, true), (0x80, false)] {
+                let payload: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+                let mut out = vec![7u8; 5];
+                rlp_wrap(&mut out, base, |p| p.extend_from_slice(&payload));
+                let mut expected = vec![7u8; 5];
+                RlpHeader { list, payload_length: len }.encode(&mut expected);
+                expected.extend_from_slice(&payload);
+                assert!(out == expected, "payload of {len} bytes, list {list}");
+            }
+        }
     }
 
     #[test]

@@ -555,7 +555,10 @@ mod tests {
                 assert_eq!(txs.len(), facts.len());
                 for (t, f) in txs.iter().zip(&facts) {
                     assert_eq!(w.pool_index(&t.from), Some(f.from));
-                    let called = t.erc20.is_some() || t.nft.is_some() || (t.failed && f.erc20.is_some());
+                    let called = t.erc20.is_some()
+                        || t.nft.is_some()
+                        || t.erc1155.is_some()
+                        || (t.failed && (f.erc20.is_some() || f.erc1155.is_some()));
                     let pool_to = t.to.as_ref().filter(|_| !called).map(|a| w.pool_index(a).unwrap());
                     assert_eq!(pool_to, f.to);
                     assert_eq!(t.contract_creation, f.contract_creation);

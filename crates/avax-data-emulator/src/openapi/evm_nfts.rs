@@ -68,7 +68,7 @@ fn token(world: &DataWorld, chain: &Chain, j: usize, contract: &NftContract, tok
 }
 
 /// `Erc721Token` / `Erc1155Token`: the holding without its chain (and an ERC-1155 balance).
-fn token_json(item: &Collectible) -> Value {
+pub(crate) fn token_json(item: &Collectible) -> Value {
     let mut value = item.to_json();
     if let Some(obj) = value.as_object_mut() {
         obj.remove("chainId");
@@ -102,8 +102,16 @@ mod tests {
         assert_eq!(token(&w, c, 2, &all[2], minted[0].token_id), None, "only the collection is minted");
         assert_eq!(token(&w, c, 0, &all[0], 1).unwrap().owner, pool_address(0));
         assert_eq!(token(&w, c, 0, &all[0], 0), None);
+        let badges = tokens(&w, c, 3, &all[3]);
+        assert_eq!(badges.iter().map(|t| t.token_id).collect::<Vec<_>>(), (1..=40).collect::<Vec<_>>());
+        assert_eq!(token(&w, c, 3, &all[3], 41), None);
+        // The ERC-1155 collection's tokens are the ids its logs left with someone.
         let items = tokens(&w, c, 1, &all[1]);
-        assert_eq!(items.iter().map(|t| t.token_id).collect::<Vec<_>>(), (1..=40).collect::<Vec<_>>());
-        assert_eq!(token(&w, c, 1, &all[1], 41), None);
+        let held: std::collections::BTreeSet<u128> = (0..c.address_pool)
+            .flat_map(|i| w.erc1155_ledger(c).balances(i, w.tip()))
+            .map(|(id, _)| u128::from(id))
+            .collect();
+        assert!(!held.is_empty());
+        assert_eq!(items.iter().map(|t| t.token_id).collect::<std::collections::BTreeSet<_>>(), held);
     }
 }

@@ -133,16 +133,25 @@ pub fn created_address(sender: &[u8; 20], nonce: u64) -> [u8; 20] {
 
 /// Transaction `k` of block `number` in coreth form, from its Data API facts `f`.
 pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> Tx {
+    coreth_tx_with(seed, chain, number, k, f, Vec::new())
+}
+
+/// [`coreth_tx`] with its input written into `data` (cleared first): a block's encoder hands
+/// back the buffers of its previous block's transactions, so a transaction allocates nothing.
+fn coreth_tx_with(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts, mut data: Vec<u8>) -> Tx {
     let id = chain.evm_chain_id;
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, id, key, p);
     let collection = f.mint.then(|| super::nft::collection_bytes(chain));
-    let to = f.erc20.map(|c| c.token.address_bytes()).or(collection).or_else(|| f.to.map(pool_address_bytes));
-    let mut data = Vec::new();
+    let items = f.erc1155.map(|_| super::nft::items_bytes(chain));
+    let to = f.erc20.map(|c| c.token.address_bytes()).or(collection).or(items).or_else(|| f.to.map(pool_address_bytes));
+    data.clear();
     if let Some(call) = &f.erc20 {
-        data = super::erc20::call_data(call, pool_address_bytes(call.to));
+        super::erc20::write_call_data(call, pool_address_bytes(call.to), &mut data);
     } else if f.mint {
         data.extend_from_slice(&super::nft::MINT_SELECTOR);
+    } else if let Some(call) = &f.erc1155 {
+        call.write_call_data(&mut data);
     } else if f.contract_creation {
         data.extend_from_slice(&[0x60, 0x80, 0x60, 0x40, 0x52]);
         let len = range(d(purpose::INPUT), 40, 400) as usize;
@@ -178,6 +187,25 @@ pub fn coreth_tx(seed: u64, chain: &Chain, number: u64, k: u32, f: &TxFacts) -> 
     tx
 }
 
+/// The buffers [`EvmBlocks::encode_block`] reuses from block to block on one thread: the facts
+/// of a block's transactions, its coreth transactions and the input buffers they hand back.
+#[derive(Default)]
+struct BlockScratch {
+    facts: Vec<TxFacts>,
+    txs: Vec<Tx>,
+    inputs: Vec<Vec<u8>>,
+}
+
+impl BlockScratch {
+    /// Empties `txs`, keeping each transaction's input buffer for the next block's.
+    fn recycle(&mut self) {
+        for tx in self.txs.drain(..) {
+            let (Tx::Legacy { data, .. } | Tx::DynamicFee { data, .. }) = tx;
+            self.inputs.push(data);
+        }
+    }
+}
+
 /// The blocks of one EVM chain of one world: pure functions of the height (no caches).
 #[derive(Debug, Clone)]
 pub struct EvmBlocks {
@@ -197,8 +225,17 @@ impl EvmBlocks {
     }
     /// The facts of every transaction of block `number`.
     pub fn tx_facts(&self, number: u64) -> Vec<TxFacts> {
+        let mut out = Vec::new();
+        self.fill_tx_facts(number, &mut out);
+        out
+    }
+    /// [`EvmBlocks::tx_facts`] into `out` (cleared first).
+    fn fill_tx_facts(&self, number: u64, out: &mut Vec<TxFacts>) {
         let base = base_fee(self.seed, self.chain, number);
-        (0..tx_count(self.seed, self.chain, number)).map(|k| tx_facts(self.seed, self.chain, number, k, base)).collect()
+        out.clear();
+        out.extend(
+            (0..tx_count(self.seed, self.chain, number)).map(|k| tx_facts(self.seed, self.chain, number, k, base)),
+        );
     }
     /// The header of block `number` whose parent hash is `parent`.
     pub fn header(&self, number: u64, parent: [u8; 32]) -> Header {
@@ -262,12 +299,30 @@ impl EvmBlocks {
         facts.iter().enumerate().map(|(k, f)| coreth_tx(self.seed, self.chain, number, k as u32, f)).collect()
     }
     /// Appends `rlp(block)` of block `number` with parent hash `parent`; returns its eth hash.
-    /// The transactions' facts are drawn once for the header's gas and the transactions.
+    /// The transactions' facts are drawn once for the header's gas and the transactions. The
+    /// facts, the transactions and their inputs live in buffers of the thread reused from block to
+    /// block ([`BlockScratch`]): a walk encodes every block it serves, so nothing is allocated
+    /// per transaction.
     pub fn encode_block(&self, number: u64, parent: [u8; 32], out: &mut Vec<u8>) -> [u8; 32] {
-        let facts = self.tx_facts(number);
-        let gas_used = facts.iter().map(|f| f.gas_used).sum();
-        let header = self.header_with(number, parent, facts.len() as u32, gas_used);
-        coreth::encode_block(out, &header, &self.txs_of(number, &facts), 0, &[])
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<BlockScratch> = std::cell::RefCell::default();
+        }
+        SCRATCH.with(|scratch| {
+            // A nested call on this thread (none today) would get buffers of its own.
+            let mut own = BlockScratch::default();
+            let mut borrowed = scratch.try_borrow_mut();
+            let scratch = borrowed.as_deref_mut().unwrap_or(&mut own);
+            let (seed, chain) = (self.seed, self.chain);
+            self.fill_tx_facts(number, &mut scratch.facts);
+            let gas_used = scratch.facts.iter().map(|f| f.gas_used).sum();
+            let header = self.header_with(number, parent, scratch.facts.len() as u32, gas_used);
+            scratch.recycle();
+            for (k, f) in scratch.facts.iter().enumerate() {
+                let data = scratch.inputs.pop().unwrap_or_default();
+                scratch.txs.push(coreth_tx_with(seed, chain, number, k as u32, f, data));
+            }
+            coreth::encode_block(out, &header, &scratch.txs, 0, &[])
+        })
     }
     /// Whether `C/block` container `h` (post-fork) carries a certificate and a signature.
     pub fn is_signed(&self, h: u64) -> bool {

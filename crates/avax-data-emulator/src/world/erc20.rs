@@ -16,7 +16,9 @@
 //! range), as airdropped scam tokens do: its contract emits the logs without moving any balance,
 //! so nobody holds it ([`Token::genesis_balance`] 0) and its `tokenReputation` is `Malicious`.
 
-use super::{derive, range, zipf, P_TX};
+use std::sync::OnceLock;
+
+use super::{derive, pow10, range, zipf, P_TX};
 
 /// Whole tokens each pool address holds of every token of its chain at genesis (enough that no
 /// address ever runs dry).
@@ -43,11 +45,18 @@ pub struct Token {
 }
 
 impl Token {
-    /// The contract address as 20 bytes.
+    /// The contract address as 20 bytes (decoded once for every token of [`TOKENS`]).
     pub fn address_bytes(&self) -> [u8; 20] {
-        let mut out = [0u8; 20];
-        hex::decode_to_slice(&self.address[2..], &mut out).expect("a token address is 20 bytes of hex");
-        out
+        static BYTES: OnceLock<Vec<[u8; 20]>> = OnceLock::new();
+        let decode = |t: &Token| {
+            let mut out = [0u8; 20];
+            hex::decode_to_slice(&t.address[2..], &mut out).expect("a token address is 20 bytes of hex");
+            out
+        };
+        match TOKENS.iter().position(|t| std::ptr::eq(t, self)) {
+            Some(i) => BYTES.get_or_init(|| TOKENS.iter().map(decode).collect())[i],
+            None => decode(self),
+        }
     }
 
     /// The balance (smallest units) every pool address of the chain starts with (0 of the spam
@@ -144,6 +153,33 @@ pub struct Erc20Call {
 
 const P_ERC20: u64 = 0x0065_7263_3230;
 
+/// The tokens of one chain sorted out once ([`chain_tokens`]): what [`erc20_call`] picks from
+/// on every fifth transaction, without building a list per call.
+struct ChainTokens {
+    evm_chain_id: u64,
+    /// The chain's tokens that are not spam, in [`TOKENS`] order.
+    real: Vec<&'static Token>,
+    /// The chain's spam token, if it has one.
+    spam: Option<&'static Token>,
+}
+
+/// The [`ChainTokens`] of the chain `evm_chain_id`; `None` for a chain without tokens.
+fn chain_tokens(evm_chain_id: u64) -> Option<&'static ChainTokens> {
+    static TABLE: OnceLock<Vec<ChainTokens>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut ids: Vec<u64> = TOKENS.iter().map(|t| t.evm_chain_id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter()
+            .map(|id| {
+                let (spam, real): (Vec<&Token>, Vec<&Token>) = tokens_of(id).into_iter().partition(|t| t.spam);
+                ChainTokens { evm_chain_id: id, real, spam: spam.first().copied() }
+            })
+            .collect()
+    });
+    table.iter().find(|t| t.evm_chain_id == evm_chain_id)
+}
+
 /// Whether transaction `k` of block `number` of the chain `evm_chain_id` (a pool of `pool`
 /// addresses) is a transfer call, and the call: about one in five, on a chain with tokens; one
 /// call in twenty goes to the chain's spam token if it has one. The recipient is a Zipf-like
@@ -151,20 +187,23 @@ const P_ERC20: u64 = 0x0065_7263_3230;
 pub fn erc20_call(seed: u64, evm_chain_id: u64, pool: u64, number: u64, k: u32) -> Option<Erc20Call> {
     let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
     let d = |p: u64| derive(seed, evm_chain_id, key, P_TX ^ P_ERC20 ^ (p << 32));
-    // Four transactions in five make no call: decided before the token lists are built.
+    // Four transactions in five make no call: decided before the chain's tokens are looked up.
     if d(1) % 5 != 0 {
         return None;
     }
-    let (spam, real): (Vec<&Token>, Vec<&Token>) = tokens_of(evm_chain_id).into_iter().partition(|t| t.spam);
-    if real.is_empty() {
-        return None;
-    }
-    let token = match spam.first() {
-        Some(&s) if d(5).is_multiple_of(20) => s,
-        _ => real[(d(2) % real.len() as u64) as usize],
+    let tokens = chain_tokens(evm_chain_id).filter(|t| !t.real.is_empty())?;
+    let token = match tokens.spam {
+        Some(s) if d(5).is_multiple_of(20) => s,
+        _ => tokens.real[(d(2) % tokens.real.len() as u64) as usize],
     };
     let to = zipf(d(3), pool);
-    let amount = if token.spam { 0 } else { range(d(4), 1, 2_000_000) as u128 * 10u128.pow(token.decimals) / 100 };
+    // Hundredths of a whole token: `r * 10^decimals / 100`, exact as `r * 10^(decimals - 2)`.
+    let cents = range(d(4), 1, 2_000_000) as u128;
+    let amount = match token.decimals.checked_sub(2) {
+        _ if token.spam => 0,
+        Some(e) => cents * pow10(e),
+        None => cents * pow10(token.decimals) / 100,
+    };
     Some(Erc20Call { token, to, amount })
 }
 
@@ -172,6 +211,12 @@ pub fn erc20_call(seed: u64, evm_chain_id: u64, pool: u64, number: u64, k: u32) 
 /// one 32-byte word (the ABI encoding).
 pub fn call_data(call: &Erc20Call, recipient: [u8; 20]) -> Vec<u8> {
     let mut data = Vec::with_capacity(68);
+    write_call_data(call, recipient, &mut data);
+    data
+}
+
+/// Appends [`call_data`] to `data` (a transaction's reused input buffer).
+pub fn write_call_data(call: &Erc20Call, recipient: [u8; 20], data: &mut Vec<u8>) {
     data.extend_from_slice(&TRANSFER_SELECTOR);
     data.extend_from_slice(&[0u8; 12]);
     data.extend_from_slice(&recipient);
@@ -181,7 +226,6 @@ pub fn call_data(call: &Erc20Call, recipient: [u8; 20]) -> Vec<u8> {
         data.extend_from_slice(&[0u8; 16]);
         data.extend_from_slice(&call.amount.to_be_bytes());
     }
-    data
 }
 
 /// One ERC-20 transfer as a transaction of the world carries it.

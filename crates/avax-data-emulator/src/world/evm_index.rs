@@ -1,18 +1,20 @@
 //! Per-chain tables of the world's EVM transactions that answers look up instead of scanning the
-//! blocks: the mints of the NFT collection ([`Mints`]), the contract deployments ([`Activity`])
-//! and the pool addresses that took part in a transaction ([`DataWorld::took_part`]). Each table
-//! is built on its first use on a chain, once: the mints and deployments in one pass over the
-//! draw that decides them, with the facts ([`super::tx_facts`]: no encoding, no signing) of the
-//! transactions it picks; the addresses by a scan of the facts from the first block that goes
-//! only as far as a question needs (the next resumes it). Nothing is built with the world, so
-//! building it and serving `C/block` cost what they did.
+//! blocks: the mints of the NFT collection ([`Mints`]), the contract deployments ([`Activity`]),
+//! the pool addresses that took part in a transaction ([`DataWorld::took_part`]) and the ERC-1155
+//! collection's transfers ([`Ledger`]). Each table is built on its first use on a chain, once:
+//! the mints and deployments in one pass over the draw that decides them, with the facts
+//! ([`super::tx_facts`]: no encoding, no signing) of the transactions it picks; the ERC-1155
+//! transfers in one pass over the facts; the addresses by a scan of the facts from the first
+//! block that goes only as far as a question needs (the next resumes it). Nothing is built with
+//! the world, so building it and serving `C/block` cost what they did.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 
+use super::erc1155::{Erc1155Item, Ledger};
 use super::{
     base_fee, cchain, chains, creates_contract, hex0x, nft, pool_address_bytes, tx_count, tx_facts, Chain, DataWorld,
-    TxFacts,
+    Feature, TxFacts,
 };
 use crate::formats::coreth;
 
@@ -118,6 +120,7 @@ pub(crate) struct EvmIndex {
     mints: Vec<OnceLock<Mints>>,
     activity: Vec<OnceLock<Activity>>,
     parties: Vec<Mutex<Parties>>,
+    erc1155: Vec<OnceLock<Ledger>>,
 }
 
 impl EvmIndex {
@@ -127,6 +130,7 @@ impl EvmIndex {
             mints: chains().iter().map(|_| OnceLock::new()).collect(),
             activity: chains().iter().map(|_| OnceLock::new()).collect(),
             parties: chains().iter().map(|_| Mutex::new(Parties::default())).collect(),
+            erc1155: chains().iter().map(|_| OnceLock::new()).collect(),
         }
     }
 }
@@ -161,6 +165,41 @@ impl DataWorld {
                 }
             }
             mints
+        })
+    }
+
+    /// Every ERC-1155 item (one per id a log moved) of `chain`'s blocks `0..=tip`, oldest first
+    /// (built on the first call, one pass over the chain's transaction facts). A log's index
+    /// counts the block's earlier logs: one per transaction that emits any (an ERC-20 transfer,
+    /// an ERC-721 mint or an ERC-1155 call that did not fail), as [`super::block_transactions`]
+    /// numbers them.
+    pub fn erc1155_ledger(&self, chain: &Chain) -> &Ledger {
+        self.evm_index.erc1155[chain.index].get_or_init(|| {
+            let seed = self.seed();
+            let mut items = Vec::new();
+            if !chain.has(Feature::NftIndexing) {
+                return Ledger { items };
+            }
+            for n in 0..self.blocks_per_chain() {
+                let base = base_fee(seed, chain, n);
+                let mut logs = 0u32;
+                for k in 0..tx_count(seed, chain, n) {
+                    let f = tx_facts(seed, chain, n, k, base);
+                    if let Some(call) = f.erc1155.filter(|_| !f.failed) {
+                        items.extend(call.items().map(|(token_id, value)| Erc1155Item {
+                            number: n,
+                            index: k,
+                            log_index: logs,
+                            from: call.from,
+                            to: call.to,
+                            token_id,
+                            value,
+                        }));
+                    }
+                    logs += u32::from(f.mint || (!f.failed && (f.erc20.is_some() || f.erc1155.is_some())));
+                }
+            }
+            Ledger { items }
         })
     }
 

@@ -28,7 +28,8 @@
 //!   window of a few thousand transactions holds a few busy addresses and many one-time ones.
 //! - **Shapes** a data scientist meets: failed transactions ([`TxFacts::failed`], `txStatus` 0),
 //!   contract deployments (no `to`, [`Tx::contract_address`]), a spam ERC-20 token whose transfers
-//!   carry 2^256-1 ([`erc20`]) and an NFT collection minted by the world's transactions ([`nft`]).
+//!   carry 2^256-1 ([`erc20`]), an NFT collection minted by the world's transactions ([`nft`]) and
+//!   a multi-token collection they mint and resell ([`erc1155`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -41,6 +42,7 @@ use avax_data_core::index::cb58;
 
 pub mod busy;
 pub mod cchain;
+pub mod erc1155;
 pub mod erc20;
 pub mod evm_index;
 pub mod history;
@@ -51,6 +53,7 @@ pub mod rewards;
 mod tx_index;
 mod zipf_table;
 
+use erc1155::{Erc1155Call, Erc1155Log};
 use erc20::{Erc20Call, Erc20Transfer};
 use icm::IcmMessage;
 use nft::Erc721Transfer;
@@ -349,6 +352,21 @@ pub(crate) fn range(x: u64, lo: u64, hi: u64) -> u64 {
     lo + x % (hi - lo + 1)
 }
 
+/// `10^e` (`e` <= 38) from a table: the world's amounts scale by a token's decimals on every
+/// transaction, where `10u128.pow` costs a few 128-bit multiplications.
+pub(crate) fn pow10(e: u32) -> u128 {
+    const TABLE: [u128; 39] = {
+        let mut table = [1u128; 39];
+        let mut i = 1;
+        while i < 39 {
+            table[i] = table[i - 1] * 10;
+            i += 1;
+        }
+        table
+    };
+    TABLE[e as usize]
+}
+
 /// Uniform in `[0, 1)`.
 pub(crate) fn unit(x: u64) -> f64 {
     (x >> 11) as f64 / (1u64 << 53) as f64
@@ -380,7 +398,8 @@ pub fn pool_address_bytes(i: u64) -> [u8; 20] {
 }
 
 /// Addresses with a known, non-empty NFT collection on every `nftIndexing` chain (pool entries
-/// 0..4; entry 0 holds 40 items per contract, 160 per chain, enough to page through):
+/// 0..4; entry 0 holds 40 items of each allocated contract, 120 per chain, enough to page through,
+/// plus what the blocks mint it):
 /// `0x6a2474f3e677ce65e495508043237ea93738a031`, `0xdf91d2f275960a7d202c39c48c7c9c923b2d0b6d`,
 /// `0x7d96d2878ed8ea03c37d6a21ed4d7f8dd164ac61`, `0x9a89ca45db20ce655687f0ef376bb2ab088af0aa`.
 /// They are also the most frequent transaction senders.
@@ -432,6 +451,8 @@ pub struct Tx {
     pub erc20: Option<Erc20Transfer>,
     /// The ERC-721 token this transaction mints ([`nft`]).
     pub nft: Option<Erc721Transfer>,
+    /// The ERC-1155 log this transaction emits ([`erc1155`]; `None` when it failed).
+    pub erc1155: Option<Erc1155Log>,
     /// Whether the transaction failed (receipt status 0: it pays its gas, moves no value and
     /// emits no log).
     pub failed: bool,
@@ -467,46 +488,83 @@ pub struct TxFacts {
     /// Whether the transaction is a `mint()` of the chain's NFT collection ([`nft`]); its `to`
     /// is `None` (the collection contract).
     pub mint: bool,
+    /// The call this transaction makes to the chain's ERC-1155 collection ([`erc1155`]): a mint,
+    /// or the resale of an earlier mint (whose minter is then `from`). Its `to` is `None`.
+    pub erc1155: Option<Erc1155Call>,
     /// Whether it failed (status 0): about one in forty of the calls that are neither a contract
     /// creation nor a mint. A failed transaction pays its gas but moves no value and no token.
     pub failed: bool,
 }
 
-/// Draw `p` of transaction `k` of block `number` of `chain` (what its facts are made of).
-fn tx_draw(seed: u64, chain: &Chain, number: u64, k: u32, p: u64) -> u64 {
-    derive(seed, chain.evm_chain_id, number.wrapping_mul(1_000).wrapping_add(k as u64), P_TX ^ (p << 32))
+/// The draw `p` of transaction `k` of block `number` of `chain`'s facts.
+fn fact_draw(seed: u64, chain: &Chain, number: u64, k: u32, p: u64) -> u64 {
+    let key = number.wrapping_mul(1_000).wrapping_add(k as u64);
+    derive(seed, chain.evm_chain_id, key, P_TX ^ (p << 32))
 }
 
 /// Whether transaction `k` of block `number` of `chain` creates a contract (3% do): the one draw
 /// [`tx_facts`] decides it by, for a table of the deployments that reads nothing else.
 pub(crate) fn creates_contract(seed: u64, chain: &Chain, number: u64, k: u32) -> bool {
-    tx_draw(seed, chain, number, k, 2) % 100 < 3
+    fact_draw(seed, chain, number, k, 2) % 100 < 3
+}
+
+/// The calls that decide what kind of transaction `k` of block `number` is, drawn before its
+/// other facts: (its sender before any resale, whether it creates a contract, its ERC-20 call,
+/// whether it mints the ERC-721 collection). A transaction with none of them is plain.
+fn call_kind(seed: u64, chain: &Chain, number: u64, k: u32) -> (u64, bool, Option<Erc20Call>, bool) {
+    let d = |p: u64| fact_draw(seed, chain, number, k, p);
+    let from = zipf(d(1), chain.address_pool);
+    let contract_creation = creates_contract(seed, chain, number, k);
+    let erc20 = if contract_creation {
+        None
+    } else {
+        erc20::erc20_call(seed, chain.evm_chain_id, chain.address_pool, number, k)
+    };
+    let mint = !contract_creation && erc20.is_none() && nft::mint_at(seed, chain, number, k);
+    (from, contract_creation, erc20, mint)
+}
+
+/// The sender of transaction `k` of block `number` of `chain` if that transaction exists and is
+/// plain (see [`call_kind`]): the minter an ERC-1155 resale names ([`erc1155::erc1155_call`]).
+fn plain_sender(seed: u64, chain: &Chain, number: u64, k: u32) -> Option<u64> {
+    if k >= tx_count(seed, chain, number) {
+        return None;
+    }
+    let (from, contract_creation, erc20, mint) = call_kind(seed, chain, number, k);
+    (!contract_creation && erc20.is_none() && !mint).then_some(from)
 }
 
 /// The facts of transaction `k` of block `number` of `chain` (see [`block_transactions`]).
 pub fn tx_facts(seed: u64, chain: &Chain, number: u64, k: u32, base_fee: u128) -> TxFacts {
     let pool = chain.address_pool;
-    let d = |p: u64| tx_draw(seed, chain, number, k, p);
-    let from = zipf(d(1), pool);
-    let contract_creation = creates_contract(seed, chain, number, k);
+    let d = |p: u64| fact_draw(seed, chain, number, k, p);
+    let (from, contract_creation, erc20, mint) = call_kind(seed, chain, number, k);
     let gas_used = if d(4) % 3 == 0 { 21_000 } else { range(d(5), 21_000, 300_000) };
     let priority = (d(6) % 2_000_000_001) as u128 / if chain.token_decimals < 18 { 1_000 } else { 1 };
     let value = match d(7) % 10 {
         0..=3 => 0,
-        4..=8 => (d(8) % 10_000) as u128 * 10u128.pow(chain.token_decimals.saturating_sub(4)),
-        _ => (range(d(9), 20, 500) as u128) * 10u128.pow(chain.token_decimals) + (d(10) as u128 % 1_000_000),
+        4..=8 => (d(8) % 10_000) as u128 * pow10(chain.token_decimals.saturating_sub(4)),
+        _ => (range(d(9), 20, 500) as u128) * pow10(chain.token_decimals) + (d(10) % 1_000_000) as u128,
     };
-    let erc20 = if contract_creation { None } else { erc20::erc20_call(seed, chain.evm_chain_id, pool, number, k) };
-    let mint = !contract_creation && erc20.is_none() && nft::mint_at(seed, chain, number, k);
-    let (to, value, gas_used) = match (erc20, mint) {
-        (Some(_), _) => (None, 0, range(d(11), 34_000, 65_000)),
-        (None, true) => (None, 0, range(d(11), 80_000, 160_000)),
+    let plain = !contract_creation && erc20.is_none() && !mint;
+    let erc1155 = if plain {
+        erc1155::erc1155_call(seed, chain, number, k, from, |n, k| plain_sender(seed, chain, n, k))
+    } else {
+        None
+    };
+    let (to, value, gas_used) = match (erc20, mint, erc1155) {
+        (Some(_), _, _) => (None, 0, range(d(11), 34_000, 65_000)),
+        (None, true, _) => (None, 0, range(d(11), 80_000, 160_000)),
+        (None, false, Some(call)) => (None, 0, range(d(11), 50_000, if call.batch { 180_000 } else { 110_000 })),
         // The pool recipient is drawn only where it is the recipient.
-        (None, false) => ((!contract_creation).then(|| zipf(d(3), pool)), value, gas_used),
+        (None, false, None) => ((!contract_creation).then(|| zipf(d(3), pool)), value, gas_used),
     };
-    let failed = !contract_creation && !mint && d(12).is_multiple_of(40);
+    // A resale is sent by the minter; a mint of either collection never fails.
+    let from = erc1155.map_or(from, |call| call.sender);
+    let minting = mint || erc1155.is_some_and(|call| call.from.is_none());
+    let failed = !contract_creation && !minting && d(12).is_multiple_of(40);
     let gas_price = base_fee + priority;
-    TxFacts { from, to, contract_creation, gas_used, priority, gas_price, value, erc20, mint, failed }
+    TxFacts { from, to, contract_creation, gas_used, priority, gas_price, value, erc20, mint, erc1155, failed }
 }
 
 /// The transactions of block `number` of the chain with `evm_chain_id` (empty for an unknown
@@ -547,6 +605,12 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
                 token_id: nft::minted_token_id(number, k),
                 log_index: next_log(),
             });
+            let items = f.erc1155.map(|_| nft::contract_address(chain.evm_chain_id, erc1155::ITEMS as u64));
+            let erc1155 = f.erc1155.filter(|_| !f.failed).zip(items.clone()).map(|(call, contract)| Erc1155Log {
+                contract,
+                call,
+                log_index: next_log(),
+            });
             let contract_address = f.contract_creation.then(|| {
                 let nonce = cchain::tx_nonce(seed, chain, number, k);
                 hex0x(&cchain::created_address(&pool_address_bytes(f.from), nonce))
@@ -555,13 +619,19 @@ pub fn block_transactions(seed: u64, evm_chain_id: u64, number: u64) -> Vec<Tx> 
                 hash: hex0x(&coreth::keccak256(&enc)),
                 index: k,
                 from: pool_address(f.from),
-                to: f.erc20.map(|c| c.token.address.to_string()).or(collection).or_else(|| f.to.map(pool_address)),
+                to: f
+                    .erc20
+                    .map(|c| c.token.address.to_string())
+                    .or(collection)
+                    .or(items)
+                    .or_else(|| f.to.map(pool_address)),
                 contract_creation: f.contract_creation,
                 gas_used: f.gas_used,
                 gas_price: f.gas_price,
                 value: f.value,
                 erc20,
                 nft: minted,
+                erc1155,
                 failed: f.failed,
                 contract_address,
             }
@@ -931,6 +1001,13 @@ mod tests {
                 "0x9a89ca45db20ce655687f0ef376bb2ab088af0aa",
             ]
         );
+    }
+
+    #[test]
+    fn the_powers_of_ten_table_is_10_pow() {
+        for e in 0..39 {
+            assert_eq!(pow10(e), 10u128.pow(e), "10^{e}");
+        }
     }
 
     #[test]

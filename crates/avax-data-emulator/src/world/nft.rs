@@ -9,7 +9,9 @@
 //! minted token stays with its minter, so `listErc721Transactions` of an address and its
 //! collectibles agree: every token it minted in blocks `0..=tip` is among its collectibles.
 
-use super::{derive, digest, hex0x, Chain, Feature};
+use std::sync::OnceLock;
+
+use super::{chains, derive, digest, hex0x, Chain, Feature};
 
 /// The `mint()` selector.
 pub const MINT_SELECTOR: [u8; 4] = [0x12, 0x49, 0xc5, 0x8b];
@@ -57,9 +59,26 @@ pub fn collection_address(chain: &Chain) -> Option<String> {
     chain.has(Feature::NftIndexing).then(|| contract_address(chain.evm_chain_id, 0))
 }
 
-/// The collection's address as 20 bytes.
+/// The collection's address as 20 bytes (a mint's transaction reads it).
 pub fn collection_bytes(chain: &Chain) -> [u8; 20] {
-    contract_bytes(chain.evm_chain_id, 0)
+    cached_contract_bytes(chain, 0)
+}
+
+/// The address of the chain's ERC-1155 collection ([`super::erc1155::ITEMS`]) as 20 bytes.
+pub fn items_bytes(chain: &Chain) -> [u8; 20] {
+    cached_contract_bytes(chain, super::erc1155::ITEMS)
+}
+
+/// [`contract_bytes`] of contract `j` of `chain` (`j` < 4), hashed once per chain for all.
+fn cached_contract_bytes(chain: &Chain, j: usize) -> [u8; 20] {
+    static BYTES: OnceLock<Vec<[[u8; 20]; 4]>> = OnceLock::new();
+    let all = BYTES.get_or_init(|| {
+        chains().iter().map(|c| std::array::from_fn(|j| contract_bytes(c.evm_chain_id, j as u64))).collect()
+    });
+    match all.get(chain.index) {
+        Some(bytes) if j < 4 && chains()[chain.index].evm_chain_id == chain.evm_chain_id => bytes[j],
+        _ => contract_bytes(chain.evm_chain_id, j as u64),
+    }
 }
 
 /// The token id transaction `k` of block `number` mints (distinct for every `(number, k)`).

@@ -1,6 +1,8 @@
 //! The integration tests of the emulator, in one test binary: each service over real HTTP.
 
 mod common;
+mod cworld36_digest;
+mod cworld36_erc1155;
 mod emulator_data_api;
 mod emulator_faults;
 mod emulator_index;
