@@ -64,8 +64,9 @@ def cases(emu: Any) -> list[tuple[str, str, list[str], list[tuple[str, str]]]]:
     exports = api_ok(emu.url, f"{X}/transactions", pageSize=100, txTypes="ExportTx")["transactions"]
     p_two, x_two = _holding(emu, P, _owners(p_txs)), _holding(emu, X, _owners(x_txs))
     c_two = _holding(emu, C, _owners(exports, lambda u: u["consumedOnChainId"] == C_ID))
-    validators = api_ok(emu.url, f"{NET}/validators", pageSize=100)["validators"]
-    delegators = api_ok(emu.url, f"{NET}/delegators", pageSize=100)["delegators"]
+    # Active stakes: only they have pending rewards (an ended one is in the historical rewards).
+    validators = api_ok(emu.url, f"{NET}/validators", pageSize=100, validationStatus="active")["validators"]
+    delegators = api_ok(emu.url, f"{NET}/delegators", pageSize=100, delegationStatus="active")["delegators"]
     nodes = list(dict.fromkeys(v["nodeId"] for v in validators))[:2]
     delegated = list(dict.fromkeys(d["nodeId"] for d in delegators))[:2]
     rewarded = list(dict.fromkeys(a for d in delegators for a in d["rewardAddresses"]))[:2]

@@ -151,7 +151,7 @@ client_twins! {
     ///     ...         status = (await metrics.live_check())["status"]
     ///     ...         return series["value"].to_list(), names, status
     ///     >>> asyncio.run(main())
-    ///     ([981.0, 808.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
+    ///     ([981.0, 892.0], ['Avalanche (C-Chain)', 'Beam'], 'ok')
     async PyAsyncMetricsClient("AsyncMetricsClient") { PagerOf = PyAsyncPager }
     state { client: MetricsClient }
     new (base_url = None, *, url = None, cache = avax_data_core::cache::CacheChoice::FromEnv, cache_max_bytes = None,) (

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use avax_data_core::decode::avax::AssetAmount;
 
 use super::fees::{self, ETNA_S, P_MAX_GAS_PRICE};
-use super::p_txs::{avax_id, block_txs, tx_burned, tx_outputs};
+use super::p_txs::{avax_id, block_txs, tx_burned, tx_l1_balances, tx_outputs};
 use super::px_blocks::{PxChain, PxKind};
 use super::px_clock::MIN_SPAN;
 use super::x_index::x_index;
@@ -33,7 +33,8 @@ fn every_p_tx_pays_its_eras_fee_and_burns_nothing_more() {
                 };
                 let (consumed, produced) = (avax_in(&tx.consumed, &avax), avax_in(&tx.produced, &avax));
                 assert!(consumed >= produced, "{network:?} height {h} {}: creates AVAX", tx.type_name);
-                let fee = consumed - produced;
+                // A ConvertSubnetToL1Tx also funds its L1 validators' balances: not a fee.
+                let fee = consumed - produced - tx_l1_balances(&tx);
                 assert_eq!(fee, tx_burned(&tx), "the Data API's amountBurned is the decoder's fee");
                 let etna = time >= ETNA_S;
                 if etna {

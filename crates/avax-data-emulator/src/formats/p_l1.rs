@@ -13,6 +13,7 @@
 
 use super::avax_codec::TransferableOutput;
 use super::avax_codec::{self as codec, BaseTx, Input, Output, OutputOwners, Rng, TransferableInput};
+use super::fees;
 use super::ptx::{p_tx, PTx};
 use crate::world::history::launch_s;
 use crate::world::rewards::avax_asset_id;
@@ -22,6 +23,9 @@ use avax_data_core::index::cb58;
 
 /// Initial validators of the conversion.
 pub const INITIAL_VALIDATORS: u64 = 4;
+/// The platformvm type id of a ConvertSubnetToL1Tx.
+const CONVERT_SUBNET_TO_L1_TX: u32 = 35;
+
 /// The continuous fee an L1 validator pays, nAVAX a second.
 pub const FEE_PER_SECOND: u64 = 512;
 /// 2024-12-16T17:00:00Z: Etna, which brought ConvertSubnetToL1Tx.
@@ -69,7 +73,9 @@ pub fn conversion(network: Network) -> Option<Conversion> {
         .collect();
     let avax = cb58::decode_id(avax_asset_id(network)).expect("AVAX's id is CB58");
     let balances: u64 = validators.iter().map(|v| v.balance).sum();
-    let fee = rng.range(1_000_000, 50_000_000);
+    // The era's dynamic fee of a tx with one input and one output (`fees::p_fee`), as every
+    // other P-Chain tx of the world pays; the balances go to the validators, not to the fee.
+    let fee = fees::p_fee(CONVERT_SUBNET_TO_L1_TX, time as u64, 1, 1, rng.range(1, fees::P_MAX_GAS_PRICE));
     let spent = balances + fee + rng.range(1_000_000_000, 90_000_000_000);
     let change = spent - balances - fee;
     let base = BaseTx {
@@ -98,7 +104,12 @@ pub fn conversion(network: Network) -> Option<Conversion> {
         subnet_auth: vec![0],
     };
     let credentials = vec![rng.credential(1), rng.credential(1)];
-    Some(Conversion { chain, time: time as u64, manager, tx: p_tx(35, Some(base), body, credentials) })
+    Some(Conversion {
+        chain,
+        time: time as u64,
+        manager,
+        tx: p_tx(CONVERT_SUBNET_TO_L1_TX, Some(base), body, credentials),
+    })
 }
 
 fn id_of(text: &str) -> [u8; 32] {

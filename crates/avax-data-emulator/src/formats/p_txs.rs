@@ -117,10 +117,20 @@ pub fn tx_amounts(tx: &PTx) -> (u128, u128, u128) {
     (consumed, value, staked)
 }
 
-/// The nAVAX a tx burned: what its inputs consumed beyond its outputs (its fee).
+/// The nAVAX a tx burned: what its inputs consumed beyond its outputs and the L1 validators'
+/// balances it funds (its fee).
 pub fn tx_burned(tx: &PTx) -> u128 {
     let (consumed, value, staked) = tx_amounts(tx);
-    consumed.saturating_sub(value + staked)
+    consumed.saturating_sub(value + staked + tx_l1_balances(tx))
+}
+
+/// The nAVAX a tx moves into L1 validators' balances (a ConvertSubnetToL1Tx's initial
+/// validators): the Data API's `amountL1ValidatorBalanceBurned`, apart from its fee.
+pub fn tx_l1_balances(tx: &PTx) -> u128 {
+    match &tx.body {
+        PTxBody::ConvertSubnetToL1 { validators, .. } => validators.iter().map(|v| u128::from(v.balance)).sum(),
+        _ => 0,
+    }
 }
 
 /// The nAVAX of a tx's outputs still locked at Unix second `now` (a platform or stakeable
@@ -248,7 +258,7 @@ impl PTxFacts<'_> {
             "value": list(value),
             "amountBurned": list(burned),
             "amountStaked": list(staked),
-            "amountL1ValidatorBalanceBurned": [],
+            "amountL1ValidatorBalanceBurned": list(tx_l1_balances(self.tx)),
         });
         if let Some(base) = &self.tx.base {
             if !base.memo.is_empty() {

@@ -6,7 +6,10 @@
 //!
 //! A list whose items have no field (or pair of fields) naming one item is absent and walked as
 //! served: `listInternalTransactions` (a transaction's internal calls share its hash and carry
-//! no index), `listTransactions`/`listTransactionsV2` (the hash is inside `nativeTransaction`),
+//! no index), `listErc1155Transactions` (a `TransferBatch` log moves several ids: its items share
+//! the hash and the log's index, and the id is inside `erc1155Token`, so a pair of fields would
+//! take the batch's items for repeats and drop them), `listTransactions`/`listTransactionsV2`
+//! (the hash is inside `nativeTransaction`),
 //! `getAddressesFromWebhook` (plain strings), the Metrics API's time series (a point is its
 //! timestamp within a walk cut into windows) and `getValidatorsByDateRange` (its id is a list).
 
@@ -43,7 +46,6 @@ pub const LIST_IDENTITIES: &[(&str, Identity)] = &[
     ("listTransfers", TRANSFER),
     ("listErc20Transactions", TRANSFER),
     ("listErc721Transactions", TRANSFER),
-    ("listErc1155Transactions", TRANSFER),
     ("listContractDeployments", id("address")),
     ("listTokens", TOKEN),
     ("listErc20Balances", id("address")),
@@ -142,6 +144,7 @@ mod tests {
             .collect();
         let documented = [
             "listInternalTransactions",
+            "listErc1155Transactions",
             "listTransactions",
             "listTransactionsV2",
             "getEvmChainMetrics",
