@@ -267,3 +267,21 @@ def test_latest_transactions_of_all_chains_merge_the_chains_newest_first(emu: An
     fuji = {c["chainId"] for c in ok(emu.url, "/v1/chains", network="fuji")["chains"]}
     both = {t["chainId"] for t in ok(emu.url, "/v1/transactions", pageSize=100)["transactions"]}
     assert both & fuji and both & chains, "without a network, both networks' chains"
+
+
+def test_the_client_hands_out_every_item_of_a_transfer_batch(emu: Any) -> None:
+    """A TransferBatch log moves several ids: its items share the tx hash and the log's index, and
+    the client hands every one of them out (no repeat screen takes them for one item served twice),
+    in the service's order, as the raw pages hold them."""
+    raw = pages(emu.url, f"/v1/chains/{CHAIN}/addresses/{ADDRESS}/transactions:listErc1155", "transactions",
+                pageSize=7)
+    batches: dict[tuple[str, int], int] = {}
+    for t in raw:
+        batches[(t["txHash"], t["logIndex"])] = batches.get((t["txHash"], t["logIndex"]), 0) + 1
+    assert max(batches.values()) > 1, "pool address 0 takes part in a TransferBatch in 400 blocks"
+    with ad.DataClient(emu.url) as data:
+        walked = list(data.erc1155_transfers(CHAIN, ADDRESS, page_size=7))
+        frame = data.erc1155_transfers(CHAIN, ADDRESS, page_size=7).to_polars()
+    key = [(t["txHash"], t["logIndex"], t["erc1155Token"]["tokenId"]) for t in raw]
+    assert [(t["txHash"], t["logIndex"], str(t["erc1155Token"]["tokenId"])) for t in walked] == key
+    assert frame.height == len(raw)
