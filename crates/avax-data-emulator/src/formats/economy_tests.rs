@@ -43,7 +43,7 @@ fn every_p_tx_pays_its_eras_fee_and_burns_nothing_more() {
                     let gas = u128::from(fees::p_gas(n_in as u64, n_out as u64));
                     let price = fee / gas;
                     assert!(
-                        fee % gas == 0 && (1..=u128::from(P_MAX_GAS_PRICE)).contains(&price),
+                        fee.is_multiple_of(gas) && (1..=u128::from(P_MAX_GAS_PRICE)).contains(&price),
                         "{fee} for {gas} gas"
                     );
                 } else {
