@@ -48,6 +48,19 @@ def test_walk_emulator(tmp_path: Path) -> None:
             assert df["bytes"][i] == expected["bytes"]
 
 
+def test_walk_of_a_finished_file_says_nothing_was_walked(tmp_path: Path) -> None:
+    """README's first command run twice: the second run keeps the file and says so, with no rate
+    (it walked nothing) where it printed "inf rows/s"."""
+    out = tmp_path / "x_tx.parquet"
+    args = ("walk", "--emulator", "--emulator-containers", "300", "--out", str(out))
+    assert run(*args).returncode == 0
+    proc = run(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert "skipped:" in proc.stdout + proc.stderr and "300" in proc.stdout
+    assert "time:        0.00 s (nothing walked: the file was already complete)" in proc.stdout
+    assert "inf" not in proc.stdout
+
+
 def test_walk_default_out_and_chain(tmp_path: Path) -> None:
     proc = run("walk", "--emulator", "--chain", "C/block", "--emulator-containers", "1500",
                "--start", "1000", "--concurrency", "3", cwd=tmp_path)

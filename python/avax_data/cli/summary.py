@@ -62,5 +62,8 @@ def summary_lines(result: ExportResult) -> list[str]:
     total = int(stats["total_bytes"] or 0)
     lines.append(f"bytes:       {total:,} ({human_bytes(total)}) of container data")
     lines.append(f"file:        {result.out} ({size:,} bytes, {human_bytes(size)})")
-    lines.append(f"time:        {result.seconds:.2f} s ({rate:,.0f} rows/s)")
+    if result.skipped:
+        lines.append("time:        0.00 s (nothing walked: the file was already complete)")
+    else:
+        lines.append(f"time:        {result.seconds:.2f} s ({rate:,.0f} rows/s)")
     return lines
