@@ -165,6 +165,14 @@ impl Request<'_> {
         paging::start(self.state, &self.params, &self.fingerprint())
     }
 
+    /// The positions of the requested page of a list of `len` items, and the `nextPageToken`
+    /// that goes with it (when items follow the page).
+    pub(crate) fn page_of(&self, len: usize) -> Result<(std::ops::Range<usize>, Option<String>), Response> {
+        let start = self.start()?.min(len as u128) as usize;
+        let end = (start + self.size).min(len);
+        Ok((start..end, self.next_token(end < len, end as u128)))
+    }
+
     /// `nextPageToken` for a page ending before `next`, when more follow.
     pub(crate) fn next_token(&self, more: bool, next: u128) -> Option<String> {
         paging::next_token(self.state, more, &self.fingerprint(), next)

@@ -87,10 +87,9 @@ pub(crate) fn answer(request: &Request) -> Answer {
     if request.params.get("sortOrder") == Some("desc") {
         items.reverse();
     }
-    let start = request.start()?.min(items.len() as u128) as usize;
-    let end = (start + request.size).min(items.len());
+    let (range, token) = request.page_of(items.len())?;
     let txs = ended_staking_txs(world.seed(), network);
-    let page: Vec<Value> = items[start..end]
+    let page: Vec<Value> = items[range]
         .iter()
         .map(|r| {
             let tx = txs.get(&r.tx_hash).expect("every ended stake's reward names its staking tx");
@@ -98,7 +97,7 @@ pub(crate) fn answer(request: &Request) -> Answer {
         })
         .collect();
     let mut body = json!({"historicalRewards": page});
-    if let Some(token) = request.next_token(end < items.len(), end as u128) {
+    if let Some(token) = token {
         body["nextPageToken"] = Value::String(token);
     }
     Ok(errors::ok(body))

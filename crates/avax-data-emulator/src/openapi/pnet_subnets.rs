@@ -143,12 +143,11 @@ pub(crate) fn l1_validators(request: &Request) -> Answer {
         .filter(|v| param("nodeId").is_none_or(|n| v["nodeId"] == n))
         .filter(|v| wanted_id.is_none_or(|id| v["validationId"] == id || v["validationIdHex"] == id.to_lowercase()))
         .collect();
-    let start = request.start()?.min(items.len() as u128) as usize;
-    let end = (start + request.size).min(items.len());
+    let (range, token) = request.page_of(items.len())?;
     let chain = p_chain(request.state, network);
     let tip = chain.span().saturating_sub(1);
-    let mut body = json!({"validators": items[start..end], "blockHeight": tip.to_string()});
-    if let Some(token) = request.next_token(end < items.len(), end as u128) {
+    let mut body = json!({"validators": items[range], "blockHeight": tip.to_string()});
+    if let Some(token) = token {
         body["nextPageToken"] = Value::String(token);
     }
     Ok(errors::ok(body))

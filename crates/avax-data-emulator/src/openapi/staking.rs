@@ -58,15 +58,12 @@ pub(crate) fn answer(request: &Request) -> Answer {
     if request.params.get("sortOrder") == Some("desc") {
         stakes.reverse();
     }
-    let start = request.start()?.min(stakes.len() as u128) as usize;
-    let end = (start + request.size).min(stakes.len());
-    let page: Vec<Value> = stakes[start..end]
-        .iter()
-        .map(|r| if delegators { delegator(r) } else { validator(request, rewards, r) })
-        .collect();
+    let (range, token) = request.page_of(stakes.len())?;
+    let page: Vec<Value> =
+        stakes[range].iter().map(|r| if delegators { delegator(r) } else { validator(request, rewards, r) }).collect();
     let key = if delegators { "delegators" } else { "validators" };
     let mut body = json!({ key: page });
-    if let Some(token) = request.next_token(end < stakes.len(), end as u128) {
+    if let Some(token) = token {
         body["nextPageToken"] = Value::String(token);
     }
     Ok(respond_with(request.op, body))
